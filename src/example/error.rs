@@ -1,0 +1,107 @@
+//! `DecodeError`: why a payload is not the expected protobuf message, and where.
+
+use std::fmt;
+
+/// What went wrong while decoding a payload.
+///
+/// Offsets count bytes from the start of the record's payload.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DecodeErrorKind {
+    /// A varint runs past the end of its enclosing message.
+    TruncatedVarint,
+    /// A varint is longer than its maximum size (10 bytes for values, 5 for
+    /// tags and lengths) or a tag does not fit 32 bits.
+    VarintTooLong,
+    /// A fixed-size or length-delimited value runs past the end of its
+    /// enclosing message.
+    TruncatedValue,
+    /// A tag with field number 0.
+    FieldNumberZero,
+    /// A tag with wire type 6 or 7.
+    InvalidWireType(u8),
+    /// An end-group tag with no matching start-group tag.
+    UnexpectedEndGroup,
+    /// A group whose end-group tag is missing or has another field number.
+    UnterminatedGroup,
+    /// Messages and groups nested deeper than protobuf's limit of 100.
+    TooDeep,
+    /// A packed float list whose length is not a multiple of 4.
+    BadPackedLength,
+    /// A map key (a proto3 `string`) that is not valid UTF-8.
+    InvalidUtf8Key,
+    /// Auto mode: the first record is neither an Example nor a SequenceExample.
+    NotAnExample,
+    /// Auto mode: a record of an Example file has another top-level field.
+    UnexpectedField {
+        /// The field number found.
+        field: u32,
+        /// The file's type as decided by its first record.
+        file_type: &'static str,
+    },
+}
+
+/// A payload that does not decode as the requested message type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeError {
+    kind: DecodeErrorKind,
+    offset: usize,
+}
+
+impl DecodeError {
+    /// An error of `kind` found at byte `offset` of the payload.
+    pub fn new(kind: DecodeErrorKind, offset: usize) -> Self {
+        DecodeError { kind, offset }
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &DecodeErrorKind {
+        &self.kind
+    }
+
+    /// The byte offset in the payload where the problem was found.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+}
+
+const RAW_HINT: &str = "use --type raw to print payloads as bytes";
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use DecodeErrorKind as K;
+        let at = self.offset;
+        match &self.kind {
+            K::TruncatedVarint => write!(f, "truncated varint at byte {at}"),
+            K::VarintTooLong => write!(f, "varint too long at byte {at}"),
+            K::TruncatedValue => write!(f, "field value runs past the end of its message at byte {at}"),
+            K::FieldNumberZero => write!(f, "field number 0 at byte {at}"),
+            K::InvalidWireType(w) => write!(f, "invalid wire type {w} at byte {at}"),
+            K::UnexpectedEndGroup => write!(f, "unexpected end-group tag at byte {at}"),
+            K::UnterminatedGroup => write!(f, "unterminated group at byte {at}"),
+            K::TooDeep => write!(f, "messages nested more than 100 deep at byte {at}"),
+            K::BadPackedLength => {
+                write!(f, "packed float list length is not a multiple of 4 at byte {at}")
+            }
+            K::InvalidUtf8Key => write!(f, "invalid UTF-8 in feature key at byte {at}"),
+            K::NotAnExample => write!(
+                f,
+                "first record is not a tf.train.Example or SequenceExample; {RAW_HINT}"
+            ),
+            K::UnexpectedField { field, file_type } => {
+                let hint = if *field == 2 && *file_type == "Example" {
+                    "use --type sequence if the file holds SequenceExamples, or --type raw"
+                } else {
+                    "use --type example or --type sequence to ignore unknown fields, or --type raw"
+                };
+                write!(
+                    f,
+                    "unexpected top-level field {field} at byte {at} in a file of {file_type}s \
+                     (decided by its first record); {hint}"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}

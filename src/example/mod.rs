@@ -1,0 +1,2 @@
+//! tf.train.Example / SequenceExample: decoding, text and JSON rendering.
+//! (Placeholder module: being written.)

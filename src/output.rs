@@ -1,0 +1,114 @@
+//! Terminal behaviour decided once at start-up: stdout writer, colour, progress.
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::{self, IsTerminal, Write};
+use std::time::Duration;
+
+/// `--color`: when to colour output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when stdout is a terminal and NO_COLOR is not set.
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+/// What the process may do with the terminal.
+#[derive(Clone, Copy, Debug)]
+pub struct Ctx {
+    /// Colour escapes in stdout output.
+    pub color: bool,
+    /// Progress bars on stderr.
+    pub progress: bool,
+}
+
+impl Ctx {
+    /// Decides colour and progress from the flags, the environment and the terminals.
+    pub fn detect(color: ColorChoice, quiet: bool) -> Ctx {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let color = match color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => !no_color && io::stdout().is_terminal() && std::env::var("TERM").map_or(true, |t| t != "dumb"),
+        };
+        let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0");
+        Ctx {
+            color,
+            progress: !quiet && !ci && io::stderr().is_terminal(),
+        }
+    }
+
+    /// A progress bar that never shows.
+    pub fn progress_hidden(&self) -> Progress {
+        Progress(ProgressBar::hidden())
+    }
+
+    /// A bar over `total` bytes (a spinner when unknown), hidden unless allowed.
+    pub fn progress(&self, total: Option<u64>) -> Progress {
+        if !self.progress {
+            return Progress(ProgressBar::hidden());
+        }
+        let bar = match total {
+            Some(t) => ProgressBar::with_draw_target(Some(t), ProgressDrawTarget::stderr_with_hz(10)).with_style(
+                ProgressStyle::with_template(
+                    "{bar:30.cyan/blue} {bytes}/{total_bytes} {binary_bytes_per_sec} {msg} ETA {eta}",
+                )
+                .expect("valid template"),
+            ),
+            None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(10)).with_style(
+                ProgressStyle::with_template("{spinner} {bytes} {binary_bytes_per_sec} {msg} {elapsed}")
+                    .expect("valid template"),
+            ),
+        };
+        bar.enable_steady_tick(Duration::from_millis(200));
+        Progress(bar)
+    }
+}
+
+/// A progress bar (possibly hidden) counting bytes, with records as its message.
+pub struct Progress(ProgressBar);
+
+impl Progress {
+    /// Updates position and record count; cheap enough to call per batch of records.
+    pub fn update(&self, bytes: u64, records: u64) {
+        if !self.0.is_hidden() {
+            self.0.set_position(bytes);
+            self.0.set_message(format!("{records} records"));
+        }
+    }
+
+    pub fn finish(&self) {
+        self.0.finish_and_clear();
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.0.finish_and_clear();
+    }
+}
+
+/// Stdout: line-buffered on a terminal, block-buffered otherwise.
+pub fn stdout() -> Box<dyn Write> {
+    let out = io::stdout();
+    if out.is_terminal() {
+        Box::new(io::LineWriter::new(out.lock()))
+    } else {
+        Box::new(io::BufWriter::with_capacity(256 * 1024, out.lock()))
+    }
+}
+
+/// ANSI styling used for comment lines when colour is on.
+pub fn dim(s: &str, color: bool) -> String {
+    if color {
+        format!("\x1b[2m{s}\x1b[0m")
+    } else {
+        s.to_string()
+    }
+}
+
+/// Whether an error (anywhere in its chain) is a closed pipe on output.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| e.downcast_ref::<io::Error>().is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe))
+}

@@ -1,0 +1,312 @@
+//! The streaming record reader shared by every command.
+
+use super::damage::{diagnose_not_tfrecord, Damage, DamageKind, ReadError};
+use super::source::Source;
+use super::{masked_crc, parse_header, Compression, FOOTER_LEN, HEADER_LEN};
+use std::io;
+
+/// One record: its index, where its header starts, and its payload.
+#[derive(Clone, Copy, Debug)]
+pub struct Record<'a> {
+    pub index: u64,
+    pub offset: u64,
+    pub data: &'a [u8],
+}
+
+/// A record's place and size, for readers that skip payloads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordMeta {
+    pub index: u64,
+    pub offset: u64,
+    pub length: u64,
+}
+
+/// Reads records one after the other from a [`Source`], checking CRCs.
+///
+/// Memory is bounded by the largest record; a record is never allocated
+/// for before its bytes arrive.
+pub struct RecordReader {
+    src: Source,
+    compression: Compression,
+    index: u64,
+    check_data_crc: bool,
+}
+
+impl RecordReader {
+    pub fn new(src: Source, compression: Compression) -> RecordReader {
+        RecordReader {
+            src,
+            compression,
+            index: 0,
+            check_data_crc: true,
+        }
+    }
+
+    /// Turns off the payload CRC check (faster counting; the length CRC is always checked).
+    pub fn set_check_data_crc(&mut self, yes: bool) {
+        self.check_data_crc = yes;
+    }
+
+    pub fn compression(&self) -> Compression {
+        self.compression
+    }
+
+    /// Index of the next record.
+    pub fn index(&self) -> u64 {
+        self.index
+    }
+
+    /// Offset of the next record (in the decompressed stream).
+    pub fn offset(&self) -> u64 {
+        self.src.offset()
+    }
+
+    /// The underlying source (for resynchronising readers).
+    pub fn source_mut(&mut self) -> &mut Source {
+        &mut self.src
+    }
+
+    /// Input size when known up front (regular uncompressed files).
+    pub fn size(&self) -> Option<u64> {
+        if self.compression == Compression::None {
+            self.src.size()
+        } else {
+            None
+        }
+    }
+
+    /// The next record, `None` at a clean end of input.
+    pub fn next_record(&mut self) -> Result<Option<Record<'_>>, ReadError> {
+        let Some(length) = self.header()? else {
+            return Ok(None);
+        };
+        let offset = self.src.offset();
+        let body = self.body_len(length)?;
+        let total = HEADER_LEN + body;
+        let got = self.fill(total)?;
+        if got < total {
+            return Err(self.short_record(length, got));
+        }
+        let buf = self.src.buffer();
+        let data = &buf[HEADER_LEN..HEADER_LEN + body - FOOTER_LEN];
+        if self.check_data_crc {
+            let stored = u32::from_le_bytes(buf[total - 4..total].try_into().expect("4 bytes"));
+            if masked_crc(data) != stored {
+                return Err(self.damage(DamageKind::DataCrcMismatch));
+            }
+        }
+        self.src.consume(total);
+        let index = self.index;
+        self.index += 1;
+        Ok(Some(Record {
+            index,
+            offset,
+            data: self.src.recent(total - HEADER_LEN, body - FOOTER_LEN),
+        }))
+    }
+
+    /// Steps over the next record without reading its payload (seeking on
+    /// regular files) and without checking the data CRC.
+    pub fn skip_record(&mut self) -> Result<Option<RecordMeta>, ReadError> {
+        let Some(length) = self.header()? else {
+            return Ok(None);
+        };
+        let offset = self.src.offset();
+        let body = self.body_len(length)?;
+        let held = self.src.buffer().len();
+        if held < HEADER_LEN + body {
+            // Only part of the record is buffered: skip the rest.
+            self.src.consume(HEADER_LEN);
+            let skipped = self.src.skip(body as u64).map_err(|e| self.io_error(e))?;
+            if skipped < body as u64 {
+                let present = HEADER_LEN + skipped as usize;
+                // Report at the record's start.
+                return Err(self.short_record_at(offset, length, present));
+            }
+        } else {
+            self.src.consume(HEADER_LEN + body);
+        }
+        let index = self.index;
+        self.index += 1;
+        Ok(Some(RecordMeta {
+            index,
+            offset,
+            length,
+        }))
+    }
+
+    /// Reads and checks the next header, leaving it unconsumed.
+    fn header(&mut self) -> Result<Option<u64>, ReadError> {
+        let got = self.fill(HEADER_LEN)?;
+        if got == 0 {
+            return Ok(None);
+        }
+        let buf = self.src.buffer();
+        if got < HEADER_LEN {
+            if self.index == 0 {
+                let hint = diagnose_not_tfrecord(buf, self.compression);
+                return Err(self.damage(DamageKind::NotTfrecord { hint }));
+            }
+            return Err(self.damage(DamageKind::TruncatedHeader { bytes: got }));
+        }
+        let header: &[u8; HEADER_LEN] = buf[..HEADER_LEN].try_into().expect("12 bytes");
+        match parse_header(header) {
+            Some(length) => Ok(Some(length)),
+            None if self.index == 0 && self.src.offset() == 0 => {
+                let _ = self.fill(512);
+                let hint = diagnose_not_tfrecord(self.src.buffer(), self.compression);
+                Err(self.damage(DamageKind::NotTfrecord { hint }))
+            }
+            None => Err(self.damage(DamageKind::LengthCrcMismatch)),
+        }
+    }
+
+    /// Bytes after the header (payload + footer), failing fast when the
+    /// length cannot fit in the input.
+    fn body_len(&self, length: u64) -> Result<usize, ReadError> {
+        let body = length.checked_add(FOOTER_LEN as u64);
+        let remaining = self.src.remaining().map(|r| r.saturating_sub(HEADER_LEN as u64));
+        let fits = match (body, remaining) {
+            (Some(b), Some(r)) => b <= r,
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
+        match body.and_then(|b| usize::try_from(b).ok()) {
+            Some(b) if fits => Ok(b),
+            _ => {
+                let present = remaining.unwrap_or(0);
+                Err(self.short_record_at(self.src.offset(), length, HEADER_LEN + present as usize))
+            }
+        }
+    }
+
+    /// Damage for a record whose bytes end early: `present` bytes from its header on.
+    fn short_record(&self, length: u64, present: usize) -> ReadError {
+        self.short_record_at(self.src.offset(), length, present)
+    }
+
+    fn short_record_at(&self, offset: u64, length: u64, present: usize) -> ReadError {
+        let after = present.saturating_sub(HEADER_LEN) as u64;
+        // A length that exceeds the whole input cannot be a record cut short.
+        let total_input = offset + present as u64;
+        let kind = if length > total_input {
+            DamageKind::LengthBeyondEnd {
+                length,
+                remaining: after,
+            }
+        } else {
+            DamageKind::TruncatedPayload {
+                length,
+                present: after,
+            }
+        };
+        ReadError::Damage(Damage {
+            kind,
+            record: self.index,
+            offset,
+            compression: self.compression,
+        })
+    }
+
+    fn fill(&mut self, n: usize) -> Result<usize, ReadError> {
+        self.src.fill(n).map_err(|e| self.io_error(e))
+    }
+
+    /// A read failure; inside a decompressor it means the stream is corrupt.
+    fn io_error(&self, e: io::Error) -> ReadError {
+        if self.compression == Compression::None || !is_decoder_error(&e) {
+            return ReadError::Io(e);
+        }
+        let reason = if e.kind() == io::ErrorKind::UnexpectedEof {
+            format!("the {} stream is cut short", self.compression.name())
+        } else {
+            e.to_string()
+        };
+        self.damage(DamageKind::CorruptCompressed { reason })
+    }
+
+    fn damage(&self, kind: DamageKind) -> ReadError {
+        ReadError::Damage(Damage {
+            kind,
+            record: self.index,
+            offset: self.src.offset(),
+            compression: self.compression,
+        })
+    }
+}
+
+/// Errors a gzip/zlib decoder raises for bad data (as opposed to the OS).
+fn is_decoder_error(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::InvalidData | io::ErrorKind::InvalidInput | io::ErrorKind::UnexpectedEof | io::ErrorKind::Other
+    ) && e.raw_os_error().is_none()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{RecordWriter, Source};
+    use super::*;
+
+    fn file_of(payloads: &[&[u8]]) -> Vec<u8> {
+        let mut w = RecordWriter::new(Vec::new());
+        for p in payloads {
+            w.write_record(p).unwrap();
+        }
+        w.into_inner()
+    }
+
+    fn reader(bytes: Vec<u8>) -> RecordReader {
+        RecordReader::new(Source::from_reader(Box::new(io::Cursor::new(bytes))), Compression::None)
+    }
+
+    fn read_all(bytes: Vec<u8>) -> (Vec<Vec<u8>>, Option<Damage>) {
+        let mut r = reader(bytes);
+        let mut out = Vec::new();
+        loop {
+            match r.next_record() {
+                Ok(Some(rec)) => out.push(rec.data.to_vec()),
+                Ok(None) => return (out, None),
+                Err(ReadError::Damage(d)) => return (out, Some(d)),
+                Err(ReadError::Io(e)) => panic!("{e}"),
+            }
+        }
+    }
+
+    #[test]
+    fn reads_back_what_was_written() {
+        let big = vec![9u8; 700_000];
+        let (recs, err) = read_all(file_of(&[b"foo", b"", &big, b"bar"]));
+        assert!(err.is_none());
+        assert_eq!(recs, vec![b"foo".to_vec(), vec![], big, b"bar".to_vec()]);
+    }
+
+    #[test]
+    fn every_truncation_is_reported_not_panicking() {
+        let bytes = file_of(&[b"alpha", b"beta"]);
+        for cut in (1..bytes.len()).filter(|&c| c != 21) {
+            let (recs, err) = read_all(bytes[..cut].to_vec());
+            let d = err.expect("damage");
+            assert_eq!(recs.len() as u64, d.record);
+            assert!(cut < 21 || d.offset == 21, "{cut}: {d}");
+        }
+    }
+
+    #[test]
+    fn huge_length_fails_fast() {
+        let mut bytes = super::super::encode_header(1 << 62).to_vec();
+        bytes.extend_from_slice(b"tiny");
+        let (_, err) = read_all(bytes);
+        assert!(matches!(err.unwrap().kind, DamageKind::LengthBeyondEnd { length, .. } if length == 1 << 62));
+    }
+
+    #[test]
+    fn flipped_payload_bit_is_a_data_crc_mismatch() {
+        let mut bytes = file_of(&[b"alpha", b"beta", b"gamma"]);
+        bytes[21 + 12] ^= 4;
+        let (recs, err) = read_all(bytes);
+        let d = err.unwrap();
+        assert_eq!((recs.len(), d.record, d.offset), (1, 1, 21));
+        assert_eq!(d.kind, DamageKind::DataCrcMismatch);
+    }
+}

@@ -1,0 +1,220 @@
+//! A buffered byte source with look-ahead, used by the record reader.
+//!
+//! Unlike `BufReader`, it can hold a whole record contiguously however large,
+//! growing its buffer only as data actually arrives (so a bogus length never
+//! allocates more than the bytes present), and it skips by seeking on
+//! regular files.
+
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom};
+
+/// Default buffer size: big enough to amortise system calls, small enough for cache.
+const DEFAULT_CAPACITY: usize = 256 * 1024;
+
+enum Inner {
+    /// A regular file: seekable, with a known size.
+    File { file: File, size: u64 },
+    /// Anything else: stdin, a pipe, a decompressor.
+    Stream(Box<dyn Read + Send>),
+}
+
+/// Buffered input with `fill(n)` look-ahead and cheap `skip(n)`.
+pub struct Source {
+    inner: Inner,
+    buf: Vec<u8>,
+    pos: usize,
+    end: usize,
+    /// Stream offset of `buf[pos]`.
+    offset: u64,
+    eof: bool,
+}
+
+impl Source {
+    /// A source over a regular file of known size, read from its current position 0.
+    pub fn from_file(file: File, size: u64) -> Source {
+        Source::new(Inner::File { file, size })
+    }
+
+    /// A source over any reader (no seeking, size unknown).
+    pub fn from_reader(reader: Box<dyn Read + Send>) -> Source {
+        Source::new(Inner::Stream(reader))
+    }
+
+    fn new(inner: Inner) -> Source {
+        Source {
+            inner,
+            buf: Vec::new(),
+            pos: 0,
+            end: 0,
+            offset: 0,
+            eof: false,
+        }
+    }
+
+    /// Stream offset of the next unconsumed byte.
+    #[inline]
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// The buffered, unconsumed bytes.
+    #[inline]
+    pub fn buffer(&self) -> &[u8] {
+        &self.buf[self.pos..self.end]
+    }
+
+    /// Bytes left from the current offset to the end, when the size is known.
+    pub fn remaining(&self) -> Option<u64> {
+        match &self.inner {
+            Inner::File { size, .. } => Some(size.saturating_sub(self.offset)),
+            Inner::Stream(_) => None,
+        }
+    }
+
+    /// Total input size when known up front (regular files).
+    pub fn size(&self) -> Option<u64> {
+        match &self.inner {
+            Inner::File { size, .. } => Some(*size),
+            Inner::Stream(_) => None,
+        }
+    }
+
+    /// Makes at least `n` bytes available in `buffer()` unless the input ends
+    /// first; returns how many are available. The buffer grows at most to
+    /// twice the bytes actually read, whatever `n` asks for.
+    pub fn fill(&mut self, n: usize) -> io::Result<usize> {
+        while self.end - self.pos < n && !self.eof {
+            if self.end == self.buf.len() {
+                self.make_room(n);
+            }
+            let got = match &mut self.inner {
+                Inner::File { file, .. } => read_retry(file, &mut self.buf[self.end..])?,
+                Inner::Stream(r) => read_retry(r, &mut self.buf[self.end..])?,
+            };
+            if got == 0 {
+                self.eof = true;
+            }
+            self.end += got;
+        }
+        Ok(self.end - self.pos)
+    }
+
+    /// Frees or adds space at the end of the buffer (which is full).
+    fn make_room(&mut self, want: usize) {
+        if self.pos > 0 {
+            self.buf.copy_within(self.pos..self.end, 0);
+            self.end -= self.pos;
+            self.pos = 0;
+            if self.end < self.buf.len() {
+                return;
+            }
+        }
+        // The buffer is full of unread data: double it, never beyond need.
+        let cap = self.buf.len();
+        let grown = cap.saturating_mul(2).min(want).max(DEFAULT_CAPACITY);
+        self.buf.resize(grown, 0);
+    }
+
+    /// Marks `n` buffered bytes as used. Panics if fewer are buffered (a bug).
+    #[inline]
+    pub fn consume(&mut self, n: usize) {
+        assert!(n <= self.end - self.pos, "consume beyond buffer");
+        self.pos += n;
+        self.offset += n as u64;
+    }
+
+    /// A slice of the bytes consumed just now or still buffered, by buffer
+    /// position relative to the current position (`back` bytes before it).
+    #[inline]
+    pub fn recent(&self, back: usize, len: usize) -> &[u8] {
+        let start = self.pos - back;
+        &self.buf[start..start + len]
+    }
+
+    /// Skips `n` bytes; returns how many were skipped (fewer only at the end).
+    /// Regular files are skipped by seeking, without reading.
+    pub fn skip(&mut self, n: u64) -> io::Result<u64> {
+        let held = (self.end - self.pos) as u64;
+        if n <= held {
+            self.consume(n as usize);
+            return Ok(n);
+        }
+        let mut left = n - held;
+        self.offset += held;
+        self.pos = 0;
+        self.end = 0;
+        match &mut self.inner {
+            Inner::File { file, size } => {
+                let room = size.saturating_sub(self.offset);
+                let step = left.min(room);
+                if step > 0 {
+                    file.seek(SeekFrom::Start(self.offset + step))?;
+                }
+                self.offset += step;
+                left -= step;
+                if left > 0 {
+                    self.eof = true;
+                }
+            }
+            Inner::Stream(_) => {
+                while left > 0 {
+                    let want = usize::try_from(left).unwrap_or(usize::MAX);
+                    let got = self.fill(want.min(DEFAULT_CAPACITY))?;
+                    if got == 0 {
+                        break;
+                    }
+                    let step = got.min(want);
+                    self.consume(step);
+                    left -= step as u64;
+                }
+            }
+        }
+        Ok(n - left)
+    }
+}
+
+fn read_retry(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match r.read(buf) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            other => return other,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader handing out at most `chunk` bytes per call.
+    struct Trickle(Vec<u8>, usize, usize);
+    impl Read for Trickle {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min(self.2).min(self.0.len() - self.1);
+            buf[..n].copy_from_slice(&self.0[self.1..self.1 + n]);
+            self.1 += n;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn fill_grows_only_with_data() {
+        let mut s = Source::from_reader(Box::new(Trickle(vec![7; 1000], 0, 13)));
+        assert_eq!(s.fill(1 << 40).unwrap(), 1000);
+        assert!(s.buf.len() <= DEFAULT_CAPACITY);
+        s.consume(10);
+        assert_eq!(s.offset(), 10);
+        assert_eq!(s.skip(5000).unwrap(), 990);
+    }
+
+    #[test]
+    fn large_fill_holds_everything_contiguously() {
+        let data: Vec<u8> = (0..3_000_000u32).map(|i| i as u8).collect();
+        let mut s = Source::from_reader(Box::new(Trickle(data.clone(), 0, 70_000)));
+        s.fill(5).unwrap();
+        s.consume(5);
+        assert_eq!(s.fill(2_999_995).unwrap(), 2_999_995);
+        assert_eq!(s.buffer(), &data[5..]);
+        assert!(s.buf.len() < 2 * data.len());
+    }
+}

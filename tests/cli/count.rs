@@ -1,0 +1,106 @@
+//! `tfr count`: against TensorFlow's counts, across compressions, and its tables.
+
+use crate::util::*;
+
+#[test]
+fn counts_plain_gzip_zlib_and_stdin_alike() {
+    let dir = Dir::new();
+    let plain = records(&[b"a", b"bb", b"", b"dddd"]);
+    for (name, bytes) in [
+        ("plain.tfrecord", plain.clone()),
+        ("gz.tfrecord", gzip(&plain)),
+        ("zlib.bin", zlib(&plain)),
+        ("multi.gz", [gzip(&plain[..13 + 4]), gzip(&plain[13 + 4..])].concat()),
+    ] {
+        let path = dir.write(name, &bytes);
+        assert_eq!(tfr(&["count", &path]).run().ok(), "4\n", "{name}");
+        assert_eq!(tfr(&["count"]).stdin(&bytes).run().ok(), "4\n", "{name} via stdin");
+    }
+}
+
+#[test]
+fn forced_compression_overrides_detection() {
+    let dir = Dir::new();
+    let path = dir.write("x.gz", &gzip(&records(&[b"a"])));
+    assert_eq!(tfr(&["count", "--compression", "gzip", &path]).run().ok(), "1\n");
+    let line = tfr(&["count", "--compression", "none", &path]).run().fails(2);
+    assert!(line.contains("gzip"), "{line}");
+}
+
+#[test]
+fn empty_file_has_no_records() {
+    let dir = Dir::new();
+    let path = dir.write("empty.tfrecord", b"");
+    assert_eq!(tfr(&["count", &path]).run().ok(), "0\n");
+}
+
+#[test]
+fn several_inputs_print_a_table_and_json() {
+    let dir = Dir::new();
+    dir.write("s-00.tfrecord", &records(&[b"a", b"b"]));
+    dir.write("s-01.tfrecord", &records(&[b"c"]));
+    dir.write("s-02.tfrecord", &gzip(&records(&[b"d", b"e", b"f"])));
+    let table = dir.tfr(&["count", "s-*"]).run().ok();
+    let rows: Vec<&str> = table.lines().filter(|l| l.contains("s-0") || l.contains("total")).collect();
+    assert_eq!(rows.len(), 4, "{table}");
+    assert!(rows[0].contains("s-00.tfrecord") && rows[0].contains('2'), "{table}");
+    assert!(rows[3].contains("total") && rows[3].contains('6'), "{table}");
+    let json: serde_json::Value = serde_json::from_str(&dir.tfr(&["count", "--json", "s-*"]).run().ok()).unwrap();
+    assert_eq!(json["total"], 6);
+    assert_eq!(json["files"][2]["file"], "s-02.tfrecord");
+    assert_eq!(json["files"][2]["records"], 3);
+}
+
+#[test]
+fn damage_names_file_record_and_offset() {
+    let dir = Dir::new();
+    let mut bytes = records(&[b"alpha", b"beta", b"gamma"]);
+    // Flip a bit in the length of record 1 (at byte 21).
+    bytes[21] ^= 0x10;
+    let path = dir.write("bad.tfrecord", &bytes);
+    let line = tfr(&["count", &path]).run().fails(2);
+    assert!(line.contains("bad.tfrecord") && line.contains("record 1") && line.contains("byte 21"), "{line}");
+    assert!(line.contains("length checksum mismatch"), "{line}");
+}
+
+#[test]
+fn huge_length_fails_fast_with_flat_memory() {
+    let dir = Dir::new();
+    let mut bytes = tfr::record::encode_header(1 << 62).to_vec();
+    bytes.extend_from_slice(&[0; 100]);
+    let path = dir.write("huge.tfrecord", &bytes);
+    let start = std::time::Instant::now();
+    for cmd in ["count", "cat"] {
+        let line = tfr(&[cmd, &path]).run().fails(2);
+        assert!(line.contains("beyond the end of input"), "{line}");
+        let line = tfr(&[cmd]).stdin(&bytes).run().fails(2);
+        assert!(line.contains("beyond the end of input"), "{line}");
+        let line = tfr(&[cmd]).stdin(&gzip(&bytes)).run().fails(2);
+        assert!(line.contains("beyond the end of input") && line.contains("decompressed"), "{line}");
+    }
+    assert!(start.elapsed().as_secs() < 10);
+}
+
+#[test]
+fn truncated_header_is_reported_not_ignored() {
+    let dir = Dir::new();
+    let mut bytes = records(&[b"alpha"]);
+    bytes.extend_from_slice(&[1, 2, 3]);
+    let path = dir.write("tail.tfrecord", &bytes);
+    let line = tfr(&["count", &path]).run().fails(2);
+    assert!(line.contains("record 1") && line.contains("truncated header (3 trailing bytes"), "{line}");
+}
+
+#[test]
+fn text_file_is_diagnosed() {
+    let dir = Dir::new();
+    let path = dir.write("notes.csv", b"a,b,c\n1,2,3\n4,5,6\n");
+    let line = tfr(&["count", &path]).run().fails(2);
+    assert!(line.contains("not a TFRecord file") && line.contains("text"), "{line}");
+    let path = dir.write("lfs.tfrecord", b"version https://git-lfs.github.com/spec/v1\noid sha256:4d7a\nsize 12345\n");
+    let line = tfr(&["count", &path]).run().fails(2);
+    assert!(line.contains("Git LFS"), "{line}");
+    let path = dir.write("page.tfrecord", b"<!DOCTYPE html>\n<html><body>Not found</body></html>\n");
+    let line = tfr(&["count", &path]).run().fails(2);
+    assert!(line.contains("HTML"), "{line}");
+}

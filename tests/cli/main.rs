@@ -1,0 +1,7 @@
+//! Integration tests for the `tfr` binary: one test binary, one module per command.
+
+mod util;
+
+mod cat;
+mod count;
+mod process;

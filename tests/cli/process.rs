@@ -1,0 +1,89 @@
+//! Process behaviour: exit codes, closed pipes, help, version, colour.
+
+use crate::util::*;
+use std::io::Read;
+use std::process::Stdio;
+
+#[test]
+fn cli_definition_is_consistent() {
+    use clap::CommandFactory;
+    tfr::cli::Cli::command().debug_assert();
+}
+
+#[test]
+fn version_and_help() {
+    let out = tfr(&["--version"]).run().ok();
+    assert_eq!(out, format!("tfr {}\n", env!("CARGO_PKG_VERSION")));
+    let help = tfr(&["--help"]).run().ok();
+    for cmd in ["cat", "head", "count"] {
+        assert!(help.contains(cmd), "{cmd} missing from help:\n{help}");
+    }
+    for cmd in ["cat", "head", "count"] {
+        let help = tfr(&[cmd, "--help"]).run().ok();
+        assert!(help.contains("Examples:"), "`tfr {cmd} --help` has no examples:\n{help}");
+    }
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let ran = tfr(&["count", "--no-such-flag"]).run();
+    assert_eq!(ran.code, 2);
+    let ran = tfr(&["frobnicate"]).run();
+    assert_eq!(ran.code, 2);
+}
+
+#[test]
+fn missing_file_is_one_line_exit_2() {
+    let line = tfr(&["count", "/no/such/file.tfrecord"]).run().fails(2);
+    assert!(line.contains("/no/such/file.tfrecord"), "{line}");
+    assert_eq!(line.lines().count(), 1);
+}
+
+#[test]
+fn glob_without_match_is_an_error() {
+    let dir = Dir::new();
+    let line = dir.tfr(&["count", "nothing-*.tfrecord"]).run().fails(2);
+    assert!(line.contains("no files match"), "{line}");
+}
+
+#[test]
+fn stdin_twice_is_refused() {
+    let line = tfr(&["count", "-", "-"]).stdin(b"").run().fails(2);
+    assert!(line.contains("stdin"), "{line}");
+}
+
+/// Regression: output into a closed pipe must end quietly with exit 0.
+#[test]
+fn closed_pipe_is_quiet_success() {
+    let dir = Dir::new();
+    let payload = vec![b'x'; 1000];
+    let many: Vec<&[u8]> = (0..20_000).map(|_| &payload[..]).collect();
+    let path = dir.write("big.tfrecord", &records(&many));
+    let mut child = tfr(&["cat", "--type", "raw", &path])
+        .cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 64];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "stderr: {stderr}");
+    assert_eq!(stderr, "");
+}
+
+#[test]
+fn colour_only_when_asked() {
+    let dir = Dir::new();
+    let path = dir.write("one.tfrecord", &records(&[b""]));
+    let plain = tfr(&["cat", &path]).run().ok();
+    assert!(!plain.contains('\x1b'));
+    let forced = tfr(&["cat", "--color", "always", &path]).run().ok();
+    assert!(forced.contains('\x1b'));
+    let never = tfr(&["cat", "--color", "never", &path]).env("NO_COLOR", "1").run().ok();
+    assert!(!never.contains('\x1b'));
+}

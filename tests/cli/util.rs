@@ -1,0 +1,169 @@
+//! The sealed test harness: a temp dir per test, the built binary, a cleared
+//! environment, readable failures.
+
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// The repository's `tests/data` directory (fixtures made by TensorFlow).
+pub fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("data")
+}
+
+/// A path inside `tests/data`.
+pub fn data(name: &str) -> String {
+    data_dir().join(name).to_string_lossy().into_owned()
+}
+
+/// A scratch directory for one test, removed when dropped.
+pub struct Dir {
+    tmp: tempfile::TempDir,
+}
+
+impl Dir {
+    pub fn new() -> Dir {
+        Dir {
+            tmp: tempfile::tempdir().expect("temp dir"),
+        }
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.tmp.path().join(name)
+    }
+
+    /// Writes a file and returns its path as a string.
+    pub fn write(&self, name: &str, bytes: &[u8]) -> String {
+        let p = self.path(name);
+        std::fs::write(&p, bytes).expect("write");
+        p.to_string_lossy().into_owned()
+    }
+
+    /// A `tfr` command running in this directory.
+    pub fn tfr(&self, args: &[&str]) -> Run {
+        let mut run = tfr(args);
+        run.cmd.current_dir(self.tmp.path());
+        run
+    }
+}
+
+/// A `tfr` invocation under construction.
+pub struct Run {
+    pub cmd: Command,
+    stdin: Option<Vec<u8>>,
+}
+
+/// `tfr ARGS` with a cleared environment (no NO_COLOR, TERM, CI leaking in).
+pub fn tfr(args: &[&str]) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tfr"));
+    cmd.args(args).env_clear();
+    if let Some(path) = std::env::var_os("PATH") {
+        cmd.env("PATH", path);
+    }
+    Run { cmd, stdin: None }
+}
+
+/// What a finished run gave.
+pub struct Ran {
+    pub code: i32,
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+}
+
+impl Ran {
+    pub fn stdout_str(&self) -> String {
+        String::from_utf8(self.stdout.clone()).expect("utf-8 stdout")
+    }
+
+    /// Asserts exit 0 and an empty stderr; returns stdout.
+    #[track_caller]
+    pub fn ok(&self) -> String {
+        assert!(
+            self.code == 0 && self.stderr.is_empty(),
+            "expected success, got exit {}\nstderr: {}",
+            self.code,
+            self.stderr
+        );
+        self.stdout_str()
+    }
+
+    /// Asserts the exit code and a one-line stderr; returns that line.
+    #[track_caller]
+    pub fn fails(&self, code: i32) -> String {
+        assert_eq!(self.code, code, "exit code; stderr: {}", self.stderr);
+        assert!(
+            self.stderr.starts_with("tfr: ") && self.stderr.ends_with('\n'),
+            "stderr should be `tfr: ...` lines, got {:?}",
+            self.stderr
+        );
+        assert!(!self.stderr.contains("panicked"), "panic: {}", self.stderr);
+        self.stderr.trim_end().to_string()
+    }
+}
+
+impl Run {
+    pub fn env(mut self, k: &str, v: &str) -> Run {
+        self.cmd.env(k, v);
+        self
+    }
+
+    pub fn stdin(mut self, bytes: &[u8]) -> Run {
+        self.stdin = Some(bytes.to_vec());
+        self
+    }
+
+    pub fn run(mut self) -> Ran {
+        self.cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+        self.cmd.stdin(if self.stdin.is_some() { Stdio::piped() } else { Stdio::null() });
+        let mut child = self.cmd.spawn().expect("spawn tfr");
+        if let Some(bytes) = self.stdin.take() {
+            let mut pipe = child.stdin.take().expect("stdin");
+            std::thread::spawn(move || {
+                let _ = pipe.write_all(&bytes);
+            });
+        }
+        let Output { status, stdout, stderr } = child.wait_with_output().expect("wait");
+        Ran {
+            code: status.code().unwrap_or(-1),
+            stdout,
+            stderr: String::from_utf8_lossy(&stderr).into_owned(),
+        }
+    }
+}
+
+/// Frames payloads as a TFRecord file (via the library's writer).
+pub fn records(payloads: &[&[u8]]) -> Vec<u8> {
+    let mut w = tfr::record::RecordWriter::new(Vec::new());
+    for p in payloads {
+        w.write_record(p).expect("write");
+    }
+    w.into_inner()
+}
+
+/// Gzip-compresses bytes.
+pub fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}
+
+/// Zlib-compresses bytes.
+pub fn zlib(bytes: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}
+
+/// The oracle manifest written by tests/oracle/gen_fixtures.py.
+pub fn manifest() -> serde_json::Value {
+    let text = std::fs::read_to_string(data_dir().join("manifest.json")).expect("tests/data/manifest.json");
+    serde_json::from_str(&text).expect("manifest JSON")
+}
+
+/// The expected answers for one fixture.
+pub fn expected(fixture: &serde_json::Value) -> Option<serde_json::Value> {
+    let rel = fixture["expected"].as_str()?;
+    let text = std::fs::read_to_string(data_dir().join(rel)).ok()?;
+    Some(serde_json::from_str(&text).expect("expected JSON"))
+}
