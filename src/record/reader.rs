@@ -144,7 +144,11 @@ impl RecordReader {
         let buf = self.src.buffer();
         if got < HEADER_LEN {
             if self.index == 0 {
-                let hint = diagnose_not_tfrecord(buf, self.compression);
+                let hint = format!(
+                    "only {got} byte{}, shorter than a record header; {}",
+                    if got == 1 { "" } else { "s" },
+                    diagnose_not_tfrecord(buf, self.compression)
+                );
                 return Err(self.damage(DamageKind::NotTfrecord { hint }));
             }
             return Err(self.damage(DamageKind::TruncatedHeader { bytes: got }));

@@ -11,6 +11,9 @@ use std::io::{self, Read, Seek, SeekFrom};
 /// Default buffer size: big enough to amortise system calls, small enough for cache.
 const DEFAULT_CAPACITY: usize = 256 * 1024;
 
+/// Largest single read from a stream (decompressor or pipe).
+const STREAM_READ: usize = 64 * 1024;
+
 enum Inner {
     /// A regular file: seekable, with a known size.
     File { file: File, size: u64 },
@@ -89,7 +92,12 @@ impl Source {
             }
             let got = match &mut self.inner {
                 Inner::File { file, .. } => read_retry(file, &mut self.buf[self.end..])?,
-                Inner::Stream(r) => read_retry(r, &mut self.buf[self.end..])?,
+                // Small reads from decompressors: a corrupt block then loses
+                // at most this much of the output decoded before it.
+                Inner::Stream(r) => {
+                    let stop = self.buf.len().min(self.end + STREAM_READ);
+                    read_retry(r, &mut self.buf[self.end..stop])?
+                }
             };
             if got == 0 {
                 self.eof = true;

@@ -1,0 +1,366 @@
+//! The resynchronising scan behind `tfr verify-crc`: every record checked,
+//! every fault reported and stepped over, every intact record handed out.
+//!
+//! After damage at offset `p`, the scan looks for the next offset whose
+//! 12-byte header checks *and* whose payload CRC then checks, and goes on
+//! from there. A payload that fails its CRC under a header that checks is
+//! first assumed to have the right length (a flipped bit in the data): the
+//! record right after it is tried before scanning byte by byte.
+//!
+//! Guarantees: every step consumes at least one byte or ends the input (no
+//! hang); nothing is allocated for a length before its bytes arrive (a
+//! regular file's size rejects a bogus length without reading); a header
+//! candidate costs one CRC of 8 bytes, the payload CRC is computed only for
+//! candidates whose header checks.
+//!
+//! Limits: on a stream (stdin, gzip, zlib) whose size is unknown, a header
+//! that checks but announces more bytes than follow makes the scan buffer
+//! the rest of the stream. Once a decompressor fails, the bytes it had
+//! already produced are still checked, and the stream ends there.
+
+use super::damage::{diagnose_not_tfrecord, Damage, DamageKind};
+use super::reader::{Record, RecordReader};
+use super::source::Source;
+use super::{masked_crc, parse_header, Compression, FOOTER_LEN, HEADER_LEN};
+use std::io;
+
+/// Bytes examined per round of the byte-by-byte header search.
+const SCAN_CHUNK: usize = 64 * 1024;
+/// Largest tail checked for "a whole record whose length field is damaged"
+/// before calling it trailing garbage.
+const TAIL_CHECK: usize = 4 * 1024 * 1024;
+/// Bytes kept from the start of an input to say what it is when it is not a TFRecord.
+const DIAGNOSE_LEN: usize = 512;
+
+/// One fault: the damage found, and how far the scan went to get past it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    pub damage: Damage,
+    /// Bytes from the damage's offset to the next intact record (or to the end).
+    pub skipped: u64,
+    /// Whether an intact record follows (the scan resumed at `offset + skipped`).
+    pub resumed: bool,
+}
+
+/// What the scan found next.
+#[derive(Debug)]
+pub enum Step<'a> {
+    /// A record whose header and payload CRCs both check. `framed` is the
+    /// whole record as stored (header, payload, CRC), for byte-identical copies.
+    Intact { record: Record<'a>, framed: &'a [u8] },
+    /// Damage, already stepped over.
+    Fault(Fault),
+}
+
+/// What one step decided, before borrowing the record from the buffer.
+enum Outcome {
+    Record { index: u64, offset: u64, total: usize },
+    Fault(Fault),
+}
+
+/// Reads every record of an input, checking both CRCs and resynchronising
+/// after damage (see the module doc).
+pub struct Scanner {
+    reader: RecordReader,
+    /// Index of the next record; a damaged stretch counts as one record.
+    index: u64,
+    /// Why the decompressor failed, once it has.
+    dead: Option<String>,
+    /// Nothing more to report.
+    done: bool,
+}
+
+impl Scanner {
+    /// A scanner over a freshly opened reader (nothing read yet).
+    pub fn new(reader: RecordReader) -> Scanner {
+        Scanner {
+            reader,
+            index: 0,
+            dead: None,
+            done: false,
+        }
+    }
+
+    pub fn compression(&self) -> Compression {
+        self.reader.compression()
+    }
+
+    /// Bytes consumed so far (of the decompressed stream for compressed input).
+    pub fn offset(&self) -> u64 {
+        self.reader.offset()
+    }
+
+    /// Input size when known up front (regular uncompressed files).
+    pub fn size(&mut self) -> Option<u64> {
+        self.reader.size()
+    }
+
+    /// The next intact record or fault; `None` at the end. An `Err` is an
+    /// I/O failure of the input itself (not damage): the input cannot be read.
+    pub fn next_step(&mut self) -> io::Result<Option<Step<'_>>> {
+        match self.step()? {
+            None => Ok(None),
+            Some(Outcome::Fault(f)) => Ok(Some(Step::Fault(f))),
+            Some(Outcome::Record { index, offset, total }) => {
+                let framed = self.src_ref().recent(total, total);
+                let data = &framed[HEADER_LEN..total - FOOTER_LEN];
+                Ok(Some(Step::Intact {
+                    record: Record { index, offset, data },
+                    framed,
+                }))
+            }
+        }
+    }
+
+    fn src(&mut self) -> &mut Source {
+        self.reader.source_mut()
+    }
+
+    fn src_ref(&mut self) -> &Source {
+        self.reader.source_mut()
+    }
+
+    /// One record or one fault from the current offset.
+    fn step(&mut self) -> io::Result<Option<Outcome>> {
+        if self.done {
+            return Ok(None);
+        }
+        let offset = self.offset();
+        let got = self.avail(HEADER_LEN)?;
+        if got < HEADER_LEN {
+            return Ok(self.tail(got));
+        }
+        let header: &[u8; HEADER_LEN] = self.src().buffer()[..HEADER_LEN].try_into().expect("12 bytes");
+        let Some(length) = parse_header(header) else {
+            return self.bad_header(offset).map(Some);
+        };
+        let Some(total) = self.record_len(0, length)? else {
+            return self.short_record(offset, length).map(Some);
+        };
+        if !payload_checks(&self.src().buffer()[..total]) {
+            return self.bad_payload(offset, total).map(Some);
+        }
+        let index = self.index;
+        self.src().consume(total);
+        self.index += 1;
+        Ok(Some(Outcome::Record { index, offset, total }))
+    }
+
+    /// Makes up to `n` bytes available, without reading once the
+    /// decompressor has failed; returns how many are buffered.
+    fn avail(&mut self, n: usize) -> io::Result<usize> {
+        if self.dead.is_none() {
+            match self.src().fill(n) {
+                Ok(got) => return Ok(got),
+                Err(e) if self.compression() != Compression::None && is_decoder_error(&e) => {
+                    self.dead = Some(stream_reason(&e, self.compression()));
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(self.src().buffer().len())
+    }
+
+    /// The framed size of a record of `length` bytes whose header is `rel`
+    /// bytes ahead, when all of it is present (and buffered).
+    fn record_len(&mut self, rel: usize, length: u64) -> io::Result<Option<usize>> {
+        let Some(total) = length.checked_add((HEADER_LEN + FOOTER_LEN) as u64) else {
+            return Ok(None);
+        };
+        if let Some(remaining) = self.src_ref().remaining() {
+            if total > remaining.saturating_sub(rel as u64) {
+                return Ok(None);
+            }
+        }
+        let Some(need) = usize::try_from(total).ok().and_then(|t| t.checked_add(rel)) else {
+            return Ok(None);
+        };
+        let got = self.avail(need)?;
+        Ok((got >= need).then_some(total as usize))
+    }
+
+    /// The framed size of the intact record `rel` bytes ahead, if there is one.
+    fn intact_at(&mut self, rel: usize) -> io::Result<Option<usize>> {
+        if self.avail(rel + HEADER_LEN)? < rel + HEADER_LEN {
+            return Ok(None);
+        }
+        let header: &[u8; HEADER_LEN] = self.src().buffer()[rel..rel + HEADER_LEN].try_into().expect("12 bytes");
+        let Some(length) = parse_header(header) else {
+            return Ok(None);
+        };
+        let Some(total) = self.record_len(rel, length)? else {
+            return Ok(None);
+        };
+        Ok(payload_checks(&self.src().buffer()[rel..rel + total]).then_some(total))
+    }
+
+    /// Fewer than 12 bytes left (`got` of them): the end, or damage at the end.
+    fn tail(&mut self, got: usize) -> Option<Outcome> {
+        self.done = true;
+        let first = self.index == 0 && self.offset() == 0;
+        let kind = if let Some(reason) = self.dead.clone() {
+            DamageKind::CorruptCompressed { reason }
+        } else if got == 0 {
+            return None;
+        } else if first {
+            let compression = self.compression();
+            let hint = format!(
+                "only {got} byte{}, shorter than a record header; {}",
+                if got == 1 { "" } else { "s" },
+                diagnose_not_tfrecord(self.src_ref().buffer(), compression)
+            );
+            DamageKind::NotTfrecord { hint }
+        } else {
+            DamageKind::TruncatedHeader { bytes: got }
+        };
+        let fault = self.fault(kind, self.offset(), got as u64, false);
+        self.src().consume(got);
+        Some(Outcome::Fault(fault))
+    }
+
+    /// The header at `offset` (the current one) fails its CRC.
+    fn bad_header(&mut self, offset: u64) -> io::Result<Outcome> {
+        let first = self.index == 0 && offset == 0;
+        let head = if first {
+            let n = self.avail(DIAGNOSE_LEN)?;
+            Some(self.src().buffer()[..n].to_vec())
+        } else {
+            None
+        };
+        let whole_record_to_end = self.rest_is_one_record()?;
+        let (skipped, resumed) = self.resync(1)?;
+        let kind = match (resumed, head) {
+            (true, _) => DamageKind::LengthCrcMismatch,
+            (false, _) if whole_record_to_end => DamageKind::LengthCrcMismatch,
+            (false, Some(head)) if self.dead.is_none() => DamageKind::NotTfrecord {
+                hint: diagnose_not_tfrecord(&head, self.compression()),
+            },
+            (false, _) => DamageKind::TrailingGarbage { bytes: skipped },
+        };
+        Ok(Outcome::Fault(self.fault(kind, offset, skipped, resumed)))
+    }
+
+    /// Whether everything from the current offset to the end (when it is
+    /// short enough to check) is one record whose payload CRC checks: its
+    /// length field alone is damaged.
+    fn rest_is_one_record(&mut self) -> io::Result<bool> {
+        if self.src_ref().remaining().is_some_and(|r| r > TAIL_CHECK as u64) {
+            return Ok(false);
+        }
+        let n = self.avail(TAIL_CHECK + 1)?;
+        Ok(n <= TAIL_CHECK && self.dead.is_none() && n >= HEADER_LEN + FOOTER_LEN && payload_checks(&self.src().buffer()[..n]))
+    }
+
+    /// The header at `offset` (the current one) checks but announces more
+    /// bytes than the input holds.
+    fn short_record(&mut self, offset: u64, length: u64) -> io::Result<Outcome> {
+        let present = match self.src_ref().remaining() {
+            Some(r) => r,
+            None => self.src_ref().buffer().len() as u64,
+        };
+        if let Some(reason) = self.dead.clone() {
+            // The record was cut by the failing decompressor.
+            self.done = true;
+            let fault = self.fault(DamageKind::CorruptCompressed { reason }, offset, present, false);
+            let held = self.src_ref().buffer().len();
+            self.src().consume(held);
+            return Ok(Outcome::Fault(fault));
+        }
+        let after = present.saturating_sub(HEADER_LEN as u64);
+        // A length beyond the whole input cannot be a record cut short.
+        let kind = if length > offset + present {
+            DamageKind::LengthBeyondEnd {
+                length,
+                remaining: after,
+            }
+        } else {
+            DamageKind::TruncatedPayload { length, present: after }
+        };
+        let (skipped, resumed) = self.resync(1)?;
+        Ok(Outcome::Fault(self.fault(kind, offset, skipped, resumed)))
+    }
+
+    /// The record of `total` framed bytes at `offset` (the current one)
+    /// fails its payload CRC.
+    fn bad_payload(&mut self, offset: u64, total: usize) -> io::Result<Outcome> {
+        let (skipped, resumed) = if self.intact_at(total)?.is_some() {
+            self.src().consume(total);
+            (total as u64, true)
+        } else {
+            self.resync(1)?
+        };
+        Ok(Outcome::Fault(self.fault(DamageKind::DataCrcMismatch, offset, skipped, resumed)))
+    }
+
+    /// Skips `from` bytes, then consumes bytes until an intact record starts
+    /// (true) or the input ends (false). Returns the bytes skipped.
+    fn resync(&mut self, from: usize) -> io::Result<(u64, bool)> {
+        let start = self.offset();
+        self.src().consume(from);
+        loop {
+            let got = self.avail(SCAN_CHUNK)?;
+            if got < HEADER_LEN {
+                self.src().consume(got);
+                return Ok((self.offset() - start, false));
+            }
+            match find_header(&self.src().buffer()[..got]) {
+                None => self.src().consume(got - (HEADER_LEN - 1)),
+                Some(i) => {
+                    self.src().consume(i);
+                    if self.intact_at(0)?.is_some() {
+                        return Ok((self.offset() - start, true));
+                    }
+                    self.src().consume(1);
+                }
+            }
+        }
+    }
+
+    /// A fault at `offset` for the current record index, which it advances.
+    fn fault(&mut self, kind: DamageKind, offset: u64, skipped: u64, resumed: bool) -> Fault {
+        let fault = Fault {
+            damage: Damage {
+                kind,
+                record: self.index,
+                offset,
+                compression: self.compression(),
+            },
+            skipped,
+            resumed,
+        };
+        self.index += 1;
+        fault
+    }
+}
+
+/// Whether a buffer holding exactly one framed record (header already
+/// checked or not) has a payload matching its stored CRC.
+#[inline]
+fn payload_checks(framed: &[u8]) -> bool {
+    let total = framed.len();
+    let stored = u32::from_le_bytes(framed[total - FOOTER_LEN..].try_into().expect("4 bytes"));
+    masked_crc(&framed[HEADER_LEN..total - FOOTER_LEN]) == stored
+}
+
+/// The first position in `buf` where a 12-byte header checks.
+fn find_header(buf: &[u8]) -> Option<usize> {
+    buf.windows(HEADER_LEN)
+        .position(|w| parse_header(w.try_into().expect("12 bytes")).is_some())
+}
+
+/// Errors a gzip/zlib decoder raises for bad data (as opposed to the OS).
+fn is_decoder_error(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::InvalidData | io::ErrorKind::InvalidInput | io::ErrorKind::UnexpectedEof | io::ErrorKind::Other
+    ) && e.raw_os_error().is_none()
+}
+
+/// Why a decompressor stopped, for the report.
+fn stream_reason(e: &io::Error, compression: Compression) -> String {
+    if e.kind() == io::ErrorKind::UnexpectedEof {
+        format!("the {} stream is cut short", compression.name())
+    } else {
+        format!("{}: {e}", compression.name())
+    }
+}
