@@ -68,6 +68,27 @@ pub enum Command {
     ///   tfr count 'data/train-*' --json
     #[command(verbatim_doc_comment)]
     Count(crate::cmd::count::CountArgs),
+
+    /// Check both CRCs of every record; report every fault; salvage the rest.
+    ///
+    /// After damage the scan resynchronises (finds the next offset whose
+    /// header and payload CRCs both check) and goes on, so every fault is
+    /// reported, one line on stderr each: file, record, byte offset (in the
+    /// decompressed stream for gzip/zlib), kind, and bytes skipped. A summary
+    /// follows on stdout: one line for one input, a table with totals for
+    /// several (--json: one JSON document).
+    ///
+    /// Record indices count a damaged stretch as one record.
+    ///
+    /// Exit codes: 0 every record intact, 1 damage found, 2 an input could not
+    /// be read at all (missing, unreadable, not a TFRecord file).
+    ///
+    /// Examples:
+    ///   tfr verify-crc 'data/*.tfrecord.gz' || exit 1
+    ///   tfr verify-crc --json train.tfrecord
+    ///   tfr verify-crc damaged.tfrecord --salvage repaired.tfrecord
+    #[command(verbatim_doc_comment)]
+    VerifyCrc(crate::cmd::verify_crc::VerifyCrcArgs),
 }
 
 /// Input options shared by the commands that read records.

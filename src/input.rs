@@ -1,5 +1,6 @@
 //! Inputs: paths, `-` for stdin, quoted globs, and compression sniffing.
 
+use crate::inflate::{self, Inflater};
 use crate::record::{parse_header, Compression, RecordReader, Source, HEADER_LEN};
 use anyhow::{bail, Context, Result};
 use std::fs::File;
@@ -115,7 +116,9 @@ pub fn open(input: &Input, forced: Option<Compression>) -> Result<RecordReader> 
         Input::Stdin => (Box::new(io::stdin()), None),
         Input::Path(p) => {
             let file = File::open(p).with_context(|| format!("{}: cannot open", p.display()))?;
-            let meta = file.metadata().with_context(|| format!("{}: cannot stat", p.display()))?;
+            let meta = file
+                .metadata()
+                .with_context(|| format!("{}: cannot stat", p.display()))?;
             if meta.is_dir() {
                 bail!("{}: is a directory", p.display());
             }
@@ -131,7 +134,10 @@ pub fn open(input: &Input, forced: Option<Compression>) -> Result<RecordReader> 
     let (mut head, rest): (Vec<u8>, Box<dyn Read + Send>) = match size {
         Some((mut file, len)) => {
             let mut head = Vec::with_capacity(HEADER_LEN);
-            (&mut file).take(HEADER_LEN as u64).read_to_end(&mut head).with_context(|| format!("{name}: read failed"))?;
+            (&mut file)
+                .take(HEADER_LEN as u64)
+                .read_to_end(&mut head)
+                .with_context(|| format!("{name}: read failed"))?;
             let compression = forced.unwrap_or_else(|| sniff(&head));
             if compression == Compression::None {
                 use std::io::Seek;
@@ -143,7 +149,10 @@ pub fn open(input: &Input, forced: Option<Compression>) -> Result<RecordReader> 
         None => {
             let mut raw = raw;
             let mut head = Vec::with_capacity(HEADER_LEN);
-            (&mut raw).take(HEADER_LEN as u64).read_to_end(&mut head).with_context(|| format!("{name}: read failed"))?;
+            (&mut raw)
+                .take(HEADER_LEN as u64)
+                .read_to_end(&mut head)
+                .with_context(|| format!("{name}: read failed"))?;
             (head, raw)
         }
     };
@@ -151,14 +160,17 @@ pub fn open(input: &Input, forced: Option<Compression>) -> Result<RecordReader> 
     let joined: Box<dyn Read + Send> = Box::new(io::Cursor::new(std::mem::take(&mut head)).chain(rest));
     let stream: Box<dyn Read + Send> = match compression {
         Compression::None => joined,
-        Compression::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(io::BufReader::with_capacity(
-            COMPRESSED_BUF,
-            joined,
-        ))),
-        Compression::Zlib => Box::new(flate2::bufread::ZlibDecoder::new(io::BufReader::with_capacity(
-            COMPRESSED_BUF,
-            joined,
-        ))),
+        // Inflater, not flate2's readers: it keeps the bytes inflated before
+        // a corrupt block and reports a zlib stream cut short.
+        // On its own thread, so inflating and checking records use both cores.
+        Compression::Gzip => Box::new(inflate::threaded(Box::new(Inflater::new(
+            io::BufReader::with_capacity(COMPRESSED_BUF, joined),
+            inflate::Format::Gzip,
+        )))),
+        Compression::Zlib => Box::new(inflate::threaded(Box::new(Inflater::new(
+            io::BufReader::with_capacity(COMPRESSED_BUF, joined),
+            inflate::Format::Zlib,
+        )))),
     };
     Ok(RecordReader::new(Source::from_reader(stream), compression))
 }

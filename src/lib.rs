@@ -9,8 +9,12 @@ pub mod cli;
 pub mod cmd;
 pub mod example;
 pub mod exit;
+#[doc(hidden)]
+pub mod fuzz_check;
+pub mod inflate;
 pub mod input;
 pub mod output;
+pub mod output_file;
 pub mod record;
 
 use clap::Parser;
@@ -45,5 +49,6 @@ pub fn run(cli: &cli::Cli) -> anyhow::Result<Exit> {
         cli::Command::Cat(args) => cmd::cat::run_cat(args, &ctx),
         cli::Command::Head(args) => cmd::cat::run_head(args, &ctx),
         cli::Command::Count(args) => cmd::count::run(args, &ctx),
+        cli::Command::VerifyCrc(args) => cmd::verify_crc::run(args, &ctx),
     }
 }

@@ -30,7 +30,9 @@ impl Ctx {
         let color = match color {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
-            ColorChoice::Auto => !no_color && io::stdout().is_terminal() && std::env::var("TERM").map_or(true, |t| t != "dumb"),
+            ColorChoice::Auto => {
+                !no_color && io::stdout().is_terminal() && std::env::var("TERM").map_or(true, |t| t != "dumb")
+            }
         };
         let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0");
         Ctx {
@@ -110,5 +112,8 @@ pub fn dim(s: &str, color: bool) -> String {
 
 /// Whether an error (anywhere in its chain) is a closed pipe on output.
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|e| e.downcast_ref::<io::Error>().is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe))
+    err.chain().any(|e| {
+        e.downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
 }

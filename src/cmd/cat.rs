@@ -119,7 +119,8 @@ fn print_into(
             let t = match ty {
                 Some(t) => t,
                 None => {
-                    let t = example::resolve_auto(rec.data).map_err(|e| decode_error(&name, rec.index, rec.offset, e))?;
+                    let t =
+                        example::resolve_auto(rec.data).map_err(|e| decode_error(&name, rec.index, rec.offset, e))?;
                     ty = Some(t);
                     t
                 }

@@ -55,7 +55,9 @@ pub fn run(args: &CountArgs, ctx: &Ctx) -> Result<Exit> {
             }
             Err(e) => return Err(e),
         };
-        let result = count_records(&mut reader, |bytes, records| progress.update(done_bytes + bytes, records));
+        let result = count_records(&mut reader, |bytes, records| {
+            progress.update(done_bytes + bytes, records)
+        });
         done_bytes += reader.source_mut().size().unwrap_or(0);
         let (records, error) = match result {
             Ok(n) => (n, None),

@@ -2,6 +2,7 @@
 
 pub mod cat;
 pub mod count;
+pub mod verify_crc;
 
 use crate::input::{self, Input};
 use crate::record::{ReadError, RecordReader};

@@ -31,8 +31,12 @@ pub enum DecodeErrorKind {
     /// A map key (a proto3 `string`) that is not valid UTF-8.
     InvalidUtf8Key,
     /// Auto mode: the first record is neither an Example nor a SequenceExample.
-    NotAnExample,
-    /// Auto mode: a record of an Example file has another top-level field.
+    NotAnExample {
+        /// Why, e.g. "unexpected top-level field 13 at byte 0".
+        reason: String,
+    },
+    /// Auto mode: a record has `feature_lists` in an Example file, or only
+    /// unknown top-level fields.
     UnexpectedField {
         /// The field number found.
         field: u32,
@@ -44,24 +48,29 @@ pub enum DecodeErrorKind {
 /// A payload that does not decode as the requested message type.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DecodeError {
-    kind: DecodeErrorKind,
-    offset: usize,
+    /// Boxed so that `Result<u64, DecodeError>` stays two registers wide on
+    /// the hot path; errors are rare.
+    inner: Box<(DecodeErrorKind, usize)>,
 }
 
 impl DecodeError {
     /// An error of `kind` found at byte `offset` of the payload.
+    #[cold]
+    #[inline(never)]
     pub fn new(kind: DecodeErrorKind, offset: usize) -> Self {
-        DecodeError { kind, offset }
+        DecodeError {
+            inner: Box::new((kind, offset)),
+        }
     }
 
     /// What went wrong.
     pub fn kind(&self) -> &DecodeErrorKind {
-        &self.kind
+        &self.inner.0
     }
 
     /// The byte offset in the payload where the problem was found.
     pub fn offset(&self) -> usize {
-        self.offset
+        self.inner.1
     }
 }
 
@@ -70,8 +79,8 @@ const RAW_HINT: &str = "use --type raw to print payloads as bytes";
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use DecodeErrorKind as K;
-        let at = self.offset;
-        match &self.kind {
+        let at = self.offset();
+        match self.kind() {
             K::TruncatedVarint => write!(f, "truncated varint at byte {at}"),
             K::VarintTooLong => write!(f, "varint too long at byte {at}"),
             K::TruncatedValue => write!(f, "field value runs past the end of its message at byte {at}"),
@@ -84,20 +93,25 @@ impl fmt::Display for DecodeError {
                 write!(f, "packed float list length is not a multiple of 4 at byte {at}")
             }
             K::InvalidUtf8Key => write!(f, "invalid UTF-8 in feature key at byte {at}"),
-            K::NotAnExample => write!(
+            K::NotAnExample { reason } => write!(
                 f,
-                "first record is not a tf.train.Example or SequenceExample; {RAW_HINT}"
+                "first record is not a tf.train.Example or SequenceExample ({reason}); {RAW_HINT}"
             ),
             K::UnexpectedField { field, file_type } => {
-                let hint = if *field == 2 && *file_type == "Example" {
-                    "use --type sequence if the file holds SequenceExamples, or --type raw"
+                let (what, hint) = if *field == 2 && *file_type == "Example" {
+                    (
+                        format!("a SequenceExample field (feature_lists) at byte {at}"),
+                        "use --type sequence if the file holds SequenceExamples, or --type raw",
+                    )
                 } else {
-                    "use --type example or --type sequence to ignore unknown fields, or --type raw"
+                    (
+                        format!("only unknown top-level fields (the first, field {field}, at byte {at})"),
+                        RAW_HINT,
+                    )
                 };
                 write!(
                     f,
-                    "unexpected top-level field {field} at byte {at} in a file of {file_type}s \
-                     (decided by its first record); {hint}"
+                    "record has {what} in a file of {file_type}s (decided by its first record); {hint}"
                 )
             }
         }

@@ -1,2 +1,131 @@
-//! tf.train.Example / SequenceExample: decoding, text and JSON rendering.
-//! (Placeholder module: being written.)
+//! tf.train.Example / SequenceExample: decoding, type resolution and the
+//! text format.
+//!
+//! - [`proto`]: owned prost message types, for encoding (and tests).
+//! - [`Decoder`]: validates a payload and returns [`ExampleView`] /
+//!   [`SequenceExampleView`], zero-copy views walking features in wire
+//!   order without allocating (see [`view`] for the exact protobuf parse
+//!   semantics they follow). Keep one decoder per thread and reuse it.
+//! - [`render_text`]: a record as Python's `text_format.MessageToString`.
+//!
+//! # `--type auto`
+//!
+//! The first record of each input decides its type, with [`resolve_auto`]:
+//! 1. a **SequenceExample** file if the record has a `feature_lists` field
+//!    (field 2, length-delimited) and parses as a SequenceExample;
+//! 2. else an **Example** file if it parses as an Example and has a
+//!    `features` field (field 1) or no field at all (an empty record is an
+//!    empty Example: that is how TensorFlow writes one);
+//! 3. else an error that suggests `--type raw`: a payload whose top-level
+//!    fields are all unknown (text, random bytes that happen to parse) is
+//!    not taken for an empty Example.
+//!
+//! The later records are then decoded *strictly* (`strict = true`) by the
+//! same rule: in an Example file, a record with `feature_lists` is an error
+//! that suggests `--type sequence`; in either file, a record whose top-level
+//! fields are all unknown is an error that suggests `--type raw`, rather
+//! than an empty message printed for a payload that only happened to parse.
+//! Unknown fields next to known ones are skipped, as protobuf does. (A
+//! SequenceExample with only `context` looks like an Example; a file whose
+//! first record is one is read as Examples until a record with
+//! `feature_lists` stops it with that hint.) With an explicit
+//! `--type example|sequence`, nothing is strict: unknown fields are always
+//! skipped, as protobuf does, and a non-empty payload of unknown fields
+//! prints as an empty message.
+
+pub mod error;
+pub mod proto;
+mod text;
+pub mod view;
+mod wire;
+
+#[cfg(test)]
+mod tests;
+
+pub use error::{DecodeError, DecodeErrorKind};
+pub use view::{
+    BytesValues, Decoder, ExampleView, FeatureEntries, FeatureListEntries, FeatureListIter, FeatureListView,
+    FeatureListsView, FeatureView, FeaturesView, FloatValues, Int64Values, Kind, SequenceExampleView,
+};
+
+/// What a record's payload is decoded as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MessageType {
+    /// `tf.train.Example`.
+    Example,
+    /// `tf.train.SequenceExample`.
+    SequenceExample,
+    /// Plain bytes, not decoded (`--type raw`).
+    Raw,
+}
+
+/// Decides the type of an input from its first record (see the module doc).
+pub fn resolve_auto(first_payload: &[u8]) -> Result<MessageType, DecodeError> {
+    let mut has_feature_lists = false;
+    let mut reader = wire::Reader::new(first_payload);
+    loop {
+        match reader.field() {
+            Ok(Some(f)) => has_feature_lists |= f.len_of(2).is_some(),
+            Ok(None) => break,
+            Err(e) => return Err(not_an_example(e)),
+        }
+    }
+    let mut decoder = Decoder::new();
+    if has_feature_lists {
+        return match decoder.sequence_example(first_payload, true) {
+            Ok(_) => Ok(MessageType::SequenceExample),
+            Err(e) => Err(not_an_example(e)),
+        };
+    }
+    match decoder.example(first_payload, true) {
+        Ok(_) => Ok(MessageType::Example),
+        Err(e) => Err(not_an_example(e)),
+    }
+}
+
+/// Wraps why the first record failed to parse into the auto-mode error.
+fn not_an_example(e: DecodeError) -> DecodeError {
+    let reason = match e.kind() {
+        DecodeErrorKind::UnexpectedField { field, .. } => {
+            format!(
+                "only unknown top-level fields, the first is field {field} at byte {}",
+                e.offset()
+            )
+        }
+        _ => e.to_string(),
+    };
+    DecodeError::new(DecodeErrorKind::NotAnExample { reason }, e.offset())
+}
+
+/// Appends the text format of `payload`, decoded as `ty`, to `out`.
+///
+/// Example and SequenceExample print exactly what Python's
+/// `google.protobuf.text_format.MessageToString(msg)` prints (nothing for an
+/// empty message). `Raw` prints the payload as one double-quoted line:
+/// valid UTF-8 kept as is, other bytes as octal escapes, C escapes for
+/// quotes, backslashes and control characters, then a newline.
+///
+/// `strict` rejects unknown top-level fields (auto mode, see the module
+/// doc). On error, `out` is left as it was.
+pub fn render_text(ty: MessageType, strict: bool, payload: &[u8], out: &mut Vec<u8>) -> Result<(), DecodeError> {
+    thread_local! {
+        static DECODER: std::cell::RefCell<Decoder> = std::cell::RefCell::default();
+    }
+    DECODER.with_borrow_mut(|decoder| render_text_with(decoder, ty, strict, payload, out))
+}
+
+/// [`render_text`] with a caller-owned [`Decoder`].
+pub fn render_text_with(
+    decoder: &mut Decoder,
+    ty: MessageType,
+    strict: bool,
+    payload: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<(), DecodeError> {
+    match ty {
+        MessageType::Example => text::example(&decoder.example(payload, strict)?, out),
+        MessageType::SequenceExample => text::sequence_example(&decoder.sequence_example(payload, strict)?, out),
+        MessageType::Raw => text::raw(payload, out),
+    }
+    Ok(())
+}

@@ -65,7 +65,11 @@ impl fmt::Display for DamageKind {
                 write!(f, "corrupt compressed stream ({reason})")
             }
             DamageKind::TrailingGarbage { bytes } => {
-                write!(f, "trailing garbage ({bytes} byte{} that are not a record)", plural(*bytes))
+                write!(
+                    f,
+                    "trailing garbage ({bytes} byte{} that are not a record)",
+                    plural(*bytes)
+                )
             }
             DamageKind::NotTfrecord { hint } => write!(f, "not a TFRecord file ({hint})"),
         }
@@ -177,6 +181,9 @@ pub fn diagnose_not_tfrecord(head: &[u8], compression: Compression) -> String {
         Compression::None => "the first 12 bytes are not a valid record header: \
              is it compressed with something other than gzip/zlib, or not a TFRecord at all?"
             .into(),
-        c => format!("the first 12 bytes{inner} are not a valid record header: wrong `--compression`? it was read as {}", c.name()),
+        c => format!(
+            "the first 12 bytes{inner} are not a valid record header: wrong `--compression`? it was read as {}",
+            c.name()
+        ),
     }
 }

@@ -4,8 +4,6 @@
 //! `u64 length (LE) | u32 masked_crc32c(length bytes) | data | u32 masked_crc32c(data)`.
 
 mod damage;
-#[doc(hidden)]
-pub mod fuzz_check;
 mod reader;
 mod resync;
 mod source;

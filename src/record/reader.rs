@@ -128,11 +128,7 @@ impl RecordReader {
         }
         let index = self.index;
         self.index += 1;
-        Ok(Some(RecordMeta {
-            index,
-            offset,
-            length,
-        }))
+        Ok(Some(RecordMeta { index, offset, length }))
     }
 
     /// Reads and checks the next header, leaving it unconsumed.
@@ -199,10 +195,7 @@ impl RecordReader {
                 remaining: after,
             }
         } else {
-            DamageKind::TruncatedPayload {
-                length,
-                present: after,
-            }
+            DamageKind::TruncatedPayload { length, present: after }
         };
         ReadError::Damage(Damage {
             kind,

@@ -11,9 +11,16 @@ fn head_stops_before_later_damage() {
     let path = dir.write("x.tfrecord", &bytes);
     assert_eq!(tfr(&["head", "-n", "2", &path]).run().ok(), "# record 0\n# record 1\n");
     let ran = tfr(&["cat", &path]).run();
-    assert_eq!(ran.stdout_str(), "# record 0\n# record 1\n", "records before the damage are printed");
+    assert_eq!(
+        ran.stdout_str(),
+        "# record 0\n# record 1\n",
+        "records before the damage are printed"
+    );
     let line = ran.fails(2);
-    assert!(line.contains("record 2") && line.contains("data checksum mismatch"), "{line}");
+    assert!(
+        line.contains("record 2") && line.contains("data checksum mismatch"),
+        "{line}"
+    );
 }
 
 #[test]
@@ -22,7 +29,10 @@ fn head_counts_across_inputs() {
     dir.write("a.tfrecord", &records(&[b"", b""]));
     dir.write("b.tfrecord", &records(&[b"", b""]));
     let out = dir.tfr(&["head", "-n", "3", "a.tfrecord", "b.tfrecord"]).run().ok();
-    assert_eq!(out, "# a.tfrecord record 0\n# a.tfrecord record 1\n# b.tfrecord record 0\n");
+    assert_eq!(
+        out,
+        "# a.tfrecord record 0\n# a.tfrecord record 1\n# b.tfrecord record 0\n"
+    );
 }
 
 #[test]
@@ -30,7 +40,10 @@ fn raw_payloads_print_escaped() {
     let dir = Dir::new();
     let path = dir.write("raw.tfrecord", &records(&[b"hello \"world\"\n", b"\xff\x00"]));
     let out = tfr(&["cat", "--type", "raw", &path]).run().ok();
-    assert_eq!(out, "# record 0\n\"hello \\\"world\\\"\\n\"\n# record 1\n\"\\377\\000\"\n");
+    assert_eq!(
+        out,
+        "# record 0\n\"hello \\\"world\\\"\\n\"\n# record 1\n\"\\377\\000\"\n"
+    );
 }
 
 #[test]

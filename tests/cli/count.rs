@@ -41,7 +41,10 @@ fn several_inputs_print_a_table_and_json() {
     dir.write("s-01.tfrecord", &records(&[b"c"]));
     dir.write("s-02.tfrecord", &gzip(&records(&[b"d", b"e", b"f"])));
     let table = dir.tfr(&["count", "s-*"]).run().ok();
-    let rows: Vec<&str> = table.lines().filter(|l| l.contains("s-0") || l.contains("total")).collect();
+    let rows: Vec<&str> = table
+        .lines()
+        .filter(|l| l.contains("s-0") || l.contains("total"))
+        .collect();
     assert_eq!(rows.len(), 4, "{table}");
     assert!(rows[0].contains("s-00.tfrecord") && rows[0].contains('2'), "{table}");
     assert!(rows[3].contains("total") && rows[3].contains('6'), "{table}");
@@ -59,7 +62,10 @@ fn damage_names_file_record_and_offset() {
     bytes[21] ^= 0x10;
     let path = dir.write("bad.tfrecord", &bytes);
     let line = tfr(&["count", &path]).run().fails(2);
-    assert!(line.contains("bad.tfrecord") && line.contains("record 1") && line.contains("byte 21"), "{line}");
+    assert!(
+        line.contains("bad.tfrecord") && line.contains("record 1") && line.contains("byte 21"),
+        "{line}"
+    );
     assert!(line.contains("length checksum mismatch"), "{line}");
 }
 
@@ -76,7 +82,10 @@ fn huge_length_fails_fast_with_flat_memory() {
         let line = tfr(&[cmd]).stdin(&bytes).run().fails(2);
         assert!(line.contains("beyond the end of input"), "{line}");
         let line = tfr(&[cmd]).stdin(&gzip(&bytes)).run().fails(2);
-        assert!(line.contains("beyond the end of input") && line.contains("decompressed"), "{line}");
+        assert!(
+            line.contains("beyond the end of input") && line.contains("decompressed"),
+            "{line}"
+        );
     }
     assert!(start.elapsed().as_secs() < 10);
 }
@@ -88,7 +97,10 @@ fn truncated_header_is_reported_not_ignored() {
     bytes.extend_from_slice(&[1, 2, 3]);
     let path = dir.write("tail.tfrecord", &bytes);
     let line = tfr(&["count", &path]).run().fails(2);
-    assert!(line.contains("record 1") && line.contains("truncated header (3 trailing bytes"), "{line}");
+    assert!(
+        line.contains("record 1") && line.contains("truncated header (3 trailing bytes"),
+        "{line}"
+    );
 }
 
 #[test]
@@ -97,10 +109,16 @@ fn text_file_is_diagnosed() {
     let path = dir.write("notes.csv", b"a,b,c\n1,2,3\n4,5,6\n");
     let line = tfr(&["count", &path]).run().fails(2);
     assert!(line.contains("not a TFRecord file") && line.contains("text"), "{line}");
-    let path = dir.write("lfs.tfrecord", b"version https://git-lfs.github.com/spec/v1\noid sha256:4d7a\nsize 12345\n");
+    let path = dir.write(
+        "lfs.tfrecord",
+        b"version https://git-lfs.github.com/spec/v1\noid sha256:4d7a\nsize 12345\n",
+    );
     let line = tfr(&["count", &path]).run().fails(2);
     assert!(line.contains("Git LFS"), "{line}");
-    let path = dir.write("page.tfrecord", b"<!DOCTYPE html>\n<html><body>Not found</body></html>\n");
+    let path = dir.write(
+        "page.tfrecord",
+        b"<!DOCTYPE html>\n<html><body>Not found</body></html>\n",
+    );
     let line = tfr(&["count", &path]).run().fails(2);
     assert!(line.contains("HTML"), "{line}");
 }

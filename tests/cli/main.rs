@@ -6,3 +6,4 @@ mod cat;
 mod count;
 mod oracle;
 mod process;
+mod verify_crc;

@@ -20,7 +20,10 @@ fn version_and_help() {
     }
     for cmd in ["cat", "head", "count"] {
         let help = tfr(&[cmd, "--help"]).run().ok();
-        assert!(help.contains("Examples:"), "`tfr {cmd} --help` has no examples:\n{help}");
+        assert!(
+            help.contains("Examples:"),
+            "`tfr {cmd} --help` has no examples:\n{help}"
+        );
     }
 }
 

@@ -115,7 +115,11 @@ impl Run {
 
     pub fn run(mut self) -> Ran {
         self.cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-        self.cmd.stdin(if self.stdin.is_some() { Stdio::piped() } else { Stdio::null() });
+        self.cmd.stdin(if self.stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        });
         let mut child = self.cmd.spawn().expect("spawn tfr");
         if let Some(bytes) = self.stdin.take() {
             let mut pipe = child.stdin.take().expect("stdin");

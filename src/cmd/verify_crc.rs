@@ -1,0 +1,365 @@
+//! `tfr verify-crc`: check both CRCs of every record, report every fault
+//! (resynchronising after each), summarise, and optionally salvage the
+//! intact records.
+
+use crate::cli::InputArgs;
+use crate::exit::Exit;
+use crate::input::Input;
+use crate::output::{self, Ctx, Progress};
+use crate::output_file::AtomicOutput;
+use crate::record::{Compression, DamageKind, Fault, Scanner, Step};
+use anyhow::{Context, Result};
+use clap::Args;
+use comfy_table::{presets, CellAlignment, Table};
+use serde_json::json;
+use std::io::Write;
+use std::path::PathBuf;
+
+#[derive(Args, Debug, Clone)]
+pub struct VerifyCrcArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+
+    /// Print the report as one JSON document on stdout:
+    /// {"files": [{"file", "compression", "intact_records", "faults": [{"record",
+    /// "offset", "kind", "message", "bytes_skipped", "resumed"}], "bytes_lost",
+    /// "status"[, "error"]}], "total": {...}, "intact": bool}.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Write every intact record of every input, in order and byte-identical,
+    /// to OUT ('-' for stdout). OUT is written through a temporary file and
+    /// renamed into place at the end.
+    #[arg(long, value_name = "OUT")]
+    pub salvage: Option<PathBuf>,
+
+    /// Compression of the salvage file: the same as the (first) input, or
+    /// forced.
+    #[arg(long, value_enum, default_value_t = SalvageCompression::Same, value_name = "KIND", requires = "salvage")]
+    pub salvage_compression: SalvageCompression,
+}
+
+/// `--salvage-compression`: how the salvaged records are compressed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum SalvageCompression {
+    /// As the first input that could be opened.
+    #[default]
+    Same,
+    None,
+    Gzip,
+    Zlib,
+}
+
+impl SalvageCompression {
+    fn resolve(self, input: Compression) -> Compression {
+        match self {
+            SalvageCompression::Same => input,
+            SalvageCompression::None => Compression::None,
+            SalvageCompression::Gzip => Compression::Gzip,
+            SalvageCompression::Zlib => Compression::Zlib,
+        }
+    }
+}
+
+/// The verdict on one input.
+struct FileReport {
+    name: String,
+    compression: Option<Compression>,
+    intact: u64,
+    faults: Vec<Fault>,
+    /// Why the input could not be read at all (open or I/O failure, not a TFRecord).
+    error: Option<String>,
+}
+
+impl FileReport {
+    fn bytes_lost(&self) -> u64 {
+        self.faults.iter().map(|f| f.skipped).sum()
+    }
+
+    fn status(&self) -> &'static str {
+        match (&self.error, self.faults.is_empty()) {
+            (Some(_), _) => "unreadable",
+            (None, true) => "ok",
+            (None, false) => "damaged",
+        }
+    }
+
+    fn exit(&self) -> Exit {
+        match self.status() {
+            "unreadable" => Exit::Error,
+            "damaged" => Exit::DamageFound,
+            _ => Exit::Success,
+        }
+    }
+}
+
+/// The salvage output, created once the first input's compression is known.
+struct Salvage {
+    path: PathBuf,
+    compression: SalvageCompression,
+    out: Option<AtomicOutput>,
+}
+
+impl Salvage {
+    /// The open output, creating it for an input of `compression` if needed.
+    fn out(&mut self, compression: Compression) -> Result<&mut AtomicOutput> {
+        if self.out.is_none() {
+            let c = self.compression.resolve(compression);
+            self.out = Some(AtomicOutput::create(&self.path, c)?);
+        }
+        Ok(self.out.as_mut().expect("created"))
+    }
+
+    /// Writes the file (an empty one if no input could be opened).
+    fn commit(mut self) -> Result<()> {
+        self.out(Compression::None)?;
+        self.out.take().expect("created").commit()
+    }
+}
+
+pub fn run(args: &VerifyCrcArgs, ctx: &Ctx) -> Result<Exit> {
+    let inputs = super::inputs(&args.input)?;
+    let total_bytes = inputs
+        .iter()
+        .map(|i| match i {
+            Input::Path(p) => std::fs::metadata(p).ok().map(|m| m.len()),
+            Input::Stdin => None,
+        })
+        .sum::<Option<u64>>();
+    let progress = ctx.progress(total_bytes);
+    let mut salvage = args.salvage.as_ref().map(|path| Salvage {
+        path: path.clone(),
+        compression: args.salvage_compression,
+        out: None,
+    });
+    if let Some(s) = salvage.as_mut().filter(|s| s.compression != SalvageCompression::Same) {
+        // Fail on an unwritable OUT before reading anything.
+        s.out(Compression::None)?;
+    }
+    let mut reports = Vec::with_capacity(inputs.len());
+    let mut done_bytes = 0u64;
+    for input in &inputs {
+        let report = verify_input(input, args, salvage.as_mut(), &progress, done_bytes)?;
+        if let Input::Path(p) = input {
+            done_bytes += std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
+        }
+        reports.push(report);
+    }
+    progress.finish();
+    let summary_to_stdout = args.salvage.as_ref().is_none_or(|p| p.as_os_str() != "-");
+    if let Some(s) = salvage {
+        s.commit()?;
+    }
+    let exit = reports.iter().fold(Exit::Success, |e, r| e.max(r.exit()));
+    let mut out: Box<dyn Write> = if summary_to_stdout {
+        output::stdout()
+    } else {
+        Box::new(std::io::stderr())
+    };
+    if args.json {
+        write_json(&mut out, &reports)?;
+    } else if let [one] = &reports[..] {
+        if one.error.is_none() {
+            writeln!(out, "{}", summary_line(one))?;
+        }
+    } else {
+        write_table(&mut out, &reports)?;
+    }
+    out.flush().context("writing output")?;
+    Ok(exit)
+}
+
+/// Verifies one input, printing each fault on stderr as it is found and
+/// copying intact records to the salvage output.
+fn verify_input(
+    input: &Input,
+    args: &VerifyCrcArgs,
+    mut salvage: Option<&mut Salvage>,
+    progress: &Progress,
+    done_bytes: u64,
+) -> Result<FileReport> {
+    let name = input.display();
+    let mut report = FileReport {
+        name: name.clone(),
+        compression: None,
+        intact: 0,
+        faults: Vec::new(),
+        error: None,
+    };
+    let reader = match super::open_input(input, &args.input) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("tfr: {e:#}");
+            report.error = Some(format!("{e:#}"));
+            return Ok(report);
+        }
+    };
+    let mut scanner = Scanner::new(reader);
+    report.compression = Some(scanner.compression());
+    let mut out = match salvage.as_mut() {
+        Some(s) => Some(s.out(scanner.compression())?),
+        None => None,
+    };
+    loop {
+        let step = match scanner.next_step() {
+            Ok(Some(step)) => step,
+            Ok(None) => break,
+            Err(e) => {
+                let err = anyhow::Error::new(e).context(format!("{name}: read failed"));
+                eprintln!("tfr: {err:#}");
+                report.error = Some(format!("{err:#}"));
+                break;
+            }
+        };
+        match step {
+            Step::Intact { framed, .. } => {
+                if let Some(out) = out.as_mut() {
+                    let target = out.display();
+                    out.write_all(framed)
+                        .with_context(|| format!("{target}: write failed"))?;
+                }
+                report.intact += 1;
+                if report.intact & 0x3fff == 0 {
+                    progress.update(done_bytes + scanner.offset(), report.intact);
+                }
+            }
+            Step::Fault(fault) => {
+                if let DamageKind::NotTfrecord { .. } = fault.damage.kind {
+                    eprintln!("tfr: {name}: {}", fault.damage);
+                    report.error = Some(fault.damage.to_string());
+                    break;
+                }
+                eprintln!("tfr: {name}: {}", fault_message(&fault));
+                report.faults.push(fault);
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// The fault as printed: where, what, and how much the scan skipped.
+fn fault_message(fault: &Fault) -> String {
+    let bytes = plural(fault.skipped, "byte");
+    let skipped = if fault.resumed {
+        format!(
+            "{bytes} skipped to the next intact record at byte {}",
+            fault.damage.offset + fault.skipped
+        )
+    } else if fault.skipped > 0 {
+        format!("{bytes} lost to the end of input")
+    } else {
+        "nothing more could be read".to_string()
+    };
+    format!("{}; {skipped}", fault.damage)
+}
+
+/// "1 record", "2 records".
+fn plural(n: u64, what: &str) -> String {
+    if n == 1 {
+        format!("{n} {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// The one-line summary of a single input.
+fn summary_line(r: &FileReport) -> String {
+    if r.faults.is_empty() {
+        format!("{}: {}, all intact", r.name, plural(r.intact, "record"))
+    } else {
+        format!(
+            "{}: {} intact, {}, {} lost",
+            r.name,
+            plural(r.intact, "record"),
+            plural(r.faults.len() as u64, "fault"),
+            plural(r.bytes_lost(), "byte")
+        )
+    }
+}
+
+fn write_table(out: &mut dyn Write, reports: &[FileReport]) -> Result<()> {
+    let mut table = Table::new();
+    table.load_preset(presets::UTF8_FULL_CONDENSED);
+    table.set_header(vec![
+        "file",
+        "compression",
+        "intact records",
+        "faults",
+        "bytes lost",
+        "status",
+    ]);
+    for r in reports {
+        table.add_row(vec![
+            r.name.clone(),
+            r.compression.map_or("-", |c| c.name()).to_string(),
+            r.intact.to_string(),
+            r.faults.len().to_string(),
+            r.bytes_lost().to_string(),
+            r.status().to_string(),
+        ]);
+    }
+    let bad = reports.iter().filter(|r| r.status() != "ok").count();
+    table.add_row(vec![
+        format!("total ({})", plural(reports.len() as u64, "file")),
+        String::new(),
+        reports.iter().map(|r| r.intact).sum::<u64>().to_string(),
+        reports.iter().map(|r| r.faults.len()).sum::<usize>().to_string(),
+        reports.iter().map(FileReport::bytes_lost).sum::<u64>().to_string(),
+        if bad == 0 {
+            "ok".to_string()
+        } else {
+            format!("{bad} not ok")
+        },
+    ]);
+    for col in 2..5 {
+        if let Some(c) = table.column_mut(col) {
+            c.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    writeln!(out, "{table}")?;
+    Ok(())
+}
+
+fn write_json(out: &mut dyn Write, reports: &[FileReport]) -> Result<()> {
+    let files: Vec<serde_json::Value> = reports.iter().map(file_json).collect();
+    let total = json!({
+        "files": reports.len(),
+        "intact_records": reports.iter().map(|r| r.intact).sum::<u64>(),
+        "faults": reports.iter().map(|r| r.faults.len()).sum::<usize>(),
+        "bytes_lost": reports.iter().map(FileReport::bytes_lost).sum::<u64>(),
+        "damaged_files": reports.iter().filter(|r| r.status() == "damaged").count(),
+        "unreadable_files": reports.iter().filter(|r| r.status() == "unreadable").count(),
+    });
+    let intact = reports.iter().all(|r| r.status() == "ok");
+    writeln!(out, "{}", json!({"files": files, "total": total, "intact": intact}))?;
+    Ok(())
+}
+
+fn file_json(r: &FileReport) -> serde_json::Value {
+    let faults: Vec<serde_json::Value> = r
+        .faults
+        .iter()
+        .map(|f| {
+            json!({
+                "record": f.damage.record,
+                "offset": f.damage.offset,
+                "kind": f.damage.kind.code(),
+                "message": f.damage.kind.to_string(),
+                "bytes_skipped": f.skipped,
+                "resumed": f.resumed,
+            })
+        })
+        .collect();
+    let mut v = json!({
+        "file": r.name,
+        "compression": r.compression.map(|c| c.name()),
+        "intact_records": r.intact,
+        "faults": faults,
+        "bytes_lost": r.bytes_lost(),
+        "status": r.status(),
+    });
+    if let Some(e) = &r.error {
+        v["error"] = json!(e);
+    }
+    v
+}

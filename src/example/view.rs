@@ -1,0 +1,796 @@
+//! Zero-copy, validated views of Example and SequenceExample payloads.
+//!
+//! A [`Decoder`] (one per thread, reused for every record) walks a payload
+//! once: it checks everything Python protobuf checks (wire structure, packed
+//! lengths, UTF-8 of keys, nesting depth) and records where each feature's
+//! values are, as offsets into the payload. The views it returns borrow the
+//! payload and that index: walking them cannot fail and allocates nothing
+//! (after the first records have sized the decoder's buffers).
+//!
+//! The views follow protobuf's parse semantics exactly:
+//! - a message field that occurs several times is one message, merged
+//!   (`features` twice is one map; a map entry's `value` twice is one
+//!   Feature, its lists concatenated);
+//! - packed and unpacked numeric values are both accepted and concatenated;
+//! - in `Feature`'s oneof the last kind on the wire wins, and switching kind
+//!   drops the values of the previous one;
+//! - a field with an unknown number or an unexpected wire type is skipped;
+//! - a map entry without key or value has the empty key / an empty Feature;
+//!   a map entry with the key field twice keeps the last key.
+//!
+//! Maps are exposed in wire order with duplicates ([`FeaturesView::entries`]);
+//! [`FeaturesView::sorted`] gives protobuf's map view (last duplicate wins,
+//! sorted by key) for the text format.
+
+use std::ops::Range;
+
+use super::error::{DecodeError, DecodeErrorKind as K};
+use super::wire::{Fields, Reader, Value};
+
+/// Field numbers of the schema (see proto/example.proto, proto/feature.proto).
+mod num {
+    pub const FEATURES: u32 = 1;
+    pub const CONTEXT: u32 = 1;
+    pub const FEATURE_LISTS: u32 = 2;
+    pub const MAP_ENTRY: u32 = 1;
+    pub const KEY: u32 = 1;
+    pub const VALUE: u32 = 2;
+    pub const BYTES_LIST: u32 = 1;
+    pub const FLOAT_LIST: u32 = 2;
+    pub const INT64_LIST: u32 = 3;
+    pub const LIST_VALUE: u32 = 1;
+    pub const FEATURE: u32 = 1;
+}
+
+// ---------------------------------------------------------------------------
+// The index
+// ---------------------------------------------------------------------------
+
+/// Which list a Feature holds (its `kind` oneof).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// No kind set: an empty `Feature {}`.
+    None,
+    /// `bytes_list`.
+    Bytes,
+    /// `float_list`.
+    Float,
+    /// `int64_list`.
+    Int64,
+}
+
+/// One list message of a Feature (several when a Feature is merged).
+#[derive(Clone, Copy, Debug)]
+struct ListRec {
+    /// Payload range of the list message, or of its only field's packed
+    /// bytes when `packed` (the canonical encoding, read directly).
+    span: (usize, usize),
+    packed: bool,
+}
+
+/// A Feature: its kind and its list messages in `Decoder::lists`.
+#[derive(Clone, Debug)]
+struct FeatureRec {
+    kind: Kind,
+    lists: Range<usize>,
+}
+
+/// A `Features` map entry.
+#[derive(Clone, Debug)]
+struct EntryRec {
+    key: (usize, usize),
+    feature: FeatureRec,
+}
+
+/// A `FeatureLists` map entry: its features in `Decoder::steps`.
+#[derive(Clone, Debug)]
+struct ListEntryRec {
+    key: (usize, usize),
+    steps: Range<usize>,
+}
+
+/// Validates payloads and indexes their features; reuse one for every
+/// record to avoid allocating.
+#[derive(Clone, Debug, Default)]
+pub struct Decoder {
+    /// Entries of `features` (Example) or `context` (SequenceExample).
+    entries: Vec<EntryRec>,
+    /// Entries of `feature_lists`.
+    list_entries: Vec<ListEntryRec>,
+    /// The features of every FeatureList.
+    steps: Vec<FeatureRec>,
+    /// The list messages of every Feature.
+    lists: Vec<ListRec>,
+}
+
+/// The payload range of a reader's bytes.
+fn span(r: &Reader<'_>) -> (usize, usize) {
+    (r.start(), r.start() + r.bytes().len())
+}
+
+/// Walks the fields of a nested message, calling `on_len` for each
+/// length-delimited one (the others are only checked and skipped).
+#[inline(always)]
+fn walk<'a>(
+    r: Reader<'a>,
+    mut on_len: impl FnMut(u32, Reader<'a>) -> Result<(), DecodeError>,
+) -> Result<(), DecodeError> {
+    let mut r = r.nested()?;
+    while !r.is_empty() {
+        if let (number, Some(sub)) = r.next_len()? {
+            on_len(number, sub)?;
+        }
+    }
+    Ok(())
+}
+
+/// Checks a map key: a proto3 `string` must be valid UTF-8.
+#[inline]
+fn check_key(key: &Reader<'_>) -> Result<(usize, usize), DecodeError> {
+    match std::str::from_utf8(key.bytes()) {
+        Ok(_) => Ok(span(key)),
+        Err(e) => Err(DecodeError::new(K::InvalidUtf8Key, key.start() + e.valid_up_to())),
+    }
+}
+
+/// Checks a list message of `kind` and describes where its values are.
+#[inline]
+fn check_list(kind: Kind, list: Reader<'_>) -> Result<ListRec, DecodeError> {
+    let mut r = list.nested()?;
+    let (mut fields, mut packed) = (0usize, None);
+    while !r.is_empty() {
+        fields += 1;
+        let (number, Some(sub)) = r.next_len()? else { continue };
+        if number != num::LIST_VALUE {
+            continue;
+        }
+        match kind {
+            Kind::Float if sub.bytes().len() % 4 != 0 => {
+                return Err(DecodeError::new(K::BadPackedLength, sub.start()));
+            }
+            Kind::Int64 => {
+                let mut values = sub;
+                while !values.is_empty() {
+                    values.varint()?;
+                }
+            }
+            _ => {}
+        }
+        packed = Some(sub);
+    }
+    Ok(match packed {
+        // One packed field and nothing else: the canonical encoding.
+        Some(p) if fields == 1 && kind != Kind::Bytes => ListRec {
+            span: span(&p),
+            packed: true,
+        },
+        _ => ListRec {
+            span: span(&list),
+            packed: false,
+        },
+    })
+}
+
+impl Decoder {
+    /// A decoder with empty buffers.
+    pub fn new() -> Self {
+        Decoder::default()
+    }
+
+    fn clear(&mut self) {
+        self.entries.clear();
+        self.list_entries.clear();
+        self.steps.clear();
+        self.lists.clear();
+    }
+
+    /// Validates `payload` as a `tf.train.Example` and indexes it.
+    ///
+    /// With `strict` (auto mode), a `feature_lists` field (2, as in a
+    /// SequenceExample) is an error, and so is a record whose top-level
+    /// fields are all unknown; otherwise unknown fields are skipped.
+    pub fn example<'a>(&'a mut self, payload: &'a [u8], strict: bool) -> Result<ExampleView<'a>, DecodeError> {
+        self.clear();
+        let mut has_features = false;
+        check_top(payload, strict, "Example", |number, at, sub| match number {
+            num::FEATURES => {
+                self.index_features(sub)?;
+                has_features = true;
+                Ok(true)
+            }
+            // A SequenceExample's feature_lists: not to be silently dropped.
+            num::FEATURE_LISTS if strict => Err(unexpected(number, at, "Example")),
+            _ => Ok(false),
+        })?;
+        let features = has_features.then(|| FeaturesView {
+            payload,
+            dec: self,
+            entries: &self.entries,
+        });
+        Ok(ExampleView { features })
+    }
+
+    /// Validates `payload` as a `tf.train.SequenceExample` and indexes it.
+    ///
+    /// With `strict` (auto mode), a record whose top-level fields are all
+    /// unknown (neither `context` nor `feature_lists`) is an error;
+    /// otherwise unknown fields are skipped.
+    pub fn sequence_example<'a>(
+        &'a mut self,
+        payload: &'a [u8],
+        strict: bool,
+    ) -> Result<SequenceExampleView<'a>, DecodeError> {
+        self.clear();
+        let (mut has_context, mut has_lists) = (false, false);
+        check_top(payload, strict, "SequenceExample", |number, _, sub| {
+            match number {
+                num::CONTEXT => {
+                    self.index_features(sub)?;
+                    has_context = true;
+                }
+                num::FEATURE_LISTS => {
+                    self.index_feature_lists(sub)?;
+                    has_lists = true;
+                }
+                _ => return Ok(false),
+            }
+            Ok(true)
+        })?;
+        let dec = &*self;
+        Ok(SequenceExampleView {
+            context: has_context.then_some(FeaturesView {
+                payload,
+                dec,
+                entries: &dec.entries,
+            }),
+            feature_lists: has_lists.then_some(FeatureListsView {
+                payload,
+                dec,
+                entries: &dec.list_entries,
+            }),
+        })
+    }
+
+    /// Indexes the entries of a `Features` message.
+    fn index_features(&mut self, r: Reader<'_>) -> Result<(), DecodeError> {
+        walk(r, |n, entry| {
+            if n == num::MAP_ENTRY {
+                self.index_entry(entry)
+            } else {
+                Ok(())
+            }
+        })
+    }
+
+    /// Indexes one `Features` map entry.
+    fn index_entry(&mut self, r: Reader<'_>) -> Result<(), DecodeError> {
+        let mut key = (0, 0);
+        let mut feature = FeatureRec {
+            kind: Kind::None,
+            lists: self.lists.len()..self.lists.len(),
+        };
+        walk(r, |n, sub| {
+            match n {
+                num::KEY => key = check_key(&sub)?,
+                num::VALUE => self.index_feature(sub, &mut feature)?,
+                _ => {}
+            }
+            Ok(())
+        })?;
+        feature.lists.end = self.lists.len();
+        self.entries.push(EntryRec { key, feature });
+        Ok(())
+    }
+
+    /// Indexes the entries of a `FeatureLists` message.
+    fn index_feature_lists(&mut self, r: Reader<'_>) -> Result<(), DecodeError> {
+        walk(r, |n, entry| {
+            if n == num::MAP_ENTRY {
+                self.index_list_entry(entry)
+            } else {
+                Ok(())
+            }
+        })
+    }
+
+    /// Indexes one `FeatureLists` map entry (merging repeated values).
+    fn index_list_entry(&mut self, r: Reader<'_>) -> Result<(), DecodeError> {
+        let (mut key, first) = ((0, 0), self.steps.len());
+        walk(r, |n, sub| {
+            match n {
+                num::KEY => key = check_key(&sub)?,
+                num::VALUE => walk(sub, |n, f| {
+                    if n == num::FEATURE {
+                        let start = self.lists.len();
+                        let mut feature = FeatureRec {
+                            kind: Kind::None,
+                            lists: start..start,
+                        };
+                        self.index_feature(f, &mut feature)?;
+                        feature.lists.end = self.lists.len();
+                        self.steps.push(feature);
+                    }
+                    Ok(())
+                })?,
+                _ => {}
+            }
+            Ok(())
+        })?;
+        self.list_entries.push(ListEntryRec {
+            key,
+            steps: first..self.steps.len(),
+        });
+        Ok(())
+    }
+
+    /// Merges one `Feature` message into `feature` (whose lists are the
+    /// tail of `self.lists` from `feature.lists.start`).
+    fn index_feature(&mut self, r: Reader<'_>, feature: &mut FeatureRec) -> Result<(), DecodeError> {
+        walk(r, |n, list| {
+            let kind = match n {
+                num::BYTES_LIST => Kind::Bytes,
+                num::FLOAT_LIST => Kind::Float,
+                num::INT64_LIST => Kind::Int64,
+                _ => return Ok(()),
+            };
+            let rec = check_list(kind, list)?;
+            if kind != feature.kind {
+                // Setting another member of the oneof clears the previous one.
+                self.lists.truncate(feature.lists.start);
+                feature.kind = kind;
+            }
+            self.lists.push(rec);
+            Ok(())
+        })
+    }
+}
+
+/// Validates the top-level fields of a payload: `check(number, at, bytes)`
+/// for each length-delimited field returns whether it was a known one.
+///
+/// In strict mode, a record with unknown top-level fields and no known one
+/// is an error for a file of `file_type`s: it is not that message, it only
+/// happened to parse (text, random bytes). Unknown fields next to known ones
+/// are skipped, as protobuf does.
+fn check_top<'a>(
+    payload: &'a [u8],
+    strict: bool,
+    file_type: &'static str,
+    mut check: impl FnMut(u32, usize, Reader<'a>) -> Result<bool, DecodeError>,
+) -> Result<(), DecodeError> {
+    let mut root = Reader::new(payload);
+    let (mut known, mut first_unknown) = (false, None);
+    while !root.is_empty() {
+        let at = root.offset();
+        let (number, sub) = root.next_len()?;
+        if let Some(sub) = sub {
+            if check(number, at, sub)? {
+                known = true;
+                continue;
+            }
+        }
+        first_unknown.get_or_insert((number, at));
+    }
+    match first_unknown {
+        Some((field, at)) if strict && !known => Err(unexpected(field, at, file_type)),
+        _ => Ok(()),
+    }
+}
+
+/// The strict-mode error for top-level field `field` at `at`.
+fn unexpected(field: u32, at: usize, file_type: &'static str) -> DecodeError {
+    DecodeError::new(K::UnexpectedField { field, file_type }, at)
+}
+
+// ---------------------------------------------------------------------------
+// Views
+// ---------------------------------------------------------------------------
+
+/// The key of an entry (validated UTF-8).
+#[inline]
+fn key_str(payload: &[u8], (start, end): (usize, usize)) -> &str {
+    // Keys were checked during validation; "" is unreachable.
+    payload
+        .get(start..end)
+        .and_then(|k| std::str::from_utf8(k).ok())
+        .unwrap_or("")
+}
+
+/// A validated `tf.train.Example`.
+#[derive(Clone, Copy, Debug)]
+pub struct ExampleView<'a> {
+    features: Option<FeaturesView<'a>>,
+}
+
+impl<'a> ExampleView<'a> {
+    /// The `features` field, or `None` when it is absent (an empty message).
+    pub fn features(&self) -> Option<FeaturesView<'a>> {
+        self.features
+    }
+}
+
+/// A validated `tf.train.SequenceExample`.
+#[derive(Clone, Copy, Debug)]
+pub struct SequenceExampleView<'a> {
+    context: Option<FeaturesView<'a>>,
+    feature_lists: Option<FeatureListsView<'a>>,
+}
+
+impl<'a> SequenceExampleView<'a> {
+    /// The `context` field, or `None` when it is absent.
+    pub fn context(&self) -> Option<FeaturesView<'a>> {
+        self.context
+    }
+
+    /// The `feature_lists` field, or `None` when it is absent.
+    pub fn feature_lists(&self) -> Option<FeatureListsView<'a>> {
+        self.feature_lists
+    }
+}
+
+/// A `Features` message: a map from feature name to [`FeatureView`].
+#[derive(Clone, Copy, Debug)]
+pub struct FeaturesView<'a> {
+    payload: &'a [u8],
+    dec: &'a Decoder,
+    entries: &'a [EntryRec],
+}
+
+impl<'a> FeaturesView<'a> {
+    /// All entries in wire order, duplicate keys included.
+    pub fn entries(&self) -> FeatureEntries<'a> {
+        FeatureEntries {
+            payload: self.payload,
+            dec: self.dec,
+            iter: self.entries.iter(),
+        }
+    }
+
+    /// The number of entries on the wire (duplicate keys included).
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the map has no entries.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The map as protobuf sees it: sorted by key (code point order), and
+    /// for a key present several times only its last entry.
+    pub fn sorted(&self) -> Vec<(&'a str, FeatureView<'a>)> {
+        sorted_unique(self.entries().collect())
+    }
+}
+
+/// Iterator over the entries of a [`FeaturesView`], in wire order.
+#[derive(Clone, Debug)]
+pub struct FeatureEntries<'a> {
+    payload: &'a [u8],
+    dec: &'a Decoder,
+    iter: std::slice::Iter<'a, EntryRec>,
+}
+
+impl<'a> Iterator for FeatureEntries<'a> {
+    type Item = (&'a str, FeatureView<'a>);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        let e = self.iter.next()?;
+        Some((
+            key_str(self.payload, e.key),
+            FeatureView::new(self.payload, self.dec, &e.feature),
+        ))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.iter.size_hint()
+    }
+}
+
+/// A `FeatureLists` message: a map from name to [`FeatureListView`].
+#[derive(Clone, Copy, Debug)]
+pub struct FeatureListsView<'a> {
+    payload: &'a [u8],
+    dec: &'a Decoder,
+    entries: &'a [ListEntryRec],
+}
+
+impl<'a> FeatureListsView<'a> {
+    /// All entries in wire order, duplicate keys included.
+    pub fn entries(&self) -> FeatureListEntries<'a> {
+        FeatureListEntries {
+            payload: self.payload,
+            dec: self.dec,
+            iter: self.entries.iter(),
+        }
+    }
+
+    /// The number of entries on the wire (duplicate keys included).
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the map has no entries.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Sorted by key, last duplicate wins (see [`FeaturesView::sorted`]).
+    pub fn sorted(&self) -> Vec<(&'a str, FeatureListView<'a>)> {
+        sorted_unique(self.entries().collect())
+    }
+}
+
+/// Iterator over the entries of a [`FeatureListsView`], in wire order.
+#[derive(Clone, Debug)]
+pub struct FeatureListEntries<'a> {
+    payload: &'a [u8],
+    dec: &'a Decoder,
+    iter: std::slice::Iter<'a, ListEntryRec>,
+}
+
+impl<'a> Iterator for FeatureListEntries<'a> {
+    type Item = (&'a str, FeatureListView<'a>);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        let e = self.iter.next()?;
+        let steps = self.dec.steps.get(e.steps.clone()).unwrap_or_default();
+        Some((
+            key_str(self.payload, e.key),
+            FeatureListView {
+                payload: self.payload,
+                dec: self.dec,
+                steps,
+            },
+        ))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.iter.size_hint()
+    }
+}
+
+/// Sorts entries by key (stable) and keeps the last of each run of equal keys.
+fn sorted_unique<T>(mut entries: Vec<(&str, T)>) -> Vec<(&str, T)> {
+    // Byte order of UTF-8 is code point order, as Python's sorted(str).
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    let mut out: Vec<(&str, T)> = Vec::with_capacity(entries.len());
+    for entry in entries {
+        match out.last_mut() {
+            Some(last) if last.0 == entry.0 => *last = entry,
+            _ => out.push(entry),
+        }
+    }
+    out
+}
+
+/// A `FeatureList` message: a sequence of [`FeatureView`]s.
+#[derive(Clone, Copy, Debug)]
+pub struct FeatureListView<'a> {
+    payload: &'a [u8],
+    dec: &'a Decoder,
+    steps: &'a [FeatureRec],
+}
+
+impl<'a> FeatureListView<'a> {
+    /// The features, in order.
+    pub fn features(&self) -> FeatureListIter<'a> {
+        FeatureListIter {
+            payload: self.payload,
+            dec: self.dec,
+            iter: self.steps.iter(),
+        }
+    }
+
+    /// The number of features.
+    pub fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// Whether the list has no features.
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+}
+
+/// Iterator over the features of a [`FeatureListView`].
+#[derive(Clone, Debug)]
+pub struct FeatureListIter<'a> {
+    payload: &'a [u8],
+    dec: &'a Decoder,
+    iter: std::slice::Iter<'a, FeatureRec>,
+}
+
+impl<'a> Iterator for FeatureListIter<'a> {
+    type Item = FeatureView<'a>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        Some(FeatureView::new(self.payload, self.dec, self.iter.next()?))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.iter.size_hint()
+    }
+}
+
+/// A `Feature`: one list of bytes, float32 or int64 values (or none).
+#[derive(Clone, Copy, Debug)]
+pub struct FeatureView<'a> {
+    payload: &'a [u8],
+    kind: Kind,
+    lists: &'a [ListRec],
+}
+
+impl<'a> FeatureView<'a> {
+    #[inline]
+    fn new(payload: &'a [u8], dec: &'a Decoder, rec: &FeatureRec) -> Self {
+        let lists = dec.lists.get(rec.lists.clone()).unwrap_or_default();
+        FeatureView {
+            payload,
+            kind: rec.kind,
+            lists,
+        }
+    }
+
+    /// Which list is set.
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    /// Whether the list holds no values (or no kind is set).
+    pub fn is_empty(&self) -> bool {
+        match self.kind {
+            Kind::None => true,
+            Kind::Bytes => self.bytes().next().is_none(),
+            Kind::Float => self.floats().next().is_none(),
+            Kind::Int64 => self.int64s().next().is_none(),
+        }
+    }
+
+    /// The list messages if the kind is `kind`, else none.
+    #[inline]
+    fn items(&self, kind: Kind) -> ListItems<'a> {
+        let lists = if self.kind == kind { self.lists } else { &[] };
+        ListItems {
+            payload: self.payload,
+            lists: lists.iter(),
+            fields: Reader::new(&[]).fields(),
+        }
+    }
+
+    /// The bytes values (empty unless the kind is [`Kind::Bytes`]).
+    pub fn bytes(&self) -> BytesValues<'a> {
+        BytesValues {
+            items: self.items(Kind::Bytes),
+        }
+    }
+
+    /// The float32 values (empty unless the kind is [`Kind::Float`]).
+    pub fn floats(&self) -> FloatValues<'a> {
+        FloatValues {
+            items: self.items(Kind::Float),
+            packed: &[],
+        }
+    }
+
+    /// The int64 values (empty unless the kind is [`Kind::Int64`]).
+    pub fn int64s(&self) -> Int64Values<'a> {
+        Int64Values {
+            items: self.items(Kind::Int64),
+            packed: Reader::new(&[]),
+        }
+    }
+}
+
+/// One step of walking a Feature's lists.
+enum Item<'a> {
+    /// A list message's `value` field.
+    Value(Value<'a>),
+    /// The packed bytes of a canonical list.
+    Packed(Reader<'a>),
+}
+
+/// The `value` fields of a Feature's list messages, in order.
+#[derive(Clone, Debug)]
+struct ListItems<'a> {
+    payload: &'a [u8],
+    lists: std::slice::Iter<'a, ListRec>,
+    /// The fields of the current (non-canonical) list message.
+    fields: Fields<'a>,
+}
+
+impl<'a> Iterator for ListItems<'a> {
+    type Item = Item<'a>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Item<'a>> {
+        loop {
+            if let Some(f) = self.fields.find(|f| f.number == num::LIST_VALUE) {
+                return Some(Item::Value(f.value));
+            }
+            let list = self.lists.next()?;
+            let r = Reader::span(self.payload, list.span);
+            if list.packed {
+                return Some(Item::Packed(r));
+            }
+            self.fields = r.fields();
+        }
+    }
+}
+
+/// Iterator over the values of a `BytesList`.
+#[derive(Clone, Debug)]
+pub struct BytesValues<'a> {
+    items: ListItems<'a>,
+}
+
+impl<'a> Iterator for BytesValues<'a> {
+    type Item = &'a [u8];
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a [u8]> {
+        self.items.find_map(|item| match item {
+            Item::Value(Value::Len(r)) => Some(r.bytes()),
+            _ => None,
+        })
+    }
+}
+
+/// Iterator over the values of a `FloatList` (packed and unpacked).
+#[derive(Clone, Debug)]
+pub struct FloatValues<'a> {
+    items: ListItems<'a>,
+    packed: &'a [u8],
+}
+
+impl Iterator for FloatValues<'_> {
+    type Item = f32;
+
+    #[inline]
+    fn next(&mut self) -> Option<f32> {
+        loop {
+            if let Some((head, rest)) = self.packed.split_first_chunk::<4>() {
+                self.packed = rest;
+                return Some(f32::from_le_bytes(*head));
+            }
+            match self.items.next()? {
+                Item::Value(Value::Fixed32(bits)) => return Some(f32::from_bits(bits)),
+                Item::Value(Value::Len(r)) | Item::Packed(r) => self.packed = r.bytes(),
+                Item::Value(_) => {}
+            }
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.packed.len() / 4, None)
+    }
+}
+
+/// Iterator over the values of an `Int64List` (packed and unpacked).
+#[derive(Clone, Debug)]
+pub struct Int64Values<'a> {
+    items: ListItems<'a>,
+    packed: Reader<'a>,
+}
+
+impl Iterator for Int64Values<'_> {
+    type Item = i64;
+
+    #[inline]
+    fn next(&mut self) -> Option<i64> {
+        loop {
+            if !self.packed.is_empty() {
+                // Validated: every packed varint is complete.
+                return self.packed.varint().ok().map(|v| v as i64);
+            }
+            match self.items.next()? {
+                Item::Value(Value::Varint(v)) => return Some(v as i64),
+                Item::Value(Value::Len(r)) | Item::Packed(r) => self.packed = r,
+                Item::Value(_) => {}
+            }
+        }
+    }
+}

@@ -1,0 +1,204 @@
+//! The fuzz targets' bodies (fuzz/ calls them), and the replay of every
+//! input they ever crashed on (fuzz/regressions/) as a unit test.
+//!
+//! Each function panics when an invariant breaks; any input is allowed.
+
+use crate::example::{render_text, resolve_auto, MessageType};
+use crate::input::{self, Input};
+use crate::record::{
+    encode_header, masked_crc, parse_header, Compression, DamageKind, ReadError, RecordReader, Scanner, Source, Step,
+    HEADER_LEN,
+};
+use std::io::{Cursor, Write};
+
+/// The `record_reader` target: the first byte picks how the rest is read —
+/// as a stream, as a regular file (sniffed by [`input::open`]), or
+/// gzip- or zlib-compressed first (so damaged records inside a valid
+/// stream are reached too).
+pub fn record_reader(input: &[u8]) {
+    let Some((&mode, data)) = input.split_first() else {
+        return;
+    };
+    match mode % 4 {
+        0 => stream(data),
+        1 => file(data),
+        2 => {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            e.write_all(data).expect("in memory");
+            file(&e.finish().expect("in memory"));
+        }
+        _ => {
+            let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+            e.write_all(data).expect("in memory");
+            file(&e.finish().expect("in memory"));
+        }
+    }
+}
+
+/// The `example_text` target: every message type renders or fails cleanly
+/// (leaving the output untouched on failure), and the type `resolve_auto`
+/// picks renders strictly.
+pub fn example_text(data: &[u8]) {
+    const PREFIX: &[u8] = b"# kept\n";
+    for ty in [MessageType::Example, MessageType::SequenceExample, MessageType::Raw] {
+        for strict in [false, true] {
+            let mut out = PREFIX.to_vec();
+            if render_text(ty, strict, data, &mut out).is_err() {
+                assert_eq!(out, PREFIX, "{ty:?} strict={strict}: output changed on error");
+            }
+            if ty == MessageType::Raw {
+                assert!(out.len() > PREFIX.len(), "raw always renders");
+            }
+        }
+    }
+    if let Ok(ty) = resolve_auto(data) {
+        let mut out = Vec::new();
+        if let Err(e) = render_text(ty, true, data, &mut out) {
+            panic!("resolve_auto chose {ty:?} but strict rendering fails: {e}");
+        }
+    }
+}
+
+/// Checks `data` read as a plain stream (no size known): the scanner's
+/// accounting, agreement with [`RecordReader`] up to its first error, and
+/// that re-scanning the salvaged records finds them all intact.
+pub fn stream(data: &[u8]) {
+    let salvaged = scan(plain_stream(data), Some(data));
+    agree_with_reader(data, &salvaged);
+    let again = scan(plain_stream(&salvaged), Some(&salvaged));
+    assert_eq!(again, salvaged, "salvaged records re-scan differently");
+}
+
+/// Checks `bytes` as a regular file opened by [`input::open`] (sniffing
+/// gzip/zlib/plain), so the file-size shortcuts and decompressors are used.
+pub fn file(bytes: &[u8]) {
+    let mut temp = tempfile::NamedTempFile::new().expect("temp file");
+    temp.write_all(bytes).expect("write temp file");
+    let reader = input::open(&Input::Path(temp.path().to_path_buf()), None).expect("open temp file");
+    let plain = (reader.compression() == Compression::None).then_some(bytes);
+    let salvaged = scan(Scanner::new(reader), plain);
+    let again = scan(plain_stream(&salvaged), Some(&salvaged));
+    assert_eq!(again, salvaged, "salvaged records re-scan differently");
+}
+
+fn plain_stream(data: &[u8]) -> Scanner {
+    let src = Source::from_reader(Box::new(Cursor::new(data.to_vec())));
+    Scanner::new(RecordReader::new(src, Compression::None))
+}
+
+/// Runs a scanner to the end, checking that records and faults tile the
+/// stream without gaps, that each intact record really checks (and, for
+/// plain input, is the input's bytes), and that a resumed fault is followed
+/// by an intact record. Returns the salvaged bytes.
+fn scan(mut scanner: Scanner, plain: Option<&[u8]>) -> Vec<u8> {
+    let mut salvaged = Vec::new();
+    let mut at = 0u64;
+    let mut next_index = 0u64;
+    let mut want_intact = false;
+    // After a fault that does not resume, only the failing decompressor's
+    // fault may follow; after that, nothing.
+    let (mut ended, mut stream_failed) = (false, false);
+    while let Some(step) = scanner.next_step().expect("no I/O errors in memory") {
+        assert!(!stream_failed, "a step after the decompressor failed");
+        let is_stream_fault =
+            matches!(&step, Step::Fault(f) if matches!(f.damage.kind, DamageKind::CorruptCompressed { .. }));
+        assert!(!ended || is_stream_fault, "a step after a final fault");
+        stream_failed = is_stream_fault;
+        match step {
+            Step::Intact { record, framed } => {
+                assert_eq!(record.offset, at, "intact record off the tiling");
+                assert_eq!(record.index, next_index, "record index");
+                let header: &[u8; HEADER_LEN] = framed[..HEADER_LEN].try_into().unwrap();
+                assert_eq!(parse_header(header), Some(record.data.len() as u64));
+                let stored = u32::from_le_bytes(framed[framed.len() - 4..].try_into().unwrap());
+                assert_eq!(masked_crc(record.data), stored);
+                if let Some(p) = plain {
+                    assert_eq!(framed, &p[at as usize..at as usize + framed.len()]);
+                }
+                at += framed.len() as u64;
+                salvaged.extend_from_slice(framed);
+                want_intact = false;
+            }
+            Step::Fault(f) => {
+                assert!(!want_intact, "resumed fault not followed by an intact record");
+                assert_eq!(f.damage.offset, at, "fault off the tiling: {f:?}");
+                assert_eq!(f.damage.record, next_index, "fault index");
+                at += f.skipped;
+                want_intact = f.resumed;
+                ended = !f.resumed;
+            }
+        }
+        next_index += 1;
+    }
+    assert!(!want_intact, "resumed fault at the end");
+    assert_eq!(at, scanner.offset(), "bytes unaccounted for");
+    if let Some(p) = plain {
+        assert_eq!(at, p.len() as u64, "plain input not fully accounted for");
+    }
+    salvaged
+}
+
+/// The plain reader must return the same records as the scanner up to its
+/// first error, and report that error where the scanner's first fault is.
+fn agree_with_reader(data: &[u8], salvaged: &[u8]) {
+    let mut reader = RecordReader::new(
+        Source::from_reader(Box::new(Cursor::new(data.to_vec()))),
+        Compression::None,
+    );
+    let mut read = Vec::new();
+    let end = loop {
+        match reader.next_record() {
+            Ok(Some(rec)) => {
+                read.extend_from_slice(&encode_header(rec.data.len() as u64));
+                read.extend_from_slice(rec.data);
+                read.extend_from_slice(&masked_crc(rec.data).to_le_bytes());
+            }
+            Ok(None) => break None,
+            Err(ReadError::Damage(d)) => break Some(d),
+            Err(ReadError::Io(e)) => panic!("I/O error in memory: {e}"),
+        }
+    };
+    match end {
+        None => assert_eq!(read, salvaged, "clean read differs from the scan"),
+        Some(d) => {
+            assert!(
+                salvaged.starts_with(&read),
+                "reader records are not a prefix of the scan's"
+            );
+            assert_eq!(d.offset, read.len() as u64, "reader error offset: {d}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    /// Replays every saved crash of a target (fuzz/regressions/TARGET/*).
+    fn replay(target: &str, run: fn(&[u8])) {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fuzz/regressions")
+            .join(target);
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            return;
+        };
+        for entry in entries {
+            let path = entry.expect("dir entry").path();
+            let bytes = std::fs::read(&path).expect("read regression input");
+            let name = path.display().to_string();
+            if let Err(e) = std::panic::catch_unwind(|| run(&bytes)) {
+                std::panic::resume_unwind(Box::new(format!("{name}: {e:?}")));
+            }
+        }
+    }
+
+    #[test]
+    fn record_reader_regressions() {
+        replay("record_reader", super::record_reader);
+    }
+
+    #[test]
+    fn example_text_regressions() {
+        replay("example_text", super::example_text);
+    }
+}

@@ -1,0 +1,248 @@
+//! Atomic output files: written to a temporary file in the target's
+//! directory and renamed over the target only on success, optionally
+//! gzip- or zlib-compressed; `-` writes to stdout.
+//!
+//! A run that fails (or panics, or drops the output without committing)
+//! leaves no partial file behind and an existing target untouched. The data
+//! is not fsynced before the rename: this protects against failed runs, not
+//! against power loss.
+
+use crate::record::Compression;
+use anyhow::{Context, Result};
+use flate2::write::{GzEncoder, ZlibEncoder};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use tempfile::NamedTempFile;
+
+/// Buffer in front of the file or the compressor.
+const BUF_SIZE: usize = 256 * 1024;
+
+/// Where the bytes go before `commit`.
+enum Dest {
+    /// A temporary file next to the target.
+    Temp(NamedTempFile),
+    Stdout(io::Stdout),
+}
+
+impl Write for Dest {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Dest::Temp(f) => f.write(buf),
+            Dest::Stdout(s) => s.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            Dest::Temp(f) => f.write_all(buf),
+            Dest::Stdout(s) => s.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Dest::Temp(f) => f.flush(),
+            Dest::Stdout(s) => s.flush(),
+        }
+    }
+}
+
+/// The encoder in front of the destination.
+enum Sink {
+    Plain(BufWriter<Dest>),
+    Gzip(GzEncoder<BufWriter<Dest>>),
+    Zlib(ZlibEncoder<BufWriter<Dest>>),
+}
+
+/// An output file that appears, complete, only when [`commit`](AtomicOutput::commit) succeeds.
+pub struct AtomicOutput {
+    sink: Sink,
+    /// The final path; `None` for stdout.
+    target: Option<PathBuf>,
+}
+
+impl AtomicOutput {
+    /// Starts writing `path` (`-` for stdout) with the given compression.
+    /// The temporary file is created right away, so an unwritable directory
+    /// fails here, before any work.
+    pub fn create(path: &Path, compression: Compression) -> Result<AtomicOutput> {
+        let (dest, target) = if path.as_os_str() == "-" {
+            (Dest::Stdout(io::stdout()), None)
+        } else {
+            let temp = temp_file_for(path)?;
+            (Dest::Temp(temp), Some(path.to_path_buf()))
+        };
+        let buffered = BufWriter::with_capacity(BUF_SIZE, dest);
+        let level = flate2::Compression::default();
+        let sink = match compression {
+            Compression::None => Sink::Plain(buffered),
+            Compression::Gzip => Sink::Gzip(GzEncoder::new(buffered, level)),
+            Compression::Zlib => Sink::Zlib(ZlibEncoder::new(buffered, level)),
+        };
+        Ok(AtomicOutput { sink, target })
+    }
+
+    /// The name to use in messages: the target path, or `<stdout>`.
+    pub fn display(&self) -> String {
+        match &self.target {
+            Some(p) => p.display().to_string(),
+            None => "<stdout>".to_string(),
+        }
+    }
+
+    /// Finishes the compressed stream, flushes, and renames the temporary
+    /// file over the target.
+    pub fn commit(self) -> Result<()> {
+        let name = self.display();
+        let buffered = match self.sink {
+            Sink::Plain(w) => w,
+            Sink::Gzip(w) => w.finish().with_context(|| format!("{name}: write failed"))?,
+            Sink::Zlib(w) => w.finish().with_context(|| format!("{name}: write failed"))?,
+        };
+        let dest = buffered
+            .into_inner()
+            .map_err(|e| e.into_error())
+            .with_context(|| format!("{name}: write failed"))?;
+        match (dest, self.target) {
+            (Dest::Temp(temp), Some(target)) => {
+                temp.persist(&target)
+                    .map_err(|e| e.error)
+                    .with_context(|| format!("{name}: cannot rename the temporary file into place"))?;
+            }
+            (mut dest, _) => dest.flush().with_context(|| format!("{name}: write failed"))?,
+        }
+        Ok(())
+    }
+}
+
+impl Write for AtomicOutput {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &mut self.sink {
+            Sink::Plain(w) => w.write(buf),
+            Sink::Gzip(w) => w.write(buf),
+            Sink::Zlib(w) => w.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match &mut self.sink {
+            Sink::Plain(w) => w.write_all(buf),
+            Sink::Gzip(w) => w.write_all(buf),
+            Sink::Zlib(w) => w.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.sink {
+            Sink::Plain(w) => w.flush(),
+            Sink::Gzip(w) => w.flush(),
+            Sink::Zlib(w) => w.flush(),
+        }
+    }
+}
+
+/// A temporary file in the directory of `path`, named after it, with the
+/// permissions a newly created file would get (0666 less the umask).
+fn temp_file_for(path: &Path) -> Result<NamedTempFile> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    builder.tempfile_in(dir).with_context(|| {
+        format!(
+            "{}: cannot create a temporary file in {}",
+            path.display(),
+            dir.display()
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    #[test]
+    fn appears_only_on_commit() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.bin");
+        let mut out = AtomicOutput::create(&path, Compression::None).unwrap();
+        out.write_all(b"hello").unwrap();
+        assert!(!path.exists());
+        out.commit().unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"hello");
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "no temporary file left"
+        );
+    }
+
+    #[test]
+    fn dropped_output_leaves_the_old_file_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.bin");
+        std::fs::write(&path, b"old").unwrap();
+        let mut out = AtomicOutput::create(&path, Compression::Gzip).unwrap();
+        out.write_all(b"new").unwrap();
+        drop(out);
+        assert_eq!(std::fs::read(&path).unwrap(), b"old");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn compresses_gzip_and_zlib() {
+        let dir = tempfile::tempdir().unwrap();
+        for c in [Compression::Gzip, Compression::Zlib] {
+            let path = dir.path().join(c.name());
+            let mut out = AtomicOutput::create(&path, c).unwrap();
+            out.write_all(b"payload").unwrap();
+            out.commit().unwrap();
+            let raw = std::fs::read(&path).unwrap();
+            let mut text = String::new();
+            match c {
+                Compression::Gzip => flate2::read::GzDecoder::new(&raw[..]).read_to_string(&mut text),
+                _ => flate2::read::ZlibDecoder::new(&raw[..]).read_to_string(&mut text),
+            }
+            .unwrap();
+            assert_eq!(text, "payload");
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn gets_ordinary_permissions() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.bin");
+        AtomicOutput::create(&path, Compression::None)
+            .unwrap()
+            .commit()
+            .unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert!(
+            mode & 0o044 != 0 || mode == 0o600,
+            "mode {mode:o} should follow the umask"
+        );
+    }
+
+    #[test]
+    fn missing_directory_fails_at_creation() {
+        let err = AtomicOutput::create(Path::new("/nonexistent/dir/out"), Compression::None)
+            .err()
+            .unwrap();
+        assert!(format!("{err:#}").contains("cannot create a temporary file"));
+    }
+}

@@ -1,0 +1,538 @@
+//! `tfr verify-crc`: every damage kind found, named and located; resync;
+//! summaries, tables and JSON; `--salvage` byte-identical; exit codes; the
+//! TensorFlow-made fixtures.
+
+use crate::util::*;
+use std::io::Read;
+
+/// `n` payloads of varied sizes (0..=300 bytes), distinct contents.
+fn payloads(n: usize) -> Vec<Vec<u8>> {
+    (0..n)
+        .map(|i| (0..(i * 37) % 301).map(|j| (i * 131 + j * 7) as u8).collect())
+        .collect()
+}
+
+fn framed(payloads: &[Vec<u8>]) -> Vec<u8> {
+    let refs: Vec<&[u8]> = payloads.iter().map(|p| &p[..]).collect();
+    records(&refs)
+}
+
+/// Byte offset of record `i` of `framed(payloads)`.
+fn offset_of(payloads: &[Vec<u8>], i: usize) -> usize {
+    payloads[..i].iter().map(|p| p.len() + 16).sum()
+}
+
+/// The records of `payloads` without those at `skip`, framed.
+fn without(payloads: &[Vec<u8>], skip: &[usize]) -> Vec<u8> {
+    let kept: Vec<Vec<u8>> = payloads
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !skip.contains(i))
+        .map(|(_, p)| p.clone())
+        .collect();
+    framed(&kept)
+}
+
+fn gunzip(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    flate2::read::MultiGzDecoder::new(bytes).read_to_end(&mut out).unwrap();
+    out
+}
+
+/// The stderr lines of a run (each must be a `tfr: ` line).
+fn lines(ran: &Ran) -> Vec<String> {
+    ran.stderr.lines().map(str::to_string).collect()
+}
+
+/// Runs with `--json` and parses stdout.
+fn json(args: &[&str]) -> (i32, serde_json::Value, Vec<String>) {
+    let mut all = vec!["verify-crc", "--json"];
+    all.extend_from_slice(args);
+    let ran = tfr(&all).run();
+    let doc = serde_json::from_slice(&ran.stdout).unwrap_or_else(|e| panic!("{e}: {}", ran.stdout_str()));
+    (ran.code, doc, lines(&ran))
+}
+
+#[test]
+fn one_flipped_bit_in_record_500_of_1000() {
+    let dir = Dir::new();
+    let p = payloads(1000);
+    let mut bytes = framed(&p);
+    let at = offset_of(&p, 500);
+    bytes[at + 12 + p[500].len() / 2] ^= 0x08;
+    let path = dir.write("d.tfrecord", &bytes);
+    let out = dir.path("salvaged.tfrecord");
+    let ran = tfr(&["verify-crc", &path, "--salvage", out.to_str().unwrap()]).run();
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    let err = lines(&ran);
+    assert_eq!(err.len(), 1, "{err:?}");
+    let skipped = p[500].len() + 16;
+    assert_eq!(
+        err[0],
+        format!(
+            "tfr: {path}: record 500 at byte {at}: data checksum mismatch; {skipped} bytes skipped to the next intact record at byte {}",
+            at + skipped
+        )
+    );
+    assert_eq!(
+        ran.stdout_str(),
+        format!("{path}: 999 records intact, 1 fault, {skipped} bytes lost\n")
+    );
+    assert_eq!(std::fs::read(&out).unwrap(), without(&p, &[500]));
+    // The salvaged file is clean.
+    let out = out.to_str().unwrap();
+    assert_eq!(
+        tfr(&["verify-crc", out]).run().ok(),
+        format!("{out}: 999 records, all intact\n")
+    );
+}
+
+#[test]
+fn clean_file_exits_0_and_salvage_is_a_copy() {
+    let dir = Dir::new();
+    let bytes = framed(&payloads(50));
+    let path = dir.write("c.tfrecord", &bytes);
+    let out = dir.path("copy.tfrecord");
+    let stdout = tfr(&["verify-crc", &path, "--salvage", out.to_str().unwrap()])
+        .run()
+        .ok();
+    assert_eq!(stdout, format!("{path}: 50 records, all intact\n"));
+    assert_eq!(std::fs::read(&out).unwrap(), bytes);
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path(".")).unwrap().collect();
+    assert_eq!(leftovers.len(), 2, "no temporary file left behind");
+}
+
+#[test]
+fn damaged_length_field_is_a_length_checksum_mismatch() {
+    let dir = Dir::new();
+    let p = payloads(100);
+    let mut bytes = framed(&p);
+    let at = offset_of(&p, 40);
+    bytes[at + 2] ^= 0x01;
+    let path = dir.write("l.tfrecord", &bytes);
+    let out = dir.path("s.tfrecord");
+    let (code, doc, err) = json(&[&path, "--salvage", out.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert_eq!(err.len(), 1);
+    assert!(
+        err[0].contains(&format!("record 40 at byte {at}: length checksum mismatch")),
+        "{err:?}"
+    );
+    let f = &doc["files"][0];
+    assert_eq!(f["intact_records"], 99);
+    assert_eq!(f["status"], "damaged");
+    assert_eq!(f["faults"][0]["kind"], "length_crc");
+    assert_eq!(f["faults"][0]["offset"], at);
+    assert_eq!(f["faults"][0]["bytes_skipped"], p[40].len() + 16);
+    assert_eq!(f["faults"][0]["resumed"], true);
+    assert_eq!(doc["intact"], false);
+    assert_eq!(std::fs::read(&out).unwrap(), without(&p, &[40]));
+}
+
+#[test]
+fn tails_truncated_or_garbage_are_named_and_the_rest_salvaged() {
+    let dir = Dir::new();
+    let p = payloads(20);
+    let good = framed(&p);
+    let last = offset_of(&p, 19);
+    let end = good.len();
+    let cases: Vec<(&str, Vec<u8>, String, Vec<usize>)> = vec![
+        (
+            "cut.tfrecord",
+            good[..good.len() - 10].to_vec(),
+            format!("record 19 at byte {last}: truncated payload"),
+            vec![19],
+        ),
+        (
+            "header.tfrecord",
+            [&good[..], &good[..7]].concat(),
+            format!("record 20 at byte {end}: truncated header (7 trailing bytes"),
+            vec![],
+        ),
+        (
+            "garbage.tfrecord",
+            [&good[..], b"<this is garbage appended to the file>"].concat(),
+            format!("record 20 at byte {end}: trailing garbage (38 bytes"),
+            vec![],
+        ),
+    ];
+    for (name, bytes, want, lost) in cases {
+        let path = dir.write(name, &bytes);
+        let out = dir.path(&format!("{name}.out"));
+        let ran = tfr(&["verify-crc", &path, "--salvage", out.to_str().unwrap()]).run();
+        assert_eq!(ran.code, 1, "{name}: {}", ran.stderr);
+        let err = lines(&ran);
+        assert_eq!(err.len(), 1, "{name}: {err:?}");
+        assert!(err[0].contains(&want), "{name}: {err:?} should contain {want}");
+        assert!(err[0].contains("lost to the end of input"), "{name}: {err:?}");
+        assert_eq!(std::fs::read(&out).unwrap(), without(&p, &lost), "{name}");
+    }
+}
+
+#[test]
+fn length_of_2_pow_62_is_beyond_the_end_plain_gzip_and_stdin() {
+    let dir = Dir::new();
+    let p = payloads(30);
+    let at = offset_of(&p, 10);
+    let mut bytes = framed(&p[..10]);
+    bytes.extend_from_slice(&tfr::record::encode_header(1 << 62));
+    bytes.extend_from_slice(b"12345678");
+    bytes.extend_from_slice(&framed(&p[10..]));
+    let want = format!("record 10 at byte {at}");
+    for (name, input) in [("huge.tfrecord", bytes.clone()), ("huge.tfrecord.gz", gzip(&bytes))] {
+        let path = dir.write(name, &input);
+        let out = dir.path(&format!("{name}.out"));
+        let ran = tfr(&["verify-crc", &path, "--salvage", out.to_str().unwrap()]).run();
+        assert_eq!(ran.code, 1, "{name}: {}", ran.stderr);
+        let err = lines(&ran);
+        assert_eq!(err.len(), 1, "{name}: {err:?}");
+        assert!(err[0].contains(&want), "{name}: {err:?}");
+        assert!(
+            err[0].contains("length 4611686018427387904 beyond the end of input"),
+            "{name}: {err:?}"
+        );
+        assert!(
+            err[0].contains("20 bytes skipped to the next intact record"),
+            "{name}: {err:?}"
+        );
+        let salvaged = std::fs::read(&out).unwrap();
+        let salvaged = if name.ends_with(".gz") {
+            gunzip(&salvaged)
+        } else {
+            salvaged
+        };
+        assert_eq!(salvaged, framed(&p), "{name}");
+    }
+    let ran = tfr(&["verify-crc"]).stdin(&gzip(&bytes)).run();
+    assert_eq!(ran.code, 1);
+    assert!(
+        ran.stderr.contains(&format!("{want} of the decompressed gzip stream")),
+        "{}",
+        ran.stderr
+    );
+    assert_eq!(ran.stdout_str(), "<stdin>: 30 records intact, 1 fault, 20 bytes lost\n");
+}
+
+#[test]
+fn truncated_gzip_stream_salvages_the_records_before_the_cut() {
+    let dir = Dir::new();
+    let p = payloads(1000);
+    let plain = framed(&p);
+    let gz = gzip(&plain);
+    let path = dir.write("cut.tfrecord.gz", &gz[..gz.len() / 2]);
+    let out = dir.path("s.tfrecord.gz");
+    let (code, doc, err) = json(&[&path, "--salvage", out.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert_eq!(err.len(), 1, "{err:?}");
+    assert!(
+        err[0].contains("corrupt compressed stream (the gzip stream is cut short)"),
+        "{err:?}"
+    );
+    assert!(err[0].contains("of the decompressed gzip stream"), "{err:?}");
+    let f = &doc["files"][0];
+    assert_eq!(f["compression"], "gzip");
+    assert_eq!(f["faults"][0]["kind"], "corrupt_compressed");
+    let intact = f["intact_records"].as_u64().unwrap() as usize;
+    assert!(intact > 300 && intact < 1000, "{intact}");
+    assert_eq!(f["faults"][0]["record"], intact);
+    assert_eq!(f["faults"][0]["offset"], offset_of(&p, intact));
+    // Same compression as the input; the records before the cut, byte-identical.
+    let salvaged = std::fs::read(&out).unwrap();
+    assert_eq!(&salvaged[..2], &[0x1f, 0x8b]);
+    assert_eq!(gunzip(&salvaged), framed(&p[..intact]));
+}
+
+#[test]
+fn corrupted_gzip_stream_is_reported_and_the_intact_records_kept_in_order() {
+    let dir = Dir::new();
+    let p = payloads(1000);
+    let plain = framed(&p);
+    let mut gz = gzip(&plain);
+    let mid = gz.len() / 2;
+    gz[mid..mid + 8].copy_from_slice(&[0xff; 8]);
+    let path = dir.write("bad.tfrecord.gz", &gz);
+    let out = dir.path("s.tfrecord");
+    let ran = tfr(&[
+        "verify-crc",
+        &path,
+        "--salvage",
+        out.to_str().unwrap(),
+        "--salvage-compression",
+        "none",
+    ])
+    .run();
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    let err = lines(&ran);
+    assert!(err.last().unwrap().contains("corrupt compressed stream"), "{err:?}");
+    // Every salvaged record is an original one, in order.
+    let salvaged = std::fs::read(&out).unwrap();
+    let mut originals = p.iter().map(|x| framed(std::slice::from_ref(x)));
+    let mut at = 0;
+    let mut count = 0;
+    while at < salvaged.len() {
+        let len = u64::from_le_bytes(salvaged[at..at + 8].try_into().unwrap()) as usize + 16;
+        let rec = &salvaged[at..at + len];
+        assert!(
+            originals.any(|o| o == rec),
+            "salvaged record {count} is not an original"
+        );
+        at += len;
+        count += 1;
+    }
+    assert!(count > 100, "only {count} records salvaged");
+}
+
+#[test]
+fn damage_inside_zlib_is_located_in_the_decompressed_stream() {
+    let dir = Dir::new();
+    let p = payloads(100);
+    let mut plain = framed(&p);
+    let at = offset_of(&p, 33);
+    plain[at + 20] ^= 0x80;
+    let path = dir.write("z.tfrecord", &zlib(&plain));
+    let out = dir.path("s.tfrecord");
+    let ran = tfr(&["verify-crc", &path, "--salvage", out.to_str().unwrap()]).run();
+    assert_eq!(ran.code, 1);
+    let err = lines(&ran);
+    assert_eq!(err.len(), 1);
+    assert!(
+        err[0].contains(&format!(
+            "record 33 at byte {at} of the decompressed zlib stream: data checksum mismatch"
+        )),
+        "{err:?}"
+    );
+    let salvaged = std::fs::read(&out).unwrap();
+    assert_eq!(&salvaged[..1], &[0x78], "zlib like the input");
+    let mut inflated = Vec::new();
+    flate2::read::ZlibDecoder::new(&salvaged[..])
+        .read_to_end(&mut inflated)
+        .unwrap();
+    assert_eq!(inflated, without(&p, &[33]));
+}
+
+#[test]
+fn two_faults_in_one_file_are_both_reported() {
+    let dir = Dir::new();
+    let p = payloads(50);
+    let mut bytes = framed(&p);
+    let (a, b) = (offset_of(&p, 5), offset_of(&p, 45));
+    bytes[a + 14] ^= 1;
+    bytes[b + 9] ^= 1;
+    let path = dir.write("two.tfrecord", &bytes);
+    let (code, doc, err) = json(&[&path]);
+    assert_eq!(code, 1);
+    assert_eq!(err.len(), 2, "{err:?}");
+    let faults = doc["files"][0]["faults"].as_array().unwrap();
+    let got: Vec<(u64, u64, &str)> = faults
+        .iter()
+        .map(|f| {
+            (
+                f["record"].as_u64().unwrap(),
+                f["offset"].as_u64().unwrap(),
+                f["kind"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(got, vec![(5, a as u64, "data_crc"), (45, b as u64, "length_crc")]);
+    assert_eq!(doc["files"][0]["intact_records"], 48);
+}
+
+#[test]
+fn clean_multi_file_dataset_prints_a_table_and_exits_0() {
+    let dir = Dir::new();
+    let p = payloads(30);
+    dir.write("train-00.tfrecord", &framed(&p[..10]));
+    dir.write("train-01.tfrecord", &gzip(&framed(&p[10..20])));
+    dir.write("train-02.tfrecord", &zlib(&framed(&p[20..])));
+    let table = dir.tfr(&["verify-crc", "train-*"]).run().ok();
+    for needle in [
+        "train-00.tfrecord",
+        "train-01.tfrecord",
+        "train-02.tfrecord",
+        "gzip",
+        "zlib",
+        "total (3 files)",
+    ] {
+        assert!(table.contains(needle), "{needle} missing from\n{table}");
+    }
+    assert!(
+        table
+            .lines()
+            .any(|l| l.contains("total") && l.contains("30") && l.contains("ok")),
+        "{table}"
+    );
+    let ran = dir.tfr(&["verify-crc", "--json", "train-*"]).run();
+    let doc: serde_json::Value = serde_json::from_str(&ran.ok()).unwrap();
+    assert_eq!(doc["intact"], true);
+    assert_eq!(doc["total"]["intact_records"], 30);
+    assert_eq!(doc["total"]["faults"], 0);
+    assert_eq!(doc["files"].as_array().unwrap().len(), 3);
+    // Salvaging several inputs concatenates their records.
+    let ran = dir
+        .tfr(&[
+            "verify-crc",
+            "train-*",
+            "--salvage",
+            "all.tfrecord",
+            "--salvage-compression",
+            "none",
+        ])
+        .run();
+    ran.ok();
+    assert_eq!(std::fs::read(dir.path("all.tfrecord")).unwrap(), framed(&p));
+}
+
+#[test]
+fn mixed_dataset_reports_each_file_and_the_worst_exit() {
+    let dir = Dir::new();
+    let p = payloads(10);
+    let mut bad = framed(&p);
+    bad[20] ^= 1;
+    let good = dir.write("good.tfrecord", &framed(&p));
+    let bad = dir.write("bad.tfrecord", &bad);
+    let (code, doc, _) = json(&[&good, &bad]);
+    assert_eq!(code, 1);
+    assert_eq!(doc["total"]["damaged_files"], 1);
+    let statuses: Vec<&str> = doc["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, ["ok", "damaged"]);
+    let missing = dir.path("missing.tfrecord");
+    let (code, doc, err) = json(&[&good, &bad, missing.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert_eq!(doc["files"][2]["status"], "unreadable");
+    assert!(
+        err.iter().any(|l| l.contains("missing.tfrecord: cannot open")),
+        "{err:?}"
+    );
+    let table = tfr(&["verify-crc", &good, &bad]).run();
+    assert_eq!(table.code, 1);
+    assert!(table.stdout_str().contains("damaged"), "{}", table.stdout_str());
+    assert!(table.stdout_str().contains("1 not ok"), "{}", table.stdout_str());
+}
+
+#[test]
+fn text_file_exits_2_with_a_diagnosis() {
+    let dir = Dir::new();
+    let path = dir.write("notes.txt", b"id,label\n1,cat\n2,dog\n3,bird\n");
+    let line = tfr(&["verify-crc", &path]).run().fails(2);
+    assert_eq!(
+        line,
+        format!("tfr: {path}: not a TFRecord file (the input is text: was it meant for `tfr from-jsonl`, or is it the wrong file?)")
+    );
+    let path = dir.write("page.tfrecord", b"<!DOCTYPE html>\n<html><body>Sign in</body></html>\n");
+    let line = tfr(&["verify-crc", &path]).run().fails(2);
+    assert!(line.contains("HTML page"), "{line}");
+    let path = dir.write("tiny.txt", b"hi\n");
+    let line = tfr(&["verify-crc", &path]).run().fails(2);
+    assert!(line.contains("not a TFRecord file (only 3 bytes"), "{line}");
+}
+
+#[test]
+fn salvage_to_stdout_moves_the_summary_to_stderr() {
+    let p = payloads(10);
+    let mut bytes = framed(&p);
+    let at = offset_of(&p, 3);
+    bytes[at + 12] ^= 2;
+    let ran = tfr(&["verify-crc", "-", "--salvage", "-"]).stdin(&bytes).run();
+    assert_eq!(ran.code, 1);
+    assert_eq!(ran.stdout, without(&p, &[3]));
+    assert!(
+        ran.stderr
+            .ends_with("<stdin>: 9 records intact, 1 fault, 25 bytes lost\n")
+            || ran.stderr.contains("9 records intact")
+    );
+}
+
+#[test]
+fn salvage_compression_can_be_forced() {
+    let dir = Dir::new();
+    let p = payloads(10);
+    let path = dir.write("in.tfrecord", &framed(&p));
+    for (kind, magic) in [("gzip", 0x1f_u8), ("zlib", 0x78)] {
+        let out = dir.path(kind);
+        tfr(&[
+            "verify-crc",
+            &path,
+            "--salvage",
+            out.to_str().unwrap(),
+            "--salvage-compression",
+            kind,
+        ])
+        .run()
+        .ok();
+        let bytes = std::fs::read(&out).unwrap();
+        assert_eq!(bytes[0], magic, "{kind}");
+        let back = tfr(&["verify-crc", out.to_str().unwrap()]).run().ok();
+        assert!(back.contains("10 records, all intact"), "{back}");
+    }
+    let line = tfr(&["verify-crc", &path, "--salvage-compression", "gzip"]).run();
+    assert_eq!(line.code, 2, "--salvage-compression needs --salvage");
+}
+
+#[test]
+fn unwritable_salvage_fails_without_leaving_files() {
+    let dir = Dir::new();
+    let path = dir.write("in.tfrecord", &framed(&payloads(3)));
+    let out = dir.path("no/such/dir/out.tfrecord");
+    let line = tfr(&["verify-crc", &path, "--salvage", out.to_str().unwrap()])
+        .run()
+        .fails(2);
+    assert!(line.contains("cannot create a temporary file"), "{line}");
+}
+
+/// The damage kind tfr names for a fixture: TensorFlow's, except where tfr
+/// is more precise (a 6-byte text file is not a TFRecord at all).
+fn expected_kind(fixture: &serde_json::Value) -> String {
+    match fixture["name"].as_str().unwrap() {
+        "tiny_text" => "not_tfrecord".into(),
+        _ => fixture["damage"]["kind"].as_str().unwrap().into(),
+    }
+}
+
+#[test]
+fn tensorflow_fixtures_are_judged_right() {
+    if !data_dir().join("manifest.json").exists() {
+        return;
+    }
+    let manifest = manifest();
+    for fx in manifest["fixtures"].as_array().unwrap() {
+        let name = fx["name"].as_str().unwrap();
+        let file = data(fx["file"].as_str().unwrap());
+        let (code, doc, err) = json(&[&file]);
+        let f = &doc["files"][0];
+        if fx["damage"].is_null() {
+            assert_eq!((code, err.len()), (0, 0), "{name}: {err:?}");
+            assert_eq!(f["intact_records"], fx["intact_records"], "{name}");
+            continue;
+        }
+        let kind = expected_kind(fx);
+        if kind == "not_tfrecord" {
+            assert_eq!(code, 2, "{name}");
+            assert_eq!(f["status"], "unreadable", "{name}");
+            assert!(err[0].contains("not a TFRecord file"), "{name}: {err:?}");
+            continue;
+        }
+        assert_eq!(code, 1, "{name}: {err:?}");
+        let faults = f["faults"].as_array().unwrap();
+        let intact = f["intact_records"].as_u64().unwrap();
+        let want_intact = fx["intact_records"].as_u64().unwrap();
+        if kind == "corrupt_compressed" {
+            // TensorFlow inflates whole buffers and loses what precedes a bad
+            // block or trailer; tfr keeps every record that checks.
+            assert!(
+                faults.iter().any(|x| x["kind"] == "corrupt_compressed"),
+                "{name}: {faults:?}"
+            );
+            assert!(intact >= want_intact, "{name}: {intact} < {want_intact}");
+            continue;
+        }
+        assert_eq!(faults[0]["kind"], kind.as_str(), "{name}: {faults:?}");
+        assert_eq!(faults[0]["record"], fx["damage"]["record"], "{name}");
+        assert_eq!(faults[0]["offset"], fx["damage"]["offset"], "{name}");
+        assert_eq!(intact, want_intact, "{name}");
+    }
+}
