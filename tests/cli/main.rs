@@ -4,6 +4,7 @@ mod util;
 
 mod cat;
 mod count;
+mod docs;
 mod oracle;
 mod process;
 mod verify_crc;

@@ -90,3 +90,42 @@ fn colour_only_when_asked() {
     let never = tfr(&["cat", "--color", "never", &path]).env("NO_COLOR", "1").run().ok();
     assert!(!never.contains('\x1b'));
 }
+
+/// Progress bars: shown when stderr is a terminal (here a pseudo-terminal
+/// made by `script`), never when it is a pipe or file, never with --quiet.
+#[test]
+fn progress_only_on_a_terminal() {
+    if std::process::Command::new("script").arg("--version").output().is_err() {
+        eprintln!("`script` (util-linux) not installed; skipped");
+        return;
+    }
+    let dir = Dir::new();
+    let path = dir.write("x.tfrecord", &records(&[&b"abc"[..]; 100]));
+    let bin = env!("CARGO_BIN_EXE_tfr");
+    // A slow stdin keeps the command running long enough for the bar to draw.
+    let feed = format!("(cat '{path}'; sleep 1.5) | '{bin}'");
+    let in_pty = |args: &str| -> String {
+        let out = std::process::Command::new("script")
+            .args(["-qec", &format!("{feed} {args}"), "/dev/null"])
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap())
+            .env("TERM", "xterm")
+            .output()
+            .expect("script");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let shown = in_pty("count");
+    assert!(shown.contains("/s"), "no progress bar on a terminal: {shown:?}");
+    assert!(shown.contains("100"), "{shown:?}");
+    let quiet = in_pty("count --quiet");
+    assert!(!quiet.contains("/s"), "--quiet still shows progress: {quiet:?}");
+    // Piped: stderr stays empty.
+    let out = std::process::Command::new("sh")
+        .args(["-c", &format!("{feed} count")])
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "100\n");
+    assert!(out.stderr.is_empty(), "{:?}", String::from_utf8_lossy(&out.stderr));
+}

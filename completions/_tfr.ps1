@@ -1,0 +1,123 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'tfr'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'tfr' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (terminal and no NO_COLOR), always, never')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('cat', 'cat', [CompletionResultType]::ParameterValue, 'Print every record.')
+            [CompletionResult]::new('head', 'head', [CompletionResultType]::ParameterValue, 'Print the first records (10 by default) of the inputs, taken together.')
+            [CompletionResult]::new('count', 'count', [CompletionResultType]::ParameterValue, 'Count the records of each input.')
+            [CompletionResult]::new('verify-crc', 'verify-crc', [CompletionResultType]::ParameterValue, 'Check both CRCs of every record; report every fault; salvage the rest.')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'tfr;cat' {
+            [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Input compression: detected from the first bytes unless forced')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Payload type')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Payload type')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (terminal and no NO_COLOR), always, never')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'tfr;head' {
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Number of records to print (over all inputs together)')
+            [CompletionResult]::new('--lines', '--lines', [CompletionResultType]::ParameterName, 'Number of records to print (over all inputs together)')
+            [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Input compression: detected from the first bytes unless forced')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Payload type')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Payload type')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (terminal and no NO_COLOR), always, never')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'tfr;count' {
+            [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Input compression: detected from the first bytes unless forced')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (terminal and no NO_COLOR), always, never')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON: {"files": [{"file", "records"[, "error"]}], "total"}')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'tfr;verify-crc' {
+            [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Input compression: detected from the first bytes unless forced')
+            [CompletionResult]::new('--salvage', '--salvage', [CompletionResultType]::ParameterName, 'Write every intact record of every input, in order and byte-identical, to OUT (''-'' for stdout). OUT is written through a temporary file and renamed into place at the end')
+            [CompletionResult]::new('--salvage-compression', '--salvage-compression', [CompletionResultType]::ParameterName, 'Compression of the salvage file: the same as the (first) input, or forced')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (terminal and no NO_COLOR), always, never')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the report as one JSON document on stdout: {"files": [{"file", "compression", "intact_records", "faults": [{"record", "offset", "kind", "message", "bytes_skipped", "resumed"}], "bytes_lost", "status"[, "error"]}], "total": {...}, "intact": bool}')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'tfr;help' {
+            [CompletionResult]::new('cat', 'cat', [CompletionResultType]::ParameterValue, 'Print every record.')
+            [CompletionResult]::new('head', 'head', [CompletionResultType]::ParameterValue, 'Print the first records (10 by default) of the inputs, taken together.')
+            [CompletionResult]::new('count', 'count', [CompletionResultType]::ParameterValue, 'Count the records of each input.')
+            [CompletionResult]::new('verify-crc', 'verify-crc', [CompletionResultType]::ParameterValue, 'Check both CRCs of every record; report every fault; salvage the rest.')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'tfr;help;cat' {
+            break
+        }
+        'tfr;help;head' {
+            break
+        }
+        'tfr;help;count' {
+            break
+        }
+        'tfr;help;verify-crc' {
+            break
+        }
+        'tfr;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

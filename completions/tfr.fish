@@ -1,0 +1,100 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_tfr_global_optspecs
+    string join \n q/quiet color= h/help V/version
+end
+
+function __fish_tfr_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_tfr_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_tfr_using_subcommand
+    set -l cmd (__fish_tfr_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c tfr -n "__fish_tfr_needs_command" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t''
+never\t''"
+complete -c tfr -n "__fish_tfr_needs_command" -s q -l quiet -d 'Never show progress bars'
+complete -c tfr -n "__fish_tfr_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c tfr -n "__fish_tfr_needs_command" -s V -l version -d 'Print version'
+complete -c tfr -n "__fish_tfr_needs_command" -f -a "cat" -d 'Print every record.'
+complete -c tfr -n "__fish_tfr_needs_command" -f -a "head" -d 'Print the first records (10 by default) of the inputs, taken together.'
+complete -c tfr -n "__fish_tfr_needs_command" -f -a "count" -d 'Count the records of each input.'
+complete -c tfr -n "__fish_tfr_needs_command" -f -a "verify-crc" -d 'Check both CRCs of every record; report every fault; salvage the rest.'
+complete -c tfr -n "__fish_tfr_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, else plain)'
+none\t''
+gzip\t''
+zlib\t''"
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -s f -l format -d 'Output format' -r -f -a "text\t'protobuf text format, as Python\'s text_format.MessageToString prints it'"
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -s t -l type -d 'Payload type' -r -f -a "auto\t'The first record of each input decides: a SequenceExample when it has feature_lists, else an Example'
+example\t'tf.train.Example'
+sequence\t'tf.train.SequenceExample'
+raw\t'Any bytes, printed escaped'"
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t''
+never\t''"
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -s q -l quiet -d 'Never show progress bars'
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -s V -l version -d 'Print version'
+complete -c tfr -n "__fish_tfr_using_subcommand head" -s n -l lines -d 'Number of records to print (over all inputs together)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand head" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, else plain)'
+none\t''
+gzip\t''
+zlib\t''"
+complete -c tfr -n "__fish_tfr_using_subcommand head" -s f -l format -d 'Output format' -r -f -a "text\t'protobuf text format, as Python\'s text_format.MessageToString prints it'"
+complete -c tfr -n "__fish_tfr_using_subcommand head" -s t -l type -d 'Payload type' -r -f -a "auto\t'The first record of each input decides: a SequenceExample when it has feature_lists, else an Example'
+example\t'tf.train.Example'
+sequence\t'tf.train.SequenceExample'
+raw\t'Any bytes, printed escaped'"
+complete -c tfr -n "__fish_tfr_using_subcommand head" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t''
+never\t''"
+complete -c tfr -n "__fish_tfr_using_subcommand head" -s q -l quiet -d 'Never show progress bars'
+complete -c tfr -n "__fish_tfr_using_subcommand head" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c tfr -n "__fish_tfr_using_subcommand head" -s V -l version -d 'Print version'
+complete -c tfr -n "__fish_tfr_using_subcommand count" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, else plain)'
+none\t''
+gzip\t''
+zlib\t''"
+complete -c tfr -n "__fish_tfr_using_subcommand count" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t''
+never\t''"
+complete -c tfr -n "__fish_tfr_using_subcommand count" -l json -d 'Print JSON: {"files": [{"file", "records"[, "error"]}], "total"}'
+complete -c tfr -n "__fish_tfr_using_subcommand count" -s q -l quiet -d 'Never show progress bars'
+complete -c tfr -n "__fish_tfr_using_subcommand count" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c tfr -n "__fish_tfr_using_subcommand count" -s V -l version -d 'Print version'
+complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, else plain)'
+none\t''
+gzip\t''
+zlib\t''"
+complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l salvage -d 'Write every intact record of every input, in order and byte-identical, to OUT (\'-\' for stdout). OUT is written through a temporary file and renamed into place at the end' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l salvage-compression -d 'Compression of the salvage file: the same as the (first) input, or forced' -r -f -a "same\t'As the first input that could be opened'
+none\t''
+gzip\t''
+zlib\t''"
+complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t''
+never\t''"
+complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l json -d 'Print the report as one JSON document on stdout: {"files": [{"file", "compression", "intact_records", "faults": [{"record", "offset", "kind", "message", "bytes_skipped", "resumed"}], "bytes_lost", "status"[, "error"]}], "total": {...}, "intact": bool}'
+complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -s q -l quiet -d 'Never show progress bars'
+complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -s V -l version -d 'Print version'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc help" -f -a "cat" -d 'Print every record.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc help" -f -a "head" -d 'Print the first records (10 by default) of the inputs, taken together.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc help" -f -a "count" -d 'Count the records of each input.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc help" -f -a "verify-crc" -d 'Check both CRCs of every record; report every fault; salvage the rest.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
