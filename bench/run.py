@@ -1,0 +1,618 @@
+#!/usr/bin/env python3
+"""tfr benchmark harness (issue 6): tfr beside its anchors, limits and peers.
+
+Run from anywhere (Python 3.11+, stdlib only; needs cargo, dd, zcat):
+
+    python3 bench/run.py                 # full run: 3 repetitions, median
+    python3 bench/run.py --quick         # 1 repetition (a few minutes less)
+    python3 bench/run.py --json out.json # also write the results as JSON
+    python3 bench/run.py --data DIR      # data directory (default: bench-data/)
+    python3 bench/run.py --only count    # only rows whose key matches a regex
+
+It builds tfr (cargo build --release) and the limit loops in bench/limits/,
+makes the benchmark data deterministically in bench-data/ (reused when its
+checksums match), warms the page cache, and runs every tfr command that
+`tfr --help` lists, next to: dd and zcat (anchors), minimal single-threaded
+Rust loops (limits), and -- when /work/main/.venv-tf (or --venv) exists --
+TensorFlow's Python loop and the `tfrecord` PyPI reader (peers). Each
+command runs once to warm up, then N times; the table shows the median wall
+time, throughput, ratio to its anchor, speed-up over TensorFlow, peak RSS of
+the child process (getrusage via a tiny launcher), CPU use, and the product.md target with
+met / NOT MET. See bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime
+import hashlib
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LIMITS_DIR = ROOT / "bench" / "limits"
+LIMITS_BIN = LIMITS_DIR / "target" / "release" / "tfr-bench-limits"
+
+NOTEBOOK_RECORDS = 1_000_000
+SHARDS = 64
+IMAGE_RECORDS = 2_000
+GEN_VERSION = 1
+
+# sha256 of what `tfr-bench-limits gen` + zlib level 6 produce (GEN_VERSION 1).
+# A mismatch is only a warning (e.g. a zlib-ng build of Python's zlib gives
+# other gzip bytes) but then timings are not comparable to older runs.
+EXPECTED_SHA256 = {
+    "notebook.tfrecord": "4259fc66cf0099c7df649391e127ecb259f684da940e4eeb6031b38206c44658",
+    "notebook.tfrecord.gz": "9d2007f05bd98d3699c2733e641b69843927c4887cd89de4b860c78e29ede463",
+    "notebook.jsonl": "ac78f7881caa28eb99645df84be80916ac9bfd64faa4931bbd033340deeac4d2",
+    "images.tfrecord": "249232e32cf2e719c03dfe46296f4444d2e52206c35c77ebc7a83a94009345ae",
+}
+
+RSS_TARGET_MB = 20.0
+
+
+def log(*a):
+    print(*a, file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------- data
+
+
+def sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while b := f.read(1 << 20):
+            h.update(b)
+    return h.hexdigest()
+
+
+def data_files(d: Path) -> list[Path]:
+    shards = [d / "shards" / f"notebook-{i:05}-of-{SHARDS:05}.tfrecord" for i in range(SHARDS)]
+    return [d / "notebook.tfrecord", d / "notebook.tfrecord.gz", d / "notebook.jsonl", d / "images.tfrecord", *shards]
+
+
+def ensure_data(d: Path) -> dict:
+    """Make (or reuse) the benchmark data; also warms the page cache."""
+    manifest_path = d / "manifest.json"
+    files = data_files(d)
+    if manifest_path.exists():
+        try:
+            m = json.loads(manifest_path.read_text())
+            if m.get("version") == GEN_VERSION and all(
+                m["files"].get(str(p.relative_to(d)), {}).get("size") == p.stat().st_size for p in files
+            ):
+                t = time.perf_counter()
+                # Hashing reads every byte: a correctness check and a cache warm-up.
+                if all(sha256(p) == m["files"][str(p.relative_to(d))]["sha256"] for p in files):
+                    log(f"data: reusing {d} (checksums verified in {time.perf_counter() - t:.1f} s)")
+                    return m
+            log("data: manifest does not match, regenerating")
+        except (OSError, KeyError, ValueError):
+            log("data: unreadable manifest, regenerating")
+
+    t0 = time.perf_counter()
+    d.mkdir(parents=True, exist_ok=True)
+    run_checked([str(LIMITS_BIN), "gen", str(d)])
+    log(f"data: generated records in {time.perf_counter() - t0:.1f} s")
+    # gzip with Python's zlib at level 6 (TF writes gzip with zlib's default level).
+    t = time.perf_counter()
+    c = zlib.compressobj(6, zlib.DEFLATED, 31)
+    with open(d / "notebook.tfrecord", "rb") as src, open(d / "notebook.tfrecord.gz.tmp", "wb") as dst:
+        while b := src.read(1 << 20):
+            dst.write(c.compress(b))
+        dst.write(c.flush())
+    os.replace(d / "notebook.tfrecord.gz.tmp", d / "notebook.tfrecord.gz")
+    log(f"data: gzip in {time.perf_counter() - t:.1f} s")
+    m = {
+        "version": GEN_VERSION,
+        "generator": "bench/limits `gen` (SplitMix64, Irwin-Hall randn) + zlib level 6",
+        "files": {str(p.relative_to(d)): {"size": p.stat().st_size, "sha256": sha256(p)} for p in files},
+    }
+    for name, want in EXPECTED_SHA256.items():
+        got = m["files"][name]["sha256"]
+        if want and got != want:
+            log(f"data: WARNING {name} sha256 {got[:16]}… differs from the reference {want[:16]}…")
+    manifest_path.write_text(json.dumps(m, indent=1) + "\n")
+    log(f"data: ready in {time.perf_counter() - t0:.1f} s")
+    return m
+
+
+# ------------------------------------------------------------------ running
+
+
+def run_checked(argv, **kw):
+    r = subprocess.run(argv, capture_output=True, text=True, **kw)
+    if r.returncode != 0:
+        log(f"command failed ({r.returncode}): {' '.join(map(str, argv))}\n{r.stdout}{r.stderr}")
+        sys.exit(2)
+    return r.stdout
+
+
+@dataclasses.dataclass
+class Target:
+    max_s: float | None = None
+    max_ratio: float | None = None  # × the anchor's median
+    min_rps: float | None = None  # records/s
+    min_gbps: float | None = None  # GB/s over `bytes`
+    max_rss_mb: float | None = RSS_TARGET_MB
+
+    def text(self, anchor_name: str | None) -> str:
+        parts = []
+        if self.max_ratio is not None:
+            parts.append(f"≤{self.max_ratio:g}× {anchor_name}")
+        if self.max_s is not None:
+            parts.append(f"≤{self.max_s:g} s")
+        if self.min_rps is not None:
+            parts.append(f"≥{self.min_rps / 1e6:g}M rec/s")
+        if self.min_gbps is not None:
+            parts.append(f"≥{self.min_gbps:g} GB/s")
+        if self.max_rss_mb is not None:
+            parts.append(f"RSS≤{self.max_rss_mb:g}MB")
+        return ", ".join(parts)
+
+
+@dataclasses.dataclass
+class Case:
+    key: str  # unique id, e.g. "tfr.count.notebook"
+    kind: str  # tfr | anchor | limit | peer
+    cmd: str  # shown in the table
+    input: str  # shown in the table
+    argv: list
+    records: int
+    bytes: int  # for MB/s: the uncompressed TFRecord stream, or the JSONL text
+    anchor: str | None = None  # key of the anchor/limit row the ratio is taken to
+    tf: str | None = None  # key of the TensorFlow row the speed-up is taken to
+    target: Target | None = None
+    check: object = None  # callable(stdout_path, out_path) -> note or raises AssertionError
+    out_file: Path | None = None  # a file the command writes (removed after each run)
+    scale: float = 1.0  # peers on a slice: internal time × scale
+    note: str = ""
+    # results
+    times: list = dataclasses.field(default_factory=list)
+    rss_mb: float | None = None
+    cpu: float | None = None
+    error: str | None = None
+
+    @property
+    def median(self) -> float | None:
+        return statistics.median(self.times) if self.times else None
+
+
+def run_once(case: Case, capture: bool, tmp: Path) -> tuple[float, float, float, str]:
+    """One run: (seconds, peak RSS MB, cpu seconds, stdout path or '')."""
+    out_path = tmp / "stdout" if (capture or case.kind == "peer") else None
+    err_path = tmp / "stderr"
+    res_path = tmp / "rusage"
+    with open(out_path or os.devnull, "wb") as out, open(err_path, "wb") as err:
+        # Through the small launcher: Linux keeps ru_maxrss across execve, so a
+        # child forked straight from this Python process would report >= our RSS.
+        p = subprocess.run([str(LIMITS_BIN), "spawn", str(res_path), *map(str, case.argv)],
+                           stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=ENV)
+    wall, maxrss_kb, utime, stime, code = res_path.read_text().split()
+    wall, cpu, code = float(wall), float(utime) + float(stime), int(code)
+    if code != 0 or p.returncode != 0:
+        msg = err_path.read_text(errors="replace").strip().splitlines()
+        raise RuntimeError(f"exit {code}: {msg[-1] if msg else ''}"[:200])
+    if case.kind == "peer":
+        res = json.loads(Path(out_path).read_text().strip().splitlines()[-1])
+        if res["records"] * case.scale != case.records:
+            raise RuntimeError(f"peer read {res['records']} records")
+        wall = res["seconds"] * case.scale
+    return wall, int(maxrss_kb) / 1024.0, cpu, str(out_path or "")
+
+
+def run_case(case: Case, reps: int, warmup: bool, tmp: Path):
+    shown = [("<script>" if "\n" in str(x) else str(x)) for x in case.argv]
+    log(f"  {case.key:<26} {' '.join(shown)[:120]}")
+    rss, cpus, walls = [], [], []
+    try:
+        # The first run warms up and, for rows with a check, captures stdout.
+        runs = ([True] if warmup or case.check else []) + [False] * reps
+        for i, is_warm in enumerate(runs):
+            capture = is_warm and case.check is not None
+            wall, r, cpu, out = run_once(case, capture, tmp)
+            if capture:
+                note = case.check(out, case.out_file)
+                if note:
+                    case.note = "; ".join(x for x in (case.note, note) if x)
+            if case.out_file and case.out_file.exists():
+                case.out_file.unlink()
+            if is_warm and warmup:
+                continue
+            walls.append(wall)
+            rss.append(r)
+            cpus.append(cpu)
+    except (RuntimeError, AssertionError, OSError, ValueError, KeyError) as e:
+        case.error = str(e) or type(e).__name__
+        log(f"    FAILED: {case.error}")
+        return
+    case.times = walls
+    case.rss_mb = max(rss)
+    case.cpu = statistics.median(c / w for c, w in zip(cpus, walls)) if case.kind != "peer" else None
+
+
+# -------------------------------------------------------------------- checks
+
+
+def expect_stdout(text: str):
+    def check(out, _):
+        got = Path(out).read_text().strip()
+        assert got == text, f"stdout {got[:60]!r}, expected {text!r}"
+
+    return check
+
+
+def expect_in_stdout(text: str):
+    def check(out, _):
+        got = Path(out).read_text()
+        assert text in got, f"{text!r} not in stdout"
+
+    return check
+
+
+def same_as(ref: Path, what: str):
+    def check(out, out_file):
+        f = Path(out_file or out)
+        if f.stat().st_size == ref.stat().st_size and sha256(f) == sha256(ref):
+            return f"{what}: byte-identical to {ref.name}"
+        return f"{what}: DIFFERS from {ref.name} ({f.stat().st_size} vs {ref.stat().st_size} bytes)"
+
+    return check
+
+
+def nonempty(out, _):
+    assert Path(out).stat().st_size > 0, "empty stdout"
+
+
+# ----------------------------------------------------------------- the cases
+
+PEER_COUNT_TF = """
+import json, sys, time
+import tensorflow as tf
+path, limit = sys.argv[1], int(sys.argv[2])
+for _ in tf.data.TFRecordDataset(path).take(WARMUP):  # untimed: first-iteration setup
+    pass
+t = time.perf_counter()
+ds = tf.data.TFRecordDataset(path)
+if limit:
+    ds = ds.take(limit)
+n = 0
+for _ in ds:
+    n += 1
+print(json.dumps({"records": n, "seconds": time.perf_counter() - t}))
+"""
+
+PEER_JSON_TF = """
+import json, os, sys, time
+import tensorflow as tf
+from google.protobuf import json_format
+path, limit = sys.argv[1], int(sys.argv[2])
+out = open(os.devnull, "w")
+for _ in tf.data.TFRecordDataset(path).take(WARMUP):  # untimed: first-iteration setup
+    pass
+t = time.perf_counter()
+ds = tf.data.TFRecordDataset(path)
+if limit:
+    ds = ds.take(limit)
+n = 0
+for r in ds:
+    ex = tf.train.Example.FromString(r.numpy())
+    out.write(json.dumps(json_format.MessageToDict(ex)) + "\\n")
+    n += 1
+print(json.dumps({"records": n, "seconds": time.perf_counter() - t}))
+"""
+
+PEER_COUNT_PYPI = """
+import json, sys, time
+from tfrecord.reader import tfrecord_loader
+path, limit = sys.argv[1], int(sys.argv[2])
+for i, _ in enumerate(tfrecord_loader(path, None)):  # untimed warm-up
+    if i == WARMUP:
+        break
+t = time.perf_counter()
+n = 0
+for _ in tfrecord_loader(path, None):
+    n += 1
+    if n == limit:
+        break
+print(json.dumps({"records": n, "seconds": time.perf_counter() - t}))
+"""
+
+
+def tfr_commands(tfr: Path) -> set[str]:
+    out = run_checked([str(tfr), "--help"])
+    m = re.search(r"^Commands:\n(.*?)(?:\n\n|\Z)", out, re.S | re.M)
+    return {line.split()[0] for line in (m.group(1).splitlines() if m else []) if line.strip()} - {"help"}
+
+
+def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_slice: int, tmp: Path) -> list[Case]:
+    nb, gz, js, img = d / "notebook.tfrecord", d / "notebook.tfrecord.gz", d / "notebook.jsonl", d / "images.tfrecord"
+    shard_glob = str(d / "shards" / "notebook-*-of-*.tfrecord")
+    nb_b, js_b, img_b = nb.stat().st_size, js.stat().st_size, img.stat().st_size
+    N, I = NOTEBOOK_RECORDS, IMAGE_RECORDS
+    L = str(LIMITS_BIN)
+    T = str(tfr)
+    cases: list[Case] = []
+    add = cases.append
+
+    # Anchors and limits.
+    add(Case("dd.notebook", "anchor", "dd bs=1M", "notebook 1M", ["dd", f"if={nb}", "of=/dev/null", "bs=1M", "status=none"], N, nb_b))
+    add(Case("dd.images", "anchor", "dd bs=1M", "images 2k", ["dd", f"if={img}", "of=/dev/null", "bs=1M", "status=none"], I, img_b))
+    add(Case("zcat.gz", "anchor", "zcat", "notebook.gz", ["zcat", str(gz)], N, nb_b))
+    add(Case("limit.walk.notebook", "limit", "limit: header walk", "notebook 1M", [L, "walk", str(nb)], N, nb_b,
+             check=expect_stdout(f"{N} {nb_b - 16 * N}")))
+    add(Case("limit.walk.images", "limit", "limit: header walk", "images 2k", [L, "walk", str(img)], I, img_b))
+    add(Case("limit.crc.images", "limit", "limit: both CRCs", "images 2k", [L, "crc", str(img)], I, img_b))
+    add(Case("limit.crc.notebook", "limit", "limit: both CRCs", "notebook 1M", [L, "crc", str(nb)], N, nb_b))
+    add(Case("limit.inflate.gz", "limit", "limit: inflate (zlib-rs)", "notebook.gz", [L, "inflate", str(gz)], N, nb_b,
+             check=expect_stdout(f"0 {nb_b}")))
+    add(Case("limit.jsonl.notebook", "limit", "limit: Example→JSONL", "notebook 1M", [L, "jsonl", str(nb)], N, nb_b,
+             check=same_as(js, "output")))
+    add(Case("limit.jsonl.images", "limit", "limit: Example→JSONL", "images 2k", [L, "jsonl", str(img)], I, img_b))
+    add(Case("limit.unjsonl.notebook", "limit", "limit: JSONL→records", "notebook.jsonl", [L, "unjsonl", str(js), str(tmp / "limit.tfrecord")],
+             N, js_b, out_file=tmp / "limit.tfrecord", note="serde_json Value: keys come out sorted"))
+
+    # tfr.
+    def tfr_case(key, sub, inp, args, records, nbytes, anchor=None, tf=None, target=None, check=None, out_file=None, note="", flags=""):
+        if sub in cmds:
+            add(Case(key, "tfr", f"tfr {sub}{flags}", inp, [T, sub, *args], records, nbytes, anchor, tf, target or Target(), check, out_file, note=note))
+
+    tfr_case("tfr.count.notebook", "count", "notebook 1M", [str(nb)], N, nb_b, "limit.walk.notebook", "tf.count.notebook",
+             Target(max_s=0.04), expect_stdout(str(N)))
+    tfr_case("tfr.count.gz", "count", "notebook.gz", [str(gz)], N, nb_b, "limit.inflate.gz", None,
+             Target(max_ratio=1.5, max_s=0.08), expect_stdout(str(N)))
+    tfr_case("tfr.count.shards", "count", "64 shards (glob)", [shard_glob], N, nb_b, "limit.walk.notebook", None,
+             Target(), expect_in_stdout(str(N)))
+    tfr_case("tfr.count.images", "count", "images 2k", [str(img)], I, img_b, "limit.walk.images", "tf.count.images",
+             Target(), expect_stdout(str(I)))
+    tfr_case("tfr.verify.images", "verify-crc", "images 2k", [str(img)], I, img_b, "limit.crc.images", "tf.count.images",
+             Target(min_gbps=5))
+    tfr_case("tfr.verify.notebook", "verify-crc", "notebook 1M", [str(nb)], N, nb_b, "limit.crc.notebook", "tf.count.notebook",
+             Target(min_gbps=5))
+    tfr_case("tfr.verify.gz", "verify-crc", "notebook.gz", [str(gz)], N, nb_b, "limit.inflate.gz", None,
+             Target(max_ratio=1.5))
+    tfr_case("tfr.cat.notebook", "cat", "notebook 1M", [str(nb)], N, nb_b, None, None, Target(), nonempty)
+    tfr_case("tfr.cat.gz", "cat", "notebook.gz", [str(gz)], N, nb_b, None, None, Target(), nonempty)
+    for key, inp, f in (("notebook", "notebook 1M", nb), ("gz", "notebook.gz", gz), ("images", "images 2k", img)):
+        # records=0: no throughput for head (the target is "instant": ≤ 0.02 s).
+        tfr_case(f"tfr.head.{key}", "head", inp, ["-n", "1", str(f)], 0, 0, None, None, Target(max_s=0.02), nonempty,
+                 flags=" -n 1")
+    tfr_case("tfr.to-jsonl.notebook", "to-jsonl", "notebook 1M", [str(nb)], N, nb_b, "limit.jsonl.notebook", "tf.json.notebook",
+             Target(min_rps=4e6), same_as(js, "output"))
+    tfr_case("tfr.to-jsonl.images", "to-jsonl", "images 2k", [str(img)], I, img_b, "limit.jsonl.images", "tf.json.images",
+             Target(), nonempty)
+    tfr_case("tfr.from-jsonl.notebook", "from-jsonl", "notebook.jsonl", [str(js), "-o", str(tmp / "from.tfrecord")], N, js_b,
+             "limit.unjsonl.notebook", None, Target(min_rps=2e6), same_as(nb, "output"), tmp / "from.tfrecord")
+    tfr_case("tfr.schema.notebook", "schema", "notebook 1M", [str(nb)], N, nb_b, None, None, Target(min_rps=4e6), nonempty)
+
+    # Peers (Python, in the TensorFlow venv): a slice of the 1M file, scaled up.
+    if venv_py:
+        py = str(venv_py)
+        n_slice = peer_slice if 0 < peer_slice < N else 0
+        scale = N / n_slice if n_slice else 1.0
+        sl = f"first {n_slice // 1000}k records ×{scale:g}" if n_slice else ""
+        for key, script, cmd in (("tf.count", PEER_COUNT_TF, "TF Python loop: count"),
+                                 ("tf.json", PEER_JSON_TF, "TF Python: Example→JSON"),
+                                 ("pypi.count", PEER_COUNT_PYPI, "tfrecord (PyPI): count")):
+            script = script.replace("WARMUP", "100")
+            add(Case(f"{key}.notebook", "peer", cmd, "notebook 1M", [py, "-c", script, str(nb), str(n_slice)], N, nb_b,
+                     scale=scale, note=sl))
+            add(Case(f"{key}.images", "peer", cmd, "images 2k", [py, "-c", script, str(img), "0"], I, img_b))
+    return cases
+
+
+# ------------------------------------------------------------------- report
+
+
+def fmt_rate(x: float) -> str:
+    for div, suf in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if x >= div:
+            return f"{x / div:.3g}{suf}"
+    return f"{x:.3g}"
+
+
+def short(key: str | None) -> str:
+    """limit.walk.notebook -> walk, dd.images -> dd."""
+    if not key:
+        return "anchor"
+    parts = key.split(".")
+    return parts[1] if parts[0] == "limit" else parts[0]
+
+
+def evaluate(cases: list[Case]) -> list[dict]:
+    by = {c.key: c for c in cases}
+    rows = []
+    for c in cases:
+        a = by.get(c.anchor) if c.anchor else None
+        tf = by.get(c.tf) if c.tf else None
+        med = c.median
+        row = {
+            "key": c.key, "kind": c.kind, "command": c.cmd, "input": c.input,
+            "argv": [str(x) for x in c.argv[:1]] + [("<script>" if len(str(x)) > 200 else str(x)) for x in c.argv[1:]],
+            "records": c.records, "bytes": c.bytes, "times_s": c.times, "median_s": med,
+            "records_per_s": c.records / med if med and c.records else None,
+            "mb_per_s": c.bytes / 1e6 / med if med and c.bytes else None,
+            "anchor": c.anchor if a else None,
+            "ratio_vs_anchor": med / a.median if med and a and a.median else None,
+            "tf": c.tf if tf else None,
+            "speedup_vs_tf": tf.median / med if med and tf and tf.median else None,
+            "peak_rss_mb": c.rss_mb, "cpu_cores": c.cpu, "error": c.error, "note": c.note,
+            "target": c.target.text(short(c.anchor)) if c.target else None,
+            "status": None, "failed_targets": [],
+        }
+        t = c.target
+        if c.error:
+            row["status"] = "FAILED"
+        elif t:
+            bad = []
+            if t.max_s is not None and med > t.max_s:
+                bad.append(f"time > {t.max_s:g} s")
+            if t.max_ratio is not None and row["ratio_vs_anchor"] is not None and row["ratio_vs_anchor"] > t.max_ratio:
+                bad.append(f"ratio > {t.max_ratio:g}")
+            if t.min_rps is not None and row["records_per_s"] < t.min_rps:
+                bad.append("records/s")
+            if t.min_gbps is not None and c.bytes / 1e9 / med < t.min_gbps:
+                bad.append("GB/s")
+            if t.max_rss_mb is not None and c.rss_mb > t.max_rss_mb:
+                bad.append(f"RSS > {t.max_rss_mb:g} MB")
+            if "DIFFERS" in c.note:
+                bad.append("output differs")
+            row["failed_targets"] = bad
+            row["status"] = "NOT MET" if bad else "met"
+        rows.append(row)
+    return rows
+
+
+def print_table(rows: list[dict], out=sys.stdout):
+    head = ["command", "input", "median s", "spread", "rec/s", "MB/s", "vs anchor", "vs TF", "RSS MB", "CPU", "target", "status"]
+    table = []
+    for r in rows:
+        times = r["times_s"]
+        med = r["median_s"]
+        spread = f"±{(max(times) - min(times)) / 2 / med * 100:.0f}%" if med and len(times) > 1 else ""
+        anchor = ""
+        if r["ratio_vs_anchor"] is not None:
+            anchor = f"{r['ratio_vs_anchor']:.2f}× {short(r['anchor'])}"
+        status = r["status"] or ""
+        if r["failed_targets"]:
+            status += " (" + ", ".join(r["failed_targets"]) + ")"
+        if r["error"]:
+            status += ": " + r["error"]
+        table.append([
+            r["command"], r["input"],
+            "" if med is None else (f"{med:.4f}" if med < 1 else f"{med:.2f}"),
+            spread,
+            fmt_rate(r["records_per_s"]) if r["records_per_s"] else "",
+            f"{r['mb_per_s']:.0f}" if r["mb_per_s"] else "",
+            anchor,
+            f"{r['speedup_vs_tf']:.0f}× faster" if r["speedup_vs_tf"] else "",
+            f"{r['peak_rss_mb']:.1f}" if r["peak_rss_mb"] is not None else "",
+            f"{r['cpu_cores']:.2f}" if r["cpu_cores"] is not None else "",
+            r["target"] or "", status,
+        ])
+    widths = [max(len(h), *(len(row[i]) for row in table)) for i, h in enumerate(head)]
+    right = {2, 3, 4, 5, 8, 9}
+
+    def line(cells):
+        return "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    print(line(head), file=out)
+    print("  ".join("-" * w for w in widths), file=out)
+    for r, cells in zip(rows, table):
+        print(line(cells), file=out)
+    notes = [(r["command"], r["input"], r["note"]) for r in rows if r["note"]]
+    if notes:
+        print("\nnotes:", file=out)
+        for cmd, inp, n in notes:
+            print(f"  {cmd} / {inp}: {n}", file=out)
+
+
+# --------------------------------------------------------------------- main
+
+ENV = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="", NO_COLOR="1")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="See bench/README.md.")
+    ap.add_argument("--quick", action="store_true", help="1 repetition instead of 3")
+    ap.add_argument("--reps", type=int, help="repetitions per command (median reported)")
+    ap.add_argument("--data", type=Path, default=ROOT / "bench-data", help="data directory (default: bench-data/)")
+    ap.add_argument("--json", type=Path, metavar="FILE", help="also write the results as JSON ('-': stdout, no table)")
+    ap.add_argument("--only", metavar="REGEX", help="only rows whose key (e.g. tfr.count.gz, limit.walk.notebook) matches")
+    ap.add_argument("--tfr", type=Path, help="tfr binary to benchmark (default: build target/release/tfr)")
+    ap.add_argument("--no-build", action="store_true", help="do not run cargo build for tfr")
+    ap.add_argument("--venv", type=Path, default=ROOT / ".venv-tf", help="Python venv with tensorflow and tfrecord (default: .venv-tf)")
+    ap.add_argument("--no-peers", action="store_true", help="skip TensorFlow and the tfrecord PyPI reader")
+    ap.add_argument("--peer-slice", type=int, default=100_000,
+                    help="records of the 1M file the Python peers read, scaled up to 1M (0: all; default 100000)")
+    args = ap.parse_args()
+    reps = args.reps or (1 if args.quick else 3)
+
+    # Build.
+    log("build: bench/limits (release)")
+    run_checked(["cargo", "build", "--release", "--quiet", "--manifest-path", str(LIMITS_DIR / "Cargo.toml")])
+    build_note = ""
+    tfr = args.tfr or ROOT / "target" / "release" / "tfr"
+    if not args.tfr and not args.no_build:
+        log("build: tfr (cargo build --release)")
+        r = subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, capture_output=True, text=True)
+        if r.returncode != 0:
+            if not tfr.exists():
+                log(r.stderr)
+                sys.exit(2)
+            build_note = "cargo build --release FAILED; benchmarked the previous binary"
+            log(f"build: WARNING {build_note}\n{r.stderr[-2000:]}")
+    if not tfr.exists():
+        log(f"no tfr binary at {tfr}")
+        sys.exit(2)
+    cmds = tfr_commands(tfr)
+    log(f"tfr commands: {' '.join(sorted(cmds))}")
+
+    manifest = ensure_data(args.data.resolve())
+    venv_py = args.venv / "bin" / "python"
+    if args.no_peers or not venv_py.exists():
+        venv_py = None
+        log("peers: skipped" + ("" if args.no_peers else f" (no {args.venv})"))
+
+    tmp = Path(tempfile.mkdtemp(prefix="tfr-bench-"))
+    try:
+        cases = build_cases(args.data.resolve(), tfr, cmds, venv_py, args.peer_slice, tmp)
+        if args.only:
+            cases = [c for c in cases if re.search(args.only, c.key)]
+        meta = {
+            "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+            "git": subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True).stdout.strip(),
+            "tfr": run_checked([str(tfr), "--version"]).strip(),
+            "tfr_commands": sorted(cmds),
+            "host": platform.node(), "cpus": os.cpu_count(), "machine": platform.machine(),
+            "reps": reps, "peer_slice": args.peer_slice if venv_py else None,
+            "loadavg_start": os.getloadavg(), "build_note": build_note,
+            "data_sha256": {k: v["sha256"] for k, v in manifest["files"].items() if "/" not in k},
+        }
+        t0 = time.perf_counter()
+        log(f"running {len(cases)} rows, {reps} repetition(s) each after a warm-up")
+        for c in cases:
+            run_case(c, reps, warmup=c.kind != "peer", tmp=tmp)
+        meta["loadavg_end"] = os.getloadavg()
+        meta["total_s"] = round(time.perf_counter() - t0, 1)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    rows = evaluate(cases)
+    if args.json:
+        doc = json.dumps({"meta": meta, "rows": rows}, indent=1)
+        if str(args.json) == "-":
+            print(doc)
+            return
+        args.json.write_text(doc + "\n")
+        log(f"wrote {args.json}")
+    print(f"tfr benchmark — {meta['date']}  git {meta['git']}  {meta['cpus']} CPUs  reps={reps} (median)  "
+          f"load {meta['loadavg_start'][0]:.2f} → {meta['loadavg_end'][0]:.2f}  {meta['total_s']} s")
+    if build_note:
+        print(f"WARNING: {build_note}")
+    print()
+    print_table(rows)
+    print("\nMB/s is over the uncompressed TFRecord stream (JSONL text for from-jsonl); RSS is the child's peak (rusage);")
+    print("CPU = (user+sys)/wall in cores; vs anchor = median / anchor median (1.00× = as fast as the limit loop).")
+    if any(r["kind"] == "peer" for r in rows):
+        print("Peers (TF, tfrecord PyPI): time of the Python loop after a 100-record warm-up, without interpreter start")
+        print("and imports; their RSS is the whole process, TensorFlow included.")
+    if any(r["status"] == "NOT MET" or r["status"] == "FAILED" for r in rows):
+        print(f"targets: {sum(r['status'] == 'met' for r in rows)} met, "
+              f"{sum(r['status'] == 'NOT MET' for r in rows)} NOT MET, {sum(r['status'] == 'FAILED' for r in rows)} FAILED")
+
+
+if __name__ == "__main__":
+    main()
