@@ -172,6 +172,11 @@ pub fn open(input: &Input, forced: Option<Compression>) -> Result<RecordReader> 
             inflate::Format::Zlib,
         )))),
     };
+    // Inflate on a second thread while this one walks the records.
+    let stream: Box<dyn Read + Send> = match compression {
+        Compression::None => stream,
+        _ => Box::new(crate::readahead::ReadAhead::new(stream)),
+    };
     Ok(RecordReader::new(Source::from_reader(stream), compression))
 }
 

@@ -15,6 +15,7 @@ pub mod inflate;
 pub mod input;
 pub mod output;
 pub mod output_file;
+pub mod readahead;
 pub mod record;
 
 use clap::Parser;

@@ -1,0 +1,150 @@
+//! Read-ahead on a second thread: a producer thread fills chunks from any
+//! reader (typically a decompressor) while the consumer parses, so inflating
+//! and record walking use both cores.
+
+use std::io::{self, Read};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::thread::JoinHandle;
+
+/// Bytes per chunk handed from the producer to the consumer.
+const CHUNK: usize = 512 * 1024;
+/// Chunks in flight (bounded, so memory stays flat: about 4 × CHUNK).
+const DEPTH: usize = 3;
+
+/// A `Read` whose data is produced on another thread.
+pub struct ReadAhead {
+    full: Receiver<io::Result<Vec<u8>>>,
+    empty: SyncSender<Vec<u8>>,
+    current: Vec<u8>,
+    pos: usize,
+    done: bool,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl ReadAhead {
+    /// Starts reading `inner` on a new thread.
+    pub fn new(mut inner: Box<dyn Read + Send>) -> ReadAhead {
+        let (full_tx, full) = sync_channel::<io::Result<Vec<u8>>>(DEPTH);
+        let (empty, empty_rx) = sync_channel::<Vec<u8>>(DEPTH + 2);
+        let thread = std::thread::Builder::new()
+            .name("tfr-readahead".into())
+            .spawn(move || produce(&mut *inner, &full_tx, &empty_rx))
+            .expect("spawning the read-ahead thread");
+        ReadAhead {
+            full,
+            empty,
+            current: Vec::new(),
+            pos: 0,
+            done: false,
+            thread: Some(thread),
+        }
+    }
+}
+
+/// The producer loop: fill a recycled buffer, send it, until EOF or error.
+fn produce(inner: &mut dyn Read, full: &SyncSender<io::Result<Vec<u8>>>, empty: &Receiver<Vec<u8>>) {
+    loop {
+        let mut buf = empty.try_recv().unwrap_or_default();
+        buf.resize(CHUNK, 0);
+        let mut filled = 0;
+        let result = loop {
+            match inner.read(&mut buf[filled..]) {
+                Ok(0) => break Ok(()),
+                Ok(n) => {
+                    filled += n;
+                    if filled == buf.len() {
+                        break Ok(());
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => break Err(e),
+            }
+        };
+        buf.truncate(filled);
+        let end = filled < CHUNK || result.is_err();
+        if filled > 0 && full.send(Ok(buf)).is_err() {
+            return; // the consumer is gone
+        }
+        if let Err(e) = result {
+            let _ = full.send(Err(e));
+            return;
+        }
+        if end {
+            let _ = full.send(Ok(Vec::new()));
+            return;
+        }
+    }
+}
+
+impl Read for ReadAhead {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        while self.pos == self.current.len() {
+            if self.done {
+                return Ok(0);
+            }
+            match self.full.recv() {
+                Ok(Ok(chunk)) if chunk.is_empty() => self.done = true,
+                Ok(Ok(chunk)) => {
+                    let old = std::mem::replace(&mut self.current, chunk);
+                    let _ = self.empty.try_send(old);
+                    self.pos = 0;
+                }
+                Ok(Err(e)) => {
+                    self.done = true;
+                    return Err(e);
+                }
+                Err(_) => {
+                    self.done = true;
+                    return Err(io::Error::other("read-ahead thread stopped"));
+                }
+            }
+        }
+        let n = out.len().min(self.current.len() - self.pos);
+        out[..n].copy_from_slice(&self.current[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+impl Drop for ReadAhead {
+    fn drop(&mut self) {
+        // Unblock the producer (its sends fail once `full` is dropped), then
+        // let it finish on its own: joining could wait on a slow input.
+        let _ = self.thread.take();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passes_everything_through_in_order() {
+        let data: Vec<u8> = (0..3_000_000u32).map(|i| (i % 251) as u8).collect();
+        let mut r = ReadAhead::new(Box::new(io::Cursor::new(data.clone())));
+        let mut got = Vec::new();
+        r.read_to_end(&mut got).unwrap();
+        assert_eq!(got, data);
+    }
+
+    #[test]
+    fn errors_arrive_after_the_data_before_them() {
+        struct Failing(usize);
+        impl Read for Failing {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.0 == 0 {
+                    return Err(io::Error::new(io::ErrorKind::InvalidData, "corrupt"));
+                }
+                let n = buf.len().min(self.0).min(1000);
+                buf[..n].fill(7);
+                self.0 -= n;
+                Ok(n)
+            }
+        }
+        let mut r = ReadAhead::new(Box::new(Failing(5000)));
+        let mut got = Vec::new();
+        let err = r.read_to_end(&mut got).unwrap_err();
+        assert_eq!(got.len(), 5000);
+        assert_eq!(err.kind(), io::ErrorKind::InvalidData);
+    }
+}
