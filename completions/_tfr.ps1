@@ -32,6 +32,9 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             [CompletionResult]::new('head', 'head', [CompletionResultType]::ParameterValue, 'Print the first records (10 by default) of the inputs, taken together.')
             [CompletionResult]::new('count', 'count', [CompletionResultType]::ParameterValue, 'Count the records of each input.')
             [CompletionResult]::new('verify-crc', 'verify-crc', [CompletionResultType]::ParameterValue, 'Check both CRCs of every record; report every fault; salvage the rest.')
+            [CompletionResult]::new('to-jsonl', 'to-jsonl', [CompletionResultType]::ParameterValue, 'Write records as JSON lines: one compact object per record.')
+            [CompletionResult]::new('from-jsonl', 'from-jsonl', [CompletionResultType]::ParameterValue, 'Write JSON lines as TFRecord records: the reverse of to-jsonl.')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Infer what a dataset holds, per feature; print a parse spec that works.')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -93,11 +96,67 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'tfr;to-jsonl' {
+            [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Input compression: detected from the first bytes unless forced')
+            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Payload type')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Payload type')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output form')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output form')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write to OUT (through a temporary file renamed on success, so a failed run leaves nothing) instead of stdout')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write to OUT (through a temporary file renamed on success, so a failed run leaves nothing) instead of stdout')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (terminal and no NO_COLOR), always, never')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'tfr;from-jsonl' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'The TFRecord file to write (''-'' for stdout). It appears only when every line converted')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'The TFRecord file to write (''-'' for stdout). It appears only when every line converted')
+            [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Compression of the output')
+            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Message type of the records')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Message type of the records')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Input form')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Input form')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'A schema from `tfr schema --format json`: forces the kind (int64, float, bytes) of each feature it names; others are inferred')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (terminal and no NO_COLOR), always, never')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'tfr;schema' {
+            [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Input compression: detected from the first bytes unless forced')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: table, json (every statistic; the input of `tfr from-jsonl --schema`), tf (a Python parse spec for TensorFlow)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: table, json (every statistic; the input of `tfr from-jsonl --schema`), tf (a Python parse spec for TensorFlow)')
+            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Payload type (all inputs are one dataset of one type)')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Payload type (all inputs are one dataset of one type)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Scan only the first N records (over all inputs together)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Scan only the first N records (over all inputs together)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (terminal and no NO_COLOR), always, never')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as --format json')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'tfr;help' {
             [CompletionResult]::new('cat', 'cat', [CompletionResultType]::ParameterValue, 'Print every record.')
             [CompletionResult]::new('head', 'head', [CompletionResultType]::ParameterValue, 'Print the first records (10 by default) of the inputs, taken together.')
             [CompletionResult]::new('count', 'count', [CompletionResultType]::ParameterValue, 'Count the records of each input.')
             [CompletionResult]::new('verify-crc', 'verify-crc', [CompletionResultType]::ParameterValue, 'Check both CRCs of every record; report every fault; salvage the rest.')
+            [CompletionResult]::new('to-jsonl', 'to-jsonl', [CompletionResultType]::ParameterValue, 'Write records as JSON lines: one compact object per record.')
+            [CompletionResult]::new('from-jsonl', 'from-jsonl', [CompletionResultType]::ParameterValue, 'Write JSON lines as TFRecord records: the reverse of to-jsonl.')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Infer what a dataset holds, per feature; print a parse spec that works.')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -111,6 +170,15 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             break
         }
         'tfr;help;verify-crc' {
+            break
+        }
+        'tfr;help;to-jsonl' {
+            break
+        }
+        'tfr;help;from-jsonl' {
+            break
+        }
+        'tfr;help;schema' {
             break
         }
         'tfr;help;help' {

@@ -29,6 +29,9 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand head 'Print the first records (10 by default) of the inputs, taken together.'
             cand count 'Count the records of each input.'
             cand verify-crc 'Check both CRCs of every record; report every fault; salvage the rest.'
+            cand to-jsonl 'Write records as JSON lines: one compact object per record.'
+            cand from-jsonl 'Write JSON lines as TFRecord records: the reverse of to-jsonl.'
+            cand schema 'Infer what a dataset holds, per feature; print a parse spec that works.'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'tfr;cat'= {
@@ -85,11 +88,64 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'tfr;to-jsonl'= {
+            cand --compression 'Input compression: detected from the first bytes unless forced'
+            cand -t 'Payload type'
+            cand --type 'Payload type'
+            cand -f 'Output form'
+            cand --format 'Output form'
+            cand -o 'Write to OUT (through a temporary file renamed on success, so a failed run leaves nothing) instead of stdout'
+            cand --output 'Write to OUT (through a temporary file renamed on success, so a failed run leaves nothing) instead of stdout'
+            cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
+            cand -q 'Never show progress bars'
+            cand --quiet 'Never show progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'tfr;from-jsonl'= {
+            cand -o 'The TFRecord file to write (''-'' for stdout). It appears only when every line converted'
+            cand --output 'The TFRecord file to write (''-'' for stdout). It appears only when every line converted'
+            cand --compression 'Compression of the output'
+            cand -t 'Message type of the records'
+            cand --type 'Message type of the records'
+            cand -f 'Input form'
+            cand --format 'Input form'
+            cand --schema 'A schema from `tfr schema --format json`: forces the kind (int64, float, bytes) of each feature it names; others are inferred'
+            cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
+            cand -q 'Never show progress bars'
+            cand --quiet 'Never show progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'tfr;schema'= {
+            cand --compression 'Input compression: detected from the first bytes unless forced'
+            cand -f 'Output format: table, json (every statistic; the input of `tfr from-jsonl --schema`), tf (a Python parse spec for TensorFlow)'
+            cand --format 'Output format: table, json (every statistic; the input of `tfr from-jsonl --schema`), tf (a Python parse spec for TensorFlow)'
+            cand -t 'Payload type (all inputs are one dataset of one type)'
+            cand --type 'Payload type (all inputs are one dataset of one type)'
+            cand -n 'Scan only the first N records (over all inputs together)'
+            cand --limit 'Scan only the first N records (over all inputs together)'
+            cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
+            cand --json 'Same as --format json'
+            cand -q 'Never show progress bars'
+            cand --quiet 'Never show progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'tfr;help'= {
             cand cat 'Print every record.'
             cand head 'Print the first records (10 by default) of the inputs, taken together.'
             cand count 'Count the records of each input.'
             cand verify-crc 'Check both CRCs of every record; report every fault; salvage the rest.'
+            cand to-jsonl 'Write records as JSON lines: one compact object per record.'
+            cand from-jsonl 'Write JSON lines as TFRecord records: the reverse of to-jsonl.'
+            cand schema 'Infer what a dataset holds, per feature; print a parse spec that works.'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'tfr;help;cat'= {
@@ -99,6 +155,12 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;help;count'= {
         }
         &'tfr;help;verify-crc'= {
+        }
+        &'tfr;help;to-jsonl'= {
+        }
+        &'tfr;help;from-jsonl'= {
+        }
+        &'tfr;help;schema'= {
         }
         &'tfr;help;help'= {
         }

@@ -89,6 +89,67 @@ pub enum Command {
     ///   tfr verify-crc damaged.tfrecord --salvage repaired.tfrecord
     #[command(verbatim_doc_comment)]
     VerifyCrc(crate::cmd::verify_crc::VerifyCrcArgs),
+
+    /// Write records as JSON lines: one compact object per record.
+    ///
+    /// An Example is {"name": FEATURE, ...} in wire order. FEATURE: int64s as
+    /// [1, 2]; float32s as [0.5, 1e-45, "NaN"] (shortest digits that read
+    /// back to the same float32, always with a '.' or an exponent); bytes as
+    /// ["text", {"base64": "..."}] (a string when valid UTF-8). Where that
+    /// would read back differently (an empty list, only NaN/Infinity) the
+    /// typed form {"int64_list"|"float_list"|"bytes_list": [...]} is used;
+    /// a Feature with no kind is null, and so is an empty Example payload
+    /// (no features field; `{}` has an empty one). A SequenceExample is
+    /// {"context": {...}, "feature_lists": {"name": [FEATURE, ...]}}; a raw
+    /// payload a string or {"base64": ...}. `from-jsonl` reads it back to
+    /// the same bytes. --format protojson: protobuf's JSON mapping instead.
+    ///
+    /// Examples:
+    ///   tfr to-jsonl train.tfrecord | jq -c 'select(.label | first == 1)'
+    ///   tfr to-jsonl 'data/train-*.tfrecord.gz' -o train.jsonl
+    ///   tfr to-jsonl --format protojson --type sequence clips.tfrecord
+    #[command(verbatim_doc_comment)]
+    ToJsonl(crate::cmd::to_jsonl::ToJsonlArgs),
+
+    /// Write JSON lines as TFRecord records: the reverse of to-jsonl.
+    ///
+    /// Reads what to-jsonl writes, and also: a scalar for a one-value list,
+    /// true/false as int64 1/0, integers mixed with floats as a float list,
+    /// the typed form anywhere to force a kind, --schema to force kinds by
+    /// feature name. Blank lines are skipped. A bad line stops the run with
+    /// NAME:LINE:COLUMN key: reason (exit 2) and leaves no output file (an
+    /// existing one untouched): OUT is renamed into place only on success.
+    ///
+    /// Examples:
+    ///   tfr to-jsonl x.tfrecord | jq -c 'select(.label | first == 1)' | tfr from-jsonl -o y.tfrecord
+    ///   tfr from-jsonl data.jsonl -o data.tfrecord.gz --compression gzip
+    ///   tfr from-jsonl --schema schema.json edited.jsonl -o edited.tfrecord
+    #[command(verbatim_doc_comment)]
+    FromJsonl(crate::cmd::from_jsonl::FromJsonlArgs),
+
+    /// Infer what a dataset holds, per feature; print a parse spec that works.
+    ///
+    /// One pass over every record of every input (shards are one dataset):
+    /// per feature its kind (or every kind seen, and where each was first
+    /// seen), records present, values per record (fixed or not), numeric
+    /// min / max (NaN counted, not compared), and for bytes the share of
+    /// valid UTF-8, the longest value and a sniffed media type (jpeg, png,
+    /// gif, webp, tensor_proto, json, text, binary). SequenceExample: context
+    /// and feature lists apart, with steps per record and values per step.
+    /// Kind conflicts, always-empty features and features absent from whole
+    /// files are flagged.
+    ///
+    /// --format tf prints a Python feature_description (FixedLenFeature,
+    /// VarLenFeature, FixedLenSequenceFeature) that parses every scanned
+    /// record; a feature whose kind conflicts is left out with a comment.
+    /// --format json is documented in the library docs (tfr::cmd::schema).
+    ///
+    /// Examples:
+    ///   tfr schema train.tfrecord
+    ///   tfr schema 'data/train-*' --format tf > spec.py
+    ///   tfr schema --json --limit 10000 train.tfrecord.gz
+    #[command(verbatim_doc_comment)]
+    Schema(crate::cmd::schema::SchemaArgs),
 }
 
 /// Input options shared by the commands that read records.

@@ -9,7 +9,6 @@
 
 use flate2::{Crc, Decompress, FlushDecompress, Status};
 use std::io::{self, BufRead, Read};
-use std::sync::mpsc;
 
 /// Which wrapper the deflate stream has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -222,87 +221,10 @@ impl<R: BufRead> Read for Inflater<R> {
     }
 }
 
-/// Bytes per chunk handed from the inflating thread to the reader.
-const CHUNK: usize = 256 * 1024;
-/// Chunks in flight between the two threads.
-const IN_FLIGHT: usize = 4;
-
-/// Runs `inner` (an [`Inflater`]) on its own thread, so that inflating and
-/// checking records use both cores. Memory: at most `IN_FLIGHT + 2` chunks.
-/// The bytes come out exactly as `inner` gives them, errors in place.
-pub fn threaded(mut inner: Box<dyn Read + Send>) -> ThreadedReader {
-    let (data_tx, data_rx) = mpsc::sync_channel::<io::Result<Vec<u8>>>(IN_FLIGHT);
-    let (free_tx, free_rx) = mpsc::channel::<Vec<u8>>();
-    let spawned = std::thread::Builder::new().name("inflate".into()).spawn(move || loop {
-        let mut buf = free_rx.try_recv().unwrap_or_default();
-        buf.resize(CHUNK, 0);
-        let (n, error) = read_some(&mut inner, &mut buf);
-        buf.truncate(n);
-        if n > 0 && data_tx.send(Ok(buf)).is_err() {
-            return; // The reader is gone.
-        }
-        if let Some(e) = error {
-            let _ = data_tx.send(Err(e));
-            return;
-        }
-        if n == 0 {
-            return;
-        }
-    });
-    let failed = spawned.err();
-    ThreadedReader {
-        data: data_rx,
-        free: free_tx,
-        current: Vec::new(),
-        pos: 0,
-        failed,
-    }
-}
-
-/// Fills as much of `buf` as reads give: the bytes read, and the error
-/// that stopped them, if any (a short count without error is the end).
-fn read_some(r: &mut dyn Read, buf: &mut [u8]) -> (usize, Option<io::Error>) {
-    let mut n = 0;
-    while n < buf.len() {
-        match r.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return (n, Some(e)),
-        }
-    }
-    (n, None)
-}
-
-/// The reading end of [`threaded`].
-pub struct ThreadedReader {
-    data: mpsc::Receiver<io::Result<Vec<u8>>>,
-    free: mpsc::Sender<Vec<u8>>,
-    current: Vec<u8>,
-    pos: usize,
-    /// The thread could not be spawned.
-    failed: Option<io::Error>,
-}
-
-impl Read for ThreadedReader {
-    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        if let Some(e) = self.failed.take() {
-            return Err(e);
-        }
-        if self.pos == self.current.len() {
-            let next = match self.data.recv() {
-                Ok(chunk) => chunk?,
-                Err(_) => return Ok(0), // The thread ended: end of data.
-            };
-            let used = std::mem::replace(&mut self.current, next);
-            let _ = self.free.send(used);
-            self.pos = 0;
-        }
-        let n = out.len().min(self.current.len() - self.pos);
-        out[..n].copy_from_slice(&self.current[self.pos..self.pos + n]);
-        self.pos += n;
-        Ok(n)
-    }
+/// Runs `inner` (typically an [`Inflater`]) on a second thread, so that
+/// inflating and parsing use both cores (see [`crate::readahead`]).
+pub fn threaded(inner: Box<dyn Read + Send>) -> crate::readahead::ReadAhead {
+    crate::readahead::ReadAhead::new(inner)
 }
 
 #[cfg(test)]
@@ -340,31 +262,6 @@ mod tests {
         (0..n)
             .flat_map(|i| format!("line {i} of some text\n").into_bytes())
             .collect()
-    }
-
-    #[test]
-    fn the_threaded_reader_gives_the_same_bytes_then_the_error() {
-        let data = text(50_000);
-        let mut bytes = gzip(&data);
-        let (direct, direct_err) = inflate(&bytes, Format::Gzip);
-        let mut r = threaded(Box::new(Inflater::new(
-            io::BufReader::new(io::Cursor::new(bytes.clone())),
-            Format::Gzip,
-        )));
-        let mut out = Vec::new();
-        r.read_to_end(&mut out).unwrap();
-        assert_eq!((out, direct_err.is_none()), (direct, true));
-        let n = bytes.len();
-        bytes.truncate(n * 2 / 3);
-        let (direct, _) = inflate(&bytes, Format::Gzip);
-        let mut r = threaded(Box::new(Inflater::new(
-            io::BufReader::new(io::Cursor::new(bytes)),
-            Format::Gzip,
-        )));
-        let mut out = Vec::new();
-        let err = r.read_to_end(&mut out).expect_err("cut short");
-        assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof);
-        assert_eq!(out, direct);
     }
 
     #[test]

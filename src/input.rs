@@ -162,15 +162,14 @@ pub fn open(input: &Input, forced: Option<Compression>) -> Result<RecordReader> 
         Compression::None => joined,
         // Inflater, not flate2's readers: it keeps the bytes inflated before
         // a corrupt block and reports a zlib stream cut short.
-        // On its own thread, so inflating and checking records use both cores.
-        Compression::Gzip => Box::new(inflate::threaded(Box::new(Inflater::new(
+        Compression::Gzip => Box::new(Inflater::new(
             io::BufReader::with_capacity(COMPRESSED_BUF, joined),
             inflate::Format::Gzip,
-        )))),
-        Compression::Zlib => Box::new(inflate::threaded(Box::new(Inflater::new(
+        )),
+        Compression::Zlib => Box::new(Inflater::new(
             io::BufReader::with_capacity(COMPRESSED_BUF, joined),
             inflate::Format::Zlib,
-        )))),
+        )),
     };
     // Inflate on a second thread while this one walks the records.
     let stream: Box<dyn Read + Send> = match compression {

@@ -51,5 +51,8 @@ pub fn run(cli: &cli::Cli) -> anyhow::Result<Exit> {
         cli::Command::Head(args) => cmd::cat::run_head(args, &ctx),
         cli::Command::Count(args) => cmd::count::run(args, &ctx),
         cli::Command::VerifyCrc(args) => cmd::verify_crc::run(args, &ctx),
+        cli::Command::ToJsonl(args) => cmd::to_jsonl::run(args, &ctx),
+        cli::Command::FromJsonl(args) => cmd::from_jsonl::run(args, &ctx),
+        cli::Command::Schema(args) => cmd::schema::run(args, &ctx),
     }
 }

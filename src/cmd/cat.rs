@@ -41,6 +41,10 @@ pub enum Format {
     /// protobuf text format, as Python's text_format.MessageToString prints it.
     #[default]
     Text,
+    /// The JSONL mapping (as to-jsonl), one line per record, no comment lines.
+    Json,
+    /// Protobuf's JSON mapping (json_format.MessageToJson), one line per record.
+    Protojson,
 }
 
 /// Options shared by cat and head.
@@ -126,15 +130,21 @@ fn print_into(
                 }
             };
             buf.clear();
-            let label = if several {
-                format!("# {name} record {}", rec.index)
-            } else {
-                format!("# record {}", rec.index)
+            let rendered = match args.format {
+                Format::Text => {
+                    let label = if several {
+                        format!("# {name} record {}", rec.index)
+                    } else {
+                        format!("# record {}", rec.index)
+                    };
+                    buf.extend_from_slice(output::dim(&label, ctx.color).as_bytes());
+                    buf.push(b'\n');
+                    example::render_text(t, strict, rec.data, &mut buf)
+                }
+                Format::Json => example::json::render_json(t, strict, rec.data, &mut buf),
+                Format::Protojson => example::json::render_protojson(t, strict, rec.data, &mut buf),
             };
-            buf.extend_from_slice(output::dim(&label, ctx.color).as_bytes());
-            buf.push(b'\n');
-            example::render_text(t, strict, rec.data, &mut buf)
-                .map_err(|e| decode_error(&name, rec.index, rec.offset, e))?;
+            rendered.map_err(|e| decode_error(&name, rec.index, rec.offset, e))?;
             out.write_all(&buf).context("writing output")?;
             printed += 1;
             if printed & 0xfff == 0 {

@@ -2,6 +2,10 @@
 
 pub mod cat;
 pub mod count;
+pub mod from_jsonl;
+pub mod jsonl_pipeline;
+pub mod schema;
+pub mod to_jsonl;
 pub mod verify_crc;
 
 use crate::input::{self, Input};

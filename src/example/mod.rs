@@ -7,6 +7,8 @@
 //!   order without allocating (see [`view`] for the exact protobuf parse
 //!   semantics they follow). Keep one decoder per thread and reuse it.
 //! - [`render_text`]: a record as Python's `text_format.MessageToString`.
+//! - [`json`]: a record as a JSON line (the JSONL mapping, or protojson);
+//!   [`json_read`]: JSON lines back to payloads.
 //!
 //! # `--type auto`
 //!
@@ -34,7 +36,10 @@
 //! prints as an empty message.
 
 pub mod error;
+pub mod json;
+pub mod json_read;
 pub mod proto;
+pub mod stats;
 mod text;
 pub mod view;
 mod wire;

@@ -76,12 +76,20 @@ fn bash_completion_works_in_bash() {
             "source '{}'; COMP_WORDS=({words}); COMP_CWORD={cword}; _tfr tfr \"${{COMP_WORDS[$COMP_CWORD]}}\" \"${{COMP_WORDS[$COMP_CWORD-1]}}\"; echo \"${{COMPREPLY[@]}}\"",
             script.display()
         );
-        let out = std::process::Command::new("bash").arg("-c").arg(prog).output().expect("bash");
+        let out = std::process::Command::new("bash")
+            .arg("-c")
+            .arg(prog)
+            .output()
+            .expect("bash");
         String::from_utf8(out.stdout).unwrap()
     };
     let top = run("tfr ''", 1);
     for sub in tfr::cli::Cli::command().get_subcommands() {
-        assert!(top.split_whitespace().any(|w| w == sub.get_name()), "{} not offered: {top}", sub.get_name());
+        assert!(
+            top.split_whitespace().any(|w| w == sub.get_name()),
+            "{} not offered: {top}",
+            sub.get_name()
+        );
     }
     let flags = run("tfr count --", 2);
     assert!(flags.contains("--json") && flags.contains("--compression"), "{flags}");

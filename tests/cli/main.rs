@@ -5,6 +5,8 @@ mod util;
 mod cat;
 mod count;
 mod docs;
+mod jsonl;
 mod oracle;
 mod process;
+mod schema;
 mod verify_crc;

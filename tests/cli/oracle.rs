@@ -152,13 +152,26 @@ fn huge_length_fixture_fails_fast() {
 /// naming the record, unless asked for raw payloads.
 #[test]
 fn bad_utf8_key_is_an_error() {
-    let f = fixtures().into_iter().find(|f| f["name"] == "bad_utf8_key").expect("bad_utf8_key fixture");
+    let f = fixtures()
+        .into_iter()
+        .find(|f| f["name"] == "bad_utf8_key")
+        .expect("bad_utf8_key fixture");
     let exp = expected(&f).unwrap();
-    let bad = exp["text"].as_array().unwrap().iter().position(Value::is_null).expect("a record Python rejects");
+    let bad = exp["text"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(Value::is_null)
+        .expect("a record Python rejects");
     let path = data(f["file"].as_str().unwrap());
     let ran = tfr(&["cat", &path]).run();
     let line = ran.fails(2);
-    assert!(line.contains(&format!("record {bad} ")) && line.contains("UTF-8"), "{line}");
-    assert!(ran.stdout_str().starts_with(&format!("# record 0\n{}", exp["text"][0].as_str().unwrap())));
+    assert!(
+        line.contains(&format!("record {bad} ")) && line.contains("UTF-8"),
+        "{line}"
+    );
+    assert!(ran
+        .stdout_str()
+        .starts_with(&format!("# record 0\n{}", exp["text"][0].as_str().unwrap())));
     tfr(&["cat", "--type", "raw", &path]).run().ok();
 }

@@ -1,0 +1,331 @@
+//! `tfr from-jsonl`: JSON lines to TFRecord records (the reverse of
+//! to-jsonl), written atomically, optionally gzip- or zlib-compressed.
+//!
+//! One thread reads whole lines in batches, workers (one per core) encode
+//! them as framed records, one thread compresses and writes them in order
+//! ([`jsonl_pipeline`]). A bad line stops the run with
+//! `NAME:LINE:COLUMN key: reason`; the output was going to a temporary file,
+//! which is then removed, so nothing partial is left and an existing OUT is
+//! untouched (with `-o -` the records before the bad line were already sent).
+
+use crate::cmd::jsonl_pipeline;
+use crate::cmd::to_jsonl::JsonFormatArg;
+use crate::example::json_read::{self, Encoder, JsonFormat, Schema};
+use crate::example::MessageType;
+use crate::exit::Exit;
+use crate::inflate::{self, Inflater};
+use crate::input::{self, Input};
+use crate::output::Ctx;
+use crate::output_file::AtomicOutput;
+use crate::record::{encode_header, masked_crc, Compression, HEADER_LEN};
+use anyhow::{anyhow, bail, Context, Result};
+use clap::Args;
+use std::fs::File;
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// `--type` of the records written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum JsonlType {
+    /// The first line decides: a SequenceExample when its keys are
+    /// "feature_lists" and maybe "context" (protojson: "context" or
+    /// "featureLists"), else an Example.
+    #[default]
+    Auto,
+    /// tf.train.Example.
+    Example,
+    /// tf.train.SequenceExample.
+    Sequence,
+    /// Each line is the payload: a JSON string, or {"base64": "..."}.
+    Raw,
+}
+
+/// `--compression` of the output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum OutputCompression {
+    /// Plain TFRecord.
+    #[default]
+    None,
+    /// gzip (read with compression_type="GZIP").
+    Gzip,
+    /// zlib (read with compression_type="ZLIB").
+    Zlib,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct FromJsonlArgs {
+    /// Input JSONL files: paths, quoted globs, or '-' for stdin (the default
+    /// when piped). gzip or zlib input is detected and inflated.
+    #[arg(value_name = "FILES")]
+    pub files: Vec<String>,
+
+    /// The TFRecord file to write ('-' for stdout). It appears only when
+    /// every line converted.
+    #[arg(short = 'o', long, value_name = "OUT", required = true)]
+    pub output: PathBuf,
+
+    /// Compression of the output.
+    #[arg(long, value_enum, default_value_t = OutputCompression::None, value_name = "KIND")]
+    pub compression: OutputCompression,
+
+    /// Message type of the records.
+    #[arg(long = "type", short = 't', value_enum, default_value_t = JsonlType::Auto, value_name = "TYPE")]
+    pub payload: JsonlType,
+
+    /// Input form.
+    #[arg(long, short = 'f', value_enum, default_value_t = JsonFormatArg::Json)]
+    pub format: JsonFormatArg,
+
+    /// A schema from `tfr schema --format json`: forces the kind (int64,
+    /// float, bytes) of each feature it names; others are inferred.
+    #[arg(long, value_name = "FILE")]
+    pub schema: Option<PathBuf>,
+}
+
+/// Bytes of JSON lines handed to a worker at a time.
+const BATCH: usize = 256 * 1024;
+
+pub fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
+    let format = args.format.format();
+    let schema = match &args.schema {
+        Some(path) => {
+            if format == JsonFormat::Protojson {
+                bail!("--schema applies to the natural JSONL form; protojson names every kind");
+            }
+            let text = std::fs::read_to_string(path).with_context(|| format!("{}: cannot read", path.display()))?;
+            Some(Schema::parse(&text).map_err(|e| anyhow!("{}: not a tfr schema: {e}", path.display()))?)
+        }
+        None => None,
+    };
+    let mut ty = match args.payload {
+        JsonlType::Auto => schema.as_ref().and_then(|s| s.message),
+        JsonlType::Example => Some(MessageType::Example),
+        JsonlType::Sequence => Some(MessageType::SequenceExample),
+        JsonlType::Raw => Some(MessageType::Raw),
+    };
+    if let (Some(t), Some(s)) = (ty, schema.as_ref().and_then(|s| s.message)) {
+        if t != s && t != MessageType::Raw {
+            bail!("--type {} does not match the schema's type", type_name(t));
+        }
+    }
+    let to_stdout = args.output.as_os_str() == "-";
+    if to_stdout && io::stdout().is_terminal() {
+        bail!("refusing to write binary records to a terminal (redirect stdout, or use -o FILE)");
+    }
+    let inputs = input::expand(&args.files)?;
+    let compression = match args.compression {
+        OutputCompression::None => Compression::None,
+        OutputCompression::Gzip => Compression::Gzip,
+        OutputCompression::Zlib => Compression::Zlib,
+    };
+    let mut out = AtomicOutput::create(&args.output, compression)?;
+    let work = |batch: Batch, out: &mut Vec<u8>| -> Result<()> {
+        thread_local! {
+            static ENCODER: std::cell::RefCell<Option<Encoder>> = const { std::cell::RefCell::new(None) };
+        }
+        ENCODER.with_borrow_mut(|encoder| {
+            let encoder = encoder.get_or_insert_with(|| Encoder::new(format, schema.clone()));
+            encode_batch(encoder, &batch, out)
+        })
+    };
+    let sink = &mut out;
+    let write = |bytes: &[u8]| sink.write_all(bytes);
+    let produce = |tx: &mut jsonl_pipeline::Sender<Batch>| produce(&inputs, format, &mut ty, ctx, tx);
+    jsonl_pipeline::run(jsonl_pipeline::workers(), produce, work, write)?;
+    out.commit()?;
+    Ok(Exit::Success)
+}
+
+/// Whole lines of one input for a worker to encode.
+struct Batch {
+    data: Vec<u8>,
+    /// The number of the first line.
+    first_line: u64,
+    ty: MessageType,
+    name: Arc<str>,
+}
+
+/// Encodes the lines of a batch as framed records.
+fn encode_batch(encoder: &mut Encoder, batch: &Batch, out: &mut Vec<u8>) -> Result<()> {
+    let mut start = 0;
+    let ends = memchr::memchr_iter(b'\n', &batch.data).chain([batch.data.len()]);
+    for (n, end) in (batch.first_line..).zip(ends) {
+        let line = &batch.data[start..end];
+        start = end + 1;
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let start = out.len();
+        out.resize(start + HEADER_LEN, 0);
+        if let Err(e) = encoder.encode(batch.ty, line, out) {
+            out.truncate(start);
+            let at = format!("{}:{n}:{}", batch.name, e.column(line));
+            let json_start = matches!(
+                line.iter().find(|b| !b.is_ascii_whitespace()),
+                Some(b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n')
+            );
+            if n == 1 && e.offset == 0 && !json_start {
+                bail!("{at}: {e} (this is not JSON text: a TFRecord file? `tfr to-jsonl` reads those)");
+            }
+            match e.key {
+                Some(_) => bail!("{at} {e}"),
+                None => bail!("{at}: {e}"),
+            }
+        }
+        let len = out.len() - start - HEADER_LEN;
+        out[start..start + HEADER_LEN].copy_from_slice(&encode_header(len as u64));
+        let crc = masked_crc(&out[start + HEADER_LEN..]);
+        out.extend_from_slice(&crc.to_le_bytes());
+    }
+    Ok(())
+}
+
+/// Reads every input into batches of whole lines; decides `--type auto`
+/// from the first non-blank line.
+fn produce(
+    inputs: &[Input],
+    format: JsonFormat,
+    ty: &mut Option<MessageType>,
+    ctx: &Ctx,
+    tx: &mut jsonl_pipeline::Sender<Batch>,
+) -> Result<()> {
+    let progress = ctx.progress(None);
+    for input in inputs {
+        let name: Arc<str> = input.display().into();
+        let mut chunks = Chunks::open(input)?;
+        while let Some((first_line, data)) = chunks.next().with_context(|| format!("{name}: read failed"))? {
+            let t = match *ty {
+                Some(t) => t,
+                None => match data
+                    .split(|&b| b == b'\n')
+                    .find(|l| !l.iter().all(u8::is_ascii_whitespace))
+                {
+                    Some(line) => *ty.insert(json_read::detect(format, line)),
+                    None => MessageType::Example, // only blank lines so far
+                },
+            };
+            tx.send(Batch {
+                data,
+                first_line,
+                ty: t,
+                name: name.clone(),
+            })?;
+            progress.update(chunks.consumed, chunks.lines);
+        }
+    }
+    Ok(())
+}
+
+fn type_name(t: MessageType) -> &'static str {
+    match t {
+        MessageType::Example => "example",
+        MessageType::SequenceExample => "sequence",
+        MessageType::Raw => "raw",
+    }
+}
+
+/// The whole lines of one input in chunks of about [`BATCH`] bytes (the
+/// last newline of each chunk dropped), with the number of each chunk's
+/// first line. A leading UTF-8 byte order mark is taken off. Memory is
+/// bounded by the chunk size and the longest line.
+struct Chunks {
+    src: Box<dyn Read + Send>,
+    /// Bytes read after the last complete line.
+    rest: Vec<u8>,
+    eof: bool,
+    /// Lines handed out so far.
+    lines: u64,
+    /// Input bytes consumed so far (decompressed), for progress.
+    consumed: u64,
+}
+
+impl Chunks {
+    /// Opens a file or stdin, inflating gzip or zlib (no JSON text starts
+    /// with their first bytes).
+    fn open(input: &Input) -> Result<Chunks> {
+        let name = input.display();
+        let mut src: Box<dyn Read + Send> = match input {
+            Input::Stdin => Box::new(io::stdin()),
+            Input::Path(p) => {
+                let file = File::open(p).with_context(|| format!("{name}: cannot open"))?;
+                if file.metadata().is_ok_and(|m| m.is_dir()) {
+                    bail!("{name}: is a directory");
+                }
+                Box::new(file)
+            }
+        };
+        let mut head = Vec::with_capacity(3);
+        (&mut src)
+            .take(3)
+            .read_to_end(&mut head)
+            .with_context(|| format!("{name}: read failed"))?;
+        let format = match head[..] {
+            [0x1f, 0x8b, ..] => Some(inflate::Format::Gzip),
+            [0x78, flg, ..] if (0x7800u16 | u16::from(flg)) % 31 == 0 => Some(inflate::Format::Zlib),
+            _ => None,
+        };
+        let joined: Box<dyn Read + Send> = Box::new(io::Cursor::new(head).chain(src));
+        let src: Box<dyn Read + Send> = match format {
+            Some(f) => Box::new(inflate::threaded(Box::new(Inflater::new(
+                io::BufReader::with_capacity(256 * 1024, joined),
+                f,
+            )))),
+            None => joined,
+        };
+        Ok(Chunks {
+            src,
+            rest: Vec::new(),
+            eof: false,
+            lines: 0,
+            consumed: 0,
+        })
+    }
+
+    /// The next chunk of whole lines and the number of its first line.
+    fn next(&mut self) -> io::Result<Option<(u64, Vec<u8>)>> {
+        let mut buf = std::mem::take(&mut self.rest);
+        buf.reserve(BATCH + BATCH / 4);
+        loop {
+            let scanned = buf.len();
+            if self.eof {
+                if buf.is_empty() {
+                    return Ok(None);
+                }
+                break;
+            }
+            let target = (scanned + BATCH).max(BATCH);
+            buf.resize(target, 0);
+            let mut filled = scanned;
+            while filled < target {
+                match self.src.read(&mut buf[filled..]) {
+                    Ok(0) => {
+                        self.eof = true;
+                        break;
+                    }
+                    Ok(n) => filled += n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            buf.truncate(filled);
+            if let Some(last) = memchr::memrchr(b'\n', &buf[scanned..]) {
+                // Whole lines up to the last newline; keep the rest.
+                let cut = scanned + last;
+                self.rest = buf[cut + 1..].to_vec();
+                buf.truncate(cut);
+                break;
+            }
+            // No newline yet: a long line, read on.
+        }
+        if self.lines == 0 && self.consumed == 0 && buf.starts_with(b"\xef\xbb\xbf") {
+            buf.drain(..3);
+            self.consumed += 3;
+        }
+        let first = self.lines + 1;
+        self.lines += memchr::memchr_iter(b'\n', &buf).count() as u64 + 1;
+        self.consumed += buf.len() as u64 + 1;
+        Ok(Some((first, buf)))
+    }
+}

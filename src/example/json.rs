@@ -1,0 +1,869 @@
+//! The JSONL mapping (`tfr to-jsonl`, `cat --format json`) and protobuf's
+//! JSON mapping (`--format protojson`): rendering. Parsing is in
+//! [`json_read`](super::json_read).
+//!
+//! # The natural form (one compact line per record)
+//!
+//! An Example is `{"name": FEATURE, ...}` with the map entries in wire order
+//! (duplicates kept); an Example with no `features` field (the empty
+//! payload) is `null`, one with an empty `features` is `{}`.
+//! FEATURE is, in its natural form:
+//! - Int64List: `[1, -2]`, JSON integers exact over all of i64;
+//! - FloatList: `[1.0, 0.1, 1e-45, 3.4028235e38, "NaN", "Infinity",
+//!   "-Infinity"]`: the shortest decimal that reads back to the same float32
+//!   (ryu's f32 shortest: exponent as `e` and digits, no `+`, at least one
+//!   digit after a `.` otherwise), always with a `.` or an exponent so that
+//!   it never reads back as an integer;
+//! - BytesList: `["text", {"base64": "/9j/"}]`: a JSON string when the value
+//!   is valid UTF-8, else standard padded base64.
+//!
+//! The typed form `{"int64_list": [...]}`, `{"float_list": [...]}`,
+//! `{"bytes_list": [...]}` is used exactly where the natural form would read
+//! back as something else: an empty list (any kind), and a float list whose
+//! values are all non-finite (`["NaN"]` alone would read back as bytes).
+//! Every other list reads back unambiguously: a list with a number is
+//! numeric (float if any value has a `.` or exponent or is `"NaN"`/
+//! `"Infinity"`/`"-Infinity"`, else int64), a list of only strings and
+//! `{"base64"}` objects is bytes. A Feature with no kind set is `null`.
+//!
+//! A SequenceExample is `{"context": {...}, "feature_lists": {"name":
+//! [FEATURE, ...]}}`, each key present exactly when the field is (the empty
+//! payload is `{}`). A raw payload (`--type raw`) is a JSON string when it
+//! is valid UTF-8, else `{"base64": ...}`.
+//!
+//! Strings escape only what JSON requires (`"`, `\`, controls below 0x20,
+//! with `\n`, `\r`, `\t`, `\b`, `\f` short); other characters stay UTF-8.
+//!
+//! NaN payload bits do not survive the text `"NaN"`: every NaN reads back
+//! as the canonical quiet NaN (0x7fc00000), so only canonical NaNs round-trip
+//! byte for byte (TensorFlow and numpy produce that one).
+//!
+//! # protojson
+//!
+//! `json_format.MessageToJson(msg, indent=None)` of Python protobuf 7:
+//! lowerCamelCase names, int64 as strings, bytes as standard base64, floats
+//! as the text format prints them (`1e-05`, `1.4013e-45`, `"NaN"`), Python's
+//! `", "` / `": "` separators and `ensure_ascii` escaping. Maps are in wire
+//! order with a repeated key written once, where its last value wins (what
+//! protobuf keeps), so canonical records round-trip through
+//! `from-jsonl --format protojson` byte for byte. With sorted keys the line
+//! is byte-identical to `MessageToJson(msg, indent=None, sort_keys=True)`.
+//! A raw payload is a base64 JSON string (protobuf's mapping of `bytes`).
+
+use base64::Engine as _;
+
+use super::text::write_float;
+use super::view::{ExampleView, FeatureListsView, FeatureView, FeaturesView, Kind, SequenceExampleView};
+use super::{DecodeError, Decoder, MessageType};
+
+/// Standard, padded base64 (RFC 4648), as both mappings write it.
+pub(crate) const BASE64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
+
+/// Appends the natural JSON line of `payload` (decoded as `ty`) and a newline.
+///
+/// `strict` is as for [`render_text`](super::render_text). On error `out`
+/// is left as it was.
+pub fn render_json(ty: MessageType, strict: bool, payload: &[u8], out: &mut Vec<u8>) -> Result<(), DecodeError> {
+    with_decoder(|d| render_json_with(d, ty, strict, payload, out))
+}
+
+/// [`render_json`] with a caller-owned [`Decoder`].
+pub fn render_json_with(
+    decoder: &mut Decoder,
+    ty: MessageType,
+    strict: bool,
+    payload: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<(), DecodeError> {
+    match ty {
+        MessageType::Example if fast_example(payload, out) => {}
+        MessageType::Example => natural_example(&decoder.example(payload, strict)?, out),
+        MessageType::SequenceExample => natural_sequence(&decoder.sequence_example(payload, strict)?, out),
+        MessageType::Raw => natural_bytes(payload, out),
+    }
+    out.push(b'\n');
+    Ok(())
+}
+
+/// Appends the protobuf JSON line of `payload` (decoded as `ty`) and a newline.
+///
+/// On error `out` is left as it was.
+pub fn render_protojson(ty: MessageType, strict: bool, payload: &[u8], out: &mut Vec<u8>) -> Result<(), DecodeError> {
+    with_decoder(|d| render_protojson_with(d, ty, strict, payload, out))
+}
+
+/// [`render_protojson`] with a caller-owned [`Decoder`].
+pub fn render_protojson_with(
+    decoder: &mut Decoder,
+    ty: MessageType,
+    strict: bool,
+    payload: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<(), DecodeError> {
+    match ty {
+        MessageType::Example => proto_example(&decoder.example(payload, strict)?, out),
+        MessageType::SequenceExample => proto_sequence(&decoder.sequence_example(payload, strict)?, out),
+        MessageType::Raw => base64_string(payload, out),
+    }
+    out.push(b'\n');
+    Ok(())
+}
+
+fn with_decoder<T>(f: impl FnOnce(&mut Decoder) -> T) -> T {
+    thread_local! {
+        static DECODER: std::cell::RefCell<Decoder> = std::cell::RefCell::default();
+    }
+    DECODER.with_borrow_mut(f)
+}
+
+// ---------------------------------------------------------------------------
+// The natural form
+// ---------------------------------------------------------------------------
+
+fn natural_example(view: &ExampleView<'_>, out: &mut Vec<u8>) {
+    match view.features() {
+        Some(features) => natural_features(&features, out),
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
+fn natural_sequence(view: &SequenceExampleView<'_>, out: &mut Vec<u8>) {
+    out.push(b'{');
+    if let Some(context) = view.context() {
+        out.extend_from_slice(b"\"context\":");
+        natural_features(&context, out);
+    }
+    if let Some(lists) = view.feature_lists() {
+        if view.context().is_some() {
+            out.push(b',');
+        }
+        out.extend_from_slice(b"\"feature_lists\":");
+        natural_feature_lists(&lists, out);
+    }
+    out.push(b'}');
+}
+
+fn natural_features(features: &FeaturesView<'_>, out: &mut Vec<u8>) {
+    out.push(b'{');
+    for (i, (key, feature)) in features.entries().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        json_string(key.as_bytes(), out);
+        out.push(b':');
+        natural_feature(&feature, out);
+    }
+    out.push(b'}');
+}
+
+fn natural_feature_lists(lists: &FeatureListsView<'_>, out: &mut Vec<u8>) {
+    out.push(b'{');
+    for (i, (key, list)) in lists.entries().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        json_string(key.as_bytes(), out);
+        out.extend_from_slice(b":[");
+        for (j, feature) in list.features().enumerate() {
+            if j > 0 {
+                out.push(b',');
+            }
+            natural_feature(&feature, out);
+        }
+        out.push(b']');
+    }
+    out.push(b'}');
+}
+
+/// One Feature, natural form unless it would read back differently.
+#[inline]
+fn natural_feature(feature: &FeatureView<'_>, out: &mut Vec<u8>) {
+    match feature.kind() {
+        Kind::None => out.extend_from_slice(b"null"),
+        Kind::Int64 => {
+            let mut values = feature.int64s();
+            let Some(first) = values.next() else {
+                out.extend_from_slice(b"{\"int64_list\":[]}");
+                return;
+            };
+            let mut buf = itoa::Buffer::new();
+            out.push(b'[');
+            out.extend_from_slice(buf.format(first).as_bytes());
+            for v in values {
+                out.push(b',');
+                out.extend_from_slice(buf.format(v).as_bytes());
+            }
+            out.push(b']');
+        }
+        Kind::Float => {
+            let values = feature.floats();
+            // Only a finite value marks the list as numbers.
+            let typed = !values.clone().any(f32::is_finite);
+            if typed {
+                out.extend_from_slice(b"{\"float_list\":");
+            }
+            out.push(b'[');
+            let mut buf = ryu::Buffer::new();
+            for (i, v) in values.enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                natural_float(v, &mut buf, out);
+            }
+            out.push(b']');
+            if typed {
+                out.push(b'}');
+            }
+        }
+        Kind::Bytes => {
+            let mut values = feature.bytes();
+            let Some(first) = values.next() else {
+                out.extend_from_slice(b"{\"bytes_list\":[]}");
+                return;
+            };
+            out.push(b'[');
+            natural_bytes(first, out);
+            for v in values {
+                out.push(b',');
+                natural_bytes(v, out);
+            }
+            out.push(b']');
+        }
+    }
+}
+
+/// A float32: ryu's shortest round-trip digits, or a quoted non-finite name.
+#[inline]
+fn natural_float(v: f32, buf: &mut ryu::Buffer, out: &mut Vec<u8>) {
+    if v.is_finite() {
+        if v.to_bits() & 0x7fff_ffff == DOUBLE_ROUNDED {
+            // See DOUBLE_ROUNDED: one more digit than the shortest.
+            out.extend_from_slice(if v < 0.0 { b"-7.0385307e-26" } else { b"7.0385307e-26" });
+            return;
+        }
+        // ryu always writes a `.` or an exponent: "1.0", "1e-45", "3.4028235e38".
+        out.extend_from_slice(buf.format_finite(v).as_bytes());
+    } else {
+        out.extend_from_slice(non_finite(v));
+    }
+}
+
+/// The one float32 (with its negative) whose shortest digits read back
+/// wrong through a double: ryu's `7.038531e-26` is the nearest float32 to
+/// that decimal, but the nearest double to it rounds to the next float32
+/// (0x15ae43fe), which is what Python's `json` + `numpy.float32`, protobuf
+/// and `from-jsonl` read. Found by checking every finite float32 (parse as
+/// f32, parse as f64 then `as f32`, and serde_json): all others agree.
+const DOUBLE_ROUNDED: u32 = 0x15ae_43fd;
+
+/// The quoted JSON name of a non-finite float.
+fn non_finite(v: f32) -> &'static [u8] {
+    if v.is_nan() {
+        b"\"NaN\""
+    } else if v > 0.0 {
+        b"\"Infinity\""
+    } else {
+        b"\"-Infinity\""
+    }
+}
+
+/// A bytes value: a JSON string when valid UTF-8, else `{"base64": ...}`.
+#[inline]
+fn natural_bytes(v: &[u8], out: &mut Vec<u8>) {
+    if is_plain(v) {
+        out.push(b'"');
+        out.extend_from_slice(v);
+        out.push(b'"');
+    } else if std::str::from_utf8(v).is_ok() {
+        json_string(v, out);
+    } else {
+        out.extend_from_slice(b"{\"base64\":");
+        base64_string(v, out);
+        out.push(b'}');
+    }
+}
+
+/// A double-quoted standard base64 string.
+fn base64_string(v: &[u8], out: &mut Vec<u8>) {
+    out.push(b'"');
+    let start = out.len();
+    let len = base64::encoded_len(v.len(), true).expect("base64 length fits usize");
+    out.resize(start + len, 0);
+    let written = BASE64.encode_slice(v, &mut out[start..]).expect("sized exactly");
+    out.truncate(start + written);
+    out.push(b'"');
+}
+
+/// What a byte becomes inside a JSON string: 0 kept, `u` as `\u00XX`, else
+/// the letter of a short escape.
+static ESCAPE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = b'u';
+        i += 1;
+    }
+    t[b'\n' as usize] = b'n';
+    t[b'\r' as usize] = b'r';
+    t[b'\t' as usize] = b't';
+    t[0x08] = b'b';
+    t[0x0c] = b'f';
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t
+};
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// Whether bytes are ASCII that a JSON string holds unescaped (the common
+/// case: copied as is, with no UTF-8 check needed).
+#[inline]
+fn is_plain(s: &[u8]) -> bool {
+    s.iter().all(|&b| b < 0x80 && ESCAPE[b as usize] == 0)
+}
+
+/// A JSON string of valid UTF-8, escaping only what JSON requires.
+#[inline]
+pub(crate) fn json_string(s: &[u8], out: &mut Vec<u8>) {
+    out.push(b'"');
+    let mut start = 0;
+    for (i, &b) in s.iter().enumerate() {
+        let esc = ESCAPE[b as usize];
+        if esc == 0 {
+            continue;
+        }
+        out.extend_from_slice(&s[start..i]);
+        start = i + 1;
+        if esc == b'u' {
+            out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]);
+        } else {
+            out.extend_from_slice(&[b'\\', esc]);
+        }
+    }
+    out.extend_from_slice(&s[start..]);
+    out.push(b'"');
+}
+
+// ---------------------------------------------------------------------------
+// The fast path: canonical Examples straight from the wire
+// ---------------------------------------------------------------------------
+
+/// A cursor over wire bytes for [`fast_example`].
+struct Wire<'a> {
+    b: &'a [u8],
+}
+
+impl<'a> Wire<'a> {
+    #[inline]
+    fn byte(&mut self) -> Option<u8> {
+        let (&first, rest) = self.b.split_first()?;
+        self.b = rest;
+        Some(first)
+    }
+
+    /// A varint of at most 10 bytes whose 10th byte is 0 or 1 (exactly
+    /// 64 bits, as every canonical encoder writes).
+    #[inline]
+    fn varint(&mut self) -> Option<u64> {
+        let mut value = 0u64;
+        for i in 0..10 {
+            let b = self.byte()?;
+            value |= u64::from(b & 0x7f) << (7 * i);
+            if b < 0x80 {
+                return (i < 9 || b <= 1).then_some(value);
+            }
+        }
+        None
+    }
+
+    /// A length-delimited value (after its tag).
+    #[inline]
+    fn len_bytes(&mut self) -> Option<&'a [u8]> {
+        let len = usize::try_from(self.varint()?).ok()?;
+        let (value, rest) = self.b.split_at_checked(len)?;
+        self.b = rest;
+        Some(value)
+    }
+
+    /// The value of field `tag` (a length-delimited field), which must be next.
+    #[inline]
+    fn field(&mut self, tag: u8) -> Option<&'a [u8]> {
+        if self.byte()? != tag {
+            return None;
+        }
+        self.len_bytes()
+    }
+}
+
+/// Appends the natural JSON of an Example encoded canonically (as upb and
+/// prost write it: one `features` field, entries with key then value,
+/// Features with one list, numbers packed, varints of at most 64 bits).
+/// Returns false, with `out` untouched, for anything else: the decoder then
+/// handles (or rejects) it. The output is identical to the general path's.
+fn fast_example(payload: &[u8], out: &mut Vec<u8>) -> bool {
+    let start = out.len();
+    let done = fast_example_inner(payload, out).is_some();
+    if !done {
+        out.truncate(start);
+    }
+    done
+}
+
+fn fast_example_inner(payload: &[u8], out: &mut Vec<u8>) -> Option<()> {
+    if payload.is_empty() {
+        out.extend_from_slice(b"null");
+        return Some(());
+    }
+    let mut top = Wire { b: payload };
+    let mut features = Wire { b: top.field(0x0a)? };
+    if !top.b.is_empty() {
+        return None;
+    }
+    out.push(b'{');
+    let mut first = true;
+    while !features.b.is_empty() {
+        let mut entry = Wire {
+            b: features.field(0x0a)?,
+        };
+        let key = entry.field(0x0a)?;
+        let feature = entry.field(0x12)?;
+        if !entry.b.is_empty() {
+            return None;
+        }
+        if !first {
+            out.push(b',');
+        }
+        first = false;
+        if is_plain(key) {
+            out.push(b'"');
+            out.extend_from_slice(key);
+            out.push(b'"');
+        } else {
+            std::str::from_utf8(key).ok()?;
+            json_string(key, out);
+        }
+        out.push(b':');
+        fast_feature(feature, out)?;
+    }
+    out.push(b'}');
+    Some(())
+}
+
+#[inline]
+fn fast_feature(feature: &[u8], out: &mut Vec<u8>) -> Option<()> {
+    if feature.is_empty() {
+        out.extend_from_slice(b"null");
+        return Some(());
+    }
+    let mut f = Wire { b: feature };
+    let tag = f.byte()?;
+    let list = f.len_bytes()?;
+    if !f.b.is_empty() {
+        return None;
+    }
+    match tag {
+        0x0a => {
+            if list.is_empty() {
+                out.extend_from_slice(b"{\"bytes_list\":[]}");
+                return Some(());
+            }
+            let mut values = Wire { b: list };
+            out.push(b'[');
+            let mut first = true;
+            while !values.b.is_empty() {
+                let v = values.field(0x0a)?;
+                if !first {
+                    out.push(b',');
+                }
+                first = false;
+                natural_bytes(v, out);
+            }
+            out.push(b']');
+        }
+        0x12 => {
+            if list.is_empty() {
+                out.extend_from_slice(b"{\"float_list\":[]}");
+                return Some(());
+            }
+            let mut l = Wire { b: list };
+            let packed = l.field(0x0a)?;
+            if !l.b.is_empty() || packed.is_empty() || packed.len() % 4 != 0 {
+                return None;
+            }
+            let values = packed
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+            let typed = !values.clone().any(f32::is_finite);
+            if typed {
+                out.extend_from_slice(b"{\"float_list\":");
+            }
+            out.push(b'[');
+            let mut buf = ryu::Buffer::new();
+            for (i, v) in values.enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                natural_float(v, &mut buf, out);
+            }
+            out.push(b']');
+            if typed {
+                out.push(b'}');
+            }
+        }
+        0x1a => {
+            if list.is_empty() {
+                out.extend_from_slice(b"{\"int64_list\":[]}");
+                return Some(());
+            }
+            let mut l = Wire { b: list };
+            let mut packed = Wire { b: l.field(0x0a)? };
+            if !l.b.is_empty() || packed.b.is_empty() {
+                return None;
+            }
+            let mut buf = itoa::Buffer::new();
+            out.push(b'[');
+            let mut first = true;
+            while !packed.b.is_empty() {
+                let v = packed.varint()? as i64;
+                if !first {
+                    out.push(b',');
+                }
+                first = false;
+                out.extend_from_slice(buf.format(v).as_bytes());
+            }
+            out.push(b']');
+        }
+        _ => return None,
+    }
+    Some(())
+}
+
+// ---------------------------------------------------------------------------
+// protojson
+// ---------------------------------------------------------------------------
+
+fn proto_example(view: &ExampleView<'_>, out: &mut Vec<u8>) {
+    match view.features() {
+        Some(features) => {
+            out.extend_from_slice(b"{\"features\": ");
+            proto_features(&features, out);
+            out.push(b'}');
+        }
+        None => out.extend_from_slice(b"{}"),
+    }
+}
+
+fn proto_sequence(view: &SequenceExampleView<'_>, out: &mut Vec<u8>) {
+    out.push(b'{');
+    if let Some(context) = view.context() {
+        out.extend_from_slice(b"\"context\": ");
+        proto_features(&context, out);
+    }
+    if let Some(lists) = view.feature_lists() {
+        if view.context().is_some() {
+            out.extend_from_slice(b", ");
+        }
+        out.extend_from_slice(b"\"featureLists\": ");
+        proto_feature_lists(&lists, out);
+    }
+    out.push(b'}');
+}
+
+fn proto_features(features: &FeaturesView<'_>, out: &mut Vec<u8>) {
+    if features.is_empty() {
+        out.extend_from_slice(b"{}");
+        return;
+    }
+    out.extend_from_slice(b"{\"feature\": {");
+    for (i, (key, feature)) in dedup_last(features.entries().collect()).into_iter().enumerate() {
+        if i > 0 {
+            out.extend_from_slice(b", ");
+        }
+        ascii_json_string(key, out);
+        out.extend_from_slice(b": ");
+        proto_feature(&feature, out);
+    }
+    out.extend_from_slice(b"}}");
+}
+
+/// Keeps the last entry of each key, at its wire position.
+fn dedup_last<T>(mut entries: Vec<(&str, T)>) -> Vec<(&str, T)> {
+    let mut order: Vec<usize> = (0..entries.len()).collect();
+    order.sort_by(|&a, &b| entries[a].0.cmp(entries[b].0).then(a.cmp(&b)));
+    if !order.windows(2).any(|w| entries[w[0]].0 == entries[w[1]].0) {
+        return entries;
+    }
+    let mut keep = vec![false; entries.len()];
+    for (i, &e) in order.iter().enumerate() {
+        if order.get(i + 1).is_none_or(|&next| entries[next].0 != entries[e].0) {
+            keep[e] = true;
+        }
+    }
+    let mut i = 0;
+    entries.retain(|_| {
+        i += 1;
+        keep[i - 1]
+    });
+    entries
+}
+
+fn proto_feature_lists(lists: &FeatureListsView<'_>, out: &mut Vec<u8>) {
+    if lists.is_empty() {
+        out.extend_from_slice(b"{}");
+        return;
+    }
+    out.extend_from_slice(b"{\"featureList\": {");
+    let entries = dedup_last(lists.entries().collect());
+    for (i, (key, list)) in entries.into_iter().enumerate() {
+        if i > 0 {
+            out.extend_from_slice(b", ");
+        }
+        ascii_json_string(key, out);
+        out.extend_from_slice(b": ");
+        if list.is_empty() {
+            out.extend_from_slice(b"{}");
+            continue;
+        }
+        out.extend_from_slice(b"{\"feature\": [");
+        for (j, feature) in list.features().enumerate() {
+            if j > 0 {
+                out.extend_from_slice(b", ");
+            }
+            proto_feature(&feature, out);
+        }
+        out.extend_from_slice(b"]}");
+    }
+    out.extend_from_slice(b"}}");
+}
+
+fn proto_feature(feature: &FeatureView<'_>, out: &mut Vec<u8>) {
+    let name: &[u8] = match feature.kind() {
+        Kind::None => {
+            out.extend_from_slice(b"{}");
+            return;
+        }
+        Kind::Bytes => b"{\"bytesList\": ",
+        Kind::Float => b"{\"floatList\": ",
+        Kind::Int64 => b"{\"int64List\": ",
+    };
+    out.extend_from_slice(name);
+    if feature.is_empty() {
+        out.extend_from_slice(b"{}}");
+        return;
+    }
+    out.extend_from_slice(b"{\"value\": [");
+    match feature.kind() {
+        Kind::Bytes => {
+            for (i, v) in feature.bytes().enumerate() {
+                if i > 0 {
+                    out.extend_from_slice(b", ");
+                }
+                base64_string(v, out);
+            }
+        }
+        Kind::Float => {
+            for (i, v) in feature.floats().enumerate() {
+                if i > 0 {
+                    out.extend_from_slice(b", ");
+                }
+                if v.is_finite() {
+                    write_float(v, out);
+                } else {
+                    out.extend_from_slice(non_finite(v));
+                }
+            }
+        }
+        Kind::Int64 => {
+            let mut buf = itoa::Buffer::new();
+            for (i, v) in feature.int64s().enumerate() {
+                if i > 0 {
+                    out.extend_from_slice(b", ");
+                }
+                out.push(b'"');
+                out.extend_from_slice(buf.format(v).as_bytes());
+                out.push(b'"');
+            }
+        }
+        Kind::None => {}
+    }
+    out.extend_from_slice(b"]}}");
+}
+
+/// A JSON string as Python's `json.dumps(ensure_ascii=True)` writes it:
+/// `\"`, `\\`, `\n`, `\r`, `\t`, `\b`, `\f`, and `\uXXXX` (lower-case hex,
+/// surrogate pairs above U+FFFF) for every other character outside
+/// 0x20..=0x7E.
+fn ascii_json_string(s: &str, out: &mut Vec<u8>) {
+    out.push(b'"');
+    for c in s.chars() {
+        match c {
+            '"' => out.extend_from_slice(b"\\\""),
+            '\\' => out.extend_from_slice(b"\\\\"),
+            '\n' => out.extend_from_slice(b"\\n"),
+            '\r' => out.extend_from_slice(b"\\r"),
+            '\t' => out.extend_from_slice(b"\\t"),
+            '\u{8}' => out.extend_from_slice(b"\\b"),
+            '\u{c}' => out.extend_from_slice(b"\\f"),
+            ' '..='~' => out.push(c as u8),
+            _ => {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    let u = *unit;
+                    out.extend_from_slice(&[
+                        b'\\',
+                        b'u',
+                        HEX[(u >> 12) as usize],
+                        HEX[((u >> 8) & 15) as usize],
+                        HEX[((u >> 4) & 15) as usize],
+                        HEX[(u & 15) as usize],
+                    ]);
+                }
+            }
+        }
+    }
+    out.push(b'"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn natural(v: f32) -> String {
+        let mut out = Vec::new();
+        natural_float(v, &mut ryu::Buffer::new(), &mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn floats_always_look_like_floats() {
+        assert_eq!(natural(1.0), "1.0");
+        assert_eq!(natural(0.1), "0.1");
+        assert_eq!(natural(-0.0), "-0.0");
+        assert_eq!(natural(f32::from_bits(1)), "1e-45");
+        assert_eq!(natural(f32::MAX), "3.4028235e38");
+        assert_eq!(natural(1e16), "1e16");
+        assert_eq!(natural(1e-5), "0.00001");
+        assert_eq!(natural(1e-7), "1e-7");
+        assert_eq!(natural(123456790.0), "123456790.0");
+        assert_eq!(natural(f32::NAN), "\"NaN\"");
+        assert_eq!(natural(f32::NEG_INFINITY), "\"-Infinity\"");
+    }
+
+    /// Every string the natural form writes reads back to the same float32
+    /// both directly and through the nearest double (as Python does).
+    #[test]
+    fn floats_read_back_directly_and_through_a_double() {
+        let check = |bits: u32| {
+            let v = f32::from_bits(bits);
+            if !v.is_finite() {
+                return;
+            }
+            let s = natural(v);
+            assert_eq!(s.parse::<f32>().unwrap().to_bits(), bits, "{s}");
+            assert_eq!((s.parse::<f64>().unwrap() as f32).to_bits(), bits, "{s} via f64");
+            let via_serde: f64 = serde_json::from_str(&s).unwrap();
+            assert_eq!((via_serde as f32).to_bits(), bits, "{s} via serde_json");
+        };
+        check(DOUBLE_ROUNDED);
+        check(DOUBLE_ROUNDED | 0x8000_0000);
+        // All subnormals and small normals, then a stride over the rest.
+        for bits in (0..0x0100_0000).step_by(61) {
+            check(bits);
+        }
+        for bits in (0..=u32::MAX).step_by(4099) {
+            check(bits);
+        }
+    }
+
+    #[test]
+    fn strings_escape_what_json_requires() {
+        let mut out = Vec::new();
+        json_string("a\"\\\n\r\t\u{8}\u{c}\u{1}\u{1f}\u{7f}é😀".as_bytes(), &mut out);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "\"a\\\"\\\\\\n\\r\\t\\b\\f\\u0001\\u001f\u{7f}é😀\""
+        );
+        let mut out = Vec::new();
+        ascii_json_string("ctl\u{1}\u{1f}\u{7f} é😀", &mut out);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "\"ctl\\u0001\\u001f\\u007f \\u00e9\\ud83d\\ude00\""
+        );
+    }
+
+    /// The fast path renders exactly what the decoder's views render, and
+    /// declines (rather than differs) on anything else: random canonical
+    /// Examples, then random byte corruptions of them.
+    #[test]
+    fn fast_path_equals_the_general_path() {
+        use crate::example::proto::{Example, Feature, FeatureEntry, Features};
+        use prost::Message;
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut decoder = Decoder::new();
+        let (mut fast, mut declined) = (0, 0);
+        for round in 0..4000 {
+            let entries = (0..next() % 5)
+                .map(|_| {
+                    let n = (next() % 4) as usize;
+                    let key: String = (0..next() % 3)
+                        .map(|_| ['a', 'é', '"', '\n', '😀'][(next() % 5) as usize])
+                        .collect();
+                    let feature = match next() % 4 {
+                        0 => Feature::default(),
+                        1 => Feature::int64s((0..n).map(|_| next() as i64 >> (next() % 64)).collect()),
+                        2 => Feature::floats((0..n).map(|_| f32::from_bits(next() as u32)).collect()),
+                        _ => Feature::bytes(
+                            (0..n)
+                                .map(|_| (0..next() % 4).map(|_| next() as u8 % 0x90).collect())
+                                .collect(),
+                        ),
+                    };
+                    FeatureEntry::new(key, feature)
+                })
+                .collect();
+            let e = Example {
+                features: (next() % 8 != 0).then_some(Features { feature: entries }),
+            };
+            let mut payload = e.encode_to_vec();
+            if round % 2 == 1 && !payload.is_empty() {
+                let at = (next() % payload.len() as u64) as usize;
+                payload[at] = next() as u8;
+            }
+            let mut general = Vec::new();
+            let general_ok = match decoder.example(&payload, false) {
+                Ok(view) => {
+                    natural_example(&view, &mut general);
+                    true
+                }
+                Err(_) => false,
+            };
+            let mut out = b"prefix".to_vec();
+            if fast_example(&payload, &mut out) {
+                fast += 1;
+                assert!(
+                    general_ok,
+                    "fast path accepted what the decoder rejects: {payload:02x?}"
+                );
+                assert_eq!(out[6..], general[..], "{payload:02x?}");
+            } else {
+                declined += 1;
+                assert_eq!(out, b"prefix");
+            }
+        }
+        assert!(fast > 2000 && declined > 100, "fast {fast}, declined {declined}");
+    }
+
+    #[test]
+    fn protojson_keeps_the_last_of_repeated_keys() {
+        let kept = dedup_last(vec![("b", 1), ("a", 2), ("b", 3), ("c", 4), ("a", 5)]);
+        assert_eq!(kept, vec![("b", 3), ("c", 4), ("a", 5)]);
+        let kept = dedup_last(vec![("b", 1), ("a", 2)]);
+        assert_eq!(kept, vec![("b", 1), ("a", 2)]);
+    }
+}

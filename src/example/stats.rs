@@ -1,0 +1,906 @@
+//! Per-feature statistics over many records: what `tfr schema` infers.
+//!
+//! A [`Collector`] takes decoded [`ExampleView`]s or
+//! [`SequenceExampleView`]s one at a time and keeps one aggregate per
+//! feature name ([`FeatureStats`]): memory grows with the number of distinct
+//! features, never with the number of records. Feature names are interned
+//! once; after the first records, adding a record allocates nothing (a
+//! cache of the previous record's key order makes the lookup a string
+//! comparison when records share their layout, as TensorFlow-written
+//! datasets do).
+//!
+//! Semantics, chosen to match how TensorFlow's parsers read the records:
+//! - A key repeated within one record counts once, with its **last**
+//!   occurrence (protobuf's map rule, which `tf.io.parse_example` follows).
+//! - A Feature with no kind set counts as present with zero values (it is
+//!   what `tf.io.parse_single_sequence_example` does; `parse_example` treats
+//!   it as missing, so a spec built on "zero values" stays valid for both).
+//! - Feature lists (SequenceExample) are counted per record (present,
+//!   number of steps) and per step (kind, values per step, value stats).
+
+use super::wire::Reader;
+use super::{ExampleView, FeatureListView, FeatureListsView, FeatureView, FeaturesView, Kind, SequenceExampleView};
+use std::collections::HashMap;
+
+/// The three value kinds, in the order used by per-kind arrays.
+pub const KINDS: [Kind; 3] = [Kind::Int64, Kind::Float, Kind::Bytes];
+
+/// The index of `kind` in [`KINDS`], `None` for [`Kind::None`].
+#[inline]
+pub fn kind_index(kind: Kind) -> Option<usize> {
+    match kind {
+        Kind::Int64 => Some(0),
+        Kind::Float => Some(1),
+        Kind::Bytes => Some(2),
+        Kind::None => None,
+    }
+}
+
+/// The schema name of a kind: `int64`, `float`, `bytes` (`none` when unset).
+pub fn kind_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Int64 => "int64",
+        Kind::Float => "float",
+        Kind::Bytes => "bytes",
+        Kind::None => "none",
+    }
+}
+
+/// Where something was first seen: input number (0-based, in the order the
+/// inputs were given) and record index within that input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seen {
+    pub input: u32,
+    pub record: u64,
+}
+
+/// Minimum and maximum of a count over its occurrences.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counts {
+    /// Occurrences counted.
+    pub n: u64,
+    pub min: u64,
+    pub max: u64,
+}
+
+impl Default for Counts {
+    fn default() -> Self {
+        Counts {
+            n: 0,
+            min: u64::MAX,
+            max: 0,
+        }
+    }
+}
+
+impl Counts {
+    #[inline]
+    fn add(&mut self, v: u64) {
+        self.n += 1;
+        self.min = self.min.min(v);
+        self.max = self.max.max(v);
+    }
+
+    fn merge(&mut self, o: &Counts) {
+        self.n += o.n;
+        self.min = self.min.min(o.min);
+        self.max = self.max.max(o.max);
+    }
+
+    /// `(min, max)`, or `None` when nothing was counted.
+    pub fn range(&self) -> Option<(u64, u64)> {
+        (self.n > 0).then_some((self.min, self.max))
+    }
+
+    /// Whether every occurrence had the same count.
+    pub fn is_fixed(&self) -> bool {
+        self.n > 0 && self.min == self.max
+    }
+}
+
+/// Statistics of int64 values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IntStats {
+    pub count: u64,
+    pub min: i64,
+    pub max: i64,
+}
+
+impl Default for IntStats {
+    fn default() -> Self {
+        IntStats {
+            count: 0,
+            min: i64::MAX,
+            max: i64::MIN,
+        }
+    }
+}
+
+/// Statistics of float32 values: min / max ignore NaN (and include the
+/// infinities, which are also counted).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FloatStats {
+    pub count: u64,
+    pub nan: u64,
+    pub pos_inf: u64,
+    pub neg_inf: u64,
+    pub min: f32,
+    pub max: f32,
+}
+
+impl Default for FloatStats {
+    fn default() -> Self {
+        FloatStats {
+            count: 0,
+            nan: 0,
+            pos_inf: 0,
+            neg_inf: 0,
+            min: f32::INFINITY,
+            max: f32::NEG_INFINITY,
+        }
+    }
+}
+
+impl IntStats {
+    fn merge(&mut self, o: &IntStats) {
+        self.count += o.count;
+        self.min = self.min.min(o.min);
+        self.max = self.max.max(o.max);
+    }
+}
+
+impl FloatStats {
+    fn merge(&mut self, o: &FloatStats) {
+        self.count += o.count;
+        self.nan += o.nan;
+        self.pos_inf += o.pos_inf;
+        self.neg_inf += o.neg_inf;
+        self.min = self.min.min(o.min);
+        self.max = self.max.max(o.max);
+    }
+
+    /// `(min, max)` over the values that are not NaN.
+    pub fn range(&self) -> Option<(f32, f32)> {
+        (self.count > self.nan).then_some((self.min, self.max))
+    }
+}
+
+/// What a bytes value looks like, from its first bytes (and UTF-8 validity).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Media {
+    Jpeg,
+    Png,
+    Gif,
+    Webp,
+    /// Looks like a serialized `tensorflow.TensorProto` (`tf.io.serialize_tensor`):
+    /// a valid DataType in field 1, then only TensorProto fields. A guess.
+    TensorProto,
+    /// Valid UTF-8 that parses as a JSON object or array.
+    Json,
+    /// Valid UTF-8 without control characters other than tab, CR, LF.
+    Text,
+    /// Anything else.
+    Binary,
+}
+
+impl Media {
+    pub const ALL: [Media; 8] = [
+        Media::Jpeg,
+        Media::Png,
+        Media::Gif,
+        Media::Webp,
+        Media::TensorProto,
+        Media::Json,
+        Media::Text,
+        Media::Binary,
+    ];
+
+    /// The schema name: `jpeg`, `png`, `gif`, `webp`, `tensor_proto`, `json`, `text`, `binary`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Media::Jpeg => "jpeg",
+            Media::Png => "png",
+            Media::Gif => "gif",
+            Media::Webp => "webp",
+            Media::TensorProto => "tensor_proto",
+            Media::Json => "json",
+            Media::Text => "text",
+            Media::Binary => "binary",
+        }
+    }
+
+    /// The MIME type, where there is one.
+    pub fn mime(self) -> Option<&'static str> {
+        match self {
+            Media::Jpeg => Some("image/jpeg"),
+            Media::Png => Some("image/png"),
+            Media::Gif => Some("image/gif"),
+            Media::Webp => Some("image/webp"),
+            Media::Json => Some("application/json"),
+            Media::Text => Some("text/plain"),
+            Media::TensorProto | Media::Binary => None,
+        }
+    }
+}
+
+/// Sniffs the media type of a non-empty bytes value; `utf8` says whether it
+/// is valid UTF-8.
+pub fn sniff(v: &[u8], utf8: bool) -> Media {
+    match v {
+        [0xff, 0xd8, 0xff, ..] => return Media::Jpeg,
+        [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a, ..] => return Media::Png,
+        [b'G', b'I', b'F', b'8', b'7' | b'9', b'a', ..] => return Media::Gif,
+        [b'R', b'I', b'F', b'F', _, _, _, _, b'W', b'E', b'B', b'P', ..] => return Media::Webp,
+        [0x08, ..] if looks_like_tensor_proto(v) => return Media::TensorProto,
+        _ => {}
+    }
+    if !utf8 {
+        return Media::Binary;
+    }
+    if v.iter()
+        .any(|&b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7f)
+    {
+        return Media::Binary;
+    }
+    if looks_like_json(v) {
+        return Media::Json;
+    }
+    Media::Text
+}
+
+/// A JSON object or array (brackets first, then a full parse).
+fn looks_like_json(v: &[u8]) -> bool {
+    let t = v.trim_ascii();
+    matches!(
+        (t.first(), t.last()),
+        (Some(b'{'), Some(b'}')) | (Some(b'['), Some(b']'))
+    ) && serde_json::from_slice::<serde_json::Value>(t).is_ok()
+}
+
+/// field 1 (dtype) a varint in 1..=30 (the non-reference DataTypes) first,
+/// a tensor_shape (field 2, as `tf.io.serialize_tensor` always writes), and
+/// every field a TensorProto field (1..=17) with its right wire type.
+fn looks_like_tensor_proto(v: &[u8]) -> bool {
+    let mut r = Reader::new(v);
+    let (mut first, mut shape) = (true, false);
+    while !r.is_empty() {
+        let Ok((number, wire)) = r.tag() else { return false };
+        let ok = match (number, wire) {
+            (1, 0) => match r.varint() {
+                Ok(dtype) => !first || (1..=30).contains(&dtype),
+                Err(_) => false,
+            },
+            _ if first => false,
+            (2, 2) => {
+                shape = true;
+                r.len_delimited().is_ok()
+            }
+            (3, 0) => r.varint().is_ok(),
+            (4..=17, 2) => r.len_delimited().is_ok(),
+            // Unpacked numeric values.
+            (5 | 7 | 9 | 11 | 13 | 16, 5 | 0) | (6 | 10 | 12 | 17, 1 | 0) => {
+                let at = r.offset();
+                r.value(number, wire, at).is_ok()
+            }
+            _ => false,
+        };
+        if !ok {
+            return false;
+        }
+        first = false;
+    }
+    shape
+}
+
+/// Statistics of bytes values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BytesStats {
+    pub count: u64,
+    /// Values that are valid UTF-8 (the empty value included).
+    pub utf8: u64,
+    /// Values of length 0 (not sniffed).
+    pub empty: u64,
+    pub shortest: u64,
+    pub longest: u64,
+    pub total_len: u64,
+    /// Non-empty values per [`Media`], in the order of [`Media::ALL`].
+    pub media: [u64; 8],
+}
+
+impl Default for BytesStats {
+    fn default() -> Self {
+        BytesStats {
+            count: 0,
+            utf8: 0,
+            empty: 0,
+            shortest: u64::MAX,
+            longest: 0,
+            total_len: 0,
+            media: [0; 8],
+        }
+    }
+}
+
+impl BytesStats {
+    #[inline]
+    fn add(&mut self, v: &[u8]) {
+        self.count += 1;
+        let len = v.len() as u64;
+        self.shortest = self.shortest.min(len);
+        self.longest = self.longest.max(len);
+        self.total_len += len;
+        if v.is_empty() {
+            self.empty += 1;
+            self.utf8 += 1;
+            return;
+        }
+        let utf8 = std::str::from_utf8(v).is_ok();
+        self.utf8 += u64::from(utf8);
+        self.media[sniff(v, utf8) as usize] += 1;
+    }
+
+    fn merge(&mut self, o: &BytesStats) {
+        self.count += o.count;
+        self.utf8 += o.utf8;
+        self.empty += o.empty;
+        self.shortest = self.shortest.min(o.shortest);
+        self.longest = self.longest.max(o.longest);
+        self.total_len += o.total_len;
+        for (a, b) in self.media.iter_mut().zip(o.media) {
+            *a += b;
+        }
+    }
+
+    /// The media types seen, most frequent first (ties in [`Media::ALL`] order).
+    pub fn media_types(&self) -> Vec<(Media, u64)> {
+        let mut m: Vec<(Media, u64)> = Media::ALL
+            .iter()
+            .zip(self.media)
+            .filter(|(_, n)| *n > 0)
+            .map(|(m, n)| (*m, n))
+            .collect();
+        m.sort_by_key(|m| std::cmp::Reverse(m.1));
+        m
+    }
+}
+
+/// Everything known about one feature (or one feature list).
+#[derive(Clone, Debug)]
+pub struct FeatureStats {
+    pub name: Box<str>,
+    /// Records in which the key appears.
+    pub present: u64,
+    /// Occurrences (features; steps for feature lists) with no kind set.
+    pub no_kind: u64,
+    /// Occurrences with each kind, in [`KINDS`] order.
+    pub kind_count: [u64; 3],
+    /// Where each kind was first seen, in [`KINDS`] order.
+    pub first_seen: [Option<Seen>; 3],
+    /// Values per record (Example, context) or per step (feature lists);
+    /// an occurrence with no kind counts as zero values.
+    pub values: Counts,
+    /// Feature lists only: steps per record.
+    pub steps: Counts,
+    pub int64: IntStats,
+    pub float: FloatStats,
+    pub bytes: BytesStats,
+    /// The inputs (0-based, ascending) with at least one record holding the key.
+    pub inputs: Vec<u32>,
+    /// Scratch: the record stamp and entry position of the last occurrence.
+    stamp: u64,
+    pos: u32,
+}
+
+impl FeatureStats {
+    fn new(name: &str) -> Self {
+        FeatureStats {
+            name: name.into(),
+            present: 0,
+            no_kind: 0,
+            kind_count: [0; 3],
+            first_seen: [None; 3],
+            values: Counts::default(),
+            steps: Counts::default(),
+            int64: IntStats::default(),
+            float: FloatStats::default(),
+            bytes: BytesStats::default(),
+            inputs: Vec::new(),
+            stamp: 0,
+            pos: 0,
+        }
+    }
+
+    /// Adds the statistics of the same feature over other records.
+    fn merge(&mut self, o: &FeatureStats) {
+        self.present += o.present;
+        self.no_kind += o.no_kind;
+        for k in 0..3 {
+            self.kind_count[k] += o.kind_count[k];
+            self.first_seen[k] = match (self.first_seen[k], o.first_seen[k]) {
+                (Some(a), Some(b)) => Some(if (b.input, b.record) < (a.input, a.record) {
+                    b
+                } else {
+                    a
+                }),
+                (a, b) => a.or(b),
+            };
+        }
+        self.values.merge(&o.values);
+        self.steps.merge(&o.steps);
+        self.int64.merge(&o.int64);
+        self.float.merge(&o.float);
+        self.bytes.merge(&o.bytes);
+        self.inputs.extend_from_slice(&o.inputs);
+        self.inputs.sort_unstable();
+        self.inputs.dedup();
+    }
+
+    /// The kinds seen, in the order they were first seen.
+    pub fn kinds(&self) -> Vec<Kind> {
+        let mut k: Vec<(Seen, Kind)> = KINDS
+            .iter()
+            .zip(self.first_seen)
+            .filter_map(|(k, s)| s.map(|s| (s, *k)))
+            .collect();
+        k.sort_by_key(|(s, _)| (s.input, s.record));
+        k.into_iter().map(|(_, k)| k).collect()
+    }
+
+    /// The one kind seen, or `None` for no kind or several.
+    pub fn kind(&self) -> Option<Kind> {
+        match self.kinds().as_slice() {
+            [k] => Some(*k),
+            _ => None,
+        }
+    }
+
+    /// More than one kind was seen.
+    pub fn is_conflict(&self) -> bool {
+        self.kind_count.iter().filter(|n| **n > 0).count() > 1
+    }
+
+    /// Present, but never with a value.
+    pub fn is_always_empty(&self) -> bool {
+        self.present > 0 && self.values.max == 0
+    }
+
+    #[inline]
+    fn mark_present(&mut self, input: u32) {
+        self.present += 1;
+        if self.inputs.last() != Some(&input) {
+            self.inputs.push(input);
+        }
+    }
+
+    /// Adds one Feature; returns its number of values.
+    #[inline]
+    fn add_feature(&mut self, f: &FeatureView<'_>, at: Seen) -> u64 {
+        let n = match f.kind() {
+            Kind::None => {
+                self.no_kind += 1;
+                0
+            }
+            Kind::Int64 => {
+                let s = &mut self.int64;
+                let mut n = 0u64;
+                for v in f.int64s() {
+                    n += 1;
+                    s.min = s.min.min(v);
+                    s.max = s.max.max(v);
+                }
+                s.count += n;
+                n
+            }
+            Kind::Float => {
+                let s = &mut self.float;
+                let mut n = 0u64;
+                for v in f.floats() {
+                    n += 1;
+                    if v.is_nan() {
+                        s.nan += 1;
+                        continue;
+                    }
+                    s.min = s.min.min(v);
+                    s.max = s.max.max(v);
+                    if v.is_infinite() {
+                        if v > 0.0 {
+                            s.pos_inf += 1;
+                        } else {
+                            s.neg_inf += 1;
+                        }
+                    }
+                }
+                s.count += n;
+                n
+            }
+            Kind::Bytes => {
+                let mut n = 0u64;
+                for v in f.bytes() {
+                    n += 1;
+                    self.bytes.add(v);
+                }
+                n
+            }
+        };
+        if let Some(k) = kind_index(f.kind()) {
+            self.kind_count[k] += 1;
+            if self.first_seen[k].is_none() {
+                self.first_seen[k] = Some(at);
+            }
+        }
+        self.values.add(n);
+        n
+    }
+}
+
+/// Interned feature names and their statistics.
+#[derive(Clone, Debug, Default)]
+pub struct FeatureTable {
+    stats: Vec<FeatureStats>,
+    index: HashMap<Box<str>, u32>,
+    /// The slot of each entry position of the previous record.
+    cache: Vec<u32>,
+    /// Storage for one record's features and lists, kept between records
+    /// (empty; see [`recycle`]).
+    features_buf: Vec<(u32, FeatureView<'static>)>,
+    lists_buf: Vec<(u32, FeatureListView<'static>)>,
+}
+
+/// An empty vector of `T<'static>` from one of `T<'a>`, keeping its allocation
+/// (collecting a mapped `IntoIter` into a type of the same layout reuses the
+/// buffer; nothing is mapped, the vector is empty).
+fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
+    v.clear();
+    v.into_iter().map(|_| unreachable!("empty")).collect()
+}
+
+impl FeatureTable {
+    /// The features, in the order they were first seen.
+    pub fn features(&self) -> &[FeatureStats] {
+        &self.stats
+    }
+
+    /// The features sorted by name (code point order).
+    pub fn sorted(&self) -> Vec<&FeatureStats> {
+        let mut v: Vec<&FeatureStats> = self.stats.iter().collect();
+        v.sort_by(|a, b| a.name.cmp(&b.name));
+        v
+    }
+
+    pub fn len(&self) -> usize {
+        self.stats.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.stats.is_empty()
+    }
+
+    /// Adds the features of another table (of other records).
+    fn merge(&mut self, o: &FeatureTable) {
+        for f in &o.stats {
+            let slot = match self.index.get(&*f.name) {
+                Some(&slot) => slot as usize,
+                None => {
+                    let slot = self.stats.len();
+                    self.stats.push(FeatureStats::new(&f.name));
+                    self.index.insert(f.name.clone(), slot as u32);
+                    slot
+                }
+            };
+            self.stats[slot].merge(f);
+        }
+    }
+
+    /// The slot of `key`, seen at entry position `pos`.
+    #[inline]
+    fn intern(&mut self, pos: usize, key: &str) -> usize {
+        if let Some(&slot) = self.cache.get(pos) {
+            if *self.stats[slot as usize].name == *key {
+                return slot as usize;
+            }
+        }
+        let slot = match self.index.get(key) {
+            Some(&slot) => slot,
+            None => {
+                let slot = self.stats.len() as u32;
+                self.stats.push(FeatureStats::new(key));
+                self.index.insert(key.into(), slot);
+                slot
+            }
+        };
+        if pos < self.cache.len() {
+            self.cache[pos] = slot;
+        } else {
+            self.cache.push(slot);
+        }
+        slot as usize
+    }
+
+    /// Interns the keys of one record's entries into `buf` (slot, value)
+    /// and stamps their slots; returns whether a key occurs twice (then only
+    /// its last position counts).
+    #[inline]
+    fn stamp<'a, V>(
+        &mut self,
+        entries: impl Iterator<Item = (&'a str, V)>,
+        stamp: u64,
+        buf: &mut Vec<(u32, V)>,
+    ) -> bool {
+        let mut dups = false;
+        for (pos, (key, value)) in entries.enumerate() {
+            let slot = self.intern(pos, key);
+            let s = &mut self.stats[slot];
+            dups |= s.stamp == stamp;
+            s.stamp = stamp;
+            s.pos = pos as u32;
+            buf.push((slot as u32, value));
+        }
+        dups
+    }
+
+    /// Adds the features of one record.
+    fn add_features<'a>(&mut self, fv: &FeaturesView<'a>, at: Seen, stamp: u64) {
+        let mut buf: Vec<(u32, FeatureView<'a>)> = std::mem::take(&mut self.features_buf);
+        let dups = self.stamp(fv.entries(), stamp, &mut buf);
+        for (pos, (slot, feature)) in buf.iter().enumerate() {
+            let s = &mut self.stats[*slot as usize];
+            if dups && s.pos as usize != pos {
+                continue;
+            }
+            s.mark_present(at.input);
+            s.add_feature(feature, at);
+        }
+        self.features_buf = recycle(buf);
+    }
+
+    /// Adds the feature lists of one record.
+    fn add_feature_lists<'a>(&mut self, lv: &FeatureListsView<'a>, at: Seen, stamp: u64) {
+        let mut buf: Vec<(u32, FeatureListView<'a>)> = std::mem::take(&mut self.lists_buf);
+        let dups = self.stamp(lv.entries(), stamp, &mut buf);
+        for (pos, (slot, list)) in buf.iter().enumerate() {
+            let s = &mut self.stats[*slot as usize];
+            if dups && s.pos as usize != pos {
+                continue;
+            }
+            s.mark_present(at.input);
+            s.steps.add(list.len() as u64);
+            for step in list.features() {
+                s.add_feature(&step, at);
+            }
+        }
+        self.lists_buf = recycle(buf);
+    }
+}
+
+/// Accumulates the statistics of a dataset, one record at a time.
+#[derive(Clone, Debug, Default)]
+pub struct Collector {
+    /// Records added.
+    pub records: u64,
+    /// Records added per input.
+    pub per_input: Vec<u64>,
+    /// Example features, or SequenceExample context features.
+    pub features: FeatureTable,
+    /// SequenceExample feature lists.
+    pub feature_lists: FeatureTable,
+}
+
+impl Collector {
+    pub fn new() -> Self {
+        Collector::default()
+    }
+
+    /// Counts one record of `input`.
+    #[inline]
+    fn count(&mut self, input: u32) {
+        self.records += 1;
+        let i = input as usize;
+        if i >= self.per_input.len() {
+            self.per_input.resize(i + 1, 0);
+        }
+        self.per_input[i] += 1;
+    }
+
+    /// Adds the statistics of other records (of the same dataset).
+    pub fn merge(&mut self, o: &Collector) {
+        self.records += o.records;
+        if o.per_input.len() > self.per_input.len() {
+            self.per_input.resize(o.per_input.len(), 0);
+        }
+        for (a, b) in self.per_input.iter_mut().zip(&o.per_input) {
+            *a += b;
+        }
+        self.features.merge(&o.features);
+        self.feature_lists.merge(&o.feature_lists);
+    }
+
+    /// Adds an Example: record `record` of input `input`.
+    pub fn add_example(&mut self, ex: &ExampleView<'_>, input: u32, record: u64) {
+        self.count(input);
+        if let Some(f) = ex.features() {
+            self.features.add_features(&f, Seen { input, record }, self.records);
+        }
+    }
+
+    /// Adds a SequenceExample: record `record` of input `input`.
+    pub fn add_sequence(&mut self, se: &SequenceExampleView<'_>, input: u32, record: u64) {
+        self.count(input);
+        let at = Seen { input, record };
+        if let Some(c) = se.context() {
+            self.features.add_features(&c, at, self.records);
+        }
+        if let Some(l) = se.feature_lists() {
+            self.feature_lists.add_feature_lists(&l, at, self.records);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::example::proto;
+    use crate::example::Decoder;
+    use prost::Message;
+
+    fn feature(kind: Kind, n: usize) -> proto::Feature {
+        use proto::feature::Kind as K;
+        let kind = match kind {
+            Kind::Int64 => Some(K::Int64List(proto::Int64List {
+                value: (0..n as i64).collect(),
+            })),
+            Kind::Float => Some(K::FloatList(proto::FloatList {
+                value: (0..n).map(|i| i as f32).collect(),
+            })),
+            Kind::Bytes => Some(K::BytesList(proto::BytesList {
+                value: (0..n).map(|i| vec![b'a'; i]).collect(),
+            })),
+            Kind::None => None,
+        };
+        proto::Feature { kind }
+    }
+
+    fn example(features: &[(&str, proto::Feature)]) -> Vec<u8> {
+        let ex = proto::Example {
+            features: Some(proto::Features {
+                feature: features
+                    .iter()
+                    .map(|(k, f)| proto::FeatureEntry {
+                        key: Some(k.to_string()),
+                        value: Some(f.clone()),
+                    })
+                    .collect(),
+            }),
+        };
+        ex.encode_to_vec()
+    }
+
+    fn collect(records: &[(u32, Vec<u8>)]) -> Collector {
+        let mut c = Collector::new();
+        let mut d = Decoder::new();
+        for (i, (input, r)) in records.iter().enumerate() {
+            let ex = d.example(r, false).unwrap();
+            c.add_example(&ex, *input, i as u64);
+        }
+        c
+    }
+
+    fn get<'a>(c: &'a Collector, name: &str) -> &'a FeatureStats {
+        c.features.features().iter().find(|f| &*f.name == name).unwrap()
+    }
+
+    #[test]
+    fn counts_presence_values_and_kinds() {
+        let c = collect(&[
+            (
+                0,
+                example(&[("a", feature(Kind::Int64, 2)), ("b", feature(Kind::Float, 1))]),
+            ),
+            (
+                0,
+                example(&[("b", feature(Kind::Float, 3)), ("a", feature(Kind::Int64, 2))]),
+            ),
+            (
+                1,
+                example(&[("a", feature(Kind::Bytes, 1)), ("c", feature(Kind::None, 0))]),
+            ),
+        ]);
+        assert_eq!(c.records, 3);
+        let a = get(&c, "a");
+        assert_eq!(a.present, 3);
+        assert!(a.is_conflict());
+        assert_eq!(a.kinds(), vec![Kind::Int64, Kind::Bytes]);
+        assert_eq!(a.first_seen[2], Some(Seen { input: 1, record: 2 }));
+        assert_eq!(a.values.range(), Some((1, 2)));
+        assert_eq!(a.inputs, vec![0, 1]);
+        let b = get(&c, "b");
+        assert_eq!((b.present, b.values.min, b.values.max), (2, 1, 3));
+        assert_eq!(b.float.range(), Some((0.0, 2.0)));
+        assert_eq!(b.inputs, vec![0]);
+        let cc = get(&c, "c");
+        assert_eq!((cc.no_kind, cc.kind()), (1, None));
+        assert!(cc.is_always_empty());
+    }
+
+    #[test]
+    fn a_repeated_key_counts_once_with_its_last_value() {
+        // Hand-encoded: key "d" with int64 [1], then "d" with float [1.0, 1.0].
+        let entry = |value: &[u8]| {
+            let mut e = vec![0x0a, 1, b'd', 0x12, value.len() as u8];
+            e.extend_from_slice(value);
+            let mut m = vec![0x0a, e.len() as u8];
+            m.extend(e);
+            m
+        };
+        let mut features = entry(&[0x1a, 3, 0x0a, 1, 1]);
+        features.extend(entry(&[0x12, 10, 0x0a, 8, 0, 0, 0x80, 0x3f, 0, 0, 0x80, 0x3f]));
+        let mut payload = vec![0x0a, features.len() as u8];
+        payload.extend(features);
+        let c = collect(&[(0, payload)]);
+        let d = get(&c, "d");
+        assert_eq!(d.present, 1);
+        assert_eq!(d.kinds(), vec![Kind::Float]);
+        assert_eq!(d.values.range(), Some((2, 2)));
+    }
+
+    #[test]
+    fn merging_equals_collecting_together() {
+        let recs = [
+            (
+                0,
+                example(&[("a", feature(Kind::Int64, 2)), ("b", feature(Kind::Bytes, 1))]),
+            ),
+            (0, example(&[("a", feature(Kind::Float, 3))])),
+            (
+                1,
+                example(&[("b", feature(Kind::Bytes, 3)), ("c", feature(Kind::None, 0))]),
+            ),
+            (2, example(&[("a", feature(Kind::Int64, 1))])),
+        ];
+        let all = collect(&recs);
+        let mut d = Decoder::new();
+        let (mut x, mut y) = (Collector::new(), Collector::new());
+        for (i, (input, r)) in recs.iter().enumerate() {
+            let ex = d.example(r, false).unwrap();
+            // Odd records first, into another collector.
+            if i % 2 == 1 { &mut x } else { &mut y }.add_example(&ex, *input, i as u64);
+        }
+        x.merge(&y);
+        assert_eq!((x.records, &x.per_input), (all.records, &all.per_input));
+        for f in all.features.features() {
+            let g = get(&x, &f.name);
+            assert_eq!(
+                (g.present, g.first_seen, &g.inputs, g.values),
+                (f.present, f.first_seen, &f.inputs, f.values)
+            );
+            assert_eq!(
+                (g.int64, g.float, g.bytes, g.kinds()),
+                (f.int64, f.float, f.bytes, f.kinds())
+            );
+        }
+    }
+
+    #[test]
+    fn recycling_keeps_the_allocation() {
+        let v: Vec<(u32, FeatureView<'static>)> = Vec::with_capacity(16);
+        let at = v.as_ptr() as usize;
+        let w: Vec<(u32, FeatureView<'static>)> = recycle(v);
+        assert_eq!((w.as_ptr() as usize, w.capacity() >= 16), (at, true));
+    }
+
+    #[test]
+    fn sniffs_media_types() {
+        assert_eq!(sniff(b"\xff\xd8\xff\xe0rest", false), Media::Jpeg);
+        assert_eq!(sniff(b"\x89PNG\r\n\x1a\n....", false), Media::Png);
+        assert_eq!(sniff(b"GIF89a..", true), Media::Gif);
+        assert_eq!(sniff(b"RIFF\x10\0\0\0WEBPVP8 ", false), Media::Webp);
+        // tf.io.serialize_tensor(tf.constant(1.0)) and of b"ab".
+        assert_eq!(sniff(b"\x08\x01\x12\x00\"\x04\x00\x00\x80?", false), Media::TensorProto);
+        assert_eq!(sniff(b"\x08\x07\x12\x00B\x02ab", true), Media::TensorProto);
+        assert_eq!(sniff(b"\x08\x07", true), Media::Binary);
+        assert_eq!(sniff(br#" {"a": [1, 2]} "#, true), Media::Json);
+        assert_eq!(sniff(b"{not json}", true), Media::Text);
+        assert_eq!(sniff("héllo\n".as_bytes(), true), Media::Text);
+        assert_eq!(sniff(b"a\x00b", true), Media::Binary);
+        assert_eq!(sniff(b"\xc3\x28", false), Media::Binary);
+    }
+}
