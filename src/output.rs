@@ -117,3 +117,12 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
             .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
     })
 }
+
+/// A comfy-table in the house style, fitted to the terminal's width when
+/// stdout is one (unconstrained in pipes, so file names are not wrapped).
+pub fn table() -> comfy_table::Table {
+    let mut table = comfy_table::Table::new();
+    table.load_preset(comfy_table::presets::UTF8_FULL_CONDENSED);
+    table.set_content_arrangement(comfy_table::ContentArrangement::Dynamic);
+    table
+}

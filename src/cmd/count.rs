@@ -7,7 +7,7 @@ use crate::output::{self, Ctx};
 use crate::record::{Compression, ReadError, RecordReader};
 use anyhow::{Context, Result};
 use clap::Args;
-use comfy_table::{presets, CellAlignment, Table};
+use comfy_table::CellAlignment;
 use std::io::Write;
 
 #[derive(Args, Debug, Clone)]
@@ -132,8 +132,7 @@ fn write_json(out: &mut dyn Write, counts: &[FileCount]) -> Result<()> {
 }
 
 fn write_table(out: &mut dyn Write, counts: &[FileCount]) -> Result<()> {
-    let mut table = Table::new();
-    table.load_preset(presets::UTF8_FULL_CONDENSED);
+    let mut table = output::table();
     table.set_header(vec!["file", "records"]);
     for c in counts {
         let records = match &c.error {

@@ -10,7 +10,7 @@ use crate::output_file::AtomicOutput;
 use crate::record::{Compression, DamageKind, Fault, Scanner, Step};
 use anyhow::{Context, Result};
 use clap::Args;
-use comfy_table::{presets, CellAlignment, Table};
+use comfy_table::CellAlignment;
 use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
@@ -278,8 +278,7 @@ fn summary_line(r: &FileReport) -> String {
 }
 
 fn write_table(out: &mut dyn Write, reports: &[FileReport]) -> Result<()> {
-    let mut table = Table::new();
-    table.load_preset(presets::UTF8_FULL_CONDENSED);
+    let mut table = output::table();
     table.set_header(vec![
         "file",
         "compression",
