@@ -127,7 +127,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__count)
-            opts="-q -h -V --compression --json --quiet --color --help --version"
+            opts="-j -q -h -V --compression --json --jobs --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -135,6 +135,14 @@ _tfr() {
             case "${prev}" in
                 --compression)
                     COMPREPLY=($(compgen -W "auto none gzip zlib" -- "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)

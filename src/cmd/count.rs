@@ -18,13 +18,28 @@ pub struct CountArgs {
     /// Print JSON: {"files": [{"file", "records"[, "error"]}], "total"}.
     #[arg(long)]
     pub json: bool,
+
+    /// Inputs counted at the same time [default: the number of cores].
+    /// Output order is the input order whatever N is.
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+}
+
+/// One row of output.
+struct Row {
+    name: String,
+    records: u64,
+    error: Option<String>,
 }
 
 /// The count of one input.
 struct FileCount {
     name: String,
     records: u64,
-    error: Option<String>,
+    /// Why the input could not be opened or read to the end.
+    error: Option<anyhow::Error>,
+    /// Bytes of the input walked (for progress).
+    bytes: u64,
 }
 
 pub fn run(args: &CountArgs, ctx: &Ctx) -> Result<Exit> {
@@ -37,58 +52,117 @@ pub fn run(args: &CountArgs, ctx: &Ctx) -> Result<Exit> {
         })
         .sum::<Option<u64>>();
     let progress = ctx.progress(total_bytes);
-    let mut counts = Vec::with_capacity(inputs.len());
-    let mut exit = Exit::Success;
-    let mut done_bytes = 0u64;
-    for input in &inputs {
-        let mut reader = match super::open_input(input, &args.input) {
-            Ok(r) => r,
-            Err(e) if inputs.len() > 1 => {
-                exit = Exit::Error;
-                eprintln!("tfr: {e:#}");
-                counts.push(FileCount {
-                    name: input.display(),
-                    records: 0,
-                    error: Some(format!("{e:#}")),
-                });
-                continue;
-            }
-            Err(e) => return Err(e),
-        };
-        let result = count_records(&mut reader, |bytes, records| {
-            progress.update(done_bytes + bytes, records)
-        });
-        done_bytes += reader.source_mut().size().unwrap_or(0);
-        let (records, error) = match result {
-            Ok(n) => (n, None),
-            Err(e) => {
-                let n = reader.index();
-                let err = super::read_error(input, e);
-                if inputs.len() == 1 && !args.json {
-                    return Err(err);
-                }
-                eprintln!("tfr: {err:#}");
-                exit = Exit::Error;
-                (n, Some(format!("{err:#}")))
-            }
-        };
-        counts.push(FileCount {
-            name: input.display(),
-            records,
-            error,
-        });
-    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let jobs = args.jobs.map_or(cores, usize::from).clamp(1, inputs.len().max(1));
+    let counts = if jobs == 1 {
+        let mut done = 0u64;
+        let mut counts = Vec::with_capacity(inputs.len());
+        for input in &inputs {
+            let c = count_input(input, args, |bytes, records| progress.update(done + bytes, records));
+            done += c.bytes;
+            counts.push(c);
+        }
+        counts
+    } else {
+        count_parallel(&inputs, args, jobs, &progress)
+    };
     progress.finish();
+    let mut exit = Exit::Success;
+    let single = counts.len() == 1 && !args.json;
+    let mut rows = Vec::with_capacity(counts.len());
+    for c in counts {
+        if let Some(e) = c.error {
+            if single {
+                return Err(e);
+            }
+            eprintln!("tfr: {e:#}");
+            exit = Exit::Error;
+            rows.push(Row {
+                name: c.name,
+                records: c.records,
+                error: Some(format!("{e:#}")),
+            });
+        } else {
+            rows.push(Row {
+                name: c.name,
+                records: c.records,
+                error: None,
+            });
+        }
+    }
     let mut out = output::stdout();
     if args.json {
-        write_json(&mut out, &counts)?;
-    } else if counts.len() == 1 {
-        writeln!(out, "{}", counts[0].records)?;
+        write_json(&mut out, &rows)?;
+    } else if rows.len() == 1 {
+        writeln!(out, "{}", rows[0].records)?;
     } else {
-        write_table(&mut out, &counts)?;
+        write_table(&mut out, &rows)?;
     }
     out.flush().context("writing output")?;
     Ok(exit)
+}
+
+/// Counts inputs on `jobs` threads, each taking the next uncounted input;
+/// results come back in input order.
+fn count_parallel(inputs: &[Input], args: &CountArgs, jobs: usize, progress: &output::Progress) -> Vec<FileCount> {
+    use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+    use std::sync::Mutex;
+    let next = AtomicUsize::new(0);
+    let (done_bytes, done_records) = (AtomicU64::new(0), AtomicU64::new(0));
+    let slots: Vec<Mutex<Option<FileCount>>> = inputs.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Relaxed);
+                let Some(input) = inputs.get(i) else { break };
+                let c = count_input(input, args, |_, _| {});
+                let bytes = done_bytes.fetch_add(c.bytes, Relaxed) + c.bytes;
+                let records = done_records.fetch_add(c.records, Relaxed) + c.records;
+                progress.update(bytes, records);
+                *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(c);
+            });
+        }
+    });
+    slots
+        .into_iter()
+        .map(|m| {
+            m.into_inner()
+                .unwrap_or_else(|e| e.into_inner())
+                .expect("every input counted")
+        })
+        .collect()
+}
+
+/// Opens and counts one input; an error keeps the records counted before it.
+fn count_input(input: &Input, args: &CountArgs, progress: impl FnMut(u64, u64)) -> FileCount {
+    let name = input.display();
+    let mut reader = match super::open_input(input, &args.input) {
+        Ok(r) => r,
+        Err(e) => {
+            return FileCount {
+                name,
+                records: 0,
+                error: Some(e),
+                bytes: 0,
+            }
+        }
+    };
+    let result = count_records(&mut reader, progress);
+    let bytes = reader.source_mut().size().unwrap_or(0);
+    match result {
+        Ok(records) => FileCount {
+            name,
+            records,
+            error: None,
+            bytes,
+        },
+        Err(e) => FileCount {
+            name,
+            records: reader.index(),
+            error: Some(super::read_error(input, e)),
+            bytes,
+        },
+    }
 }
 
 /// Counts the records of one input: header hops on plain input (no payload
@@ -114,7 +188,7 @@ pub fn count_records(reader: &mut RecordReader, mut progress: impl FnMut(u64, u6
     Ok(n)
 }
 
-fn write_json(out: &mut dyn Write, counts: &[FileCount]) -> Result<()> {
+fn write_json(out: &mut dyn Write, counts: &[Row]) -> Result<()> {
     let files: Vec<serde_json::Value> = counts
         .iter()
         .map(|c| {
@@ -131,12 +205,12 @@ fn write_json(out: &mut dyn Write, counts: &[FileCount]) -> Result<()> {
     Ok(())
 }
 
-fn write_table(out: &mut dyn Write, counts: &[FileCount]) -> Result<()> {
+fn write_table(out: &mut dyn Write, counts: &[Row]) -> Result<()> {
     let mut table = output::table();
     table.set_header(vec!["file", "records"]);
     for c in counts {
         let records = match &c.error {
-            Some(_) => format!("{} (damaged)", c.records),
+            Some(_) => format!("{} (error)", c.records),
             None => c.records.to_string(),
         };
         table.add_row(vec![c.name.clone(), records]);

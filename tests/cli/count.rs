@@ -122,3 +122,36 @@ fn text_file_is_diagnosed() {
     let line = tfr(&["count", &path]).run().fails(2);
     assert!(line.contains("HTML"), "{line}");
 }
+
+#[test]
+fn parallel_counting_keeps_input_order_and_reports_errors() {
+    let dir = Dir::new();
+    let mut names = Vec::new();
+    for i in 0..12u8 {
+        let payloads: Vec<Vec<u8>> = (0..i).map(|j| vec![j; j as usize]).collect();
+        let refs: Vec<&[u8]> = payloads.iter().map(|p| &p[..]).collect();
+        let bytes = if i % 3 == 0 {
+            gzip(&records(&refs))
+        } else {
+            records(&refs)
+        };
+        names.push(dir.write(&format!("part-{i:02}"), &bytes));
+    }
+    let mut bad = records(&[b"x", b"y"]);
+    bad[20] ^= 1;
+    dir.write("part-99", &bad);
+    let one = dir.tfr(&["count", "--json", "-j", "1", "part-*"]).run();
+    let many = dir.tfr(&["count", "--json", "-j", "4", "part-*"]).run();
+    assert_eq!(one.code, 2);
+    assert_eq!(many.code, 2);
+    assert_eq!(one.stdout, many.stdout);
+    assert_eq!(one.stderr, many.stderr);
+    let json: serde_json::Value = serde_json::from_slice(&many.stdout).unwrap();
+    assert_eq!(json["files"][5]["records"], 5);
+    assert_eq!(json["files"][12]["records"], 1);
+    assert!(json["files"][12]["error"]
+        .as_str()
+        .unwrap()
+        .contains("record 1 at byte 17"));
+    assert_eq!(json["total"], (0..12).sum::<u64>() + 1);
+}
