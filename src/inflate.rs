@@ -5,7 +5,13 @@
 //! flate2's `read` decoders return an error *instead of* the bytes they
 //! produced in the same call, so a corrupt block loses up to a whole read of
 //! good records before it; and its zlib decoder reports a stream cut short
-//! as a clean end. This one keeps every byte and names both faults.
+//! as a clean end and ignores whatever follows the end of a stream. This one
+//! keeps every byte and names every fault.
+//!
+//! After the end of a gzip member or a zlib stream, more input must be
+//! another member (stream) of the same format, read on as one stream as
+//! TensorFlow reads concatenated gzip members; anything else is an
+//! [`io::ErrorKind::InvalidData`] error naming how many bytes trail.
 
 use flate2::{Crc, Decompress, FlushDecompress, Status};
 use std::io::{self, BufRead, Read};
@@ -15,7 +21,7 @@ use std::io::{self, BufRead, Read};
 pub enum Format {
     /// gzip, RFC 1952; concatenated members are read as one stream.
     Gzip,
-    /// zlib, RFC 1950.
+    /// zlib, RFC 1950; concatenated streams are read as one stream.
     Zlib,
 }
 
@@ -34,6 +40,9 @@ pub struct Inflater<R> {
     crc: Crc,
     /// An error to return on the next read, after the bytes that preceded it.
     pending: Option<io::Error>,
+    /// Whether a gzip member or zlib stream has ended: more input must be
+    /// another one, else it is trailing data.
+    ended_one: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,7 +51,8 @@ enum Phase {
     Header,
     /// Inside the deflate data.
     Body,
-    /// After the deflate data of a gzip member: its trailer, then maybe another member.
+    /// After the deflate data: a gzip member's trailer, then maybe another
+    /// member; or maybe another zlib stream.
     Trailer,
     /// The end of the stream.
     End,
@@ -61,14 +71,55 @@ impl<R: BufRead> Inflater<R> {
             phase,
             crc: Crc::new(),
             pending: None,
+            ended_one: false,
         }
+    }
+
+    /// Reads into `buf` until it is full or the input ends; returns how
+    /// many bytes were read.
+    fn read_up_to(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let mut n = 0;
+        while n < buf.len() {
+            match self.input.read(&mut buf[n..]) {
+                Ok(0) => break,
+                Ok(k) => n += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(n)
+    }
+
+    /// The error for input after the end of the last whole member or
+    /// stream: `already` bytes of it were read, the rest is counted here.
+    fn trailing(&mut self, already: usize) -> io::Error {
+        let rest = match io::copy(&mut self.input, &mut io::sink()) {
+            Ok(rest) => rest,
+            Err(e) => return e,
+        };
+        let what = match self.format {
+            Format::Gzip => "after the gzip stream",
+            Format::Zlib => "after the end of the zlib stream",
+        };
+        let n = already as u64 + rest;
+        let bytes = if n == 1 { "byte" } else { "bytes" };
+        invalid(&format!("{n} {bytes} of trailing data {what}"))
     }
 
     /// Reads and checks a gzip member header (RFC 1952, 2.3).
     fn read_header(&mut self) -> io::Result<()> {
+        const MAGIC: [u8; 3] = [0x1f, 0x8b, 8];
         let mut fixed = [0u8; 10];
-        self.input.read_exact(&mut fixed).map_err(cut_short)?;
-        if fixed[..3] != [0x1f, 0x8b, 8] {
+        let n = self.read_up_to(&mut fixed)?;
+        let k = n.min(MAGIC.len());
+        if self.ended_one && fixed[..k] != MAGIC[..k] {
+            // Not the start of another member (zero padding, say).
+            return Err(self.trailing(n));
+        }
+        if n < fixed.len() {
+            return Err(cut_short(io::ErrorKind::UnexpectedEof.into()));
+        }
+        if fixed[..3] != MAGIC {
             return Err(invalid("not a gzip member header"));
         }
         let flags = fixed[3];
@@ -108,11 +159,38 @@ impl<R: BufRead> Inflater<R> {
         if crc != self.crc.sum() || size != self.crc.amount() {
             return Err(invalid("incorrect data check (gzip trailer)"));
         }
+        self.ended_one = true;
         self.phase = if self.input.fill_buf()?.is_empty() {
             Phase::End
         } else {
             Phase::Header
         };
+        Ok(())
+    }
+
+    /// After a zlib stream: the end of the input, or the header of another
+    /// stream (fed to the reset decompressor), or trailing data.
+    fn next_zlib_stream(&mut self) -> io::Result<()> {
+        self.ended_one = true;
+        let mut header = [0u8; 2];
+        let n = self.read_up_to(&mut header)?;
+        if n == 0 {
+            self.phase = Phase::End;
+            return Ok(());
+        }
+        if n < header.len() || !is_zlib_header(header) {
+            return Err(self.trailing(n));
+        }
+        self.state.reset(true);
+        // A header alone produces no output; the scratch byte just keeps
+        // the output buffer non-empty.
+        let (in_before, out_before) = (self.state.total_in(), self.state.total_out());
+        let status = self.state.decompress(&header, &mut [0u8; 1], FlushDecompress::None);
+        let consumed = self.state.total_in() - in_before;
+        if status.is_err() || consumed != 2 || self.state.total_out() != out_before {
+            return Err(self.trailing(n));
+        }
+        self.phase = Phase::Body;
         Ok(())
     }
 
@@ -141,10 +219,7 @@ impl<R: BufRead> Inflater<R> {
             }
             let error = match status {
                 Ok(Status::StreamEnd) => {
-                    self.phase = match self.format {
-                        Format::Gzip => Phase::Trailer,
-                        Format::Zlib => Phase::End,
-                    };
+                    self.phase = Phase::Trailer;
                     return (produced, None);
                 }
                 Ok(_) if eof && produced == 0 => Some(cut_short(io::ErrorKind::UnexpectedEof.into())),
@@ -157,6 +232,13 @@ impl<R: BufRead> Inflater<R> {
             }
         }
     }
+}
+
+/// Whether two bytes are a zlib header (RFC 1950, 2.2) this decoder can
+/// inflate: deflate with a window of at most 32 KiB, no preset dictionary,
+/// and a valid check.
+fn is_zlib_header([cmf, flg]: [u8; 2]) -> bool {
+    cmf & 0x0f == 8 && cmf >> 4 <= 7 && flg & 0x20 == 0 && (u16::from(cmf) << 8 | u16::from(flg)) % 31 == 0
 }
 
 /// An error for data that is not valid gzip/zlib.
@@ -197,10 +279,10 @@ impl<R: BufRead> Read for Inflater<R> {
             match self.phase {
                 Phase::End => return Ok(0),
                 Phase::Header | Phase::Trailer => {
-                    let framing = if self.phase == Phase::Header {
-                        self.read_header()
-                    } else {
-                        self.read_trailer()
+                    let framing = match (self.phase, self.format) {
+                        (Phase::Header, _) => self.read_header(),
+                        (_, Format::Gzip) => self.read_trailer(),
+                        (_, Format::Zlib) => self.next_zlib_stream(),
                     };
                     if let Err(e) = framing {
                         self.phase = Phase::End;
@@ -307,5 +389,85 @@ mod tests {
         let (got, err) = inflate(&bytes, Format::Gzip);
         assert_eq!(got, data);
         assert_eq!(err.expect("a trailer error").kind(), io::ErrorKind::InvalidData);
+    }
+
+    #[test]
+    fn concatenated_zlib_streams_are_read_whole() {
+        let data = text(5000);
+        let (a, b) = data.split_at(23456);
+        let (got, err) = inflate(&[zlib(a), zlib(b), zlib(b"")].concat(), Format::Zlib);
+        assert_eq!(got, data);
+        assert!(err.is_none(), "{err:?}");
+        // Every split of the header across reads.
+        for cut in [1, 2, 3] {
+            let first = zlib(&data[..100]);
+            let bytes = [first.clone(), zlib(b"xyz")].concat();
+            let split = first.len() + cut - 2;
+            let reader = io::BufReader::with_capacity(4, &bytes[..split]).chain(&bytes[split..]);
+            let mut out = Vec::new();
+            Inflater::new(io::BufReader::with_capacity(7, reader), Format::Zlib)
+                .read_to_end(&mut out)
+                .unwrap();
+            assert_eq!(out, [&data[..100], b"xyz"].concat());
+        }
+    }
+
+    #[test]
+    fn trailing_data_is_an_error_after_all_the_bytes() {
+        let data = text(5000);
+        let garbage: &[&[u8]] = &[b"\0", &[0; 5], b"some text after it\n", &[0x78], &[0x78, 0x9d, 1, 2]];
+        for &tail in garbage {
+            for format in [Format::Zlib, Format::Gzip] {
+                let (compressed, what) = match format {
+                    Format::Zlib => (zlib(&data), "after the end of the zlib stream"),
+                    Format::Gzip => (gzip(&data), "after the gzip stream"),
+                };
+                let (got, err) = inflate(&[compressed, tail.to_vec()].concat(), format);
+                assert_eq!(got, data, "{format:?} {tail:?}");
+                let err = err.expect("an error");
+                assert_eq!(err.kind(), io::ErrorKind::InvalidData, "{format:?} {tail:?}");
+                let n = tail.len();
+                let want = format!("{n} {} of trailing data {what}", if n == 1 { "byte" } else { "bytes" });
+                assert_eq!(err.to_string(), want);
+            }
+        }
+        // A TFRecord file after a zlib stream is trailing data too.
+        let tfrecord = [&3u64.to_le_bytes()[..], b"\xb0\x99\x49\x0efoo\x61\x8a\xbe\xfe"].concat();
+        let (_, err) = inflate(&[zlib(&data), tfrecord].concat(), Format::Zlib);
+        assert_eq!(
+            err.unwrap().to_string(),
+            "19 bytes of trailing data after the end of the zlib stream"
+        );
+    }
+
+    #[test]
+    fn a_second_stream_cut_short_or_corrupt_is_not_trailing_data() {
+        let data = text(5000);
+        let second = zlib(&data);
+        let (got, err) = inflate(
+            &[zlib(b"first"), second[..second.len() / 2].to_vec()].concat(),
+            Format::Zlib,
+        );
+        assert!(got.starts_with(b"first") && got.len() > 5);
+        assert_eq!(err.unwrap().kind(), io::ErrorKind::UnexpectedEof);
+        let second = gzip(&data);
+        let (_, err) = inflate(&[gzip(b"first"), second[..5].to_vec()].concat(), Format::Gzip);
+        assert_eq!(err.unwrap().kind(), io::ErrorKind::UnexpectedEof);
+        let mut bad = zlib(&data);
+        let mid = bad.len() / 2;
+        bad[mid..mid + 6].copy_from_slice(&[0xff; 6]);
+        let (got, err) = inflate(&[zlib(b"first"), bad].concat(), Format::Zlib);
+        assert!(got.starts_with(b"first"));
+        let err = err.expect("an error");
+        assert!(!err.to_string().contains("trailing"), "{err}");
+    }
+
+    #[test]
+    fn zlib_headers() {
+        assert!(is_zlib_header([0x78, 0x9c]) && is_zlib_header([0x78, 0x01]) && is_zlib_header([0x78, 0xda]));
+        assert!(is_zlib_header([0x08, 0x1d]));
+        assert!(!is_zlib_header([0x78, 0x9d]) && !is_zlib_header([0x00, 0x00]));
+        assert!(!is_zlib_header([0x78, 0xbb]), "a preset dictionary");
+        assert!(!is_zlib_header([0x88, 0x1c]), "a 64 KiB window");
     }
 }

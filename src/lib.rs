@@ -37,7 +37,7 @@ pub fn main_entry() -> std::process::ExitCode {
         Ok(code) => code.into(),
         Err(e) if output::is_broken_pipe(&e) => Exit::Success.into(),
         Err(e) => {
-            eprintln!("tfr: {e:#}");
+            output::error_line(format_args!("{e:#}"));
             Exit::Error.into()
         }
     }

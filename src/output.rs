@@ -126,3 +126,9 @@ pub fn table() -> comfy_table::Table {
     table.set_content_arrangement(comfy_table::ContentArrangement::Dynamic);
     table
 }
+
+/// Writes one `tfr: ...` line to stderr. A closed or full stderr is ignored
+/// (unlike `eprintln!`, which would panic): the exit code still tells.
+pub fn error_line(msg: std::fmt::Arguments<'_>) {
+    let _ = writeln!(io::stderr().lock(), "tfr: {msg}");
+}

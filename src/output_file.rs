@@ -21,6 +21,9 @@ const BUF_SIZE: usize = 256 * 1024;
 enum Dest {
     /// A temporary file next to the target.
     Temp(NamedTempFile),
+    /// Something that is not a regular file (a device such as /dev/null, a
+    /// FIFO, /dev/stdout): written in place, never replaced.
+    Direct(std::fs::File),
     Stdout(io::Stdout),
 }
 
@@ -28,6 +31,7 @@ impl Write for Dest {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match self {
             Dest::Temp(f) => f.write(buf),
+            Dest::Direct(f) => f.write(buf),
             Dest::Stdout(s) => s.write(buf),
         }
     }
@@ -35,6 +39,7 @@ impl Write for Dest {
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match self {
             Dest::Temp(f) => f.write_all(buf),
+            Dest::Direct(f) => f.write_all(buf),
             Dest::Stdout(s) => s.write_all(buf),
         }
     }
@@ -42,6 +47,7 @@ impl Write for Dest {
     fn flush(&mut self) -> io::Result<()> {
         match self {
             Dest::Temp(f) => f.flush(),
+            Dest::Direct(f) => f.flush(),
             Dest::Stdout(s) => s.flush(),
         }
     }
@@ -57,8 +63,12 @@ enum Sink {
 /// An output file that appears, complete, only when [`commit`](AtomicOutput::commit) succeeds.
 pub struct AtomicOutput {
     sink: Sink,
-    /// The final path; `None` for stdout.
+    /// The final path; `None` for stdout or a non-regular file.
     target: Option<PathBuf>,
+    /// The name for messages: the path as given, or `<stdout>`.
+    name: String,
+    /// Removes the temporary file if the process is interrupted.
+    _cleanup: Option<cleanup::Guard>,
 }
 
 impl AtomicOutput {
@@ -66,11 +76,33 @@ impl AtomicOutput {
     /// The temporary file is created right away, so an unwritable directory
     /// fails here, before any work.
     pub fn create(path: &Path, compression: Compression) -> Result<AtomicOutput> {
+        let mut guard = None;
         let (dest, target) = if path.as_os_str() == "-" {
             (Dest::Stdout(io::stdout()), None)
         } else {
-            let temp = temp_file_for(path)?;
-            (Dest::Temp(temp), Some(path.to_path_buf()))
+            match std::fs::metadata(path) {
+                Ok(meta) if meta.is_dir() => anyhow::bail!("{}: is a directory", path.display()),
+                Ok(meta) if !meta.is_file() => {
+                    let file = std::fs::OpenOptions::new()
+                        .write(true)
+                        .open(path)
+                        .with_context(|| format!("{}: cannot open for writing", path.display()))?;
+                    (Dest::Direct(file), None)
+                }
+                existing => {
+                    // Through a symlink, replace the file it points to, not the link.
+                    let real = match existing {
+                        Ok(_) => std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
+                        Err(_) => path.to_path_buf(),
+                    };
+                    let temp = temp_file_for(&real)?;
+                    if let Ok(meta) = existing {
+                        keep_mode_and_owner(&temp, &meta);
+                    }
+                    guard = Some(cleanup::Guard::new(temp.path()));
+                    (Dest::Temp(temp), Some(real))
+                }
+            }
         };
         let buffered = BufWriter::with_capacity(BUF_SIZE, dest);
         let level = flate2::Compression::default();
@@ -79,15 +111,21 @@ impl AtomicOutput {
             Compression::Gzip => Sink::Gzip(GzEncoder::new(buffered, level)),
             Compression::Zlib => Sink::Zlib(ZlibEncoder::new(buffered, level)),
         };
-        Ok(AtomicOutput { sink, target })
+        Ok(AtomicOutput {
+            sink,
+            target,
+            name: if path.as_os_str() == "-" {
+                "<stdout>".to_string()
+            } else {
+                path.display().to_string()
+            },
+            _cleanup: guard,
+        })
     }
 
     /// The name to use in messages: the target path, or `<stdout>`.
     pub fn display(&self) -> String {
-        match &self.target {
-            Some(p) => p.display().to_string(),
-            None => "<stdout>".to_string(),
-        }
+        self.name.clone()
     }
 
     /// Finishes the compressed stream, flushes, and renames the temporary
@@ -138,6 +176,64 @@ impl Write for AtomicOutput {
             Sink::Gzip(w) => w.flush(),
             Sink::Zlib(w) => w.flush(),
         }
+    }
+}
+
+/// Gives the temporary file the mode (and, where allowed, the owner) of the
+/// file it will replace, so replacing a 0600 file keeps it private.
+fn keep_mode_and_owner(temp: &NamedTempFile, old: &std::fs::Metadata) {
+    let _ = temp.as_file().set_permissions(old.permissions());
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let _ = std::os::unix::fs::fchown(temp.as_file(), Some(old.uid()), Some(old.gid()));
+    }
+}
+
+/// Temporary files to remove if the process is interrupted (Ctrl-C, SIGTERM).
+mod cleanup {
+    use std::path::{Path, PathBuf};
+    use std::sync::{Mutex, Once};
+
+    static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+    static HANDLER: Once = Once::new();
+
+    /// Keeps a temporary file on the list while it lives.
+    pub struct Guard(PathBuf);
+
+    impl Guard {
+        pub fn new(path: &Path) -> Guard {
+            register(path);
+            Guard(path.to_path_buf())
+        }
+    }
+
+    impl Drop for Guard {
+        fn drop(&mut self) {
+            unregister(&self.0);
+        }
+    }
+
+    /// Remembers a temporary file; installs the signal handler once.
+    fn register(path: &Path) {
+        HANDLER.call_once(|| {
+            let _ = ctrlc::set_handler(|| {
+                let pending = PENDING.lock().unwrap_or_else(|e| e.into_inner());
+                for p in pending.iter() {
+                    let _ = std::fs::remove_file(p);
+                }
+                std::process::exit(130);
+            });
+        });
+        PENDING
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(path.to_path_buf());
+    }
+
+    /// Forgets a temporary file (renamed into place or deleted).
+    fn unregister(path: &Path) {
+        PENDING.lock().unwrap_or_else(|e| e.into_inner()).retain(|p| p != path);
     }
 }
 

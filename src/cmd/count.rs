@@ -75,7 +75,7 @@ pub fn run(args: &CountArgs, ctx: &Ctx) -> Result<Exit> {
             if single {
                 return Err(e);
             }
-            eprintln!("tfr: {e:#}");
+            output::error_line(format_args!("{e:#}"));
             exit = Exit::Error;
             rows.push(Row {
                 name: c.name,

@@ -235,7 +235,13 @@ impl Stop {
             Stop::Read(e) => e,
             Stop::Decode(f) => {
                 let name = inputs[f.input as usize].display();
-                super::cat::decode_error(&name, f.index, f.offset, f.error)
+                // schema has no --type raw: drop that advice from the message.
+                let message = f
+                    .error
+                    .to_string()
+                    .replace("; use --type raw to print payloads as bytes", "")
+                    .replace(", or --type raw", "");
+                anyhow::anyhow!(message).context(format!("{name}: record {} at byte {}", f.index, f.offset))
             }
         }
     }

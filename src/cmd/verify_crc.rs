@@ -147,7 +147,9 @@ pub fn run(args: &VerifyCrcArgs, ctx: &Ctx) -> Result<Exit> {
     }
     progress.finish();
     let summary_to_stdout = args.salvage.as_ref().is_none_or(|p| p.as_os_str() != "-");
-    if let Some(s) = salvage {
+    // When no input could be read at all, there is nothing to salvage: an
+    // existing OUT is left untouched rather than replaced by an empty file.
+    if let Some(s) = salvage.filter(|_| reports.iter().any(|r| r.error.is_none())) {
         s.commit()?;
     }
     let exit = reports.iter().fold(Exit::Success, |e, r| e.max(r.exit()));
@@ -189,7 +191,7 @@ fn verify_input(
     let reader = match super::open_input(input, &args.input) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("tfr: {e:#}");
+            output::error_line(format_args!("{e:#}"));
             report.error = Some(format!("{e:#}"));
             return Ok(report);
         }
@@ -206,7 +208,7 @@ fn verify_input(
             Ok(None) => break,
             Err(e) => {
                 let err = anyhow::Error::new(e).context(format!("{name}: read failed"));
-                eprintln!("tfr: {err:#}");
+                output::error_line(format_args!("{err:#}"));
                 report.error = Some(format!("{err:#}"));
                 break;
             }
@@ -225,11 +227,11 @@ fn verify_input(
             }
             Step::Fault(fault) => {
                 if let DamageKind::NotTfrecord { .. } = fault.damage.kind {
-                    eprintln!("tfr: {name}: {}", fault.damage);
+                    output::error_line(format_args!("{name}: {}", fault.damage));
                     report.error = Some(fault.damage.to_string());
                     break;
                 }
-                eprintln!("tfr: {name}: {}", fault_message(&fault));
+                output::error_line(format_args!("{name}: {}", fault_message(&fault)));
                 report.faults.push(fault);
             }
         }

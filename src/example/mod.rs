@@ -107,7 +107,7 @@ fn not_an_example(e: DecodeError) -> DecodeError {
 /// Example and SequenceExample print exactly what Python's
 /// `google.protobuf.text_format.MessageToString(msg)` prints (nothing for an
 /// empty message). `Raw` prints the payload as one double-quoted line:
-/// valid UTF-8 kept as is, other bytes as octal escapes, C escapes for
+/// printable UTF-8 kept as is, other bytes as octal escapes, C escapes for
 /// quotes, backslashes and control characters, then a newline.
 ///
 /// `strict` rejects unknown top-level fields (auto mode, see the module

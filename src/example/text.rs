@@ -17,6 +17,10 @@
 //!   outside 0x20..=0x7E as a 3-digit octal escape;
 //! - string keys (always valid UTF-8) escaped the same way for ASCII bytes
 //!   but with non-ASCII characters kept as UTF-8 (`as_utf8=True`).
+//!
+//! `--type raw` payloads are not protobuf messages; [`raw`] prints them as
+//! `as_utf8=True` would, but also escapes the invisible characters that
+//! could hide text or drive a terminal.
 
 use std::fmt::Write as _;
 
@@ -51,9 +55,12 @@ pub(crate) fn sequence_example(view: &SequenceExampleView<'_>, out: &mut Vec<u8>
 
 /// Appends a payload as one double-quoted line (`--type raw`).
 ///
-/// Valid UTF-8 is kept as is (escaping only ASCII controls, quotes and
-/// backslashes); bytes that are not valid UTF-8 become octal escapes. This is
-/// Python protobuf's `text_encoding.CEscape(payload, as_utf8=True)`.
+/// Printable UTF-8 is kept as is; ASCII controls, quotes and backslashes
+/// are C-escaped; bytes that are not valid UTF-8, and the UTF-8 bytes of C1
+/// controls, bidi controls and other invisible format characters (see
+/// [`is_hidden`]), become octal escapes. This is Python protobuf's
+/// `text_encoding.CEscape(payload, as_utf8=True)` except for those
+/// characters, which it keeps.
 pub(crate) fn raw(payload: &[u8], out: &mut Vec<u8>) {
     out.push(b'"');
     escape_utf8_lossless(payload, out);
@@ -363,15 +370,63 @@ pub(crate) fn escape_str(s: &str, out: &mut Vec<u8>) {
     }
 }
 
-/// Escapes valid UTF-8 runs with [`escape_str`] and every byte of an
+/// Escapes valid UTF-8 runs as [`escape_str`] does, except that the bytes
+/// of [hidden](is_hidden) characters are octal escapes, and every byte of an
 /// invalid sequence as octal.
 pub(crate) fn escape_utf8_lossless(bytes: &[u8], out: &mut Vec<u8>) {
     for chunk in bytes.utf8_chunks() {
-        escape_str(chunk.valid(), out);
+        let valid = chunk.valid();
+        let mut rest = valid.as_bytes();
+        while let Some((&b, tail)) = rest.split_first() {
+            if b < 0x80 {
+                match ascii_escape(b) {
+                    None => out.push(b),
+                    Some([]) => push_octal(b, out),
+                    Some(esc) => out.extend_from_slice(esc),
+                }
+                rest = tail;
+                continue;
+            }
+            // `rest` starts at a character boundary of the valid run.
+            let at = valid.len() - rest.len();
+            let c = valid[at..].chars().next().unwrap_or_default();
+            let (utf8, tail) = rest.split_at(c.len_utf8());
+            if is_hidden(c) {
+                for &b in utf8 {
+                    push_octal(b, out);
+                }
+            } else {
+                out.extend_from_slice(utf8);
+            }
+            rest = tail;
+        }
         for &b in chunk.invalid() {
             push_octal(b, out);
         }
     }
+}
+
+/// Non-ASCII characters that print nothing visible but can act on a
+/// terminal or hide and reorder text: C1 controls (U+0080..U+009F, U+009B
+/// is a CSI), the soft hyphen, bidi controls (U+061C, U+200E, U+200F,
+/// U+202A..U+202E, U+2066..U+2069), zero-width and other invisible format
+/// characters (U+180E, U+200B..U+200D, U+2060..U+2064, U+206A..U+206F,
+/// U+FEFF, U+FFF9..U+FFFB, tags U+E0000..U+E007F), and the line and
+/// paragraph separators U+2028, U+2029.
+fn is_hidden(c: char) -> bool {
+    matches!(
+        c,
+        '\u{80}'..='\u{9f}'
+            | '\u{ad}'
+            | '\u{61c}'
+            | '\u{180e}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{2028}'..='\u{202e}'
+            | '\u{2060}'..='\u{206f}'
+            | '\u{feff}'
+            | '\u{fff9}'..='\u{fffb}'
+            | '\u{e0000}'..='\u{e007f}'
+    )
 }
 
 #[cfg(test)]
@@ -499,5 +554,62 @@ mod tests {
         out.clear();
         raw(b"", &mut out);
         assert_eq!(out, b"\"\"\n");
+    }
+
+    fn raw_text(payload: &[u8]) -> String {
+        let mut out = Vec::new();
+        raw(payload, &mut out);
+        String::from_utf8(out).expect("raw text is UTF-8")
+    }
+
+    #[test]
+    fn raw_escapes_hidden_characters_as_octal() {
+        // C1 controls, U+009B (CSI) among them.
+        assert_eq!(raw_text("a\u{9b}31mb".as_bytes()), "\"a\\302\\23331mb\"\n");
+        assert_eq!(raw_text("\u{80}\u{9f}".as_bytes()), "\"\\302\\200\\302\\237\"\n");
+        // Bidi controls.
+        assert_eq!(raw_text("x\u{202e}y".as_bytes()), "\"x\\342\\200\\256y\"\n");
+        for c in ('\u{202a}'..='\u{202e}').chain('\u{2066}'..='\u{2069}') {
+            assert!(raw_text(c.to_string().as_bytes()).starts_with("\"\\342\\"), "{c:?}");
+        }
+        // Zero-width and other invisible characters, separators, the BOM.
+        for (c, want) in [
+            ('\u{200b}', "\\342\\200\\213"),
+            ('\u{200f}', "\\342\\200\\217"),
+            ('\u{2028}', "\\342\\200\\250"),
+            ('\u{2029}', "\\342\\200\\251"),
+            ('\u{feff}', "\\357\\273\\277"),
+            ('\u{ad}', "\\302\\255"),
+            ('\u{e0041}', "\\363\\240\\201\\201"),
+        ] {
+            assert_eq!(raw_text(c.to_string().as_bytes()), format!("\"{want}\"\n"), "{c:?}");
+        }
+        // Printable UTF-8 stays, next to escapes and invalid bytes.
+        assert_eq!(
+            raw_text("é\u{a0}€ 日本 🙂\u{200d}\n\"".as_bytes()),
+            "\"é\u{a0}€ 日本 🙂\\342\\200\\215\\n\\\"\"\n"
+        );
+        assert_eq!(
+            raw_text(b"\xff\xc2\x9b\xc2\xa9\xe2\x80"),
+            "\"\\377\\302\\233©\\342\\200\"\n"
+        );
+        // Keys (protobuf's own text format) are unchanged.
+        let mut out = Vec::new();
+        escape_str("\u{9b}\u{202e}", &mut out);
+        assert_eq!(out, "\u{9b}\u{202e}".as_bytes());
+    }
+
+    #[test]
+    fn hidden_characters() {
+        for c in [
+            '\u{80}', '\u{9b}', '\u{9f}', '\u{202a}', '\u{2066}', '\u{2069}', '\u{200b}', '\u{feff}',
+        ] {
+            assert!(is_hidden(c), "{c:?}");
+        }
+        for c in [
+            'a', '\u{7f}', '\u{a0}', '\u{a1}', 'é', '\u{2010}', '\u{2030}', '€', '\u{fffd}', '🙂',
+        ] {
+            assert!(!is_hidden(c), "{c:?}");
+        }
     }
 }

@@ -164,20 +164,18 @@ impl RecordReader {
     /// Bytes after the header (payload + footer), failing fast when the
     /// length cannot fit in the input.
     fn body_len(&self, length: u64) -> Result<usize, ReadError> {
-        let body = length.checked_add(FOOTER_LEN as u64);
-        let remaining = self.src.remaining().map(|r| r.saturating_sub(HEADER_LEN as u64));
-        let fits = match (body, remaining) {
-            (Some(b), Some(r)) => b <= r,
-            (Some(_), None) => true,
-            (None, _) => false,
-        };
-        match body.and_then(|b| usize::try_from(b).ok()) {
-            Some(b) if fits => Ok(b),
-            _ => {
-                let present = remaining.unwrap_or(0);
-                Err(self.short_record_at(self.src.offset(), length, HEADER_LEN + present as usize))
+        let body = length.saturating_add(FOOTER_LEN as u64);
+        if let Some(remaining) = self.src.remaining() {
+            let after_header = remaining.saturating_sub(HEADER_LEN as u64);
+            if body > after_header {
+                let present = HEADER_LEN + usize::try_from(after_header).unwrap_or(usize::MAX - HEADER_LEN);
+                return Err(self.short_record_at(self.src.offset(), length, present));
             }
         }
+        // On a stream, a length beyond what memory could address still reads
+        // to the end of the input (bounded by the bytes present), then reports
+        // how many there were.
+        Ok(usize::try_from(body).unwrap_or(usize::MAX).min(usize::MAX - HEADER_LEN))
     }
 
     /// Damage for a record whose bytes end early: `present` bytes from its header on.

@@ -164,17 +164,15 @@ impl Scanner {
     /// The framed size of a record of `length` bytes whose header is `rel`
     /// bytes ahead, when all of it is present (and buffered).
     fn record_len(&mut self, rel: usize, length: u64) -> io::Result<Option<usize>> {
-        let Some(total) = length.checked_add((HEADER_LEN + FOOTER_LEN) as u64) else {
-            return Ok(None);
-        };
+        // Saturating: a length near 2^64 reads to the end of a stream like any
+        // other impossible length, so the report can say what was there.
+        let total = length.saturating_add((HEADER_LEN + FOOTER_LEN) as u64);
         if let Some(remaining) = self.src_ref().remaining() {
             if total > remaining.saturating_sub(rel as u64) {
                 return Ok(None);
             }
         }
-        let Some(need) = usize::try_from(total).ok().and_then(|t| t.checked_add(rel)) else {
-            return Ok(None);
-        };
+        let need = usize::try_from(total).unwrap_or(usize::MAX).saturating_add(rel);
         let got = self.avail(need)?;
         Ok((got >= need).then_some(total as usize))
     }

@@ -155,3 +155,37 @@ fn parallel_counting_keeps_input_order_and_reports_errors() {
         .contains("record 1 at byte 17"));
     assert_eq!(json["total"], (0..12).sum::<u64>() + 1);
 }
+
+/// Regression: a length field near 2^64 (valid length CRC) wrapped
+/// `header + length` and panicked on stdin and gzip input.
+#[test]
+fn lengths_near_u64_max_are_reported_not_panicking() {
+    for length in [u64::MAX, u64::MAX - 11, u64::MAX - 15] {
+        let mut bytes = records(&[b"ok"]);
+        bytes.extend_from_slice(&tfr::record::encode_header(length));
+        bytes.extend_from_slice(&[b'x'; 100]);
+        let dir = Dir::new();
+        let path = dir.write("l.tfrecord", &bytes);
+        for cmd in [&["cat", "-t", "raw"][..], &["count"], &["verify-crc"]] {
+            for (input, stdin) in [
+                (Some(path.as_str()), None),
+                (None, Some(bytes.clone())),
+                (None, Some(gzip(&bytes))),
+            ] {
+                let mut args = cmd.to_vec();
+                args.extend(input);
+                let mut run = tfr(&args);
+                if let Some(s) = &stdin {
+                    run = run.stdin(s);
+                }
+                let ran = run.run();
+                let want = if cmd[0] == "verify-crc" { 1 } else { 2 };
+                let line = ran.fails(want);
+                assert!(
+                    line.contains("record 1 at byte 18") && line.contains("beyond the end of input (100 bytes left"),
+                    "{cmd:?} {length}: {line}"
+                );
+            }
+        }
+    }
+}

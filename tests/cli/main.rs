@@ -7,6 +7,8 @@ mod count;
 mod docs;
 mod jsonl;
 mod oracle;
+mod outputs;
 mod process;
+mod regressions_inflate;
 mod schema;
 mod verify_crc;

@@ -1,0 +1,97 @@
+//! Output files (`-o`, `--salvage`): atomic for regular files, written in
+//! place for devices, through symlinks, keeping an existing file's mode.
+
+use crate::util::*;
+
+/// Regression: `-o /dev/null` replaced the device with a regular file (as root).
+#[test]
+fn devices_are_written_in_place_not_replaced() {
+    let dir = Dir::new();
+    let path = dir.write("x.tfrecord", &records(&[b"", b""]));
+    tfr(&["to-jsonl", &path, "-o", "/dev/null"]).run().ok();
+    tfr(&["verify-crc", &path, "--salvage", "/dev/null"]).run().ok();
+    use std::os::unix::fs::FileTypeExt;
+    let meta = std::fs::metadata("/dev/null").unwrap();
+    assert!(meta.file_type().is_char_device(), "/dev/null is no longer a device");
+}
+
+#[test]
+fn symlinks_are_written_through_and_modes_kept() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = Dir::new();
+    let input = dir.write("x.tfrecord", &records(&[b""]));
+    let real = dir.write("real.jsonl", b"old\n");
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap();
+    std::os::unix::fs::symlink(&real, dir.path("link.jsonl")).unwrap();
+    dir.tfr(&["to-jsonl", &input, "-o", "link.jsonl"]).run().ok();
+    let link = std::fs::symlink_metadata(dir.path("link.jsonl")).unwrap();
+    assert!(link.file_type().is_symlink(), "the symlink was replaced");
+    assert_eq!(std::fs::read_to_string(&real).unwrap(), "null\n");
+    let mode = std::fs::metadata(&real).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "mode of the replaced file");
+}
+
+/// Regression: a failed verify-crc run emptied an existing salvage file.
+#[test]
+fn salvage_is_untouched_when_nothing_could_be_read() {
+    let dir = Dir::new();
+    let out = dir.write("saved.tfrecord", b"keep");
+    dir.tfr(&["verify-crc", "missing.tfrecord", "--salvage", "saved.tfrecord"])
+        .run()
+        .fails(2);
+    let html = dir.write("page.html", b"<!DOCTYPE html><html></html>");
+    dir.tfr(&["verify-crc", &html, "--salvage", "saved.tfrecord"])
+        .run()
+        .fails(2);
+    assert_eq!(std::fs::read(&out).unwrap(), b"keep");
+    assert_eq!(
+        std::fs::read_dir(dir.path(".")).unwrap().count(),
+        2,
+        "no temporary files left"
+    );
+}
+
+/// Regression: `eprintln!` panicked when stderr was closed or full.
+#[test]
+fn full_stderr_does_not_panic() {
+    let dir = Dir::new();
+    let mut bytes = records(&[b"a", b"b", b"c"]);
+    bytes[18] ^= 1; // the length of record 1
+    let path = dir.write("bad.tfrecord", &bytes);
+    for args in [
+        vec!["verify-crc", &path],
+        vec!["count", &path],
+        vec!["cat", "-t", "raw", &path],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tfr"))
+            .args(&args)
+            .stderr(std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        let code = out.status.code().unwrap();
+        assert!(code == 1 || code == 2, "{args:?}: exit {code}");
+    }
+}
+
+/// Interrupted runs remove their temporary file.
+#[test]
+fn sigterm_leaves_no_temporary_file() {
+    let dir = Dir::new();
+    // An open stdin keeps from-jsonl busy until the signal arrives.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tfr"))
+        .args(["from-jsonl", "-o", "out.tfrecord"])
+        .current_dir(dir.path("."))
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    std::io::Write::write_all(&mut stdin, b"{\"a\": [1]}\n").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let temps = || std::fs::read_dir(dir.path(".")).unwrap().count();
+    assert_eq!(temps(), 1, "the temporary file exists while running");
+    let _ = std::process::Command::new("kill").arg(child.id().to_string()).status();
+    let status = child.wait().unwrap();
+    drop(stdin);
+    assert_eq!(status.code(), Some(130));
+    assert_eq!(temps(), 0, "temporary file left behind");
+}
