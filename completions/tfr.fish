@@ -122,7 +122,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s o -l output -d 'T
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l compression -d 'Compression of the output' -r -f -a "none\t'Plain TFRecord'
 gzip\t'gzip (read with compression_type="GZIP")'
 zlib\t'zlib (read with compression_type="ZLIB")'"
-complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s t -l type -d 'Message type of the records' -r -f -a "auto\t'The first line decides: a SequenceExample when its keys are "feature_lists" and maybe "context" (protojson: "context" or "featureLists"), else an Example'
+complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s t -l type -d 'Message type of the records' -r -f -a "auto\t'The first line decides: a SequenceExample when its only keys are "context" (holding an object of features) and/or "feature_lists" (protojson: "context" or "featureLists"), else an Example'
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
 raw\t'Each line is the payload: a JSON string, or {"base64": "..."}'"

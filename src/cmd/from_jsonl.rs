@@ -28,9 +28,9 @@ use std::sync::Arc;
 /// `--type` of the records written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum JsonlType {
-    /// The first line decides: a SequenceExample when its keys are
-    /// "feature_lists" and maybe "context" (protojson: "context" or
-    /// "featureLists"), else an Example.
+    /// The first line decides: a SequenceExample when its only keys are
+    /// "context" (holding an object of features) and/or "feature_lists"
+    /// (protojson: "context" or "featureLists"), else an Example.
     #[default]
     Auto,
     /// tf.train.Example.

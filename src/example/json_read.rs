@@ -1456,8 +1456,8 @@ fn put_tag_len(out: &mut Vec<u8>, tag: u8, len: usize) {
 /// `--type auto`: the message type of a file from its first line.
 ///
 /// Natural form: a SequenceExample when the line is an object with a
-/// `feature_lists` key and no key other than `context` and `feature_lists`;
-/// else an Example. Protojson: a SequenceExample when the object has a
+/// `feature_lists` key or a `context` key holding an object of features, and
+/// no key other than `context` and `feature_lists`; else an Example. Protojson: a SequenceExample when the object has a
 /// `context` or `featureLists` (`feature_lists`) key; else an Example.
 pub fn detect(format: JsonFormat, line: &[u8]) -> MessageType {
     let mut p = Parser { s: line, i: 0 };
@@ -1470,6 +1470,17 @@ pub fn detect(format: JsonFormat, line: &[u8]) -> MessageType {
         let s = p.string()?;
         let key = &p.s[s.span.0..s.span.1];
         match key {
+            b"context" if format == JsonFormat::Natural => {
+                p.colon()?;
+                // A context is an object of features; a feature named
+                // "context" can only be an object in the typed form.
+                if context_like(p) {
+                    context = true;
+                } else {
+                    other = true;
+                }
+                return p.skip_value(0);
+            }
             b"context" => context = true,
             b"feature_lists" => lists = true,
             b"featureLists" if format == JsonFormat::Protojson => lists = true,
@@ -1479,7 +1490,7 @@ pub fn detect(format: JsonFormat, line: &[u8]) -> MessageType {
         p.skip_value(0)
     });
     let sequence = match format {
-        JsonFormat::Natural => lists && !other,
+        JsonFormat::Natural => (lists || context) && !other,
         JsonFormat::Protojson => lists || context,
     };
     if scanned.is_ok() && sequence {
@@ -1487,6 +1498,32 @@ pub fn detect(format: JsonFormat, line: &[u8]) -> MessageType {
     } else {
         MessageType::Example
     }
+}
+
+/// Whether the value at the parser's position is an object that is not a
+/// typed-form feature (`{"int64_list": ...}` etc.) nor `{"base64": ...}`.
+/// Leaves the position unchanged.
+fn context_like(p: &mut Parser<'_>) -> bool {
+    let start = p.i;
+    p.ws();
+    let mut result = false;
+    if p.peek() == Some(b'{') {
+        p.i += 1;
+        p.ws();
+        result = match p.peek() {
+            Some(b'}') => true,
+            Some(b'"') => match p.string() {
+                Ok(k) => !matches!(
+                    &p.s[k.span.0..k.span.1],
+                    b"int64_list" | b"float_list" | b"bytes_list" | b"base64"
+                ),
+                Err(_) => false,
+            },
+            _ => false,
+        };
+    }
+    p.i = start;
+    result
 }
 
 // ---------------------------------------------------------------------------
@@ -1920,7 +1957,14 @@ mod tests {
             d(r#"{"context": {"a": [1]}, "feature_lists": {"b": [[1]]}}"#),
             MessageType::SequenceExample
         );
-        assert_eq!(d(r#"{"context": {"a": [1]}}"#), MessageType::Example);
+        // Regression: to-jsonl -t sequence of a record without feature_lists
+        // did not read back.
+        assert_eq!(d(r#"{"context": {"a": [1]}}"#), MessageType::SequenceExample);
+        assert_eq!(d(r#"{"context": {}}"#), MessageType::SequenceExample);
+        assert_eq!(d(r#"{"context": {"int64_list": [1]}}"#), MessageType::Example);
+        assert_eq!(d(r#"{"context": {"base64": "AA=="}}"#), MessageType::Example);
+        assert_eq!(d(r#"{"context": [1]}"#), MessageType::Example);
+        assert_eq!(d(r#"{"context": {"a": [1]}, "b": [2]}"#), MessageType::Example);
         assert_eq!(d(r#"{"feature_lists": {}, "label": [1]}"#), MessageType::Example);
         assert_eq!(d(r#"{"feature_lists": [1]"#), MessageType::Example);
         assert_eq!(d("null"), MessageType::Example);

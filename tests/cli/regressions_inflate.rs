@@ -12,7 +12,12 @@ fn concatenated_zlib_streams_are_read_whole() {
     assert_eq!(tfr(&["count", &path]).run().ok(), "3\n");
     let fixture = std::fs::read(data("notebook.zlib.tfrecord")).unwrap();
     let twice = [fixture.clone(), fixture].concat();
-    let once: usize = tfr(&["count", &data("notebook.zlib.tfrecord")]).run().ok().trim().parse().unwrap();
+    let once: usize = tfr(&["count", &data("notebook.zlib.tfrecord")])
+        .run()
+        .ok()
+        .trim()
+        .parse()
+        .unwrap();
     assert_eq!(tfr(&["count"]).stdin(&twice).run().ok(), format!("{}\n", 2 * once));
     let ran = tfr(&["verify-crc", &path]).run();
     assert_eq!(ran.code, 0, "{}", ran.stderr);
@@ -35,7 +40,11 @@ fn data_after_a_zlib_stream_is_damage() {
         let ran = tfr(&["verify-crc", &path]).run();
         assert_eq!(ran.code, 1, "{name}: {}", ran.stderr);
         assert!(ran.stderr.contains(&want), "{name}: {}", ran.stderr);
-        assert!(ran.stdout_str().contains("2 records intact, 1 fault"), "{name}: {}", ran.stdout_str());
+        assert!(
+            ran.stdout_str().contains("2 records intact, 1 fault"),
+            "{name}: {}",
+            ran.stdout_str()
+        );
     }
 }
 
