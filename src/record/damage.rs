@@ -169,7 +169,11 @@ pub fn diagnose_not_tfrecord(head: &[u8], compression: Compression) -> String {
         .take(512)
         .filter(|&&b| b == b'\n' || b == b'\r' || b == b'\t' || (0x20..0x7f).contains(&b) || b >= 0x80)
         .count();
-    if std::str::from_utf8(&head[..head.len().min(512)]).is_ok() || printable * 10 >= head.len().min(512) * 9 {
+    let sample = &head[..head.len().min(512)];
+    // Text has no NUL bytes (a run of zeros is valid UTF-8, but not text).
+    let looks_text =
+        !sample.contains(&0) && (std::str::from_utf8(sample).is_ok() || printable * 10 >= sample.len() * 9);
+    if looks_text {
         let what = if trimmed.starts_with('{') || trimmed.starts_with('[') {
             "JSON text"
         } else {
