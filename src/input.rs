@@ -61,6 +61,18 @@ pub fn expand(args: &[String]) -> Result<Vec<Input>> {
     Ok(inputs)
 }
 
+/// The inputs' total size in bytes (for a progress bar), when every input
+/// is a file whose size is known.
+pub fn total_size(inputs: &[Input]) -> Option<u64> {
+    inputs
+        .iter()
+        .map(|i| match i {
+            Input::Path(p) => std::fs::metadata(p).ok().map(|m| m.len()),
+            Input::Stdin => None,
+        })
+        .sum()
+}
+
 fn is_pattern(s: &str) -> bool {
     s.contains(['*', '?', '['])
 }

@@ -44,13 +44,7 @@ struct FileCount {
 
 pub fn run(args: &CountArgs, ctx: &Ctx) -> Result<Exit> {
     let inputs = super::inputs(&args.input)?;
-    let total_bytes = inputs
-        .iter()
-        .map(|i| match i {
-            Input::Path(p) => std::fs::metadata(p).ok().map(|m| m.len()),
-            Input::Stdin => None,
-        })
-        .sum::<Option<u64>>();
+    let total_bytes = crate::input::total_size(&inputs);
     let progress = ctx.progress(total_bytes);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let jobs = args.jobs.map_or(cores, usize::from).clamp(1, inputs.len().max(1));

@@ -324,13 +324,7 @@ fn scan_inputs(
     parallel: bool,
 ) -> Result<(), Stop> {
     let limit = args.limit.unwrap_or(u64::MAX);
-    let total_bytes = inputs
-        .iter()
-        .map(|i| match i {
-            Input::Path(p) => std::fs::metadata(p).ok().map(|m| m.len()),
-            Input::Stdin => None,
-        })
-        .sum::<Option<u64>>();
+    let total_bytes = crate::input::total_size(inputs);
     // Shown only once the scan has run a moment: no flash on small inputs.
     let started = std::time::Instant::now();
     let mut progress: Option<output::Progress> = None;

@@ -119,13 +119,7 @@ impl Salvage {
 
 pub fn run(args: &VerifyCrcArgs, ctx: &Ctx) -> Result<Exit> {
     let inputs = super::inputs(&args.input)?;
-    let total_bytes = inputs
-        .iter()
-        .map(|i| match i {
-            Input::Path(p) => std::fs::metadata(p).ok().map(|m| m.len()),
-            Input::Stdin => None,
-        })
-        .sum::<Option<u64>>();
+    let total_bytes = crate::input::total_size(&inputs);
     let progress = ctx.progress(total_bytes);
     let mut salvage = args.salvage.as_ref().map(|path| Salvage {
         path: path.clone(),

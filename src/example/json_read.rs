@@ -971,35 +971,10 @@ impl Encoder {
                 if !p.null()? {
                     p.require_object("a FeatureList message")
                         .map_err(|e| e.in_key(|| path(&self.arena, None)))?;
-                    p.members(|p| {
-                        let at = p.i;
-                        let key = p.string()?;
-                        p.colon()?;
-                        if !self.key_is(p, key, "feature")? {
-                            let name = self.key_text(p, key)?;
-                            return Err(LineError::new(
-                                at,
-                                format!("unknown field {} in a FeatureList", show_key(name.as_bytes())),
-                            ));
-                        }
-                        if p.null()? {
-                            return Ok(());
-                        }
-                        if !p.eat(b'[') {
-                            return Err(p.err("expected an array of Features"));
-                        }
-                        p.ws();
-                        if p.eat(b']') {
-                            return Ok(());
-                        }
-                        loop {
-                            p.ws();
-                            let feat = self.proto_feature(p)?;
-                            self.steps.push(feat);
-                            if p.list_next()? {
-                                return Ok(());
-                            }
-                        }
+                    self.proto_repeated(p, "feature", "a FeatureList", "Features", |this, p| {
+                        let feat = this.proto_feature(p)?;
+                        this.steps.push(feat);
+                        Ok(())
                     })
                     .map_err(|e| e.in_key(|| path(&self.arena, Some(self.steps.len() - first))))?;
                 }
@@ -1057,6 +1032,48 @@ impl Encoder {
         Ok(feat)
     }
 
+    /// Reads the members of a protojson message whose only field, `field`,
+    /// is repeated: `null` or an array whose elements `each` reads. `message`
+    /// and `items` name the message and its elements in errors.
+    fn proto_repeated(
+        &mut self,
+        p: &mut Parser<'_>,
+        field: &str,
+        message: &str,
+        items: &str,
+        mut each: impl FnMut(&mut Self, &mut Parser<'_>) -> Result<(), LineError>,
+    ) -> Result<(), LineError> {
+        p.members(|p| {
+            let at = p.i;
+            let key = p.string()?;
+            p.colon()?;
+            if !self.key_is(p, key, field)? {
+                let name = self.key_text(p, key)?;
+                return Err(LineError::new(
+                    at,
+                    format!("unknown field {} in {message}", show_key(name.as_bytes())),
+                ));
+            }
+            if p.null()? {
+                return Ok(());
+            }
+            if !p.eat(b'[') {
+                return Err(p.err(&format!("expected an array of {items}")));
+            }
+            p.ws();
+            if p.eat(b']') {
+                return Ok(());
+            }
+            loop {
+                p.ws();
+                each(self, p)?;
+                if p.list_next()? {
+                    return Ok(());
+                }
+            }
+        })
+    }
+
     /// Reads a list message `{"value": [...]}` of `kind` into the value vectors.
     fn proto_list(&mut self, p: &mut Parser<'_>, kind: Kind) -> Result<(usize, usize), LineError> {
         let start = match kind {
@@ -1065,34 +1082,8 @@ impl Encoder {
             _ => self.bytes.len(),
         };
         p.require_object("a list message ({\"value\": [...]})")?;
-        p.members(|p| {
-            let at = p.i;
-            let key = p.string()?;
-            p.colon()?;
-            if !self.key_is(p, key, "value")? {
-                let name = self.key_text(p, key)?;
-                return Err(LineError::new(
-                    at,
-                    format!("unknown field {} in a list message", show_key(name.as_bytes())),
-                ));
-            }
-            if p.null()? {
-                return Ok(());
-            }
-            if !p.eat(b'[') {
-                return Err(p.err("expected an array of values"));
-            }
-            p.ws();
-            if p.eat(b']') {
-                return Ok(());
-            }
-            loop {
-                p.ws();
-                self.proto_value(p, kind)?;
-                if p.list_next()? {
-                    return Ok(());
-                }
-            }
+        self.proto_repeated(p, "value", "a list message", "values", |this, p| {
+            this.proto_value(p, kind)
         })?;
         Ok(match kind {
             Kind::Int64 => (start, self.ints.len()),

@@ -15,11 +15,17 @@ fn version_and_help() {
     let out = tfr(&["--version"]).run().ok();
     assert_eq!(out, format!("tfr {}\n", env!("CARGO_PKG_VERSION")));
     let help = tfr(&["--help"]).run().ok();
-    for cmd in ["cat", "head", "count"] {
-        assert!(help.contains(cmd), "{cmd} missing from help:\n{help}");
+    use clap::CommandFactory;
+    let names: Vec<String> = tfr::cli::Cli::command()
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    assert_eq!(names.len(), 7, "{names:?}");
+    for cmd in &names {
+        assert!(help.contains(cmd.as_str()), "{cmd} missing from help:\n{help}");
     }
-    for cmd in ["cat", "head", "count"] {
-        let help = tfr(&[cmd, "--help"]).run().ok();
+    for cmd in &names {
+        let help = tfr(&[cmd.as_str(), "--help"]).run().ok();
         assert!(
             help.contains("Examples:"),
             "`tfr {cmd} --help` has no examples:\n{help}"
