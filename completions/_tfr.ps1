@@ -72,8 +72,8 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
         }
         'tfr;count' {
             [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Input compression: detected from the first bytes unless forced')
-            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Inputs counted at the same time [default: the number of cores]. Output order is the input order whatever N is')
-            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Inputs counted at the same time [default: the number of cores]. Output order is the input order whatever N is')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Threads to use [default: the number of cores]. Several inputs are read at the same time; output order is the input order whatever N is')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Threads to use [default: the number of cores]. Several inputs are read at the same time; output order is the input order whatever N is')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (terminal and no NO_COLOR), always, never')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON: {"files": [{"file", "records"[, "error"]}], "total"}')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Never show progress bars')

@@ -66,8 +66,8 @@ set edit:completion:arg-completer[tfr] = {|@words|
         }
         &'tfr;count'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
-            cand -j 'Inputs counted at the same time [default: the number of cores]. Output order is the input order whatever N is'
-            cand --jobs 'Inputs counted at the same time [default: the number of cores]. Output order is the input order whatever N is'
+            cand -j 'Threads to use [default: the number of cores]. Several inputs are read at the same time; output order is the input order whatever N is'
+            cand --jobs 'Threads to use [default: the number of cores]. Several inputs are read at the same time; output order is the input order whatever N is'
             cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
             cand --json 'Print JSON: {"files": [{"file", "records"[, "error"]}], "total"}'
             cand -q 'Never show progress bars'

@@ -77,7 +77,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand count" -l compression -d 'Input 
 none\t''
 gzip\t''
 zlib\t''"
-complete -c tfr -n "__fish_tfr_using_subcommand count" -s j -l jobs -d 'Inputs counted at the same time [default: the number of cores]. Output order is the input order whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand count" -s j -l jobs -d 'Threads to use [default: the number of cores]. Several inputs are read at the same time; output order is the input order whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand count" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"

@@ -152,6 +152,25 @@ pub enum Command {
     Schema(crate::cmd::schema::SchemaArgs),
 }
 
+/// `-j/--jobs`: how many threads a command may keep busy.
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct JobsArg {
+    /// Threads to use [default: the number of cores]. Several inputs are
+    /// read at the same time; output order is the input order whatever N is.
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+}
+
+impl JobsArg {
+    /// The thread budget: `--jobs`, else the cores available.
+    pub fn get(self) -> usize {
+        match self.jobs {
+            Some(n) => usize::from(n),
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
+    }
+}
+
 /// Input options shared by the commands that read records.
 #[derive(Args, Debug, Clone)]
 pub struct InputArgs {

@@ -1,6 +1,6 @@
 //! `tfr count`: records per input, by hopping from header to header.
 
-use crate::cli::InputArgs;
+use crate::cli::{InputArgs, JobsArg};
 use crate::exit::Exit;
 use crate::input::Input;
 use crate::output::{self, Ctx};
@@ -19,10 +19,8 @@ pub struct CountArgs {
     #[arg(long)]
     pub json: bool,
 
-    /// Inputs counted at the same time [default: the number of cores].
-    /// Output order is the input order whatever N is.
-    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    pub jobs: Option<u16>,
+    #[command(flatten)]
+    pub jobs: JobsArg,
 }
 
 /// One row of output.
@@ -46,8 +44,7 @@ pub fn run(args: &CountArgs, ctx: &Ctx) -> Result<Exit> {
     let inputs = super::inputs(&args.input)?;
     let total_bytes = crate::input::total_size(&inputs);
     let progress = ctx.progress(total_bytes);
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let jobs = args.jobs.map_or(cores, usize::from).clamp(1, inputs.len().max(1));
+    let jobs = args.jobs.get().clamp(1, inputs.len().max(1));
     let counts = if jobs == 1 {
         let mut done = 0u64;
         let mut counts = Vec::with_capacity(inputs.len());
