@@ -1,7 +1,9 @@
 //! `tfr cat` and `tfr head`: print records (head is cat with a limit).
 
-use crate::cli::InputArgs;
-use crate::example::{self, MessageType};
+use crate::cli::{InputArgs, JobsArg};
+use crate::cmd::batches::{self, Batch};
+use crate::cmd::jsonl_pipeline;
+use crate::example::{self, Decoder, MessageType};
 use crate::exit::Exit;
 use crate::output::{self, Ctx};
 use anyhow::{Context, Result};
@@ -66,6 +68,9 @@ pub struct PrintArgs {
 pub struct CatArgs {
     #[command(flatten)]
     pub print: PrintArgs,
+
+    #[command(flatten)]
+    pub jobs: JobsArg,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -78,42 +83,118 @@ pub struct HeadArgs {
     pub print: PrintArgs,
 }
 
+/// `cat`: inputs read (and inflated) up to `--jobs` at once, records
+/// rendered by workers, written in input order ([`jsonl_pipeline`]).
 pub fn run_cat(args: &CatArgs, ctx: &Ctx) -> Result<Exit> {
-    print_records(&args.print, ctx, None)
+    let print = &args.print;
+    let inputs = super::inputs(&print.input)?;
+    let several = inputs.len() > 1;
+    let progress = print_progress(ctx);
+    let color = ctx.color;
+    let format = print.format;
+    let work = |batch: Batch, out: &mut Vec<u8>| -> Result<()> {
+        thread_local! {
+            static DECODER: std::cell::RefCell<Decoder> = std::cell::RefCell::default();
+        }
+        DECODER.with_borrow_mut(|decoder| {
+            for (payload, index, offset) in batch.records() {
+                let label = Label {
+                    name: &batch.name,
+                    several,
+                    color,
+                    index,
+                };
+                render(decoder, format, batch.ty, batch.strict, &label, payload, out)
+                    .map_err(|e| decode_error(&batch.name, index, offset, e))?;
+            }
+            Ok(())
+        })
+    };
+    let jobs = args.jobs.get();
+    let mut stdout = std::io::BufWriter::with_capacity(256 * 1024, std::io::stdout());
+    let out = &mut stdout;
+    let write = |bytes: &[u8]| out.write_all(bytes);
+    let produce = |tx: &mut jsonl_pipeline::Sender<Batch>| {
+        batches::produce(&inputs, &print.input, print.payload, jobs, &progress, |b| tx.send(b))
+    };
+    let result = jsonl_pipeline::run(jsonl_pipeline::workers(jobs), produce, work, write);
+    // Emit everything before the damage, then report it.
+    let flushed = stdout.flush().context("writing output");
+    result.and(flushed).map(|_| Exit::Success)
 }
 
+/// The comment line before a record in text format.
+struct Label<'a> {
+    name: &'a str,
+    /// Several inputs: the line names the input.
+    several: bool,
+    color: bool,
+    index: u64,
+}
+
+/// Appends one record as printed by cat and head (text: a comment line
+/// naming it, then the message). On error `out` is left as it was.
+fn render(
+    decoder: &mut Decoder,
+    format: Format,
+    ty: MessageType,
+    strict: bool,
+    label: &Label,
+    payload: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<(), example::DecodeError> {
+    match format {
+        Format::Text => {
+            let start = out.len();
+            let line = if label.several {
+                format!("# {} record {}", label.name, label.index)
+            } else {
+                format!("# record {}", label.index)
+            };
+            out.extend_from_slice(output::dim(&line, label.color).as_bytes());
+            out.push(b'\n');
+            example::render_text_with(decoder, ty, strict, payload, out).inspect_err(|_| out.truncate(start))
+        }
+        Format::Json => example::json::render_json_with(decoder, ty, strict, payload, out),
+        Format::Protojson => example::json::render_protojson_with(decoder, ty, strict, payload, out),
+    }
+}
+
+/// Progress of cat and head: never over records printed to a terminal.
+fn print_progress(ctx: &Ctx) -> output::Progress {
+    if std::io::stdout().is_terminal() {
+        ctx.progress_hidden()
+    } else {
+        ctx.progress(None)
+    }
+}
+
+/// `head`: sequential, stopping as soon as N records are printed.
 pub fn run_head(args: &HeadArgs, ctx: &Ctx) -> Result<Exit> {
-    print_records(&args.print, ctx, Some(args.count))
-}
-
-/// Prints the records of every input, at most `limit` in all.
-fn print_records(args: &PrintArgs, ctx: &Ctx, limit: Option<u64>) -> Result<Exit> {
-    let inputs = super::inputs(&args.input)?;
+    let inputs = super::inputs(&args.print.input)?;
     let mut out = output::stdout();
-    let result = print_into(&mut out, &inputs, args, ctx, limit);
+    let result = print_first(&mut out, &inputs, &args.print, ctx, args.count);
     // Emit everything before the damage, then report it.
     let flushed = out.flush().context("writing output");
     result.and(flushed.map(|_| Exit::Success))
 }
 
-fn print_into(
+/// Prints the first `limit` records of the inputs taken together.
+fn print_first(
     out: &mut dyn Write,
     inputs: &[crate::input::Input],
     args: &PrintArgs,
     ctx: &Ctx,
-    limit: Option<u64>,
+    limit: u64,
 ) -> Result<Exit> {
-    if limit == Some(0) {
+    if limit == 0 {
         return Ok(Exit::Success);
     }
     let several = inputs.len() > 1;
-    let progress = if std::io::stdout().is_terminal() {
-        ctx.progress_hidden()
-    } else {
-        ctx.progress(None)
-    };
+    let progress = print_progress(ctx);
     let mut printed = 0u64;
     let mut buf = Vec::with_capacity(64 * 1024);
+    let mut decoder = Decoder::default();
     for input in inputs {
         let mut reader = super::open_input(input, &args.input)?;
         let name = input.display();
@@ -130,27 +211,20 @@ fn print_into(
                 }
             };
             buf.clear();
-            let rendered = match args.format {
-                Format::Text => {
-                    let label = if several {
-                        format!("# {name} record {}", rec.index)
-                    } else {
-                        format!("# record {}", rec.index)
-                    };
-                    buf.extend_from_slice(output::dim(&label, ctx.color).as_bytes());
-                    buf.push(b'\n');
-                    example::render_text(t, strict, rec.data, &mut buf)
-                }
-                Format::Json => example::json::render_json(t, strict, rec.data, &mut buf),
-                Format::Protojson => example::json::render_protojson(t, strict, rec.data, &mut buf),
+            let label = Label {
+                name: &name,
+                several,
+                color: ctx.color,
+                index: rec.index,
             };
-            rendered.map_err(|e| decode_error(&name, rec.index, rec.offset, e))?;
+            render(&mut decoder, args.format, t, strict, &label, rec.data, &mut buf)
+                .map_err(|e| decode_error(&name, rec.index, rec.offset, e))?;
             out.write_all(&buf).context("writing output")?;
             printed += 1;
             if printed & 0xfff == 0 {
                 progress.update(reader.offset(), printed);
             }
-            if Some(printed) == limit {
+            if printed == limit {
                 return Ok(Exit::Success);
             }
         }

@@ -8,6 +8,7 @@
 //! which is then removed, so nothing partial is left and an existing OUT is
 //! untouched (with `-o -` the records before the bad line were already sent).
 
+use crate::cli::JobsArg;
 use crate::cmd::jsonl_pipeline;
 use crate::cmd::to_jsonl::JsonFormatArg;
 use crate::example::json_read::{self, Encoder, JsonFormat, Schema};
@@ -81,6 +82,11 @@ pub struct FromJsonlArgs {
     /// float, bytes) of each feature it names; others are inferred.
     #[arg(long, value_name = "FILE")]
     pub schema: Option<PathBuf>,
+
+    /// Threads encoding records [default: the number of cores]. The records
+    /// are written in input order whatever N is.
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
 }
 
 /// Bytes of JSON lines handed to a worker at a time.
@@ -132,7 +138,12 @@ pub fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     let sink = &mut out;
     let write = |bytes: &[u8]| sink.write_all(bytes);
     let produce = |tx: &mut jsonl_pipeline::Sender<Batch>| produce(&inputs, format, &mut ty, ctx, tx);
-    jsonl_pipeline::run(jsonl_pipeline::workers(), produce, work, write)?;
+    jsonl_pipeline::run(
+        jsonl_pipeline::workers(JobsArg { jobs: args.jobs }.get()),
+        produce,
+        work,
+        write,
+    )?;
     out.commit()?;
     Ok(Exit::Success)
 }

@@ -18,9 +18,76 @@ use std::sync::Mutex;
 /// Batches each channel holds.
 const DEPTH: usize = 2;
 
-/// How many workers to run: the cores available, at most 4.
-pub fn workers() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 4)
+/// How many workers to run for a thread budget of `jobs`: at most 4.
+pub fn workers(jobs: usize) -> usize {
+    jobs.clamp(1, 4)
+}
+
+/// What an input reader hands to the forwarder.
+enum Msg<T> {
+    Item(T),
+    Done,
+    Failed(anyhow::Error),
+}
+
+/// Runs `read(i, emit)` for every input `i < n`, up to `jobs` of them at
+/// once, and passes what they emit to `sink` in input order: everything of
+/// input 0, then of input 1, and so on, exactly as a sequential loop would.
+///
+/// Stops at the first error in input order (an input's own, or the sink's):
+/// what the inputs before it emitted, and what the failing input emitted
+/// before failing, has gone to `sink`; later inputs' work is dropped. Memory
+/// is bounded: each input in flight holds at most `DEPTH` items, and inputs
+/// are taken in order, so at most `jobs` are in flight.
+pub fn in_input_order<T, R, S>(n: usize, jobs: usize, read: R, mut sink: S) -> Result<()>
+where
+    T: Send,
+    R: Fn(usize, &mut dyn FnMut(T) -> Result<(), Stopped>) -> Result<()> + Sync,
+    S: FnMut(T) -> Result<(), Stopped>,
+{
+    if jobs <= 1 || n <= 1 {
+        for i in 0..n {
+            read(i, &mut sink)?;
+        }
+        return Ok(());
+    }
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+    let (senders, receivers): (Vec<_>, Vec<_>) = (0..n).map(|_| sync_channel::<Msg<T>>(DEPTH)).unzip();
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.min(n) {
+            let (senders, next, stop, read) = (&senders, &next, &stop, &read);
+            scope.spawn(move || {
+                while !stop.load(Relaxed) {
+                    let i = next.fetch_add(1, Relaxed);
+                    let Some(tx) = senders.get(i) else { break };
+                    let mut emit = |t| tx.send(Msg::Item(t)).map_err(|_| Stopped);
+                    let end = match read(i, &mut emit) {
+                        Ok(()) => Msg::Done,
+                        Err(e) => Msg::Failed(e),
+                    };
+                    let _ = tx.send(end);
+                }
+            });
+        }
+        let forwarded = (|| -> Result<()> {
+            for rx in receivers {
+                loop {
+                    match rx.recv() {
+                        Ok(Msg::Item(t)) => sink(t)?,
+                        Ok(Msg::Done) => break,
+                        Ok(Msg::Failed(e)) => return Err(e),
+                        Err(_) => anyhow::bail!("an input reader stopped"),
+                    }
+                }
+            }
+            Ok(())
+        })();
+        // The receivers are gone: readers blocked on a send fail and stop.
+        stop.store(true, Relaxed);
+        forwarded
+    })
 }
 
 /// Hands batches to the workers, round-robin.
@@ -183,5 +250,56 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(err.to_string(), "producer error");
+    }
+
+    /// Input `i` emits `i * 10 .. i * 10 + i`; input `fail` fails after one item.
+    fn read_numbers(
+        fail: Option<usize>,
+    ) -> impl Fn(usize, &mut dyn FnMut(usize) -> Result<(), Stopped>) -> Result<()> + Sync {
+        move |i, emit| {
+            for k in 0..i {
+                std::thread::sleep(std::time::Duration::from_micros(((i * 7 + k) % 5) as u64 * 50));
+                emit(i * 10 + k)?;
+                if Some(i) == fail {
+                    anyhow::bail!("input {i} failed")
+                }
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn inputs_come_out_in_order_whatever_the_jobs() {
+        let want: Vec<usize> = (0..20).flat_map(|i| (0..i).map(move |k| i * 10 + k)).collect();
+        for jobs in [1, 2, 3, 8, 30] {
+            let mut got = Vec::new();
+            in_input_order(20, jobs, read_numbers(None), |t| {
+                got.push(t);
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(got, want, "jobs {jobs}");
+
+            let mut got = Vec::new();
+            let err = in_input_order(20, jobs, read_numbers(Some(6)), |t| {
+                got.push(t);
+                Ok(())
+            })
+            .unwrap_err();
+            assert_eq!(err.to_string(), "input 6 failed");
+            let upto: Vec<usize> = want.iter().copied().take_while(|&v| v <= 60).collect();
+            assert_eq!(got, upto, "jobs {jobs}");
+
+            let mut got = 0;
+            let err = in_input_order(20, jobs, read_numbers(None), |_| {
+                got += 1;
+                if got == 30 {
+                    return Err(Stopped);
+                }
+                Ok(())
+            })
+            .unwrap_err();
+            assert_eq!(err.to_string(), "output stopped");
+        }
     }
 }

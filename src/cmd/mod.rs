@@ -1,5 +1,6 @@
 //! One module per subcommand; each has an `Args` struct and a `run()`.
 
+pub mod batches;
 pub mod cat;
 pub mod count;
 pub mod from_jsonl;

@@ -5,6 +5,7 @@ mod util;
 mod cat;
 mod count;
 mod docs;
+mod jobs;
 mod jsonl;
 mod oracle;
 mod outputs;

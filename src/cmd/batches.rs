@@ -1,0 +1,110 @@
+//! Records read into batches for the rendering pipeline of `cat` and
+//! `to-jsonl`: inputs are read (and inflated) on up to `--jobs` threads at
+//! once, and the batches reach the workers in input order
+//! ([`jsonl_pipeline::in_input_order`]).
+
+use crate::cli::InputArgs;
+use crate::cmd::cat::PayloadType;
+use crate::cmd::jsonl_pipeline::{self, Stopped};
+use crate::example::{self, MessageType};
+use crate::input::Input;
+use crate::output::Progress;
+use anyhow::Result;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
+
+/// Payload bytes per batch handed to a worker.
+const BATCH: usize = 256 * 1024;
+/// Records per batch at most.
+const BATCH_RECORDS: usize = 8192;
+
+/// Consecutive records of one input, for a worker to render.
+pub struct Batch {
+    data: Vec<u8>,
+    /// Per record: end of its payload in `data`, index, byte offset.
+    records: Vec<(usize, u64, u64)>,
+    /// The message type of every record of the input.
+    pub ty: MessageType,
+    /// Whether the type was guessed (auto: unknown fields are an error).
+    pub strict: bool,
+    /// The input's display name.
+    pub name: Arc<str>,
+}
+
+impl Batch {
+    /// The records: payload, index, byte offset.
+    pub fn records(&self) -> impl Iterator<Item = (&[u8], u64, u64)> {
+        let mut start = 0;
+        self.records.iter().map(move |&(end, index, offset)| {
+            let payload = &self.data[start..end];
+            start = end;
+            (payload, index, offset)
+        })
+    }
+}
+
+/// Reads every record of every input into batches for `send`, in input
+/// order, reading up to `jobs` inputs at once. A damaged input ends the run
+/// after the batches of the records before the damage.
+pub fn produce(
+    inputs: &[Input],
+    args: &InputArgs,
+    payload: PayloadType,
+    jobs: usize,
+    progress: &Progress,
+    send: impl FnMut(Batch) -> Result<(), Stopped>,
+) -> Result<()> {
+    let records = AtomicU64::new(0);
+    let read = |i: usize, emit: &mut dyn FnMut(Batch) -> Result<(), Stopped>| {
+        read_input(&inputs[i], args, payload, &records, progress, emit)
+    };
+    jsonl_pipeline::in_input_order(inputs.len(), jobs, read, send)
+}
+
+/// Reads the records of one input into batches.
+fn read_input(
+    input: &Input,
+    args: &InputArgs,
+    payload: PayloadType,
+    records: &AtomicU64,
+    progress: &Progress,
+    emit: &mut dyn FnMut(Batch) -> Result<(), Stopped>,
+) -> Result<()> {
+    let mut reader = super::open_input(input, args)?;
+    let name: Arc<str> = input.display().into();
+    let strict = payload == PayloadType::Auto;
+    let mut ty: Option<MessageType> = payload.fixed();
+    let mut batch: Option<Batch> = None;
+    let result = (|| -> Result<()> {
+        while let Some(rec) = reader.next_record().map_err(|e| super::read_error(input, e))? {
+            let t = match ty {
+                Some(t) => t,
+                None => *ty.insert(
+                    example::resolve_auto(rec.data)
+                        .map_err(|e| super::cat::decode_error(&name, rec.index, rec.offset, e))?,
+                ),
+            };
+            let b = batch.get_or_insert_with(|| Batch {
+                data: Vec::with_capacity(BATCH + BATCH / 4),
+                records: Vec::with_capacity(BATCH_RECORDS / 2),
+                ty: t,
+                strict,
+                name: name.clone(),
+            });
+            b.data.extend_from_slice(rec.data);
+            b.records.push((b.data.len(), rec.index, rec.offset));
+            if b.data.len() >= BATCH || b.records.len() >= BATCH_RECORDS {
+                let n = b.records.len() as u64;
+                emit(batch.take().expect("a batch"))?;
+                progress.update(reader.offset(), records.fetch_add(n, Relaxed) + n);
+            }
+        }
+        Ok(())
+    })();
+    // Everything before the damage goes out, then the error.
+    if let Some(b) = batch.take() {
+        records.fetch_add(b.records.len() as u64, Relaxed);
+        emit(b)?;
+    }
+    result
+}
