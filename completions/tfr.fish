@@ -131,7 +131,7 @@ raw\t'Each line is the payload: a JSON string, or {"base64": "..."}'"
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s f -l format -d 'Input form' -r -f -a "json\t'The natural JSONL mapping: {"name": [v, ...], ...}'
 protojson\t'Protobuf\'s JSON mapping (json_format.MessageToJson, one line)'"
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l schema -d 'A schema from `tfr schema --format json`: forces the kind (int64, float, bytes) of each feature it names; others are inferred' -r -F
-complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s j -l jobs -d 'Threads encoding records [default: the number of cores]. The records are written in input order whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s j -l jobs -d 'Threads encoding (and gzip-compressing) records [default: the number of cores]. The records are written in input order whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"

@@ -7,6 +7,7 @@
 
 pub mod cli;
 pub mod cmd;
+pub mod deflate;
 pub mod example;
 pub mod exit;
 #[doc(hidden)]

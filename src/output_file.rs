@@ -7,6 +7,7 @@
 //! is not fsynced before the rename: this protects against failed runs, not
 //! against power loss.
 
+use crate::deflate::ParallelGzip;
 use crate::record::Compression;
 use anyhow::{Context, Result};
 use flate2::write::{GzEncoder, ZlibEncoder};
@@ -57,6 +58,7 @@ impl Write for Dest {
 enum Sink {
     Plain(BufWriter<Dest>),
     Gzip(GzEncoder<BufWriter<Dest>>),
+    ParallelGzip(ParallelGzip<BufWriter<Dest>>),
     Zlib(ZlibEncoder<BufWriter<Dest>>),
 }
 
@@ -76,6 +78,12 @@ impl AtomicOutput {
     /// The temporary file is created right away, so an unwritable directory
     /// fails here, before any work.
     pub fn create(path: &Path, compression: Compression) -> Result<AtomicOutput> {
+        AtomicOutput::create_threaded(path, compression, 1)
+    }
+
+    /// [`create`](AtomicOutput::create), compressing gzip on `threads`
+    /// threads when more than one (see [`crate::deflate`]).
+    pub fn create_threaded(path: &Path, compression: Compression, threads: usize) -> Result<AtomicOutput> {
         let mut guard = None;
         let (dest, target) = if path.as_os_str() == "-" {
             (Dest::Stdout(io::stdout()), None)
@@ -108,6 +116,10 @@ impl AtomicOutput {
         let level = flate2::Compression::default();
         let sink = match compression {
             Compression::None => Sink::Plain(buffered),
+            Compression::Gzip if threads > 1 => Sink::ParallelGzip(
+                ParallelGzip::new(buffered, level, threads)
+                    .with_context(|| format!("{}: write failed", path.display()))?,
+            ),
             Compression::Gzip => Sink::Gzip(GzEncoder::new(buffered, level)),
             Compression::Zlib => Sink::Zlib(ZlibEncoder::new(buffered, level)),
         };
@@ -135,6 +147,7 @@ impl AtomicOutput {
         let buffered = match self.sink {
             Sink::Plain(w) => w,
             Sink::Gzip(w) => w.finish().with_context(|| format!("{name}: write failed"))?,
+            Sink::ParallelGzip(w) => w.finish().with_context(|| format!("{name}: write failed"))?,
             Sink::Zlib(w) => w.finish().with_context(|| format!("{name}: write failed"))?,
         };
         let dest = buffered
@@ -158,6 +171,7 @@ impl Write for AtomicOutput {
         match &mut self.sink {
             Sink::Plain(w) => w.write(buf),
             Sink::Gzip(w) => w.write(buf),
+            Sink::ParallelGzip(w) => w.write(buf),
             Sink::Zlib(w) => w.write(buf),
         }
     }
@@ -166,6 +180,7 @@ impl Write for AtomicOutput {
         match &mut self.sink {
             Sink::Plain(w) => w.write_all(buf),
             Sink::Gzip(w) => w.write_all(buf),
+            Sink::ParallelGzip(w) => w.write_all(buf),
             Sink::Zlib(w) => w.write_all(buf),
         }
     }
@@ -174,6 +189,7 @@ impl Write for AtomicOutput {
         match &mut self.sink {
             Sink::Plain(w) => w.flush(),
             Sink::Gzip(w) => w.flush(),
+            Sink::ParallelGzip(w) => w.flush(),
             Sink::Zlib(w) => w.flush(),
         }
     }

@@ -83,8 +83,8 @@ pub struct FromJsonlArgs {
     #[arg(long, value_name = "FILE")]
     pub schema: Option<PathBuf>,
 
-    /// Threads encoding records [default: the number of cores]. The records
-    /// are written in input order whatever N is.
+    /// Threads encoding (and gzip-compressing) records [default: the number
+    /// of cores]. The records are written in input order whatever N is.
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
 }
@@ -125,7 +125,8 @@ pub fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         OutputCompression::Gzip => Compression::Gzip,
         OutputCompression::Zlib => Compression::Zlib,
     };
-    let mut out = AtomicOutput::create(&args.output, compression)?;
+    let jobs = JobsArg { jobs: args.jobs }.get();
+    let mut out = AtomicOutput::create_threaded(&args.output, compression, jobs)?;
     let work = |batch: Batch, out: &mut Vec<u8>| -> Result<()> {
         thread_local! {
             static ENCODER: std::cell::RefCell<Option<Encoder>> = const { std::cell::RefCell::new(None) };
@@ -138,12 +139,7 @@ pub fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     let sink = &mut out;
     let write = |bytes: &[u8]| sink.write_all(bytes);
     let produce = |tx: &mut jsonl_pipeline::Sender<Batch>| produce(&inputs, format, &mut ty, ctx, tx);
-    jsonl_pipeline::run(
-        jsonl_pipeline::workers(JobsArg { jobs: args.jobs }.get()),
-        produce,
-        work,
-        write,
-    )?;
+    jsonl_pipeline::run(jsonl_pipeline::workers(jobs), produce, work, write)?;
     out.commit()?;
     Ok(Exit::Success)
 }

@@ -138,3 +138,34 @@ fn jobs_must_be_positive() {
         assert!(ran.stderr.contains("-j"), "{cmd}: {}", ran.stderr);
     }
 }
+
+#[test]
+fn gzip_output_is_the_same_records_for_any_jobs() {
+    let dir = Dir::new();
+    // Several megabytes of JSON lines: several compression chunks.
+    let jsonl: String = (0..60_000u64)
+        .map(|i| {
+            format!(
+                "{{\"x\": [{i}], \"s\": [\"row {i} {}\"]}}\n",
+                "pad".repeat((i % 40) as usize)
+            )
+        })
+        .collect();
+    let input = dir.write("in.jsonl", jsonl.as_bytes());
+    let mut plain = None;
+    for jobs in ["1", "2", "3"] {
+        let out = format!("out{jobs}.tfrecord.gz");
+        dir.tfr(&["from-jsonl", "-j", jobs, &input, "-o", &out, "--compression", "gzip"])
+            .run()
+            .ok();
+        let bytes = std::fs::read(dir.path(&out)).unwrap();
+        let mut inflated = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut inflated).unwrap();
+        match &plain {
+            None => plain = Some(inflated),
+            Some(p) => assert!(*p == inflated, "-j {jobs}: different records"),
+        }
+        let back = dir.tfr(&["to-jsonl", &out]).run().ok();
+        assert!(back.lines().count() == 60_000, "-j {jobs}");
+    }
+}
