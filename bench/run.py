@@ -128,6 +128,33 @@ def ensure_data(d: Path) -> dict:
     return m
 
 
+GZ_SHARDS = 8
+
+
+def ensure_gz_shards(d: Path) -> Path:
+    """8 gzip shards, each 8 of the 64 plain shards end to end (zlib level 6):
+    the same 1M records as notebook.tfrecord.gz, for reading several
+    compressed inputs at once. Derived from the shards, so not in the manifest."""
+    out = d / "gzshards"
+    names = [out / f"notebook-{g:05}-of-{GZ_SHARDS:05}.tfrecord.gz" for g in range(GZ_SHARDS)]
+    if all(p.exists() for p in names):
+        for p in names:
+            p.read_bytes()  # warm the page cache
+        return out
+    t = time.perf_counter()
+    out.mkdir(parents=True, exist_ok=True)
+    per = SHARDS // GZ_SHARDS
+    for g, name in enumerate(names):
+        c = zlib.compressobj(6, zlib.DEFLATED, 31)
+        with open(name.with_suffix(".tmp"), "wb") as dst:
+            for i in range(g * per, (g + 1) * per):
+                dst.write(c.compress((d / "shards" / f"notebook-{i:05}-of-{SHARDS:05}.tfrecord").read_bytes()))
+            dst.write(c.flush())
+        os.replace(name.with_suffix(".tmp"), name)
+    log(f"data: {GZ_SHARDS} gzip shards in {time.perf_counter() - t:.1f} s")
+    return out
+
+
 # ------------------------------------------------------------------ running
 
 
@@ -339,6 +366,7 @@ def tfr_commands(tfr: Path) -> set[str]:
 def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_slice: int, tmp: Path) -> list[Case]:
     nb, gz, js, img = d / "notebook.tfrecord", d / "notebook.tfrecord.gz", d / "notebook.jsonl", d / "images.tfrecord"
     shard_glob = str(d / "shards" / "notebook-*-of-*.tfrecord")
+    gz_glob = str(ensure_gz_shards(d) / "notebook-*-of-*.tfrecord.gz")
     nb_b, js_b, img_b = nb.stat().st_size, js.stat().st_size, img.stat().st_size
     N, I = NOTEBOOK_RECORDS, IMAGE_RECORDS
     L = str(LIMITS_BIN)
@@ -374,15 +402,23 @@ def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_s
              Target(max_ratio=1.5, max_s=0.08), expect_stdout(str(N)))
     tfr_case("tfr.count.shards", "count", "64 shards (glob)", [shard_glob], N, nb_b, "limit.walk.notebook", None,
              Target(), expect_in_stdout(str(N)))
+    tfr_case("tfr.count.gzshards", "count", "8 gzip shards", [gz_glob], N, nb_b, "limit.inflate.gz", None,
+             Target(), expect_in_stdout(str(N)), note="all cores: ratio < 1 is the parallel gain")
     tfr_case("tfr.count.images", "count", "images 2k", [str(img)], I, img_b, "limit.walk.images", "tf.count.images",
              Target(), expect_stdout(str(I)))
     tfr_case("tfr.verify.images", "verify-crc", "images 2k", [str(img)], I, img_b, "limit.crc.images", "tf.count.images",
              Target(min_gbps=5))
     tfr_case("tfr.verify.notebook", "verify-crc", "notebook 1M", [str(nb)], N, nb_b, "limit.crc.notebook", "tf.count.notebook",
              Target(min_gbps=5))
+    tfr_case("tfr.verify.images.j1", "verify-crc", "images 2k", ["-j", "1", str(img)], I, img_b, "limit.crc.images", None,
+             Target(), flags=" -j 1")
     tfr_case("tfr.verify.gz", "verify-crc", "notebook.gz", [str(gz)], N, nb_b, "limit.inflate.gz", None,
              Target(max_ratio=1.5))
+    tfr_case("tfr.verify.gzshards", "verify-crc", "8 gzip shards", [gz_glob], N, nb_b, "limit.inflate.gz", None,
+             Target())
     tfr_case("tfr.cat.notebook", "cat", "notebook 1M", [str(nb)], N, nb_b, None, None, Target(), nonempty)
+    tfr_case("tfr.cat.notebook.j1", "cat", "notebook 1M", ["-j", "1", str(nb)], N, nb_b, "tfr.cat.notebook", None, Target(),
+             nonempty, flags=" -j 1", note="ratio: × the default (all cores)")
     tfr_case("tfr.cat.gz", "cat", "notebook.gz", [str(gz)], N, nb_b, None, None, Target(), nonempty)
     for key, inp, f in (("notebook", "notebook 1M", nb), ("gz", "notebook.gz", gz), ("images", "images 2k", img)):
         # records=0: no throughput for head (the target is "instant": ≤ 0.02 s).
@@ -390,10 +426,17 @@ def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_s
                  flags=" -n 1")
     tfr_case("tfr.to-jsonl.notebook", "to-jsonl", "notebook 1M", [str(nb)], N, nb_b, "limit.jsonl.notebook", "tf.json.notebook",
              Target(min_rps=4e6), same_as(js, "output"))
+    tfr_case("tfr.to-jsonl.gzshards", "to-jsonl", "8 gzip shards", [gz_glob], N, nb_b, "limit.inflate.gz", None,
+             Target(min_rps=4e6), same_as(js, "output"))
     tfr_case("tfr.to-jsonl.images", "to-jsonl", "images 2k", [str(img)], I, img_b, "limit.jsonl.images", "tf.json.images",
              Target(), nonempty)
     tfr_case("tfr.from-jsonl.notebook", "from-jsonl", "notebook.jsonl", [str(js), "-o", str(tmp / "from.tfrecord")], N, js_b,
              "limit.unjsonl.notebook", None, Target(min_rps=2e6), same_as(nb, "output"), tmp / "from.tfrecord")
+    for key, flags in (("", ()), (".j1", ("-j", "1"))):
+        tfr_case(f"tfr.from-jsonl.gzip{key}", "from-jsonl", "notebook.jsonl",
+                 [*flags, str(js), "-o", str(tmp / "from.tfrecord.gz"), "--compression", "gzip"], N, js_b,
+                 "tfr.from-jsonl.gzip" if key else None, None, Target(), None, tmp / "from.tfrecord.gz",
+                 flags=" --compression gzip" + (" -j 1" if key else ""), note="ratio: × the default (all cores)" if key else "")
     tfr_case("tfr.schema.notebook", "schema", "notebook 1M", [str(nb)], N, nb_b, None, None, Target(min_rps=4e6), nonempty)
 
     # Peers (Python, in the TensorFlow venv): a slice of the 1M file, scaled up.

@@ -7,7 +7,7 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::thread::JoinHandle;
 
 /// Bytes per chunk handed from the producer to the consumer.
-const CHUNK: usize = 512 * 1024;
+const CHUNK: usize = 256 * 1024;
 /// Chunks in flight (bounded, so memory stays flat: about 4 × CHUNK).
 const DEPTH: usize = 3;
 
