@@ -324,7 +324,12 @@ impl Chunks {
                 buf.truncate(cut);
                 break;
             }
-            // No newline yet: a long line, read on.
+            // No newline yet: a long line, read on, unless it holds a NUL
+            // byte, which JSON text never does: then it is handed out as it
+            // is, for the error, rather than read to the end (/dev/zero has none).
+            if memchr::memchr(0, &buf[scanned..]).is_some() {
+                break;
+            }
         }
         if self.lines == 0 && self.consumed == 0 && buf.starts_with(b"\xef\xbb\xbf") {
             buf.drain(..3);
