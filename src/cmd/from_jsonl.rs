@@ -89,6 +89,24 @@ pub struct FromJsonlArgs {
     pub jobs: Option<u16>,
 }
 
+/// Largest schema file read: far beyond any real one (a schema is a few
+/// hundred bytes per feature), and a device like /dev/zero stops here.
+const SCHEMA_MAX: u64 = 64 << 20;
+
+/// Reads a `--schema` file, refusing one beyond [`SCHEMA_MAX`].
+fn read_schema_file(path: &std::path::Path) -> Result<String> {
+    let name = path.display();
+    let file = File::open(path).with_context(|| format!("{name}: cannot read"))?;
+    let mut bytes = Vec::new();
+    file.take(SCHEMA_MAX + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("{name}: cannot read"))?;
+    if bytes.len() as u64 > SCHEMA_MAX {
+        bail!("{name}: not a tfr schema: larger than {} MiB", SCHEMA_MAX >> 20);
+    }
+    String::from_utf8(bytes).map_err(|_| anyhow!("{name}: not a tfr schema: not UTF-8 text"))
+}
+
 /// Bytes of JSON lines handed to a worker at a time.
 const BATCH: usize = 256 * 1024;
 
@@ -99,7 +117,7 @@ pub fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
             if format == JsonFormat::Protojson {
                 bail!("--schema applies to the natural JSONL form; protojson names every kind");
             }
-            let text = std::fs::read_to_string(path).with_context(|| format!("{}: cannot read", path.display()))?;
+            let text = read_schema_file(path)?;
             Some(Schema::parse(&text).map_err(|e| anyhow!("{}: not a tfr schema: {e}", path.display()))?)
         }
         None => None,

@@ -426,6 +426,18 @@ fn schema_from_tfr_schema_works() {
         dir.tfr(&["to-jsonl", "one.tfrecord"]).run().ok(),
         "{\"feature2\":[\"dog\"],\"feature3\":[1.0],\"feature0\":[1],\"feature1\":[1]}\n"
     );
+    // Not a schema: binary, endless (/dev/zero must not be read to the end), missing.
+    for (schema, want) in [
+        (data("notebook.tfrecord"), "not a tfr schema: not UTF-8 text"),
+        ("/dev/zero".to_string(), "not a tfr schema: larger than 64 MiB"),
+        (data("missing.json"), "cannot read"),
+    ] {
+        let line = tfr(&["from-jsonl", "--schema", &schema, "-o", "-"])
+            .stdin(b"{}\n")
+            .run()
+            .fails(2);
+        assert!(line.contains(want), "{schema}: {line}");
+    }
 }
 
 // ---------------------------------------------------------------------------
