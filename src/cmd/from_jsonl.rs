@@ -11,20 +11,22 @@
 use crate::cli::JobsArg;
 use crate::cmd::jsonl_pipeline;
 use crate::cmd::to_jsonl::JsonFormatArg;
-use crate::example::json_read::{self, Encoder, JsonFormat, Schema};
+use crate::example::json_read::{self, Encoder, JsonFormat, Schema, Section};
+use crate::example::Kind;
 use crate::example::MessageType;
 use crate::exit::Exit;
 use crate::inflate::{self, Inflater};
 use crate::input::{self, Input};
-use crate::output::Ctx;
+use crate::output::{self, Ctx};
 use crate::output_file::AtomicOutput;
 use crate::record::{encode_header, masked_crc, Compression, HEADER_LEN};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// `--type` of the records written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -145,13 +147,17 @@ pub fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     };
     let jobs = JobsArg { jobs: args.jobs }.get();
     let mut out = AtomicOutput::create_threaded(&args.output, compression, jobs)?;
+    let kinds = Mutex::new(KindLog::default());
     let work = |batch: Batch, out: &mut Vec<u8>| -> Result<()> {
         thread_local! {
             static ENCODER: std::cell::RefCell<Option<Encoder>> = const { std::cell::RefCell::new(None) };
         }
         ENCODER.with_borrow_mut(|encoder| {
             let encoder = encoder.get_or_insert_with(|| Encoder::new(format, schema.clone()));
-            encode_batch(encoder, &batch, out)
+            let mut seen = KindLog::default();
+            let result = encode_batch(encoder, &batch, out, &mut seen);
+            kinds.lock().unwrap_or_else(|e| e.into_inner()).merge(seen);
+            result
         })
     };
     let sink = &mut out;
@@ -159,7 +165,116 @@ pub fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     let produce = |tx: &mut jsonl_pipeline::Sender<Batch>| produce(&inputs, format, &mut ty, ctx, tx);
     jsonl_pipeline::run(jsonl_pipeline::workers(jobs), produce, work, write)?;
     out.commit()?;
+    let kinds = kinds.into_inner().unwrap_or_else(|e| e.into_inner());
+    kinds.warn(&inputs);
     Ok(Exit::Success)
+}
+
+/// Where each feature was first seen with each kind, to warn when a
+/// feature's kind changes between lines: TensorFlow parses a feature as one
+/// kind, and jq 1.6 (among others) prints a float `1.0` as `1`, which then
+/// reads as int64.
+#[derive(Default)]
+struct KindLog {
+    /// Per feature: the first (input, line) with each kind (int64, float, bytes).
+    first: HashMap<(Section, Vec<u8>), [Option<Line>; 3]>,
+}
+
+/// A line: input index and line number, in stream order.
+type Line = (usize, u64);
+
+/// The feature kinds of the previous line of a batch: a line with the same
+/// features in the same order (the usual case) needs no map lookups.
+#[derive(Default)]
+struct LastLine(Vec<(Section, Vec<u8>, Kind)>);
+
+impl KindLog {
+    fn note(&mut self, section: Section, name: &[u8], kind: Kind, at: Line) {
+        let slot = match kind {
+            Kind::Int64 => 0,
+            Kind::Float => 1,
+            Kind::Bytes => 2,
+            Kind::None => return,
+        };
+        let firsts = match self.first.get_mut(&(section, name.to_vec())) {
+            Some(f) => f,
+            None => self.first.entry((section, name.to_vec())).or_default(),
+        };
+        if firsts[slot].is_none_or(|f| at < f) {
+            firsts[slot] = Some(at);
+        }
+    }
+
+    /// Notes the kinds of the line just encoded.
+    fn note_line(&mut self, encoder: &Encoder, last: &mut LastLine, at: Line) {
+        let mut i = 0;
+        encoder.for_each_kind(|section, name, kind| {
+            match last.0.get_mut(i) {
+                Some((s, n, k)) if *s == section && *k == kind && n[..] == *name => {}
+                Some(entry) => {
+                    self.note(section, name, kind, at);
+                    *entry = (section, name.to_vec(), kind);
+                }
+                None => {
+                    self.note(section, name, kind, at);
+                    last.0.push((section, name.to_vec(), kind));
+                }
+            }
+            i += 1;
+        });
+        last.0.truncate(i);
+    }
+
+    fn merge(&mut self, other: KindLog) {
+        for ((section, name), firsts) in other.first {
+            let kinds = [Kind::Int64, Kind::Float, Kind::Bytes];
+            for (kind, at) in kinds.into_iter().zip(firsts) {
+                if let Some(at) = at {
+                    self.note(section, &name, kind, at);
+                }
+            }
+        }
+    }
+
+    /// One warning line per feature seen with more than one kind.
+    fn warn(&self, inputs: &[Input]) {
+        const MAX: usize = 20;
+        let mut mixed: Vec<_> = self
+            .first
+            .iter()
+            .filter(|(_, f)| f.iter().flatten().count() > 1)
+            .map(|((section, name), firsts)| {
+                let mut kinds: Vec<(Line, &str)> = firsts
+                    .iter()
+                    .zip(["int64", "float", "bytes"])
+                    .filter_map(|(at, kind)| Some(((*at)?, kind)))
+                    .collect();
+                kinds.sort();
+                (kinds[1].0, section.path(name, None), kinds)
+            })
+            .collect();
+        // In the order the changes happen.
+        mixed.sort();
+        for (_, path, kinds) in mixed.iter().take(MAX) {
+            let seen: Vec<String> = kinds
+                .iter()
+                .map(|((input, line), kind)| format!("{kind} at {}:{line}", inputs[*input].display()))
+                .collect();
+            let names: Vec<&str> = kinds.iter().map(|(_, k)| *k).collect();
+            let hint = if names.len() == 2 && names.contains(&"int64") && names.contains(&"float") {
+                "whole numbers read as int64: write 1.0, or force the kind with {\"float_list\": [...]} or --schema"
+            } else {
+                "force one kind with the typed form ({\"bytes_list\": [...]} etc.) or --schema"
+            };
+            output::error_line(format_args!(
+                "warning: feature {path} changes kind: {} (tf.io.parse_example reads one kind per feature; {hint})",
+                seen.join(", ")
+            ));
+        }
+        if mixed.len() > MAX {
+            output::error_line(format_args!("warning: {} more features change kind", mixed.len() - MAX));
+        }
+    }
 }
 
 /// Whole lines of one input for a worker to encode.
@@ -167,12 +282,15 @@ struct Batch {
     data: Vec<u8>,
     /// The number of the first line.
     first_line: u64,
+    /// Which input the lines are from.
+    input: usize,
     ty: MessageType,
     name: Arc<str>,
 }
 
-/// Encodes the lines of a batch as framed records.
-fn encode_batch(encoder: &mut Encoder, batch: &Batch, out: &mut Vec<u8>) -> Result<()> {
+/// Encodes the lines of a batch as framed records, noting feature kinds in `kinds`.
+fn encode_batch(encoder: &mut Encoder, batch: &Batch, out: &mut Vec<u8>, kinds: &mut KindLog) -> Result<()> {
+    let mut last = LastLine::default();
     let mut start = 0;
     let ends = memchr::memchr_iter(b'\n', &batch.data).chain([batch.data.len()]);
     for (n, end) in (batch.first_line..).zip(ends) {
@@ -199,6 +317,7 @@ fn encode_batch(encoder: &mut Encoder, batch: &Batch, out: &mut Vec<u8>) -> Resu
                 None => bail!("{at}: {e}"),
             }
         }
+        kinds.note_line(encoder, &mut last, (batch.input, n));
         let len = out.len() - start - HEADER_LEN;
         out[start..start + HEADER_LEN].copy_from_slice(&encode_header(len as u64));
         let crc = masked_crc(&out[start + HEADER_LEN..]);
@@ -217,7 +336,7 @@ fn produce(
     tx: &mut jsonl_pipeline::Sender<Batch>,
 ) -> Result<()> {
     let progress = ctx.progress(None);
-    for input in inputs {
+    for (index, input) in inputs.iter().enumerate() {
         let name: Arc<str> = input.display().into();
         let mut chunks = Chunks::open(input)?;
         while let Some((first_line, data)) = chunks.next().with_context(|| format!("{name}: read failed"))? {
@@ -234,6 +353,7 @@ fn produce(
             tx.send(Batch {
                 data,
                 first_line,
+                input: index,
                 ty: t,
                 name: name.clone(),
             })?;

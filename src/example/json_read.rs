@@ -258,6 +258,8 @@ pub struct Encoder {
     items: Vec<Item>,
     /// Unescaped structural keys.
     scratch: Vec<u8>,
+    /// The message type of the last line encoded.
+    last_type: MessageType,
 }
 
 impl Encoder {
@@ -275,6 +277,7 @@ impl Encoder {
             bytes: Vec::new(),
             items: Vec::new(),
             scratch: Vec::new(),
+            last_type: MessageType::Raw,
         }
     }
 
@@ -299,9 +302,34 @@ impl Encoder {
         result
     }
 
+    /// Calls `f(section, name, kind)` for each feature of the line just
+    /// encoded that has a kind: an Example's features (`Features`), a
+    /// SequenceExample's context (`Context`) and, once per step, its
+    /// feature lists (`FeatureLists`). Nothing for raw payloads.
+    pub fn for_each_kind(&self, mut f: impl FnMut(Section, &[u8], Kind)) {
+        let section = match self.last_type {
+            MessageType::Raw => return,
+            MessageType::Example => Section::Features,
+            MessageType::SequenceExample => Section::Context,
+        };
+        for feat in self.feats.iter().filter(|f| f.kind != Kind::None) {
+            f(section, &self.arena[feat.key.0..feat.key.1], feat.kind);
+        }
+        for list in &self.lists {
+            let key = &self.arena[list.key.0..list.key.1];
+            for step in self.steps[list.steps.0..list.steps.1]
+                .iter()
+                .filter(|s| s.kind != Kind::None)
+            {
+                f(Section::FeatureLists, key, step.kind);
+            }
+        }
+    }
+
     fn encode_inner(&mut self, ty: MessageType, line: &[u8], out: &mut Vec<u8>) -> Result<(), LineError> {
         // UTF-8 is checked string by string (only strings may hold non-ASCII).
         self.clear();
+        self.last_type = ty;
         let mut p = Parser { s: line, i: 0 };
         p.ws();
         match (ty, self.format) {
@@ -1270,8 +1298,8 @@ impl Encoder {
 }
 
 /// Which map a feature is in, for sizes, schemas and messages.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Section {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Section {
     Features,
     Context,
     FeatureLists,
@@ -1279,7 +1307,7 @@ enum Section {
 
 impl Section {
     /// The path of a feature in messages.
-    fn path(self, key: &[u8], step: Option<usize>) -> String {
+    pub fn path(self, key: &[u8], step: Option<usize>) -> String {
         let key = show_key(key);
         match (self, step) {
             (Section::Features, _) => key,

@@ -595,6 +595,67 @@ fn binary_input_gets_a_hint() {
 }
 
 #[test]
+fn a_feature_changing_kind_is_warned_about() {
+    let dir = Dir::new();
+    // jq 1.6 prints 1.0 as 1: the float feature x turns int64 on line 3.
+    dir.write(
+        "a.jsonl",
+        b"{\"x\": [0.5], \"s\": [\"a\"]}\n\n{\"x\": [1], \"s\": [\"b\"]}\n",
+    );
+    dir.write("b.jsonl", b"{\"x\": [2.5], \"s\": [7]}\n");
+    let ran = dir
+        .tfr(&["from-jsonl", "a.jsonl", "b.jsonl", "-o", "out.tfrecord"])
+        .run();
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let lines: Vec<&str> = ran.stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", ran.stderr);
+    assert!(
+        lines[0].starts_with("tfr: warning: feature x changes kind: float at a.jsonl:1, int64 at a.jsonl:3 (")
+            && lines[0].contains("write 1.0"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].starts_with("tfr: warning: feature s changes kind: bytes at a.jsonl:1, int64 at b.jsonl:1 ("),
+        "{}",
+        lines[1]
+    );
+    // The same warnings whatever the number of threads, with lines far apart.
+    let mut big = String::new();
+    for i in 0..50_000 {
+        big.push_str(if i == 41_234 {
+            "{\"x\": [3]}\n"
+        } else {
+            "{\"x\": [0.25]}\n"
+        });
+    }
+    dir.write("big.jsonl", big.as_bytes());
+    for jobs in ["1", "2", "4"] {
+        let ran = dir
+            .tfr(&["from-jsonl", "-j", jobs, "big.jsonl", "-o", "big.tfrecord"])
+            .run();
+        assert!(
+            ran.stderr
+                .starts_with("tfr: warning: feature x changes kind: float at big.jsonl:1, int64 at big.jsonl:41235 ("),
+            "-j {jobs}: {}",
+            ran.stderr
+        );
+    }
+    // --schema (or the typed form) settles the kind: no warning.
+    dir.write("schema.json", br#"{"features": {"x": {"kind": "float"}}}"#);
+    dir.tfr(&[
+        "from-jsonl",
+        "--schema",
+        "schema.json",
+        "big.jsonl",
+        "-o",
+        "big.tfrecord",
+    ])
+    .run()
+    .ok();
+}
+
+#[test]
 fn endless_binary_input_fails_at_once() {
     // /dev/zero has no newline: reading "the first line" to its end would
     // never finish (and fill memory); a NUL byte is never JSON text.
@@ -1079,7 +1140,7 @@ fn random_messages_round_trip_byte_identical() {
             "gzip",
         ])
         .run()
-        .ok();
+        .warns();
         let out = inflate(&std::fs::read(dir.path("out.tfrecord")).unwrap(), true);
         assert!(out == file, "{name}: the command line round trip differs");
     }

@@ -76,6 +76,18 @@ impl Ran {
         String::from_utf8(self.stdout.clone()).expect("utf-8 stdout")
     }
 
+    /// Asserts exit 0 and that stderr holds only warnings; returns stdout.
+    #[track_caller]
+    pub fn warns(&self) -> String {
+        assert!(
+            self.code == 0 && self.stderr.lines().all(|l| l.starts_with("tfr: warning: ")),
+            "expected success with warnings at most, got exit {}\nstderr: {}",
+            self.code,
+            self.stderr
+        );
+        self.stdout_str()
+    }
+
     /// Asserts exit 0 and an empty stderr; returns stdout.
     #[track_caller]
     pub fn ok(&self) -> String {
