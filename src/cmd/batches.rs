@@ -71,6 +71,10 @@ fn read_input(
     emit: &mut dyn FnMut(Batch) -> Result<(), Stopped>,
 ) -> Result<()> {
     let mut reader = super::open_input(input, args)?;
+    let stream = match input {
+        Input::Stdin => true,
+        Input::Path(p) => std::fs::metadata(p).is_ok_and(|m| !m.is_file()),
+    };
     let name: Arc<str> = input.display().into();
     let strict = payload == PayloadType::Auto;
     let mut ty: Option<MessageType> = payload.fixed();
@@ -93,7 +97,10 @@ fn read_input(
             });
             b.data.extend_from_slice(rec.data);
             b.records.push((b.data.len(), rec.index, rec.offset));
-            if b.data.len() >= BATCH || b.records.len() >= BATCH_RECORDS {
+            // A stream (stdin, a pipe) sends what it has before waiting for
+            // more, so a slow producer's records are printed as they come.
+            let waiting = stream && reader.source_mut().buffer().is_empty();
+            if b.data.len() >= BATCH || b.records.len() >= BATCH_RECORDS || waiting {
                 let n = b.records.len() as u64;
                 emit(batch.take().expect("a batch"))?;
                 progress.update(reader.offset(), records.fetch_add(n, Relaxed) + n);

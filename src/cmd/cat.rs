@@ -113,7 +113,14 @@ pub fn run_cat(args: &CatArgs, ctx: &Ctx) -> Result<Exit> {
     let jobs = args.jobs.get();
     let mut stdout = std::io::BufWriter::with_capacity(256 * 1024, std::io::stdout());
     let out = &mut stdout;
-    let write = |bytes: &[u8]| out.write_all(bytes);
+    // Flushed whenever the writer waits: a slow stream's records show at once.
+    let write = |bytes: &[u8]| {
+        if bytes.is_empty() {
+            out.flush()
+        } else {
+            out.write_all(bytes)
+        }
+    };
     let produce = |tx: &mut jsonl_pipeline::Sender<Batch>| {
         batches::produce(&inputs, &print.input, print.payload, jobs, &progress, |b| tx.send(b))
     };

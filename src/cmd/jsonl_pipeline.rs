@@ -136,6 +136,8 @@ impl Pool {
 /// Runs the pipeline: `produce` sends batches until its input ends (or
 /// fails), `work` appends the output of one batch to a buffer (an error
 /// keeps what was appended before it), `write` takes the outputs in order.
+/// `write(&[])` means the writer is about to wait for the next output: the
+/// moment to flush a stream (so a slow input's records are not held back).
 pub fn run<In, P, W, S>(workers: usize, produce: P, work: W, mut write: S) -> Result<()>
 where
     In: Send,
@@ -167,11 +169,22 @@ where
         }
         let pool = &pool;
         let writer = scope.spawn(move || -> Result<()> {
+            let failed = |e: io::Error| anyhow::Error::new(e).context("writing output");
             for k in 0.. {
-                let Ok((buf, result)) = outs[k % outs.len()].recv() else {
+                let next = &outs[k % outs.len()];
+                let received = match next.try_recv() {
+                    Err(std::sync::mpsc::TryRecvError::Empty) => {
+                        write(&[]).map_err(failed)?;
+                        next.recv().ok()
+                    }
+                    other => other.ok(),
+                };
+                let Some((buf, result)) = received else {
                     return Ok(());
                 };
-                write(&buf).map_err(|e| anyhow::Error::new(e).context("writing output"))?;
+                if !buf.is_empty() {
+                    write(&buf).map_err(failed)?;
+                }
                 pool.give(buf);
                 result?;
             }

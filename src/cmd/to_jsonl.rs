@@ -88,6 +88,7 @@ pub fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     let jobs = args.jobs.get();
     let progress = ctx.progress(None);
     {
+        let flush_idle = atomic.is_none();
         let mut stdout;
         let out: &mut (dyn Write + Send) = match &mut atomic {
             Some(a) => a,
@@ -96,7 +97,12 @@ pub fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
                 &mut stdout
             }
         };
-        let write = |bytes: &[u8]| out.write_all(bytes);
+        // On stdout, flushed whenever the writer waits: a slow stream's
+        // records show at once. A file is written in large blocks.
+        let write = |bytes: &[u8]| match bytes.is_empty() {
+            true if flush_idle => out.flush(),
+            _ => out.write_all(bytes),
+        };
         let produce = |tx: &mut jsonl_pipeline::Sender<Batch>| {
             batches::produce(&inputs, &args.input, args.payload, jobs, &progress, |b| tx.send(b))
         };

@@ -53,3 +53,38 @@ fn non_example_payload_suggests_raw() {
     let line = tfr(&["cat", &path]).run().fails(2);
     assert!(line.contains("record 0") && line.contains("--type raw"), "{line}");
 }
+
+/// Records from a slow stream are printed as they arrive, not held back
+/// until a batch or an output buffer fills (cat and to-jsonl).
+#[test]
+fn slow_streams_are_printed_as_they_come() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    for (cmd, first) in [("cat", "# record 0"), ("to-jsonl", "null")] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tfr"))
+            .arg(cmd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let _ = tx.send(line.unwrap());
+            }
+        });
+        stdin.write_all(&records(&[b""])).unwrap();
+        stdin.flush().unwrap();
+        // The first record shows while the input is still open.
+        let got = rx.recv_timeout(std::time::Duration::from_secs(20));
+        assert_eq!(got.as_deref(), Ok(first), "{cmd}: the first record was held back");
+        stdin.write_all(&records(&[b"", b""])).unwrap();
+        drop(stdin);
+        assert!(child.wait().unwrap().success());
+        let rest: Vec<String> = rx.iter().collect();
+        assert_eq!(rest.len(), 2, "{cmd}: {rest:?}");
+    }
+}
