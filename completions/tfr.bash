@@ -495,7 +495,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__verify__subcmd__crc)
-            opts="-q -h -V --compression --json --salvage --salvage-compression --quiet --color --help --version"
+            opts="-j -q -h -V --compression --json --salvage --salvage-compression --jobs --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -511,6 +511,14 @@ _tfr() {
                     ;;
                 --salvage-compression)
                     COMPREPLY=($(compgen -W "same none gzip zlib" -- "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -49,7 +49,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand cat" -s t -l type -d 'Payload ty
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
 raw\t'Any bytes, printed escaped'"
-complete -c tfr -n "__fish_tfr_using_subcommand cat" -s j -l jobs -d 'Threads to use [default: the number of cores]. Several inputs are read at the same time; output order is the input order whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -s j -l jobs -d 'Threads to use [default: the number of cores]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them); output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -78,7 +78,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand count" -l compression -d 'Input 
 none\t''
 gzip\t''
 zlib\t''"
-complete -c tfr -n "__fish_tfr_using_subcommand count" -s j -l jobs -d 'Threads to use [default: the number of cores]. Several inputs are read at the same time; output order is the input order whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand count" -s j -l jobs -d 'Threads to use [default: the number of cores]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them); output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand count" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -95,6 +95,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l salvage-compressi
 none\t''
 gzip\t''
 zlib\t''"
+complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -s j -l jobs -d 'Threads to use [default: the number of cores]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them); output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -113,7 +114,7 @@ raw\t'Any bytes, printed escaped'"
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s f -l format -d 'Output form' -r -f -a "json\t'The natural JSONL mapping: {"name": [v, ...], ...}'
 protojson\t'Protobuf\'s JSON mapping (json_format.MessageToJson, one line)'"
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s o -l output -d 'Write to OUT (through a temporary file renamed on success, so a failed run leaves nothing) instead of stdout' -r -F
-complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s j -l jobs -d 'Threads to use [default: the number of cores]. Several inputs are read at the same time; output order is the input order whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s j -l jobs -d 'Threads to use [default: the number of cores]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them); output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"

@@ -156,7 +156,8 @@ pub enum Command {
 #[derive(Args, Debug, Clone, Copy, Default)]
 pub struct JobsArg {
     /// Threads to use [default: the number of cores]. Several inputs are
-    /// read at the same time; output order is the input order whatever N is.
+    /// read at the same time (count and verify-crc also share one large
+    /// plain file between them); output is the same whatever N is.
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
 }

@@ -2,6 +2,7 @@
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{self, IsTerminal, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 /// `--color`: when to colour output.
@@ -43,13 +44,13 @@ impl Ctx {
 
     /// A progress bar that never shows.
     pub fn progress_hidden(&self) -> Progress {
-        Progress(ProgressBar::hidden())
+        Progress(ProgressBar::hidden(), AtomicU64::new(0))
     }
 
     /// A bar over `total` bytes (a spinner when unknown), hidden unless allowed.
     pub fn progress(&self, total: Option<u64>) -> Progress {
         if !self.progress {
-            return Progress(ProgressBar::hidden());
+            return Progress(ProgressBar::hidden(), AtomicU64::new(0));
         }
         let bar = match total {
             Some(t) => ProgressBar::with_draw_target(Some(t), ProgressDrawTarget::stderr_with_hz(10)).with_style(
@@ -64,18 +65,28 @@ impl Ctx {
             ),
         };
         bar.enable_steady_tick(Duration::from_millis(200));
-        Progress(bar)
+        Progress(bar, AtomicU64::new(0))
     }
 }
 
 /// A progress bar (possibly hidden) counting bytes, with records as its message.
-pub struct Progress(ProgressBar);
+pub struct Progress(ProgressBar, AtomicU64);
 
 impl Progress {
     /// Updates position and record count; cheap enough to call per batch of records.
     pub fn update(&self, bytes: u64, records: u64) {
         if !self.0.is_hidden() {
             self.0.set_position(bytes);
+            self.0.set_message(format!("{records} records"));
+        }
+    }
+
+    /// Adds bytes and records done, from any thread (for work shared by
+    /// threads, where no one knows the totals).
+    pub fn add(&self, bytes: u64, records: u64) {
+        let records = self.1.fetch_add(records, Ordering::Relaxed) + records;
+        if !self.0.is_hidden() {
+            self.0.inc(bytes);
             self.0.set_message(format!("{records} records"));
         }
     }

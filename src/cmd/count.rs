@@ -4,7 +4,7 @@ use crate::cli::{InputArgs, JobsArg};
 use crate::exit::Exit;
 use crate::input::Input;
 use crate::output::{self, Ctx};
-use crate::record::{Compression, ReadError, RecordReader};
+use crate::record::{self, Check, Compression, ReadError, RecordReader};
 use anyhow::{Context, Result};
 use clap::Args;
 use comfy_table::CellAlignment;
@@ -36,26 +36,18 @@ struct FileCount {
     records: u64,
     /// Why the input could not be opened or read to the end.
     error: Option<anyhow::Error>,
-    /// Bytes of the input walked (for progress).
-    bytes: u64,
 }
 
 pub fn run(args: &CountArgs, ctx: &Ctx) -> Result<Exit> {
     let inputs = super::inputs(&args.input)?;
     let total_bytes = crate::input::total_size(&inputs);
     let progress = ctx.progress(total_bytes);
-    let jobs = args.jobs.get().clamp(1, inputs.len().max(1));
-    let counts = if jobs == 1 {
-        let mut done = 0u64;
-        let mut counts = Vec::with_capacity(inputs.len());
-        for input in &inputs {
-            let c = count_input(input, args, |bytes, records| progress.update(done + bytes, records));
-            done += c.bytes;
-            counts.push(c);
-        }
-        counts
+    let jobs = args.jobs.get();
+    let counts = if inputs.len() == 1 {
+        // One input: its threads hop through parts of it.
+        vec![count_input(&inputs[0], args, jobs, &progress)]
     } else {
-        count_parallel(&inputs, args, jobs, &progress)
+        count_parallel(&inputs, args, jobs.min(inputs.len()), &progress)
     };
     progress.finish();
     let mut exit = Exit::Success;
@@ -96,20 +88,16 @@ pub fn run(args: &CountArgs, ctx: &Ctx) -> Result<Exit> {
 /// Counts inputs on `jobs` threads, each taking the next uncounted input;
 /// results come back in input order.
 fn count_parallel(inputs: &[Input], args: &CountArgs, jobs: usize, progress: &output::Progress) -> Vec<FileCount> {
-    use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
     use std::sync::Mutex;
     let next = AtomicUsize::new(0);
-    let (done_bytes, done_records) = (AtomicU64::new(0), AtomicU64::new(0));
     let slots: Vec<Mutex<Option<FileCount>>> = inputs.iter().map(|_| Mutex::new(None)).collect();
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Relaxed);
                 let Some(input) = inputs.get(i) else { break };
-                let c = count_input(input, args, |_, _| {});
-                let bytes = done_bytes.fetch_add(c.bytes, Relaxed) + c.bytes;
-                let records = done_records.fetch_add(c.records, Relaxed) + c.records;
-                progress.update(bytes, records);
+                let c = count_input(input, args, 1, progress);
                 *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(c);
             });
         }
@@ -124,8 +112,9 @@ fn count_parallel(inputs: &[Input], args: &CountArgs, jobs: usize, progress: &ou
         .collect()
 }
 
-/// Opens and counts one input; an error keeps the records counted before it.
-fn count_input(input: &Input, args: &CountArgs, progress: impl FnMut(u64, u64)) -> FileCount {
+/// Opens and counts one input on up to `jobs` threads; an error keeps the
+/// records counted before it.
+fn count_input(input: &Input, args: &CountArgs, jobs: usize, progress: &output::Progress) -> FileCount {
     let name = input.display();
     let mut reader = match super::open_input(input, &args.input) {
         Ok(r) => r,
@@ -134,32 +123,47 @@ fn count_input(input: &Input, args: &CountArgs, progress: impl FnMut(u64, u64)) 
                 name,
                 records: 0,
                 error: Some(e),
-                bytes: 0,
             }
         }
     };
-    let result = count_records(&mut reader, progress);
-    let bytes = reader.source_mut().size().unwrap_or(0);
+    // A large plain file: threads hop through parts of it, and the count
+    // below goes on from where they stopped (at the end, for a clean file).
+    if let (Input::Path(path), Some(size)) = (input, reader.size()) {
+        let prefix = record::clean_prefix(path, size, jobs, Check::Headers, &|b, r| progress.add(b, r));
+        if prefix.end > 0 {
+            if let Err(e) = reader.seek_to(prefix.end, prefix.records) {
+                return FileCount {
+                    records: prefix.records,
+                    error: Some(anyhow::Error::new(e).context(format!("{name}: seek failed"))),
+                    name,
+                };
+            }
+        }
+    }
+    let (mut shown_at, mut shown) = (reader.offset(), reader.index());
+    let result = count_records(&mut reader, |bytes, records| {
+        progress.add(bytes - shown_at, records - shown);
+        (shown_at, shown) = (bytes, records);
+    });
     match result {
         Ok(records) => FileCount {
             name,
             records,
             error: None,
-            bytes,
         },
         Err(e) => FileCount {
             name,
             records: reader.index(),
             error: Some(super::read_error(input, e)),
-            bytes,
         },
     }
 }
 
-/// Counts the records of one input: header hops on plain input (no payload
-/// reads, no data CRC), a full decompressing read otherwise.
+/// Counts the records of one input, from where the reader stands: header
+/// hops on plain input (no payload reads, no data CRC), a full
+/// decompressing read otherwise. Returns the reader's record index at the end.
 pub fn count_records(reader: &mut RecordReader, mut progress: impl FnMut(u64, u64)) -> Result<u64, ReadError> {
-    let mut n = 0u64;
+    let mut n = reader.index();
     if reader.compression() == Compression::None {
         while reader.skip_record()?.is_some() {
             n += 1;

@@ -2,12 +2,13 @@
 //! (resynchronising after each), summarise, and optionally salvage the
 //! intact records.
 
-use crate::cli::InputArgs;
+use super::jsonl_pipeline::{self, Stopped};
+use crate::cli::{InputArgs, JobsArg};
 use crate::exit::Exit;
 use crate::input::Input;
 use crate::output::{self, Ctx, Progress};
 use crate::output_file::AtomicOutput;
-use crate::record::{Compression, DamageKind, Fault, Scanner, Step};
+use crate::record::{self, Check, Compression, DamageKind, Fault, Scanner, Step};
 use anyhow::{Context, Result};
 use clap::Args;
 use comfy_table::CellAlignment;
@@ -37,6 +38,9 @@ pub struct VerifyCrcArgs {
     /// forced.
     #[arg(long, value_enum, default_value_t = SalvageCompression::Same, value_name = "KIND", requires = "salvage")]
     pub salvage_compression: SalvageCompression,
+
+    #[command(flatten)]
+    pub jobs: JobsArg,
 }
 
 /// `--salvage-compression`: how the salvaged records are compressed.
@@ -117,6 +121,23 @@ impl Salvage {
     }
 }
 
+/// What verifying one input hands to the thread that reports, in order.
+enum Event {
+    /// The input was opened (the salvage output takes the first one's compression).
+    Opened(Compression),
+    /// Intact records, framed as stored, for the salvage output.
+    Intact(Vec<u8>),
+    /// A line for stderr: a fault, or why the input cannot be read.
+    Line(String),
+    /// The verdict on the input, last.
+    Report(FileReport),
+}
+
+/// Bytes of intact records handed over at once for salvage.
+const SALVAGE_BATCH: usize = 256 * 1024;
+/// Intact records between progress updates.
+const PROGRESS_EVERY: u64 = 1 << 14;
+
 pub fn run(args: &VerifyCrcArgs, ctx: &Ctx) -> Result<Exit> {
     let inputs = super::inputs(&args.input)?;
     let total_bytes = crate::input::total_size(&inputs);
@@ -130,15 +151,45 @@ pub fn run(args: &VerifyCrcArgs, ctx: &Ctx) -> Result<Exit> {
         // Fail on an unwritable OUT before reading anything.
         s.out(Compression::None)?;
     }
+    // One input: its threads walk parts of it. Several: one thread per
+    // input, faults and salvage still in input order.
+    let jobs = args.jobs.get();
+    let (across, within) = if inputs.len() == 1 { (1, jobs) } else { (jobs, 1) };
+    let keep = salvage.is_some();
     let mut reports = Vec::with_capacity(inputs.len());
-    let mut done_bytes = 0u64;
-    for input in &inputs {
-        let report = verify_input(input, args, salvage.as_mut(), &progress, done_bytes)?;
-        if let Input::Path(p) = input {
-            done_bytes += std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
-        }
-        reports.push(report);
+    let mut failed = None;
+    let read = |i: usize, emit: &mut dyn FnMut(Event) -> Result<(), Stopped>| {
+        verify_input(&inputs[i], args, within, keep, &progress, emit)
+    };
+    let result = jsonl_pipeline::in_input_order(inputs.len(), across, read, |event| {
+        let done = match event {
+            Event::Opened(c) => salvage.as_mut().map_or(Ok(()), |s| s.out(c).map(drop)),
+            Event::Intact(framed) => match salvage.as_mut() {
+                Some(s) => s.out(Compression::None).and_then(|out| {
+                    let target = out.display();
+                    out.write_all(&framed)
+                        .with_context(|| format!("{target}: write failed"))
+                }),
+                None => Ok(()),
+            },
+            Event::Line(line) => {
+                output::error_line(format_args!("{line}"));
+                Ok(())
+            }
+            Event::Report(r) => {
+                reports.push(r);
+                Ok(())
+            }
+        };
+        done.map_err(|e| {
+            failed = Some(e);
+            Stopped
+        })
+    });
+    if let Some(e) = failed {
+        return Err(e);
     }
+    result?;
     progress.finish();
     let summary_to_stdout = args.salvage.as_ref().is_none_or(|p| p.as_os_str() != "-");
     // When no input could be read at all, there is nothing to salvage: an
@@ -165,15 +216,16 @@ pub fn run(args: &VerifyCrcArgs, ctx: &Ctx) -> Result<Exit> {
     Ok(exit)
 }
 
-/// Verifies one input, printing each fault on stderr as it is found and
-/// copying intact records to the salvage output.
+/// Verifies one input on up to `jobs` threads, emitting its faults as they
+/// are found, its intact records when `salvage` is on, and its report.
 fn verify_input(
     input: &Input,
     args: &VerifyCrcArgs,
-    mut salvage: Option<&mut Salvage>,
+    jobs: usize,
+    salvage: bool,
     progress: &Progress,
-    done_bytes: u64,
-) -> Result<FileReport> {
+    emit: &mut dyn FnMut(Event) -> Result<(), Stopped>,
+) -> Result<()> {
     let name = input.display();
     let mut report = FileReport {
         name: name.clone(),
@@ -182,55 +234,74 @@ fn verify_input(
         faults: Vec::new(),
         error: None,
     };
-    let reader = match super::open_input(input, &args.input) {
+    let mut reader = match super::open_input(input, &args.input) {
         Ok(r) => r,
         Err(e) => {
-            output::error_line(format_args!("{e:#}"));
+            emit(Event::Line(format!("{e:#}")))?;
             report.error = Some(format!("{e:#}"));
-            return Ok(report);
+            emit(Event::Report(report))?;
+            return Ok(());
         }
     };
+    report.compression = Some(reader.compression());
+    if salvage {
+        emit(Event::Opened(reader.compression()))?;
+    }
+    // A large plain file: threads prove the clean part of it, and the scan
+    // below goes on from where they stopped (at the end, for a clean file).
+    if let (Input::Path(path), Some(size), false) = (input, reader.size(), salvage) {
+        let prefix = record::clean_prefix(path, size, jobs, Check::Both, &|b, r| progress.add(b, r));
+        if prefix.end > 0 {
+            reader
+                .seek_to(prefix.end, prefix.records)
+                .with_context(|| format!("{name}: seek failed"))?;
+            report.intact = prefix.records;
+        }
+    }
     let mut scanner = Scanner::new(reader);
-    report.compression = Some(scanner.compression());
-    let mut out = match salvage.as_mut() {
-        Some(s) => Some(s.out(scanner.compression())?),
-        None => None,
-    };
+    let (mut batch, mut shown_at, mut shown) = (Vec::new(), scanner.offset(), report.intact);
     loop {
         let step = match scanner.next_step() {
             Ok(Some(step)) => step,
             Ok(None) => break,
             Err(e) => {
                 let err = anyhow::Error::new(e).context(format!("{name}: read failed"));
-                output::error_line(format_args!("{err:#}"));
+                emit(Event::Line(format!("{err:#}")))?;
                 report.error = Some(format!("{err:#}"));
                 break;
             }
         };
         match step {
             Step::Intact { framed, .. } => {
-                if let Some(out) = out.as_mut() {
-                    let target = out.display();
-                    out.write_all(framed)
-                        .with_context(|| format!("{target}: write failed"))?;
+                if salvage {
+                    batch.extend_from_slice(framed);
+                    if batch.len() >= SALVAGE_BATCH {
+                        emit(Event::Intact(std::mem::take(&mut batch)))?;
+                    }
                 }
                 report.intact += 1;
-                if report.intact & 0x3fff == 0 {
-                    progress.update(done_bytes + scanner.offset(), report.intact);
+                if report.intact - shown == PROGRESS_EVERY {
+                    progress.add(scanner.offset() - shown_at, report.intact - shown);
+                    (shown_at, shown) = (scanner.offset(), report.intact);
                 }
             }
             Step::Fault(fault) => {
                 if let DamageKind::NotTfrecord { .. } = fault.damage.kind {
-                    output::error_line(format_args!("{name}: {}", fault.damage));
+                    emit(Event::Line(format!("{name}: {}", fault.damage)))?;
                     report.error = Some(fault.damage.to_string());
                     break;
                 }
-                output::error_line(format_args!("{name}: {}", fault_message(&fault)));
+                emit(Event::Line(format!("{name}: {}", fault_message(&fault))))?;
                 report.faults.push(fault);
             }
         }
     }
-    Ok(report)
+    progress.add(scanner.offset().saturating_sub(shown_at), report.intact - shown);
+    if !batch.is_empty() {
+        emit(Event::Intact(batch))?;
+    }
+    emit(Event::Report(report))?;
+    Ok(())
 }
 
 /// The fault as printed: where, what, and how much the scan skipped.

@@ -4,12 +4,14 @@
 //! `u64 length (LE) | u32 masked_crc32c(length bytes) | data | u32 masked_crc32c(data)`.
 
 mod damage;
+mod parallel;
 mod reader;
 mod resync;
 mod source;
 mod writer;
 
 pub use damage::{diagnose_not_tfrecord, Damage, DamageKind, ReadError};
+pub use parallel::{clean_prefix, Check, CleanPrefix};
 pub use reader::{Record, RecordMeta, RecordReader};
 pub use resync::{Fault, Scanner, Step};
 pub use source::Source;

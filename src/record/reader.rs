@@ -61,6 +61,14 @@ impl RecordReader {
         self.src.offset()
     }
 
+    /// Goes on from `offset` of a regular uncompressed file, as record
+    /// `index` (where a parallel walk left off).
+    pub fn seek_to(&mut self, offset: u64, index: u64) -> io::Result<()> {
+        self.src.seek_to(offset)?;
+        self.index = index;
+        Ok(())
+    }
+
     /// The underlying source (for resynchronising readers).
     pub fn source_mut(&mut self) -> &mut Source {
         &mut self.src

@@ -25,7 +25,7 @@ use super::{masked_crc, parse_header, Compression, FOOTER_LEN, HEADER_LEN};
 use std::io;
 
 /// Bytes examined per round of the byte-by-byte header search.
-const SCAN_CHUNK: usize = 64 * 1024;
+pub(super) const SCAN_CHUNK: usize = 64 * 1024;
 /// Largest tail checked for "a whole record whose length field is damaged"
 /// before calling it trailing garbage.
 const TAIL_CHECK: usize = 4 * 1024 * 1024;
@@ -71,11 +71,12 @@ pub struct Scanner {
 }
 
 impl Scanner {
-    /// A scanner over a freshly opened reader (nothing read yet).
+    /// A scanner over a reader, from where it stands (the start of the
+    /// input, or a record boundary it was moved to).
     pub fn new(reader: RecordReader) -> Scanner {
         Scanner {
+            index: reader.index(),
             reader,
-            index: 0,
             dead: None,
             done: false,
         }
@@ -342,14 +343,14 @@ impl Scanner {
 /// Whether a buffer holding exactly one framed record (header already
 /// checked or not) has a payload matching its stored CRC.
 #[inline]
-fn payload_checks(framed: &[u8]) -> bool {
+pub(super) fn payload_checks(framed: &[u8]) -> bool {
     let total = framed.len();
     let stored = u32::from_le_bytes(framed[total - FOOTER_LEN..].try_into().expect("4 bytes"));
     masked_crc(&framed[HEADER_LEN..total - FOOTER_LEN]) == stored
 }
 
 /// The first position in `buf` where a 12-byte header checks.
-fn find_header(buf: &[u8]) -> Option<usize> {
+pub(super) fn find_header(buf: &[u8]) -> Option<usize> {
     buf.windows(HEADER_LEN)
         .position(|w| parse_header(w.try_into().expect("12 bytes")).is_some())
 }

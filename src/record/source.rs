@@ -123,6 +123,22 @@ impl Source {
         self.buf.resize(grown, 0);
     }
 
+    /// Moves a regular file's source to `offset`, dropping what is buffered.
+    /// Streams cannot seek.
+    pub fn seek_to(&mut self, offset: u64) -> io::Result<()> {
+        match &mut self.inner {
+            Inner::File { file, .. } => {
+                file.seek(SeekFrom::Start(offset))?;
+            }
+            Inner::Stream(_) => return Err(io::Error::new(io::ErrorKind::Unsupported, "cannot seek a stream")),
+        }
+        self.pos = 0;
+        self.end = 0;
+        self.offset = offset;
+        self.eof = false;
+        Ok(())
+    }
+
     /// Marks `n` buffered bytes as used. Panics if fewer are buffered (a bug).
     #[inline]
     pub fn consume(&mut self, n: usize) {

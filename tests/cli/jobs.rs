@@ -81,6 +81,8 @@ fn output_is_the_same_for_any_jobs() {
         &["to-jsonl"],
         &["count"],
         &["count", "--json"],
+        &["verify-crc"],
+        &["verify-crc", "--json"],
     ] {
         let ran = same_for_any_jobs(args, &inputs);
         assert_eq!(ran.code, 0, "{args:?}: {}", ran.stderr);
@@ -116,6 +118,28 @@ fn damage_stops_at_the_same_place_for_any_jobs() {
     let text = String::from_utf8(ran.stdout).unwrap();
     let last = text.lines().last().unwrap();
     assert!(last.contains("\"x\":[10"), "last line before the damage: {last}");
+    // verify-crc reads on past the damaged input and reports every input;
+    // the salvaged records are the same, in the same order.
+    let ran = same_for_any_jobs(&["verify-crc"], &inputs);
+    assert_eq!(ran.code, 1);
+    assert!(ran.stderr.contains("bad.tfrecord.gz: record 6000"), "{}", ran.stderr);
+    assert!(ran.stdout_str().contains("1 not ok"), "{}", ran.stdout_str());
+    let mut salvaged = Vec::new();
+    for jobs in ["1", "2", "16"] {
+        let out = dir.path(&format!("salvage{jobs}.tfrecord"));
+        let mut args = vec!["verify-crc", "-j", jobs, "--salvage", out.to_str().unwrap()];
+        args.extend(inputs.iter().map(String::as_str));
+        assert_eq!(tfr(&args).run().code, 1);
+        salvaged.push(std::fs::read(&out).unwrap());
+    }
+    assert!(salvaged.iter().all(|s| *s == salvaged[0]), "salvage differs with -j");
+    let count = dir
+        .tfr(&["count", dir.path("salvage1.tfrecord").to_str().unwrap()])
+        .run()
+        .ok();
+    let report = same_for_any_jobs(&["verify-crc", "--json"], &inputs).stdout_str();
+    let report: serde_json::Value = serde_json::from_str(&report).unwrap();
+    assert_eq!(count.trim(), report["total"]["intact_records"].to_string());
 
     // A missing input and one that is not a TFRecord: the same.
     let mut inputs = self::inputs(&dir);
@@ -132,7 +156,7 @@ fn damage_stops_at_the_same_place_for_any_jobs() {
 
 #[test]
 fn jobs_must_be_positive() {
-    for cmd in ["cat", "count", "to-jsonl", "from-jsonl"] {
+    for cmd in ["cat", "count", "verify-crc", "to-jsonl", "from-jsonl"] {
         let ran = tfr(&[cmd, "-j", "0", "x"]).run();
         assert_eq!(ran.code, 2, "{cmd}");
         assert!(ran.stderr.contains("-j"), "{cmd}: {}", ran.stderr);
@@ -167,5 +191,68 @@ fn gzip_output_is_the_same_records_for_any_jobs() {
         }
         let back = dir.tfr(&["to-jsonl", &out]).run().ok();
         assert!(back.lines().count() == 60_000, "-j {jobs}");
+    }
+}
+
+/// A plain file of `n` records of 1000 bytes (12 MB for 12,000): large
+/// enough to be walked by several threads.
+fn large(n: u32) -> Vec<u8> {
+    let payloads: Vec<Vec<u8>> = (0..n)
+        .map(|i| {
+            (0..1000u32)
+                .map(|j| (i.wrapping_mul(7919) ^ j.wrapping_mul(31)) as u8)
+                .collect()
+        })
+        .collect();
+    let refs: Vec<&[u8]> = payloads.iter().map(|p| p.as_slice()).collect();
+    records(&refs)
+}
+
+#[test]
+fn one_large_file_walked_by_several_threads_reports_what_one_does() {
+    let dir = Dir::new();
+    let clean = large(12_000);
+    let size = clean.len();
+    let input = dir.write("clean.tfrecord", &clean);
+    let ran = same_for_any_jobs(&["verify-crc"], std::slice::from_ref(&input));
+    assert!(
+        ran.stdout_str().contains("12000 records, all intact"),
+        "{}",
+        ran.stdout_str()
+    );
+    assert_eq!(same_for_any_jobs(&["count"], &[input]).stdout_str(), "12000\n");
+    // Damage before, at and after the cuts between the threads' ranges
+    // (at 1/2, 1/3, 2/3 ... of the file), and in the tail.
+    for at in [5, size / 3 - 3, size / 2, size / 2 + 700, size * 2 / 3 + 1, size - 10] {
+        for (name, bytes) in [
+            ("flip", {
+                let mut b = clean.clone();
+                b[at] ^= 0x08;
+                b
+            }),
+            ("cut", clean[..at].to_vec()),
+            ("garbage", {
+                let mut b = clean.clone();
+                b.splice(at..at, b"some garbage".iter().copied());
+                b
+            }),
+        ] {
+            let input = dir.write(&format!("{name}{at}.tfrecord"), &bytes);
+            let ran = same_for_any_jobs(&["verify-crc", "--json"], std::slice::from_ref(&input));
+            // Records are 1016 bytes framed: a cut at a multiple is a clean
+            // file, a flip after the header (payload or its CRC) is not seen by count, and 5
+            // bytes are not a TFRecord file at all.
+            let (boundary, in_payload) = (at % 1016 == 0, (12..1016).contains(&(at % 1016)));
+            let (verify, count) = match name {
+                "flip" => (1, if in_payload { 0 } else { 2 }),
+                "cut" if boundary => (0, 0),
+                "cut" if at == 5 => (2, 2),
+                "cut" => (1, 2),
+                _ => (1, 2),
+            };
+            assert_eq!(ran.code, verify, "{name} at {at}: {}", ran.stderr);
+            let ran = same_for_any_jobs(&["count"], std::slice::from_ref(&input));
+            assert_eq!(ran.code, count, "{name} at {at}: {}", ran.stderr);
+        }
     }
 }
