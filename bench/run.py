@@ -398,6 +398,8 @@ def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_s
 
     tfr_case("tfr.count.notebook", "count", "notebook 1M", [str(nb)], N, nb_b, "limit.walk.notebook", "tf.count.notebook",
              Target(max_s=0.04), expect_stdout(str(N)))
+    tfr_case("tfr.count.notebook.j1", "count", "notebook 1M", ["-j", "1", str(nb)], N, nb_b, "limit.walk.notebook", None,
+             Target(), expect_stdout(str(N)), flags=" -j 1")
     tfr_case("tfr.count.gz", "count", "notebook.gz", [str(gz)], N, nb_b, "limit.inflate.gz", None,
              Target(max_ratio=1.5, max_s=0.08), expect_stdout(str(N)))
     tfr_case("tfr.count.shards", "count", "64 shards (glob)", [shard_glob], N, nb_b, "limit.walk.notebook", None,
@@ -410,6 +412,8 @@ def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_s
              Target(min_gbps=5))
     tfr_case("tfr.verify.notebook", "verify-crc", "notebook 1M", [str(nb)], N, nb_b, "limit.crc.notebook", "tf.count.notebook",
              Target(min_gbps=5))
+    tfr_case("tfr.verify.notebook.j1", "verify-crc", "notebook 1M", ["-j", "1", str(nb)], N, nb_b, "limit.crc.notebook", None,
+             Target(), flags=" -j 1")
     tfr_case("tfr.verify.images.j1", "verify-crc", "images 2k", ["-j", "1", str(img)], I, img_b, "limit.crc.images", None,
              Target(), flags=" -j 1")
     tfr_case("tfr.verify.gz", "verify-crc", "notebook.gz", [str(gz)], N, nb_b, "limit.inflate.gz", None,

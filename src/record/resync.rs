@@ -13,6 +13,10 @@
 //! candidate costs one CRC of 8 bytes, the payload CRC is computed only for
 //! candidates whose header checks.
 //!
+//! A stream (stdin, gzip, zlib) that does not start with a record is searched
+//! only 16 MiB deep for one before it is called "not a TFRecord file": it
+//! may never end (`/dev/zero`). A regular file is searched to its end.
+//!
 //! Limits: on a stream (stdin, gzip, zlib) whose size is unknown, a header
 //! that checks but announces more bytes than follow makes the scan buffer
 //! the rest of the stream. Once a decompressor fails, the bytes it had
@@ -29,6 +33,9 @@ pub(super) const SCAN_CHUNK: usize = 64 * 1024;
 /// Largest tail checked for "a whole record whose length field is damaged"
 /// before calling it trailing garbage.
 const TAIL_CHECK: usize = 4 * 1024 * 1024;
+/// Bytes of a stream searched for a first record when it does not start
+/// with one, before calling it "not a TFRecord file".
+const FIRST_SCAN_LIMIT: u64 = 16 << 20;
 /// Bytes kept from the start of an input to say what it is when it is not a TFRecord.
 const DIAGNOSE_LEN: usize = 512;
 
@@ -227,7 +234,13 @@ impl Scanner {
             None
         };
         let whole_record_to_end = self.rest_is_one_record()?;
-        let (skipped, resumed) = self.resync(1)?;
+        // A stream that does not start with a record may never end
+        // (`/dev/zero`, a pipe of something else): look only so far into it.
+        let limit = match (first, self.src_ref().remaining()) {
+            (true, None) => FIRST_SCAN_LIMIT,
+            _ => u64::MAX,
+        };
+        let (skipped, resumed) = self.resync(1, limit)?;
         let kind = match (resumed, head) {
             (true, _) => DamageKind::LengthCrcMismatch,
             (false, _) if whole_record_to_end => DamageKind::LengthCrcMismatch,
@@ -278,7 +291,7 @@ impl Scanner {
         } else {
             DamageKind::TruncatedPayload { length, present: after }
         };
-        let (skipped, resumed) = self.resync(1)?;
+        let (skipped, resumed) = self.resync(1, u64::MAX)?;
         Ok(Outcome::Fault(self.fault(kind, offset, skipped, resumed)))
     }
 
@@ -289,7 +302,7 @@ impl Scanner {
             self.src().consume(total);
             (total as u64, true)
         } else {
-            self.resync(1)?
+            self.resync(1, u64::MAX)?
         };
         Ok(Outcome::Fault(self.fault(
             DamageKind::DataCrcMismatch,
@@ -300,11 +313,15 @@ impl Scanner {
     }
 
     /// Skips `from` bytes, then consumes bytes until an intact record starts
-    /// (true) or the input ends (false). Returns the bytes skipped.
-    fn resync(&mut self, from: usize) -> io::Result<(u64, bool)> {
+    /// (true) or the input ends or `limit` bytes are skipped (false). Returns
+    /// the bytes skipped.
+    fn resync(&mut self, from: usize, limit: u64) -> io::Result<(u64, bool)> {
         let start = self.offset();
         self.src().consume(from);
         loop {
+            if self.offset() - start >= limit {
+                return Ok((self.offset() - start, false));
+            }
             let got = self.avail(SCAN_CHUNK)?;
             if got < HEADER_LEN {
                 self.src().consume(got);

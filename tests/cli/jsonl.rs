@@ -660,26 +660,10 @@ fn endless_binary_input_fails_at_once() {
     // /dev/zero has no newline: reading "the first line" to its end would
     // never finish (and fill memory); a NUL byte is never JSON text.
     let dir = Dir::new();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tfr"))
-        .args(["from-jsonl", "/dev/zero", "-o"])
-        .arg(dir.path("x.tfrecord"))
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = std::time::Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > std::time::Duration::from_secs(30) {
-            child.kill().unwrap();
-            panic!("from-jsonl /dev/zero still running after 30 s");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    assert_eq!(status.code(), Some(2));
-    let mut err = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    let out = dir.path("x.tfrecord");
+    let err = tfr(&["from-jsonl", "/dev/zero", "-o", out.to_str().unwrap()])
+        .run_within(30)
+        .fails(2);
     assert!(
         err.contains("/dev/zero:1:1: ") && err.contains("not JSON text"),
         "{err}"

@@ -125,6 +125,43 @@ impl Run {
         self
     }
 
+    /// Runs it, killing it and failing the test if it is still running
+    /// after `secs` seconds (for inputs that must not be read forever).
+    #[track_caller]
+    pub fn run_within(mut self, secs: u64) -> Ran {
+        assert!(self.stdin.is_none(), "run_within takes no stdin bytes");
+        self.cmd
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .stdin(Stdio::null());
+        let mut child = self.cmd.spawn().expect("spawn tfr");
+        let drain = |mut pipe: Box<dyn std::io::Read + Send>| {
+            std::thread::spawn(move || {
+                let mut bytes = Vec::new();
+                let _ = pipe.read_to_end(&mut bytes);
+                bytes
+            })
+        };
+        let out = drain(Box::new(child.stdout.take().expect("stdout")));
+        let err = drain(Box::new(child.stderr.take().expect("stderr")));
+        let start = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("wait") {
+                break status;
+            }
+            if start.elapsed() > std::time::Duration::from_secs(secs) {
+                let _ = child.kill();
+                panic!("{:?} still running after {secs} s", self.cmd);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        Ran {
+            code: status.code().unwrap_or(-1),
+            stdout: out.join().expect("stdout reader"),
+            stderr: String::from_utf8_lossy(&err.join().expect("stderr reader")).into_owned(),
+        }
+    }
+
     pub fn run(mut self) -> Ran {
         self.cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
         self.cmd.stdin(if self.stdin.is_some() {

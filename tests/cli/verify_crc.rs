@@ -432,6 +432,28 @@ fn text_file_exits_2_with_a_diagnosis() {
 }
 
 #[test]
+fn endless_stream_that_is_not_a_tfrecord_ends() {
+    // The scan for a first record after a bad first header used to read
+    // /dev/zero forever; a stream is searched only so far (16 MiB).
+    let err = tfr(&["verify-crc", "/dev/zero"]).run_within(60).fails(2);
+    assert!(err.contains("/dev/zero: not a TFRecord file"), "{err}");
+    // A file is finite: garbage before its first record is skipped and reported.
+    let dir = Dir::new();
+    let mut bytes = vec![0u8; 20 << 20];
+    bytes.extend_from_slice(&framed(&payloads(3)));
+    let input = dir.write("late.tfrecord", &bytes);
+    let ran = tfr(&["verify-crc", &input]).run();
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains("record 0 at byte 0: length checksum mismatch; 20971520 bytes skipped"),
+        "{}",
+        ran.stderr
+    );
+    assert!(ran.stdout_str().contains("3 records intact"), "{}", ran.stdout_str());
+}
+
+#[test]
 fn salvage_to_stdout_moves_the_summary_to_stderr() {
     let p = payloads(10);
     let mut bytes = framed(&p);
