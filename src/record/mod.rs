@@ -72,6 +72,16 @@ impl Compression {
     }
 }
 
+/// A file image of records with these payloads (for tests).
+#[cfg(test)]
+pub(crate) fn file_of<P: AsRef<[u8]>>(payloads: &[P]) -> Vec<u8> {
+    let mut w = RecordWriter::new(Vec::new());
+    for p in payloads {
+        w.write_record(p.as_ref()).unwrap();
+    }
+    w.into_inner()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

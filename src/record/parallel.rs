@@ -240,17 +240,9 @@ fn starts_here(src: &mut Source, size: u64) -> Option<bool> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{encode_header, RecordWriter, Scanner, Step};
+    use super::super::{encode_header, file_of, Scanner, Step};
     use super::*;
     use std::io::Write;
-
-    fn file_of(payloads: &[Vec<u8>]) -> Vec<u8> {
-        let mut w = RecordWriter::new(Vec::new());
-        for p in payloads {
-            w.write_record(p).unwrap();
-        }
-        w.into_inner()
-    }
 
     fn temp(bytes: &[u8]) -> tempfile::NamedTempFile {
         let mut f = tempfile::NamedTempFile::new().unwrap();

@@ -248,16 +248,8 @@ fn is_decoder_error(e: &io::Error) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{RecordWriter, Source};
+    use super::super::{file_of, Source};
     use super::*;
-
-    fn file_of(payloads: &[&[u8]]) -> Vec<u8> {
-        let mut w = RecordWriter::new(Vec::new());
-        for p in payloads {
-            w.write_record(p).unwrap();
-        }
-        w.into_inner()
-    }
 
     fn reader(bytes: Vec<u8>) -> RecordReader {
         RecordReader::new(Source::from_reader(Box::new(io::Cursor::new(bytes))), Compression::None)
@@ -279,14 +271,14 @@ mod tests {
     #[test]
     fn reads_back_what_was_written() {
         let big = vec![9u8; 700_000];
-        let (recs, err) = read_all(file_of(&[b"foo", b"", &big, b"bar"]));
+        let (recs, err) = read_all(file_of::<&[u8]>(&[b"foo", b"", &big, b"bar"]));
         assert!(err.is_none());
         assert_eq!(recs, vec![b"foo".to_vec(), vec![], big, b"bar".to_vec()]);
     }
 
     #[test]
     fn every_truncation_is_reported_not_panicking() {
-        let bytes = file_of(&[b"alpha", b"beta"]);
+        let bytes = file_of::<&[u8]>(&[b"alpha", b"beta"]);
         for cut in (1..bytes.len()).filter(|&c| c != 21) {
             let (recs, err) = read_all(bytes[..cut].to_vec());
             let d = err.expect("damage");
@@ -305,7 +297,7 @@ mod tests {
 
     #[test]
     fn flipped_payload_bit_is_a_data_crc_mismatch() {
-        let mut bytes = file_of(&[b"alpha", b"beta", b"gamma"]);
+        let mut bytes = file_of::<&[u8]>(&[b"alpha", b"beta", b"gamma"]);
         bytes[21 + 12] ^= 4;
         let (recs, err) = read_all(bytes);
         let d = err.unwrap();

@@ -391,18 +391,10 @@ fn stream_reason(e: &io::Error, compression: Compression) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{encode_header, RecordWriter};
+    use super::super::{encode_header, file_of};
     use super::*;
     use crate::fuzz_check;
     use std::io::Write;
-
-    fn file_of(payloads: &[Vec<u8>]) -> Vec<u8> {
-        let mut w = RecordWriter::new(Vec::new());
-        for p in payloads {
-            w.write_record(p).unwrap();
-        }
-        w.into_inner()
-    }
 
     /// `n` payloads of varied sizes and contents.
     fn payloads(n: usize) -> Vec<Vec<u8>> {
