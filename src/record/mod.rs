@@ -36,6 +36,52 @@ pub fn masked_crc(data: &[u8]) -> u32 {
     mask(crc32c::crc32c(data))
 }
 
+/// The masked CRC-32C of a header's 8 length bytes, by slicing-by-8 tables.
+///
+/// The same value as [`masked_crc`], but about a fifth of the instructions:
+/// for 8 bytes the `crc32c` crate's call, feature check and block set-up
+/// cost ~90 instructions, paid once per record (a tenth of a gzip count's
+/// parsing thread). The hardware instruction itself would need `unsafe`.
+#[inline]
+pub fn masked_crc_u64(bytes: [u8; 8]) -> u32 {
+    let v = u64::from_le_bytes(bytes) ^ 0xffff_ffff;
+    let t = &CRC32C_SLICES;
+    let b = |i: u32| (v >> (8 * i)) as u8 as usize;
+    let crc = t[7][b(0)] ^ t[6][b(1)] ^ t[5][b(2)] ^ t[4][b(3)] ^ t[3][b(4)] ^ t[2][b(5)] ^ t[1][b(6)] ^ t[0][b(7)];
+    mask(!crc)
+}
+
+/// Slicing-by-8 tables for CRC-32C (reflected polynomial 0x82F63B78):
+/// `[0]` is the byte-at-a-time table, `[k][i]` the CRC of byte `i`
+/// followed by `k` zero bytes.
+static CRC32C_SLICES: [[u32; 256]; 8] = crc32c_slices();
+
+const fn crc32c_slices() -> [[u32; 256]; 8] {
+    let mut t = [[0u32; 256]; 8];
+    let mut i = 0;
+    while i < 256 {
+        let mut c = i as u32;
+        let mut bit = 0;
+        while bit < 8 {
+            c = if c & 1 != 0 { (c >> 1) ^ 0x82f6_3b78 } else { c >> 1 };
+            bit += 1;
+        }
+        t[0][i] = c;
+        i += 1;
+    }
+    let mut k = 1;
+    while k < 8 {
+        let mut i = 0;
+        while i < 256 {
+            let prev = t[k - 1][i];
+            t[k][i] = (prev >> 8) ^ t[0][(prev & 0xff) as usize];
+            i += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
 /// The 12-byte header announcing a payload of `len` bytes.
 pub fn encode_header(len: u64) -> [u8; HEADER_LEN] {
     let mut h = [0u8; HEADER_LEN];
@@ -50,7 +96,7 @@ pub fn encode_header(len: u64) -> [u8; HEADER_LEN] {
 pub fn parse_header(h: &[u8; HEADER_LEN]) -> Option<u64> {
     let len_bytes: [u8; 8] = h[..8].try_into().expect("8 bytes");
     let stored = u32::from_le_bytes(h[8..].try_into().expect("4 bytes"));
-    (masked_crc(&len_bytes) == stored).then(|| u64::from_le_bytes(len_bytes))
+    (masked_crc_u64(len_bytes) == stored).then(|| u64::from_le_bytes(len_bytes))
 }
 
 /// How an input's bytes are compressed (the whole file is one stream).
@@ -100,5 +146,16 @@ mod tests {
         let mut bad = encode_header(3);
         bad[0] ^= 1;
         assert_eq!(parse_header(&bad), None);
+    }
+
+    #[test]
+    fn header_crc_tables_agree_with_crc32c() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for i in 0..100_000u64 {
+            // Small lengths (the common case), then scattered 64-bit values.
+            let v = if i < 70_000 { i } else { x };
+            x = x.rotate_left(13).wrapping_mul(0xbf58_476d_1ce4_e5b9) ^ i;
+            assert_eq!(masked_crc_u64(v.to_le_bytes()), masked_crc(&v.to_le_bytes()), "{v:#x}");
+        }
     }
 }
