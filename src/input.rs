@@ -184,11 +184,11 @@ pub fn open(input: &Input, forced: Option<Compression>) -> Result<RecordReader> 
         )),
     };
     // Inflate on a second thread while this one walks the records.
-    let stream: Box<dyn Read + Send> = match compression {
-        Compression::None => stream,
-        _ => Box::new(crate::readahead::ReadAhead::new(stream)),
+    let source = match compression {
+        Compression::None => Source::from_reader(stream),
+        _ => Source::from_read_ahead(crate::readahead::ReadAhead::new(stream)),
     };
-    Ok(RecordReader::new(Source::from_reader(stream), compression))
+    Ok(RecordReader::new(source, compression))
 }
 
 #[cfg(test)]

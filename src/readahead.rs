@@ -1,6 +1,12 @@
 //! Read-ahead on a second thread: a producer thread fills chunks from any
 //! reader (typically a decompressor) while the consumer parses, so inflating
 //! and record walking use both cores.
+//!
+//! The record reader takes whole chunks ([`ReadAhead::next_chunk`]) and
+//! parses in them where they lie; each chunk keeps [`LEAD`] free bytes in
+//! front of its data, where the reader puts the unread end of the previous
+//! chunk (a record cut by the chunk boundary). Copying every byte once more
+//! into the reader's own buffer cost the parsing thread a third of its work.
 
 use std::io::{self, Read};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
@@ -8,6 +14,9 @@ use std::thread::JoinHandle;
 
 /// Bytes per chunk handed from the producer to the consumer.
 const CHUNK: usize = 256 * 1024;
+/// Free bytes in front of each chunk's data (see the module doc): a record
+/// shorter than this that straddles two chunks costs only its own copy.
+pub const LEAD: usize = 64 * 1024;
 /// Chunks in flight (bounded, so memory stays flat: about 4 × CHUNK).
 const DEPTH: usize = 3;
 
@@ -45,8 +54,8 @@ impl ReadAhead {
 fn produce(inner: &mut dyn Read, full: &SyncSender<io::Result<Vec<u8>>>, empty: &Receiver<Vec<u8>>) {
     loop {
         let mut buf = empty.try_recv().unwrap_or_default();
-        buf.resize(CHUNK, 0);
-        let mut filled = 0;
+        buf.resize(LEAD + CHUNK, 0);
+        let mut filled = LEAD;
         let result = loop {
             match inner.read(&mut buf[filled..]) {
                 Ok(0) => break Ok(()),
@@ -61,8 +70,8 @@ fn produce(inner: &mut dyn Read, full: &SyncSender<io::Result<Vec<u8>>>, empty: 
             }
         };
         buf.truncate(filled);
-        let end = filled < CHUNK || result.is_err();
-        if filled > 0 && full.send(Ok(buf)).is_err() {
+        let end = filled < LEAD + CHUNK || result.is_err();
+        if filled > LEAD && full.send(Ok(buf)).is_err() {
             return; // the consumer is gone
         }
         if let Err(e) = result {
@@ -76,26 +85,50 @@ fn produce(inner: &mut dyn Read, full: &SyncSender<io::Result<Vec<u8>>>, empty: 
     }
 }
 
+impl ReadAhead {
+    /// The next chunk: its data is at `[LEAD..]` (never empty), the bytes
+    /// before are free. `None` at the end; an error after the chunks that
+    /// preceded it, then `None`. Pass chunks back through [`Self::recycle`].
+    pub fn next_chunk(&mut self) -> io::Result<Option<Vec<u8>>> {
+        if self.done {
+            return Ok(None);
+        }
+        match self.full.recv() {
+            Ok(Ok(chunk)) if chunk.is_empty() => {
+                self.done = true;
+                Ok(None)
+            }
+            Ok(Ok(chunk)) => Ok(Some(chunk)),
+            Ok(Err(e)) => {
+                self.done = true;
+                Err(e)
+            }
+            Err(_) => {
+                self.done = true;
+                Err(io::Error::other("read-ahead thread stopped"))
+            }
+        }
+    }
+
+    /// Hands a used buffer back to the producer (saves allocating and
+    /// zeroing a new one). One grown far beyond a chunk (it held a large
+    /// record) is freed instead, so big buffers do not circulate.
+    pub fn recycle(&mut self, buf: Vec<u8>) {
+        if buf.capacity() <= 2 * (LEAD + CHUNK) {
+            let _ = self.empty.try_send(buf);
+        }
+    }
+}
+
 impl Read for ReadAhead {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
         while self.pos == self.current.len() {
-            if self.done {
-                return Ok(0);
-            }
-            match self.full.recv() {
-                Ok(Ok(chunk)) if chunk.is_empty() => self.done = true,
-                Ok(Ok(chunk)) => {
+            match self.next_chunk()? {
+                None => return Ok(0),
+                Some(chunk) => {
                     let old = std::mem::replace(&mut self.current, chunk);
-                    let _ = self.empty.try_send(old);
-                    self.pos = 0;
-                }
-                Ok(Err(e)) => {
-                    self.done = true;
-                    return Err(e);
-                }
-                Err(_) => {
-                    self.done = true;
-                    return Err(io::Error::other("read-ahead thread stopped"));
+                    self.recycle(old);
+                    self.pos = LEAD;
                 }
             }
         }

@@ -3,8 +3,10 @@
 //! Unlike `BufReader`, it can hold a whole record contiguously however large,
 //! growing its buffer only as data actually arrives (so a bogus length never
 //! allocates more than the bytes present), and it skips by seeking on
-//! regular files.
+//! regular files. Over a read-ahead thread it parses in the thread's chunks
+//! themselves instead of copying them (see [`crate::readahead`]).
 
+use crate::readahead::{ReadAhead, LEAD};
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 
@@ -19,6 +21,8 @@ enum Inner {
     File { file: File, size: u64 },
     /// Anything else: stdin, a pipe, a decompressor.
     Stream(Box<dyn Read + Send>),
+    /// A read-ahead thread (a decompressor): its chunks become `buf`.
+    Chunks(ReadAhead),
 }
 
 /// Buffered input with `fill(n)` look-ahead and cheap `skip(n)`.
@@ -41,6 +45,11 @@ impl Source {
     /// A source over any reader (no seeking, size unknown).
     pub fn from_reader(reader: Box<dyn Read + Send>) -> Source {
         Source::new(Inner::Stream(reader))
+    }
+
+    /// A source over a read-ahead thread, taking its chunks whole.
+    pub fn from_read_ahead(reader: ReadAhead) -> Source {
+        Source::new(Inner::Chunks(reader))
     }
 
     fn new(inner: Inner) -> Source {
@@ -70,7 +79,7 @@ impl Source {
     pub fn remaining(&self) -> Option<u64> {
         match &self.inner {
             Inner::File { size, .. } => Some(size.saturating_sub(self.offset)),
-            Inner::Stream(_) => None,
+            Inner::Stream(_) | Inner::Chunks(_) => None,
         }
     }
 
@@ -78,7 +87,7 @@ impl Source {
     pub fn size(&self) -> Option<u64> {
         match &self.inner {
             Inner::File { size, .. } => Some(*size),
-            Inner::Stream(_) => None,
+            Inner::Stream(_) | Inner::Chunks(_) => None,
         }
     }
 
@@ -87,6 +96,10 @@ impl Source {
     /// twice the bytes actually read, whatever `n` asks for.
     pub fn fill(&mut self, n: usize) -> io::Result<usize> {
         while self.end - self.pos < n && !self.eof {
+            if let Inner::Chunks(_) = self.inner {
+                self.next_chunk(n)?;
+                continue;
+            }
             if self.end == self.buf.len() {
                 self.make_room(n);
             }
@@ -98,6 +111,7 @@ impl Source {
                     let stop = self.buf.len().min(self.end + STREAM_READ);
                     read_retry(r, &mut self.buf[self.end..stop])?
                 }
+                Inner::Chunks(_) => unreachable!("taken whole above"),
             };
             if got == 0 {
                 self.eof = true;
@@ -105,6 +119,47 @@ impl Source {
             self.end += got;
         }
         Ok(self.end - self.pos)
+    }
+
+    /// Adds the read-ahead thread's next chunk (at least one byte), or sets
+    /// `eof`. `n` is what `fill` wants buffered from `pos`.
+    fn next_chunk(&mut self, n: usize) -> io::Result<()> {
+        let Inner::Chunks(ra) = &mut self.inner else {
+            unreachable!("only for a read-ahead source")
+        };
+        let Some(mut chunk) = ra.next_chunk()? else {
+            self.eof = true;
+            return Ok(());
+        };
+        let held = self.end - self.pos;
+        if held <= LEAD {
+            // Parse in the chunk itself: the few unread bytes (the start of a
+            // record the chunk boundary cut) go into its free lead space.
+            let start = LEAD - held;
+            chunk[start..LEAD].copy_from_slice(&self.buf[self.pos..self.end]);
+            let old = std::mem::replace(&mut self.buf, chunk);
+            ra.recycle(old);
+            self.pos = start;
+            self.end = self.buf.len();
+            return Ok(());
+        }
+        // A record longer than the lead space: gather it in this buffer,
+        // growing it (at most to twice what `fill` wants) as data arrives.
+        let data = &chunk[LEAD..];
+        if self.pos > 0 {
+            self.buf.copy_within(self.pos..self.end, 0);
+            self.end -= self.pos;
+            self.pos = 0;
+        }
+        let need = self.end + data.len();
+        if need > self.buf.len() {
+            let grown = self.buf.len().saturating_mul(2).min(n).max(need);
+            self.buf.resize(grown, 0);
+        }
+        self.buf[self.end..need].copy_from_slice(data);
+        self.end = need;
+        ra.recycle(chunk);
+        Ok(())
     }
 
     /// Frees or adds space at the end of the buffer (which is full).
@@ -130,7 +185,9 @@ impl Source {
             Inner::File { file, .. } => {
                 file.seek(SeekFrom::Start(offset))?;
             }
-            Inner::Stream(_) => return Err(io::Error::new(io::ErrorKind::Unsupported, "cannot seek a stream")),
+            Inner::Stream(_) | Inner::Chunks(_) => {
+                return Err(io::Error::new(io::ErrorKind::Unsupported, "cannot seek a stream"))
+            }
         }
         self.pos = 0;
         self.end = 0;
@@ -180,7 +237,7 @@ impl Source {
                     self.eof = true;
                 }
             }
-            Inner::Stream(_) => {
+            Inner::Stream(_) | Inner::Chunks(_) => {
                 while left > 0 {
                     let want = usize::try_from(left).unwrap_or(usize::MAX);
                     let got = self.fill(want.min(DEFAULT_CAPACITY))?;
@@ -229,6 +286,50 @@ mod tests {
         s.consume(10);
         assert_eq!(s.offset(), 10);
         assert_eq!(s.skip(5000).unwrap(), 990);
+    }
+
+    #[test]
+    fn read_ahead_chunks_hold_records_across_boundaries() {
+        use crate::record::{encode_header, masked_crc, Compression, RecordReader};
+        // Records shorter and longer than the lead space and than a chunk,
+        // so boundaries fall in headers, payloads and footers.
+        let sizes = [0, 10, 70_000, 5, 300_000, 1, LEAD, LEAD + 1, 1_100_000, 3, 99_999];
+        let mut stream = Vec::new();
+        let mut payloads = Vec::new();
+        for (i, &n) in sizes.iter().cycle().take(60).enumerate() {
+            let data: Vec<u8> = (0..n).map(|j| (i * 31 + j) as u8).collect();
+            stream.extend_from_slice(&encode_header(n as u64));
+            stream.extend_from_slice(&data);
+            stream.extend_from_slice(&masked_crc(&data).to_le_bytes());
+            payloads.push(data);
+        }
+        let ra = ReadAhead::new(Box::new(Trickle(stream, 0, 50_000)));
+        let mut r = RecordReader::new(Source::from_read_ahead(ra), Compression::Gzip);
+        for want in &payloads {
+            let rec = r.next_record().unwrap().expect("a record");
+            assert_eq!(rec.data, &want[..]);
+        }
+        assert!(r.next_record().unwrap().is_none());
+    }
+
+    #[test]
+    fn read_ahead_errors_come_after_the_bytes_before_them() {
+        struct Failing(usize);
+        impl Read for Failing {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.0 == 0 {
+                    return Err(io::Error::new(io::ErrorKind::InvalidData, "corrupt"));
+                }
+                let n = buf.len().min(self.0).min(1000);
+                buf[..n].fill(7);
+                self.0 -= n;
+                Ok(n)
+            }
+        }
+        let mut s = Source::from_read_ahead(ReadAhead::new(Box::new(Failing(700_000))));
+        assert_eq!(s.fill(700_000).unwrap(), 700_000);
+        assert!(s.buffer().iter().all(|&b| b == 7));
+        assert_eq!(s.fill(700_001).unwrap_err().kind(), io::ErrorKind::InvalidData);
     }
 
     #[test]
