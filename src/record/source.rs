@@ -94,7 +94,19 @@ impl Source {
     /// Makes at least `n` bytes available in `buffer()` unless the input ends
     /// first; returns how many are available. The buffer grows at most to
     /// twice the bytes actually read, whatever `n` asks for.
+    #[inline]
     pub fn fill(&mut self, n: usize) -> io::Result<usize> {
+        // The common case, bytes already buffered, without a call: the
+        // record reader asks twice per record.
+        let held = self.end - self.pos;
+        if held >= n {
+            return Ok(held);
+        }
+        self.fill_more(n)
+    }
+
+    /// [`Self::fill`] when the buffer holds fewer than `n` bytes.
+    fn fill_more(&mut self, n: usize) -> io::Result<usize> {
         while self.end - self.pos < n && !self.eof {
             if let Inner::Chunks(_) = self.inner {
                 self.next_chunk(n)?;
