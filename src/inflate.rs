@@ -28,8 +28,8 @@ pub enum Format {
 /// Inflates a gzip or zlib stream from a buffered reader.
 ///
 /// gzip members are framed here (header, raw deflate, CRC-32 and size
-/// trailer) as flate2's own gzip reader does: its CRC-32 is much faster than
-/// the one zlib-rs runs inside a gzip-mode inflate.
+/// trailer), as flate2's own gzip reader does, so that each member's end is
+/// seen and what follows it judged (another member, or trailing data).
 pub struct Inflater<R> {
     input: R,
     format: Format,
