@@ -165,9 +165,18 @@ fn walk(path: &Path, size: u64, start: u64, target: u64, check: Check, progress:
                 reached: end == target,
             };
         }
-        let ok = match check {
-            Check::Headers => reader.skip_record().map(|r| r.is_some()),
-            Check::Both => reader.next_record().map(|r| r.is_some()),
+        let src = reader.source_mut();
+        let ok = match buffered_record(src.buffer(), check) {
+            Some(total) => {
+                src.consume(total);
+                Ok(true)
+            }
+            // Not all buffered (or not intact): the reader reads on, and
+            // says no when the record does not check.
+            None => match check {
+                Check::Headers => reader.skip_record().map(|r| r.is_some()),
+                Check::Both => reader.next_record().map(|r| r.is_some()),
+            },
         };
         if !matches!(ok, Ok(true)) {
             break Walk {
@@ -184,6 +193,17 @@ fn walk(path: &Path, size: u64, start: u64, target: u64, check: Check, progress:
     };
     progress(done.end - reported_at, records - reported);
     done
+}
+
+/// The framed size of the record at the start of `buf` when all of it is
+/// buffered and it checks: the walk's fast path, without the reader's
+/// bookkeeping (a third of the instructions per small record).
+#[inline]
+fn buffered_record(buf: &[u8], check: Check) -> Option<usize> {
+    let header: &[u8; HEADER_LEN] = buf.get(..HEADER_LEN)?.try_into().ok()?;
+    let length = usize::try_from(parse_header(header)?).ok()?;
+    let framed = buf.get(..length.checked_add(HEADER_LEN + FOOTER_LEN)?)?;
+    (check == Check::Headers || payload_checks(framed)).then_some(framed.len())
 }
 
 /// The first record start at or after `from` and before `limit`: its header
