@@ -17,6 +17,10 @@
 //! only 16 MiB deep for one before it is called "not a TFRecord file": it
 //! may never end (`/dev/zero`). A regular file is searched to its end.
 //!
+//! The work spent on look-alike headers whose payloads fail is bounded by
+//! a multiple of the bytes scanned (see `RESYNC_FREE_WORK`): a crafted file
+//! cannot make the scan quadratic.
+//!
 //! Limits: on a stream (stdin, gzip, zlib) whose size is unknown, a header
 //! that checks but announces more bytes than follow makes the scan buffer
 //! the rest of the stream. Once a decompressor fails, the bytes it had
@@ -36,6 +40,15 @@ const TAIL_CHECK: usize = 4 * 1024 * 1024;
 /// Bytes of a stream searched for a first record when it does not start
 /// with one, before calling it "not a TFRecord file".
 const FIRST_SCAN_LIMIT: u64 = 16 << 20;
+/// Work one resynchronisation may spend checking bytes again for
+/// candidates that fail (a candidate's span overlapping an earlier one's):
+/// this much, plus this many times the bytes it scanned. The spans of real
+/// records do not overlap, so damage among them never comes near it; a
+/// crafted run of overlapping look-alike headers, each announcing a long
+/// payload, would otherwise make the scan quadratic. Past it the rest of
+/// the input is counted as lost.
+const RESYNC_FREE_WORK: u64 = 256 << 20;
+const RESYNC_WORK_PER_BYTE: u64 = 16;
 /// Bytes kept from the start of an input to say what it is when it is not a TFRecord.
 const DIAGNOSE_LEN: usize = 512;
 
@@ -318,9 +331,24 @@ impl Scanner {
     fn resync(&mut self, from: usize, limit: u64) -> io::Result<(u64, bool)> {
         let start = self.offset();
         self.src().consume(from);
+        // Bytes read and checksummed again for candidates that failed (the
+        // spans of real records do not overlap), and how far they reached.
+        let (mut spent, mut checked_until) = (0u64, 0u64);
         loop {
             if self.offset() - start >= limit {
                 return Ok((self.offset() - start, false));
+            }
+            let scanned = self.offset() - start;
+            if spent > RESYNC_FREE_WORK.saturating_add(scanned.saturating_mul(RESYNC_WORK_PER_BYTE)) {
+                // Look-alike headers whose spans overlap: give up on the rest
+                // rather than check them all.
+                loop {
+                    let got = self.avail(SCAN_CHUNK)?;
+                    if got == 0 {
+                        return Ok((self.offset() - start, false));
+                    }
+                    self.src().consume(got);
+                }
             }
             let got = self.avail(SCAN_CHUNK)?;
             if got < HEADER_LEN {
@@ -331,9 +359,17 @@ impl Scanner {
                 None => self.src().consume(got - (HEADER_LEN - 1)),
                 Some(i) => {
                     self.src().consume(i);
+                    let header: &[u8; HEADER_LEN] = self.src().buffer()[..HEADER_LEN].try_into().expect("12 bytes");
+                    let span =
+                        parse_header(header).map_or(0, |len| len.saturating_add((HEADER_LEN + FOOTER_LEN) as u64));
                     if self.intact_at(0)?.is_some() {
                         return Ok((self.offset() - start, true));
                     }
+                    // Work on bytes an earlier candidate already covered.
+                    let (at, buffered) = (self.offset(), self.src_ref().buffer().len() as u64);
+                    let work = span.min(buffered);
+                    spent = spent.saturating_add(checked_until.saturating_sub(at).min(work));
+                    checked_until = checked_until.max(at.saturating_add(work));
                     self.src().consume(1);
                 }
             }

@@ -454,6 +454,59 @@ fn endless_stream_that_is_not_a_tfrecord_ends() {
 }
 
 #[test]
+fn overlapping_look_alike_headers_cannot_make_the_scan_quadratic() {
+    // After a bad header, 100,000 headers that check, back to back, each
+    // announcing a 1 MiB payload: checking every one read 100 GB (minutes
+    // in a debug build). The scan now stops checking bytes over and over
+    // and counts the rest as lost.
+    let dir = Dir::new();
+    let mut bytes = framed(&payloads(3));
+    bytes.extend_from_slice(&[0; 12]);
+    let look_alike = tfr::record::encode_header(1 << 20);
+    for _ in 0..100_000 {
+        bytes.extend_from_slice(&look_alike);
+    }
+    bytes.extend_from_slice(&vec![0; 1 << 20]);
+    let input = dir.write("crafted.tfrecord", &bytes);
+    let ran = tfr(&["verify-crc", &input]).run_within(60);
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    assert!(
+        ran.stdout_str().contains("3 records intact, 1 fault"),
+        "{}",
+        ran.stdout_str()
+    );
+}
+
+#[test]
+fn damage_next_to_a_large_damaged_record_still_resumes_after_it() {
+    // A bad header, then a 6 MB record whose payload fails: the scan checks
+    // that record once, walks over it and resumes at the next one.
+    let dir = Dir::new();
+    let mut p = payloads(5);
+    p.insert(2, vec![0x5a; 6 << 20]);
+    let mut bytes = framed(&p);
+    let (a, b) = (offset_of(&p, 1), offset_of(&p, 2));
+    bytes[a + 3] ^= 0x20;
+    bytes[b + 12 + 1000] ^= 0x01;
+    let input = dir.write("two.tfrecord", &bytes);
+    let ran = tfr(&["verify-crc", &input]).run();
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains(&format!("record 1 at byte {a}: length checksum mismatch")),
+        "{}",
+        ran.stderr
+    );
+    let resumed = offset_of(&p, 3);
+    assert!(
+        ran.stderr.contains(&format!("next intact record at byte {resumed}")),
+        "{}",
+        ran.stderr
+    );
+    assert!(ran.stdout_str().contains("4 records intact"), "{}", ran.stdout_str());
+}
+
+#[test]
 fn salvage_to_stdout_moves_the_summary_to_stderr() {
     let p = payloads(10);
     let mut bytes = framed(&p);
