@@ -142,6 +142,7 @@ pub fn open(input: &Input, forced: Option<Compression>) -> Result<RecordReader> 
         }
     };
     let name = input.display();
+    let regular = size.is_some();
     // Peek at up to 12 bytes without losing them.
     let (mut head, rest): (Vec<u8>, Box<dyn Read + Send>) = match size {
         Some((mut file, len)) => {
@@ -152,8 +153,7 @@ pub fn open(input: &Input, forced: Option<Compression>) -> Result<RecordReader> 
                 .with_context(|| format!("{name}: read failed"))?;
             let compression = forced.unwrap_or_else(|| sniff(&head));
             if compression == Compression::None {
-                use std::io::Seek;
-                file.rewind().with_context(|| format!("{name}: seek failed"))?;
+                // The source reads by position, from offset 0.
                 return Ok(RecordReader::new(Source::from_file(file, len), Compression::None));
             }
             (head, Box::new(file))
@@ -184,10 +184,13 @@ pub fn open(input: &Input, forced: Option<Compression>) -> Result<RecordReader> 
         )),
     };
     // Inflate on a second thread while this one walks the records.
-    let source = match compression {
+    let mut source = match compression {
         Compression::None => Source::from_reader(stream),
         _ => Source::from_read_ahead(crate::readahead::ReadAhead::new(stream)),
     };
+    if regular {
+        source.set_file_backed();
+    }
     Ok(RecordReader::new(source, compression))
 }
 

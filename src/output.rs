@@ -91,6 +91,21 @@ impl Progress {
         }
     }
 
+    /// [`Self::add`] with increments that may be negative (work taken back).
+    pub fn add_signed(&self, bytes: i64, records: i64) {
+        let records = self
+            .1
+            .fetch_add(records as u64, Ordering::Relaxed)
+            .wrapping_add(records as u64);
+        if !self.0.is_hidden() {
+            match u64::try_from(bytes) {
+                Ok(b) => self.0.inc(b),
+                Err(_) => self.0.dec(bytes.unsigned_abs()),
+            }
+            self.0.set_message(format!("{records} records"));
+        }
+    }
+
     pub fn finish(&self) {
         self.0.finish_and_clear();
     }

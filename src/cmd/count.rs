@@ -128,8 +128,8 @@ fn count_input(input: &Input, args: &CountArgs, jobs: usize, progress: &output::
     };
     // A large plain file: threads hop through parts of it, and the count
     // below goes on from where they stopped (at the end, for a clean file).
-    if let (Input::Path(path), Some(size)) = (input, reader.size()) {
-        let prefix = record::clean_prefix(path, size, jobs, Check::Headers, &|b, r| progress.add(b, r));
+    if let Some((file, size)) = reader.shared_file() {
+        let prefix = record::clean_prefix(&file, size, jobs, Check::Headers, &|b, r| progress.add_signed(b, r));
         if prefix.end > 0 {
             if let Err(e) = reader.seek_to(prefix.end, prefix.records) {
                 return FileCount {

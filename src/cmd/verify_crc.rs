@@ -249,8 +249,8 @@ fn verify_input(
     }
     // A large plain file: threads prove the clean part of it, and the scan
     // below goes on from where they stopped (at the end, for a clean file).
-    if let (Input::Path(path), Some(size), false) = (input, reader.size(), salvage) {
-        let prefix = record::clean_prefix(path, size, jobs, Check::Both, &|b, r| progress.add(b, r));
+    if let (Some((file, size)), false) = (reader.shared_file(), salvage) {
+        let prefix = record::clean_prefix(&file, size, jobs, Check::Both, &|b, r| progress.add_signed(b, r));
         if prefix.end > 0 {
             reader
                 .seek_to(prefix.end, prefix.records)

@@ -18,9 +18,9 @@
 //! reports it exactly as it would have from the start.
 
 use super::resync::{find_header, payload_checks, SCAN_CHUNK};
-use super::{parse_header, Compression, RecordReader, Source, FOOTER_LEN, HEADER_LEN};
+use super::source::read_exact_at;
+use super::{mask, parse_header, Compression, RecordReader, Source, FOOTER_LEN, HEADER_LEN};
 use std::fs::File;
-use std::path::Path;
 
 /// Smallest range worth a thread of its own.
 const MIN_RANGE: u64 = 4 << 20;
@@ -30,6 +30,13 @@ const START_WINDOW: u64 = 4 << 20;
 /// Largest record read to confirm a start; a range starting inside a larger
 /// one is left to the thread before it.
 const START_MAX_RECORD: u64 = 16 << 20;
+/// Bytes a thread may read for look-alike starts that fail (a payload made
+/// of headers, say) before leaving its range to the thread before it.
+const START_WORK: u64 = 32 << 20;
+/// Records longer than this are checked as they stream past (see
+/// `streams_intact`), in pieces of `STREAM_PIECE` bytes.
+const STREAM_OVER: u64 = 1 << 20;
+const STREAM_PIECE: usize = 256 * 1024;
 /// Records between progress reports.
 const PROGRESS_EVERY: u64 = 1 << 14;
 
@@ -51,33 +58,35 @@ pub struct CleanPrefix {
     pub end: u64,
 }
 
-/// Walks the regular, uncompressed file at `path` (`size` bytes) on up to
+/// Walks the regular, uncompressed `file` (`size` bytes) on up to
 /// `jobs` threads and returns its clean prefix. Files too small to split
 /// (or `jobs` 1) give an empty prefix: the caller reads them itself.
-/// `progress(bytes, records)` is called with increments, from any thread.
+/// `progress(bytes, records)` is called with increments, from any thread,
+/// as the walks go; work they did past the proven prefix is taken back at
+/// the end (negative increments), so the totals are the prefix's.
 pub fn clean_prefix(
-    path: &Path,
+    file: &File,
     size: u64,
     jobs: usize,
     check: Check,
-    progress: &(dyn Fn(u64, u64) + Sync),
+    progress: &(dyn Fn(i64, i64) + Sync),
 ) -> CleanPrefix {
     let ranges = (size / MIN_RANGE).min(jobs as u64);
     if ranges < 2 {
         return CleanPrefix::default();
     }
-    walk_ranges(path, size, ranges, START_WINDOW, check, progress)
+    walk_ranges(file, size, ranges, START_WINDOW, check, progress)
 }
 
 /// [`clean_prefix`] over exactly `ranges` ranges, each thread looking at
 /// most `window` bytes past its cut for a start.
 fn walk_ranges(
-    path: &Path,
+    file: &File,
     size: u64,
     ranges: u64,
     window: u64,
     check: Check,
-    progress: &(dyn Fn(u64, u64) + Sync),
+    progress: &(dyn Fn(i64, i64) + Sync),
 ) -> CleanPrefix {
     let cuts: Vec<u64> = (1..ranges).map(|k| size / ranges * k).collect();
     // Where records start after each cut (searching up to the next cut).
@@ -87,7 +96,7 @@ fn walk_ranges(
             .enumerate()
             .map(|(k, &cut)| {
                 let limit = cuts.get(k + 1).copied().unwrap_or(size).min(cut.saturating_add(window));
-                scope.spawn(move || find_start(path, size, cut, limit))
+                scope.spawn(move || find_start(file, size, cut, limit))
             })
             .collect();
         searches.into_iter().map(|s| s.join().ok().flatten()).collect()
@@ -99,7 +108,7 @@ fn walk_ranges(
             .enumerate()
             .map(|(i, &start)| {
                 let target = starts.get(i + 1).copied().unwrap_or(size);
-                scope.spawn(move || walk(path, size, start, target, check, progress))
+                scope.spawn(move || walk(file, size, start, target, check, progress))
             })
             .collect();
         walks
@@ -109,14 +118,24 @@ fn walk_ranges(
             .collect()
     });
     let mut prefix = CleanPrefix::default();
-    for w in walks {
+    for w in &walks {
         prefix.records += w.records;
         prefix.end = w.end;
         if !w.reached {
             break;
         }
     }
+    let walked_bytes: u64 = walks.iter().zip(&starts).map(|(w, &start)| w.end - start).sum();
+    let walked_records: u64 = walks.iter().map(|w| w.records).sum();
+    progress(
+        signed(prefix.end) - signed(walked_bytes),
+        signed(prefix.records) - signed(walked_records),
+    );
     prefix
+}
+
+fn signed(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
 }
 
 /// One thread's walk.
@@ -140,17 +159,19 @@ impl Walk {
     }
 }
 
-/// A reader over the file from `offset`, or `None` if it cannot be opened.
-fn open_at(path: &Path, size: u64, offset: u64) -> Option<Source> {
-    let mut src = Source::from_file(File::open(path).ok()?, size);
+/// A reader of its own over the file from `offset` (positional reads on a
+/// clone of the handle: the very file the caller opened, whatever happens
+/// to its path), or `None` if the handle cannot be cloned.
+fn open_at(file: &File, size: u64, offset: u64) -> Option<Source> {
+    let mut src = Source::from_file(file.try_clone().ok()?, size);
     src.seek_to(offset).ok()?;
     Some(src)
 }
 
 /// Walks intact records from `start` until `target` is reached or passed,
 /// or a record does not check.
-fn walk(path: &Path, size: u64, start: u64, target: u64, check: Check, progress: &(dyn Fn(u64, u64) + Sync)) -> Walk {
-    let Some(src) = open_at(path, size, start) else {
+fn walk(file: &File, size: u64, start: u64, target: u64, check: Check, progress: &(dyn Fn(i64, i64) + Sync)) -> Walk {
+    let Some(src) = open_at(file, size, start) else {
         return Walk::nothing(start);
     };
     let mut reader = RecordReader::new(src, Compression::None);
@@ -172,9 +193,11 @@ fn walk(path: &Path, size: u64, start: u64, target: u64, check: Check, progress:
                 Ok(true)
             }
             // Not all buffered (or not intact): the reader reads on, and
-            // says no when the record does not check.
+            // says no when the record does not check; a large record is
+            // checked as it streams past, not held.
             None => match check {
                 Check::Headers => reader.skip_record().map(|r| r.is_some()),
+                Check::Both if announces_more_than(src, STREAM_OVER) => Ok(streams_intact(src, size)),
                 Check::Both => reader.next_record().map(|r| r.is_some()),
             },
         };
@@ -187,11 +210,11 @@ fn walk(path: &Path, size: u64, start: u64, target: u64, check: Check, progress:
         }
         records += 1;
         if records - reported == PROGRESS_EVERY {
-            progress(reader.offset() - reported_at, records - reported);
+            progress(signed(reader.offset() - reported_at), signed(records - reported));
             (reported, reported_at) = (records, reader.offset());
         }
     };
-    progress(done.end - reported_at, records - reported);
+    progress(signed(done.end - reported_at), signed(records - reported));
     done
 }
 
@@ -206,12 +229,57 @@ fn buffered_record(buf: &[u8], check: Check) -> Option<usize> {
     (check == Check::Headers || payload_checks(framed)).then_some(framed.len())
 }
 
+/// Whether the header at the source's offset checks and announces a
+/// payload of more than `n` bytes.
+fn announces_more_than(src: &mut Source, n: u64) -> bool {
+    matches!(src.fill(HEADER_LEN), Ok(got) if got >= HEADER_LEN)
+        && src.buffer()[..HEADER_LEN]
+            .try_into()
+            .ok()
+            .and_then(parse_header)
+            .is_some_and(|length| length > n)
+}
+
+/// Checks the record at the source's offset (its header already checked)
+/// by passing its payload through the CRC a buffer at a time, so a walk
+/// holds no record whole; true if it is intact (and then consumed).
+fn streams_intact(src: &mut Source, size: u64) -> bool {
+    let header: [u8; HEADER_LEN] = src.buffer()[..HEADER_LEN].try_into().expect("12 bytes buffered");
+    let Some(length) = parse_header(&header) else {
+        return false;
+    };
+    if length.saturating_add((HEADER_LEN + FOOTER_LEN) as u64) > size.saturating_sub(src.offset()) {
+        return false;
+    }
+    src.consume(HEADER_LEN);
+    let (mut crc, mut left) = (0u32, length);
+    while left > 0 {
+        let want = usize::try_from(left).unwrap_or(usize::MAX).min(STREAM_PIECE);
+        let Ok(got) = src.fill(want) else { return false };
+        let take = got.min(want);
+        if take == 0 {
+            return false;
+        }
+        crc = crc32c::crc32c_append(crc, &src.buffer()[..take]);
+        src.consume(take);
+        left -= take as u64;
+    }
+    if !matches!(src.fill(FOOTER_LEN), Ok(got) if got >= FOOTER_LEN) {
+        return false;
+    }
+    let stored = u32::from_le_bytes(src.buffer()[..FOOTER_LEN].try_into().expect("4 bytes"));
+    src.consume(FOOTER_LEN);
+    mask(crc) == stored
+}
+
 /// The first record start at or after `from` and before `limit`: its header
-/// checks, its payload fits and checks, and another header that checks (or
-/// the end of the file) follows it.
-fn find_start(path: &Path, size: u64, from: u64, limit: u64) -> Option<u64> {
-    let mut src = open_at(path, size, from)?;
-    while src.offset() < limit {
+/// checks, another header that checks (or the end of the file) follows it,
+/// and its payload checks. Gives up (`None`: the range goes to the thread
+/// before) once candidates that fail have cost `START_WORK` bytes read.
+fn find_start(file: &File, size: u64, from: u64, limit: u64) -> Option<u64> {
+    let mut src = open_at(file, size, from)?;
+    let mut spent = 0u64;
+    while src.offset() < limit && spent <= START_WORK {
         let got = src.fill(SCAN_CHUNK).ok()?;
         if got < HEADER_LEN {
             return None;
@@ -223,8 +291,9 @@ fn find_start(path: &Path, size: u64, from: u64, limit: u64) -> Option<u64> {
                 if src.offset() >= limit {
                     return None;
                 }
-                if starts_here(&mut src, size)? {
-                    return Some(src.offset());
+                match starts_here(file, &mut src, size)? {
+                    Ok(()) => return Some(src.offset()),
+                    Err(cost) => spent += cost,
                 }
                 src.consume(1);
             }
@@ -234,28 +303,36 @@ fn find_start(path: &Path, size: u64, from: u64, limit: u64) -> Option<u64> {
 }
 
 /// Whether the record whose header (already found to check) is at the
-/// source's offset is intact and followed by a header or the end.
-fn starts_here(src: &mut Source, size: u64) -> Option<bool> {
+/// source's offset is followed by a header that checks (or the end), and
+/// is intact: `Err` with the bytes it cost to find out if not.
+fn starts_here(file: &File, src: &mut Source, size: u64) -> Option<Result<(), u64>> {
     let header: &[u8; HEADER_LEN] = src.buffer()[..HEADER_LEN].try_into().ok()?;
     let length = parse_header(header)?;
     if length > START_MAX_RECORD {
-        return Some(false);
+        return Some(Err(0));
     }
     let total = length + (HEADER_LEN + FOOTER_LEN) as u64;
     let after = src.offset() + total;
     if after > size {
-        return Some(false);
+        return Some(Err(0));
+    }
+    if after < size {
+        // The next header first: one small read, where the payload's CRC
+        // would read the whole record.
+        let mut next = [0u8; HEADER_LEN];
+        if !read_exact_at(file, &mut next, after).ok()? || parse_header(&next).is_none() {
+            return Some(Err(HEADER_LEN as u64));
+        }
     }
     let total = total as usize;
-    let need = if after == size { total } else { total + HEADER_LEN };
-    if src.fill(need).ok()? < need || !payload_checks(&src.buffer()[..total]) {
-        return Some(false);
+    if src.fill(total).ok()? < total {
+        return Some(Err(total as u64));
     }
-    if after == size {
-        return Some(true);
-    }
-    let next: &[u8; HEADER_LEN] = src.buffer()[total..need].try_into().ok()?;
-    Some(parse_header(next).is_some())
+    Some(if payload_checks(&src.buffer()[..total]) {
+        Ok(())
+    } else {
+        Err(total as u64)
+    })
 }
 
 #[cfg(test)]
@@ -273,8 +350,8 @@ mod tests {
 
     /// What a sequential scan of the whole file finds: intact records and
     /// the (offset, kind) of every fault.
-    fn sequential(path: &Path, size: u64, from: CleanPrefix) -> (u64, Vec<(u64, u64, String)>) {
-        let mut reader = RecordReader::new(open_at(path, size, 0).unwrap(), Compression::None);
+    fn sequential(file: &File, size: u64, from: CleanPrefix) -> (u64, Vec<(u64, u64, String)>) {
+        let mut reader = RecordReader::new(open_at(file, size, 0).unwrap(), Compression::None);
         reader.seek_to(from.end, from.records).unwrap();
         let mut scanner = Scanner::new(reader);
         let (mut intact, mut faults) = (from.records, Vec::new());
@@ -289,8 +366,8 @@ mod tests {
 
     /// What a sequential header walk finds: records, and the offset where it
     /// stopped.
-    fn hops(path: &Path, size: u64, from: CleanPrefix) -> (u64, u64) {
-        let mut reader = RecordReader::new(open_at(path, size, 0).unwrap(), Compression::None);
+    fn hops(file: &File, size: u64, from: CleanPrefix) -> (u64, u64) {
+        let mut reader = RecordReader::new(open_at(file, size, 0).unwrap(), Compression::None);
         reader.seek_to(from.end, from.records).unwrap();
         while let Ok(Some(_)) = reader.skip_record() {}
         (reader.index(), reader.offset())
@@ -302,24 +379,29 @@ mod tests {
     fn agrees_with_sequential(bytes: &[u8]) -> Vec<CleanPrefix> {
         let f = temp(bytes);
         let size = bytes.len() as u64;
-        let want = sequential(f.path(), size, CleanPrefix::default());
+        let want = sequential(f.as_file(), size, CleanPrefix::default());
         let mut prefixes = Vec::new();
         for ranges in 2..=5 {
             for check in [Check::Headers, Check::Both] {
-                let counted = std::sync::atomic::AtomicU64::new(0);
-                let progress = |_: u64, r: u64| {
+                let counted = std::sync::atomic::AtomicI64::new(0);
+                let walked = std::sync::atomic::AtomicI64::new(0);
+                let progress = |b: i64, r: i64| {
+                    walked.fetch_add(b, std::sync::atomic::Ordering::Relaxed);
                     counted.fetch_add(r, std::sync::atomic::Ordering::Relaxed);
                 };
-                let p = walk_ranges(f.path(), size, ranges, size, check, &progress);
+                let p = walk_ranges(f.as_file(), size, ranges, size, check, &progress);
                 assert!(p.end <= size);
                 if check == Check::Both {
-                    assert_eq!(sequential(f.path(), size, p), want, "{ranges} ranges: {p:?}");
-                    // Progress counts every walked record, proven or not.
-                    assert!(counted.into_inner() >= p.records);
+                    assert_eq!(sequential(f.as_file(), size, p), want, "{ranges} ranges: {p:?}");
+                    // Progress ends at the proven prefix, whatever was walked.
+                    assert_eq!(
+                        (walked.into_inner(), counted.into_inner()),
+                        (p.end as i64, p.records as i64)
+                    );
                     prefixes.push(p);
                 } else {
-                    let want = hops(f.path(), size, CleanPrefix::default());
-                    assert_eq!(hops(f.path(), size, p), want, "{ranges} ranges, headers: {p:?}");
+                    let want = hops(f.as_file(), size, CleanPrefix::default());
+                    assert_eq!(hops(f.as_file(), size, p), want, "{ranges} ranges, headers: {p:?}");
                 }
             }
         }
@@ -412,16 +494,93 @@ mod tests {
     }
 
     #[test]
+    fn large_records_are_checked_as_they_stream_past() {
+        // Records over STREAM_OVER are not held whole by a walk; damage in
+        // their payload or CRC is still found exactly where it is.
+        let mut p = payloads(300);
+        for (i, at) in [40, 150, 151, 260].into_iter().enumerate() {
+            p.insert(at, vec![i as u8 + 1; (3 << 19) + i * 1000]);
+        }
+        let clean = file_of(&p);
+        for prefix in agrees_with_sequential(&clean) {
+            assert_eq!(
+                prefix,
+                CleanPrefix {
+                    records: 304,
+                    end: clean.len() as u64
+                }
+            );
+        }
+        let big: usize = p[..151].iter().map(|x| x.len() + 16).sum();
+        let len = p[151].len();
+        for at in [big + 12, big + 12 + len / 2, big + 12 + len, big + 15 + len] {
+            let mut bytes = clean.clone();
+            bytes[at] ^= 0x04;
+            agrees_with_sequential(&bytes);
+        }
+    }
+
+    #[test]
+    fn a_payload_made_of_headers_costs_a_bounded_search() {
+        // A large record whose payload is look-alike headers, each
+        // announcing about 3 MiB. With the first length the "header" each
+        // one points to does not check (a cheap no); with the second it is
+        // another look-alike, so each would cost a 3 MiB read and CRC: the
+        // search gives up after START_WORK and the thread before walks over
+        // the record instead.
+        for length in [3 << 20, (3 << 20) + 8] {
+            assert_eq!((length + 16) % 12 == 0, length != 3 << 20);
+            let mut p = payloads(3000);
+            p.insert(1500, encode_header(length).repeat(400_000));
+            let bytes = file_of(&p);
+            let f = temp(&bytes);
+            let none = |_: i64, _: i64| {};
+            for check in [Check::Headers, Check::Both] {
+                let prefix = walk_ranges(f.as_file(), bytes.len() as u64, 3, START_WINDOW, check, &none);
+                assert_eq!(
+                    prefix,
+                    CleanPrefix {
+                        records: 3001,
+                        end: bytes.len() as u64
+                    }
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_walk_reads_the_file_opened_even_if_its_path_is_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        let clean = file_of(&payloads(1000));
+        let mut damaged = clean.clone();
+        damaged[clean.len() / 2] ^= 1;
+        std::fs::write(&a, &clean).unwrap();
+        std::fs::write(&b, &damaged).unwrap();
+        let opened = File::open(&a).unwrap();
+        std::fs::rename(&b, &a).unwrap();
+        let none = |_: i64, _: i64| {};
+        let prefix = walk_ranges(&opened, clean.len() as u64, 2, START_WINDOW, Check::Both, &none);
+        assert_eq!(
+            prefix,
+            CleanPrefix {
+                records: 1000,
+                end: clean.len() as u64
+            }
+        );
+    }
+
+    #[test]
     fn small_files_and_one_job_are_left_to_the_caller() {
         let bytes = file_of(&payloads(10));
         let f = temp(&bytes);
-        let none = |_: u64, _: u64| {};
+        let none = |_: i64, _: i64| {};
         assert_eq!(
-            clean_prefix(f.path(), bytes.len() as u64, 8, Check::Both, &none),
+            clean_prefix(f.as_file(), bytes.len() as u64, 8, Check::Both, &none),
             CleanPrefix::default()
         );
         assert_eq!(
-            clean_prefix(f.path(), 1 << 30, 1, Check::Both, &none),
+            clean_prefix(f.as_file(), 1 << 30, 1, Check::Both, &none),
             CleanPrefix::default()
         );
     }

@@ -69,6 +69,14 @@ impl RecordReader {
         Ok(())
     }
 
+    /// Another handle on the regular uncompressed file being read, and its
+    /// size, for threads walking parts of it (positional reads: the handles
+    /// do not disturb each other).
+    pub fn shared_file(&self) -> Option<(std::fs::File, u64)> {
+        let size = self.size()?;
+        Some((self.src.file()?.try_clone().ok()?, size))
+    }
+
     /// The underlying source (for resynchronising readers).
     pub fn source_mut(&mut self) -> &mut Source {
         &mut self.src

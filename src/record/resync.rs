@@ -13,13 +13,14 @@
 //! candidate costs one CRC of 8 bytes, the payload CRC is computed only for
 //! candidates whose header checks.
 //!
-//! A stream (stdin, gzip, zlib) that does not start with a record is searched
-//! only 16 MiB deep for one before it is called "not a TFRecord file": it
-//! may never end (`/dev/zero`). A regular file is searched to its end.
+//! An input that is not a regular file (stdin, a pipe, a device) and does
+//! not start with a record is searched only 16 MiB deep for one before it is
+//! called "not a TFRecord file": it may never end (`/dev/zero`). A regular
+//! file, compressed or not, is searched to its end.
 //!
 //! The work spent on look-alike headers whose payloads fail is bounded by
-//! a multiple of the bytes scanned (see `RESYNC_FREE_WORK`): a crafted file
-//! cannot make the scan quadratic.
+//! a multiple of the bytes scanned (see `RESYNC_FREE_WORK`): a payload made
+//! of headers, or a crafted file, cannot make the scan quadratic.
 //!
 //! Limits: on a stream (stdin, gzip, zlib) whose size is unknown, a header
 //! that checks but announces more bytes than follow makes the scan buffer
@@ -37,16 +38,17 @@ pub(super) const SCAN_CHUNK: usize = 64 * 1024;
 /// Largest tail checked for "a whole record whose length field is damaged"
 /// before calling it trailing garbage.
 const TAIL_CHECK: usize = 4 * 1024 * 1024;
-/// Bytes of a stream searched for a first record when it does not start
-/// with one, before calling it "not a TFRecord file".
+/// Bytes of a pipe or device searched for a first record when it does not
+/// start with one, before calling it "not a TFRecord file".
 const FIRST_SCAN_LIMIT: u64 = 16 << 20;
 /// Work one resynchronisation may spend checking bytes again for
 /// candidates that fail (a candidate's span overlapping an earlier one's):
 /// this much, plus this many times the bytes it scanned. The spans of real
-/// records do not overlap, so damage among them never comes near it; a
-/// crafted run of overlapping look-alike headers, each announcing a long
-/// payload, would otherwise make the scan quadratic. Past it the rest of
-/// the input is counted as lost.
+/// records do not overlap, so damage among them never comes near it; a run
+/// of overlapping look-alike headers, each announcing a long payload (a
+/// payload made of headers, or crafted), would otherwise make the scan
+/// quadratic. Past it, only candidates followed by another header are
+/// checked; past twice it, the rest of the input is counted as lost.
 const RESYNC_FREE_WORK: u64 = 256 << 20;
 const RESYNC_WORK_PER_BYTE: u64 = 16;
 /// Bytes kept from the start of an input to say what it is when it is not a TFRecord.
@@ -249,9 +251,9 @@ impl Scanner {
         let whole_record_to_end = self.rest_is_one_record()?;
         // A stream that does not start with a record may never end
         // (`/dev/zero`, a pipe of something else): look only so far into it.
-        let limit = match (first, self.src_ref().remaining()) {
-            (true, None) => FIRST_SCAN_LIMIT,
-            _ => u64::MAX,
+        let limit = match first && !self.src_ref().file_backed() {
+            true => FIRST_SCAN_LIMIT,
+            false => u64::MAX,
         };
         let (skipped, resumed) = self.resync(1, limit)?;
         let kind = match (resumed, head) {
@@ -338,10 +340,10 @@ impl Scanner {
             if self.offset() - start >= limit {
                 return Ok((self.offset() - start, false));
             }
-            let scanned = self.offset() - start;
-            if spent > RESYNC_FREE_WORK.saturating_add(scanned.saturating_mul(RESYNC_WORK_PER_BYTE)) {
-                // Look-alike headers whose spans overlap: give up on the rest
-                // rather than check them all.
+            let budget = RESYNC_FREE_WORK.saturating_add((self.offset() - start).saturating_mul(RESYNC_WORK_PER_BYTE));
+            if spent > budget.saturating_mul(2) {
+                // Even candidates followed by a header that checks keep
+                // failing: a crafted chain. Give up on the rest.
                 loop {
                     let got = self.avail(SCAN_CHUNK)?;
                     if got == 0 {
@@ -362,6 +364,13 @@ impl Scanner {
                     let header: &[u8; HEADER_LEN] = self.src().buffer()[..HEADER_LEN].try_into().expect("12 bytes");
                     let span =
                         parse_header(header).map_or(0, |len| len.saturating_add((HEADER_LEN + FOOTER_LEN) as u64));
+                    // Past the budget (look-alike headers whose spans overlap,
+                    // as in a payload made of headers), only candidates that
+                    // another header follows are worth their payload's CRC.
+                    if spent > budget && !self.followed_by_header(span)? {
+                        self.src().consume(1);
+                        continue;
+                    }
                     if self.intact_at(0)?.is_some() {
                         return Ok((self.offset() - start, true));
                     }
@@ -374,6 +383,27 @@ impl Scanner {
                 }
             }
         }
+    }
+
+    /// Whether `span` bytes ahead there is a header that checks, or the end
+    /// of the input (what follows an intact record that is not the last).
+    fn followed_by_header(&mut self, span: u64) -> io::Result<bool> {
+        if let Some(remaining) = self.src_ref().remaining() {
+            if span >= remaining {
+                return Ok(span == remaining);
+            }
+        }
+        let Ok(need) = usize::try_from(span.saturating_add(HEADER_LEN as u64)) else {
+            return Ok(false);
+        };
+        let got = self.avail(need)?;
+        if got < need {
+            return Ok(got as u64 == span);
+        }
+        let next: &[u8; HEADER_LEN] = self.src().buffer()[need - HEADER_LEN..need]
+            .try_into()
+            .expect("12 bytes");
+        Ok(parse_header(next).is_some())
     }
 
     /// A fault at `offset` for the current record index, which it advances.

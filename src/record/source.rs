@@ -8,7 +8,9 @@
 
 use crate::readahead::{ReadAhead, LEAD};
 use std::fs::File;
-use std::io::{self, Read, Seek, SeekFrom};
+use std::io::{self, Read};
+#[cfg(not(any(unix, windows)))]
+use std::io::{Seek, SeekFrom};
 
 /// Default buffer size: big enough to amortise system calls, small enough for cache.
 const DEFAULT_CAPACITY: usize = 256 * 1024;
@@ -34,10 +36,14 @@ pub struct Source {
     /// Stream offset of `buf[pos]`.
     offset: u64,
     eof: bool,
+    /// The bytes come from a regular file (maybe through a decompressor):
+    /// the input ends, unlike a pipe or a device.
+    file_backed: bool,
 }
 
 impl Source {
-    /// A source over a regular file of known size, read from its current position 0.
+    /// A source over a regular file of known size, read from offset 0 with
+    /// positional reads (the file's cursor is neither used nor moved).
     pub fn from_file(file: File, size: u64) -> Source {
         Source::new(Inner::File { file, size })
     }
@@ -54,6 +60,7 @@ impl Source {
 
     fn new(inner: Inner) -> Source {
         Source {
+            file_backed: matches!(inner, Inner::File { .. }),
             inner,
             buf: Vec::new(),
             pos: 0,
@@ -79,6 +86,24 @@ impl Source {
     pub fn remaining(&self) -> Option<u64> {
         match &self.inner {
             Inner::File { size, .. } => Some(size.saturating_sub(self.offset)),
+            Inner::Stream(_) | Inner::Chunks(_) => None,
+        }
+    }
+
+    /// Marks a stream as coming from a regular file (a decompressor over one).
+    pub fn set_file_backed(&mut self) {
+        self.file_backed = true;
+    }
+
+    /// Whether the bytes come from a regular file, so that they end.
+    pub fn file_backed(&self) -> bool {
+        self.file_backed
+    }
+
+    /// The regular file read, for readers sharing it (parallel walks).
+    pub fn file(&self) -> Option<&File> {
+        match &self.inner {
+            Inner::File { file, .. } => Some(file),
             Inner::Stream(_) | Inner::Chunks(_) => None,
         }
     }
@@ -109,14 +134,17 @@ impl Source {
     fn fill_more(&mut self, n: usize) -> io::Result<usize> {
         while self.end - self.pos < n && !self.eof {
             if let Inner::Chunks(_) = self.inner {
-                self.next_chunk(n)?;
+                self.next_chunk()?;
                 continue;
             }
             if self.end == self.buf.len() {
-                self.make_room(n);
+                self.make_room(0);
             }
             let got = match &mut self.inner {
-                Inner::File { file, .. } => read_retry(file, &mut self.buf[self.end..])?,
+                Inner::File { file, .. } => {
+                    let at = self.offset + (self.end - self.pos) as u64;
+                    read_at_retry(file, &mut self.buf[self.end..], at)?
+                }
                 // Small reads from decompressors: a corrupt block then loses
                 // at most this much of the output decoded before it.
                 Inner::Stream(r) => {
@@ -134,8 +162,8 @@ impl Source {
     }
 
     /// Adds the read-ahead thread's next chunk (at least one byte), or sets
-    /// `eof`. `n` is what `fill` wants buffered from `pos`.
-    fn next_chunk(&mut self, n: usize) -> io::Result<()> {
+    /// `eof`.
+    fn next_chunk(&mut self) -> io::Result<()> {
         let Inner::Chunks(ra) = &mut self.inner else {
             unreachable!("only for a read-ahead source")
         };
@@ -144,62 +172,59 @@ impl Source {
             return Ok(());
         };
         let held = self.end - self.pos;
-        if held <= LEAD {
+        let spent = if held <= LEAD {
             // Parse in the chunk itself: the few unread bytes (the start of a
             // record the chunk boundary cut) go into its free lead space.
             let start = LEAD - held;
             chunk[start..LEAD].copy_from_slice(&self.buf[self.pos..self.end]);
             let old = std::mem::replace(&mut self.buf, chunk);
-            ra.recycle(old);
             self.pos = start;
             self.end = self.buf.len();
-            return Ok(());
+            old
+        } else {
+            // A record longer than the lead space: gather it in this
+            // buffer, appending while there is room, else making room.
+            let data = &chunk[LEAD..];
+            if self.buf.len() - self.end < data.len() {
+                self.make_room(data.len());
+            }
+            let need = self.end + data.len();
+            self.buf[self.end..need].copy_from_slice(data);
+            self.end = need;
+            chunk
+        };
+        if let Inner::Chunks(ra) = &mut self.inner {
+            ra.recycle(spent);
         }
-        // A record longer than the lead space: gather it in this buffer,
-        // growing it (at most to twice what `fill` wants) as data arrives.
-        let data = &chunk[LEAD..];
-        if self.pos > 0 {
-            self.buf.copy_within(self.pos..self.end, 0);
-            self.end -= self.pos;
-            self.pos = 0;
-        }
-        let need = self.end + data.len();
-        if need > self.buf.len() {
-            let grown = self.buf.len().saturating_mul(2).min(n).max(need);
-            self.buf.resize(grown, 0);
-        }
-        self.buf[self.end..need].copy_from_slice(data);
-        self.end = need;
-        ra.recycle(chunk);
         Ok(())
     }
 
-    /// Frees or adds space at the end of the buffer (which is full).
-    fn make_room(&mut self, want: usize) {
+    /// Makes at least `more` bytes of room at the end of the buffer (or some
+    /// room, for `more` 0): moves the unread bytes to the front, and doubles
+    /// the buffer when they fill more than half of it. Doubling then, rather
+    /// than moving the same long unread stretch again and again (a record
+    /// being gathered, or a scan asking a little further each time), moves
+    /// each byte a bounded number of times; and the buffer stays within
+    /// twice the bytes actually read, whatever length a header announces.
+    fn make_room(&mut self, more: usize) {
+        let unread = self.end - self.pos;
         if self.pos > 0 {
             self.buf.copy_within(self.pos..self.end, 0);
-            self.end -= self.pos;
+            self.end = unread;
             self.pos = 0;
-            if self.end < self.buf.len() {
-                return;
-            }
         }
-        // The buffer is full of unread data: double it, never beyond need.
         let cap = self.buf.len();
-        let grown = cap.saturating_mul(2).min(want).max(DEFAULT_CAPACITY);
-        self.buf.resize(grown, 0);
+        if unread > cap / 2 || cap - unread < more.max(1) {
+            let grown = cap.saturating_mul(2).max(unread + more).max(DEFAULT_CAPACITY);
+            self.buf.resize(grown, 0);
+        }
     }
 
     /// Moves a regular file's source to `offset`, dropping what is buffered.
     /// Streams cannot seek.
     pub fn seek_to(&mut self, offset: u64) -> io::Result<()> {
-        match &mut self.inner {
-            Inner::File { file, .. } => {
-                file.seek(SeekFrom::Start(offset))?;
-            }
-            Inner::Stream(_) | Inner::Chunks(_) => {
-                return Err(io::Error::new(io::ErrorKind::Unsupported, "cannot seek a stream"))
-            }
+        if !matches!(self.inner, Inner::File { .. }) {
+            return Err(io::Error::new(io::ErrorKind::Unsupported, "cannot seek a stream"));
         }
         self.pos = 0;
         self.end = 0;
@@ -237,12 +262,10 @@ impl Source {
         self.pos = 0;
         self.end = 0;
         match &mut self.inner {
-            Inner::File { file, size } => {
+            Inner::File { size, .. } => {
+                // Reads are positional: skipping is only arithmetic.
                 let room = size.saturating_sub(self.offset);
                 let step = left.min(room);
-                if step > 0 {
-                    file.seek(SeekFrom::Start(self.offset + step))?;
-                }
                 self.offset += step;
                 left -= step;
                 if left > 0 {
@@ -264,6 +287,39 @@ impl Source {
         }
         Ok(n - left)
     }
+}
+
+/// Reads from `file` at `offset`, whatever its cursor: clones of one open
+/// file (the threads of a parallel walk) read independently, and all of
+/// them read the file that was opened, even if its path is replaced.
+fn read_at_retry(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    loop {
+        #[cfg(unix)]
+        let got = std::os::unix::fs::FileExt::read_at(file, buf, offset);
+        #[cfg(windows)]
+        let got = std::os::windows::fs::FileExt::seek_read(file, buf, offset);
+        #[cfg(not(any(unix, windows)))]
+        let got = {
+            let mut f = file;
+            f.seek(SeekFrom::Start(offset)).and_then(|_| f.read(buf))
+        };
+        match got {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            other => return other,
+        }
+    }
+}
+
+/// Fills `buf` from `file` at `offset`; false if the file ends first.
+pub(super) fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<bool> {
+    let mut done = 0;
+    while done < buf.len() {
+        match read_at_retry(file, &mut buf[done..], offset + done as u64)? {
+            0 => return Ok(false),
+            n => done += n,
+        }
+    }
+    Ok(true)
 }
 
 fn read_retry(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {

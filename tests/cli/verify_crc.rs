@@ -451,6 +451,21 @@ fn endless_stream_that_is_not_a_tfrecord_ends() {
         ran.stderr
     );
     assert!(ran.stdout_str().contains("3 records intact"), "{}", ran.stdout_str());
+    // A gzip file is finite too, whatever its decompressed stream holds
+    // (the limit was once applied to every stream, gzip files included).
+    let gz = dir.write("late.tfrecord.gz", &gzip(&bytes));
+    let ran = tfr(&["verify-crc", &gz]).run();
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains("of the decompressed gzip stream: length checksum mismatch; 20971520 bytes skipped"),
+        "{}",
+        ran.stderr
+    );
+    // A pipe may never end: it is searched 16 MiB deep.
+    let ran = tfr(&["verify-crc"]).stdin(&bytes).run();
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(ran.stderr.contains("<stdin>: not a TFRecord file"), "{}", ran.stderr);
 }
 
 #[test]
