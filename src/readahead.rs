@@ -148,7 +148,7 @@ impl Drop for ReadAhead {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -160,20 +160,23 @@ mod tests {
         assert_eq!(got, data);
     }
 
+    /// A reader giving this many bytes of 7s, then an InvalidData error.
+    pub(crate) struct Failing(pub usize);
+
+    impl Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.0 == 0 {
+                return Err(io::Error::new(io::ErrorKind::InvalidData, "corrupt"));
+            }
+            let n = buf.len().min(self.0).min(1000);
+            buf[..n].fill(7);
+            self.0 -= n;
+            Ok(n)
+        }
+    }
+
     #[test]
     fn errors_arrive_after_the_data_before_them() {
-        struct Failing(usize);
-        impl Read for Failing {
-            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-                if self.0 == 0 {
-                    return Err(io::Error::new(io::ErrorKind::InvalidData, "corrupt"));
-                }
-                let n = buf.len().min(self.0).min(1000);
-                buf[..n].fill(7);
-                self.0 -= n;
-                Ok(n)
-            }
-        }
         let mut r = ReadAhead::new(Box::new(Failing(5000)));
         let mut got = Vec::new();
         let err = r.read_to_end(&mut got).unwrap_err();

@@ -382,18 +382,7 @@ mod tests {
 
     #[test]
     fn read_ahead_errors_come_after_the_bytes_before_them() {
-        struct Failing(usize);
-        impl Read for Failing {
-            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-                if self.0 == 0 {
-                    return Err(io::Error::new(io::ErrorKind::InvalidData, "corrupt"));
-                }
-                let n = buf.len().min(self.0).min(1000);
-                buf[..n].fill(7);
-                self.0 -= n;
-                Ok(n)
-            }
-        }
+        use crate::readahead::tests::Failing;
         let mut s = Source::from_read_ahead(ReadAhead::new(Box::new(Failing(700_000))));
         assert_eq!(s.fill(700_000).unwrap(), 700_000);
         assert!(s.buffer().iter().all(|&b| b == 7));
