@@ -20,7 +20,8 @@
 //!
 //! The work spent on look-alike headers whose payloads fail is bounded by
 //! a multiple of the bytes scanned (see `RESYNC_FREE_WORK`): a payload made
-//! of headers, or a crafted file, cannot make the scan quadratic.
+//! of headers, or a crafted file, cannot make the scan quadratic; it may
+//! make the scan skip intact records within one look-alike's span.
 //!
 //! Limits: on a stream (stdin, gzip, zlib) whose size is unknown, a header
 //! that checks but announces more bytes than follow makes the scan buffer
@@ -48,7 +49,9 @@ const FIRST_SCAN_LIMIT: u64 = 16 << 20;
 /// of overlapping look-alike headers, each announcing a long payload (a
 /// payload made of headers, or crafted), would otherwise make the scan
 /// quadratic. Past it, only candidates followed by another header are
-/// checked; past twice it, the rest of the input is counted as lost.
+/// checked; past twice it, the scan jumps over every span checked so far
+/// (the records there are counted as skipped) and checks nothing until the
+/// bytes skipped have earned the budget back. Work stays linear.
 const RESYNC_FREE_WORK: u64 = 256 << 20;
 const RESYNC_WORK_PER_BYTE: u64 = 16;
 /// Bytes kept from the start of an input to say what it is when it is not a TFRecord.
@@ -343,14 +346,17 @@ impl Scanner {
             let budget = RESYNC_FREE_WORK.saturating_add((self.offset() - start).saturating_mul(RESYNC_WORK_PER_BYTE));
             if spent > budget.saturating_mul(2) {
                 // Even candidates followed by a header that checks keep
-                // failing: a crafted chain. Give up on the rest.
-                loop {
-                    let got = self.avail(SCAN_CHUNK)?;
-                    if got == 0 {
-                        return Ok((self.offset() - start, false));
-                    }
-                    self.src().consume(got);
+                // failing (real records after a payload made of headers, or
+                // a crafted chain): jump past every span checked so far, and
+                // check no candidate until the bytes skipped have earned
+                // the budget back.
+                let jump = checked_until.saturating_sub(self.offset()).max(1);
+                let got = self.avail(usize::try_from(jump).unwrap_or(usize::MAX).min(SCAN_CHUNK))?;
+                if got == 0 {
+                    return Ok((self.offset() - start, false));
                 }
+                self.src().consume(got.min(usize::try_from(jump).unwrap_or(usize::MAX)));
+                continue;
             }
             let got = self.avail(SCAN_CHUNK)?;
             if got < HEADER_LEN {

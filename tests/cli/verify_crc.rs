@@ -493,6 +493,39 @@ fn overlapping_look_alike_headers_cannot_make_the_scan_quadratic() {
 }
 
 #[test]
+fn a_damaged_record_whose_payload_is_headers_loses_at_most_one_span_after_it() {
+    // A 5 MB payload made of headers each announcing 3 MiB, its own header
+    // damaged: the scan cannot afford to check every look-alike, jumps past
+    // the spans it checked and resumes among the records after the payload
+    // (it once counted the whole rest of the file as lost).
+    let dir = Dir::new();
+    let mut p = payloads(3000);
+    let tail = payloads(20_000);
+    p.push(tfr::record::encode_header(3 << 20).repeat(5_000_000 / 12));
+    p.extend(tail.iter().cloned());
+    let mut bytes = framed(&p);
+    let big = offset_of(&p, 3000);
+    bytes[big + 2] ^= 0x01;
+    let input = dir.write("headers.tfrecord", &bytes);
+    let ran = tfr(&["verify-crc", "--json", &input]).run_within(120);
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    let doc: serde_json::Value = serde_json::from_slice(&ran.stdout).unwrap();
+    let fault = &doc["files"][0]["faults"][0];
+    assert_eq!(
+        (fault["offset"].as_u64(), fault["resumed"].as_bool()),
+        (Some(big as u64), Some(true)),
+        "{doc}"
+    );
+    let payload_end = offset_of(&p, 3001) as u64;
+    let resumed_at = big as u64 + fault["bytes_skipped"].as_u64().unwrap();
+    assert!(
+        resumed_at >= payload_end && resumed_at <= payload_end + (3 << 20) + 16,
+        "{doc}"
+    );
+    assert_eq!(doc["files"][0]["faults"].as_array().unwrap().len(), 1, "{doc}");
+}
+
+#[test]
 fn damage_next_to_a_large_damaged_record_still_resumes_after_it() {
     // A bad header, then a 6 MB record whose payload fails: the scan checks
     // that record once, walks over it and resumes at the next one.
