@@ -82,17 +82,9 @@ impl Progress {
     }
 
     /// Adds bytes and records done, from any thread (for work shared by
-    /// threads, where no one knows the totals).
-    pub fn add(&self, bytes: u64, records: u64) {
-        let records = self.1.fetch_add(records, Ordering::Relaxed) + records;
-        if !self.0.is_hidden() {
-            self.0.inc(bytes);
-            self.0.set_message(format!("{records} records"));
-        }
-    }
-
-    /// [`Self::add`] with increments that may be negative (work taken back).
-    pub fn add_signed(&self, bytes: i64, records: i64) {
+    /// threads, where no one knows the totals); negative increments take
+    /// back work that turned out not to count.
+    pub fn add(&self, bytes: i64, records: i64) {
         let records = self
             .1
             .fetch_add(records as u64, Ordering::Relaxed)

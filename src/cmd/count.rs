@@ -129,7 +129,7 @@ fn count_input(input: &Input, args: &CountArgs, jobs: usize, progress: &output::
     // A large plain file: threads hop through parts of it, and the count
     // below goes on from where they stopped (at the end, for a clean file).
     if let Some((file, size)) = reader.shared_file() {
-        let prefix = record::clean_prefix(&file, size, jobs, Check::Headers, &|b, r| progress.add_signed(b, r));
+        let prefix = record::clean_prefix(&file, size, jobs, Check::Headers, &|b, r| progress.add(b, r));
         if prefix.end > 0 {
             if let Err(e) = reader.seek_to(prefix.end, prefix.records) {
                 return FileCount {
@@ -142,7 +142,7 @@ fn count_input(input: &Input, args: &CountArgs, jobs: usize, progress: &output::
     }
     let (mut shown_at, mut shown) = (reader.offset(), reader.index());
     let result = count_records(&mut reader, |bytes, records| {
-        progress.add(bytes - shown_at, records - shown);
+        progress.add((bytes - shown_at) as i64, (records - shown) as i64);
         (shown_at, shown) = (bytes, records);
     });
     match result {

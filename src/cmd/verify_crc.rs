@@ -249,8 +249,9 @@ fn verify_input(
     }
     // A large plain file: threads prove the clean part of it, and the scan
     // below goes on from where they stopped (at the end, for a clean file).
+    // Not when salvaging: the scan copies each intact record as it reads it.
     if let (Some((file, size)), false) = (reader.shared_file(), salvage) {
-        let prefix = record::clean_prefix(&file, size, jobs, Check::Both, &|b, r| progress.add_signed(b, r));
+        let prefix = record::clean_prefix(&file, size, jobs, Check::Both, &|b, r| progress.add(b, r));
         if prefix.end > 0 {
             reader
                 .seek_to(prefix.end, prefix.records)
@@ -281,7 +282,7 @@ fn verify_input(
                 }
                 report.intact += 1;
                 if report.intact - shown == PROGRESS_EVERY {
-                    progress.add(scanner.offset() - shown_at, report.intact - shown);
+                    progress.add((scanner.offset() - shown_at) as i64, (report.intact - shown) as i64);
                     (shown_at, shown) = (scanner.offset(), report.intact);
                 }
             }
@@ -296,7 +297,10 @@ fn verify_input(
             }
         }
     }
-    progress.add(scanner.offset().saturating_sub(shown_at), report.intact - shown);
+    progress.add(
+        scanner.offset().saturating_sub(shown_at) as i64,
+        (report.intact - shown) as i64,
+    );
     if !batch.is_empty() {
         emit(Event::Intact(batch))?;
     }
