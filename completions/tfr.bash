@@ -510,7 +510,7 @@ _tfr() {
                     return 0
                     ;;
                 --salvage-compression)
-                    COMPREPLY=($(compgen -W "same none gzip zlib" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "none gzip zlib" -- "${cur}"))
                     return 0
                     ;;
                 --jobs)

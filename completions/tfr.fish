@@ -45,11 +45,11 @@ zlib\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -s f -l format -d 'Output format' -r -f -a "text\t'protobuf text format, as Python\'s text_format.MessageToString prints it'
 json\t'The JSONL mapping (as to-jsonl), one line per record, no comment lines'
 protojson\t'Protobuf\'s JSON mapping (json_format.MessageToJson), one line per record'"
-complete -c tfr -n "__fish_tfr_using_subcommand cat" -s t -l type -d 'Payload type' -r -f -a "auto\t'The first record of each input decides: a SequenceExample when it has feature_lists, else an Example'
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -s t -l type -d 'Payload type' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example'
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
-raw\t'Any bytes, printed escaped'"
-complete -c tfr -n "__fish_tfr_using_subcommand cat" -s j -l jobs -d 'Threads to use [default: the number of cores]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them); output is the same whatever N is' -r
+raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -s j -l jobs -d 'Threads to use [default: the number of cores]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -64,10 +64,10 @@ zlib\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand head" -s f -l format -d 'Output format' -r -f -a "text\t'protobuf text format, as Python\'s text_format.MessageToString prints it'
 json\t'The JSONL mapping (as to-jsonl), one line per record, no comment lines'
 protojson\t'Protobuf\'s JSON mapping (json_format.MessageToJson), one line per record'"
-complete -c tfr -n "__fish_tfr_using_subcommand head" -s t -l type -d 'Payload type' -r -f -a "auto\t'The first record of each input decides: a SequenceExample when it has feature_lists, else an Example'
+complete -c tfr -n "__fish_tfr_using_subcommand head" -s t -l type -d 'Payload type' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example'
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
-raw\t'Any bytes, printed escaped'"
+raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -78,7 +78,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand count" -l compression -d 'Input 
 none\t''
 gzip\t''
 zlib\t''"
-complete -c tfr -n "__fish_tfr_using_subcommand count" -s j -l jobs -d 'Threads to use [default: the number of cores]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them); output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand count" -s j -l jobs -d 'Threads to use [default: the number of cores]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand count" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -91,11 +91,10 @@ none\t''
 gzip\t''
 zlib\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l salvage -d 'Write every intact record of every input, in order and byte-identical, to OUT (\'-\' for stdout). OUT is written through a temporary file and renamed into place at the end' -r -F
-complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l salvage-compression -d 'Compression of the salvage file: the same as the (first) input, or forced' -r -f -a "same\t'As the first input that could be opened'
-none\t''
-gzip\t''
-zlib\t''"
-complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -s j -l jobs -d 'Threads to use [default: the number of cores]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them); output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l salvage-compression -d 'Compression of the salvage file [default: as the first input that could be opened]' -r -f -a "none\t'Plain, not compressed'
+gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
+zlib\t'zlib (TensorFlow: compression_type="ZLIB")'"
+complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -s j -l jobs -d 'Threads to use [default: the number of cores]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -107,14 +106,14 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l compression -d 'Inp
 none\t''
 gzip\t''
 zlib\t''"
-complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s t -l type -d 'Payload type' -r -f -a "auto\t'The first record of each input decides: a SequenceExample when it has feature_lists, else an Example'
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s t -l type -d 'Payload type' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example'
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
-raw\t'Any bytes, printed escaped'"
+raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s f -l format -d 'Output form' -r -f -a "json\t'The natural JSONL mapping: {"name": [v, ...], ...}'
 protojson\t'Protobuf\'s JSON mapping (json_format.MessageToJson, one line)'"
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s o -l output -d 'Write to OUT (through a temporary file renamed on success, so a failed run leaves nothing) instead of stdout' -r -F
-complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s j -l jobs -d 'Threads to use [default: the number of cores]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them); output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s j -l jobs -d 'Threads to use [default: the number of cores]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -122,17 +121,17 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s q -l quiet -d 'Neve
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s V -l version -d 'Print version'
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s o -l output -d 'The TFRecord file to write (\'-\' for stdout). It appears only when every line converted' -r -F
-complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l compression -d 'Compression of the output' -r -f -a "none\t'Plain TFRecord'
-gzip\t'gzip (read with compression_type="GZIP")'
-zlib\t'zlib (read with compression_type="ZLIB")'"
-complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s t -l type -d 'Message type of the records' -r -f -a "auto\t'The first line decides: a SequenceExample when its only keys are "context" (holding an object of features) and/or "feature_lists" (protojson: "context" or "featureLists"), else an Example'
+complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l compression -d 'Compression of the output' -r -f -a "none\t'Plain, not compressed'
+gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
+zlib\t'zlib (TensorFlow: compression_type="ZLIB")'"
+complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s t -l type -d 'Message type of the records. auto: a SequenceExample when the first line\'s only keys are "context" (holding an object of features) and/or "feature_lists" (protojson: "context" or "featureLists"), else an Example; raw: each line is the payload, a JSON string or {"base64": "..."}' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example'
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
-raw\t'Each line is the payload: a JSON string, or {"base64": "..."}'"
+raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s f -l format -d 'Input form' -r -f -a "json\t'The natural JSONL mapping: {"name": [v, ...], ...}'
 protojson\t'Protobuf\'s JSON mapping (json_format.MessageToJson, one line)'"
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l schema -d 'A schema from `tfr schema --format json`: forces the kind (int64, float, bytes) of each feature it names; others are inferred' -r -F
-complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s j -l jobs -d 'Threads encoding (and gzip-compressing) records [default: the number of cores]. The records are written in input order whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s j -l jobs -d 'Threads to use [default: the number of cores]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"

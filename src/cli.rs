@@ -1,8 +1,13 @@
 //! The command-line definition (clap derive). The `///` comments are the help text.
 
-use crate::input::CompressionArg;
 use crate::output::ColorChoice;
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
+
+/// The whole command-line definition, for generating completions and man
+/// pages (tests/cli/docs.rs).
+pub fn command() -> clap::Command {
+    Cli::command()
+}
 
 /// Inspect and convert TFRecord files without TensorFlow.
 ///
@@ -14,28 +19,28 @@ use clap::{Args, Parser, Subcommand};
 /// (usage, I/O, damaged input).
 #[derive(Parser, Debug)]
 #[command(name = "tfr", version, propagate_version = true, max_term_width = 100)]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(flatten)]
-    pub global: GlobalArgs,
+    pub(crate) global: GlobalArgs,
 
     #[command(subcommand)]
-    pub command: Command,
+    pub(crate) command: Command,
 }
 
 /// Flags accepted by every command.
 #[derive(Args, Debug, Clone)]
-pub struct GlobalArgs {
+pub(crate) struct GlobalArgs {
     /// Never show progress bars.
     #[arg(short, long, global = true)]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
 
     /// When to use colour: auto (terminal and no NO_COLOR), always, never.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true, value_name = "WHEN")]
-    pub color: ColorChoice,
+    pub(crate) color: ColorChoice,
 }
 
 #[derive(Subcommand, Debug)]
-pub enum Command {
+pub(crate) enum Command {
     /// Print every record.
     ///
     /// Examples:
@@ -150,36 +155,4 @@ pub enum Command {
     ///   tfr schema --json --limit 10000 train.tfrecord.gz
     #[command(verbatim_doc_comment)]
     Schema(crate::cmd::schema::SchemaArgs),
-}
-
-/// `-j/--jobs`: how many threads a command may keep busy.
-#[derive(Args, Debug, Clone, Copy, Default)]
-pub struct JobsArg {
-    /// Threads to use [default: the number of cores]. Several inputs are
-    /// read at the same time (count and verify-crc also share one large
-    /// plain file between them); output is the same whatever N is.
-    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    pub jobs: Option<u16>,
-}
-
-impl JobsArg {
-    /// The thread budget: `--jobs`, else the cores available.
-    pub fn get(self) -> usize {
-        match self.jobs {
-            Some(n) => usize::from(n),
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        }
-    }
-}
-
-/// Input options shared by the commands that read records.
-#[derive(Args, Debug, Clone)]
-pub struct InputArgs {
-    /// Input files: paths, quoted globs, or '-' for stdin (the default when piped).
-    #[arg(value_name = "FILES")]
-    pub files: Vec<String>,
-
-    /// Input compression: detected from the first bytes unless forced.
-    #[arg(long, value_enum, default_value_t = CompressionArg::Auto, value_name = "KIND")]
-    pub compression: CompressionArg,
 }

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Exit {
+pub(crate) enum Exit {
     /// Everything worked (also: output pipe closed early).
     Success = 0,
     /// A check found damage (verify-crc).
@@ -15,7 +15,7 @@ pub enum Exit {
 
 impl Exit {
     /// The worse of two outcomes.
-    pub fn max(self, other: Exit) -> Exit {
+    pub(crate) fn max(self, other: Exit) -> Exit {
         if other as u8 > self as u8 {
             other
         } else {

@@ -4,15 +4,14 @@
 //! Each function panics when an invariant breaks; any input is allowed.
 
 use crate::example::{render_text, resolve_auto, MessageType};
-use crate::input::{self, Input};
+use crate::io::{Compression, Input};
 use crate::record::{
-    encode_header, masked_crc, parse_header, Compression, DamageKind, ReadError, RecordReader, Scanner, Source, Step,
-    HEADER_LEN,
+    encode_header, masked_crc, parse_header, DamageKind, ReadError, RecordReader, Scanner, Source, Step, HEADER_LEN,
 };
 use std::io::{Cursor, Write};
 
 /// The `record_reader` target: the first byte picks how the rest is read —
-/// as a stream, as a regular file (sniffed by [`input::open`]), or
+/// as a stream, as a regular file (sniffed by [`crate::record::open`]), or
 /// gzip- or zlib-compressed first (so damaged records inside a valid
 /// stream are reached too).
 pub fn record_reader(input: &[u8]) {
@@ -69,12 +68,12 @@ pub fn stream(data: &[u8]) {
     assert_eq!(again, salvaged, "salvaged records re-scan differently");
 }
 
-/// Checks `bytes` as a regular file opened by [`input::open`] (sniffing
+/// Checks `bytes` as a regular file opened by [`crate::record::open`] (sniffing
 /// gzip/zlib/plain), so the file-size shortcuts and decompressors are used.
 pub fn file(bytes: &[u8]) {
     let mut temp = tempfile::NamedTempFile::new().expect("temp file");
     temp.write_all(bytes).expect("write temp file");
-    let reader = input::open(&Input::Path(temp.path().to_path_buf()), None).expect("open temp file");
+    let reader = crate::record::open(&Input::Path(temp.path().to_path_buf()), None).expect("open temp file");
     let plain = (reader.compression() == Compression::None).then_some(bytes);
     let salvaged = scan(Scanner::new(reader), plain);
     let again = scan(plain_stream(&salvaged), Some(&salvaged));

@@ -1,59 +1,82 @@
 //! tfr: inspect and convert TFRecord files without TensorFlow.
 //!
-//! The library holds everything: the streaming record reader and writer
-//! ([`record`]), input handling with compression sniffing ([`input`]), the
-//! tf.train.Example decoder and renderers ([`example`]), and one module per
-//! subcommand ([`cmd`]). The `tfr` binary only calls [`main_entry`].
+//! The library is layered; each layer uses only the ones above it in this
+//! list (ARCHITECTURE.md has the whole map):
+//!
+//! - [`io`]: bytes — inputs, compression, read-ahead, atomic output files.
+//! - [`record`]: TFRecord framing — reader, writer, damage, resync, parallel walk.
+//! - [`example`]: payloads — tf.train.Example / SequenceExample decoding,
+//!   text format, the JSONL mapping both ways.
+//! - [`schema`]: per-feature statistics of a dataset and their renderings.
+//! - [`pipeline`]: the ordered worker pool the commands run on.
+//!
+//! With the default `cli` feature, the command line sits on top: shared
+//! arguments, terminal output, one module per subcommand, and
+//! [`main_entry`], all the `tfr` binary calls.
 
-pub mod cli;
-pub mod cmd;
-pub mod deflate;
 pub mod example;
-pub mod exit;
+pub mod io;
+pub mod pipeline;
+pub mod record;
+pub mod schema;
+
+#[cfg(feature = "cli")]
+mod args;
+#[cfg(feature = "cli")]
+pub mod cli;
+#[cfg(feature = "cli")]
+mod cmd;
+#[cfg(feature = "cli")]
+mod exit;
+#[cfg(feature = "cli")]
+mod output;
+
+#[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub mod fuzz_check;
-pub mod inflate;
-pub mod input;
-pub mod output;
-pub mod output_file;
-pub mod readahead;
-pub mod record;
 
-use clap::Parser;
-use exit::Exit;
+#[cfg(feature = "cli")]
+pub use cli_main::main_entry;
 
-/// Parses the command line, runs the command, and turns the outcome into an
-/// exit code: errors print as one `tfr: ` line; a closed output pipe is success.
-pub fn main_entry() -> std::process::ExitCode {
-    let cli = match cli::Cli::try_parse() {
-        Ok(cli) => cli,
-        Err(e) => {
-            let code = if e.use_stderr() { Exit::Error } else { Exit::Success };
-            // Help and version go to stdout; a closed pipe there is fine.
-            let _ = e.print();
-            return code.into();
-        }
-    };
-    match run(&cli) {
-        Ok(code) => code.into(),
-        Err(e) if output::is_broken_pipe(&e) => Exit::Success.into(),
-        Err(e) => {
-            output::error_line(format_args!("{e:#}"));
-            Exit::Error.into()
+#[cfg(feature = "cli")]
+mod cli_main {
+    use crate::exit::Exit;
+    use crate::{cli, cmd, output};
+    use clap::Parser;
+
+    /// Parses the command line, runs the command, and turns the outcome into an
+    /// exit code: errors print as one `tfr: ` line; a closed output pipe is success.
+    pub fn main_entry() -> std::process::ExitCode {
+        let cli = match cli::Cli::try_parse() {
+            Ok(cli) => cli,
+            Err(e) => {
+                let code = if e.use_stderr() { Exit::Error } else { Exit::Success };
+                // Help and version go to stdout; a closed pipe there is fine.
+                let _ = e.print();
+                return code.into();
+            }
+        };
+        match run(&cli) {
+            Ok(code) => code.into(),
+            Err(e) if output::is_broken_pipe(&e) => Exit::Success.into(),
+            Err(e) => {
+                output::error_line(format_args!("{e:#}"));
+                Exit::Error.into()
+            }
         }
     }
-}
 
-/// Runs a parsed command line.
-pub fn run(cli: &cli::Cli) -> anyhow::Result<Exit> {
-    let ctx = output::Ctx::detect(cli.global.color, cli.global.quiet);
-    match &cli.command {
-        cli::Command::Cat(args) => cmd::cat::run_cat(args, &ctx),
-        cli::Command::Head(args) => cmd::cat::run_head(args, &ctx),
-        cli::Command::Count(args) => cmd::count::run(args, &ctx),
-        cli::Command::VerifyCrc(args) => cmd::verify_crc::run(args, &ctx),
-        cli::Command::ToJsonl(args) => cmd::to_jsonl::run(args, &ctx),
-        cli::Command::FromJsonl(args) => cmd::from_jsonl::run(args, &ctx),
-        cli::Command::Schema(args) => cmd::schema::run(args, &ctx),
+    /// Runs a parsed command line.
+    fn run(cli: &cli::Cli) -> anyhow::Result<Exit> {
+        let ctx = output::Ctx::detect(cli.global.color, cli.global.quiet);
+        match &cli.command {
+            cli::Command::Cat(args) => cmd::cat::run_cat(args, &ctx),
+            cli::Command::Head(args) => cmd::cat::run_head(args, &ctx),
+            cli::Command::Count(args) => cmd::count::run(args, &ctx),
+            cli::Command::VerifyCrc(args) => cmd::verify_crc::run(args, &ctx),
+            cli::Command::ToJsonl(args) => cmd::to_jsonl::run(args, &ctx),
+            cli::Command::FromJsonl(args) => cmd::from_jsonl::run(args, &ctx),
+            cli::Command::Schema(args) => cmd::schema::run(args, &ctx),
+        }
     }
 }

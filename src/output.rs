@@ -7,7 +7,7 @@ use std::time::Duration;
 
 /// `--color`: when to colour output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum ColorChoice {
+pub(crate) enum ColorChoice {
     /// Colour when stdout is a terminal and NO_COLOR is not set.
     #[default]
     Auto,
@@ -17,16 +17,16 @@ pub enum ColorChoice {
 
 /// What the process may do with the terminal.
 #[derive(Clone, Copy, Debug)]
-pub struct Ctx {
+pub(crate) struct Ctx {
     /// Colour escapes in stdout output.
-    pub color: bool,
+    pub(crate) color: bool,
     /// Progress bars on stderr.
-    pub progress: bool,
+    pub(crate) progress: bool,
 }
 
 impl Ctx {
     /// Decides colour and progress from the flags, the environment and the terminals.
-    pub fn detect(color: ColorChoice, quiet: bool) -> Ctx {
+    pub(crate) fn detect(color: ColorChoice, quiet: bool) -> Ctx {
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         let color = match color {
             ColorChoice::Always => true,
@@ -43,12 +43,12 @@ impl Ctx {
     }
 
     /// A progress bar that never shows.
-    pub fn progress_hidden(&self) -> Progress {
+    pub(crate) fn progress_hidden(&self) -> Progress {
         Progress(ProgressBar::hidden(), AtomicU64::new(0))
     }
 
     /// A bar over `total` bytes (a spinner when unknown), hidden unless allowed.
-    pub fn progress(&self, total: Option<u64>) -> Progress {
+    pub(crate) fn progress(&self, total: Option<u64>) -> Progress {
         if !self.progress {
             return Progress(ProgressBar::hidden(), AtomicU64::new(0));
         }
@@ -70,11 +70,11 @@ impl Ctx {
 }
 
 /// A progress bar (possibly hidden) counting bytes, with records as its message.
-pub struct Progress(ProgressBar, AtomicU64);
+pub(crate) struct Progress(ProgressBar, AtomicU64);
 
 impl Progress {
     /// Updates position and record count; cheap enough to call per batch of records.
-    pub fn update(&self, bytes: u64, records: u64) {
+    pub(crate) fn update(&self, bytes: u64, records: u64) {
         if !self.0.is_hidden() {
             self.0.set_position(bytes);
             self.0.set_message(format!("{records} records"));
@@ -84,7 +84,7 @@ impl Progress {
     /// Adds bytes and records done, from any thread (for work shared by
     /// threads, where no one knows the totals); negative increments take
     /// back work that turned out not to count.
-    pub fn add(&self, bytes: i64, records: i64) {
+    pub(crate) fn add(&self, bytes: i64, records: i64) {
         let records = self
             .1
             .fetch_add(records as u64, Ordering::Relaxed)
@@ -98,7 +98,7 @@ impl Progress {
         }
     }
 
-    pub fn finish(&self) {
+    pub(crate) fn finish(&self) {
         self.0.finish_and_clear();
     }
 }
@@ -110,7 +110,7 @@ impl Drop for Progress {
 }
 
 /// Stdout: line-buffered on a terminal, block-buffered otherwise.
-pub fn stdout() -> Box<dyn Write> {
+pub(crate) fn stdout() -> Box<dyn Write> {
     let out = io::stdout();
     if out.is_terminal() {
         Box::new(io::LineWriter::new(out.lock()))
@@ -120,7 +120,7 @@ pub fn stdout() -> Box<dyn Write> {
 }
 
 /// ANSI styling used for comment lines when colour is on.
-pub fn dim(s: &str, color: bool) -> String {
+pub(crate) fn dim(s: &str, color: bool) -> String {
     if color {
         format!("\x1b[2m{s}\x1b[0m")
     } else {
@@ -129,7 +129,7 @@ pub fn dim(s: &str, color: bool) -> String {
 }
 
 /// Whether an error (anywhere in its chain) is a closed pipe on output.
-pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+pub(crate) fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|e| {
         e.downcast_ref::<io::Error>()
             .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
@@ -138,7 +138,7 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
 
 /// A comfy-table in the house style, fitted to the terminal's width when
 /// stdout is one (unconstrained in pipes, so file names are not wrapped).
-pub fn table() -> comfy_table::Table {
+pub(crate) fn table() -> comfy_table::Table {
     let mut table = comfy_table::Table::new();
     table.load_preset(comfy_table::presets::UTF8_FULL_CONDENSED);
     table.set_content_arrangement(comfy_table::ContentArrangement::Dynamic);
@@ -147,6 +147,6 @@ pub fn table() -> comfy_table::Table {
 
 /// Writes one `tfr: ...` line to stderr. A closed or full stderr is ignored
 /// (unlike `eprintln!`, which would panic): the exit code still tells.
-pub fn error_line(msg: std::fmt::Arguments<'_>) {
+pub(crate) fn error_line(msg: std::fmt::Arguments<'_>) {
     let _ = writeln!(io::stderr().lock(), "tfr: {msg}");
 }

@@ -1,45 +1,19 @@
 //! `tfr cat` and `tfr head`: print records (head is cat with a limit).
 
-use crate::cli::{InputArgs, JobsArg};
-use crate::cmd::batches::{self, Batch};
-use crate::cmd::jsonl_pipeline;
+use crate::args::{InputArgs, JobsArg, PayloadType};
 use crate::example::{self, Decoder, MessageType};
 use crate::exit::Exit;
 use crate::output::{self, Ctx};
+use crate::pipeline::batches::{self, decode_error, Batch};
+use crate::pipeline::{self, Sender};
+use crate::record;
 use anyhow::{Context, Result};
 use clap::Args;
 use std::io::{IsTerminal, Write};
 
-/// `--type`: what the payloads are.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum PayloadType {
-    /// The first record of each input decides: a SequenceExample when it has
-    /// feature_lists, else an Example.
-    #[default]
-    Auto,
-    /// tf.train.Example.
-    Example,
-    /// tf.train.SequenceExample.
-    Sequence,
-    /// Any bytes, printed escaped.
-    Raw,
-}
-
-impl PayloadType {
-    /// The fixed message type, or `None` for auto.
-    pub fn fixed(self) -> Option<MessageType> {
-        match self {
-            PayloadType::Auto => None,
-            PayloadType::Example => Some(MessageType::Example),
-            PayloadType::Sequence => Some(MessageType::SequenceExample),
-            PayloadType::Raw => Some(MessageType::Raw),
-        }
-    }
-}
-
 /// `--format` of printed records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// protobuf text format, as Python's text_format.MessageToString prints it.
     #[default]
     Text,
@@ -51,43 +25,43 @@ pub enum Format {
 
 /// Options shared by cat and head.
 #[derive(Args, Debug, Clone)]
-pub struct PrintArgs {
+pub(crate) struct PrintArgs {
     #[command(flatten)]
-    pub input: InputArgs,
+    pub(crate) input: InputArgs,
 
     /// Output format.
     #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    pub(crate) format: Format,
 
     /// Payload type.
     #[arg(long = "type", short = 't', value_enum, default_value_t = PayloadType::Auto, value_name = "TYPE")]
-    pub payload: PayloadType,
+    pub(crate) payload: PayloadType,
 }
 
 #[derive(Args, Debug, Clone)]
-pub struct CatArgs {
+pub(crate) struct CatArgs {
     #[command(flatten)]
-    pub print: PrintArgs,
+    pub(crate) print: PrintArgs,
 
     #[command(flatten)]
-    pub jobs: JobsArg,
+    pub(crate) jobs: JobsArg,
 }
 
 #[derive(Args, Debug, Clone)]
-pub struct HeadArgs {
+pub(crate) struct HeadArgs {
     /// Number of records to print (over all inputs together).
     #[arg(short = 'n', long = "lines", default_value_t = 10, value_name = "N")]
-    pub count: u64,
+    pub(crate) count: u64,
 
     #[command(flatten)]
-    pub print: PrintArgs,
+    pub(crate) print: PrintArgs,
 }
 
 /// `cat`: inputs read (and inflated) up to `--jobs` at once, records
-/// rendered by workers, written in input order ([`jsonl_pipeline`]).
-pub fn run_cat(args: &CatArgs, ctx: &Ctx) -> Result<Exit> {
+/// rendered by workers, written in input order ([`pipeline::run`]).
+pub(crate) fn run_cat(args: &CatArgs, ctx: &Ctx) -> Result<Exit> {
     let print = &args.print;
-    let inputs = super::inputs(&print.input)?;
+    let inputs = print.input.expand()?;
     let several = inputs.len() > 1;
     let progress = print_progress(ctx);
     let color = ctx.color;
@@ -121,10 +95,12 @@ pub fn run_cat(args: &CatArgs, ctx: &Ctx) -> Result<Exit> {
             out.write_all(bytes)
         }
     };
-    let produce = |tx: &mut jsonl_pipeline::Sender<Batch>| {
-        batches::produce(&inputs, &print.input, print.payload, jobs, &progress, |b| tx.send(b))
+    let produce = |tx: &mut Sender<Batch>| {
+        let forced = print.input.compression.forced();
+        let update = |bytes, records| progress.update(bytes, records);
+        batches::produce(&inputs, forced, print.payload.fixed(), jobs, &update, |b| tx.send(b))
     };
-    let result = jsonl_pipeline::run(jsonl_pipeline::workers(jobs), produce, work, write);
+    let result = pipeline::run(pipeline::workers(jobs), produce, work, write);
     // Emit everything before the damage, then report it.
     let flushed = stdout.flush().context("writing output");
     result.and(flushed).map(|_| Exit::Success)
@@ -177,8 +153,8 @@ fn print_progress(ctx: &Ctx) -> output::Progress {
 }
 
 /// `head`: sequential, stopping as soon as N records are printed.
-pub fn run_head(args: &HeadArgs, ctx: &Ctx) -> Result<Exit> {
-    let inputs = super::inputs(&args.print.input)?;
+pub(crate) fn run_head(args: &HeadArgs, ctx: &Ctx) -> Result<Exit> {
+    let inputs = args.print.input.expand()?;
     let mut out = output::stdout();
     let result = print_first(&mut out, &inputs, &args.print, ctx, args.count);
     // Emit everything before the damage, then report it.
@@ -189,7 +165,7 @@ pub fn run_head(args: &HeadArgs, ctx: &Ctx) -> Result<Exit> {
 /// Prints the first `limit` records of the inputs taken together.
 fn print_first(
     out: &mut dyn Write,
-    inputs: &[crate::input::Input],
+    inputs: &[crate::io::Input],
     args: &PrintArgs,
     ctx: &Ctx,
     limit: u64,
@@ -203,11 +179,11 @@ fn print_first(
     let mut buf = Vec::with_capacity(64 * 1024);
     let mut decoder = Decoder::default();
     for input in inputs {
-        let mut reader = super::open_input(input, &args.input)?;
+        let mut reader = args.input.open(input)?;
         let name = input.display();
         let strict = args.payload == PayloadType::Auto;
         let mut ty = args.payload.fixed();
-        while let Some(rec) = reader.next_record().map_err(|e| super::read_error(input, e))? {
+        while let Some(rec) = reader.next_record().map_err(|e| record::read_error(input, e))? {
             let t = match ty {
                 Some(t) => t,
                 None => {
@@ -237,9 +213,4 @@ fn print_first(
         }
     }
     Ok(Exit::Success)
-}
-
-/// A payload that is not the expected message, named by file, record and offset.
-pub fn decode_error(name: &str, index: u64, offset: u64, e: example::DecodeError) -> anyhow::Error {
-    anyhow::Error::new(e).context(format!("{name}: record {index} at byte {offset}"))
 }

@@ -1,26 +1,27 @@
 //! `tfr count`: records per input, by hopping from header to header.
 
-use crate::cli::{InputArgs, JobsArg};
+use crate::args::{InputArgs, JobsArg};
 use crate::exit::Exit;
-use crate::input::Input;
+use crate::io::{Compression, Input};
 use crate::output::{self, Ctx};
-use crate::record::{self, Check, Compression, ReadError, RecordReader};
+use crate::pipeline;
+use crate::record::{self, Check, ReadError, RecordReader};
 use anyhow::{Context, Result};
 use clap::Args;
 use comfy_table::CellAlignment;
 use std::io::Write;
 
 #[derive(Args, Debug, Clone)]
-pub struct CountArgs {
+pub(crate) struct CountArgs {
     #[command(flatten)]
-    pub input: InputArgs,
+    pub(crate) input: InputArgs,
 
     /// Print JSON: {"files": [{"file", "records"[, "error"]}], "total"}.
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
 
     #[command(flatten)]
-    pub jobs: JobsArg,
+    pub(crate) jobs: JobsArg,
 }
 
 /// One row of output.
@@ -38,9 +39,9 @@ struct FileCount {
     error: Option<anyhow::Error>,
 }
 
-pub fn run(args: &CountArgs, ctx: &Ctx) -> Result<Exit> {
-    let inputs = super::inputs(&args.input)?;
-    let total_bytes = crate::input::total_size(&inputs);
+pub(crate) fn run(args: &CountArgs, ctx: &Ctx) -> Result<Exit> {
+    let inputs = args.input.expand()?;
+    let total_bytes = crate::io::input::total_size(&inputs);
     let progress = ctx.progress(total_bytes);
     let jobs = args.jobs.get();
     let counts = if inputs.len() == 1 {
@@ -88,35 +89,24 @@ pub fn run(args: &CountArgs, ctx: &Ctx) -> Result<Exit> {
 /// Counts inputs on `jobs` threads, each taking the next uncounted input;
 /// results come back in input order.
 fn count_parallel(inputs: &[Input], args: &CountArgs, jobs: usize, progress: &output::Progress) -> Vec<FileCount> {
-    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-    use std::sync::Mutex;
-    let next = AtomicUsize::new(0);
-    let slots: Vec<Mutex<Option<FileCount>>> = inputs.iter().map(|_| Mutex::new(None)).collect();
-    std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Relaxed);
-                let Some(input) = inputs.get(i) else { break };
-                let c = count_input(input, args, 1, progress);
-                *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(c);
-            });
-        }
-    });
-    slots
-        .into_iter()
-        .map(|m| {
-            m.into_inner()
-                .unwrap_or_else(|e| e.into_inner())
-                .expect("every input counted")
-        })
-        .collect()
+    let mut counts = Vec::with_capacity(inputs.len());
+    let read = |i: usize, emit: &mut dyn FnMut(FileCount) -> Result<(), pipeline::Stopped>| {
+        emit(count_input(&inputs[i], args, 1, progress))?;
+        Ok(())
+    };
+    pipeline::in_input_order(inputs.len(), jobs, read, |c| {
+        counts.push(c);
+        Ok(())
+    })
+    .expect("counting reports errors per input");
+    counts
 }
 
 /// Opens and counts one input on up to `jobs` threads; an error keeps the
 /// records counted before it.
 fn count_input(input: &Input, args: &CountArgs, jobs: usize, progress: &output::Progress) -> FileCount {
     let name = input.display();
-    let mut reader = match super::open_input(input, &args.input) {
+    let mut reader = match args.input.open(input) {
         Ok(r) => r,
         Err(e) => {
             return FileCount {
@@ -154,7 +144,7 @@ fn count_input(input: &Input, args: &CountArgs, jobs: usize, progress: &output::
         Err(e) => FileCount {
             name,
             records: reader.index(),
-            error: Some(super::read_error(input, e)),
+            error: Some(record::read_error(input, e)),
         },
     }
 }
@@ -162,7 +152,7 @@ fn count_input(input: &Input, args: &CountArgs, jobs: usize, progress: &output::
 /// Counts the records of one input, from where the reader stands: header
 /// hops on plain input (no payload reads, no data CRC), a full
 /// decompressing read otherwise. Returns the reader's record index at the end.
-pub fn count_records(reader: &mut RecordReader, mut progress: impl FnMut(u64, u64)) -> Result<u64, ReadError> {
+pub(crate) fn count_records(reader: &mut RecordReader, mut progress: impl FnMut(u64, u64)) -> Result<u64, ReadError> {
     let mut n = reader.index();
     if reader.compression() == Compression::None {
         while reader.skip_record()?.is_some() {

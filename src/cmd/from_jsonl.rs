@@ -3,23 +3,20 @@
 //!
 //! One thread reads whole lines in batches, workers (one per core) encode
 //! them as framed records, one thread compresses and writes them in order
-//! ([`jsonl_pipeline`]). A bad line stops the run with
+//! ([`pipeline::run`]). A bad line stops the run with
 //! `NAME:LINE:COLUMN key: reason`; the output was going to a temporary file,
 //! which is then removed, so nothing partial is left and an existing OUT is
 //! untouched (with `-o -` the records before the bad line were already sent).
 
-use crate::cli::JobsArg;
-use crate::cmd::jsonl_pipeline;
-use crate::cmd::to_jsonl::JsonFormatArg;
-use crate::example::json_read::{self, Encoder, JsonFormat, Schema, Section};
+use crate::args::{JobsArg, PayloadType};
+use crate::example::json::{self, Encoder, JsonFormat, Schema, Section};
 use crate::example::Kind;
 use crate::example::MessageType;
 use crate::exit::Exit;
-use crate::inflate::{self, Inflater};
-use crate::input::{self, Input};
+use crate::io::{AtomicOutput, Compression, Input};
 use crate::output::{self, Ctx};
-use crate::output_file::AtomicOutput;
-use crate::record::{encode_header, masked_crc, Compression, HEADER_LEN};
+use crate::pipeline::{self, Sender};
+use crate::record::append_framed;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use std::collections::HashMap;
@@ -28,67 +25,40 @@ use std::io::{self, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-/// `--type` of the records written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum JsonlType {
-    /// The first line decides: a SequenceExample when its only keys are
-    /// "context" (holding an object of features) and/or "feature_lists"
-    /// (protojson: "context" or "featureLists"), else an Example.
-    #[default]
-    Auto,
-    /// tf.train.Example.
-    Example,
-    /// tf.train.SequenceExample.
-    Sequence,
-    /// Each line is the payload: a JSON string, or {"base64": "..."}.
-    Raw,
-}
-
-/// `--compression` of the output.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum OutputCompression {
-    /// Plain TFRecord.
-    #[default]
-    None,
-    /// gzip (read with compression_type="GZIP").
-    Gzip,
-    /// zlib (read with compression_type="ZLIB").
-    Zlib,
-}
-
 #[derive(Args, Debug, Clone)]
-pub struct FromJsonlArgs {
+pub(crate) struct FromJsonlArgs {
     /// Input JSONL files: paths, quoted globs, or '-' for stdin (the default
     /// when piped). gzip or zlib input is detected and inflated.
     #[arg(value_name = "FILES")]
-    pub files: Vec<String>,
+    pub(crate) files: Vec<String>,
 
     /// The TFRecord file to write ('-' for stdout). It appears only when
     /// every line converted.
     #[arg(short = 'o', long, value_name = "OUT", required = true)]
-    pub output: PathBuf,
+    pub(crate) output: PathBuf,
 
     /// Compression of the output.
-    #[arg(long, value_enum, default_value_t = OutputCompression::None, value_name = "KIND")]
-    pub compression: OutputCompression,
+    #[arg(long, value_enum, default_value_t = Compression::None, value_name = "KIND")]
+    pub(crate) compression: Compression,
 
-    /// Message type of the records.
-    #[arg(long = "type", short = 't', value_enum, default_value_t = JsonlType::Auto, value_name = "TYPE")]
-    pub payload: JsonlType,
+    /// Message type of the records. auto: a SequenceExample when the first
+    /// line's only keys are "context" (holding an object of features) and/or
+    /// "feature_lists" (protojson: "context" or "featureLists"), else an
+    /// Example; raw: each line is the payload, a JSON string or {"base64": "..."}.
+    #[arg(long = "type", short = 't', value_enum, default_value_t = PayloadType::Auto, value_name = "TYPE")]
+    pub(crate) payload: PayloadType,
 
     /// Input form.
-    #[arg(long, short = 'f', value_enum, default_value_t = JsonFormatArg::Json)]
-    pub format: JsonFormatArg,
+    #[arg(long, short = 'f', value_enum, default_value_t = JsonFormat::Natural)]
+    pub(crate) format: JsonFormat,
 
     /// A schema from `tfr schema --format json`: forces the kind (int64,
     /// float, bytes) of each feature it names; others are inferred.
     #[arg(long, value_name = "FILE")]
-    pub schema: Option<PathBuf>,
+    pub(crate) schema: Option<PathBuf>,
 
-    /// Threads encoding (and gzip-compressing) records [default: the number
-    /// of cores]. The records are written in input order whatever N is.
-    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    pub jobs: Option<u16>,
+    #[command(flatten)]
+    pub(crate) jobs: JobsArg,
 }
 
 /// Largest schema file read: far beyond any real one (a schema is a few
@@ -112,8 +82,8 @@ fn read_schema_file(path: &std::path::Path) -> Result<String> {
 /// Bytes of JSON lines handed to a worker at a time.
 const BATCH: usize = 256 * 1024;
 
-pub fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
-    let format = args.format.format();
+pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
+    let format = args.format;
     let schema = match &args.schema {
         Some(path) => {
             if format == JsonFormat::Protojson {
@@ -124,29 +94,19 @@ pub fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         }
         None => None,
     };
-    let mut ty = match args.payload {
-        JsonlType::Auto => schema.as_ref().and_then(|s| s.message),
-        JsonlType::Example => Some(MessageType::Example),
-        JsonlType::Sequence => Some(MessageType::SequenceExample),
-        JsonlType::Raw => Some(MessageType::Raw),
-    };
+    let mut ty = args.payload.fixed().or(schema.as_ref().and_then(|s| s.message));
     if let (Some(t), Some(s)) = (ty, schema.as_ref().and_then(|s| s.message)) {
         if t != s && t != MessageType::Raw {
-            bail!("--type {} does not match the schema's type", type_name(t));
+            bail!("--type {} does not match the schema's type", t.name());
         }
     }
     let to_stdout = args.output.as_os_str() == "-";
     if to_stdout && io::stdout().is_terminal() {
         bail!("refusing to write binary records to a terminal (redirect stdout, or use -o FILE)");
     }
-    let inputs = input::expand(&args.files)?;
-    let compression = match args.compression {
-        OutputCompression::None => Compression::None,
-        OutputCompression::Gzip => Compression::Gzip,
-        OutputCompression::Zlib => Compression::Zlib,
-    };
-    let jobs = JobsArg { jobs: args.jobs }.get();
-    let mut out = AtomicOutput::create_threaded(&args.output, compression, jobs)?;
+    let inputs = crate::io::input::expand(&args.files)?;
+    let jobs = args.jobs.get();
+    let mut out = AtomicOutput::create_threaded(&args.output, args.compression, jobs)?;
     let kinds = Mutex::new(KindLog::default());
     let work = |batch: Batch, out: &mut Vec<u8>| -> Result<()> {
         thread_local! {
@@ -162,8 +122,8 @@ pub fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     };
     let sink = &mut out;
     let write = |bytes: &[u8]| sink.write_all(bytes);
-    let produce = |tx: &mut jsonl_pipeline::Sender<Batch>| produce(&inputs, format, &mut ty, ctx, tx);
-    jsonl_pipeline::run(jsonl_pipeline::workers(jobs), produce, work, write)?;
+    let produce = |tx: &mut Sender<Batch>| produce(&inputs, format, &mut ty, ctx, tx);
+    pipeline::run(pipeline::workers(jobs), produce, work, write)?;
     out.commit()?;
     let kinds = kinds.into_inner().unwrap_or_else(|e| e.into_inner());
     kinds.warn(&inputs);
@@ -300,10 +260,7 @@ fn encode_batch(encoder: &mut Encoder, batch: &Batch, out: &mut Vec<u8>, kinds: 
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let start = out.len();
-        out.resize(start + HEADER_LEN, 0);
-        if let Err(e) = encoder.encode(batch.ty, line, out) {
-            out.truncate(start);
+        if let Err(e) = append_framed(out, |out| encoder.encode(batch.ty, line, out)) {
             let at = format!("{}:{n}:{}", batch.name, e.column(line));
             let json_start = matches!(
                 line.iter().find(|b| !b.is_ascii_whitespace()),
@@ -318,10 +275,6 @@ fn encode_batch(encoder: &mut Encoder, batch: &Batch, out: &mut Vec<u8>, kinds: 
             }
         }
         kinds.note_line(encoder, &mut last, (batch.input, n));
-        let len = out.len() - start - HEADER_LEN;
-        out[start..start + HEADER_LEN].copy_from_slice(&encode_header(len as u64));
-        let crc = masked_crc(&out[start + HEADER_LEN..]);
-        out.extend_from_slice(&crc.to_le_bytes());
     }
     Ok(())
 }
@@ -333,7 +286,7 @@ fn produce(
     format: JsonFormat,
     ty: &mut Option<MessageType>,
     ctx: &Ctx,
-    tx: &mut jsonl_pipeline::Sender<Batch>,
+    tx: &mut Sender<Batch>,
 ) -> Result<()> {
     let progress = ctx.progress(None);
     for (index, input) in inputs.iter().enumerate() {
@@ -346,7 +299,7 @@ fn produce(
                     .split(|&b| b == b'\n')
                     .find(|l| !l.iter().all(u8::is_ascii_whitespace))
                 {
-                    Some(line) => *ty.insert(json_read::detect(format, line)),
+                    Some(line) => *ty.insert(json::detect(format, line)),
                     None => MessageType::Example, // only blank lines so far
                 },
             };
@@ -361,14 +314,6 @@ fn produce(
         }
     }
     Ok(())
-}
-
-fn type_name(t: MessageType) -> &'static str {
-    match t {
-        MessageType::Example => "example",
-        MessageType::SequenceExample => "sequence",
-        MessageType::Raw => "raw",
-    }
 }
 
 /// The whole lines of one input in chunks of about [`BATCH`] bytes (the
@@ -390,37 +335,8 @@ impl Chunks {
     /// Opens a file or stdin, inflating gzip or zlib (no JSON text starts
     /// with their first bytes).
     fn open(input: &Input) -> Result<Chunks> {
-        let name = input.display();
-        let mut src: Box<dyn Read + Send> = match input {
-            Input::Stdin => Box::new(io::stdin()),
-            Input::Path(p) => {
-                let file = File::open(p).with_context(|| format!("{name}: cannot open"))?;
-                if file.metadata().is_ok_and(|m| m.is_dir()) {
-                    bail!("{name}: is a directory");
-                }
-                Box::new(file)
-            }
-        };
-        let mut head = Vec::with_capacity(3);
-        (&mut src)
-            .take(3)
-            .read_to_end(&mut head)
-            .with_context(|| format!("{name}: read failed"))?;
-        let format = match head[..] {
-            [0x1f, 0x8b, ..] => Some(inflate::Format::Gzip),
-            [0x78, flg, ..] if (0x7800u16 | u16::from(flg)) % 31 == 0 => Some(inflate::Format::Zlib),
-            _ => None,
-        };
-        let joined: Box<dyn Read + Send> = Box::new(io::Cursor::new(head).chain(src));
-        let src: Box<dyn Read + Send> = match format {
-            Some(f) => Box::new(inflate::threaded(Box::new(Inflater::new(
-                io::BufReader::with_capacity(256 * 1024, joined),
-                f,
-            )))),
-            None => joined,
-        };
         Ok(Chunks {
-            src,
+            src: input.open_decompressed()?,
             rest: Vec::new(),
             eof: false,
             lines: 0,

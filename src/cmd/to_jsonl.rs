@@ -3,75 +3,55 @@
 //!
 //! Inputs are read in batches (up to `--jobs` inputs at once), workers (one
 //! per core) render them, one thread writes the lines in input order
-//! ([`jsonl_pipeline`]). With `-o OUT`
+//! ([`pipeline::run`]). With `-o OUT`
 //! the file appears only when every record converted; on stdout the lines
 //! before a damaged record are written, then the error.
 
-use crate::cli::{InputArgs, JobsArg};
-use crate::cmd::batches::{self, Batch};
-use crate::cmd::cat::PayloadType;
-use crate::cmd::jsonl_pipeline;
+use crate::args::{InputArgs, JobsArg, PayloadType};
+use crate::example::json::JsonFormat;
 use crate::example::{self, Decoder};
 use crate::exit::Exit;
+use crate::io::{AtomicOutput, Compression};
 use crate::output::Ctx;
-use crate::output_file::AtomicOutput;
-use crate::record::Compression;
+use crate::pipeline::batches::{self, decode_error, Batch};
+use crate::pipeline::{self, Sender};
 use anyhow::{Context, Result};
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
 
-/// `--format` of JSON lines (to-jsonl output, from-jsonl input).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum JsonFormatArg {
-    /// The natural JSONL mapping: {"name": [v, ...], ...}.
-    #[default]
-    Json,
-    /// Protobuf's JSON mapping (json_format.MessageToJson, one line).
-    Protojson,
-}
-
-impl JsonFormatArg {
-    pub fn format(self) -> example::json_read::JsonFormat {
-        match self {
-            JsonFormatArg::Json => example::json_read::JsonFormat::Natural,
-            JsonFormatArg::Protojson => example::json_read::JsonFormat::Protojson,
-        }
-    }
-}
-
 #[derive(Args, Debug, Clone)]
-pub struct ToJsonlArgs {
+pub(crate) struct ToJsonlArgs {
     #[command(flatten)]
-    pub input: InputArgs,
+    pub(crate) input: InputArgs,
 
     /// Payload type.
     #[arg(long = "type", short = 't', value_enum, default_value_t = PayloadType::Auto, value_name = "TYPE")]
-    pub payload: PayloadType,
+    pub(crate) payload: PayloadType,
 
     /// Output form.
-    #[arg(long, short = 'f', value_enum, default_value_t = JsonFormatArg::Json)]
-    pub format: JsonFormatArg,
+    #[arg(long, short = 'f', value_enum, default_value_t = JsonFormat::Natural)]
+    pub(crate) format: JsonFormat,
 
     /// Write to OUT (through a temporary file renamed on success, so a failed
     /// run leaves nothing) instead of stdout.
     #[arg(short = 'o', long, value_name = "OUT")]
-    pub output: Option<PathBuf>,
+    pub(crate) output: Option<PathBuf>,
 
     #[command(flatten)]
-    pub jobs: JobsArg,
+    pub(crate) jobs: JobsArg,
 }
 
-pub fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
-    let inputs = super::inputs(&args.input)?;
+pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
+    let inputs = args.input.expand()?;
     // Open the output first: an unwritable target fails before any work.
     let mut atomic = match &args.output {
         Some(path) if path.as_os_str() != "-" => Some(AtomicOutput::create(path, Compression::None)?),
         _ => None,
     };
     let render = match args.format {
-        JsonFormatArg::Json => example::json::render_json_with,
-        JsonFormatArg::Protojson => example::json::render_protojson_with,
+        JsonFormat::Natural => example::json::render_json_with,
+        JsonFormat::Protojson => example::json::render_protojson_with,
     };
     let work = |batch: Batch, out: &mut Vec<u8>| -> Result<()> {
         thread_local! {
@@ -80,7 +60,7 @@ pub fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         DECODER.with_borrow_mut(|decoder| {
             for (payload, index, offset) in batch.records() {
                 render(decoder, batch.ty, batch.strict, payload, out)
-                    .map_err(|e| super::cat::decode_error(&batch.name, index, offset, e))?;
+                    .map_err(|e| decode_error(&batch.name, index, offset, e))?;
             }
             Ok(())
         })
@@ -103,10 +83,12 @@ pub fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
             true if flush_idle => out.flush(),
             _ => out.write_all(bytes),
         };
-        let produce = |tx: &mut jsonl_pipeline::Sender<Batch>| {
-            batches::produce(&inputs, &args.input, args.payload, jobs, &progress, |b| tx.send(b))
+        let produce = |tx: &mut Sender<Batch>| {
+            let forced = args.input.compression.forced();
+            let update = |bytes, records| progress.update(bytes, records);
+            batches::produce(&inputs, forced, args.payload.fixed(), jobs, &update, |b| tx.send(b))
         };
-        let result = jsonl_pipeline::run(jsonl_pipeline::workers(jobs), produce, work, write);
+        let result = pipeline::run(pipeline::workers(jobs), produce, work, write);
         let flushed = out.flush().context("writing output");
         result?;
         flushed?;

@@ -2,13 +2,12 @@
 //! (resynchronising after each), summarise, and optionally salvage the
 //! intact records.
 
-use super::jsonl_pipeline::{self, Stopped};
-use crate::cli::{InputArgs, JobsArg};
+use crate::args::{InputArgs, JobsArg};
 use crate::exit::Exit;
-use crate::input::Input;
+use crate::io::{AtomicOutput, Compression, Input};
 use crate::output::{self, Ctx, Progress};
-use crate::output_file::AtomicOutput;
-use crate::record::{self, Check, Compression, DamageKind, Fault, Scanner, Step};
+use crate::pipeline::{self, Stopped};
+use crate::record::{self, Check, DamageKind, Fault, Scanner, Step};
 use anyhow::{Context, Result};
 use clap::Args;
 use comfy_table::CellAlignment;
@@ -17,52 +16,30 @@ use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
-pub struct VerifyCrcArgs {
+pub(crate) struct VerifyCrcArgs {
     #[command(flatten)]
-    pub input: InputArgs,
+    pub(crate) input: InputArgs,
 
     /// Print the report as one JSON document on stdout:
     /// {"files": [{"file", "compression", "intact_records", "faults": [{"record",
     /// "offset", "kind", "message", "bytes_skipped", "resumed"}], "bytes_lost",
     /// "status"[, "error"]}], "total": {...}, "intact": bool}.
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
 
     /// Write every intact record of every input, in order and byte-identical,
     /// to OUT ('-' for stdout). OUT is written through a temporary file and
     /// renamed into place at the end.
     #[arg(long, value_name = "OUT")]
-    pub salvage: Option<PathBuf>,
+    pub(crate) salvage: Option<PathBuf>,
 
-    /// Compression of the salvage file: the same as the (first) input, or
-    /// forced.
-    #[arg(long, value_enum, default_value_t = SalvageCompression::Same, value_name = "KIND", requires = "salvage")]
-    pub salvage_compression: SalvageCompression,
+    /// Compression of the salvage file [default: as the first input that
+    /// could be opened].
+    #[arg(long, value_enum, value_name = "KIND", requires = "salvage")]
+    pub(crate) salvage_compression: Option<Compression>,
 
     #[command(flatten)]
-    pub jobs: JobsArg,
-}
-
-/// `--salvage-compression`: how the salvaged records are compressed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum SalvageCompression {
-    /// As the first input that could be opened.
-    #[default]
-    Same,
-    None,
-    Gzip,
-    Zlib,
-}
-
-impl SalvageCompression {
-    fn resolve(self, input: Compression) -> Compression {
-        match self {
-            SalvageCompression::Same => input,
-            SalvageCompression::None => Compression::None,
-            SalvageCompression::Gzip => Compression::Gzip,
-            SalvageCompression::Zlib => Compression::Zlib,
-        }
-    }
+    pub(crate) jobs: JobsArg,
 }
 
 /// The verdict on one input.
@@ -100,7 +77,8 @@ impl FileReport {
 /// The salvage output, created once the first input's compression is known.
 struct Salvage {
     path: PathBuf,
-    compression: SalvageCompression,
+    /// Forced by `--salvage-compression`; else the first input's.
+    compression: Option<Compression>,
     out: Option<AtomicOutput>,
 }
 
@@ -108,7 +86,7 @@ impl Salvage {
     /// The open output, creating it for an input of `compression` if needed.
     fn out(&mut self, compression: Compression) -> Result<&mut AtomicOutput> {
         if self.out.is_none() {
-            let c = self.compression.resolve(compression);
+            let c = self.compression.unwrap_or(compression);
             self.out = Some(AtomicOutput::create(&self.path, c)?);
         }
         Ok(self.out.as_mut().expect("created"))
@@ -138,16 +116,16 @@ const SALVAGE_BATCH: usize = 256 * 1024;
 /// Intact records between progress updates.
 const PROGRESS_EVERY: u64 = 1 << 14;
 
-pub fn run(args: &VerifyCrcArgs, ctx: &Ctx) -> Result<Exit> {
-    let inputs = super::inputs(&args.input)?;
-    let total_bytes = crate::input::total_size(&inputs);
+pub(crate) fn run(args: &VerifyCrcArgs, ctx: &Ctx) -> Result<Exit> {
+    let inputs = args.input.expand()?;
+    let total_bytes = crate::io::input::total_size(&inputs);
     let progress = ctx.progress(total_bytes);
     let mut salvage = args.salvage.as_ref().map(|path| Salvage {
         path: path.clone(),
         compression: args.salvage_compression,
         out: None,
     });
-    if let Some(s) = salvage.as_mut().filter(|s| s.compression != SalvageCompression::Same) {
+    if let Some(s) = salvage.as_mut().filter(|s| s.compression.is_some()) {
         // Fail on an unwritable OUT before reading anything.
         s.out(Compression::None)?;
     }
@@ -161,7 +139,7 @@ pub fn run(args: &VerifyCrcArgs, ctx: &Ctx) -> Result<Exit> {
     let read = |i: usize, emit: &mut dyn FnMut(Event) -> Result<(), Stopped>| {
         verify_input(&inputs[i], args, within, keep, &progress, emit)
     };
-    let result = jsonl_pipeline::in_input_order(inputs.len(), across, read, |event| {
+    let result = pipeline::in_input_order(inputs.len(), across, read, |event| {
         let done = match event {
             Event::Opened(c) => salvage.as_mut().map_or(Ok(()), |s| s.out(c).map(drop)),
             Event::Intact(framed) => match salvage.as_mut() {
@@ -234,7 +212,7 @@ fn verify_input(
         faults: Vec::new(),
         error: None,
     };
-    let mut reader = match super::open_input(input, &args.input) {
+    let mut reader = match args.input.open(input) {
         Ok(r) => r,
         Err(e) => {
             emit(Event::Line(format!("{e:#}")))?;

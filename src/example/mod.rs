@@ -7,8 +7,8 @@
 //!   order without allocating (see [`view`] for the exact protobuf parse
 //!   semantics they follow). Keep one decoder per thread and reuse it.
 //! - [`render_text`]: a record as Python's `text_format.MessageToString`.
-//! - [`json`]: a record as a JSON line (the JSONL mapping, or protojson);
-//!   [`json_read`]: JSON lines back to payloads.
+//! - [`json`]: a record as a JSON line (the JSONL mapping, or protojson),
+//!   and JSON lines back to payloads.
 //!
 //! # `--type auto`
 //!
@@ -37,12 +37,11 @@
 
 pub mod error;
 pub mod json;
-pub mod json_read;
+#[cfg(any(test, feature = "fuzzing"))]
 pub mod proto;
-pub mod stats;
-mod text;
+pub(crate) mod text;
 pub mod view;
-mod wire;
+pub(crate) mod wire;
 
 #[cfg(test)]
 mod tests;
@@ -62,6 +61,17 @@ pub enum MessageType {
     SequenceExample,
     /// Plain bytes, not decoded (`--type raw`).
     Raw,
+}
+
+impl MessageType {
+    /// The name `--type` gives it: example, sequence, raw.
+    pub fn name(self) -> &'static str {
+        match self {
+            MessageType::Example => "example",
+            MessageType::SequenceExample => "sequence",
+            MessageType::Raw => "raw",
+        }
+    }
 }
 
 /// Decides the type of an input from its first record (see the module doc).

@@ -29,17 +29,17 @@ use super::wire::{Fields, Reader, Value};
 
 /// Field numbers of the schema (see proto/example.proto, proto/feature.proto).
 mod num {
-    pub const FEATURES: u32 = 1;
-    pub const CONTEXT: u32 = 1;
-    pub const FEATURE_LISTS: u32 = 2;
-    pub const MAP_ENTRY: u32 = 1;
-    pub const KEY: u32 = 1;
-    pub const VALUE: u32 = 2;
-    pub const BYTES_LIST: u32 = 1;
-    pub const FLOAT_LIST: u32 = 2;
-    pub const INT64_LIST: u32 = 3;
-    pub const LIST_VALUE: u32 = 1;
-    pub const FEATURE: u32 = 1;
+    pub(super) const FEATURES: u32 = 1;
+    pub(super) const CONTEXT: u32 = 1;
+    pub(super) const FEATURE_LISTS: u32 = 2;
+    pub(super) const MAP_ENTRY: u32 = 1;
+    pub(super) const KEY: u32 = 1;
+    pub(super) const VALUE: u32 = 2;
+    pub(super) const BYTES_LIST: u32 = 1;
+    pub(super) const FLOAT_LIST: u32 = 2;
+    pub(super) const INT64_LIST: u32 = 3;
+    pub(super) const LIST_VALUE: u32 = 1;
+    pub(super) const FEATURE: u32 = 1;
 }
 
 // ---------------------------------------------------------------------------

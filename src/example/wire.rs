@@ -41,7 +41,7 @@ pub(crate) struct Field<'a> {
 impl<'a> Field<'a> {
     /// The nested reader if this is field `number` with wire type 2.
     #[inline]
-    pub fn len_of(&self, number: u32) -> Option<Reader<'a>> {
+    pub(crate) fn len_of(&self, number: u32) -> Option<Reader<'a>> {
         match self.value {
             Value::Len(r) if self.number == number => Some(r),
             _ => None,
@@ -63,7 +63,7 @@ pub(crate) struct Reader<'a> {
 
 impl<'a> Reader<'a> {
     /// A reader over a whole payload (the top-level message).
-    pub fn new(payload: &'a [u8]) -> Self {
+    pub(crate) fn new(payload: &'a [u8]) -> Self {
         Reader {
             data: payload,
             pos: 0,
@@ -74,7 +74,7 @@ impl<'a> Reader<'a> {
 
     /// A reader over `payload[start..end]` (empty if out of bounds).
     #[inline]
-    pub fn span(payload: &'a [u8], (start, end): (usize, usize)) -> Self {
+    pub(crate) fn span(payload: &'a [u8], (start, end): (usize, usize)) -> Self {
         let data = payload.get(start..end).unwrap_or_default();
         Reader {
             data,
@@ -85,24 +85,24 @@ impl<'a> Reader<'a> {
     }
 
     /// The bytes of this message (all of them, whatever has been read).
-    pub fn bytes(&self) -> &'a [u8] {
+    pub(crate) fn bytes(&self) -> &'a [u8] {
         self.data
     }
 
     /// Payload offset of the first byte of this message.
-    pub fn start(&self) -> usize {
+    pub(crate) fn start(&self) -> usize {
         self.base
     }
 
     /// Payload offset of the next byte to read.
     #[inline]
-    pub fn offset(&self) -> usize {
+    pub(crate) fn offset(&self) -> usize {
         self.base + self.pos
     }
 
     /// Whether every byte has been read.
     #[inline]
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.pos >= self.data.len()
     }
 
@@ -148,7 +148,7 @@ impl<'a> Reader<'a> {
 
     /// Reads a value varint (at most 10 bytes).
     #[inline]
-    pub fn varint(&mut self) -> Result<u64, DecodeError> {
+    pub(crate) fn varint(&mut self) -> Result<u64, DecodeError> {
         self.varint_max(10)
     }
 
@@ -166,13 +166,13 @@ impl<'a> Reader<'a> {
 
     /// Reads a little-endian `fixed32`.
     #[inline]
-    pub fn fixed32(&mut self) -> Result<u32, DecodeError> {
+    pub(crate) fn fixed32(&mut self) -> Result<u32, DecodeError> {
         self.fixed::<4>().map(u32::from_le_bytes)
     }
 
     /// Reads a tag: (field number, wire type).
     #[inline(always)]
-    pub fn tag(&mut self) -> Result<(u32, u8), DecodeError> {
+    pub(crate) fn tag(&mut self) -> Result<(u32, u8), DecodeError> {
         let at = self.pos;
         let tag = self.varint_max(5)?;
         match u32::try_from(tag) {
@@ -184,7 +184,7 @@ impl<'a> Reader<'a> {
 
     /// Reads a length prefix and returns a reader over that many bytes.
     #[inline(always)]
-    pub fn len_delimited(&mut self) -> Result<Reader<'a>, DecodeError> {
+    pub(crate) fn len_delimited(&mut self) -> Result<Reader<'a>, DecodeError> {
         let at = self.pos;
         let len = self.varint_max(5)?;
         let start = self.pos;
@@ -205,7 +205,7 @@ impl<'a> Reader<'a> {
 
     /// This reader, one level deeper, for parsing a nested message.
     #[inline]
-    pub fn nested(self) -> Result<Reader<'a>, DecodeError> {
+    pub(crate) fn nested(self) -> Result<Reader<'a>, DecodeError> {
         if self.depth >= MAX_DEPTH {
             return Err(self.err(K::TooDeep));
         }
@@ -238,7 +238,7 @@ impl<'a> Reader<'a> {
 
     /// Reads the value of a field whose tag (at `tag_at`) was just read.
     #[inline(always)]
-    pub fn value(&mut self, number: u32, wire: u8, tag_at: usize) -> Result<Value<'a>, DecodeError> {
+    pub(crate) fn value(&mut self, number: u32, wire: u8, tag_at: usize) -> Result<Value<'a>, DecodeError> {
         match wire {
             2 => Ok(Value::Len(self.len_delimited()?)),
             0 => Ok(Value::Varint(self.varint()?)),
@@ -264,7 +264,7 @@ impl<'a> Reader<'a> {
     /// Reads the next field's tag and, for wire type 2, its bytes; skips the
     /// value of any other wire type (returning `None` for it).
     #[inline(always)]
-    pub fn next_len(&mut self) -> Result<(u32, Option<Reader<'a>>), DecodeError> {
+    pub(crate) fn next_len(&mut self) -> Result<(u32, Option<Reader<'a>>), DecodeError> {
         let at = self.pos;
         let (number, wire) = self.tag()?;
         if wire == 2 {
@@ -276,7 +276,7 @@ impl<'a> Reader<'a> {
 
     /// Reads the next field, or `None` at the end of the message.
     #[inline(always)]
-    pub fn field(&mut self) -> Result<Option<Field<'a>>, DecodeError> {
+    pub(crate) fn field(&mut self) -> Result<Option<Field<'a>>, DecodeError> {
         if self.is_empty() {
             return Ok(None);
         }
@@ -295,7 +295,7 @@ impl<'a> Reader<'a> {
     /// Stops at the end or at the first malformed field, so it never fails
     /// (validation must have been done before).
     #[inline]
-    pub fn fields(self) -> Fields<'a> {
+    pub(crate) fn fields(self) -> Fields<'a> {
         Fields(self)
     }
 }

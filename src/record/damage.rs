@@ -1,6 +1,6 @@
 //! What can be wrong with a TFRecord input, and how it is reported.
 
-use super::Compression;
+use crate::io::Compression;
 use std::fmt;
 use std::io;
 

@@ -1,9 +1,12 @@
-//! TFRecord framing: masked CRC-32C, the streaming reader, the writer, damage kinds.
+//! TFRecord framing: masked CRC-32C, opening an input, the streaming
+//! reader, the writer, damage kinds, the resynchronising scanner and the
+//! parallel walk of one large file.
 //!
 //! A file is records back to back, with no header or index:
 //! `u64 length (LE) | u32 masked_crc32c(length bytes) | data | u32 masked_crc32c(data)`.
 
 mod damage;
+mod open;
 mod parallel;
 mod reader;
 mod resync;
@@ -11,11 +14,12 @@ mod source;
 mod writer;
 
 pub use damage::{diagnose_not_tfrecord, Damage, DamageKind, ReadError};
+pub use open::{open, read_error, sniff};
 pub use parallel::{clean_prefix, Check, CleanPrefix};
 pub use reader::{Record, RecordMeta, RecordReader};
 pub use resync::{Fault, Scanner, Step};
 pub use source::Source;
-pub use writer::RecordWriter;
+pub use writer::{append_framed, RecordWriter};
 
 /// Bytes in a record header: the length and its masked CRC.
 pub const HEADER_LEN: usize = 12;
@@ -97,25 +101,6 @@ pub fn parse_header(h: &[u8; HEADER_LEN]) -> Option<u64> {
     let len_bytes: [u8; 8] = h[..8].try_into().expect("8 bytes");
     let stored = u32::from_le_bytes(h[8..].try_into().expect("4 bytes"));
     (masked_crc_u64(len_bytes) == stored).then(|| u64::from_le_bytes(len_bytes))
-}
-
-/// How an input's bytes are compressed (the whole file is one stream).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Compression {
-    None,
-    Gzip,
-    Zlib,
-}
-
-impl Compression {
-    /// Human name, as TensorFlow's `compression_type` spells it in lower case.
-    pub fn name(self) -> &'static str {
-        match self {
-            Compression::None => "none",
-            Compression::Gzip => "gzip",
-            Compression::Zlib => "zlib",
-        }
-    }
 }
 
 /// A file image of records with these payloads (for tests).

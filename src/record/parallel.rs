@@ -19,7 +19,8 @@
 
 use super::resync::{find_header, payload_checks, SCAN_CHUNK};
 use super::source::read_exact_at;
-use super::{mask, parse_header, Compression, RecordReader, Source, FOOTER_LEN, HEADER_LEN};
+use super::{mask, parse_header, RecordReader, Source, FOOTER_LEN, HEADER_LEN};
+use crate::io::Compression;
 use std::fs::File;
 
 /// Smallest range worth a thread of its own.

@@ -2,7 +2,8 @@
 
 use super::damage::{diagnose_not_tfrecord, Damage, DamageKind, ReadError};
 use super::source::Source;
-use super::{masked_crc, parse_header, Compression, FOOTER_LEN, HEADER_LEN};
+use super::{masked_crc, parse_header, FOOTER_LEN, HEADER_LEN};
+use crate::io::Compression;
 use std::io;
 
 /// One record: its index, where its header starts, and its payload.

@@ -31,7 +31,8 @@
 use super::damage::{diagnose_not_tfrecord, Damage, DamageKind};
 use super::reader::{Record, RecordReader};
 use super::source::Source;
-use super::{masked_crc, parse_header, Compression, FOOTER_LEN, HEADER_LEN};
+use super::{masked_crc, parse_header, FOOTER_LEN, HEADER_LEN};
+use crate::io::Compression;
 use std::io;
 
 /// Bytes examined per round of the byte-by-byte header search.

@@ -4,9 +4,9 @@
 //! growing its buffer only as data actually arrives (so a bogus length never
 //! allocates more than the bytes present), and it skips by seeking on
 //! regular files. Over a read-ahead thread it parses in the thread's chunks
-//! themselves instead of copying them (see [`crate::readahead`]).
+//! themselves instead of copying them (see [`crate::io::readahead`]).
 
-use crate::readahead::{ReadAhead, LEAD};
+use crate::io::readahead::{ReadAhead, LEAD};
 use std::fs::File;
 use std::io::{self, Read};
 #[cfg(not(any(unix, windows)))]
@@ -358,7 +358,8 @@ mod tests {
 
     #[test]
     fn read_ahead_chunks_hold_records_across_boundaries() {
-        use crate::record::{encode_header, masked_crc, Compression, RecordReader};
+        use crate::io::Compression;
+        use crate::record::{encode_header, masked_crc, RecordReader};
         // Records shorter and longer than the lead space and than a chunk,
         // so boundaries fall in headers, payloads and footers.
         let sizes = [0, 10, 70_000, 5, 300_000, 1, LEAD, LEAD + 1, 1_100_000, 3, 99_999];
@@ -382,7 +383,7 @@ mod tests {
 
     #[test]
     fn read_ahead_errors_come_after_the_bytes_before_them() {
-        use crate::readahead::tests::Failing;
+        use crate::io::readahead::tests::Failing;
         let mut s = Source::from_read_ahead(ReadAhead::new(Box::new(Failing(700_000))));
         assert_eq!(s.fill(700_000).unwrap(), 700_000);
         assert!(s.buffer().iter().all(|&b| b == 7));

@@ -1,6 +1,6 @@
 //! The record writer: framing and masked CRCs.
 
-use super::{encode_header, masked_crc};
+use super::{encode_header, masked_crc, HEADER_LEN};
 use std::io::{self, Write};
 
 /// Writes payloads as TFRecord records to any `Write`.
@@ -37,6 +37,23 @@ impl<W: Write> RecordWriter<W> {
     }
 }
 
+/// Appends one framed record to `out`, its payload written in place by
+/// `payload` (no copy: the header is filled in once the length is known).
+/// On error `out` is left as it was.
+pub fn append_framed<E>(out: &mut Vec<u8>, payload: impl FnOnce(&mut Vec<u8>) -> Result<(), E>) -> Result<(), E> {
+    let start = out.len();
+    out.resize(start + HEADER_LEN, 0);
+    if let Err(e) = payload(out) {
+        out.truncate(start);
+        return Err(e);
+    }
+    let len = out.len() - start - HEADER_LEN;
+    out[start..start + HEADER_LEN].copy_from_slice(&encode_header(len as u64));
+    let crc = masked_crc(&out[start + HEADER_LEN..]);
+    out.extend_from_slice(&crc.to_le_bytes());
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -56,5 +73,21 @@ mod tests {
         ]
         .concat();
         assert_eq!(w.into_inner(), expected);
+        let mut framed = vec![9];
+        append_framed(&mut framed, |o| {
+            o.extend_from_slice(b"foo");
+            Ok::<_, ()>(())
+        })
+        .unwrap();
+        append_framed(&mut framed, |_| Ok::<_, ()>(())).unwrap();
+        assert_eq!(
+            append_framed(&mut framed, |o| {
+                o.push(1);
+                Err(())
+            }),
+            Err(())
+        );
+        assert_eq!(framed[1..], expected[..]);
+        assert_eq!(framed[0], 9);
     }
 }

@@ -3,7 +3,6 @@
 //!
 //! Regenerate them with: `TFR_REGENERATE=1 cargo test --test cli docs`
 
-use clap::CommandFactory;
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -22,10 +21,10 @@ fn generated() -> Vec<(String, Vec<u8>)> {
         (Shell::Elvish, "tfr.elv"),
     ] {
         let mut buf = Vec::new();
-        clap_complete::generate(shell, &mut tfr::cli::Cli::command(), "tfr", &mut buf);
+        clap_complete::generate(shell, &mut tfr::cli::command(), "tfr", &mut buf);
         files.push((format!("completions/{name}"), buf));
     }
-    let cmd = tfr::cli::Cli::command();
+    let cmd = tfr::cli::command();
     let mut buf = Vec::new();
     clap_mangen::Man::new(cmd.clone()).render(&mut buf).expect("render man");
     files.push(("man/tfr.1".to_string(), buf));
@@ -61,7 +60,7 @@ fn completions_and_man_pages_are_current() {
 #[test]
 fn bash_completion_lists_every_command() {
     let bash = std::fs::read_to_string(root().join("completions/tfr.bash")).expect("completions/tfr.bash");
-    for sub in tfr::cli::Cli::command().get_subcommands() {
+    for sub in tfr::cli::command().get_subcommands() {
         assert!(bash.contains(sub.get_name()), "{} missing", sub.get_name());
     }
 }
@@ -84,7 +83,7 @@ fn bash_completion_works_in_bash() {
         String::from_utf8(out.stdout).unwrap()
     };
     let top = run("tfr ''", 1);
-    for sub in tfr::cli::Cli::command().get_subcommands() {
+    for sub in tfr::cli::command().get_subcommands() {
         assert!(
             top.split_whitespace().any(|w| w == sub.get_name()),
             "{} not offered: {top}",

@@ -4,15 +4,14 @@
 //! tests/oracle/check_from_jsonl.py, which has TensorFlow read what
 //! from-jsonl wrote), plus random messages.
 
+use crate::proto::{
+    Example, Feature, FeatureEntry, FeatureList, FeatureListEntry, FeatureLists, Features, SequenceExample,
+};
 use crate::util::*;
 use prost::Message;
 use serde_json::Value;
 use std::io::Read;
-use tfr::example::json::render_json;
-use tfr::example::json_read::{Encoder, JsonFormat};
-use tfr::example::proto::{
-    Example, Feature, FeatureEntry, FeatureList, FeatureListEntry, FeatureLists, Features, SequenceExample,
-};
+use tfr::example::json::{render_json, Encoder, JsonFormat};
 use tfr::example::MessageType;
 
 /// The intact fixtures with an expected file and a payload kind, with the

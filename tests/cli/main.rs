@@ -1,6 +1,15 @@
 //! Integration tests for the `tfr` binary: one test binary, one module per command.
 
+// A test crate: which of its items are `pub` does not matter.
+#![allow(unreachable_pub)]
+
 mod util;
+
+// The owned message types the library's own tests use (prost derive), to
+// build test payloads; the library ships them only for tests and fuzzing.
+#[path = "../../src/example/proto.rs"]
+#[allow(dead_code, unreachable_pub, clippy::enum_variant_names)]
+mod proto;
 
 mod cat;
 mod count;

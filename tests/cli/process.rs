@@ -6,8 +6,7 @@ use std::process::Stdio;
 
 #[test]
 fn cli_definition_is_consistent() {
-    use clap::CommandFactory;
-    tfr::cli::Cli::command().debug_assert();
+    tfr::cli::command().debug_assert();
 }
 
 #[test]
@@ -15,8 +14,7 @@ fn version_and_help() {
     let out = tfr(&["--version"]).run().ok();
     assert_eq!(out, format!("tfr {}\n", env!("CARGO_PKG_VERSION")));
     let help = tfr(&["--help"]).run().ok();
-    use clap::CommandFactory;
-    let names: Vec<String> = tfr::cli::Cli::command()
+    let names: Vec<String> = tfr::cli::command()
         .get_subcommands()
         .map(|c| c.get_name().to_string())
         .collect();

@@ -2,10 +2,10 @@
 //! written by tests/oracle/check_schema.py, which also checks the `--format
 //! tf` snippets in TensorFlow), tables, flags, sharded datasets.
 
+use crate::proto::{Example, Feature, FeatureEntry, Features};
 use crate::util::*;
 use prost::Message;
 use serde_json::Value;
-use tfr::example::proto::{Example, Feature, FeatureEntry, Features};
 
 fn example(features: Vec<(&str, Feature)>) -> Vec<u8> {
     Example {
@@ -292,12 +292,12 @@ fn payloads_that_are_not_examples_are_refused() {
     assert!(line.contains("only Examples and SequenceExamples"), "{line}");
     // A SequenceExample among Examples: the hint names --type sequence.
     let dir = Dir::new();
-    let seq = tfr::example::proto::SequenceExample {
+    let seq = crate::proto::SequenceExample {
         context: None,
-        feature_lists: Some(tfr::example::proto::FeatureLists {
-            feature_list: vec![tfr::example::proto::FeatureListEntry::new(
+        feature_lists: Some(crate::proto::FeatureLists {
+            feature_list: vec![crate::proto::FeatureListEntry::new(
                 "f",
-                tfr::example::proto::FeatureList {
+                crate::proto::FeatureList {
                     feature: vec![Feature::int64s(vec![1])],
                 },
             )],

@@ -18,8 +18,10 @@
 //! - Feature lists (SequenceExample) are counted per record (present,
 //!   number of steps) and per step (kind, values per step, value stats).
 
-use super::wire::Reader;
-use super::{ExampleView, FeatureListView, FeatureListsView, FeatureView, FeaturesView, Kind, SequenceExampleView};
+use crate::example::wire::Reader;
+use crate::example::{
+    ExampleView, FeatureListView, FeatureListsView, FeatureView, FeaturesView, Kind, SequenceExampleView,
+};
 use std::collections::HashMap;
 
 /// The three value kinds, in the order used by per-kind arrays.

@@ -1,6 +1,6 @@
 //! The JSONL mapping (`tfr to-jsonl`, `cat --format json`) and protobuf's
 //! JSON mapping (`--format protojson`): rendering. Parsing is in
-//! [`json_read`](super::json_read).
+//! [`encode`](super::encode).
 //!
 //! # The natural form (one compact line per record)
 //!
@@ -52,16 +52,16 @@
 
 use base64::Engine as _;
 
-use super::text::write_float;
-use super::view::{ExampleView, FeatureListsView, FeatureView, FeaturesView, Kind, SequenceExampleView};
-use super::{DecodeError, Decoder, MessageType};
+use crate::example::text::write_float;
+use crate::example::view::{ExampleView, FeatureListsView, FeatureView, FeaturesView, Kind, SequenceExampleView};
+use crate::example::{DecodeError, Decoder, MessageType};
 
 /// Standard, padded base64 (RFC 4648), as both mappings write it.
 pub(crate) const BASE64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
 
 /// Appends the natural JSON line of `payload` (decoded as `ty`) and a newline.
 ///
-/// `strict` is as for [`render_text`](super::render_text). On error `out`
+/// `strict` is as for [`render_text`](crate::example::render_text). On error `out`
 /// is left as it was.
 pub fn render_json(ty: MessageType, strict: bool, payload: &[u8], out: &mut Vec<u8>) -> Result<(), DecodeError> {
     with_decoder(|d| render_json_with(d, ty, strict, payload, out))

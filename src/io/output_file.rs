@@ -7,8 +7,8 @@
 //! is not fsynced before the rename: this protects against failed runs, not
 //! against power loss.
 
-use crate::deflate::ParallelGzip;
-use crate::record::Compression;
+use super::deflate::ParallelGzip;
+use super::Compression;
 use anyhow::{Context, Result};
 use flate2::write::{GzEncoder, ZlibEncoder};
 use std::io::{self, BufWriter, Write};
@@ -82,7 +82,7 @@ impl AtomicOutput {
     }
 
     /// [`create`](AtomicOutput::create), compressing gzip on `threads`
-    /// threads when more than one (see [`crate::deflate`]).
+    /// threads when more than one (see [`super::deflate`]).
     pub fn create_threaded(path: &Path, compression: Compression, threads: usize) -> Result<AtomicOutput> {
         let mut guard = None;
         let (dest, target) = if path.as_os_str() == "-" {
@@ -215,10 +215,10 @@ mod cleanup {
     static HANDLER: Once = Once::new();
 
     /// Keeps a temporary file on the list while it lives.
-    pub struct Guard(PathBuf);
+    pub(super) struct Guard(PathBuf);
 
     impl Guard {
-        pub fn new(path: &Path) -> Guard {
+        pub(super) fn new(path: &Path) -> Guard {
             register(path);
             Guard(path.to_path_buf())
         }

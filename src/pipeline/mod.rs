@@ -1,6 +1,12 @@
-//! An ordered parallel pipeline for to-jsonl and from-jsonl: one thread
-//! produces batches (reading input), several workers convert them, one
-//! thread writes the results in the order the batches were made.
+//! The one ordered worker pool every command runs on.
+//!
+//! - [`in_input_order`]: several inputs read at once (up to `--jobs`), what
+//!   they emit handed on in input order (count, verify-crc, schema, and
+//!   the readers of cat and to-jsonl).
+//! - [`run`]: one thread produces batches (reading input), several workers
+//!   convert them, one thread writes the results in the order the batches
+//!   were made (cat, to-jsonl, from-jsonl).
+//! - [`batches`]: records of many inputs read into batches for [`run`].
 //!
 //! Batch `k` goes to worker `k % W` and the writer takes results round-robin
 //! from the workers, so order needs no sequence numbers. A worker error ends
@@ -9,6 +15,8 @@
 //! the first error in stream order wins: the writer's (a worker's or an
 //! I/O error), else the producer's. Memory is bounded: each channel holds at
 //! most two batches.
+
+pub mod batches;
 
 use anyhow::Result;
 use std::io;

@@ -18,7 +18,7 @@ use std::io::{self, BufRead, Read};
 
 /// Which wrapper the deflate stream has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
+enum Format {
     /// gzip, RFC 1952; concatenated members are read as one stream.
     Gzip,
     /// zlib, RFC 1950; concatenated streams are read as one stream.
@@ -59,7 +59,27 @@ enum Phase {
 }
 
 impl<R: BufRead> Inflater<R> {
-    pub fn new(input: R, format: Format) -> Inflater<R> {
+    /// Inflates a gzip stream (one or more members).
+    pub fn gzip(input: R) -> Inflater<R> {
+        Inflater::new(input, Format::Gzip)
+    }
+
+    /// Inflates a zlib stream (one or more streams back to back).
+    pub fn zlib(input: R) -> Inflater<R> {
+        Inflater::new(input, Format::Zlib)
+    }
+
+    /// The decoder for `compression`; plain data needs none and gets its
+    /// input back as the error.
+    pub fn for_compression(input: R, compression: crate::io::Compression) -> Result<Inflater<R>, R> {
+        match compression {
+            crate::io::Compression::None => Err(input),
+            crate::io::Compression::Gzip => Ok(Inflater::gzip(input)),
+            crate::io::Compression::Zlib => Ok(Inflater::zlib(input)),
+        }
+    }
+
+    fn new(input: R, format: Format) -> Inflater<R> {
         let (state, phase) = match format {
             Format::Gzip => (Decompress::new(false), Phase::Header),
             Format::Zlib => (Decompress::new(true), Phase::Body),
@@ -301,12 +321,6 @@ impl<R: BufRead> Read for Inflater<R> {
             }
         }
     }
-}
-
-/// Runs `inner` (typically an [`Inflater`]) on a second thread, so that
-/// inflating and parsing use both cores (see [`crate::readahead`]).
-pub fn threaded(inner: Box<dyn Read + Send>) -> crate::readahead::ReadAhead {
-    crate::readahead::ReadAhead::new(inner)
 }
 
 #[cfg(test)]

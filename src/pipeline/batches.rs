@@ -1,14 +1,12 @@
 //! Records read into batches for the rendering pipeline of `cat` and
 //! `to-jsonl`: inputs are read (and inflated) on up to `--jobs` threads at
 //! once, and the batches reach the workers in input order
-//! ([`jsonl_pipeline::in_input_order`]).
+//! ([`super::in_input_order`]).
 
-use crate::cli::InputArgs;
-use crate::cmd::cat::PayloadType;
-use crate::cmd::jsonl_pipeline::{self, Stopped};
+use super::Stopped;
 use crate::example::{self, MessageType};
-use crate::input::Input;
-use crate::output::Progress;
+use crate::io::{Compression, Input};
+use crate::record;
 use anyhow::Result;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
@@ -46,46 +44,55 @@ impl Batch {
 /// Reads every record of every input into batches for `send`, in input
 /// order, reading up to `jobs` inputs at once. A damaged input ends the run
 /// after the batches of the records before the damage.
+///
+/// `ty` is the message type of every record, or `None` to decide it per
+/// input from its first record (auto: decoded strictly, see
+/// [`crate::example`]). `progress(bytes, records)` is called from the
+/// reading threads as batches go out.
 pub fn produce(
     inputs: &[Input],
-    args: &InputArgs,
-    payload: PayloadType,
+    compression: Option<Compression>,
+    ty: Option<MessageType>,
     jobs: usize,
-    progress: &Progress,
+    progress: &(dyn Fn(u64, u64) + Sync),
     send: impl FnMut(Batch) -> Result<(), Stopped>,
 ) -> Result<()> {
     let records = AtomicU64::new(0);
     let read = |i: usize, emit: &mut dyn FnMut(Batch) -> Result<(), Stopped>| {
-        read_input(&inputs[i], args, payload, &records, progress, emit)
+        read_input(&inputs[i], compression, ty, &records, progress, emit)
     };
-    jsonl_pipeline::in_input_order(inputs.len(), jobs, read, send)
+    super::in_input_order(inputs.len(), jobs, read, send)
+}
+
+/// A payload that is not the expected message, named by file, record and offset.
+pub fn decode_error(name: &str, index: u64, offset: u64, e: example::DecodeError) -> anyhow::Error {
+    anyhow::Error::new(e).context(format!("{name}: record {index} at byte {offset}"))
 }
 
 /// Reads the records of one input into batches.
 fn read_input(
     input: &Input,
-    args: &InputArgs,
-    payload: PayloadType,
+    compression: Option<Compression>,
+    fixed: Option<MessageType>,
     records: &AtomicU64,
-    progress: &Progress,
+    progress: &(dyn Fn(u64, u64) + Sync),
     emit: &mut dyn FnMut(Batch) -> Result<(), Stopped>,
 ) -> Result<()> {
-    let mut reader = super::open_input(input, args)?;
+    let mut reader = record::open(input, compression)?;
     let stream = match input {
         Input::Stdin => true,
         Input::Path(p) => std::fs::metadata(p).is_ok_and(|m| !m.is_file()),
     };
     let name: Arc<str> = input.display().into();
-    let strict = payload == PayloadType::Auto;
-    let mut ty: Option<MessageType> = payload.fixed();
+    let strict = fixed.is_none();
+    let mut ty = fixed;
     let mut batch: Option<Batch> = None;
     let result = (|| -> Result<()> {
-        while let Some(rec) = reader.next_record().map_err(|e| super::read_error(input, e))? {
+        while let Some(rec) = reader.next_record().map_err(|e| record::read_error(input, e))? {
             let t = match ty {
                 Some(t) => t,
                 None => *ty.insert(
-                    example::resolve_auto(rec.data)
-                        .map_err(|e| super::cat::decode_error(&name, rec.index, rec.offset, e))?,
+                    example::resolve_auto(rec.data).map_err(|e| decode_error(&name, rec.index, rec.offset, e))?,
                 ),
             };
             let b = batch.get_or_insert_with(|| Batch {
@@ -103,7 +110,7 @@ fn read_input(
             if b.data.len() >= BATCH || b.records.len() >= BATCH_RECORDS || waiting {
                 let n = b.records.len() as u64;
                 emit(batch.take().expect("a batch"))?;
-                progress.update(reader.offset(), records.fetch_add(n, Relaxed) + n);
+                progress(reader.offset(), records.fetch_add(n, Relaxed) + n);
             }
         }
         Ok(())

@@ -1,0 +1,102 @@
+//! Command-line types shared by several commands (clap derive): inputs,
+//! `-j`, `--compression`, `--type`. Each command's own `Args` struct lives
+//! in its file under `cmd/` and flattens these.
+
+use crate::example::MessageType;
+use crate::io::Compression;
+use clap::Args;
+
+/// Input options shared by the commands that read records.
+#[derive(Args, Debug, Clone)]
+pub(crate) struct InputArgs {
+    /// Input files: paths, quoted globs, or '-' for stdin (the default when piped).
+    #[arg(value_name = "FILES")]
+    pub(crate) files: Vec<String>,
+
+    /// Input compression: detected from the first bytes unless forced.
+    #[arg(long, value_enum, default_value_t = CompressionArg::Auto, value_name = "KIND")]
+    pub(crate) compression: CompressionArg,
+}
+
+impl InputArgs {
+    /// The inputs named (globs expanded; stdin when none and it is piped).
+    pub(crate) fn expand(&self) -> anyhow::Result<Vec<crate::io::Input>> {
+        crate::io::input::expand(&self.files)
+    }
+
+    /// Opens one input for reading records, with the file named in any error.
+    pub(crate) fn open(&self, input: &crate::io::Input) -> anyhow::Result<crate::record::RecordReader> {
+        crate::record::open(input, self.compression.forced())
+    }
+}
+
+/// `-j/--jobs`: how many threads a command may keep busy.
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub(crate) struct JobsArg {
+    /// Threads to use [default: the number of cores]. Several inputs are
+    /// read at the same time (count and verify-crc also share one large
+    /// plain file between them), records are rendered or encoded on
+    /// several; output is the same whatever N is.
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub(crate) jobs: Option<u16>,
+}
+
+impl JobsArg {
+    /// The thread budget: `--jobs`, else the cores available.
+    pub(crate) fn get(self) -> usize {
+        match self.jobs {
+            Some(n) => usize::from(n),
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
+    }
+}
+
+/// `--compression` of an input: detected, or forced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub(crate) enum CompressionArg {
+    /// Detect from the first bytes (gzip magic, zlib header, else plain).
+    #[default]
+    Auto,
+    None,
+    Gzip,
+    Zlib,
+}
+
+impl CompressionArg {
+    /// The forced compression, or `None` for auto.
+    pub(crate) fn forced(self) -> Option<Compression> {
+        match self {
+            CompressionArg::Auto => None,
+            CompressionArg::None => Some(Compression::None),
+            CompressionArg::Gzip => Some(Compression::Gzip),
+            CompressionArg::Zlib => Some(Compression::Zlib),
+        }
+    }
+}
+
+/// `--type`: what the payloads are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub(crate) enum PayloadType {
+    /// The first record (from-jsonl: the first line) of each input decides:
+    /// a SequenceExample when it has feature_lists, else an Example.
+    #[default]
+    Auto,
+    /// tf.train.Example.
+    Example,
+    /// tf.train.SequenceExample.
+    Sequence,
+    /// Any bytes, printed escaped (JSON: a string, or {"base64": ...}).
+    Raw,
+}
+
+impl PayloadType {
+    /// The fixed message type, or `None` for auto.
+    pub(crate) fn fixed(self) -> Option<MessageType> {
+        match self {
+            PayloadType::Auto => None,
+            PayloadType::Example => Some(MessageType::Example),
+            PayloadType::Sequence => Some(MessageType::SequenceExample),
+            PayloadType::Raw => Some(MessageType::Raw),
+        }
+    }
+}

@@ -1,0 +1,755 @@
+//! JSON lines → payloads (`tfr from-jsonl`): the natural JSONL form and
+//! protojson, parsed straight into protobuf wire bytes.
+//!
+//! A small JSON parser walks each line once into a reused index of features
+//! (names and values in arenas, map entries in the order written), then
+//! encodes it exactly as upb (Python protobuf, TensorFlow) does: map entries
+//! with key and value always present, numbers packed. Nothing is allocated
+//! per line once the buffers have grown, and JSON object order is kept, so
+//! a round trip through [`render_json`](super::render_json) gives back the
+//! payload byte for byte for canonically encoded records.
+//!
+//! # What the natural form accepts
+//!
+//! Everything `to-jsonl` writes (see [`json`](super)), and:
+//! - a scalar for a one-value list: `"label": 1`, `"name": "cat"`,
+//!   `"img": {"base64": "..."}`;
+//! - `true` / `false` as the integers 1 / 0;
+//! - integers and floats mixed as a float list (`[1, 2.5]`); `"NaN"`,
+//!   `"Infinity"`, `"-Infinity"` next to numbers are floats;
+//! - the typed form `{"int64_list"|"float_list"|"bytes_list": [...]}`
+//!   anywhere, to force a kind (integers are fine in a float list);
+//! - a schema ([`Schema`], from `tfr schema --format json`) that forces the
+//!   kind of each named feature, as the typed form does;
+//! - base64 with or without padding.
+//!
+//! Floats are read the way Python's `json` then `numpy.float32` (and
+//! protobuf) read them: the decimal to the nearest double, then to the
+//! nearest float32. Every string `to-jsonl` writes reads back exactly.
+//!
+//! Rejected, with the byte offset and the feature's name: anything that is
+//! not JSON, a line that is not an object, nested objects or arrays, an
+//! empty list with no kind to give it, integers outside i64 in an int64
+//! list, floats in an int64 list, numbers beyond the float32 range, strings
+//! in a numeric list (other than the three non-finite names), numbers in a
+//! bytes list, bad base64, and strings that are not Unicode (lone
+//! surrogates).
+
+use std::fmt;
+
+use base64::Engine as _;
+
+use super::lexer::{Parser, Str};
+use super::JsonFormat;
+use super::Schema;
+use crate::example::view::Kind;
+use crate::example::MessageType;
+
+mod natural;
+mod protojson;
+#[cfg(test)]
+mod tests;
+
+/// Why a line was rejected, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineError {
+    /// Byte offset in the line.
+    pub offset: usize,
+    /// The feature it is about, as `name`, `context.name` or
+    /// `feature_lists.name[STEP]`.
+    pub key: Option<String>,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl LineError {
+    #[cold]
+    pub(crate) fn new(offset: usize, reason: impl Into<String>) -> LineError {
+        LineError {
+            offset,
+            key: None,
+            reason: reason.into(),
+        }
+    }
+
+    /// The 1-based column (in characters) of the error in `line`.
+    pub fn column(&self, line: &[u8]) -> usize {
+        let end = self.offset.min(line.len());
+        String::from_utf8_lossy(&line[..end]).chars().count() + 1
+    }
+
+    #[cold]
+    fn in_key(mut self, key: impl FnOnce() -> String) -> LineError {
+        if self.key.is_none() {
+            self.key = Some(key());
+        }
+        self
+    }
+}
+
+impl fmt::Display for LineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.key {
+            Some(key) => write!(f, "{key}: {}", self.reason),
+            None => f.write_str(&self.reason),
+        }
+    }
+}
+
+impl std::error::Error for LineError {}
+
+/// A feature name as it appears in messages: as is when plain, else quoted.
+fn show_key(key: &[u8]) -> String {
+    let s = String::from_utf8_lossy(key);
+    let plain = !s.is_empty()
+        && !s
+            .chars()
+            .any(|c| c.is_control() || c.is_whitespace() || "\"':[].".contains(c));
+    if plain {
+        s.into_owned()
+    } else {
+        let mut out = Vec::new();
+        super::render::json_string(s.as_bytes(), &mut out);
+        String::from_utf8_lossy(&out).into_owned()
+    }
+}
+
+/// One feature: its name (in the arena), kind and values, and its sizes.
+#[derive(Clone, Copy, Debug)]
+struct Feat {
+    key: (usize, usize),
+    kind: Kind,
+    /// Range in `ints`, `floats` or `bytes`, by kind.
+    vals: (usize, usize),
+    /// Size of the list's packed data (numbers) or of its fields (bytes).
+    inner: usize,
+    /// Size of the `Feature` message.
+    size: usize,
+}
+
+/// A feature list: its name and its features in `steps`.
+#[derive(Clone, Copy, Debug)]
+struct ListEntry {
+    key: (usize, usize),
+    steps: (usize, usize),
+    /// Size of the `FeatureList` message.
+    size: usize,
+}
+
+/// The kind of a value seen in a natural list, before the list's kind is known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tag {
+    /// A JSON integer within i64 (`int`).
+    Int,
+    /// A JSON integer outside i64 (text in the line).
+    BigInt,
+    /// A JSON number with a fraction or exponent (text in the line).
+    Float,
+    /// `true` / `false` (`int` 1 / 0).
+    Bool,
+    /// A string (unescaped in the arena).
+    Str,
+    /// `{"base64": ...}` (decoded in the arena).
+    Bytes,
+}
+
+/// One value of a natural list.
+#[derive(Clone, Copy, Debug)]
+struct Item {
+    tag: Tag,
+    /// Where it starts in the line (for errors).
+    at: usize,
+    /// Text span in the line (numbers) or arena range (strings, bytes).
+    span: (usize, usize),
+    int: i64,
+}
+
+/// Where a list's kind came from, for messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Forced {
+    /// Inferred from the values.
+    No,
+    /// The typed form.
+    Typed,
+    /// `--schema`.
+    Schema,
+}
+
+/// Encodes JSON lines as payloads; reuse one for every line.
+#[derive(Debug)]
+pub struct Encoder {
+    format: JsonFormat,
+    schema: Option<Schema>,
+    /// Feature names and bytes values, unescaped.
+    arena: Vec<u8>,
+    /// Example features or SequenceExample context.
+    feats: Vec<Feat>,
+    /// Feature lists.
+    lists: Vec<ListEntry>,
+    /// The features of every feature list.
+    steps: Vec<Feat>,
+    ints: Vec<i64>,
+    floats: Vec<f32>,
+    bytes: Vec<(usize, usize)>,
+    /// The list being read.
+    items: Vec<Item>,
+    /// Unescaped structural keys.
+    scratch: Vec<u8>,
+    /// The message type of the last line encoded.
+    last_type: MessageType,
+}
+
+impl Encoder {
+    /// An encoder for lines in `format`, with kinds forced by `schema`.
+    pub fn new(format: JsonFormat, schema: Option<Schema>) -> Encoder {
+        Encoder {
+            format,
+            schema,
+            arena: Vec::new(),
+            feats: Vec::new(),
+            lists: Vec::new(),
+            steps: Vec::new(),
+            ints: Vec::new(),
+            floats: Vec::new(),
+            bytes: Vec::new(),
+            items: Vec::new(),
+            scratch: Vec::new(),
+            last_type: MessageType::Raw,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.arena.clear();
+        self.feats.clear();
+        self.lists.clear();
+        self.steps.clear();
+        self.ints.clear();
+        self.floats.clear();
+        self.bytes.clear();
+    }
+
+    /// Appends the payload of one JSON `line`, read as a `ty` message, to
+    /// `out`. On error `out` is left as it was.
+    pub fn encode(&mut self, ty: MessageType, line: &[u8], out: &mut Vec<u8>) -> Result<(), LineError> {
+        let start = out.len();
+        let result = self.encode_inner(ty, line, out);
+        if result.is_err() {
+            out.truncate(start);
+        }
+        result
+    }
+
+    /// Calls `f(section, name, kind)` for each feature of the line just
+    /// encoded that has a kind: an Example's features (`Features`), a
+    /// SequenceExample's context (`Context`) and, once per step, its
+    /// feature lists (`FeatureLists`). Nothing for raw payloads.
+    pub fn for_each_kind(&self, mut f: impl FnMut(Section, &[u8], Kind)) {
+        let section = match self.last_type {
+            MessageType::Raw => return,
+            MessageType::Example => Section::Features,
+            MessageType::SequenceExample => Section::Context,
+        };
+        for feat in self.feats.iter().filter(|f| f.kind != Kind::None) {
+            f(section, &self.arena[feat.key.0..feat.key.1], feat.kind);
+        }
+        for list in &self.lists {
+            let key = &self.arena[list.key.0..list.key.1];
+            for step in self.steps[list.steps.0..list.steps.1]
+                .iter()
+                .filter(|s| s.kind != Kind::None)
+            {
+                f(Section::FeatureLists, key, step.kind);
+            }
+        }
+    }
+
+    fn encode_inner(&mut self, ty: MessageType, line: &[u8], out: &mut Vec<u8>) -> Result<(), LineError> {
+        // UTF-8 is checked string by string (only strings may hold non-ASCII).
+        self.clear();
+        self.last_type = ty;
+        let mut p = Parser { s: line, i: 0 };
+        p.ws();
+        match (ty, self.format) {
+            (MessageType::Raw, format) => self.raw(&mut p, format, out)?,
+            (MessageType::Example, JsonFormat::Natural) => {
+                if !p.null()? {
+                    p.require_object("an Example")?;
+                    self.natural_features(&mut p, Section::Features)?;
+                    self.write_example(out);
+                }
+            }
+            (MessageType::SequenceExample, JsonFormat::Natural) => {
+                if !p.null()? {
+                    p.require_object("a SequenceExample")?;
+                    let (context, lists) = self.natural_sequence(&mut p)?;
+                    self.write_sequence(context, lists, out);
+                }
+            }
+            (MessageType::Example, JsonFormat::Protojson) => {
+                p.require_object("an Example")?;
+                let features = self.proto_example(&mut p)?;
+                if features {
+                    self.write_example(out);
+                }
+            }
+            (MessageType::SequenceExample, JsonFormat::Protojson) => {
+                p.require_object("a SequenceExample")?;
+                let (context, lists) = self.proto_sequence(&mut p)?;
+                self.write_sequence(context, lists, out);
+            }
+        }
+        p.ws();
+        if p.i < line.len() {
+            return Err(p.err("unexpected characters after the record's JSON value"));
+        }
+        Ok(())
+    }
+
+    /// `--type raw`: a string, or base64 (`{"base64": ...}` in the natural
+    /// form, a base64 string in protojson).
+    fn raw(&mut self, p: &mut Parser<'_>, format: JsonFormat, out: &mut Vec<u8>) -> Result<(), LineError> {
+        match (p.peek(), format) {
+            (Some(b'"'), JsonFormat::Natural) => {
+                let s = p.string()?;
+                p.unescape(s, out)?;
+            }
+            (Some(b'"'), JsonFormat::Protojson) => {
+                let s = p.string()?;
+                self.scratch.clear();
+                p.unescape(s, &mut self.scratch)?;
+                decode_base64(&self.scratch, true, out).map_err(|r| LineError::new(s.at, r))?;
+            }
+            (Some(b'{'), JsonFormat::Natural) => {
+                let at = p.i;
+                p.i += 1;
+                p.ws();
+                let key = p.string()?;
+                if !self.key_is(p, key, "base64")? {
+                    return Err(LineError::new(
+                        at,
+                        "a raw payload is a JSON string or {\"base64\": \"...\"}",
+                    ));
+                }
+                p.colon()?;
+                self.base64_value(p, out)?;
+                p.ws();
+                p.expect(b'}', "'}' (a {\"base64\": ...} object has one key)")?;
+            }
+            _ => {
+                return Err(p.err(match format {
+                    JsonFormat::Natural => "a raw payload is a JSON string or {\"base64\": \"...\"}",
+                    JsonFormat::Protojson => "a raw payload is a base64 JSON string",
+                }))
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the JSON string `s` equals `lit`.
+    fn key_is(&mut self, p: &Parser<'_>, s: Str, lit: &str) -> Result<bool, LineError> {
+        if !s.escaped {
+            return Ok(&p.s[s.span.0..s.span.1] == lit.as_bytes());
+        }
+        self.scratch.clear();
+        p.unescape(s, &mut self.scratch)?;
+        Ok(self.scratch == lit.as_bytes())
+    }
+
+    /// The unescaped text of a structural key (for messages and matching).
+    fn key_text(&mut self, p: &Parser<'_>, s: Str) -> Result<String, LineError> {
+        self.scratch.clear();
+        p.unescape(s, &mut self.scratch)?;
+        Ok(String::from_utf8_lossy(&self.scratch).into_owned())
+    }
+
+    /// Reads a `{"base64": "..."}` value's string, decoded, into `out`.
+    fn base64_value(&mut self, p: &mut Parser<'_>, out: &mut Vec<u8>) -> Result<(), LineError> {
+        p.ws();
+        if p.peek() != Some(b'"') {
+            return Err(p.err("the value of \"base64\" must be a string"));
+        }
+        let s = p.string()?;
+        let text = &p.s[s.span.0..s.span.1];
+        if s.escaped {
+            self.scratch.clear();
+            p.unescape(s, &mut self.scratch)?;
+            decode_base64(&self.scratch, false, out)
+        } else {
+            decode_base64(text, false, out)
+        }
+        .map_err(|r| LineError::new(s.at, r))
+    }
+
+    // -- the natural form ---------------------------------------------------
+}
+
+impl Encoder {
+    /// Computes the sizes of the features in `feats[range]` (or `steps`).
+    fn size_features(&self, feats: &mut [Feat]) {
+        for f in feats {
+            let (a, b) = f.vals;
+            f.inner = match f.kind {
+                Kind::None => 0,
+                Kind::Int64 => self.ints[a..b].iter().map(|&v| varint_len(v as u64)).sum(),
+                Kind::Float => 4 * (b - a),
+                Kind::Bytes => self.bytes[a..b].iter().map(|&(s, e)| field_len(e - s)).sum(),
+            };
+            let list = match f.kind {
+                Kind::None => 0,
+                Kind::Bytes => f.inner,
+                _ if a == b => 0,
+                _ => field_len(f.inner),
+            };
+            f.size = if f.kind == Kind::None { 0 } else { field_len(list) };
+        }
+    }
+
+    /// Size of a `Features` message holding `feats`.
+    fn features_size(feats: &[Feat]) -> usize {
+        feats
+            .iter()
+            .map(|f| field_len(field_len(f.key.1 - f.key.0) + field_len(f.size)))
+            .sum()
+    }
+
+    fn write_example(&mut self, out: &mut Vec<u8>) {
+        let mut feats = std::mem::take(&mut self.feats);
+        self.size_features(&mut feats);
+        put_tag_len(out, 0x0a, Self::features_size(&feats));
+        self.write_features(&feats, out);
+        self.feats = feats;
+    }
+
+    fn write_sequence(&mut self, context: bool, lists: bool, out: &mut Vec<u8>) {
+        let mut feats = std::mem::take(&mut self.feats);
+        let mut steps = std::mem::take(&mut self.steps);
+        self.size_features(&mut feats);
+        self.size_features(&mut steps);
+        if context {
+            put_tag_len(out, 0x0a, Self::features_size(&feats));
+            self.write_features(&feats, out);
+        }
+        if lists {
+            let mut total = 0;
+            for entry in &mut self.lists {
+                entry.size = steps[entry.steps.0..entry.steps.1]
+                    .iter()
+                    .map(|f| field_len(f.size))
+                    .sum();
+                total += field_len(field_len(entry.key.1 - entry.key.0) + field_len(entry.size));
+            }
+            put_tag_len(out, 0x12, total);
+            for entry in &self.lists {
+                let key = &self.arena[entry.key.0..entry.key.1];
+                put_tag_len(out, 0x0a, field_len(key.len()) + field_len(entry.size));
+                put_tag_len(out, 0x0a, key.len());
+                out.extend_from_slice(key);
+                put_tag_len(out, 0x12, entry.size);
+                for f in &steps[entry.steps.0..entry.steps.1] {
+                    put_tag_len(out, 0x0a, f.size);
+                    self.write_feature(f, out);
+                }
+            }
+        }
+        self.feats = feats;
+        self.steps = steps;
+    }
+
+    /// The entries of a `Features` message.
+    fn write_features(&self, feats: &[Feat], out: &mut Vec<u8>) {
+        for f in feats {
+            let key = &self.arena[f.key.0..f.key.1];
+            put_tag_len(out, 0x0a, field_len(key.len()) + field_len(f.size));
+            put_tag_len(out, 0x0a, key.len());
+            out.extend_from_slice(key);
+            put_tag_len(out, 0x12, f.size);
+            self.write_feature(f, out);
+        }
+    }
+
+    /// The body of a `Feature` message.
+    #[inline]
+    fn write_feature(&self, f: &Feat, out: &mut Vec<u8>) {
+        let (a, b) = f.vals;
+        match f.kind {
+            Kind::None => {}
+            Kind::Bytes => {
+                put_tag_len(out, 0x0a, f.inner);
+                for &(s, e) in &self.bytes[a..b] {
+                    put_tag_len(out, 0x0a, e - s);
+                    out.extend_from_slice(&self.arena[s..e]);
+                }
+            }
+            Kind::Float => {
+                if a == b {
+                    out.extend_from_slice(&[0x12, 0]);
+                    return;
+                }
+                put_tag_len(out, 0x12, field_len(f.inner));
+                put_tag_len(out, 0x0a, f.inner);
+                for v in &self.floats[a..b] {
+                    out.extend_from_slice(&v.to_le_bytes());
+                }
+            }
+            Kind::Int64 => {
+                if a == b {
+                    out.extend_from_slice(&[0x1a, 0]);
+                    return;
+                }
+                put_tag_len(out, 0x1a, field_len(f.inner));
+                put_tag_len(out, 0x0a, f.inner);
+                for &v in &self.ints[a..b] {
+                    put_varint(out, v as u64);
+                }
+            }
+        }
+    }
+}
+
+/// Which map a feature is in, for sizes, schemas and messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Section {
+    Features,
+    Context,
+    FeatureLists,
+}
+
+impl Section {
+    /// The path of a feature in messages.
+    pub fn path(self, key: &[u8], step: Option<usize>) -> String {
+        let key = show_key(key);
+        match (self, step) {
+            (Section::Features, _) => key,
+            (Section::Context, _) => format!("context.{key}"),
+            (Section::FeatureLists, None) => format!("feature_lists.{key}"),
+            (Section::FeatureLists, Some(s)) => format!("feature_lists.{key}[{s}]"),
+        }
+    }
+}
+
+fn typed_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Int64 => "int64_list",
+        Kind::Float => "float_list",
+        Kind::Bytes => "bytes_list",
+        Kind::None => "no kind",
+    }
+}
+
+fn kind_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Int64 => "int64",
+        Kind::Float => "float",
+        Kind::Bytes => "bytes",
+        Kind::None => "none",
+    }
+}
+
+/// "an int64 list", "an int64_list", "an int64 feature (--schema)".
+fn in_list(kind: Kind, forced: Forced) -> String {
+    let article = if kind == Kind::Int64 { "an" } else { "a" };
+    match forced {
+        Forced::No => format!("{article} {} list", kind_name(kind)),
+        Forced::Typed => format!("{article} {}", typed_name(kind)),
+        Forced::Schema => format!("{article} {} feature (--schema)", kind_name(kind)),
+    }
+}
+
+fn tag_name(tag: Tag) -> &'static str {
+    match tag {
+        Tag::Int | Tag::BigInt => "integer",
+        Tag::Float => "float",
+        Tag::Bool => "boolean",
+        Tag::Str => "string",
+        Tag::Bytes => "{\"base64\"} value",
+    }
+}
+
+/// `"NaN"`, `"Infinity"`, `"-Infinity"`.
+fn special(s: &[u8]) -> Option<f32> {
+    match s {
+        b"NaN" => Some(f32::NAN),
+        b"Infinity" => Some(f32::INFINITY),
+        b"-Infinity" => Some(f32::NEG_INFINITY),
+        _ => None,
+    }
+}
+
+/// A JSON number's text as float32, via the nearest double (as Python and
+/// protobuf read it); finite numbers beyond the float32 range are errors.
+fn parse_float(text: &[u8]) -> Result<f32, String> {
+    let s = std::str::from_utf8(text).map_err(|_| "not a number".to_string())?;
+    let wide: f64 = s.parse().map_err(|_| format!("{s} is not a number"))?;
+    let v = wide as f32;
+    if v.is_infinite() {
+        return Err(format!("{s} is outside the float32 range"));
+    }
+    Ok(v)
+}
+
+/// Decodes standard base64 (padding optional; URL-safe too with `url_ok`).
+fn decode_base64(text: &[u8], url_ok: bool, out: &mut Vec<u8>) -> Result<(), String> {
+    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+    const CONFIG: GeneralPurposeConfig =
+        GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent);
+    const STANDARD: GeneralPurpose = GeneralPurpose::new(&base64::alphabet::STANDARD, CONFIG);
+    const URL_SAFE: GeneralPurpose = GeneralPurpose::new(&base64::alphabet::URL_SAFE, CONFIG);
+    let start = out.len();
+    out.resize(start + base64::decoded_len_estimate(text.len()), 0);
+    let result = match STANDARD.decode_slice(text, &mut out[start..]) {
+        Err(_) if url_ok => URL_SAFE.decode_slice(text, &mut out[start..]),
+        r => r,
+    };
+    match result {
+        Ok(n) => {
+            out.truncate(start + n);
+            Ok(())
+        }
+        Err(e) => {
+            out.truncate(start);
+            use base64::DecodeError as E;
+            let e = match e {
+                base64::DecodeSliceError::DecodeError(e) => e,
+                base64::DecodeSliceError::OutputSliceTooSmall => E::InvalidLength(text.len()),
+            };
+            Err(match e {
+                E::InvalidByte(at, b) => format!("bad base64: {} at offset {at}", show_byte(b)),
+                E::InvalidLength(_) => format!("bad base64: {} characters is not a valid length", text.len()),
+                E::InvalidLastSymbol(at, b) => {
+                    format!("bad base64: {} at offset {at} has bits past the end", show_byte(b))
+                }
+                E::InvalidPadding => "bad base64: wrong padding".to_string(),
+            })
+        }
+    }
+}
+
+/// A string value for messages: JSON-quoted, shortened past 40 characters.
+fn quote(s: &[u8]) -> String {
+    let text = String::from_utf8_lossy(s);
+    let short: String = text.chars().take(40).collect();
+    let mut out = Vec::new();
+    super::render::json_string(short.as_bytes(), &mut out);
+    let mut q = String::from_utf8_lossy(&out).into_owned();
+    if short.len() < text.len() {
+        q.push_str("...");
+    }
+    q
+}
+
+/// A byte of base64 text, for messages.
+fn show_byte(b: u8) -> String {
+    if b.is_ascii_graphic() {
+        format!("'{}'", b as char)
+    } else {
+        format!("byte 0x{b:02x}")
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Wire encoding
+// ---------------------------------------------------------------------------
+
+#[inline]
+fn varint_len(v: u64) -> usize {
+    // 1 byte per 7 bits, at least one.
+    (64 - (v | 1).leading_zeros() as usize).div_ceil(7)
+}
+
+/// Size of a length-delimited field (1-byte tag) with `len` bytes of content.
+#[inline]
+fn field_len(len: usize) -> usize {
+    1 + varint_len(len as u64) + len
+}
+
+#[inline]
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+#[inline]
+fn put_tag_len(out: &mut Vec<u8>, tag: u8, len: usize) {
+    out.push(tag);
+    put_varint(out, len as u64);
+}
+
+// ---------------------------------------------------------------------------
+// Type detection
+// ---------------------------------------------------------------------------
+
+/// `--type auto`: the message type of a file from its first line.
+///
+/// Natural form: a SequenceExample when the line is an object with a
+/// `feature_lists` key or a `context` key holding an object of features, and
+/// no key other than `context` and `feature_lists`; else an Example. Protojson: a SequenceExample when the object has a
+/// `context` or `featureLists` (`feature_lists`) key; else an Example.
+pub fn detect(format: JsonFormat, line: &[u8]) -> MessageType {
+    let mut p = Parser { s: line, i: 0 };
+    p.ws();
+    if p.peek() != Some(b'{') {
+        return MessageType::Example;
+    }
+    let (mut lists, mut context, mut other) = (false, false, false);
+    let scanned = p.members(|p| {
+        let s = p.string()?;
+        let key = &p.s[s.span.0..s.span.1];
+        match key {
+            b"context" if format == JsonFormat::Natural => {
+                p.colon()?;
+                // A context is an object of features; a feature named
+                // "context" can only be an object in the typed form.
+                if context_like(p) {
+                    context = true;
+                } else {
+                    other = true;
+                }
+                return p.skip_value(0);
+            }
+            b"context" => context = true,
+            b"feature_lists" => lists = true,
+            b"featureLists" if format == JsonFormat::Protojson => lists = true,
+            _ => other = true,
+        }
+        p.colon()?;
+        p.skip_value(0)
+    });
+    let sequence = match format {
+        JsonFormat::Natural => (lists || context) && !other,
+        JsonFormat::Protojson => lists || context,
+    };
+    if scanned.is_ok() && sequence {
+        MessageType::SequenceExample
+    } else {
+        MessageType::Example
+    }
+}
+
+/// Whether the value at the parser's position is an object that is not a
+/// typed-form feature (`{"int64_list": ...}` etc.) nor `{"base64": ...}`.
+/// Leaves the position unchanged.
+fn context_like(p: &mut Parser<'_>) -> bool {
+    let start = p.i;
+    p.ws();
+    let mut result = false;
+    if p.peek() == Some(b'{') {
+        p.i += 1;
+        p.ws();
+        result = match p.peek() {
+            Some(b'}') => true,
+            Some(b'"') => match p.string() {
+                Ok(k) => !matches!(
+                    &p.s[k.span.0..k.span.1],
+                    b"int64_list" | b"float_list" | b"bytes_list" | b"base64"
+                ),
+                Err(_) => false,
+            },
+            _ => false,
+        };
+    }
+    p.i = start;
+    result
+}

@@ -1,0 +1,303 @@
+//! protojson (protobuf's JSON mapping) → the encoder's feature index.
+
+use super::*;
+
+impl Encoder {
+    /// Reads a protojson Example; returns whether `features` is present.
+    pub(super) fn proto_example(&mut self, p: &mut Parser<'_>) -> Result<bool, LineError> {
+        let mut features = false;
+        p.members(|p| {
+            let at = p.i;
+            let key = p.string()?;
+            p.colon()?;
+            if !self.key_is(p, key, "features")? {
+                let name = self.key_text(p, key)?;
+                return Err(LineError::new(
+                    at,
+                    format!(
+                        "unknown field {} in an Example (SequenceExamples? use --type sequence)",
+                        show_key(name.as_bytes())
+                    ),
+                ));
+            }
+            if p.null()? {
+                return Ok(());
+            }
+            features = true;
+            self.proto_features(p, Section::Features)
+        })?;
+        Ok(features)
+    }
+
+    /// Reads a protojson SequenceExample; returns which fields are present.
+    pub(super) fn proto_sequence(&mut self, p: &mut Parser<'_>) -> Result<(bool, bool), LineError> {
+        let (mut context, mut lists) = (false, false);
+        p.members(|p| {
+            let at = p.i;
+            let key = p.string()?;
+            p.colon()?;
+            if self.key_is(p, key, "context")? {
+                if p.null()? {
+                    return Ok(());
+                }
+                context = true;
+                self.proto_features(p, Section::Context)
+            } else if self.key_is(p, key, "featureLists")? || self.key_is(p, key, "feature_lists")? {
+                if p.null()? {
+                    return Ok(());
+                }
+                lists = true;
+                self.proto_feature_lists(p)
+            } else {
+                let name = self.key_text(p, key)?;
+                Err(LineError::new(
+                    at,
+                    format!(
+                        "unknown field {} in a SequenceExample (Examples? use --type example)",
+                        show_key(name.as_bytes())
+                    ),
+                ))
+            }
+        })?;
+        Ok((context, lists))
+    }
+
+    /// Reads `{"feature": {"name": Feature, ...}}`.
+    pub(super) fn proto_features(&mut self, p: &mut Parser<'_>, section: Section) -> Result<(), LineError> {
+        p.require_object("a Features message")?;
+        p.members(|p| {
+            let at = p.i;
+            let key = p.string()?;
+            p.colon()?;
+            if !self.key_is(p, key, "feature")? {
+                let name = self.key_text(p, key)?;
+                return Err(LineError::new(
+                    at,
+                    format!("unknown field {} in Features", show_key(name.as_bytes())),
+                ));
+            }
+            if p.null()? {
+                return Ok(());
+            }
+            p.require_object("the feature map")?;
+            p.members(|p| {
+                let key = p.string()?;
+                let kstart = self.arena.len();
+                p.unescape(key, &mut self.arena)?;
+                let kspan = (kstart, self.arena.len());
+                p.colon()?;
+                let feat = self
+                    .proto_feature(p)
+                    .map_err(|e| e.in_key(|| section.path(&self.arena[kspan.0..kspan.1], None)))?;
+                self.feats.push(Feat { key: kspan, ..feat });
+                Ok(())
+            })
+        })
+    }
+
+    /// Reads `{"featureList": {"name": {"feature": [Feature, ...]}, ...}}`.
+    pub(super) fn proto_feature_lists(&mut self, p: &mut Parser<'_>) -> Result<(), LineError> {
+        p.require_object("a FeatureLists message")?;
+        p.members(|p| {
+            let at = p.i;
+            let key = p.string()?;
+            p.colon()?;
+            if !(self.key_is(p, key, "featureList")? || self.key_is(p, key, "feature_list")?) {
+                let name = self.key_text(p, key)?;
+                return Err(LineError::new(
+                    at,
+                    format!("unknown field {} in FeatureLists", show_key(name.as_bytes())),
+                ));
+            }
+            if p.null()? {
+                return Ok(());
+            }
+            p.require_object("the feature list map")?;
+            p.members(|p| {
+                let key = p.string()?;
+                let kstart = self.arena.len();
+                p.unescape(key, &mut self.arena)?;
+                let kspan = (kstart, self.arena.len());
+                p.colon()?;
+                let first = self.steps.len();
+                let path =
+                    |arena: &[u8], step: Option<usize>| Section::FeatureLists.path(&arena[kspan.0..kspan.1], step);
+                if !p.null()? {
+                    p.require_object("a FeatureList message")
+                        .map_err(|e| e.in_key(|| path(&self.arena, None)))?;
+                    self.proto_repeated(p, "feature", "a FeatureList", "Features", |this, p| {
+                        let feat = this.proto_feature(p)?;
+                        this.steps.push(feat);
+                        Ok(())
+                    })
+                    .map_err(|e| e.in_key(|| path(&self.arena, Some(self.steps.len() - first))))?;
+                }
+                self.lists.push(ListEntry {
+                    key: kspan,
+                    steps: (first, self.steps.len()),
+                    size: 0,
+                });
+                Ok(())
+            })
+        })
+    }
+
+    /// Reads a protojson Feature: `{}` or `{"int64List": {"value": [...]}}`.
+    pub(super) fn proto_feature(&mut self, p: &mut Parser<'_>) -> Result<Feat, LineError> {
+        let mut feat = Feat {
+            key: (0, 0),
+            kind: Kind::None,
+            vals: (0, 0),
+            inner: 0,
+            size: 0,
+        };
+        if p.null()? {
+            return Ok(feat);
+        }
+        p.require_object("a Feature message")?;
+        p.members(|p| {
+            let at = p.i;
+            let key = p.string()?;
+            p.colon()?;
+            let kind = if self.key_is(p, key, "int64List")? || self.key_is(p, key, "int64_list")? {
+                Kind::Int64
+            } else if self.key_is(p, key, "floatList")? || self.key_is(p, key, "float_list")? {
+                Kind::Float
+            } else if self.key_is(p, key, "bytesList")? || self.key_is(p, key, "bytes_list")? {
+                Kind::Bytes
+            } else {
+                let name = self.key_text(p, key)?;
+                return Err(LineError::new(
+                    at,
+                    format!("unknown field {} in a Feature", show_key(name.as_bytes())),
+                ));
+            };
+            if p.null()? {
+                return Ok(());
+            }
+            if feat.kind != Kind::None {
+                return Err(LineError::new(at, "a Feature holds one list (its kind is a oneof)"));
+            }
+            let (start, end) = self.proto_list(p, kind)?;
+            feat.kind = kind;
+            feat.vals = (start, end);
+            Ok(())
+        })?;
+        Ok(feat)
+    }
+
+    /// Reads the members of a protojson message whose only field, `field`,
+    /// is repeated: `null` or an array whose elements `each` reads. `message`
+    /// and `items` name the message and its elements in errors.
+    pub(super) fn proto_repeated(
+        &mut self,
+        p: &mut Parser<'_>,
+        field: &str,
+        message: &str,
+        items: &str,
+        mut each: impl FnMut(&mut Self, &mut Parser<'_>) -> Result<(), LineError>,
+    ) -> Result<(), LineError> {
+        p.members(|p| {
+            let at = p.i;
+            let key = p.string()?;
+            p.colon()?;
+            if !self.key_is(p, key, field)? {
+                let name = self.key_text(p, key)?;
+                return Err(LineError::new(
+                    at,
+                    format!("unknown field {} in {message}", show_key(name.as_bytes())),
+                ));
+            }
+            if p.null()? {
+                return Ok(());
+            }
+            if !p.eat(b'[') {
+                return Err(p.err(&format!("expected an array of {items}")));
+            }
+            p.ws();
+            if p.eat(b']') {
+                return Ok(());
+            }
+            loop {
+                p.ws();
+                each(self, p)?;
+                if p.list_next()? {
+                    return Ok(());
+                }
+            }
+        })
+    }
+
+    /// Reads a list message `{"value": [...]}` of `kind` into the value vectors.
+    pub(super) fn proto_list(&mut self, p: &mut Parser<'_>, kind: Kind) -> Result<(usize, usize), LineError> {
+        let start = match kind {
+            Kind::Int64 => self.ints.len(),
+            Kind::Float => self.floats.len(),
+            _ => self.bytes.len(),
+        };
+        p.require_object("a list message ({\"value\": [...]})")?;
+        self.proto_repeated(p, "value", "a list message", "values", |this, p| {
+            this.proto_value(p, kind)
+        })?;
+        Ok(match kind {
+            Kind::Int64 => (start, self.ints.len()),
+            Kind::Float => (start, self.floats.len()),
+            _ => (start, self.bytes.len()),
+        })
+    }
+
+    /// One protojson value of a list of `kind`.
+    pub(super) fn proto_value(&mut self, p: &mut Parser<'_>, kind: Kind) -> Result<(), LineError> {
+        let at = p.i;
+        match (kind, p.peek()) {
+            (Kind::Int64, Some(b'"')) => {
+                let s = p.string()?;
+                self.scratch.clear();
+                p.unescape(s, &mut self.scratch)?;
+                let v = std::str::from_utf8(&self.scratch)
+                    .ok()
+                    .and_then(|t| t.parse::<i64>().ok())
+                    .ok_or_else(|| LineError::new(at, "not an int64 (a decimal integer, as a number or a string)"))?;
+                self.ints.push(v);
+            }
+            (Kind::Int64, Some(b'-' | b'0'..=b'9')) => {
+                let n = p.number()?;
+                let v = n
+                    .int
+                    .ok_or_else(|| LineError::new(at, "not an int64 (a decimal integer, as a number or a string)"))?;
+                self.ints.push(v);
+            }
+            (Kind::Float, Some(b'"')) => {
+                let s = p.string()?;
+                self.scratch.clear();
+                p.unescape(s, &mut self.scratch)?;
+                let v = match special(&self.scratch) {
+                    Some(v) => v,
+                    None => parse_float(&self.scratch).map_err(|_| {
+                        LineError::new(at, "not a float (a number, \"NaN\", \"Infinity\" or \"-Infinity\")")
+                    })?,
+                };
+                self.floats.push(v);
+            }
+            (Kind::Float, Some(b'-' | b'0'..=b'9')) => {
+                p.number()?;
+                let v = parse_float(&p.s[at..p.i]).map_err(|r| LineError::new(at, r))?;
+                self.floats.push(v);
+            }
+            (Kind::Bytes, Some(b'"')) => {
+                let s = p.string()?;
+                self.scratch.clear();
+                p.unescape(s, &mut self.scratch)?;
+                let start = self.arena.len();
+                decode_base64(&self.scratch, true, &mut self.arena).map_err(|r| LineError::new(at, r))?;
+                self.bytes.push((start, self.arena.len()));
+            }
+            (Kind::Bytes, _) => return Err(p.err("expected a base64 string")),
+            (Kind::Int64, _) => return Err(p.err("expected an int64 (a number or a string)")),
+            _ => return Err(p.err("expected a float (a number or a string)")),
+        }
+        Ok(())
+    }
+
+    // -- encoding -----------------------------------------------------------
+}

@@ -1,0 +1,74 @@
+//! Bytes in and out, below the record layer: where inputs come from, how
+//! they are decompressed, and how outputs are written safely.
+//!
+//! - [`Compression`] and [`sniff_magic`]: the one compression enum and the
+//!   one magic-byte sniffer (the record layer adds its "a valid record
+//!   header wins" rule in [`crate::record::open`]).
+//! - [`input`]: command-line inputs (paths, `-`, quoted globs) as bytes.
+//! - [`inflate`]: gzip/zlib decoding that never loses output; [`readahead`]
+//!   runs it on a second thread.
+//! - [`deflate`]: gzip output compressed on several threads.
+//! - [`output_file`]: atomic output files (temporary file, renamed on success).
+//!
+//! Nothing here knows about TFRecord framing or tf.train.Example.
+
+pub mod deflate;
+pub mod inflate;
+pub mod input;
+pub mod output_file;
+pub mod readahead;
+
+pub use input::Input;
+pub use output_file::AtomicOutput;
+
+/// How a stream's bytes are compressed (the whole file is one stream).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum Compression {
+    /// Plain, not compressed.
+    None,
+    /// gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream.
+    Gzip,
+    /// zlib (TensorFlow: compression_type="ZLIB").
+    Zlib,
+}
+
+impl Compression {
+    /// Human name, as TensorFlow's `compression_type` spells it in lower case.
+    pub fn name(self) -> &'static str {
+        match self {
+            Compression::None => "none",
+            Compression::Gzip => "gzip",
+            Compression::Zlib => "zlib",
+        }
+    }
+}
+
+/// The compression announced by a stream's first bytes: the gzip magic
+/// `1f 8b`, or a zlib header (deflate method, window up to 32 KiB, header
+/// checksum divisible by 31); `None` for anything else.
+pub fn sniff_magic(head: &[u8]) -> Option<Compression> {
+    match head {
+        [0x1f, 0x8b, ..] => Some(Compression::Gzip),
+        [cmf, flg, ..] if cmf & 0x0f == 8 && cmf >> 4 <= 7 && (u16::from(*cmf) << 8 | u16::from(*flg)) % 31 == 0 => {
+            Some(Compression::Zlib)
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sniffs_magic_bytes() {
+        assert_eq!(sniff_magic(&[0x1f, 0x8b, 8, 0]), Some(Compression::Gzip));
+        assert_eq!(sniff_magic(&[0x78, 0x9c, 1, 2]), Some(Compression::Zlib));
+        assert_eq!(sniff_magic(&[0x78, 0x01]), Some(Compression::Zlib));
+        assert_eq!(sniff_magic(&[0x78, 0x9d]), None);
+        assert_eq!(sniff_magic(b"hello"), None);
+        assert_eq!(sniff_magic(b"{\"a\": 1}"), None);
+        assert_eq!(sniff_magic(b""), None);
+    }
+}
