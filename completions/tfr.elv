@@ -139,6 +139,8 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --type 'Payload type (all inputs are one dataset of one type)'
             cand -n 'Scan only the first N records (over all inputs together)'
             cand --limit 'Scan only the first N records (over all inputs together)'
+            cand -j 'Threads to use [default: the number of cores]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --jobs 'Threads to use [default: the number of cores]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
             cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
             cand --json 'Same as --format json'
             cand -q 'Never show progress bars'

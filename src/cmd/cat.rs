@@ -66,7 +66,7 @@ pub(crate) fn run_cat(args: &CatArgs, ctx: &Ctx) -> Result<Exit> {
     let progress = print_progress(ctx);
     let color = ctx.color;
     let format = print.format;
-    let work = |batch: Batch, out: &mut Vec<u8>| -> Result<()> {
+    let work = |batch: &mut Batch, out: &mut Vec<u8>| -> Result<()> {
         thread_local! {
             static DECODER: std::cell::RefCell<Decoder> = std::cell::RefCell::default();
         }
@@ -88,7 +88,7 @@ pub(crate) fn run_cat(args: &CatArgs, ctx: &Ctx) -> Result<Exit> {
     let mut stdout = std::io::BufWriter::with_capacity(256 * 1024, std::io::stdout());
     let out = &mut stdout;
     // Flushed whenever the writer waits: a slow stream's records show at once.
-    let write = |bytes: &[u8]| {
+    let write = |bytes: &Vec<u8>| {
         if bytes.is_empty() {
             out.flush()
         } else {
@@ -98,7 +98,7 @@ pub(crate) fn run_cat(args: &CatArgs, ctx: &Ctx) -> Result<Exit> {
     let produce = |tx: &mut Sender<Batch>| {
         let forced = print.input.compression.forced();
         let update = |bytes, records| progress.update(bytes, records);
-        batches::produce(&inputs, forced, print.payload.fixed(), jobs, &update, |b| tx.send(b))
+        batches::produce(&inputs, forced, print.payload.fixed(), jobs, &update, tx)
     };
     let result = pipeline::run(pipeline::workers(jobs), produce, work, write);
     // Emit everything before the damage, then report it.

@@ -108,20 +108,20 @@ pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     let jobs = args.jobs.get();
     let mut out = AtomicOutput::create_threaded(&args.output, args.compression, jobs)?;
     let kinds = Mutex::new(KindLog::default());
-    let work = |batch: Batch, out: &mut Vec<u8>| -> Result<()> {
+    let work = |batch: &mut Batch, out: &mut Vec<u8>| -> Result<()> {
         thread_local! {
             static ENCODER: std::cell::RefCell<Option<Encoder>> = const { std::cell::RefCell::new(None) };
         }
         ENCODER.with_borrow_mut(|encoder| {
             let encoder = encoder.get_or_insert_with(|| Encoder::new(format, schema.clone()));
             let mut seen = KindLog::default();
-            let result = encode_batch(encoder, &batch, out, &mut seen);
+            let result = encode_batch(encoder, batch, out, &mut seen);
             kinds.lock().unwrap_or_else(|e| e.into_inner()).merge(seen);
             result
         })
     };
     let sink = &mut out;
-    let write = |bytes: &[u8]| sink.write_all(bytes);
+    let write = |bytes: &Vec<u8>| sink.write_all(bytes);
     let produce = |tx: &mut Sender<Batch>| produce(&inputs, format, &mut ty, ctx, tx);
     pipeline::run(pipeline::workers(jobs), produce, work, write)?;
     out.commit()?;

@@ -2,10 +2,11 @@
 //! table, as JSON ([`crate::schema::json`], whose format is documented in
 //! [`crate::schema`]), or as a TensorFlow parse spec ([`crate::schema::tf`]).
 
-use crate::args::InputArgs;
+use crate::args::{InputArgs, JobsArg};
 use crate::example::MessageType;
 use crate::exit::Exit;
 use crate::output::{self, Ctx};
+use crate::pipeline;
 use crate::schema::stats::{self, FeatureStats};
 use crate::schema::{self, describe::*, Scan};
 use anyhow::{Context, Result};
@@ -62,6 +63,9 @@ pub(crate) struct SchemaArgs {
     /// Scan only the first N records (over all inputs together).
     #[arg(long, short = 'n', value_name = "N")]
     pub(crate) limit: Option<u64>,
+
+    #[command(flatten)]
+    pub(crate) jobs: JobsArg,
 }
 
 pub(crate) fn run(args: &SchemaArgs, ctx: &Ctx) -> Result<Exit> {
@@ -74,6 +78,7 @@ pub(crate) fn run(args: &SchemaArgs, ctx: &Ctx) -> Result<Exit> {
             SchemaType::Sequence => Some(MessageType::SequenceExample),
         },
         limit: args.limit,
+        workers: pipeline::workers(args.jobs.get()),
     };
     // The bar is shown only once the scan has run a moment: no flash on
     // small inputs.

@@ -53,7 +53,7 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         JsonFormat::Natural => example::json::render_json_with,
         JsonFormat::Protojson => example::json::render_protojson_with,
     };
-    let work = |batch: Batch, out: &mut Vec<u8>| -> Result<()> {
+    let work = |batch: &mut Batch, out: &mut Vec<u8>| -> Result<()> {
         thread_local! {
             static DECODER: std::cell::RefCell<Decoder> = std::cell::RefCell::default();
         }
@@ -79,14 +79,14 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         };
         // On stdout, flushed whenever the writer waits: a slow stream's
         // records show at once. A file is written in large blocks.
-        let write = |bytes: &[u8]| match bytes.is_empty() {
+        let write = |bytes: &Vec<u8>| match bytes.is_empty() {
             true if flush_idle => out.flush(),
             _ => out.write_all(bytes),
         };
         let produce = |tx: &mut Sender<Batch>| {
             let forced = args.input.compression.forced();
             let update = |bytes, records| progress.update(bytes, records);
-            batches::produce(&inputs, forced, args.payload.fixed(), jobs, &update, |b| tx.send(b))
+            batches::produce(&inputs, forced, args.payload.fixed(), jobs, &update, tx)
         };
         let result = pipeline::run(pipeline::workers(jobs), produce, work, write);
         let flushed = out.flush().context("writing output");

@@ -3,7 +3,7 @@
 //! once, and the batches reach the workers in input order
 //! ([`super::in_input_order`]).
 
-use super::Stopped;
+use super::{Sender, Spares, Stopped};
 use crate::example::{self, MessageType};
 use crate::io::{Compression, Input};
 use crate::record;
@@ -55,13 +55,14 @@ pub fn produce(
     ty: Option<MessageType>,
     jobs: usize,
     progress: &(dyn Fn(u64, u64) + Sync),
-    send: impl FnMut(Batch) -> Result<(), Stopped>,
+    tx: &mut Sender<'_, Batch>,
 ) -> Result<()> {
     let records = AtomicU64::new(0);
+    let spares = tx.spares();
     let read = |i: usize, emit: &mut dyn FnMut(Batch) -> Result<(), Stopped>| {
-        read_input(&inputs[i], compression, ty, &records, progress, emit)
+        read_input(&inputs[i], compression, ty, &records, progress, spares, emit)
     };
-    super::in_input_order(inputs.len(), jobs, read, send)
+    super::in_input_order(inputs.len(), jobs, read, |b| tx.send(b))
 }
 
 /// A payload that is not the expected message, named by file, record and offset.
@@ -76,6 +77,7 @@ fn read_input(
     fixed: Option<MessageType>,
     records: &AtomicU64,
     progress: &(dyn Fn(u64, u64) + Sync),
+    spares: &Spares<Batch>,
     emit: &mut dyn FnMut(Batch) -> Result<(), Stopped>,
 ) -> Result<()> {
     let mut reader = record::open(input, compression)?;
@@ -95,12 +97,20 @@ fn read_input(
                     example::resolve_auto(rec.data).map_err(|e| decode_error(&name, rec.index, rec.offset, e))?,
                 ),
             };
-            let b = batch.get_or_insert_with(|| Batch {
-                data: Vec::with_capacity(BATCH + BATCH / 4),
-                records: Vec::with_capacity(BATCH_RECORDS / 2),
-                ty: t,
-                strict,
-                name: name.clone(),
+            let b = batch.get_or_insert_with(|| match spares.take() {
+                Some(mut b) => {
+                    b.data.clear();
+                    b.records.clear();
+                    (b.ty, b.strict, b.name) = (t, strict, name.clone());
+                    b
+                }
+                None => Batch {
+                    data: Vec::with_capacity(BATCH + BATCH / 4),
+                    records: Vec::with_capacity(BATCH_RECORDS / 2),
+                    ty: t,
+                    strict,
+                    name: name.clone(),
+                },
             });
             b.data.extend_from_slice(rec.data);
             b.records.push((b.data.len(), rec.index, rec.offset));

@@ -19,9 +19,10 @@
 pub mod batches;
 
 use anyhow::Result;
+use std::collections::BTreeMap;
 use std::io;
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
-use std::sync::Mutex;
+use std::sync::mpsc::{sync_channel, TryRecvError, TrySendError};
+use std::sync::{Condvar, Mutex};
 
 /// Batches each channel holds.
 const DEPTH: usize = 2;
@@ -98,12 +99,6 @@ where
     })
 }
 
-/// Hands batches to the workers, round-robin.
-pub struct Sender<In> {
-    txs: Vec<SyncSender<In>>,
-    next: usize,
-}
-
 /// The writer or a worker stopped (its error is reported instead).
 #[derive(Debug)]
 pub struct Stopped;
@@ -116,91 +111,245 @@ impl std::fmt::Display for Stopped {
 
 impl std::error::Error for Stopped {}
 
-impl<In> Sender<In> {
-    /// Sends the next batch; fails when the pipeline has stopped.
-    pub fn send(&mut self, batch: In) -> Result<(), Stopped> {
-        let i = self.next % self.txs.len();
-        self.next += 1;
-        self.txs[i].send(batch).map_err(|_| Stopped)
-    }
+/// Hands batches to [`run`]'s workers (or works on one itself when they
+/// are all busy).
+pub struct Sender<'a, In> {
+    send: Box<dyn FnMut(In) -> Result<(), Stopped> + 'a>,
+    spares: &'a Spares<In>,
 }
 
-/// Spare output buffers, shared by the workers and the writer.
-struct Pool(Mutex<Vec<Vec<u8>>>);
+/// Batches the workers are done with, to be filled again by the producer
+/// instead of allocating new ones (large buffers freed and allocated again
+/// cost a page fault per 4 KiB each time). Holds a few at most.
+pub struct Spares<In> {
+    pool: Pool<In>,
+    max: usize,
+}
 
-impl Pool {
-    fn take(&self) -> Vec<u8> {
-        self.0.lock().map(|mut v| v.pop()).ok().flatten().unwrap_or_default()
+impl<In> Spares<In> {
+    /// A used batch, its contents as the worker left them.
+    pub fn take(&self) -> Option<In> {
+        self.pool.0.lock().ok()?.pop()
     }
 
-    fn give(&self, mut buf: Vec<u8>) {
-        buf.clear();
-        if let Ok(mut v) = self.0.lock() {
-            v.push(buf);
+    fn put(&self, batch: In) {
+        if let Ok(mut v) = self.pool.0.lock() {
+            if v.len() < self.max {
+                v.push(batch);
+            }
         }
     }
 }
 
+impl<'a, In> Sender<'a, In> {
+    /// Sends the next batch; fails when the pipeline has stopped.
+    pub fn send(&mut self, batch: In) -> Result<(), Stopped> {
+        (self.send)(batch)
+    }
+
+    /// The batches the workers are done with (see [`Spares`]), usable
+    /// from any thread while this sender lives.
+    pub fn spares(&self) -> &'a Spares<In> {
+        self.spares
+    }
+}
+
+/// What a worker produces from one batch: bytes for the output (the usual
+/// case), or any other result the writer combines in order (schema's
+/// per-batch statistics). Outputs are recycled: `clear` empties one for
+/// reuse, keeping its capacity where it can.
+pub trait Output: Default + Send {
+    fn is_empty(&self) -> bool;
+    fn clear(&mut self);
+}
+
+impl Output for Vec<u8> {
+    fn is_empty(&self) -> bool {
+        Vec::is_empty(self)
+    }
+
+    fn clear(&mut self) {
+        Vec::clear(self)
+    }
+}
+
+/// Spare outputs (or batches), shared by the threads of a pipeline.
+struct Pool<O>(Mutex<Vec<O>>);
+
+impl<O> Pool<O> {
+    fn put(&self, o: O) {
+        if let Ok(mut v) = self.0.lock() {
+            v.push(o);
+        }
+    }
+}
+
+impl<O: Output> Pool<O> {
+    fn take(&self) -> O {
+        self.0.lock().map(|mut v| v.pop()).ok().flatten().unwrap_or_default()
+    }
+
+    fn give(&self, mut out: O) {
+        out.clear();
+        self.put(out);
+    }
+}
+
+/// Counts the batches handed out and not yet written, so that at most
+/// `limit` are in memory; `stopped` once the writer has ended.
+struct Window {
+    state: Mutex<(usize, bool)>,
+    changed: Condvar,
+    limit: usize,
+}
+
+impl Window {
+    /// Waits for room for one more batch; fails once the writer has ended.
+    fn acquire(&self) -> Result<(), Stopped> {
+        let mut g = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        while g.0 >= self.limit && !g.1 {
+            g = self.changed.wait(g).unwrap_or_else(|e| e.into_inner());
+        }
+        if g.1 {
+            return Err(Stopped);
+        }
+        g.0 += 1;
+        Ok(())
+    }
+
+    fn release(&self) {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).0 -= 1;
+        self.changed.notify_all();
+    }
+
+    fn stop(&self) {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).1 = true;
+        self.changed.notify_all();
+    }
+}
+
+/// Stops the window when the writer ends, however it ends.
+struct StopOnDrop<'a>(&'a Window);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
+
 /// Runs the pipeline: `produce` sends batches until its input ends (or
-/// fails), `work` appends the output of one batch to a buffer (an error
-/// keeps what was appended before it), `write` takes the outputs in order.
-/// `write(&[])` means the writer is about to wait for the next output: the
-/// moment to flush a stream (so a slow input's records are not held back).
-pub fn run<In, P, W, S>(workers: usize, produce: P, work: W, mut write: S) -> Result<()>
+/// fails), `work` turns one batch into an output (an error keeps what was
+/// appended before it), `write` takes the outputs in the order the batches
+/// were sent. `write` with an empty output means the writer is about to
+/// wait for the next one: the moment to flush a stream (so a slow input's
+/// records are not held back).
+///
+/// Workers take batches from one queue; when all are busy and the queue is
+/// full, the producing thread works on the batch itself, so the reading
+/// thread's spare time is not lost. Outputs are numbered and put back in
+/// order by the writer. Memory is bounded: at most `workers * (DEPTH + 1)
+/// + 1` batches are between `produce` and `write` at any time.
+///
+/// The first error in stream order wins: a worker's (after the outputs of
+/// the batches before it and what it appended before failing) or the
+/// writer's, else the producer's.
+pub fn run<In, Out, P, W, S>(workers: usize, produce: P, work: W, mut write: S) -> Result<()>
 where
     In: Send,
-    P: FnOnce(&mut Sender<In>) -> Result<()>,
-    W: Fn(In, &mut Vec<u8>) -> Result<()> + Sync,
-    S: FnMut(&[u8]) -> io::Result<()> + Send,
+    Out: Output,
+    P: FnOnce(&mut Sender<'_, In>) -> Result<()>,
+    W: Fn(&mut In, &mut Out) -> Result<()> + Sync,
+    S: FnMut(&Out) -> io::Result<()> + Send,
 {
     let workers = workers.max(1);
     let pool = Pool(Mutex::new(Vec::new()));
+    let window = Window {
+        state: Mutex::new((0, false)),
+        changed: Condvar::new(),
+        limit: workers * (2 * DEPTH + 1) + 2,
+    };
+    let spare = Spares {
+        pool: Pool(Mutex::new(Vec::new())),
+        max: workers + 2,
+    };
+    // Never full: no more results exist than batches in the window.
+    let (result_tx, result_rx) = sync_channel::<(u64, Out, Result<()>)>(window.limit);
     std::thread::scope(|scope| {
-        let mut txs = Vec::with_capacity(workers);
-        let mut outs: Vec<Receiver<(Vec<u8>, Result<()>)>> = Vec::with_capacity(workers);
+        let mut job_txs = Vec::with_capacity(workers);
         for _ in 0..workers {
-            let (tx, rx) = sync_channel::<In>(DEPTH);
-            let (out_tx, out_rx) = sync_channel::<(Vec<u8>, Result<()>)>(DEPTH);
-            txs.push(tx);
-            outs.push(out_rx);
-            let (work, pool) = (&work, &pool);
+            let (job_tx, job_rx) = sync_channel::<(u64, In)>(DEPTH);
+            job_txs.push(job_tx);
+            let (work, pool, spare, result_tx) = (&work, &pool, &spare, result_tx.clone());
             scope.spawn(move || {
-                for batch in rx {
+                for (seq, mut batch) in job_rx {
                     let mut out = pool.take();
-                    let result = work(batch, &mut out);
-                    let failed = result.is_err();
-                    if out_tx.send((out, result)).is_err() || failed {
+                    let result = work(&mut batch, &mut out);
+                    spare.put(batch);
+                    if result_tx.send((seq, out, result)).is_err() {
                         return;
                     }
                 }
             });
         }
-        let pool = &pool;
+        let (pool, window) = (&pool, &window);
         let writer = scope.spawn(move || -> Result<()> {
+            let _stop = StopOnDrop(window);
             let failed = |e: io::Error| anyhow::Error::new(e).context("writing output");
-            for k in 0.. {
-                let next = &outs[k % outs.len()];
-                let received = match next.try_recv() {
-                    Err(std::sync::mpsc::TryRecvError::Empty) => {
-                        write(&[]).map_err(failed)?;
-                        next.recv().ok()
+            let idle = Out::default();
+            let mut pending = BTreeMap::new();
+            let mut next = 0u64;
+            loop {
+                while let Some((out, result)) = pending.remove(&next) {
+                    if !Output::is_empty(&out) {
+                        write(&out).map_err(failed)?;
+                    }
+                    pool.give(out);
+                    window.release();
+                    next += 1;
+                    result?;
+                }
+                let received = match result_rx.try_recv() {
+                    Err(TryRecvError::Empty) => {
+                        write(&idle).map_err(failed)?;
+                        result_rx.recv().ok()
                     }
                     other => other.ok(),
                 };
-                let Some((buf, result)) = received else {
+                let Some((seq, out, result)) = received else {
                     return Ok(());
                 };
-                if !buf.is_empty() {
-                    write(&buf).map_err(failed)?;
-                }
-                pool.give(buf);
-                result?;
+                pending.insert(seq, (out, result));
             }
-            Ok(())
         });
-        let mut sender = Sender { txs, next: 0 };
-        let produced = produce(&mut sender);
-        drop(sender);
+        let produced = {
+            let mut seq = 0u64;
+            let (work, result_tx, spare) = (&work, &result_tx, &spare);
+            let mut sender = Sender {
+                send: Box::new(|batch| {
+                    window.acquire()?;
+                    seq += 1;
+                    // Round-robin, to the next worker with room.
+                    let mut job = (seq - 1, batch);
+                    for k in 0..job_txs.len() {
+                        match job_txs[(job.0 as usize + k) % job_txs.len()].try_send(job) {
+                            Ok(()) => return Ok(()),
+                            Err(TrySendError::Full(j)) => job = j,
+                            Err(TrySendError::Disconnected(_)) => return Err(Stopped),
+                        }
+                    }
+                    // Every worker is busy: work on this one here.
+                    let (at, mut batch) = job;
+                    let mut out = pool.take();
+                    let result = work(&mut batch, &mut out);
+                    spare.put(batch);
+                    result_tx.send((at, out, result)).map_err(|_| Stopped)
+                }),
+                spares: spare,
+            };
+            produce(&mut sender)
+        };
+        drop(job_txs);
+        drop(result_tx);
         let written = writer.join().expect("writer thread panicked");
         written?;
         produced
@@ -222,11 +371,11 @@ mod tests {
                 }
                 Ok(())
             },
-            |i, buf| {
+            |i: &mut u32, buf: &mut Vec<u8>| {
                 buf.extend_from_slice(format!("{i},").as_bytes());
                 Ok(())
             },
-            |b| {
+            |b: &Vec<u8>| {
                 out.extend_from_slice(b);
                 Ok(())
             },
@@ -244,14 +393,14 @@ mod tests {
                 }
                 anyhow::bail!("producer error")
             },
-            |i, buf| {
-                buf.push(b'a' + (i % 26) as u8);
-                if i == 7 {
+            |i: &mut u32, buf: &mut Vec<u8>| {
+                buf.push(b'a' + (*i % 26) as u8);
+                if *i == 7 {
                     anyhow::bail!("worker error at {i}")
                 }
                 Ok(())
             },
-            |b| {
+            |b: &Vec<u8>| {
                 out.extend_from_slice(b);
                 Ok(())
             },
@@ -266,11 +415,54 @@ mod tests {
                 s.send(1)?;
                 anyhow::bail!("producer error")
             },
-            |_, _| Ok(()),
-            |_| Ok(()),
+            |_: &mut u32, _: &mut Vec<u8>| Ok(()),
+            |_: &Vec<u8>| Ok(()),
         )
         .unwrap_err();
         assert_eq!(err.to_string(), "producer error");
+    }
+
+    /// Uneven work (so batches finish out of order, and the producer works
+    /// on some itself) still comes out in order, with at most the window's
+    /// batches alive at once.
+    #[test]
+    fn uneven_work_keeps_order_and_bounds_memory() {
+        use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+        for workers in [1, 2, 3] {
+            let alive = AtomicUsize::new(0);
+            let most = AtomicUsize::new(0);
+            let mut got = Vec::new();
+            run(
+                workers,
+                |s: &mut Sender<u64>| {
+                    for i in 0..3000u64 {
+                        let n = alive.fetch_add(1, SeqCst) + 1;
+                        most.fetch_max(n, SeqCst);
+                        s.send(i)?;
+                    }
+                    Ok(())
+                },
+                |i: &mut u64, buf: &mut Vec<u8>| {
+                    if *i % 7 == 0 {
+                        std::thread::sleep(std::time::Duration::from_micros(*i % 300));
+                    }
+                    buf.extend_from_slice(&i.to_le_bytes());
+                    Ok(())
+                },
+                |b: &Vec<u8>| {
+                    if !b.is_empty() {
+                        got.push(u64::from_le_bytes(b[..8].try_into().unwrap()));
+                        alive.fetch_sub(1, SeqCst);
+                    }
+                    Ok(())
+                },
+            )
+            .unwrap();
+            assert_eq!(got, (0..3000).collect::<Vec<_>>(), "workers {workers}");
+            // The window, plus the one being counted before its send.
+            let limit = workers * (2 * DEPTH + 1) + 2;
+            assert!(most.load(SeqCst) <= limit + 1, "{} alive", most.load(SeqCst));
+        }
     }
 
     /// Input `i` emits `i * 10 .. i * 10 + i`; input `fail` fails after one item.
