@@ -173,14 +173,17 @@ fn agree_with_reader(data: &[u8], salvaged: &[u8]) {
 mod tests {
     use std::path::Path;
 
-    /// Replays every saved crash of a target (fuzz/regressions/TARGET/*).
+    /// Replays every saved input of a target (fuzz/regressions/TARGET/*:
+    /// past crashes and hand-picked edge cases; the folder must exist and
+    /// hold at least one).
     fn replay(target: &str, run: fn(&[u8])) {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("fuzz/regressions")
             .join(target);
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            return;
-        };
+        let entries: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .collect();
+        assert!(!entries.is_empty(), "{}: no inputs to replay", dir.display());
         for entry in entries {
             let path = entry.expect("dir entry").path();
             let bytes = std::fs::read(&path).expect("read regression input");

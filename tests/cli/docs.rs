@@ -3,6 +3,7 @@
 //!
 //! Regenerate them with: `TFR_REGENERATE=1 cargo test --test cli docs`
 
+use crate::util::skip_or_fail;
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -104,8 +105,7 @@ fn man_page_renders() {
         .env("PAGER", "cat")
         .output()
     else {
-        eprintln!("man not installed; skipped");
-        return;
+        return skip_or_fail("man (man-db) is not installed");
     };
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success() && text.contains("TFRecord"), "{text}");

@@ -79,8 +79,10 @@ fn cat_equals_text_format_on_every_example_fixture() {
 
 #[test]
 fn raw_cat_prints_every_payload() {
+    let mut checked = 0;
     for f in fixtures().iter().filter(|f| f["damage"].is_null()) {
         let Some(exp) = expected(f) else { continue };
+        checked += 1;
         let n = exp["payloads_b64"].as_array().unwrap().len();
         let path = data(f["file"].as_str().unwrap());
         let out = tfr(&["cat", "--type", "raw", &path]).run().ok();
@@ -91,6 +93,7 @@ fn raw_cat_prints_every_payload() {
             f["name"]
         );
     }
+    assert!(checked >= 20, "only {checked} fixtures with expected payloads");
 }
 
 #[test]

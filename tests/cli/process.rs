@@ -100,8 +100,7 @@ fn colour_only_when_asked() {
 #[test]
 fn progress_only_on_a_terminal() {
     if std::process::Command::new("script").arg("--version").output().is_err() {
-        eprintln!("`script` (util-linux) not installed; skipped");
-        return;
+        return skip_or_fail("`script` (util-linux) is not installed");
     }
     let dir = Dir::new();
     let path = dir.write("x.tfrecord", &records(&[&b"abc"[..]; 100]));

@@ -12,6 +12,21 @@ pub fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("data")
 }
 
+/// Whether this run is CI (`CI` set and not "false"/"0"): a test that
+/// cannot run here then fails instead of skipping.
+pub fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
+}
+
+/// Skips a test that needs something this machine lacks, saying why; under
+/// CI a missing prerequisite is a failure (`.ci/run` installs them all).
+pub fn skip_or_fail(reason: &str) {
+    if under_ci() {
+        panic!("{reason} (required under CI=true: .ci/run installs it)");
+    }
+    eprintln!("SKIPPED: {reason}");
+}
+
 /// A path inside `tests/data`.
 pub fn data(name: &str) -> String {
     data_dir().join(name).to_string_lossy().into_owned()
@@ -217,6 +232,7 @@ pub fn manifest() -> serde_json::Value {
 /// The expected answers for one fixture.
 pub fn expected(fixture: &serde_json::Value) -> Option<serde_json::Value> {
     let rel = fixture["expected"].as_str()?;
-    let text = std::fs::read_to_string(data_dir().join(rel)).ok()?;
+    let path = data_dir().join(rel);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     Some(serde_json::from_str(&text).expect("expected JSON"))
 }
