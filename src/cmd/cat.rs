@@ -1,7 +1,7 @@
 //! `tfr cat` and `tfr head`: print records (head is cat with a limit).
 
 use crate::args::{InputArgs, JobsArg, PayloadType};
-use crate::example::{self, Decoder, MessageType};
+use crate::example::{self, Decoder, Format, MessageType};
 use crate::exit::Exit;
 use crate::output::{self, Ctx};
 use crate::pipeline::batches::{self, decode_error, Batch};
@@ -10,18 +10,6 @@ use crate::record;
 use anyhow::{Context, Result};
 use clap::Args;
 use std::io::{IsTerminal, Write};
-
-/// `--format` of printed records.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
-pub(crate) enum Format {
-    /// protobuf text format, as Python's text_format.MessageToString prints it.
-    #[default]
-    Text,
-    /// The JSONL mapping (as to-jsonl), one line per record, no comment lines.
-    Json,
-    /// Protobuf's JSON mapping (json_format.MessageToJson), one line per record.
-    Protojson,
-}
 
 /// Options shared by cat and head.
 #[derive(Args, Debug, Clone)]
@@ -67,10 +55,7 @@ pub(crate) fn run_cat(args: &CatArgs, ctx: &Ctx) -> Result<Exit> {
     let color = ctx.color;
     let format = print.format;
     let work = |batch: &mut Batch, out: &mut Vec<u8>| -> Result<()> {
-        thread_local! {
-            static DECODER: std::cell::RefCell<Decoder> = std::cell::RefCell::default();
-        }
-        DECODER.with_borrow_mut(|decoder| {
+        example::with_decoder(|decoder| {
             for (payload, index, offset) in batch.records() {
                 let label = Label {
                     name: &batch.name,
@@ -136,10 +121,9 @@ fn render(
             };
             out.extend_from_slice(output::dim(&line, label.color).as_bytes());
             out.push(b'\n');
-            example::render_text_with(decoder, ty, strict, payload, out).inspect_err(|_| out.truncate(start))
+            example::render_with(decoder, format, ty, strict, payload, out).inspect_err(|_| out.truncate(start))
         }
-        Format::Json => example::json::render_json_with(decoder, ty, strict, payload, out),
-        Format::Protojson => example::json::render_protojson_with(decoder, ty, strict, payload, out),
+        _ => example::render_with(decoder, format, ty, strict, payload, out),
     }
 }
 

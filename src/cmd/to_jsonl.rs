@@ -8,8 +8,8 @@
 //! before a damaged record are written, then the error.
 
 use crate::args::{InputArgs, JobsArg, PayloadType};
+use crate::example;
 use crate::example::json::JsonFormat;
-use crate::example::{self, Decoder};
 use crate::exit::Exit;
 use crate::io::{AtomicOutput, Compression};
 use crate::output::Ctx;
@@ -49,17 +49,11 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         Some(path) if path.as_os_str() != "-" => Some(AtomicOutput::create(path, Compression::None)?),
         _ => None,
     };
-    let render = match args.format {
-        JsonFormat::Natural => example::json::render_json_with,
-        JsonFormat::Protojson => example::json::render_protojson_with,
-    };
+    let format = args.format.into();
     let work = |batch: &mut Batch, out: &mut Vec<u8>| -> Result<()> {
-        thread_local! {
-            static DECODER: std::cell::RefCell<Decoder> = std::cell::RefCell::default();
-        }
-        DECODER.with_borrow_mut(|decoder| {
+        example::with_decoder(|decoder| {
             for (payload, index, offset) in batch.records() {
-                render(decoder, batch.ty, batch.strict, payload, out)
+                example::render_with(decoder, format, batch.ty, batch.strict, payload, out)
                     .map_err(|e| decode_error(&batch.name, index, offset, e))?;
             }
             Ok(())

@@ -48,8 +48,9 @@ mod tests;
 
 pub use error::{DecodeError, DecodeErrorKind};
 pub use view::{
-    BytesValues, Decoder, ExampleView, FeatureEntries, FeatureListEntries, FeatureListIter, FeatureListView,
-    FeatureListsView, FeatureView, FeaturesView, FloatValues, Int64Values, Kind, SequenceExampleView,
+    BytesValues, Decoder, EntryRec, ExampleView, FeatureEntries, FeatureListEntries, FeatureListIter, FeatureListView,
+    FeatureListsView, FeatureView, FeaturesView, FloatValues, Int64Values, Kind, ListEntryRec, MapEntries, MapEntry,
+    MapView, SequenceExampleView,
 };
 
 /// What a record's payload is decoded as.
@@ -112,35 +113,85 @@ fn not_an_example(e: DecodeError) -> DecodeError {
     DecodeError::new(DecodeErrorKind::NotAnExample { reason }, e.offset())
 }
 
-/// Appends the text format of `payload`, decoded as `ty`, to `out`.
-///
-/// Example and SequenceExample print exactly what Python's
-/// `google.protobuf.text_format.MessageToString(msg)` prints (nothing for an
-/// empty message). `Raw` prints the payload as one double-quoted line:
-/// printable UTF-8 kept as is, other bytes as octal escapes, C escapes for
-/// quotes, backslashes and control characters, then a newline.
-///
-/// `strict` rejects unknown top-level fields (auto mode, see the module
-/// doc). On error, `out` is left as it was.
-pub fn render_text(ty: MessageType, strict: bool, payload: &[u8], out: &mut Vec<u8>) -> Result<(), DecodeError> {
-    thread_local! {
-        static DECODER: std::cell::RefCell<Decoder> = std::cell::RefCell::default();
-    }
-    DECODER.with_borrow_mut(|decoder| render_text_with(decoder, ty, strict, payload, out))
+/// How a record is written: text format, or one of the two JSON mappings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum Format {
+    /// protobuf text format, as Python's text_format.MessageToString prints it.
+    #[default]
+    Text,
+    /// The JSONL mapping (as to-jsonl), one line per record, no comment lines.
+    Json,
+    /// Protobuf's JSON mapping (json_format.MessageToJson), one line per record.
+    Protojson,
 }
 
-/// [`render_text`] with a caller-owned [`Decoder`].
-pub fn render_text_with(
-    decoder: &mut Decoder,
+impl From<json::JsonFormat> for Format {
+    fn from(f: json::JsonFormat) -> Format {
+        match f {
+            json::JsonFormat::Natural => Format::Json,
+            json::JsonFormat::Protojson => Format::Protojson,
+        }
+    }
+}
+
+/// Appends `payload`, decoded as `ty`, in `format` to `out`.
+///
+/// Text: exactly what Python's `google.protobuf.text_format.MessageToString(msg)`
+/// prints for Example and SequenceExample (nothing for an empty message);
+/// `Raw` prints the payload as one double-quoted line: printable UTF-8 kept
+/// as is, other bytes as octal escapes, C escapes for quotes, backslashes
+/// and control characters, then a newline. JSON: one line and a newline
+/// ([`json::render`] documents both mappings).
+///
+/// `strict` rejects unknown top-level fields (auto mode, see the module
+/// doc). On error, `out` is left as it was. Decodes with this thread's
+/// [`Decoder`] ([`with_decoder`]).
+pub fn render(
+    format: Format,
     ty: MessageType,
     strict: bool,
     payload: &[u8],
     out: &mut Vec<u8>,
 ) -> Result<(), DecodeError> {
-    match ty {
-        MessageType::Example => text::example(&decoder.example(payload, strict)?, out),
-        MessageType::SequenceExample => text::sequence_example(&decoder.sequence_example(payload, strict)?, out),
-        MessageType::Raw => text::raw(payload, out),
+    with_decoder(|decoder| render_with(decoder, format, ty, strict, payload, out))
+}
+
+/// [`render`] with a caller-owned [`Decoder`].
+pub fn render_with(
+    decoder: &mut Decoder,
+    format: Format,
+    ty: MessageType,
+    strict: bool,
+    payload: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<(), DecodeError> {
+    match format {
+        Format::Text => {
+            match ty {
+                MessageType::Example => text::example(&decoder.example(payload, strict)?, out),
+                MessageType::SequenceExample => {
+                    text::sequence_example(&decoder.sequence_example(payload, strict)?, out)
+                }
+                MessageType::Raw => text::raw(payload, out),
+            }
+            Ok(())
+        }
+        Format::Json => json::render::natural(decoder, ty, strict, payload, out),
+        Format::Protojson => json::render::protojson(decoder, ty, strict, payload, out),
     }
-    Ok(())
+}
+
+/// [`render`] in text format.
+pub fn render_text(ty: MessageType, strict: bool, payload: &[u8], out: &mut Vec<u8>) -> Result<(), DecodeError> {
+    render(Format::Text, ty, strict, payload, out)
+}
+
+/// Runs `f` with this thread's [`Decoder`] (one per thread, reused, so
+/// decoding allocates nothing once its buffers have grown).
+pub fn with_decoder<T>(f: impl FnOnce(&mut Decoder) -> T) -> T {
+    thread_local! {
+        static DECODER: std::cell::RefCell<Decoder> = std::cell::RefCell::default();
+    }
+    DECODER.with_borrow_mut(f)
 }

@@ -345,7 +345,7 @@ fn random_bytes_never_panic() {
         };
         for ty in [MessageType::Example, MessageType::SequenceExample, MessageType::Raw] {
             out.clear();
-            let _ = render_text_with(&mut decoder, ty, i % 3 == 0, &payload, &mut out);
+            let _ = render_with(&mut decoder, Format::Text, ty, i % 3 == 0, &payload, &mut out);
         }
         let _ = resolve_auto(&payload);
     }
@@ -472,7 +472,11 @@ fn views_agree_with_prost() {
 /// tests/data, which the repository ships (with its manifest).
 fn data_dir() -> std::path::PathBuf {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
-    assert!(dir.join("manifest.json").is_file(), "{}: manifest.json missing", dir.display());
+    assert!(
+        dir.join("manifest.json").is_file(),
+        "{}: manifest.json missing",
+        dir.display()
+    );
     dir
 }
 

@@ -75,18 +75,67 @@ struct FeatureRec {
     lists: Range<usize>,
 }
 
-/// A `Features` map entry.
+/// A `Features` map entry (opaque: reached through [`FeaturesView`]).
 #[derive(Clone, Debug)]
-struct EntryRec {
+pub struct EntryRec {
     key: (usize, usize),
     feature: FeatureRec,
 }
 
-/// A `FeatureLists` map entry: its features in `Decoder::steps`.
+/// A `FeatureLists` map entry: its features in `Decoder::steps` (opaque:
+/// reached through [`FeatureListsView`]).
 #[derive(Clone, Debug)]
-struct ListEntryRec {
+pub struct ListEntryRec {
     key: (usize, usize),
     steps: Range<usize>,
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for super::EntryRec {}
+    impl Sealed for super::ListEntryRec {}
+}
+
+/// An entry of one of the two maps of these messages (`Features`,
+/// `FeatureLists`): its key and the view of its value.
+pub trait MapEntry: sealed::Sealed {
+    /// The view of the entry's value.
+    type Value<'a>
+    where
+        Self: 'a;
+    #[doc(hidden)]
+    fn key(&self) -> (usize, usize);
+    #[doc(hidden)]
+    fn value<'a>(&'a self, payload: &'a [u8], dec: &'a Decoder) -> Self::Value<'a>;
+}
+
+impl MapEntry for EntryRec {
+    type Value<'a> = FeatureView<'a>;
+
+    #[inline]
+    fn key(&self) -> (usize, usize) {
+        self.key
+    }
+
+    #[inline]
+    fn value<'a>(&'a self, payload: &'a [u8], dec: &'a Decoder) -> FeatureView<'a> {
+        FeatureView::new(payload, dec, &self.feature)
+    }
+}
+
+impl MapEntry for ListEntryRec {
+    type Value<'a> = FeatureListView<'a>;
+
+    #[inline]
+    fn key(&self) -> (usize, usize) {
+        self.key
+    }
+
+    #[inline]
+    fn value<'a>(&'a self, payload: &'a [u8], dec: &'a Decoder) -> FeatureListView<'a> {
+        let steps = dec.steps.get(self.steps.clone()).unwrap_or_default();
+        FeatureListView { payload, dec, steps }
+    }
 }
 
 /// Validates payloads and indexes their features; reuse one for every
@@ -428,18 +477,33 @@ impl<'a> SequenceExampleView<'a> {
     }
 }
 
-/// A `Features` message: a map from feature name to [`FeatureView`].
-#[derive(Clone, Copy, Debug)]
-pub struct FeaturesView<'a> {
+/// A map of these messages, in wire order: a `Features` message
+/// ([`FeaturesView`]: name → [`FeatureView`]) or a `FeatureLists` message
+/// ([`FeatureListsView`]: name → [`FeatureListView`]).
+#[derive(Debug)]
+pub struct MapView<'a, E> {
     payload: &'a [u8],
     dec: &'a Decoder,
-    entries: &'a [EntryRec],
+    entries: &'a [E],
 }
 
-impl<'a> FeaturesView<'a> {
+impl<E> Clone for MapView<'_, E> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<E> Copy for MapView<'_, E> {}
+
+/// A `Features` message: a map from feature name to [`FeatureView`].
+pub type FeaturesView<'a> = MapView<'a, EntryRec>;
+/// A `FeatureLists` message: a map from name to [`FeatureListView`].
+pub type FeatureListsView<'a> = MapView<'a, ListEntryRec>;
+
+impl<'a, E: MapEntry> MapView<'a, E> {
     /// All entries in wire order, duplicate keys included.
-    pub fn entries(&self) -> FeatureEntries<'a> {
-        FeatureEntries {
+    pub fn entries(&self) -> MapEntries<'a, E> {
+        MapEntries {
             payload: self.payload,
             dec: self.dec,
             iter: self.entries.iter(),
@@ -458,93 +522,41 @@ impl<'a> FeaturesView<'a> {
 
     /// The map as protobuf sees it: sorted by key (code point order), and
     /// for a key present several times only its last entry.
-    pub fn sorted(&self) -> Vec<(&'a str, FeatureView<'a>)> {
+    pub fn sorted(&self) -> Vec<(&'a str, E::Value<'a>)> {
         sorted_unique(self.entries().collect())
     }
 }
 
-/// Iterator over the entries of a [`FeaturesView`], in wire order.
-#[derive(Clone, Debug)]
-pub struct FeatureEntries<'a> {
+/// Iterator over the entries of a [`MapView`], in wire order.
+#[derive(Debug)]
+pub struct MapEntries<'a, E> {
     payload: &'a [u8],
     dec: &'a Decoder,
-    iter: std::slice::Iter<'a, EntryRec>,
+    iter: std::slice::Iter<'a, E>,
 }
 
-impl<'a> Iterator for FeatureEntries<'a> {
-    type Item = (&'a str, FeatureView<'a>);
-
-    #[inline]
-    fn next(&mut self) -> Option<Self::Item> {
-        let e = self.iter.next()?;
-        Some((
-            key_str(self.payload, e.key),
-            FeatureView::new(self.payload, self.dec, &e.feature),
-        ))
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        self.iter.size_hint()
-    }
-}
-
-/// A `FeatureLists` message: a map from name to [`FeatureListView`].
-#[derive(Clone, Copy, Debug)]
-pub struct FeatureListsView<'a> {
-    payload: &'a [u8],
-    dec: &'a Decoder,
-    entries: &'a [ListEntryRec],
-}
-
-impl<'a> FeatureListsView<'a> {
-    /// All entries in wire order, duplicate keys included.
-    pub fn entries(&self) -> FeatureListEntries<'a> {
-        FeatureListEntries {
+impl<E> Clone for MapEntries<'_, E> {
+    fn clone(&self) -> Self {
+        MapEntries {
             payload: self.payload,
             dec: self.dec,
-            iter: self.entries.iter(),
+            iter: self.iter.clone(),
         }
     }
-
-    /// The number of entries on the wire (duplicate keys included).
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// Whether the map has no entries.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// Sorted by key, last duplicate wins (see [`FeaturesView::sorted`]).
-    pub fn sorted(&self) -> Vec<(&'a str, FeatureListView<'a>)> {
-        sorted_unique(self.entries().collect())
-    }
 }
 
-/// Iterator over the entries of a [`FeatureListsView`], in wire order.
-#[derive(Clone, Debug)]
-pub struct FeatureListEntries<'a> {
-    payload: &'a [u8],
-    dec: &'a Decoder,
-    iter: std::slice::Iter<'a, ListEntryRec>,
-}
+/// The entries of a [`FeaturesView`].
+pub type FeatureEntries<'a> = MapEntries<'a, EntryRec>;
+/// The entries of a [`FeatureListsView`].
+pub type FeatureListEntries<'a> = MapEntries<'a, ListEntryRec>;
 
-impl<'a> Iterator for FeatureListEntries<'a> {
-    type Item = (&'a str, FeatureListView<'a>);
+impl<'a, E: MapEntry> Iterator for MapEntries<'a, E> {
+    type Item = (&'a str, E::Value<'a>);
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         let e = self.iter.next()?;
-        let steps = self.dec.steps.get(e.steps.clone()).unwrap_or_default();
-        Some((
-            key_str(self.payload, e.key),
-            FeatureListView {
-                payload: self.payload,
-                dec: self.dec,
-                steps,
-            },
-        ))
+        Some((key_str(self.payload, e.key()), e.value(self.payload, self.dec)))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

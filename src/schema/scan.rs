@@ -12,7 +12,6 @@ use crate::io::{Compression, Input};
 use crate::pipeline::{self, Sender};
 use crate::record;
 use anyhow::Result;
-use std::cell::RefCell;
 
 /// What to scan, and how.
 #[derive(Clone, Debug, Default)]
@@ -40,10 +39,7 @@ pub fn scan(inputs: &[Input], opts: &Options, progress: &dyn Fn(u64, u64)) -> (S
     let mut stats = Collector::new();
     let strict = opts.ty.is_none();
     let work = |batch: &mut Batch, out: &mut Collector| -> Result<()> {
-        thread_local! {
-            static DECODER: RefCell<Decoder> = RefCell::default();
-        }
-        DECODER.with_borrow_mut(|decoder| batch.decode(decoder, strict, out, inputs))
+        example::with_decoder(|decoder| batch.decode(decoder, strict, out, inputs))
     };
     let merge = |batch: &Collector| {
         stats.merge(batch);

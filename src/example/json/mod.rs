@@ -12,7 +12,7 @@ pub mod render;
 pub mod schema_file;
 
 pub use encode::{detect, Encoder, LineError, Section};
-pub use render::{render_json, render_json_with, render_protojson, render_protojson_with};
+pub use render::{render_json, render_protojson};
 pub use schema_file::Schema;
 
 /// Which JSON mapping: the syntax of to-jsonl's output and from-jsonl's input.

@@ -54,21 +54,28 @@ use base64::Engine as _;
 
 use crate::example::text::write_float;
 use crate::example::view::{ExampleView, FeatureListsView, FeatureView, FeaturesView, Kind, SequenceExampleView};
-use crate::example::{DecodeError, Decoder, MessageType};
+use crate::example::{DecodeError, Decoder, Format, MessageType};
 
 /// Standard, padded base64 (RFC 4648), as both mappings write it.
 pub(crate) const BASE64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
 
 /// Appends the natural JSON line of `payload` (decoded as `ty`) and a newline.
 ///
-/// `strict` is as for [`render_text`](crate::example::render_text). On error `out`
+/// `strict` is as for [`render`](crate::example::render). On error `out`
 /// is left as it was.
 pub fn render_json(ty: MessageType, strict: bool, payload: &[u8], out: &mut Vec<u8>) -> Result<(), DecodeError> {
-    with_decoder(|d| render_json_with(d, ty, strict, payload, out))
+    crate::example::render(Format::Json, ty, strict, payload, out)
 }
 
-/// [`render_json`] with a caller-owned [`Decoder`].
-pub fn render_json_with(
+/// Appends the protobuf JSON line of `payload` (decoded as `ty`) and a newline.
+///
+/// On error `out` is left as it was.
+pub fn render_protojson(ty: MessageType, strict: bool, payload: &[u8], out: &mut Vec<u8>) -> Result<(), DecodeError> {
+    crate::example::render(Format::Protojson, ty, strict, payload, out)
+}
+
+/// The natural form, with a caller's decoder ([`crate::example::render_with`]).
+pub(crate) fn natural(
     decoder: &mut Decoder,
     ty: MessageType,
     strict: bool,
@@ -85,15 +92,8 @@ pub fn render_json_with(
     Ok(())
 }
 
-/// Appends the protobuf JSON line of `payload` (decoded as `ty`) and a newline.
-///
-/// On error `out` is left as it was.
-pub fn render_protojson(ty: MessageType, strict: bool, payload: &[u8], out: &mut Vec<u8>) -> Result<(), DecodeError> {
-    with_decoder(|d| render_protojson_with(d, ty, strict, payload, out))
-}
-
-/// [`render_protojson`] with a caller-owned [`Decoder`].
-pub fn render_protojson_with(
+/// protojson, with a caller's decoder ([`crate::example::render_with`]).
+pub(crate) fn protojson(
     decoder: &mut Decoder,
     ty: MessageType,
     strict: bool,
@@ -109,13 +109,6 @@ pub fn render_protojson_with(
     Ok(())
 }
 
-fn with_decoder<T>(f: impl FnOnce(&mut Decoder) -> T) -> T {
-    thread_local! {
-        static DECODER: std::cell::RefCell<Decoder> = std::cell::RefCell::default();
-    }
-    DECODER.with_borrow_mut(f)
-}
-
 // ---------------------------------------------------------------------------
 // The natural form
 // ---------------------------------------------------------------------------
@@ -128,17 +121,30 @@ fn natural_example(view: &ExampleView<'_>, out: &mut Vec<u8>) {
 }
 
 fn natural_sequence(view: &SequenceExampleView<'_>, out: &mut Vec<u8>) {
+    let keys = [&b"\"context\":"[..], b",", b"\"feature_lists\":"];
+    sequence(view, keys, natural_features, natural_feature_lists, out);
+}
+
+/// A SequenceExample object: `keys` are the context key, the separator and
+/// the feature-lists key, each present exactly when its field is.
+fn sequence(
+    view: &SequenceExampleView<'_>,
+    [context_key, sep, lists_key]: [&[u8]; 3],
+    features: fn(&FeaturesView<'_>, &mut Vec<u8>),
+    lists: fn(&FeatureListsView<'_>, &mut Vec<u8>),
+    out: &mut Vec<u8>,
+) {
     out.push(b'{');
     if let Some(context) = view.context() {
-        out.extend_from_slice(b"\"context\":");
-        natural_features(&context, out);
+        out.extend_from_slice(context_key);
+        features(&context, out);
     }
-    if let Some(lists) = view.feature_lists() {
+    if let Some(l) = view.feature_lists() {
         if view.context().is_some() {
-            out.push(b',');
+            out.extend_from_slice(sep);
         }
-        out.extend_from_slice(b"\"feature_lists\":");
-        natural_feature_lists(&lists, out);
+        out.extend_from_slice(lists_key);
+        lists(&l, out);
     }
     out.push(b'}');
 }
@@ -554,19 +560,8 @@ fn proto_example(view: &ExampleView<'_>, out: &mut Vec<u8>) {
 }
 
 fn proto_sequence(view: &SequenceExampleView<'_>, out: &mut Vec<u8>) {
-    out.push(b'{');
-    if let Some(context) = view.context() {
-        out.extend_from_slice(b"\"context\": ");
-        proto_features(&context, out);
-    }
-    if let Some(lists) = view.feature_lists() {
-        if view.context().is_some() {
-            out.extend_from_slice(b", ");
-        }
-        out.extend_from_slice(b"\"featureLists\": ");
-        proto_feature_lists(&lists, out);
-    }
-    out.push(b'}');
+    let keys = [&b"\"context\": "[..], b", ", b"\"featureLists\": "];
+    sequence(view, keys, proto_features, proto_feature_lists, out);
 }
 
 fn proto_features(features: &FeaturesView<'_>, out: &mut Vec<u8>) {
