@@ -53,7 +53,9 @@
 use base64::Engine as _;
 
 use crate::example::text::write_float;
-use crate::example::view::{ExampleView, FeatureListsView, FeatureView, FeaturesView, Kind, SequenceExampleView};
+use crate::example::view::{
+    ExampleView, FeatureListsView, FeatureView, FeaturesView, Kind, MapEntry, MapView, SequenceExampleView,
+};
 use crate::example::{DecodeError, Decoder, Format, MessageType};
 
 /// Standard, padded base64 (RFC 4648), as both mappings write it.
@@ -150,35 +152,65 @@ fn sequence(
 }
 
 fn natural_features(features: &FeaturesView<'_>, out: &mut Vec<u8>) {
+    natural_map(features, |feature, out| natural_feature(feature, out), out);
+}
+
+fn natural_feature_lists(lists: &FeatureListsView<'_>, out: &mut Vec<u8>) {
+    natural_map(
+        lists,
+        |list, out| {
+            out.push(b'[');
+            for (j, feature) in list.features().enumerate() {
+                if j > 0 {
+                    out.push(b',');
+                }
+                natural_feature(&feature, out);
+            }
+            out.push(b']');
+        },
+        out,
+    );
+}
+
+/// A map as one JSON object, entries in wire order (duplicates kept).
+#[inline]
+fn natural_map<'a, E: MapEntry + 'a>(
+    map: &MapView<'a, E>,
+    mut value: impl FnMut(&E::Value<'a>, &mut Vec<u8>),
+    out: &mut Vec<u8>,
+) {
     out.push(b'{');
-    for (i, (key, feature)) in features.entries().enumerate() {
+    for (i, (key, v)) in map.entries().enumerate() {
         if i > 0 {
             out.push(b',');
         }
         json_string(key.as_bytes(), out);
         out.push(b':');
-        natural_feature(&feature, out);
+        value(&v, out);
     }
     out.push(b'}');
 }
 
-fn natural_feature_lists(lists: &FeatureListsView<'_>, out: &mut Vec<u8>) {
-    out.push(b'{');
-    for (i, (key, list)) in lists.entries().enumerate() {
+/// A float list: the typed form when no value is finite (only a finite
+/// value marks a list as numbers), else the natural one.
+#[inline]
+fn natural_floats(values: impl Iterator<Item = f32> + Clone, out: &mut Vec<u8>) {
+    let typed = !values.clone().any(f32::is_finite);
+    if typed {
+        out.extend_from_slice(b"{\"float_list\":");
+    }
+    out.push(b'[');
+    let mut buf = ryu::Buffer::new();
+    for (i, v) in values.enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        json_string(key.as_bytes(), out);
-        out.extend_from_slice(b":[");
-        for (j, feature) in list.features().enumerate() {
-            if j > 0 {
-                out.push(b',');
-            }
-            natural_feature(&feature, out);
-        }
-        out.push(b']');
+        natural_float(v, &mut buf, out);
     }
-    out.push(b'}');
+    out.push(b']');
+    if typed {
+        out.push(b'}');
+    }
 }
 
 /// One Feature, natural form unless it would read back differently.
@@ -201,26 +233,7 @@ fn natural_feature(feature: &FeatureView<'_>, out: &mut Vec<u8>) {
             }
             out.push(b']');
         }
-        Kind::Float => {
-            let values = feature.floats();
-            // Only a finite value marks the list as numbers.
-            let typed = !values.clone().any(f32::is_finite);
-            if typed {
-                out.extend_from_slice(b"{\"float_list\":");
-            }
-            out.push(b'[');
-            let mut buf = ryu::Buffer::new();
-            for (i, v) in values.enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                natural_float(v, &mut buf, out);
-            }
-            out.push(b']');
-            if typed {
-                out.push(b'}');
-            }
-        }
+        Kind::Float => natural_floats(feature.floats(), out),
         Kind::Bytes => {
             let mut values = feature.bytes();
             let Some(first) = values.next() else {
@@ -499,22 +512,7 @@ fn fast_feature(feature: &[u8], out: &mut Vec<u8>) -> Option<()> {
             let values = packed
                 .chunks_exact(4)
                 .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
-            let typed = !values.clone().any(f32::is_finite);
-            if typed {
-                out.extend_from_slice(b"{\"float_list\":");
-            }
-            out.push(b'[');
-            let mut buf = ryu::Buffer::new();
-            for (i, v) in values.enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                natural_float(v, &mut buf, out);
-            }
-            out.push(b']');
-            if typed {
-                out.push(b'}');
-            }
+            natural_floats(values, out);
         }
         0x1a => {
             if list.is_empty() {

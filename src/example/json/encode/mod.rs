@@ -320,17 +320,7 @@ impl Encoder {
                 decode_base64(&self.scratch, true, out).map_err(|r| LineError::new(s.at, r))?;
             }
             (Some(b'{'), JsonFormat::Natural) => {
-                let at = p.i;
-                p.i += 1;
-                p.ws();
-                let key = p.string()?;
-                if !self.key_is(p, key, "base64")? {
-                    return Err(LineError::new(
-                        at,
-                        "a raw payload is a JSON string or {\"base64\": \"...\"}",
-                    ));
-                }
-                p.colon()?;
+                self.base64_object_start(p, "a raw payload is a JSON string or {\"base64\": \"...\"}")?;
                 self.base64_value(p, out)?;
                 p.ws();
                 p.expect(b'}', "'}' (a {\"base64\": ...} object has one key)")?;
@@ -353,6 +343,30 @@ impl Encoder {
         self.scratch.clear();
         p.unescape(s, &mut self.scratch)?;
         Ok(self.scratch == lit.as_bytes())
+    }
+
+    /// Reads a member's key (a feature name) into the arena, and the colon
+    /// after it; returns the name's span in the arena.
+    fn member_key(&mut self, p: &mut Parser<'_>) -> Result<(usize, usize), LineError> {
+        let key = p.string()?;
+        let start = self.arena.len();
+        p.unescape(key, &mut self.arena)?;
+        p.colon()?;
+        Ok((start, self.arena.len()))
+    }
+
+    /// Reads `{"base64": ` up to the value, at an opening brace; a key other
+    /// than "base64" is an error saying `what`. Returns where the object starts.
+    fn base64_object_start(&mut self, p: &mut Parser<'_>, what: &str) -> Result<usize, LineError> {
+        let at = p.i;
+        p.i += 1;
+        p.ws();
+        let key = p.string()?;
+        if !self.key_is(p, key, "base64")? {
+            return Err(LineError::new(at, what));
+        }
+        p.colon()?;
+        Ok(at)
     }
 
     /// The unescaped text of a structural key (for messages and matching).

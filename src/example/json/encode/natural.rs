@@ -7,11 +7,7 @@ impl Encoder {
     /// Reads a features object (the whole Example, or a context) into `feats`.
     pub(super) fn natural_features(&mut self, p: &mut Parser<'_>, section: Section) -> Result<(), LineError> {
         p.members(|p| {
-            let key = p.string()?;
-            let kstart = self.arena.len();
-            p.unescape(key, &mut self.arena)?;
-            let kspan = (kstart, self.arena.len());
-            p.colon()?;
+            let kspan = self.member_key(p)?;
             let forced = self.schema_kind(section, kspan);
             let feat = self
                 .natural_feature(p, forced)
@@ -79,11 +75,7 @@ impl Encoder {
     /// Reads `{"name": [FEATURE, ...], ...}` into `lists` and `steps`.
     pub(super) fn natural_feature_lists(&mut self, p: &mut Parser<'_>) -> Result<(), LineError> {
         p.members(|p| {
-            let key = p.string()?;
-            let kstart = self.arena.len();
-            p.unescape(key, &mut self.arena)?;
-            let kspan = (kstart, self.arena.len());
-            p.colon()?;
+            let kspan = self.member_key(p)?;
             let forced = self.schema_kind(Section::FeatureLists, kspan);
             let first = self.steps.len();
             let path = |arena: &[u8], step: Option<usize>| Section::FeatureLists.path(&arena[kspan.0..kspan.1], step);
@@ -197,17 +189,8 @@ impl Encoder {
             match p.peek() {
                 Some(b'[') => return Err(p.err("nested array: a list holds numbers, strings or {\"base64\": ...}")),
                 Some(b'{') => {
-                    let at = p.i;
-                    p.i += 1;
-                    p.ws();
-                    let key = p.string()?;
-                    if !self.key_is(p, key, "base64")? {
-                        return Err(LineError::new(
-                            at,
-                            "nested object: the only object in a list is {\"base64\": \"...\"}",
-                        ));
-                    }
-                    p.colon()?;
+                    let at = self
+                        .base64_object_start(p, "nested object: the only object in a list is {\"base64\": \"...\"}")?;
                     self.natural_base64(p, at)?;
                     p.ws();
                     if !p.eat(b'}') {

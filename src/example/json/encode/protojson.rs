@@ -64,82 +64,88 @@ impl Encoder {
 
     /// Reads `{"feature": {"name": Feature, ...}}`.
     pub(super) fn proto_features(&mut self, p: &mut Parser<'_>, section: Section) -> Result<(), LineError> {
-        p.require_object("a Features message")?;
-        p.members(|p| {
-            let at = p.i;
-            let key = p.string()?;
-            p.colon()?;
-            if !self.key_is(p, key, "feature")? {
-                let name = self.key_text(p, key)?;
-                return Err(LineError::new(
-                    at,
-                    format!("unknown field {} in Features", show_key(name.as_bytes())),
-                ));
-            }
-            if p.null()? {
-                return Ok(());
-            }
-            p.require_object("the feature map")?;
-            p.members(|p| {
-                let key = p.string()?;
-                let kstart = self.arena.len();
-                p.unescape(key, &mut self.arena)?;
-                let kspan = (kstart, self.arena.len());
-                p.colon()?;
-                let feat = self
+        let names = ["feature", "feature"];
+        self.proto_map(
+            p,
+            ["Features", "a Features message", "the feature map"],
+            names,
+            |this, p, kspan| {
+                let feat = this
                     .proto_feature(p)
-                    .map_err(|e| e.in_key(|| section.path(&self.arena[kspan.0..kspan.1], None)))?;
-                self.feats.push(Feat { key: kspan, ..feat });
+                    .map_err(|e| e.in_key(|| section.path(&this.arena[kspan.0..kspan.1], None)))?;
+                this.feats.push(Feat { key: kspan, ..feat });
                 Ok(())
-            })
-        })
+            },
+        )
     }
 
     /// Reads `{"featureList": {"name": {"feature": [Feature, ...]}, ...}}`.
     pub(super) fn proto_feature_lists(&mut self, p: &mut Parser<'_>) -> Result<(), LineError> {
-        p.require_object("a FeatureLists message")?;
-        p.members(|p| {
-            let at = p.i;
-            let key = p.string()?;
-            p.colon()?;
-            if !(self.key_is(p, key, "featureList")? || self.key_is(p, key, "feature_list")?) {
-                let name = self.key_text(p, key)?;
-                return Err(LineError::new(
-                    at,
-                    format!("unknown field {} in FeatureLists", show_key(name.as_bytes())),
-                ));
-            }
-            if p.null()? {
-                return Ok(());
-            }
-            p.require_object("the feature list map")?;
-            p.members(|p| {
-                let key = p.string()?;
-                let kstart = self.arena.len();
-                p.unescape(key, &mut self.arena)?;
-                let kspan = (kstart, self.arena.len());
-                p.colon()?;
-                let first = self.steps.len();
+        let names = ["featureList", "feature_list"];
+        self.proto_map(
+            p,
+            ["FeatureLists", "a FeatureLists message", "the feature list map"],
+            names,
+            |this, p, kspan| {
+                let first = this.steps.len();
                 let path =
                     |arena: &[u8], step: Option<usize>| Section::FeatureLists.path(&arena[kspan.0..kspan.1], step);
                 if !p.null()? {
                     p.require_object("a FeatureList message")
-                        .map_err(|e| e.in_key(|| path(&self.arena, None)))?;
-                    self.proto_repeated(p, "feature", "a FeatureList", "Features", |this, p| {
+                        .map_err(|e| e.in_key(|| path(&this.arena, None)))?;
+                    this.proto_repeated(p, "feature", "a FeatureList", "Features", |this, p| {
                         let feat = this.proto_feature(p)?;
                         this.steps.push(feat);
                         Ok(())
                     })
-                    .map_err(|e| e.in_key(|| path(&self.arena, Some(self.steps.len() - first))))?;
+                    .map_err(|e| e.in_key(|| path(&this.arena, Some(this.steps.len() - first))))?;
                 }
-                self.lists.push(ListEntry {
+                this.lists.push(ListEntry {
                     key: kspan,
-                    steps: (first, self.steps.len()),
+                    steps: (first, this.steps.len()),
                     size: 0,
                 });
                 Ok(())
+            },
+        )
+    }
+
+    /// Reads a message whose only field is a map (`{"FIELD": {"name":
+    /// VALUE, ...}}`, FIELD in its JSON or its proto name; null for the
+    /// map is no entries): `entry` reads each VALUE, given the name's span
+    /// in the arena. The message's name, with an article, and the map's, for errors.
+    fn proto_map(
+        &mut self,
+        p: &mut Parser<'_>,
+        [message, a_message, map]: [&str; 3],
+        [json_name, proto_name]: [&str; 2],
+        mut entry: impl FnMut(&mut Self, &mut Parser<'_>, (usize, usize)) -> Result<(), LineError>,
+    ) -> Result<(), LineError> {
+        p.require_object(a_message)?;
+        p.members(|p| {
+            let at = p.i;
+            let key = p.string()?;
+            p.colon()?;
+            if !(self.key_is(p, key, json_name)? || self.key_is(p, key, proto_name)?) {
+                return Err(self.unknown_field(p, key, at, message));
+            }
+            if p.null()? {
+                return Ok(());
+            }
+            p.require_object(map)?;
+            p.members(|p| {
+                let kspan = self.member_key(p)?;
+                entry(self, p, kspan)
             })
         })
+    }
+
+    /// The error for a field `key` (at byte `at`) that `message` does not have.
+    fn unknown_field(&mut self, p: &Parser<'_>, key: Str, at: usize, message: &str) -> LineError {
+        match self.key_text(p, key) {
+            Ok(name) => LineError::new(at, format!("unknown field {} in {message}", show_key(name.as_bytes()))),
+            Err(e) => e,
+        }
     }
 
     /// Reads a protojson Feature: `{}` or `{"int64List": {"value": [...]}}`.
@@ -166,11 +172,7 @@ impl Encoder {
             } else if self.key_is(p, key, "bytesList")? || self.key_is(p, key, "bytes_list")? {
                 Kind::Bytes
             } else {
-                let name = self.key_text(p, key)?;
-                return Err(LineError::new(
-                    at,
-                    format!("unknown field {} in a Feature", show_key(name.as_bytes())),
-                ));
+                return Err(self.unknown_field(p, key, at, "a Feature"));
             };
             if p.null()? {
                 return Ok(());
@@ -202,11 +204,7 @@ impl Encoder {
             let key = p.string()?;
             p.colon()?;
             if !self.key_is(p, key, field)? {
-                let name = self.key_text(p, key)?;
-                return Err(LineError::new(
-                    at,
-                    format!("unknown field {} in {message}", show_key(name.as_bytes())),
-                ));
+                return Err(self.unknown_field(p, key, at, message));
             }
             if p.null()? {
                 return Ok(());
