@@ -207,7 +207,7 @@ fn table_row(
     let kind = if kinds.is_empty() {
         "none".to_string()
     } else {
-        kinds.iter().map(|k| stats::kind_name(*k)).collect::<Vec<_>>().join("/")
+        kinds.iter().map(|k| k.name()).collect::<Vec<_>>().join("/")
     };
     let present = if f.present == records {
         "all".to_string()

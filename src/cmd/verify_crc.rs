@@ -7,7 +7,7 @@ use crate::exit::Exit;
 use crate::io::{AtomicOutput, Compression, Input};
 use crate::output::{self, Ctx, Progress};
 use crate::pipeline::{self, Stopped};
-use crate::record::{self, Check, DamageKind, Fault, Scanner, Step};
+use crate::record::{self, counted, Check, DamageKind, Fault, Scanner, Step};
 use anyhow::{Context, Result};
 use clap::Args;
 use comfy_table::CellAlignment;
@@ -288,7 +288,7 @@ fn verify_input(
 
 /// The fault as printed: where, what, and how much the scan skipped.
 fn fault_message(fault: &Fault) -> String {
-    let bytes = plural(fault.skipped, "byte");
+    let bytes = counted(fault.skipped, "byte");
     let skipped = if fault.resumed {
         format!(
             "{bytes} skipped to the next intact record at byte {}",
@@ -302,26 +302,17 @@ fn fault_message(fault: &Fault) -> String {
     format!("{}; {skipped}", fault.damage)
 }
 
-/// "1 record", "2 records".
-fn plural(n: u64, what: &str) -> String {
-    if n == 1 {
-        format!("{n} {what}")
-    } else {
-        format!("{n} {what}s")
-    }
-}
-
 /// The one-line summary of a single input.
 fn summary_line(r: &FileReport) -> String {
     if r.faults.is_empty() {
-        format!("{}: {}, all intact", r.name, plural(r.intact, "record"))
+        format!("{}: {}, all intact", r.name, counted(r.intact, "record"))
     } else {
         format!(
             "{}: {} intact, {}, {} lost",
             r.name,
-            plural(r.intact, "record"),
-            plural(r.faults.len() as u64, "fault"),
-            plural(r.bytes_lost(), "byte")
+            counted(r.intact, "record"),
+            counted(r.faults.len() as u64, "fault"),
+            counted(r.bytes_lost(), "byte")
         )
     }
 }
@@ -348,7 +339,7 @@ fn write_table(out: &mut dyn Write, reports: &[FileReport]) -> Result<()> {
     }
     let bad = reports.iter().filter(|r| r.status() != "ok").count();
     table.add_row(vec![
-        format!("total ({})", plural(reports.len() as u64, "file")),
+        format!("total ({})", counted(reports.len() as u64, "file")),
         String::new(),
         reports.iter().map(|r| r.intact).sum::<u64>().to_string(),
         reports.iter().map(|r| r.faults.len()).sum::<usize>().to_string(),

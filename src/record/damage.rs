@@ -84,6 +84,11 @@ fn plural(n: u64) -> &'static str {
     }
 }
 
+/// `n` things: "1 record", "2 records".
+pub fn counted(n: u64, what: &str) -> String {
+    format!("{n} {what}{}", plural(n))
+}
+
 /// Damage at a place in an input: which record, at which byte offset.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Damage {

@@ -13,7 +13,7 @@ mod resync;
 mod source;
 mod writer;
 
-pub use damage::{diagnose_not_tfrecord, Damage, DamageKind, ReadError};
+pub use damage::{counted, diagnose_not_tfrecord, Damage, DamageKind, ReadError};
 pub use open::{open, read_error, sniff};
 pub use parallel::{clean_prefix, Check, CleanPrefix};
 pub use reader::{Record, RecordMeta, RecordReader};

@@ -28,7 +28,7 @@ pub(crate) fn kinds_first_seen(scan: &Scan, f: &FeatureStats) -> String {
         .into_iter()
         .map(|k| {
             let seen = f.first_seen[stats::kind_index(k).expect("a kind")].expect("seen");
-            format!("{} (first in {})", stats::kind_name(k), seen_at(scan, seen))
+            format!("{} (first in {})", k.name(), seen_at(scan, seen))
         })
         .collect::<Vec<_>>()
         .join(", ")

@@ -72,22 +72,19 @@ fn feature_json(scan: &Scan, f: &FeatureStats, records: u64, lists: bool) -> Val
     let kinds = f.kinds();
     let kind = match kinds.as_slice() {
         [] => "none",
-        [k] => stats::kind_name(*k),
+        [k] => k.name(),
         _ => "conflict",
     };
     m.insert("kind".into(), kind.into());
     m.insert(
         "kinds".into(),
-        kinds.iter().map(|k| stats::kind_name(*k)).collect::<Vec<_>>().into(),
+        kinds.iter().map(|k| k.name()).collect::<Vec<_>>().into(),
     );
     let mut first = Map::new();
     for k in &kinds {
         let seen = f.first_seen[stats::kind_index(*k).expect("a kind")].expect("seen");
         let file = scan.files.get(seen.input as usize).map_or("", |f| f.name.as_str());
-        first.insert(
-            stats::kind_name(*k).into(),
-            json!({"file": file, "record": seen.record}),
-        );
+        first.insert(k.name().into(), json!({"file": file, "record": seen.record}));
     }
     m.insert("first_seen".into(), Value::Object(first));
     m.insert("present".into(), f.present.into());

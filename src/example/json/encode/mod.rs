@@ -541,31 +541,13 @@ impl Section {
     }
 }
 
-fn typed_name(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Int64 => "int64_list",
-        Kind::Float => "float_list",
-        Kind::Bytes => "bytes_list",
-        Kind::None => "no kind",
-    }
-}
-
-fn kind_name(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Int64 => "int64",
-        Kind::Float => "float",
-        Kind::Bytes => "bytes",
-        Kind::None => "none",
-    }
-}
-
 /// "an int64 list", "an int64_list", "an int64 feature (--schema)".
 fn in_list(kind: Kind, forced: Forced) -> String {
     let article = if kind == Kind::Int64 { "an" } else { "a" };
     match forced {
-        Forced::No => format!("{article} {} list", kind_name(kind)),
-        Forced::Typed => format!("{article} {}", typed_name(kind)),
-        Forced::Schema => format!("{article} {} feature (--schema)", kind_name(kind)),
+        Forced::No => format!("{article} {} list", kind.name()),
+        Forced::Typed => format!("{article} {}", kind.list_field()),
+        Forced::Schema => format!("{article} {} feature (--schema)", kind.name()),
     }
 }
 

@@ -150,7 +150,7 @@ impl Encoder {
                         if let Some(s) = schema.filter(|&s| s != t) {
                             return Err(LineError::new(
                                 key.at,
-                                format!("{} but the schema says {}", typed_name(t), kind_name(s)),
+                                format!("{} but the schema says {}", t.list_field(), s.name()),
                             ));
                         }
                         kind = Some(t);

@@ -24,7 +24,6 @@
 
 use std::ops::Range;
 
-use super::error::{DecodeError, DecodeErrorKind as K};
 use super::wire::{Fields, Reader, Value};
 
 /// Field numbers of the schema (see proto/example.proto, proto/feature.proto).
@@ -57,6 +56,29 @@ pub enum Kind {
     Float,
     /// `int64_list`.
     Int64,
+}
+
+impl Kind {
+    /// Its name in schemas and messages: `int64`, `float`, `bytes` (`none` when unset).
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Int64 => "int64",
+            Kind::Float => "float",
+            Kind::Bytes => "bytes",
+            Kind::None => "none",
+        }
+    }
+
+    /// The Feature field that holds it: `int64_list`, `float_list`,
+    /// `bytes_list` (`no kind` when unset).
+    pub fn list_field(self) -> &'static str {
+        match self {
+            Kind::Int64 => "int64_list",
+            Kind::Float => "float_list",
+            Kind::Bytes => "bytes_list",
+            Kind::None => "no kind",
+        }
+    }
 }
 
 /// One list message of a Feature (several when a Feature is merged).
@@ -138,298 +160,9 @@ impl MapEntry for ListEntryRec {
     }
 }
 
-/// Validates payloads and indexes their features; reuse one for every
-/// record to avoid allocating.
-#[derive(Clone, Debug, Default)]
-pub struct Decoder {
-    /// Entries of `features` (Example) or `context` (SequenceExample).
-    entries: Vec<EntryRec>,
-    /// Entries of `feature_lists`.
-    list_entries: Vec<ListEntryRec>,
-    /// The features of every FeatureList.
-    steps: Vec<FeatureRec>,
-    /// The list messages of every Feature.
-    lists: Vec<ListRec>,
-}
+mod decoder;
 
-/// The payload range of a reader's bytes.
-fn span(r: &Reader<'_>) -> (usize, usize) {
-    (r.start(), r.start() + r.bytes().len())
-}
-
-/// Walks the fields of a nested message, calling `on_len` for each
-/// length-delimited one (the others are only checked and skipped).
-#[inline(always)]
-fn walk<'a>(
-    r: Reader<'a>,
-    mut on_len: impl FnMut(u32, Reader<'a>) -> Result<(), DecodeError>,
-) -> Result<(), DecodeError> {
-    let mut r = r.nested()?;
-    while !r.is_empty() {
-        if let (number, Some(sub)) = r.next_len()? {
-            on_len(number, sub)?;
-        }
-    }
-    Ok(())
-}
-
-/// Checks a map key: a proto3 `string` must be valid UTF-8.
-#[inline]
-fn check_key(key: &Reader<'_>) -> Result<(usize, usize), DecodeError> {
-    match std::str::from_utf8(key.bytes()) {
-        Ok(_) => Ok(span(key)),
-        Err(e) => Err(DecodeError::new(K::InvalidUtf8Key, key.start() + e.valid_up_to())),
-    }
-}
-
-/// Checks a list message of `kind` and describes where its values are.
-#[inline]
-fn check_list(kind: Kind, list: Reader<'_>) -> Result<ListRec, DecodeError> {
-    let mut r = list.nested()?;
-    let (mut fields, mut packed) = (0usize, None);
-    while !r.is_empty() {
-        fields += 1;
-        let (number, Some(sub)) = r.next_len()? else { continue };
-        if number != num::LIST_VALUE {
-            continue;
-        }
-        match kind {
-            Kind::Float if sub.bytes().len() % 4 != 0 => {
-                return Err(DecodeError::new(K::BadPackedLength, sub.start()));
-            }
-            Kind::Int64 => {
-                let mut values = sub;
-                while !values.is_empty() {
-                    values.varint()?;
-                }
-            }
-            _ => {}
-        }
-        packed = Some(sub);
-    }
-    Ok(match packed {
-        // One packed field and nothing else: the canonical encoding.
-        Some(p) if fields == 1 && kind != Kind::Bytes => ListRec {
-            span: span(&p),
-            packed: true,
-        },
-        _ => ListRec {
-            span: span(&list),
-            packed: false,
-        },
-    })
-}
-
-impl Decoder {
-    /// A decoder with empty buffers.
-    pub fn new() -> Self {
-        Decoder::default()
-    }
-
-    fn clear(&mut self) {
-        self.entries.clear();
-        self.list_entries.clear();
-        self.steps.clear();
-        self.lists.clear();
-    }
-
-    /// Validates `payload` as a `tf.train.Example` and indexes it.
-    ///
-    /// With `strict` (auto mode), a `feature_lists` field (2, as in a
-    /// SequenceExample) is an error, and so is a record whose top-level
-    /// fields are all unknown; otherwise unknown fields are skipped.
-    pub fn example<'a>(&'a mut self, payload: &'a [u8], strict: bool) -> Result<ExampleView<'a>, DecodeError> {
-        self.clear();
-        let mut has_features = false;
-        check_top(payload, strict, "Example", |number, at, sub| match number {
-            num::FEATURES => {
-                self.index_features(sub)?;
-                has_features = true;
-                Ok(true)
-            }
-            // A SequenceExample's feature_lists: not to be silently dropped.
-            num::FEATURE_LISTS if strict => Err(unexpected(number, at, "Example")),
-            _ => Ok(false),
-        })?;
-        let features = has_features.then(|| FeaturesView {
-            payload,
-            dec: self,
-            entries: &self.entries,
-        });
-        Ok(ExampleView { features })
-    }
-
-    /// Validates `payload` as a `tf.train.SequenceExample` and indexes it.
-    ///
-    /// With `strict` (auto mode), a record whose top-level fields are all
-    /// unknown (neither `context` nor `feature_lists`) is an error;
-    /// otherwise unknown fields are skipped.
-    pub fn sequence_example<'a>(
-        &'a mut self,
-        payload: &'a [u8],
-        strict: bool,
-    ) -> Result<SequenceExampleView<'a>, DecodeError> {
-        self.clear();
-        let (mut has_context, mut has_lists) = (false, false);
-        check_top(payload, strict, "SequenceExample", |number, _, sub| {
-            match number {
-                num::CONTEXT => {
-                    self.index_features(sub)?;
-                    has_context = true;
-                }
-                num::FEATURE_LISTS => {
-                    self.index_feature_lists(sub)?;
-                    has_lists = true;
-                }
-                _ => return Ok(false),
-            }
-            Ok(true)
-        })?;
-        let dec = &*self;
-        Ok(SequenceExampleView {
-            context: has_context.then_some(FeaturesView {
-                payload,
-                dec,
-                entries: &dec.entries,
-            }),
-            feature_lists: has_lists.then_some(FeatureListsView {
-                payload,
-                dec,
-                entries: &dec.list_entries,
-            }),
-        })
-    }
-
-    /// Indexes the entries of a `Features` message.
-    fn index_features(&mut self, r: Reader<'_>) -> Result<(), DecodeError> {
-        walk(r, |n, entry| {
-            if n == num::MAP_ENTRY {
-                self.index_entry(entry)
-            } else {
-                Ok(())
-            }
-        })
-    }
-
-    /// Indexes one `Features` map entry.
-    fn index_entry(&mut self, r: Reader<'_>) -> Result<(), DecodeError> {
-        let mut key = (0, 0);
-        let mut feature = FeatureRec {
-            kind: Kind::None,
-            lists: self.lists.len()..self.lists.len(),
-        };
-        walk(r, |n, sub| {
-            match n {
-                num::KEY => key = check_key(&sub)?,
-                num::VALUE => self.index_feature(sub, &mut feature)?,
-                _ => {}
-            }
-            Ok(())
-        })?;
-        feature.lists.end = self.lists.len();
-        self.entries.push(EntryRec { key, feature });
-        Ok(())
-    }
-
-    /// Indexes the entries of a `FeatureLists` message.
-    fn index_feature_lists(&mut self, r: Reader<'_>) -> Result<(), DecodeError> {
-        walk(r, |n, entry| {
-            if n == num::MAP_ENTRY {
-                self.index_list_entry(entry)
-            } else {
-                Ok(())
-            }
-        })
-    }
-
-    /// Indexes one `FeatureLists` map entry (merging repeated values).
-    fn index_list_entry(&mut self, r: Reader<'_>) -> Result<(), DecodeError> {
-        let (mut key, first) = ((0, 0), self.steps.len());
-        walk(r, |n, sub| {
-            match n {
-                num::KEY => key = check_key(&sub)?,
-                num::VALUE => walk(sub, |n, f| {
-                    if n == num::FEATURE {
-                        let start = self.lists.len();
-                        let mut feature = FeatureRec {
-                            kind: Kind::None,
-                            lists: start..start,
-                        };
-                        self.index_feature(f, &mut feature)?;
-                        feature.lists.end = self.lists.len();
-                        self.steps.push(feature);
-                    }
-                    Ok(())
-                })?,
-                _ => {}
-            }
-            Ok(())
-        })?;
-        self.list_entries.push(ListEntryRec {
-            key,
-            steps: first..self.steps.len(),
-        });
-        Ok(())
-    }
-
-    /// Merges one `Feature` message into `feature` (whose lists are the
-    /// tail of `self.lists` from `feature.lists.start`).
-    fn index_feature(&mut self, r: Reader<'_>, feature: &mut FeatureRec) -> Result<(), DecodeError> {
-        walk(r, |n, list| {
-            let kind = match n {
-                num::BYTES_LIST => Kind::Bytes,
-                num::FLOAT_LIST => Kind::Float,
-                num::INT64_LIST => Kind::Int64,
-                _ => return Ok(()),
-            };
-            let rec = check_list(kind, list)?;
-            if kind != feature.kind {
-                // Setting another member of the oneof clears the previous one.
-                self.lists.truncate(feature.lists.start);
-                feature.kind = kind;
-            }
-            self.lists.push(rec);
-            Ok(())
-        })
-    }
-}
-
-/// Validates the top-level fields of a payload: `check(number, at, bytes)`
-/// for each length-delimited field returns whether it was a known one.
-///
-/// In strict mode, a record with unknown top-level fields and no known one
-/// is an error for a file of `file_type`s: it is not that message, it only
-/// happened to parse (text, random bytes). Unknown fields next to known ones
-/// are skipped, as protobuf does.
-fn check_top<'a>(
-    payload: &'a [u8],
-    strict: bool,
-    file_type: &'static str,
-    mut check: impl FnMut(u32, usize, Reader<'a>) -> Result<bool, DecodeError>,
-) -> Result<(), DecodeError> {
-    let mut root = Reader::new(payload);
-    let (mut known, mut first_unknown) = (false, None);
-    while !root.is_empty() {
-        let at = root.offset();
-        let (number, sub) = root.next_len()?;
-        if let Some(sub) = sub {
-            if check(number, at, sub)? {
-                known = true;
-                continue;
-            }
-        }
-        first_unknown.get_or_insert((number, at));
-    }
-    match first_unknown {
-        Some((field, at)) if strict && !known => Err(unexpected(field, at, file_type)),
-        _ => Ok(()),
-    }
-}
-
-/// The strict-mode error for top-level field `field` at `at`.
-fn unexpected(field: u32, at: usize, file_type: &'static str) -> DecodeError {
-    DecodeError::new(K::UnexpectedField { field, file_type }, at)
-}
+pub use decoder::Decoder;
 
 // ---------------------------------------------------------------------------
 // Views
