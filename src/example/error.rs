@@ -76,8 +76,20 @@ impl DecodeError {
 
 const RAW_HINT: &str = "use --type raw to print payloads as bytes";
 
-impl fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl DecodeError {
+    /// The message without the advice to use `--type raw`, for commands
+    /// that have no such option (schema).
+    pub fn without_raw_hint(&self) -> impl fmt::Display + '_ {
+        struct NoRaw<'a>(&'a DecodeError);
+        impl fmt::Display for NoRaw<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.write(f, false)
+            }
+        }
+        NoRaw(self)
+    }
+
+    fn write(&self, f: &mut fmt::Formatter<'_>, raw_hint: bool) -> fmt::Result {
         use DecodeErrorKind as K;
         let at = self.offset();
         match self.kind() {
@@ -93,28 +105,46 @@ impl fmt::Display for DecodeError {
                 write!(f, "packed float list length is not a multiple of 4 at byte {at}")
             }
             K::InvalidUtf8Key => write!(f, "invalid UTF-8 in feature key at byte {at}"),
-            K::NotAnExample { reason } => write!(
-                f,
-                "first record is not a tf.train.Example or SequenceExample ({reason}); {RAW_HINT}"
-            ),
+            K::NotAnExample { reason } => {
+                write!(
+                    f,
+                    "first record is not a tf.train.Example or SequenceExample ({reason})"
+                )?;
+                match raw_hint {
+                    true => write!(f, "; {RAW_HINT}"),
+                    false => Ok(()),
+                }
+            }
             K::UnexpectedField { field, file_type } => {
                 let (what, hint) = if *field == 2 && *file_type == "Example" {
                     (
                         format!("a SequenceExample field (feature_lists) at byte {at}"),
-                        "use --type sequence if the file holds SequenceExamples, or --type raw",
+                        match raw_hint {
+                            true => "; use --type sequence if the file holds SequenceExamples, or --type raw",
+                            false => "; use --type sequence if the file holds SequenceExamples",
+                        },
                     )
                 } else {
                     (
                         format!("only unknown top-level fields (the first, field {field}, at byte {at})"),
-                        RAW_HINT,
+                        match raw_hint {
+                            true => "; use --type raw to print payloads as bytes",
+                            false => "",
+                        },
                     )
                 };
                 write!(
                     f,
-                    "record has {what} in a file of {file_type}s (decided by its first record); {hint}"
+                    "record has {what} in a file of {file_type}s (decided by its first record){hint}"
                 )
             }
         }
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write(f, true)
     }
 }
 

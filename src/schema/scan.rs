@@ -197,11 +197,8 @@ fn read(
 /// A payload that does not decode, named by file, record and offset.
 fn decode_error(inputs: &[Input], input: u32, index: u64, offset: u64, e: example::DecodeError) -> anyhow::Error {
     let name = inputs[input as usize].display();
-    // schema has no --type raw: drop that advice from the message.
-    let message = e
-        .to_string()
-        .replace("; use --type raw to print payloads as bytes", "")
-        .replace(", or --type raw", "");
+    // schema has no --type raw: the message goes without that advice.
+    let message = e.without_raw_hint().to_string();
     anyhow::anyhow!(message).context(format!("{name}: record {index} at byte {offset}"))
 }
 
