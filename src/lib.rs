@@ -7,8 +7,8 @@
 //! - [`record`]: TFRecord framing — reader, writer, damage, resync, parallel walk.
 //! - [`example`]: payloads — tf.train.Example / SequenceExample decoding,
 //!   text format, the JSONL mapping both ways.
-//! - [`schema`]: per-feature statistics of a dataset and their renderings.
 //! - [`pipeline`]: the ordered worker pool the commands run on.
+//! - [`schema`]: per-feature statistics of a dataset and their renderings.
 //!
 //! With the default `cli` feature, the command line sits on top: shared
 //! arguments, terminal output, one module per subcommand, and

@@ -3,7 +3,7 @@
 //!
 //! - [`Compression`] and [`sniff_magic`]: the one compression enum and the
 //!   one magic-byte sniffer (the record layer adds its "a valid record
-//!   header wins" rule in [`crate::record::open`]).
+//!   header wins" rule in record/open.rs).
 //! - [`input`]: command-line inputs (paths, `-`, quoted globs) as bytes.
 //! - [`inflate`]: gzip/zlib decoding that never loses output; [`readahead`]
 //!   runs it on a second thread.

@@ -16,6 +16,7 @@ mod count;
 mod docs;
 mod jobs;
 mod jsonl;
+mod layers;
 mod oracle;
 mod outputs;
 mod process;
