@@ -25,11 +25,19 @@ use std::sync::mpsc::{sync_channel, TryRecvError, TrySendError};
 use std::sync::{Condvar, Mutex};
 
 /// Batches each channel holds.
+/// Items each input in flight may hold in [`in_input_order`].
 const DEPTH: usize = 2;
+/// Batches queued for each worker of [`run`] (deep enough that workers do
+/// not wait while the producing thread works on a batch itself).
+const JOB_DEPTH: usize = 4;
 
 /// How many workers to run for a thread budget of `jobs`: at most 4.
+/// `-j 1` is 0: [`run`] then works on the calling thread alone.
 pub fn workers(jobs: usize) -> usize {
-    jobs.clamp(1, 4)
+    match jobs {
+        0 | 1 => 0,
+        j => j.min(4),
+    }
 }
 
 /// What an input reader hands to the forwarder.
@@ -237,6 +245,52 @@ impl Drop for StopOnDrop<'_> {
     }
 }
 
+/// [`run`] with no threads: each batch is worked on and written as soon as
+/// it is sent.
+fn run_here<In, Out, P, W, S>(produce: P, work: W, mut write: S) -> Result<()>
+where
+    Out: Output,
+    P: FnOnce(&mut Sender<'_, In>) -> Result<()>,
+    W: Fn(&mut In, &mut Out) -> Result<()>,
+    S: FnMut(&Out) -> io::Result<()>,
+{
+    let spares = Spares {
+        pool: Pool(Mutex::new(Vec::new())),
+        max: 1,
+    };
+    let mut out = Out::default();
+    let mut failed = None;
+    let produced = {
+        let mut sender = Sender {
+            send: Box::new(|mut batch| {
+                out.clear();
+                let result = work(&mut batch, &mut out);
+                spares.put(batch);
+                // Written, then flushed (the producer may now wait for input).
+                let written = match Output::is_empty(&out) {
+                    true => Ok(()),
+                    false => write(&out),
+                }
+                .and_then(|()| write(&Out::default()))
+                .map_err(|e| anyhow::Error::new(e).context("writing output"));
+                match written.and(result) {
+                    Ok(()) => Ok(()),
+                    Err(e) => {
+                        failed = Some(e);
+                        Err(Stopped)
+                    }
+                }
+            }),
+            spares: &spares,
+        };
+        produce(&mut sender)
+    };
+    match failed {
+        Some(e) => Err(e),
+        None => produced,
+    }
+}
+
 /// Runs the pipeline: `produce` sends batches until its input ends (or
 /// fails), `work` turns one batch into an output (an error keeps what was
 /// appended before it), `write` takes the outputs in the order the batches
@@ -247,7 +301,7 @@ impl Drop for StopOnDrop<'_> {
 /// Workers take batches from one queue; when all are busy and the queue is
 /// full, the producing thread works on the batch itself, so the reading
 /// thread's spare time is not lost. Outputs are numbered and put back in
-/// order by the writer. Memory is bounded: at most `workers * (DEPTH + 1)
+/// order by the writer. Memory is bounded: at most `workers * (JOB_DEPTH + 1)
 /// + 1` batches are between `produce` and `write` at any time.
 ///
 /// The first error in stream order wins: a worker's (after the outputs of
@@ -261,12 +315,14 @@ where
     W: Fn(&mut In, &mut Out) -> Result<()> + Sync,
     S: FnMut(&Out) -> io::Result<()> + Send,
 {
-    let workers = workers.max(1);
+    if workers == 0 {
+        return run_here(produce, work, write);
+    }
     let pool = Pool(Mutex::new(Vec::new()));
     let window = Window {
         state: Mutex::new((0, false)),
         changed: Condvar::new(),
-        limit: workers * (2 * DEPTH + 1) + 2,
+        limit: workers * (JOB_DEPTH + 1) + 1,
     };
     let spare = Spares {
         pool: Pool(Mutex::new(Vec::new())),
@@ -277,7 +333,7 @@ where
     std::thread::scope(|scope| {
         let mut job_txs = Vec::with_capacity(workers);
         for _ in 0..workers {
-            let (job_tx, job_rx) = sync_channel::<(u64, In)>(DEPTH);
+            let (job_tx, job_rx) = sync_channel::<(u64, In)>(JOB_DEPTH);
             job_txs.push(job_tx);
             let (work, pool, spare, result_tx) = (&work, &pool, &spare, result_tx.clone());
             scope.spawn(move || {
@@ -460,7 +516,7 @@ mod tests {
             .unwrap();
             assert_eq!(got, (0..3000).collect::<Vec<_>>(), "workers {workers}");
             // The window, plus the one being counted before its send.
-            let limit = workers * (2 * DEPTH + 1) + 2;
+            let limit = workers * (JOB_DEPTH + 1) + 1;
             assert!(most.load(SeqCst) <= limit + 1, "{} alive", most.load(SeqCst));
         }
     }
