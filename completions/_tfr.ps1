@@ -40,6 +40,7 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
         }
         'tfr;cat' {
             [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Input compression: detected from the first bytes unless forced')
+            [CompletionResult]::new('--max-record-size', '--max-record-size', [CompletionResultType]::ParameterName, 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Payload type')
@@ -59,6 +60,7 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Number of records to print (over all inputs together)')
             [CompletionResult]::new('--lines', '--lines', [CompletionResultType]::ParameterName, 'Number of records to print (over all inputs together)')
             [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Input compression: detected from the first bytes unless forced')
+            [CompletionResult]::new('--max-record-size', '--max-record-size', [CompletionResultType]::ParameterName, 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Payload type')
@@ -74,6 +76,7 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
         }
         'tfr;count' {
             [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Input compression: detected from the first bytes unless forced')
+            [CompletionResult]::new('--max-record-size', '--max-record-size', [CompletionResultType]::ParameterName, 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit')
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Threads to use [default: the number of cores]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is')
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Threads to use [default: the number of cores]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (terminal and no NO_COLOR), always, never')
@@ -88,6 +91,7 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
         }
         'tfr;verify-crc' {
             [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Input compression: detected from the first bytes unless forced')
+            [CompletionResult]::new('--max-record-size', '--max-record-size', [CompletionResultType]::ParameterName, 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit')
             [CompletionResult]::new('--salvage', '--salvage', [CompletionResultType]::ParameterName, 'Write every intact record of every input, in order and byte-identical, to OUT (''-'' for stdout). OUT is written through a temporary file and renamed into place at the end')
             [CompletionResult]::new('--salvage-compression', '--salvage-compression', [CompletionResultType]::ParameterName, 'Compression of the salvage file [default: as the first input that could be opened]')
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Threads to use [default: the number of cores]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is')
@@ -104,6 +108,7 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
         }
         'tfr;to-jsonl' {
             [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Input compression: detected from the first bytes unless forced')
+            [CompletionResult]::new('--max-record-size', '--max-record-size', [CompletionResultType]::ParameterName, 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit')
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Payload type')
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Payload type')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output form')
@@ -143,6 +148,7 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
         }
         'tfr;schema' {
             [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Input compression: detected from the first bytes unless forced')
+            [CompletionResult]::new('--max-record-size', '--max-record-size', [CompletionResultType]::ParameterName, 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: table, json (every statistic; the input of `tfr from-jsonl --schema`), tf (a Python parse spec for TensorFlow)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: table, json (every statistic; the input of `tfr from-jsonl --schema`), tf (a Python parse spec for TensorFlow)')
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Payload type (all inputs are one dataset of one type)')

@@ -89,7 +89,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__cat)
-            opts="-f -t -j -q -h -V --compression --format --type --jobs --quiet --color --help --version"
+            opts="-f -t -j -q -h -V --compression --max-record-size --format --type --jobs --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -97,6 +97,10 @@ _tfr() {
             case "${prev}" in
                 --compression)
                     COMPREPLY=($(compgen -W "auto none gzip zlib" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -135,7 +139,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__count)
-            opts="-j -q -h -V --compression --json --jobs --quiet --color --help --version"
+            opts="-j -q -h -V --compression --max-record-size --json --jobs --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -143,6 +147,10 @@ _tfr() {
             case "${prev}" in
                 --compression)
                     COMPREPLY=($(compgen -W "auto none gzip zlib" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --jobs)
@@ -223,7 +231,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__head)
-            opts="-n -f -t -q -h -V --lines --compression --format --type --quiet --color --help --version"
+            opts="-n -f -t -q -h -V --lines --compression --max-record-size --format --type --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -239,6 +247,10 @@ _tfr() {
                     ;;
                 --compression)
                     COMPREPLY=($(compgen -W "auto none gzip zlib" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -395,7 +407,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__schema)
-            opts="-f -t -n -j -q -h -V --compression --format --json --type --limit --jobs --quiet --color --help --version"
+            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --json --type --limit --jobs --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -403,6 +415,10 @@ _tfr() {
             case "${prev}" in
                 --compression)
                     COMPREPLY=($(compgen -W "auto none gzip zlib" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -449,7 +465,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__to__subcmd__jsonl)
-            opts="-t -f -o -j -q -h -V --compression --type --format --output --jobs --quiet --color --help --version"
+            opts="-t -f -o -j -q -h -V --compression --max-record-size --type --format --output --jobs --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -457,6 +473,10 @@ _tfr() {
             case "${prev}" in
                 --compression)
                     COMPREPLY=($(compgen -W "auto none gzip zlib" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --type)
@@ -503,7 +523,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__verify__subcmd__crc)
-            opts="-j -q -h -V --compression --json --salvage --salvage-compression --jobs --quiet --color --help --version"
+            opts="-j -q -h -V --compression --max-record-size --json --salvage --salvage-compression --jobs --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -511,6 +531,10 @@ _tfr() {
             case "${prev}" in
                 --compression)
                     COMPREPLY=($(compgen -W "auto none gzip zlib" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --salvage)

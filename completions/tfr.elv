@@ -36,6 +36,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         }
         &'tfr;cat'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
+            cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
             cand -f 'Output format'
             cand --format 'Output format'
             cand -t 'Payload type'
@@ -54,6 +55,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand -n 'Number of records to print (over all inputs together)'
             cand --lines 'Number of records to print (over all inputs together)'
             cand --compression 'Input compression: detected from the first bytes unless forced'
+            cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
             cand -f 'Output format'
             cand --format 'Output format'
             cand -t 'Payload type'
@@ -68,6 +70,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         }
         &'tfr;count'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
+            cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
             cand -j 'Threads to use [default: the number of cores]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
             cand --jobs 'Threads to use [default: the number of cores]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
             cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
@@ -81,6 +84,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         }
         &'tfr;verify-crc'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
+            cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
             cand --salvage 'Write every intact record of every input, in order and byte-identical, to OUT (''-'' for stdout). OUT is written through a temporary file and renamed into place at the end'
             cand --salvage-compression 'Compression of the salvage file [default: as the first input that could be opened]'
             cand -j 'Threads to use [default: the number of cores]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
@@ -96,6 +100,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         }
         &'tfr;to-jsonl'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
+            cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
             cand -t 'Payload type'
             cand --type 'Payload type'
             cand -f 'Output form'
@@ -133,6 +138,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         }
         &'tfr;schema'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
+            cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
             cand -f 'Output format: table, json (every statistic; the input of `tfr from-jsonl --schema`), tf (a Python parse spec for TensorFlow)'
             cand --format 'Output format: table, json (every statistic; the input of `tfr from-jsonl --schema`), tf (a Python parse spec for TensorFlow)'
             cand -t 'Payload type (all inputs are one dataset of one type)'

@@ -42,6 +42,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand cat" -l compression -d 'Input co
 none\t''
 gzip\t''
 zlib\t''"
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -s f -l format -d 'Output format' -r -f -a "text\t'protobuf text format, as Python\'s text_format.MessageToString prints it'
 json\t'The JSONL mapping (as to-jsonl), one line per record, no comment lines'
 protojson\t'Protobuf\'s JSON mapping (json_format.MessageToJson), one line per record'"
@@ -61,6 +62,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand head" -l compression -d 'Input c
 none\t''
 gzip\t''
 zlib\t''"
+complete -c tfr -n "__fish_tfr_using_subcommand head" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
 complete -c tfr -n "__fish_tfr_using_subcommand head" -s f -l format -d 'Output format' -r -f -a "text\t'protobuf text format, as Python\'s text_format.MessageToString prints it'
 json\t'The JSONL mapping (as to-jsonl), one line per record, no comment lines'
 protojson\t'Protobuf\'s JSON mapping (json_format.MessageToJson), one line per record'"
@@ -78,6 +80,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand count" -l compression -d 'Input 
 none\t''
 gzip\t''
 zlib\t''"
+complete -c tfr -n "__fish_tfr_using_subcommand count" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
 complete -c tfr -n "__fish_tfr_using_subcommand count" -s j -l jobs -d 'Threads to use [default: the number of cores]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand count" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
@@ -90,6 +93,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l compression -d 'I
 none\t''
 gzip\t''
 zlib\t''"
+complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l salvage -d 'Write every intact record of every input, in order and byte-identical, to OUT (\'-\' for stdout). OUT is written through a temporary file and renamed into place at the end' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l salvage-compression -d 'Compression of the salvage file [default: as the first input that could be opened]' -r -f -a "none\t'Plain, not compressed'
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
@@ -106,6 +110,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l compression -d 'Inp
 none\t''
 gzip\t''
 zlib\t''"
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s t -l type -d 'Payload type' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example'
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
@@ -142,6 +147,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand schema" -l compression -d 'Input
 none\t''
 gzip\t''
 zlib\t''"
+complete -c tfr -n "__fish_tfr_using_subcommand schema" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -s f -l format -d 'Output format: table, json (every statistic; the input of `tfr from-jsonl --schema`), tf (a Python parse spec for TensorFlow)' -r -f -a "table\t'A table per feature, readable in an 80-column terminal'
 json\t'One JSON document with every statistic (also `tfr from-jsonl --schema` input); documented in the man page and `cargo doc` (tfr::cmd::schema)'
 tf\t'A ready-to-paste Python `feature_description` for tf.io.parse_example'"

@@ -16,6 +16,39 @@ pub(crate) struct InputArgs {
     /// Input compression: detected from the first bytes unless forced.
     #[arg(long, value_enum, default_value_t = CompressionArg::Auto, value_name = "KIND")]
     pub(crate) compression: CompressionArg,
+
+    /// The longest record held in memory (bytes; K, M, G suffixes are
+    /// binary units): a record announcing more is refused with an error
+    /// instead of filling memory. verify-crc and count stream long records
+    /// and need no limit.
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
+    pub(crate) max_record_size: u64,
+}
+
+/// A size in bytes: digits with an optional K, M, G or T suffix (binary
+/// units; `KiB`, `MB` and the like are read the same way).
+fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (num, unit) = t.split_at(digits);
+    let n: u64 = num
+        .parse()
+        .map_err(|_| format!("not a size: '{s}' (e.g. 1048576, 512M, 2G)"))?;
+    let shift = match unit
+        .trim()
+        .to_ascii_uppercase()
+        .trim_end_matches('B')
+        .trim_end_matches('I')
+    {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => return Err(format!("not a size: '{s}' (e.g. 1048576, 512M, 2G)")),
+    };
+    n.checked_mul(1 << shift)
+        .ok_or_else(|| format!("size too large: '{s}'"))
 }
 
 impl InputArgs {
@@ -24,9 +57,33 @@ impl InputArgs {
         crate::io::input::expand(&self.files)
     }
 
+    /// How inputs are opened: compression, record size limit.
+    pub(crate) fn options(&self) -> crate::record::OpenOptions {
+        crate::record::OpenOptions {
+            compression: self.compression.forced(),
+            max_record: self.max_record_size,
+        }
+    }
+
     /// Opens one input for reading records, with the file named in any error.
     pub(crate) fn open(&self, input: &crate::io::Input) -> anyhow::Result<crate::record::RecordReader> {
-        crate::record::open(input, self.compression.forced())
+        self.options().open(input)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn sizes_parse_with_binary_units() {
+        use super::parse_size;
+        assert_eq!(parse_size("1048576"), Ok(1 << 20));
+        assert_eq!(parse_size("1G"), Ok(1 << 30));
+        assert_eq!(parse_size("512M"), Ok(512 << 20));
+        assert_eq!(parse_size("2GiB"), Ok(2 << 30));
+        assert_eq!(parse_size("64kb"), Ok(64 << 10));
+        assert!(parse_size("1.5G").is_err());
+        assert!(parse_size("G").is_err());
+        assert!(parse_size("99999999999T").is_err());
     }
 }
 

@@ -66,6 +66,16 @@ pub fn stream(data: &[u8]) {
     agree_with_reader(data, &salvaged);
     let again = scan(plain_stream(&salvaged), Some(&salvaged));
     assert_eq!(again, salvaged, "salvaged records re-scan differently");
+    // Records over a tiny hold limit are streamed and spooled: the same
+    // accounting holds.
+    scan(holding(plain_stream(data), 64), Some(data));
+}
+
+/// A scanner that streams records over `hold` bytes, spooling them.
+fn holding(mut scanner: Scanner, hold: u64) -> Scanner {
+    scanner.set_hold_limit(hold);
+    scanner.set_spool(true);
+    scanner
 }
 
 /// Checks `bytes` as a regular file opened by [`crate::record::open`] (sniffing
@@ -78,6 +88,8 @@ pub fn file(bytes: &[u8]) {
     let salvaged = scan(Scanner::new(reader), plain);
     let again = scan(plain_stream(&salvaged), Some(&salvaged));
     assert_eq!(again, salvaged, "salvaged records re-scan differently");
+    let reader = crate::record::open(&Input::Path(temp.path().to_path_buf()), None).expect("open temp file");
+    scan(holding(Scanner::new(reader), 64), plain);
 }
 
 fn plain_stream(data: &[u8]) -> Scanner {
@@ -116,6 +128,24 @@ fn scan(mut scanner: Scanner, plain: Option<&[u8]>) -> Vec<u8> {
                 }
                 at += framed.len() as u64;
                 salvaged.extend_from_slice(framed);
+                want_intact = false;
+            }
+            Step::IntactStreamed {
+                index,
+                offset,
+                length,
+                spooled,
+            } => {
+                assert_eq!(offset, at, "streamed record off the tiling");
+                assert_eq!(index, next_index, "record index");
+                let mut framed = Vec::new();
+                std::io::Read::read_to_end(&mut spooled.expect("spooled"), &mut framed).expect("spool");
+                assert_eq!(framed.len() as u64, length + 16);
+                if let Some(p) = plain {
+                    assert_eq!(framed, &p[at as usize..at as usize + framed.len()]);
+                }
+                at += framed.len() as u64;
+                salvaged.extend_from_slice(&framed);
                 want_intact = false;
             }
             Step::Fault(f) => {

@@ -128,6 +128,17 @@ pub(crate) fn dim(s: &str, color: bool) -> String {
     }
 }
 
+/// The exit code of a check whose report could not be written: a closed
+/// pipe (`tfr verify-crc x | true`) keeps the verdict (damage stays exit 1,
+/// never success); any other write failure is an error.
+pub(crate) fn keep_verdict(written: anyhow::Result<()>, exit: crate::exit::Exit) -> anyhow::Result<crate::exit::Exit> {
+    match written {
+        Ok(()) => Ok(exit),
+        Err(e) if is_broken_pipe(&e) => Ok(exit),
+        Err(e) => Err(e),
+    }
+}
+
 /// Whether an error (anywhere in its chain) is a closed pipe on output.
 pub(crate) fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|e| {

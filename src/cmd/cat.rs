@@ -81,9 +81,9 @@ pub(crate) fn run_cat(args: &CatArgs, ctx: &Ctx) -> Result<Exit> {
         }
     };
     let produce = |tx: &mut Sender<Batch>| {
-        let forced = print.input.compression.forced();
+        let open = print.input.options();
         let update = |bytes, records| progress.update(bytes, records);
-        batches::produce(&inputs, forced, print.payload.fixed(), jobs, &update, tx)
+        batches::produce(&inputs, &open, print.payload.fixed(), jobs, &update, tx)
     };
     let result = pipeline::run(pipeline::workers(jobs), produce, work, write);
     // Emit everything before the damage, then report it.

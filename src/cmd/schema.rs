@@ -71,7 +71,7 @@ pub(crate) struct SchemaArgs {
 pub(crate) fn run(args: &SchemaArgs, ctx: &Ctx) -> Result<Exit> {
     let inputs = args.input.expand()?;
     let opts = schema::Options {
-        compression: args.input.compression.forced(),
+        open: args.input.options(),
         ty: match args.payload {
             SchemaType::Auto => None,
             SchemaType::Example => Some(MessageType::Example),

@@ -78,9 +78,9 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
             _ => out.write_all(bytes),
         };
         let produce = |tx: &mut Sender<Batch>| {
-            let forced = args.input.compression.forced();
+            let open = args.input.options();
             let update = |bytes, records| progress.update(bytes, records);
-            batches::produce(&inputs, forced, args.payload.fixed(), jobs, &update, tx)
+            batches::produce(&inputs, &open, args.payload.fixed(), jobs, &update, tx)
         };
         let result = pipeline::run(pipeline::workers(jobs), produce, work, write);
         let flushed = out.flush().context("writing output");

@@ -105,6 +105,8 @@ enum Event {
     Opened(Compression),
     /// Intact records, framed as stored, for the salvage output.
     Intact(Vec<u8>),
+    /// One long intact record, framed as stored, in a temporary file.
+    Spooled(std::fs::File),
     /// A line for stderr: a fault, or why the input cannot be read.
     Line(String),
     /// The verdict on the input, last.
@@ -150,6 +152,15 @@ pub(crate) fn run(args: &VerifyCrcArgs, ctx: &Ctx) -> Result<Exit> {
                 }),
                 None => Ok(()),
             },
+            Event::Spooled(mut file) => match salvage.as_mut() {
+                Some(s) => s.out(Compression::None).and_then(|out| {
+                    let target = out.display();
+                    std::io::copy(&mut file, out)
+                        .map(drop)
+                        .with_context(|| format!("{target}: write failed"))
+                }),
+                None => Ok(()),
+            },
             Event::Line(line) => {
                 output::error_line(format_args!("{line}"));
                 Ok(())
@@ -181,17 +192,19 @@ pub(crate) fn run(args: &VerifyCrcArgs, ctx: &Ctx) -> Result<Exit> {
     } else {
         Box::new(std::io::stderr())
     };
-    if args.json {
-        write_json(&mut out, &reports)?;
-    } else if let [one] = &reports[..] {
-        if one.error.is_none() {
-            writeln!(out, "{}", summary_line(one))?;
+    let written = (|| -> Result<()> {
+        if args.json {
+            write_json(&mut out, &reports)?;
+        } else if let [one] = &reports[..] {
+            if one.error.is_none() {
+                writeln!(out, "{}", summary_line(one))?;
+            }
+        } else {
+            write_table(&mut out, &reports)?;
         }
-    } else {
-        write_table(&mut out, &reports)?;
-    }
-    out.flush().context("writing output")?;
-    Ok(exit)
+        out.flush().context("writing output")
+    })();
+    output::keep_verdict(written, exit)
 }
 
 /// Verifies one input on up to `jobs` threads, emitting its faults as they
@@ -238,6 +251,9 @@ fn verify_input(
         }
     }
     let mut scanner = Scanner::new(reader);
+    // Records too long to hold are streamed; salvage gets them through a
+    // temporary file.
+    scanner.set_spool(salvage);
     let (mut batch, mut shown_at, mut shown) = (Vec::new(), scanner.offset(), report.intact);
     loop {
         let step = match scanner.next_step() {
@@ -263,6 +279,17 @@ fn verify_input(
                     progress.add((scanner.offset() - shown_at) as i64, (report.intact - shown) as i64);
                     (shown_at, shown) = (scanner.offset(), report.intact);
                 }
+            }
+            Step::IntactStreamed { spooled, .. } => {
+                if let Some(file) = spooled {
+                    if !batch.is_empty() {
+                        emit(Event::Intact(std::mem::take(&mut batch)))?;
+                    }
+                    emit(Event::Spooled(file))?;
+                }
+                report.intact += 1;
+                progress.add((scanner.offset() - shown_at) as i64, (report.intact - shown) as i64);
+                (shown_at, shown) = (scanner.offset(), report.intact);
             }
             Step::Fault(fault) => {
                 if let DamageKind::NotTfrecord { .. } = fault.damage.kind {

@@ -5,7 +5,7 @@
 
 use super::{Sender, Spares, Stopped};
 use crate::example::{self, MessageType};
-use crate::io::{Compression, Input};
+use crate::io::Input;
 use crate::record;
 use anyhow::Result;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -51,7 +51,7 @@ impl Batch {
 /// reading threads as batches go out.
 pub fn produce(
     inputs: &[Input],
-    compression: Option<Compression>,
+    open: &record::OpenOptions,
     ty: Option<MessageType>,
     jobs: usize,
     progress: &(dyn Fn(u64, u64) + Sync),
@@ -60,7 +60,7 @@ pub fn produce(
     let records = AtomicU64::new(0);
     let spares = tx.spares();
     let read = |i: usize, emit: &mut dyn FnMut(Batch) -> Result<(), Stopped>| {
-        read_input(&inputs[i], compression, ty, &records, progress, spares, emit)
+        read_input(&inputs[i], open, ty, &records, progress, spares, emit)
     };
     super::in_input_order(inputs.len(), jobs, read, |b| tx.send(b))
 }
@@ -73,14 +73,14 @@ pub fn decode_error(name: &str, index: u64, offset: u64, e: example::DecodeError
 /// Reads the records of one input into batches.
 fn read_input(
     input: &Input,
-    compression: Option<Compression>,
+    open: &record::OpenOptions,
     fixed: Option<MessageType>,
     records: &AtomicU64,
     progress: &(dyn Fn(u64, u64) + Sync),
     spares: &Spares<Batch>,
     emit: &mut dyn FnMut(Batch) -> Result<(), Stopped>,
 ) -> Result<()> {
-    let mut reader = record::open(input, compression)?;
+    let mut reader = open.open(input)?;
     let stream = match input {
         Input::Stdin => true,
         Input::Path(p) => std::fs::metadata(p).is_ok_and(|m| !m.is_file()),

@@ -23,6 +23,9 @@ pub enum DamageKind {
     TrailingGarbage { bytes: u64 },
     /// The input does not start with a TFRecord header.
     NotTfrecord { hint: String },
+    /// The header checks but announces a payload longer than the reader
+    /// may hold (`--max-record-size`): not damage, a limit.
+    TooLarge { length: u64, limit: u64 },
 }
 
 impl DamageKind {
@@ -37,6 +40,7 @@ impl DamageKind {
             DamageKind::CorruptCompressed { .. } => "corrupt_compressed",
             DamageKind::TrailingGarbage { .. } => "trailing_garbage",
             DamageKind::NotTfrecord { .. } => "not_tfrecord",
+            DamageKind::TooLarge { .. } => "too_large",
         }
     }
 }
@@ -72,6 +76,11 @@ impl fmt::Display for DamageKind {
                 )
             }
             DamageKind::NotTfrecord { hint } => write!(f, "not a TFRecord file ({hint})"),
+            DamageKind::TooLarge { length, limit } => write!(
+                f,
+                "record of {length} bytes is over the {} limit on records held in memory (raise it with --max-record-size, or check the file with `tfr verify-crc`, which streams long records)",
+                human_size(*limit)
+            ),
         }
     }
 }
@@ -82,6 +91,17 @@ fn plural(n: u64) -> &'static str {
     } else {
         "s"
     }
+}
+
+/// A byte count in binary units when it is a whole number of them: `1 GiB`,
+/// `512 MiB`, else `N bytes`.
+pub fn human_size(n: u64) -> String {
+    for (shift, unit) in [(40, "TiB"), (30, "GiB"), (20, "MiB"), (10, "KiB")] {
+        if n >= 1 << shift && n % (1 << shift) == 0 {
+            return format!("{} {unit}", n >> shift);
+        }
+    }
+    counted(n, "byte")
 }
 
 /// `n` things: "1 record", "2 records".

@@ -13,13 +13,18 @@ mod resync;
 mod source;
 mod writer;
 
-pub use damage::{counted, diagnose_not_tfrecord, Damage, DamageKind, ReadError};
-pub use open::{open, read_error, sniff};
+pub use damage::{counted, diagnose_not_tfrecord, human_size, Damage, DamageKind, ReadError};
+pub use open::{open, read_error, sniff, OpenOptions};
 pub use parallel::{clean_prefix, Check, CleanPrefix};
 pub use reader::{Record, RecordMeta, RecordReader};
-pub use resync::{Fault, Scanner, Step};
+pub use resync::{Fault, Scanner, Step, HOLD_LIMIT};
 pub use source::Source;
 pub use writer::{append_framed, RecordWriter};
+
+/// The largest payload a command holds in memory unless told otherwise
+/// (`--max-record-size`): far beyond real records (an image, a video clip),
+/// and a bogus length stops here instead of filling memory.
+pub const DEFAULT_MAX_RECORD: u64 = 1 << 30;
 
 /// Bytes in a record header: the length and its masked CRC.
 pub const HEADER_LEN: usize = 12;

@@ -23,6 +23,33 @@ pub fn sniff(head: &[u8]) -> Compression {
     sniff_magic(head).unwrap_or(Compression::None)
 }
 
+/// How inputs are opened as record readers.
+#[derive(Clone, Copy, Debug)]
+pub struct OpenOptions {
+    /// Forced compression (`None`: detected from the first bytes).
+    pub compression: Option<Compression>,
+    /// The longest payload `next_record` holds ([`RecordReader::set_max_record`]).
+    pub max_record: u64,
+}
+
+impl Default for OpenOptions {
+    fn default() -> Self {
+        OpenOptions {
+            compression: None,
+            max_record: super::DEFAULT_MAX_RECORD,
+        }
+    }
+}
+
+impl OpenOptions {
+    /// Opens `input` with these options.
+    pub fn open(&self, input: &Input) -> Result<RecordReader> {
+        let mut reader = open(input, self.compression)?;
+        reader.set_max_record(self.max_record);
+        Ok(reader)
+    }
+}
+
 /// Opens an input as a record reader, detecting or forcing compression.
 ///
 /// A plain regular file is read by position (it can be split between

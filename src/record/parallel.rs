@@ -358,7 +358,7 @@ mod tests {
         let (mut intact, mut faults) = (from.records, Vec::new());
         while let Some(step) = scanner.next_step().unwrap() {
             match step {
-                Step::Intact { .. } => intact += 1,
+                Step::Intact { .. } | Step::IntactStreamed { .. } => intact += 1,
                 Step::Fault(f) => faults.push((f.damage.record, f.damage.offset, f.damage.kind.to_string())),
             }
         }

@@ -31,6 +31,8 @@ pub struct RecordReader {
     compression: Compression,
     index: u64,
     check_data_crc: bool,
+    /// The longest payload `next_record` holds.
+    max_record: u64,
 }
 
 impl RecordReader {
@@ -40,7 +42,15 @@ impl RecordReader {
             compression,
             index: 0,
             check_data_crc: true,
+            max_record: super::DEFAULT_MAX_RECORD,
         }
+    }
+
+    /// The longest payload [`next_record`](Self::next_record) holds in
+    /// memory: a longer one is a [`DamageKind::TooLarge`] error (readers
+    /// that need not hold records, `skip_record` and the scanner, stream them).
+    pub fn set_max_record(&mut self, bytes: u64) {
+        self.max_record = bytes;
     }
 
     /// Turns off the payload CRC check (faster counting; the length CRC is always checked).
@@ -99,6 +109,17 @@ impl RecordReader {
         };
         let offset = self.src.offset();
         let body = self.body_len(length)?;
+        if length > self.max_record {
+            // A stream that ends soon after is a record cut short (the
+            // better message); anything longer is refused unread.
+            let look = HEADER_LEN + (64 << 10);
+            let got = self.fill(look)?;
+            if got < look {
+                return Err(self.short_record(length, got));
+            }
+            let limit = self.max_record;
+            return Err(self.damage(DamageKind::TooLarge { length, limit }));
+        }
         let total = HEADER_LEN + body;
         let got = self.fill(total)?;
         if got < total {
@@ -302,6 +323,30 @@ mod tests {
         bytes.extend_from_slice(b"tiny");
         let (_, err) = read_all(bytes);
         assert!(matches!(err.unwrap().kind, DamageKind::LengthBeyondEnd { length, .. } if length == 1 << 62));
+    }
+
+    #[test]
+    fn a_record_over_the_limit_is_refused_unread() {
+        let mut bytes = super::super::encode_header(10 << 20).to_vec();
+        bytes.resize(3 << 20, 0);
+        let mut r = RecordReader::new(Source::from_reader(Box::new(io::Cursor::new(bytes))), Compression::None);
+        r.set_max_record(1 << 20);
+        match r.next_record() {
+            Err(ReadError::Damage(d)) => {
+                assert_eq!(
+                    d.kind,
+                    DamageKind::TooLarge {
+                        length: 10 << 20,
+                        limit: 1 << 20
+                    }
+                );
+                assert_eq!((d.record, d.offset), (0, 0));
+                assert!(d.to_string().contains("1 MiB limit"), "{d}");
+            }
+            other => panic!("{other:?}"),
+        }
+        // Only the look-ahead was read.
+        assert!(r.source_mut().buffer().len() < 1 << 20);
     }
 
     #[test]

@@ -23,10 +23,20 @@
 //! of headers, or a crafted file, cannot make the scan quadratic; it may
 //! make the scan skip intact records within one look-alike's span.
 //!
-//! Limits: on a stream (stdin, gzip, zlib) whose size is unknown, a header
-//! that checks but announces more bytes than follow makes the scan buffer
-//! the rest of the stream. Once a decompressor fails, the bytes it had
-//! already produced are still checked, and the stream ends there.
+//! Memory is bounded: a record longer than the hold limit
+//! ([`HOLD_LIMIT`], 16 MiB) is checked as it streams past (its payload CRC
+//! computed chunk by chunk) and never held; with [`Scanner::set_spool`] it is
+//! copied to an anonymous temporary file for the caller (verify-crc
+//! `--salvage`). When such a record fails its CRC and no record follows it,
+//! a regular uncompressed file is searched again from just after its start
+//! (positional reads), while a stream goes on from its end: on a stream, the
+//! look-alike headers inside a damaged long record are not candidates. A
+//! resynchronisation candidate announcing more than the hold limit is taken
+//! when the header after its span checks (regular files) or, on a stream,
+//! when its own header checks; its payload is then checked as it streams.
+//!
+//! Once a decompressor fails, the bytes it had already produced are still
+//! checked, and the stream ends there.
 
 use super::damage::{diagnose_not_tfrecord, Damage, DamageKind};
 use super::reader::{Record, RecordReader};
@@ -55,6 +65,11 @@ const FIRST_SCAN_LIMIT: u64 = 16 << 20;
 /// bytes skipped have earned the budget back. Work stays linear.
 const RESYNC_FREE_WORK: u64 = 256 << 20;
 const RESYNC_WORK_PER_BYTE: u64 = 16;
+/// Records longer than this (framed) are checked as they stream past,
+/// never held in memory.
+pub const HOLD_LIMIT: u64 = 16 << 20;
+/// Bytes checked per step of a streamed record.
+const STREAM_CHUNK: usize = 1 << 20;
 /// Bytes kept from the start of an input to say what it is when it is not a TFRecord.
 const DIAGNOSE_LEN: usize = 512;
 
@@ -74,13 +89,32 @@ pub enum Step<'a> {
     /// A record whose header and payload CRCs both check. `framed` is the
     /// whole record as stored (header, payload, CRC), for byte-identical copies.
     Intact { record: Record<'a>, framed: &'a [u8] },
+    /// A record longer than the hold limit whose CRCs both check, streamed
+    /// past: its index, offset and payload length, and (when spooling) the
+    /// whole record as stored in a temporary file, rewound.
+    IntactStreamed {
+        index: u64,
+        offset: u64,
+        length: u64,
+        spooled: Option<std::fs::File>,
+    },
     /// Damage, already stepped over.
     Fault(Fault),
 }
 
 /// What one step decided, before borrowing the record from the buffer.
 enum Outcome {
-    Record { index: u64, offset: u64, total: usize },
+    Record {
+        index: u64,
+        offset: u64,
+        total: usize,
+    },
+    Streamed {
+        index: u64,
+        offset: u64,
+        length: u64,
+        spooled: Option<std::fs::File>,
+    },
     Fault(Fault),
 }
 
@@ -94,6 +128,10 @@ pub struct Scanner {
     dead: Option<String>,
     /// Nothing more to report.
     done: bool,
+    /// Records longer than this (framed) are streamed, not held.
+    hold: u64,
+    /// Copy streamed records to a temporary file (for salvage).
+    spool: bool,
 }
 
 impl Scanner {
@@ -105,7 +143,20 @@ impl Scanner {
             reader,
             dead: None,
             done: false,
+            hold: HOLD_LIMIT,
+            spool: false,
         }
+    }
+
+    /// Hands streamed (long) intact records over in a temporary file
+    /// ([`Step::IntactStreamed`]), for a caller that copies them.
+    pub fn set_spool(&mut self, yes: bool) {
+        self.spool = yes;
+    }
+
+    /// Sets the hold limit (tests use a small one).
+    pub fn set_hold_limit(&mut self, bytes: u64) {
+        self.hold = bytes.max((HEADER_LEN + FOOTER_LEN) as u64);
     }
 
     pub fn compression(&self) -> Compression {
@@ -128,6 +179,17 @@ impl Scanner {
         match self.step()? {
             None => Ok(None),
             Some(Outcome::Fault(f)) => Ok(Some(Step::Fault(f))),
+            Some(Outcome::Streamed {
+                index,
+                offset,
+                length,
+                spooled,
+            }) => Ok(Some(Step::IntactStreamed {
+                index,
+                offset,
+                length,
+                spooled,
+            })),
             Some(Outcome::Record { index, offset, total }) => {
                 let framed = self.src_ref().recent(total, total);
                 let data = &framed[HEADER_LEN..total - FOOTER_LEN];
@@ -161,6 +223,9 @@ impl Scanner {
         let Some(length) = parse_header(header) else {
             return self.bad_header(offset).map(Some);
         };
+        if self.too_long(length) {
+            return self.streamed(offset, length).map(Some);
+        }
         let Some(total) = self.record_len(0, length)? else {
             return self.short_record(offset, length).map(Some);
         };
@@ -213,10 +278,154 @@ impl Scanner {
         let Some(length) = parse_header(header) else {
             return Ok(None);
         };
+        if self.too_long(length) {
+            // Not held: taken when the header after its span checks (on a
+            // regular file) or cannot be seen (on a stream); its payload is
+            // checked when it streams past.
+            let span = length.saturating_add((HEADER_LEN + FOOTER_LEN) as u64);
+            let plausible = match self.src_ref().remaining() {
+                Some(_) => self.header_far_ahead(rel as u64 + span)?,
+                None => true,
+            };
+            return Ok(plausible.then_some(usize::MAX));
+        }
         let Some(total) = self.record_len(rel, length)? else {
             return Ok(None);
         };
         Ok(payload_checks(&self.src().buffer()[rel..rel + total]).then_some(total))
+    }
+
+    /// Whether a record of `length` bytes is longer than the hold limit.
+    fn too_long(&self, length: u64) -> bool {
+        length.saturating_add((HEADER_LEN + FOOTER_LEN) as u64) > self.hold
+    }
+
+    /// On a regular uncompressed file: whether a header that checks (or
+    /// the exact end of the file) is `ahead` bytes from here, read by
+    /// position without buffering. Elsewhere: false (it cannot be seen
+    /// without holding everything before it).
+    fn header_far_ahead(&mut self, ahead: u64) -> io::Result<bool> {
+        let at = self.offset() + ahead;
+        let Some(remaining) = self.src_ref().remaining() else {
+            return Ok(false);
+        };
+        let Some(file) = self.src_ref().file() else {
+            return Ok(false);
+        };
+        if ahead >= remaining {
+            return Ok(ahead == remaining);
+        }
+        let mut h = [0u8; HEADER_LEN];
+        Ok(super::source::read_exact_at(file, &mut h, at)? && parse_header(&h).is_some())
+    }
+
+    /// The record at `offset` (the current one) announces `length` bytes,
+    /// more than the hold limit: its payload CRC is computed as it streams
+    /// past (copied to a temporary file when spooling), never held.
+    fn streamed(&mut self, offset: u64, length: u64) -> io::Result<Outcome> {
+        use std::io::{Seek, Write};
+        let total = length.saturating_add((HEADER_LEN + FOOTER_LEN) as u64);
+        if self.src_ref().remaining().is_some_and(|r| total > r) {
+            return self.short_record(offset, length);
+        }
+        // A stream that ends within the hold limit is held and searched
+        // like any short input.
+        let look = usize::try_from(self.hold).unwrap_or(usize::MAX);
+        if self.src_ref().remaining().is_none() && self.avail(look)? < look {
+            return self.short_record(offset, length);
+        }
+        let mut spool = match self.spool {
+            true => Some(tempfile::tempfile()?),
+            false => None,
+        };
+        if let Some(f) = spool.as_mut() {
+            f.write_all(&self.src().buffer()[..HEADER_LEN])?;
+        }
+        self.src().consume(HEADER_LEN);
+        let (mut crc, mut left) = (0u32, length);
+        while left > 0 {
+            let got = self.avail(STREAM_CHUNK.min(usize::try_from(left).unwrap_or(usize::MAX)))?;
+            if got == 0 {
+                break;
+            }
+            let n = got.min(usize::try_from(left).unwrap_or(usize::MAX));
+            let chunk = &self.reader.source_mut().buffer()[..n];
+            crc = crc32c::crc32c_append(crc, chunk);
+            if let Some(f) = spool.as_mut() {
+                f.write_all(chunk)?;
+            }
+            self.src().consume(n);
+            left -= n as u64;
+        }
+        let footer = self.avail(FOOTER_LEN)?;
+        if left > 0 || footer < FOOTER_LEN {
+            // The input ends (or its decompressor fails) inside the record.
+            let present = length - left + footer as u64;
+            self.src().consume(footer.min(FOOTER_LEN));
+            self.done = true;
+            let kind = match self.dead.clone() {
+                Some(reason) => DamageKind::CorruptCompressed { reason },
+                None if length > offset + present => DamageKind::LengthBeyondEnd {
+                    length,
+                    remaining: present,
+                },
+                None => DamageKind::TruncatedPayload { length, present },
+            };
+            return Ok(Outcome::Fault(self.fault(
+                kind,
+                offset,
+                HEADER_LEN as u64 + present,
+                false,
+            )));
+        }
+        let stored_bytes: [u8; FOOTER_LEN] = self.src().buffer()[..FOOTER_LEN].try_into().expect("4 bytes");
+        self.src().consume(FOOTER_LEN);
+        if super::mask(crc) == u32::from_le_bytes(stored_bytes) {
+            if let Some(f) = spool.as_mut() {
+                f.write_all(&stored_bytes)?;
+                f.rewind()?;
+            }
+            let index = self.index;
+            self.index += 1;
+            return Ok(Outcome::Streamed {
+                index,
+                offset,
+                length,
+                spooled: spool,
+            });
+        }
+        // The payload fails its CRC. Its length is taken as right when a
+        // record (or the end) follows; else a regular file is searched again
+        // from just after its start, a stream from here.
+        if self.avail(HEADER_LEN)? == 0 {
+            return Ok(Outcome::Fault(self.fault(
+                DamageKind::DataCrcMismatch,
+                offset,
+                total,
+                false,
+            )));
+        }
+        if self.intact_at(0)?.is_some() {
+            return Ok(Outcome::Fault(self.fault(
+                DamageKind::DataCrcMismatch,
+                offset,
+                total,
+                true,
+            )));
+        }
+        let (skipped, resumed) = if self.src().seek_to(offset).is_ok() {
+            self.avail(HEADER_LEN)?;
+            self.resync(1, u64::MAX)?
+        } else {
+            let (more, resumed) = self.resync(0, u64::MAX)?;
+            (total + more, resumed)
+        };
+        Ok(Outcome::Fault(self.fault(
+            DamageKind::DataCrcMismatch,
+            offset,
+            skipped,
+            resumed,
+        )))
     }
 
     /// Fewer than 12 bytes left (`got` of them): the end, or damage at the end.
@@ -395,6 +604,9 @@ impl Scanner {
     /// Whether `span` bytes ahead there is a header that checks, or the end
     /// of the input (what follows an intact record that is not the last).
     fn followed_by_header(&mut self, span: u64) -> io::Result<bool> {
+        if span > self.hold {
+            return self.header_far_ahead(span);
+        }
         if let Some(remaining) = self.src_ref().remaining() {
             if span >= remaining {
                 return Ok(span == remaining);
@@ -499,10 +711,103 @@ mod tests {
         while let Some(step) = s.next_step().unwrap() {
             match step {
                 Step::Intact { framed, .. } => recs.push(framed.to_vec()),
+                Step::IntactStreamed { spooled, length, .. } => {
+                    let mut framed = Vec::new();
+                    if let Some(mut f) = spooled {
+                        io::Read::read_to_end(&mut f, &mut framed).unwrap();
+                        assert_eq!(framed.len() as u64, length + 16);
+                    }
+                    recs.push(framed);
+                }
                 Step::Fault(f) => faults.push(f),
             }
         }
         (recs, faults)
+    }
+
+    /// Scans `bytes` as a stream and as a file holding at most `hold`
+    /// bytes of a record, spooling the long ones.
+    fn scan_holding(bytes: &[u8], hold: u64) -> [(Vec<Vec<u8>>, Vec<Fault>); 2] {
+        let mut stream = Scanner::new(RecordReader::new(
+            Source::from_reader(Box::new(io::Cursor::new(bytes.to_vec()))),
+            Compression::None,
+        ));
+        let mut f = tempfile::tempfile().unwrap();
+        f.write_all(bytes).unwrap();
+        let mut file = Scanner::new(RecordReader::new(
+            Source::from_file(f, bytes.len() as u64),
+            Compression::None,
+        ));
+        for s in [&mut stream, &mut file] {
+            s.set_hold_limit(hold);
+            s.set_spool(true);
+        }
+        [scan_with(stream), scan_with(file)]
+    }
+
+    #[test]
+    fn long_records_stream_past_and_spool_exactly() {
+        let mut p = payloads(30);
+        for (i, at) in [3, 4, 17, 29].into_iter().enumerate() {
+            p[at] = (0..5000 + i * 333).map(|j| (j * 7 + i) as u8).collect();
+        }
+        let bytes = file_of(&p);
+        for (recs, faults) in scan_holding(&bytes, 1000) {
+            assert!(faults.is_empty(), "{faults:?}");
+            assert_eq!(recs, framed(&p));
+        }
+    }
+
+    #[test]
+    fn a_damaged_long_record_is_stepped_over() {
+        let mut p = payloads(30);
+        p[10] = vec![0x55; 8000];
+        p[11] = vec![0x66; 9000];
+        let mut bytes = file_of(&p);
+        let at = offset_of(&p, 10);
+        bytes[at + 12 + 4000] ^= 0x10;
+        for (recs, faults) in scan_holding(&bytes, 1000) {
+            assert_eq!(faults.len(), 1, "{faults:?}");
+            assert_eq!(faults[0].damage.kind, DamageKind::DataCrcMismatch);
+            assert_eq!(faults[0].damage.offset, at as u64);
+            assert_eq!(faults[0].skipped, 8016);
+            assert!(faults[0].resumed);
+            let mut want = framed(&p);
+            want.remove(10);
+            assert_eq!(recs, want);
+        }
+        // The long record's length field damaged too: the file is searched
+        // again from just after its start, the stream from its end.
+        let mut bytes2 = file_of(&p);
+        bytes2[at + 12 + 4000] ^= 0x10;
+        let next = offset_of(&p, 11);
+        bytes2[next + 2] ^= 0x01;
+        let [(_, stream_faults), (file_recs, file_faults)] = scan_holding(&bytes2, 1000);
+        assert_eq!(file_faults[0].damage.offset, at as u64);
+        assert_eq!(file_recs.len(), 28, "{file_faults:?}");
+        assert!(file_faults.iter().all(|f| f.resumed));
+        assert_eq!(stream_faults[0].damage.offset, at as u64);
+        assert_eq!(stream_faults.len(), 1, "{stream_faults:?}");
+        assert_eq!(stream_faults[0].skipped, offset_of(&p, 12) as u64 - at as u64);
+    }
+
+    #[test]
+    fn a_long_record_cut_short_is_reported_without_holding_it() {
+        let mut p = payloads(5);
+        p.push(vec![9; 50_000]);
+        let bytes = file_of(&p);
+        let cut = &bytes[..bytes.len() - 20_000];
+        let at = offset_of(&p, 5) as u64;
+        for (recs, faults) in scan_holding(cut, 1000) {
+            assert_eq!(recs.len(), 5);
+            assert_eq!(faults.len(), 1, "{faults:?}");
+            assert_eq!(faults[0].damage.offset, at);
+            assert!(matches!(
+                faults[0].damage.kind,
+                DamageKind::TruncatedPayload { .. } | DamageKind::LengthBeyondEnd { .. }
+            ));
+            assert!(!faults[0].resumed);
+        }
     }
 
     /// Framed records of `payloads`, each as its own file image.

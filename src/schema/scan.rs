@@ -8,7 +8,7 @@
 use super::stats::Collector;
 use super::{FileScan, Scan};
 use crate::example::{self, DecodeErrorKind, Decoder, MessageType};
-use crate::io::{Compression, Input};
+use crate::io::Input;
 use crate::pipeline::{self, Sender};
 use crate::record;
 use anyhow::Result;
@@ -16,8 +16,8 @@ use anyhow::Result;
 /// What to scan, and how.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
-    /// Forced input compression (`None`: detected per input).
-    pub compression: Option<Compression>,
+    /// How inputs are opened (compression, record size limit).
+    pub open: record::OpenOptions,
     /// The payload type (`None`: auto, decided by the first record; every
     /// other record must then match, see [`crate::example`]).
     pub ty: Option<MessageType>,
@@ -152,7 +152,7 @@ fn read(
                 *limited = true;
                 break;
             }
-            let mut reader = record::open(input, opts.compression)?;
+            let mut reader = opts.open.open(input)?;
             files.push(FileScan {
                 name: input.display(),
                 compression: reader.compression(),

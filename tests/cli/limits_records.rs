@@ -1,0 +1,201 @@
+//! Bounded memory for long and bogus records (issue 17): a length field
+//! with a valid CRC never makes a command hold more than it may — readers
+//! that must hold a record refuse one over `--max-record-size`, verify-crc
+//! (and its salvage) streams long records through — and verify-crc keeps its
+//! verdict when its stdout is closed.
+
+use crate::util::*;
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+
+/// Runs `tfr ARGS` under GNU time, feeding `stdin` (written from a thread,
+/// errors ignored); returns the exit code, stderr without time's line, and
+/// the peak RSS in MB. `None` when /usr/bin/time is missing (skipped, or a
+/// failure under CI).
+fn measured(dir: &Dir, args: &[&str], stdin: Option<Vec<u8>>) -> Option<(i32, String, u64)> {
+    if !std::path::Path::new("/usr/bin/time").exists() {
+        skip_or_fail("GNU time (/usr/bin/time) is not installed");
+        return None;
+    }
+    let mut cmd = Command::new("/usr/bin/time");
+    cmd.arg("-f")
+        .arg("PEAK_KB=%M")
+        .arg(env!("CARGO_BIN_EXE_tfr"))
+        .args(args)
+        .current_dir(dir.path("."))
+        .env_clear()
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() });
+    let mut child = cmd.spawn().expect("spawn");
+    if let Some(bytes) = stdin {
+        let mut pipe = child.stdin.take().expect("stdin");
+        std::thread::spawn(move || {
+            let _ = pipe.write_all(&bytes);
+        });
+    }
+    let mut err = String::new();
+    child.stderr.take().expect("stderr").read_to_string(&mut err).unwrap();
+    let status = child.wait().unwrap();
+    let (rest, peak) = err.rsplit_once("PEAK_KB=").expect("time's line");
+    let peak_mb = peak.trim().parse::<u64>().unwrap() / 1024;
+    // GNU time reports a child's signal death in its own exit code.
+    let rest = rest
+        .lines()
+        .filter(|l| !l.starts_with("Command "))
+        .collect::<Vec<_>>()
+        .join("\n");
+    Some((status.code().unwrap_or(-1), rest, peak_mb))
+}
+
+/// A header announcing `length` bytes, then `fill` zero bytes.
+fn bogus_header(length: u64, fill: usize) -> Vec<u8> {
+    let mut bytes = tfr::record::encode_header(length).to_vec();
+    bytes.resize(12 + fill, 0);
+    bytes
+}
+
+#[test]
+fn a_huge_announced_length_on_a_stream_is_refused_at_once() {
+    let dir = Dir::new();
+    // 2^40 bytes announced, 32 MB of zeros present: the commands that must
+    // hold a record refuse it unread, with one line naming the limit.
+    let input = bogus_header(1 << 40, 32 << 20);
+    for cmd in [&["cat"][..], &["head", "-n", "1"], &["to-jsonl"], &["schema"]] {
+        let Some((code, err, peak)) = measured(&dir, cmd, Some(input.clone())) else {
+            return;
+        };
+        assert_eq!(code, 2, "{cmd:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{cmd:?}: {err}");
+        assert!(err.contains("record 0 at byte 0"), "{cmd:?}: {err}");
+        assert!(err.contains("--max-record-size"), "{cmd:?}: {err}");
+        assert!(peak < 40, "{cmd:?}: peak RSS {peak} MB");
+    }
+}
+
+#[test]
+fn a_huge_announced_length_in_a_sparse_file_is_refused_unread() {
+    let dir = Dir::new();
+    // A 3 GiB sparse file whose first header announces 2 GiB (over the
+    // 1 GiB default): nothing is read into memory.
+    let path = dir.path("sparse.tfrecord");
+    let mut f = std::fs::File::create(&path).unwrap();
+    f.write_all(&tfr::record::encode_header(2 << 30)).unwrap();
+    f.set_len(3 << 30).unwrap();
+    drop(f);
+    for cmd in [
+        &["cat", "sparse.tfrecord"][..],
+        &["head", "sparse.tfrecord"],
+        &["to-jsonl", "sparse.tfrecord"],
+    ] {
+        let Some((code, err, peak)) = measured(&dir, cmd, None) else {
+            return;
+        };
+        assert_eq!(code, 2, "{cmd:?}: {err}");
+        assert!(err.contains("1 GiB limit"), "{cmd:?}: {err}");
+        assert!(peak < 40, "{cmd:?}: peak RSS {peak} MB");
+    }
+    // count hops over it without reading it.
+    let ran = dir.tfr(&["count", "sparse.tfrecord"]).run();
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(ran.stderr.contains("record 1"), "{}", ran.stderr);
+}
+
+#[test]
+fn max_record_size_lets_a_long_record_through_or_refuses_it() {
+    let dir = Dir::new();
+    let big = vec![7u8; 3 << 20];
+    let file = records(&[b"a", &big, b"c"]);
+    dir.write("x.tfrecord", &file);
+    let line = dir
+        .tfr(&["cat", "--type", "raw", "--max-record-size", "1M", "x.tfrecord"])
+        .run()
+        .fails(2);
+    assert!(
+        line.contains("record 1 at byte 17") && line.contains("1 MiB limit"),
+        "{line}"
+    );
+    let out = dir
+        .tfr(&["cat", "--type", "raw", "--max-record-size", "4M", "x.tfrecord"])
+        .run()
+        .ok();
+    assert_eq!(out.lines().filter(|l| l.starts_with("# record")).count(), 3);
+    let usage = dir.tfr(&["cat", "--max-record-size", "lots", "x.tfrecord"]).run();
+    assert_eq!(usage.code, 2);
+    assert!(usage.stderr.contains("not a size"), "{}", usage.stderr);
+}
+
+/// Small records around long ones: `n` payloads, every fifth 40 MB.
+fn with_long_records() -> Vec<Vec<u8>> {
+    (0..12u32)
+        .map(|i| match i % 5 {
+            2 => (0..40u32 << 20)
+                .map(|j| (j.wrapping_mul(2654435761) >> 24) as u8)
+                .collect(),
+            _ => format!("record {i}").into_bytes(),
+        })
+        .collect()
+}
+
+#[test]
+fn verify_crc_streams_long_records_and_salvages_them_exactly() {
+    let dir = Dir::new();
+    let payloads = with_long_records();
+    let refs: Vec<&[u8]> = payloads.iter().map(Vec::as_slice).collect();
+    let mut file = records(&refs);
+    // Damage one small record after the first long one.
+    let at: usize = payloads[..3].iter().map(|p| p.len() + 16).sum();
+    file[at + 13] ^= 0x40;
+    dir.write("x.tfrecord", &file);
+    let intact: Vec<&[u8]> = refs
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != 3)
+        .map(|(_, p)| *p)
+        .collect();
+    let want = records(&intact);
+    // From a pipe (the sequential scanner) and from the file with --salvage.
+    for (args, stdin) in [
+        (vec!["verify-crc", "--salvage", "out1.tfrecord"], Some(file.clone())),
+        (vec!["verify-crc", "--salvage", "out2.tfrecord", "x.tfrecord"], None),
+        (vec!["verify-crc", "-"], Some(file.clone())),
+    ] {
+        let Some((code, err, peak)) = measured(&dir, &args, stdin) else {
+            return;
+        };
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("record 3 at byte {at}: data checksum mismatch")),
+            "{args:?}: {err}"
+        );
+        assert!(peak < 48, "{args:?}: peak RSS {peak} MB for 40 MB records");
+    }
+    for out in ["out1.tfrecord", "out2.tfrecord"] {
+        assert!(
+            std::fs::read(dir.path(out)).unwrap() == want,
+            "{out} is not the intact records"
+        );
+    }
+}
+
+#[test]
+fn verify_crc_keeps_its_verdict_when_stdout_is_closed() {
+    let dir = Dir::new();
+    let payloads: Vec<Vec<u8>> = (0..20_000u32).map(|i| i.to_le_bytes().repeat(10)).collect();
+    let refs: Vec<&[u8]> = payloads.iter().map(Vec::as_slice).collect();
+    let mut file = records(&refs);
+    file[5000] ^= 1;
+    dir.write("d.tfrecord", &file);
+    for _ in 0..5 {
+        // `tfr verify-crc d.tfrecord | true`: the reader is gone before the summary.
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tfr"))
+            .args(["verify-crc", "d.tfrecord"])
+            .current_dir(dir.path("."))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        assert_eq!(child.wait().unwrap().code(), Some(1), "damage must stay exit 1");
+    }
+}
