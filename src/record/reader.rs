@@ -155,7 +155,13 @@ impl RecordReader {
         if held < HEADER_LEN + body {
             // Only part of the record is buffered: skip the rest.
             self.src.consume(HEADER_LEN);
-            let skipped = self.src.skip(body as u64).map_err(|e| self.io_error(e))?;
+            let skipped = self.src.skip(body as u64).map_err(|e| {
+                // A decompressor failing inside the record: reported at its start.
+                match self.io_error(e) {
+                    ReadError::Damage(d) => ReadError::Damage(Damage { offset, ..d }),
+                    other => other,
+                }
+            })?;
             if skipped < body as u64 {
                 let present = HEADER_LEN + skipped as usize;
                 // Report at the record's start.
