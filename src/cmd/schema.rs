@@ -144,6 +144,15 @@ fn write_table(out: &mut String, scan: &Scan, width: Option<u16>) {
     for (title, table, lists) in sections {
         let plural = if table.len() == 1 { "" } else { "s" };
         let _ = writeln!(out, "\n{} {title}{plural}", table.len());
+        let (untracked, lower_bound) = table.untracked();
+        if untracked > 0 {
+            let more = if lower_bound { "at least " } else { "" };
+            let _ = writeln!(
+                out,
+                "({more}{untracked} more {title}s seen, without statistics: only the first {} distinct names are tracked)",
+                stats::MAX_FEATURES
+            );
+        }
         if table.is_empty() {
             continue;
         }

@@ -106,7 +106,7 @@ enum Event {
     /// Intact records, framed as stored, for the salvage output.
     Intact(Vec<u8>),
     /// One long intact record, framed as stored, in a temporary file.
-    Spooled(std::fs::File),
+    Spooled(record::LongRecord),
     /// A line for stderr: a fault, or why the input cannot be read.
     Line(String),
     /// The verdict on the input, last.
@@ -152,10 +152,10 @@ pub(crate) fn run(args: &VerifyCrcArgs, ctx: &Ctx) -> Result<Exit> {
                 }),
                 None => Ok(()),
             },
-            Event::Spooled(mut file) => match salvage.as_mut() {
+            Event::Spooled(mut long) => match salvage.as_mut() {
                 Some(s) => s.out(Compression::None).and_then(|out| {
                     let target = out.display();
-                    std::io::copy(&mut file, out)
+                    std::io::copy(&mut long, out)
                         .map(drop)
                         .with_context(|| format!("{target}: write failed"))
                 }),

@@ -17,7 +17,7 @@ pub use damage::{counted, diagnose_not_tfrecord, human_size, Damage, DamageKind,
 pub use open::{open, read_error, sniff, OpenOptions};
 pub use parallel::{clean_prefix, Check, CleanPrefix};
 pub use reader::{Record, RecordMeta, RecordReader};
-pub use resync::{Fault, Scanner, Step, HOLD_LIMIT};
+pub use resync::{Fault, LongRecord, Scanner, Step, HOLD_LIMIT};
 pub use source::Source;
 pub use writer::{append_framed, RecordWriter};
 

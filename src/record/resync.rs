@@ -91,12 +91,12 @@ pub enum Step<'a> {
     Intact { record: Record<'a>, framed: &'a [u8] },
     /// A record longer than the hold limit whose CRCs both check, streamed
     /// past: its index, offset and payload length, and (when spooling) the
-    /// whole record as stored in a temporary file, rewound.
+    /// whole record as stored, to copy without holding it.
     IntactStreamed {
         index: u64,
         offset: u64,
         length: u64,
-        spooled: Option<std::fs::File>,
+        spooled: Option<LongRecord>,
     },
     /// Damage, already stepped over.
     Fault(Fault),
@@ -113,9 +113,38 @@ enum Outcome {
         index: u64,
         offset: u64,
         length: u64,
-        spooled: Option<std::fs::File>,
+        spooled: Option<LongRecord>,
     },
     Fault(Fault),
+}
+
+/// A long intact record, framed as stored, read without holding it: from
+/// the input file itself by position (a regular uncompressed file), or
+/// from the anonymous temporary file it was copied to as it streamed past.
+#[derive(Debug)]
+pub struct LongRecord {
+    file: std::fs::File,
+    at: u64,
+    left: u64,
+}
+
+impl io::Read for LongRecord {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = buf.len().min(usize::try_from(self.left).unwrap_or(usize::MAX));
+        if n == 0 {
+            return Ok(0);
+        }
+        let got = super::source::read_at_retry(&self.file, &mut buf[..n], self.at)?;
+        if got == 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "the record's file got shorter",
+            ));
+        }
+        self.at += got as u64;
+        self.left -= got as u64;
+        Ok(got)
+    }
 }
 
 /// Reads every record of an input, checking both CRCs and resynchronising
@@ -323,7 +352,7 @@ impl Scanner {
     /// more than the hold limit: its payload CRC is computed as it streams
     /// past (copied to a temporary file when spooling), never held.
     fn streamed(&mut self, offset: u64, length: u64) -> io::Result<Outcome> {
-        use std::io::{Seek, Write};
+        use std::io::Write;
         let total = length.saturating_add((HEADER_LEN + FOOTER_LEN) as u64);
         if self.src_ref().remaining().is_some_and(|r| total > r) {
             return self.short_record(offset, length);
@@ -334,7 +363,13 @@ impl Scanner {
         if self.src_ref().remaining().is_none() && self.avail(look)? < look {
             return self.short_record(offset, length);
         }
-        let mut spool = match self.spool {
+        // A regular uncompressed file is read again by position to copy
+        // the record; anything else is copied to a temporary file as it goes.
+        let positional = match (self.spool, self.src_ref().remaining(), self.src_ref().file()) {
+            (true, Some(_), Some(f)) => Some(f.try_clone()?),
+            _ => None,
+        };
+        let mut spool = match self.spool && positional.is_none() {
             true => Some(tempfile::tempfile()?),
             false => None,
         };
@@ -383,15 +418,27 @@ impl Scanner {
         if super::mask(crc) == u32::from_le_bytes(stored_bytes) {
             if let Some(f) = spool.as_mut() {
                 f.write_all(&stored_bytes)?;
-                f.rewind()?;
             }
+            let spooled = match (positional, spool) {
+                (Some(file), _) => Some(LongRecord {
+                    file,
+                    at: offset,
+                    left: total,
+                }),
+                (None, Some(file)) => Some(LongRecord {
+                    file,
+                    at: 0,
+                    left: total,
+                }),
+                (None, None) => None,
+            };
             let index = self.index;
             self.index += 1;
             return Ok(Outcome::Streamed {
                 index,
                 offset,
                 length,
-                spooled: spool,
+                spooled,
             });
         }
         // The payload fails its CRC. Its length is taken as right when a

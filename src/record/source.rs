@@ -292,7 +292,7 @@ impl Source {
 /// Reads from `file` at `offset`, whatever its cursor: clones of one open
 /// file (the threads of a parallel walk) read independently, and all of
 /// them read the file that was opened, even if its path is replaced.
-fn read_at_retry(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+pub(super) fn read_at_retry(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
     loop {
         #[cfg(unix)]
         let got = std::os::unix::fs::FileExt::read_at(file, buf, offset);

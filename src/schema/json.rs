@@ -55,6 +55,24 @@ pub fn to_json(scan: &Scan) -> Value {
         }
         Value::Object(m)
     };
+    let mut untracked = Map::new();
+    for (key, t) in [
+        ("features", &scan.stats.features),
+        ("feature_lists", &scan.stats.feature_lists),
+    ] {
+        let (count, lower_bound) = t.untracked();
+        if count > 0 {
+            let key = match (key, scan.ty) {
+                ("features", MessageType::SequenceExample) => "context",
+                _ => key,
+            };
+            untracked.insert(key.into(), json!({"count": count, "lower_bound": lower_bound}));
+        }
+    }
+    if !untracked.is_empty() {
+        untracked.insert("limit".into(), stats::MAX_FEATURES.into());
+        doc.insert("untracked".into(), Value::Object(untracked));
+    }
     match scan.ty {
         MessageType::SequenceExample => {
             doc.insert("context".into(), table(&scan.stats.features, false));

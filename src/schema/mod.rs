@@ -19,6 +19,10 @@
 //!   "complete": true,           // false: stopped by --limit or by an error
 //!   "error": "...",             // only when an error stopped the scan
 //!   "inputs": [{"file": "train.tfrecord", "records": 200, "compression": "none"}],
+//!   "untracked": {"limit": 5000, "features": {"count": 5, "lower_bound": false}},
+//!                               // only when a section had more distinct names than
+//!                               // the limit: those past it have no statistics
+//!                               // ("context"/"feature_lists" for SequenceExample)
 //!   "features": {"NAME": FEATURE, ...},       // Example only
 //!   "context": {"NAME": FEATURE, ...},        // SequenceExample only
 //!   "feature_lists": {"NAME": FEATURE, ...}   // SequenceExample only

@@ -525,17 +525,38 @@ impl FeatureStats {
     }
 }
 
-/// Interned feature names and their statistics.
+/// Distinct feature names a table keeps statistics for; the names past it
+/// are only counted (memory stays bounded on datasets with millions of
+/// names: each tracked name costs a few hundred bytes).
+pub const MAX_FEATURES: usize = 5_000;
+/// Distinct untracked names counted exactly; past it the count is a lower bound.
+const MAX_UNTRACKED: usize = 250_000;
+
+/// Interned feature names and their statistics (the first [`MAX_FEATURES`]
+/// distinct names; the others counted in [`FeatureTable::untracked`]).
 #[derive(Clone, Debug, Default)]
 pub struct FeatureTable {
     stats: Vec<FeatureStats>,
     index: HashMap<Box<str>, u32>,
+    /// Hashes of the distinct names seen past [`MAX_FEATURES`].
+    untracked: std::collections::HashSet<u64>,
+    /// More untracked names were seen than `untracked` holds.
+    untracked_overflow: bool,
     /// The slot of each entry position of the previous record.
     cache: Vec<u32>,
     /// Storage for one record's features and lists, kept between records
     /// (empty; see [`recycle`]).
     features_buf: Vec<(u32, FeatureView<'static>)>,
     lists_buf: Vec<(u32, FeatureListView<'static>)>,
+}
+
+/// A 64-bit hash of a name, the same in every table of the run (so counts
+/// merge).
+fn untracked_hash(key: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    key.hash(&mut h);
+    h.finish()
 }
 
 /// An empty vector of `T<'static>` from one of `T<'a>`, keeping its allocation
@@ -567,11 +588,31 @@ impl FeatureTable {
         self.stats.is_empty()
     }
 
+    /// Distinct feature names seen beyond [`MAX_FEATURES`], which have no
+    /// statistics; `true` when that count is a lower bound.
+    pub fn untracked(&self) -> (u64, bool) {
+        (self.untracked.len() as u64, self.untracked_overflow)
+    }
+
+    /// Counts a name past the limit.
+    fn note_untracked(&mut self, key: &str) {
+        let h = untracked_hash(key);
+        if self.untracked.len() >= MAX_UNTRACKED {
+            self.untracked_overflow |= !self.untracked.contains(&h);
+            return;
+        }
+        self.untracked.insert(h);
+    }
+
     /// Adds the features of another table (of other records).
     fn merge(&mut self, o: &FeatureTable) {
         for f in &o.stats {
             let slot = match self.index.get(&*f.name) {
                 Some(&slot) => slot as usize,
+                None if self.stats.len() >= MAX_FEATURES => {
+                    self.note_untracked(&f.name);
+                    continue;
+                }
                 None => {
                     let slot = self.stats.len();
                     self.stats.push(FeatureStats::new(&f.name));
@@ -581,18 +622,31 @@ impl FeatureTable {
             };
             self.stats[slot].merge(f);
         }
+        for h in &o.untracked {
+            if self.untracked.len() >= MAX_UNTRACKED {
+                self.untracked_overflow = true;
+                break;
+            }
+            self.untracked.insert(*h);
+        }
+        self.untracked_overflow |= o.untracked_overflow;
     }
 
-    /// The slot of `key`, seen at entry position `pos`.
+    /// The slot of `key`, seen at entry position `pos`; `None` for a new
+    /// name past [`MAX_FEATURES`] (counted, not tracked).
     #[inline]
-    fn intern(&mut self, pos: usize, key: &str) -> usize {
+    fn intern(&mut self, pos: usize, key: &str) -> Option<usize> {
         if let Some(&slot) = self.cache.get(pos) {
             if *self.stats[slot as usize].name == *key {
-                return slot as usize;
+                return Some(slot as usize);
             }
         }
         let slot = match self.index.get(key) {
             Some(&slot) => slot,
+            None if self.stats.len() >= MAX_FEATURES => {
+                self.note_untracked(key);
+                return None;
+            }
             None => {
                 let slot = self.stats.len() as u32;
                 self.stats.push(FeatureStats::new(key));
@@ -605,7 +659,7 @@ impl FeatureTable {
         } else {
             self.cache.push(slot);
         }
-        slot as usize
+        Some(slot as usize)
     }
 
     /// Interns the keys of one record's entries into `buf` (slot, value)
@@ -620,7 +674,9 @@ impl FeatureTable {
     ) -> bool {
         let mut dups = false;
         for (pos, (key, value)) in entries.enumerate() {
-            let slot = self.intern(pos, key);
+            let Some(slot) = self.intern(pos, key) else {
+                continue;
+            };
             let s = &mut self.stats[slot];
             dups |= s.stamp == stamp;
             s.stamp = stamp;

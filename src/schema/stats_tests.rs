@@ -166,3 +166,26 @@ fn sniffs_media_types() {
     assert_eq!(sniff(b"a\x00b", true), Media::Binary);
     assert_eq!(sniff(b"\xc3\x28", false), Media::Binary);
 }
+
+#[test]
+fn names_past_the_limit_are_counted_not_tracked() {
+    let names: Vec<Vec<String>> = (0..3)
+        .map(|r| (0..5000).map(|i| format!("f{r}_{i}")).collect())
+        .collect();
+    let record = |r: usize| {
+        let mut feats = vec![("common", feature(Kind::Float, 1))];
+        feats.extend(names[r].iter().map(|n| (n.as_str(), feature(Kind::Int64, 1))));
+        example(&feats)
+    };
+    let all = collect(&[(0, record(0)), (0, record(1)), (0, record(2))]);
+    assert_eq!(all.features.len(), MAX_FEATURES);
+    // 15,001 distinct names: "common" and the first ones after it tracked.
+    assert_eq!(all.features.untracked(), (15_001 - MAX_FEATURES as u64, false));
+    assert_eq!(get(&all, "common").present, 3, "a tracked name keeps counting");
+    // Per-part tables merge to the same counts.
+    let mut merged = collect(&[(0, record(0)), (0, record(1))]);
+    merged.merge(&collect(&[(0, record(2))]));
+    assert_eq!(merged.features.len(), MAX_FEATURES);
+    assert_eq!(merged.features.untracked(), all.features.untracked());
+    assert_eq!(get(&merged, "common").present, 3);
+}

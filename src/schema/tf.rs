@@ -121,6 +121,15 @@ fn spec_dict(out: &mut String, scan: &Scan, var: &str, table: &stats::FeatureTab
         described += usize::from(!line.trim_start().starts_with('#'));
         let _ = writeln!(out, "{line}");
     }
+    let (untracked, lower_bound) = table.untracked();
+    if untracked > 0 {
+        let more = if lower_bound { "at least " } else { "" };
+        let _ = writeln!(
+            out,
+            "    # {more}{untracked} more names not described: only the first {} distinct names are tracked",
+            stats::MAX_FEATURES
+        );
+    }
     if described == 0 {
         let _ = writeln!(
             out,
