@@ -254,6 +254,7 @@ fn verify_input(
     // Records too long to hold are streamed; salvage gets them through a
     // temporary file.
     scanner.set_spool(salvage);
+    scanner.set_spool_limit(args.input.max_record_size);
     let (mut batch, mut shown_at, mut shown) = (Vec::new(), scanner.offset(), report.intact);
     loop {
         let step = match scanner.next_step() {
@@ -280,12 +281,40 @@ fn verify_input(
                     (shown_at, shown) = (scanner.offset(), report.intact);
                 }
             }
-            Step::IntactStreamed { spooled, .. } => {
-                if let Some(file) = spooled {
-                    if !batch.is_empty() {
-                        emit(Event::Intact(std::mem::take(&mut batch)))?;
+            Step::IntactStreamed {
+                spooled,
+                index,
+                offset,
+                length,
+            } => {
+                match spooled {
+                    Some(long) => {
+                        if !batch.is_empty() {
+                            emit(Event::Intact(std::mem::take(&mut batch)))?;
+                        }
+                        emit(Event::Spooled(long))?;
                     }
-                    emit(Event::Spooled(file))?;
+                    None if salvage => {
+                        // Intact, but too long to copy from a stream: the
+                        // salvage file lacks it, which is said as a fault.
+                        let limit = args.input.max_record_size;
+                        let fault = Fault {
+                            damage: record::Damage {
+                                kind: DamageKind::TooLarge { length, limit },
+                                record: index,
+                                offset,
+                                compression: scanner.compression(),
+                            },
+                            skipped: 0,
+                            resumed: true,
+                        };
+                        emit(Event::Line(format!(
+                            "{name}: {}: intact, but not salvaged (from a pipe or compressed input, long records are copied through a temporary file up to that size)",
+                            fault.damage
+                        )))?;
+                        report.faults.push(fault);
+                    }
+                    None => {}
                 }
                 report.intact += 1;
                 progress.add((scanner.offset() - shown_at) as i64, (report.intact - shown) as i64);

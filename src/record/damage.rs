@@ -78,7 +78,7 @@ impl fmt::Display for DamageKind {
             DamageKind::NotTfrecord { hint } => write!(f, "not a TFRecord file ({hint})"),
             DamageKind::TooLarge { length, limit } => write!(
                 f,
-                "record of {length} bytes is over the {} limit on records held in memory (raise it with --max-record-size, or check the file with `tfr verify-crc`, which streams long records)",
+                "record of {length} bytes, over the --max-record-size limit ({}) on a record held in memory",
                 human_size(*limit)
             ),
         }

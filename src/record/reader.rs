@@ -347,7 +347,7 @@ mod tests {
                     }
                 );
                 assert_eq!((d.record, d.offset), (0, 0));
-                assert!(d.to_string().contains("1 MiB limit"), "{d}");
+                assert!(d.to_string().contains("--max-record-size limit (1 MiB)"), "{d}");
             }
             other => panic!("{other:?}"),
         }

@@ -161,6 +161,8 @@ pub struct Scanner {
     hold: u64,
     /// Copy streamed records to a temporary file (for salvage).
     spool: bool,
+    /// The longest record copied to a temporary file.
+    spool_limit: u64,
 }
 
 impl Scanner {
@@ -174,7 +176,15 @@ impl Scanner {
             done: false,
             hold: HOLD_LIMIT,
             spool: false,
+            spool_limit: super::DEFAULT_MAX_RECORD,
         }
+    }
+
+    /// The longest record copied to a temporary file when spooling (a
+    /// pipe could announce and send a terabyte): a longer intact record is
+    /// still checked, and handed out with `spooled: None`.
+    pub fn set_spool_limit(&mut self, bytes: u64) {
+        self.spool_limit = bytes;
     }
 
     /// Hands streamed (long) intact records over in a temporary file
@@ -369,7 +379,7 @@ impl Scanner {
             (true, Some(_), Some(f)) => Some(f.try_clone()?),
             _ => None,
         };
-        let mut spool = match self.spool && positional.is_none() {
+        let mut spool = match self.spool && positional.is_none() && length <= self.spool_limit {
             true => Some(tempfile::tempfile()?),
             false => None,
         };

@@ -92,7 +92,7 @@ fn a_huge_announced_length_in_a_sparse_file_is_refused_unread() {
             return;
         };
         assert_eq!(code, 2, "{cmd:?}: {err}");
-        assert!(err.contains("1 GiB limit"), "{cmd:?}: {err}");
+        assert!(err.contains("limit (1 GiB)"), "{cmd:?}: {err}");
         assert!(peak < 40, "{cmd:?}: peak RSS {peak} MB");
     }
     // count hops over it without reading it.
@@ -112,7 +112,7 @@ fn max_record_size_lets_a_long_record_through_or_refuses_it() {
         .run()
         .fails(2);
     assert!(
-        line.contains("record 1 at byte 17") && line.contains("1 MiB limit"),
+        line.contains("record 1 at byte 17") && line.contains("limit (1 MiB)"),
         "{line}"
     );
     let out = dir
@@ -198,4 +198,31 @@ fn verify_crc_keeps_its_verdict_when_stdout_is_closed() {
         drop(child.stdout.take());
         assert_eq!(child.wait().unwrap().code(), Some(1), "damage must stay exit 1");
     }
+}
+
+#[test]
+fn verify_crc_salvage_from_a_pipe_copies_long_records_up_to_the_limit() {
+    let dir = Dir::new();
+    let long = vec![3u8; 20 << 20];
+    let file = records(&[b"a", &long, b"c"]);
+    // Under the limit: copied through a temporary file, exactly.
+    let ran = dir.tfr(&["verify-crc", "--salvage", "all.tfrecord"]).stdin(&file).run();
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(std::fs::read(dir.path("all.tfrecord")).unwrap() == file);
+    // Over it: checked, reported as not salvaged (exit 1), the rest kept.
+    let ran = dir
+        .tfr(&["verify-crc", "--max-record-size", "8M", "--salvage", "some.tfrecord"])
+        .stdin(&file)
+        .run();
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("record 1 at byte 17: record of 20971520 bytes"),
+        "{}",
+        ran.stderr
+    );
+    assert!(ran.stderr.contains("not salvaged"), "{}", ran.stderr);
+    assert_eq!(
+        std::fs::read(dir.path("some.tfrecord")).unwrap(),
+        records(&[b"a", b"c"])
+    );
 }
