@@ -50,7 +50,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand cat" -s t -l type -d 'Payload ty
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
 raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
-complete -c tfr -n "__fish_tfr_using_subcommand cat" -s j -l jobs -d 'Threads to use [default: the number of cores]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -s j -l jobs -d 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -81,7 +81,7 @@ none\t''
 gzip\t''
 zlib\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand count" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
-complete -c tfr -n "__fish_tfr_using_subcommand count" -s j -l jobs -d 'Threads to use [default: the number of cores]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand count" -s j -l jobs -d 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand count" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -98,7 +98,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l salvage -d 'Write
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l salvage-compression -d 'Compression of the salvage file [default: as the first input that could be opened]' -r -f -a "none\t'Plain, not compressed'
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
 zlib\t'zlib (TensorFlow: compression_type="ZLIB")'"
-complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -s j -l jobs -d 'Threads to use [default: the number of cores]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -s j -l jobs -d 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -118,7 +118,7 @@ raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s f -l format -d 'Output form' -r -f -a "json\t'The natural JSONL mapping: {"name": [v, ...], ...}'
 protojson\t'Protobuf\'s JSON mapping (json_format.MessageToJson, one line)'"
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s o -l output -d 'Write to OUT (through a temporary file renamed on success, so a failed run leaves nothing) instead of stdout' -r -F
-complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s j -l jobs -d 'Threads to use [default: the number of cores]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s j -l jobs -d 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -136,7 +136,7 @@ raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s f -l format -d 'Input form' -r -f -a "json\t'The natural JSONL mapping: {"name": [v, ...], ...}'
 protojson\t'Protobuf\'s JSON mapping (json_format.MessageToJson, one line)'"
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l schema -d 'A schema from `tfr schema --format json`: forces the kind (int64, float, bytes) of each feature it names; others are inferred' -r -F
-complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s j -l jobs -d 'Threads to use [default: the number of cores]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s j -l jobs -d 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -155,7 +155,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand schema" -s t -l type -d 'Payload
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'"
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -s n -l limit -d 'Scan only the first N records (over all inputs together)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand schema" -s j -l jobs -d 'Threads to use [default: the number of cores]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand schema" -s j -l jobs -d 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"

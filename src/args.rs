@@ -87,24 +87,30 @@ mod tests {
     }
 }
 
+/// The most threads `-j` starts.
+pub(crate) const MAX_JOBS: usize = 64;
+
 /// `-j/--jobs`: how many threads a command may keep busy.
 #[derive(Args, Debug, Clone, Copy, Default)]
 pub(crate) struct JobsArg {
-    /// Threads to use [default: the number of cores]. Several inputs are
-    /// read at the same time (count and verify-crc also share one large
-    /// plain file between them), records are rendered or encoded on
+    /// Threads to use [default: the number of cores; at most 64]. Several
+    /// inputs are read at the same time (count and verify-crc also share one
+    /// large plain file between them), records are rendered or encoded on
     /// several; output is the same whatever N is.
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub(crate) jobs: Option<u16>,
 }
 
 impl JobsArg {
-    /// The thread budget: `--jobs`, else the cores available.
+    /// The thread budget: `--jobs`, else the cores available; at most
+    /// [`MAX_JOBS`] (each thread may hold a few batches: `-j 20000` would
+    /// start twenty thousand of them).
     pub(crate) fn get(self) -> usize {
-        match self.jobs {
+        let jobs = match self.jobs {
             Some(n) => usize::from(n),
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        }
+        };
+        jobs.min(MAX_JOBS)
     }
 }
 

@@ -64,7 +64,9 @@ impl<W: Write> ParallelGzip<W> {
         chunk_size: usize,
     ) -> io::Result<ParallelGzip<W>> {
         inner.write_all(&HEADER)?;
-        let threads = threads.max(1);
+        // More threads than cores only add memory (two chunks in flight each).
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = threads.clamp(1, cores.max(2));
         let (mut jobs, mut done, mut workers) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..threads {
             let (job_tx, job_rx) = sync_channel::<Job>(DEPTH);

@@ -69,16 +69,35 @@ where
         return Ok(());
     }
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
-    let (senders, receivers): (Vec<_>, Vec<_>) = (0..n).map(|_| sync_channel::<Msg<T>>(DEPTH)).unzip();
+    // Input i may start only while fewer than `jobs` inputs before it wait
+    // to be forwarded (a slow sink then holds back the readers, instead of
+    // every input being read ahead); in flight, input i uses channel
+    // i % jobs, free again once input i - jobs has been forwarded.
+    let slots = jobs.min(n);
+    let (senders, receivers): (Vec<_>, Vec<_>) = (0..slots).map(|_| sync_channel::<Msg<T>>(DEPTH)).unzip();
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
+    let forwarding = (Mutex::new(0usize), Condvar::new());
     std::thread::scope(|scope| {
-        for _ in 0..jobs.min(n) {
-            let (senders, next, stop, read) = (&senders, &next, &stop, &read);
+        for _ in 0..slots {
+            let (senders, next, stop, read, forwarding) = (&senders, &next, &stop, &read, &forwarding);
             scope.spawn(move || {
                 while !stop.load(Relaxed) {
                     let i = next.fetch_add(1, Relaxed);
-                    let Some(tx) = senders.get(i) else { break };
+                    if i >= n {
+                        break;
+                    }
+                    {
+                        let (current, moved) = forwarding;
+                        let mut at = current.lock().unwrap_or_else(|e| e.into_inner());
+                        while i >= *at + slots && !stop.load(Relaxed) {
+                            at = moved.wait(at).unwrap_or_else(|e| e.into_inner());
+                        }
+                    }
+                    if stop.load(Relaxed) {
+                        break;
+                    }
+                    let tx = &senders[i % slots];
                     let mut emit = |t| tx.send(Msg::Item(t)).map_err(|_| Stopped);
                     let end = match read(i, &mut emit) {
                         Ok(()) => Msg::Done,
@@ -88,8 +107,14 @@ where
                 }
             });
         }
+        let advance = |to: usize| {
+            let (current, moved) = &forwarding;
+            *current.lock().unwrap_or_else(|e| e.into_inner()) = to;
+            moved.notify_all();
+        };
         let forwarded = (|| -> Result<()> {
-            for rx in receivers {
+            for i in 0..n {
+                let rx = &receivers[i % slots];
                 loop {
                     match rx.recv() {
                         Ok(Msg::Item(t)) => sink(t)?,
@@ -98,11 +123,14 @@ where
                         Err(_) => anyhow::bail!("an input reader stopped"),
                     }
                 }
+                advance(i + 1);
             }
             Ok(())
         })();
-        // The receivers are gone: readers blocked on a send fail and stop.
         stop.store(true, Relaxed);
+        advance(n);
+        // The receivers are gone: readers blocked on a send fail and stop.
+        drop(receivers);
         forwarded
     })
 }
@@ -476,6 +504,36 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(err.to_string(), "producer error");
+    }
+
+    /// A slow sink holds the readers back: no input starts while `jobs`
+    /// inputs before it wait to be forwarded.
+    #[test]
+    fn a_slow_sink_bounds_the_inputs_read_ahead() {
+        use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+        for jobs in [2, 3, 8] {
+            let forwarded = AtomicUsize::new(0);
+            let ahead = AtomicUsize::new(0);
+            let read = |i: usize, emit: &mut dyn FnMut(usize) -> Result<(), Stopped>| {
+                ahead.fetch_max(i - forwarded.load(SeqCst).min(i), SeqCst);
+                emit(i)?;
+                Ok(())
+            };
+            let mut got = Vec::new();
+            in_input_order(200, jobs, read, |t| {
+                std::thread::sleep(std::time::Duration::from_micros(200));
+                got.push(t);
+                forwarded.store(t + 1, SeqCst);
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(got, (0..200).collect::<Vec<_>>());
+            assert!(
+                ahead.load(SeqCst) <= jobs,
+                "jobs {jobs}: {} inputs ahead",
+                ahead.load(SeqCst)
+            );
+        }
     }
 
     /// Uneven work (so batches finish out of order, and the producer works
