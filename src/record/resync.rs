@@ -31,9 +31,11 @@
 //! a regular uncompressed file is searched again from just after its start
 //! (positional reads), while a stream goes on from its end: on a stream, the
 //! look-alike headers inside a damaged long record are not candidates. A
-//! resynchronisation candidate announcing more than the hold limit is taken
-//! when the header after its span checks (regular files) or, on a stream,
-//! when its own header checks; its payload is then checked as it streams.
+//! resynchronisation candidate announcing more than the hold limit is
+//! checked by position on a regular uncompressed file (its payload CRC and
+//! the header after it), and not taken on a stream, where it cannot be seen
+//! without holding it: after damage on a stream, a long record is counted in
+//! the damaged stretch.
 //!
 //! Once a decompressor fails, the bytes it had already produced are still
 //! checked, and the stream ends there.
@@ -318,15 +320,12 @@ impl Scanner {
             return Ok(None);
         };
         if self.too_long(length) {
-            // Not held: taken when the header after its span checks (on a
-            // regular file) or cannot be seen (on a stream); its payload is
-            // checked when it streams past.
+            // Not held: on a regular uncompressed file its payload CRC is
+            // checked by position (and the header after it); a stream cannot
+            // show it without holding it, so it is not taken there.
             let span = length.saturating_add((HEADER_LEN + FOOTER_LEN) as u64);
-            let plausible = match self.src_ref().remaining() {
-                Some(_) => self.header_far_ahead(rel as u64 + span)?,
-                None => true,
-            };
-            return Ok(plausible.then_some(usize::MAX));
+            let intact = self.header_far_ahead(rel as u64 + span)? && self.payload_checks_far(rel as u64, length)?;
+            return Ok(intact.then_some(usize::MAX));
         }
         let Some(total) = self.record_len(rel, length)? else {
             return Ok(None);
@@ -356,6 +355,31 @@ impl Scanner {
         }
         let mut h = [0u8; HEADER_LEN];
         Ok(super::source::read_exact_at(file, &mut h, at)? && parse_header(&h).is_some())
+    }
+
+    /// On a regular uncompressed file: whether the record whose header is
+    /// `ahead` bytes from here has a payload of `length` bytes matching its
+    /// CRC, read by position in chunks (never held).
+    fn payload_checks_far(&mut self, ahead: u64, length: u64) -> io::Result<bool> {
+        let start = self.offset() + ahead + HEADER_LEN as u64;
+        let Some(file) = self.src_ref().file() else {
+            return Ok(false);
+        };
+        let mut buf = vec![0u8; STREAM_CHUNK];
+        let (mut crc, mut done) = (0u32, 0u64);
+        while done < length {
+            let n = usize::try_from(length - done).unwrap_or(usize::MAX).min(STREAM_CHUNK);
+            if !super::source::read_exact_at(file, &mut buf[..n], start + done)? {
+                return Ok(false);
+            }
+            crc = crc32c::crc32c_append(crc, &buf[..n]);
+            done += n as u64;
+        }
+        let mut stored = [0u8; FOOTER_LEN];
+        if !super::source::read_exact_at(file, &mut stored, start + length)? {
+            return Ok(false);
+        }
+        Ok(super::mask(crc) == u32::from_le_bytes(stored))
     }
 
     /// The record at `offset` (the current one) announces `length` bytes,
@@ -649,7 +673,8 @@ impl Scanner {
                     }
                     // Work on bytes an earlier candidate already covered.
                     let (at, buffered) = (self.offset(), self.src_ref().buffer().len() as u64);
-                    let work = span.min(buffered);
+                    // A candidate over the hold limit was checked by position, all of it.
+                    let work = if span > self.hold { span } else { span.min(buffered) };
                     spent = spent.saturating_add(checked_until.saturating_sub(at).min(work));
                     checked_until = checked_until.max(at.saturating_add(work));
                     self.src().consume(1);
@@ -823,29 +848,33 @@ mod tests {
         let mut bytes = file_of(&p);
         let at = offset_of(&p, 10);
         bytes[at + 12 + 4000] ^= 0x10;
+        let [(stream_recs, stream_faults), (file_recs, file_faults)] = scan_holding(&bytes, 1000);
+        // The file checks the long record after it by position and resumes there.
+        assert_eq!(file_faults.len(), 1, "{file_faults:?}");
+        assert_eq!(file_faults[0].damage.kind, DamageKind::DataCrcMismatch);
+        assert_eq!(file_faults[0].damage.offset, at as u64);
+        assert_eq!(file_faults[0].skipped, 8016);
+        assert!(file_faults[0].resumed);
+        let mut want = framed(&p);
+        want.remove(10);
+        assert_eq!(file_recs, want);
+        // A stream cannot look at it without holding it: it joins the damage.
+        assert_eq!(stream_faults.len(), 1, "{stream_faults:?}");
+        assert_eq!(stream_faults[0].damage.offset, at as u64);
+        assert_eq!(stream_faults[0].skipped, offset_of(&p, 12) as u64 - at as u64);
+        assert!(stream_faults[0].resumed);
+        want.remove(10);
+        assert_eq!(stream_recs, want);
+        // A short record after the damaged long one: both resume on it.
+        let mut q = payloads(30);
+        q[10] = vec![0x55; 8000];
+        let mut bytes = file_of(&q);
+        bytes[at + 12 + 4000] ^= 0x10;
         for (recs, faults) in scan_holding(&bytes, 1000) {
             assert_eq!(faults.len(), 1, "{faults:?}");
-            assert_eq!(faults[0].damage.kind, DamageKind::DataCrcMismatch);
-            assert_eq!(faults[0].damage.offset, at as u64);
-            assert_eq!(faults[0].skipped, 8016);
-            assert!(faults[0].resumed);
-            let mut want = framed(&p);
-            want.remove(10);
-            assert_eq!(recs, want);
+            assert_eq!((faults[0].skipped, faults[0].resumed), (8016, true));
+            assert_eq!(recs.len(), 29);
         }
-        // The long record's length field damaged too: the file is searched
-        // again from just after its start, the stream from its end.
-        let mut bytes2 = file_of(&p);
-        bytes2[at + 12 + 4000] ^= 0x10;
-        let next = offset_of(&p, 11);
-        bytes2[next + 2] ^= 0x01;
-        let [(_, stream_faults), (file_recs, file_faults)] = scan_holding(&bytes2, 1000);
-        assert_eq!(file_faults[0].damage.offset, at as u64);
-        assert_eq!(file_recs.len(), 28, "{file_faults:?}");
-        assert!(file_faults.iter().all(|f| f.resumed));
-        assert_eq!(stream_faults[0].damage.offset, at as u64);
-        assert_eq!(stream_faults.len(), 1, "{stream_faults:?}");
-        assert_eq!(stream_faults[0].skipped, offset_of(&p, 12) as u64 - at as u64);
     }
 
     #[test]
