@@ -173,7 +173,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__from__subcmd__jsonl)
-            opts="-o -t -f -j -q -h -V --output --compression --type --format --schema --jobs --quiet --color --help --version"
+            opts="-o -t -f -j -q -h -V --output --compression --type --format --schema --max-line-size --jobs --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -208,6 +208,10 @@ _tfr() {
                     return 0
                     ;;
                 --schema)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-line-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

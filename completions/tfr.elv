@@ -126,6 +126,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand -f 'Input form'
             cand --format 'Input form'
             cand --schema 'A schema from `tfr schema --format json`: forces the kind (int64, float, bytes) of each feature it names; others are inferred'
+            cand --max-line-size 'The longest line read (bytes; K, M, G suffixes): a longer one stops the run with an error instead of filling memory (converting a line takes a few times its size)'
             cand -j 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
             cand --jobs 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
             cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'

@@ -27,7 +27,7 @@ pub(crate) struct InputArgs {
 
 /// A size in bytes: digits with an optional K, M, G or T suffix (binary
 /// units; `KiB`, `MB` and the like are read the same way).
-fn parse_size(s: &str) -> Result<u64, String> {
+pub(crate) fn parse_size(s: &str) -> Result<u64, String> {
     let t = s.trim();
     let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
     let (num, unit) = t.split_at(digits);

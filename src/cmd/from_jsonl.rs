@@ -57,6 +57,12 @@ pub(crate) struct FromJsonlArgs {
     #[arg(long, value_name = "FILE")]
     pub(crate) schema: Option<PathBuf>,
 
+    /// The longest line read (bytes; K, M, G suffixes): a longer one stops
+    /// the run with an error instead of filling memory (converting a line
+    /// takes a few times its size).
+    #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = crate::args::parse_size)]
+    pub(crate) max_line_size: u64,
+
     #[command(flatten)]
     pub(crate) jobs: JobsArg,
 }
@@ -122,7 +128,7 @@ pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     };
     let sink = &mut out;
     let write = |bytes: &Vec<u8>| sink.write_all(bytes);
-    let produce = |tx: &mut Sender<Batch>| produce(&inputs, format, &mut ty, ctx, tx);
+    let produce = |tx: &mut Sender<Batch>| produce(&inputs, format, &mut ty, args.max_line_size, ctx, tx);
     pipeline::run(pipeline::workers(jobs), produce, work, write)?;
     out.commit()?;
     let kinds = kinds.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -138,7 +144,15 @@ pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
 struct KindLog {
     /// Per feature: the first (input, line) with each kind (int64, float, bytes).
     first: HashMap<(Section, Vec<u8>), [Option<Line>; 3]>,
+    /// Names seen past [`KIND_NAMES`], not tracked.
+    untracked: bool,
 }
+
+/// Feature names whose kinds are tracked (memory stays bounded with
+/// millions of distinct names); kind changes of later names go unreported.
+const KIND_NAMES: usize = 100_000;
+/// Features of one line remembered to skip map lookups on the next line.
+const LAST_LINE_MAX: usize = 4096;
 
 /// A line: input index and line number, in stream order.
 type Line = (usize, u64);
@@ -156,10 +170,12 @@ impl KindLog {
             Kind::Bytes => 2,
             Kind::None => return,
         };
-        let firsts = match self.first.get_mut(&(section, name.to_vec())) {
-            Some(f) => f,
-            None => self.first.entry((section, name.to_vec())).or_default(),
-        };
+        let key = (section, name.to_vec());
+        if self.first.len() >= KIND_NAMES && !self.first.contains_key(&key) {
+            self.untracked = true;
+            return;
+        }
+        let firsts = self.first.entry(key).or_default();
         if firsts[slot].is_none_or(|f| at < f) {
             firsts[slot] = Some(at);
         }
@@ -169,6 +185,10 @@ impl KindLog {
     fn note_line(&mut self, encoder: &Encoder, last: &mut LastLine, at: Line) {
         let mut i = 0;
         encoder.for_each_kind(|section, name, kind| {
+            if i >= LAST_LINE_MAX {
+                self.note(section, name, kind, at);
+                return;
+            }
             match last.0.get_mut(i) {
                 Some((s, n, k)) if *s == section && *k == kind && n[..] == *name => {}
                 Some(entry) => {
@@ -182,10 +202,11 @@ impl KindLog {
             }
             i += 1;
         });
-        last.0.truncate(i);
+        last.0.truncate(i.min(LAST_LINE_MAX));
     }
 
     fn merge(&mut self, other: KindLog) {
+        self.untracked |= other.untracked;
         for ((section, name), firsts) in other.first {
             let kinds = [Kind::Int64, Kind::Float, Kind::Bytes];
             for (kind, at) in kinds.into_iter().zip(firsts) {
@@ -229,6 +250,11 @@ impl KindLog {
             output::error_line(format_args!(
                 "warning: feature {path} changes kind: {} (tf.io.parse_example reads one kind per feature; {hint})",
                 seen.join(", ")
+            ));
+        }
+        if self.untracked {
+            output::error_line(format_args!(
+                "warning: kind changes are tracked for the first {KIND_NAMES} distinct feature names only"
             ));
         }
         if mixed.len() > MAX {
@@ -285,14 +311,19 @@ fn produce(
     inputs: &[Input],
     format: JsonFormat,
     ty: &mut Option<MessageType>,
+    max_line: u64,
     ctx: &Ctx,
     tx: &mut Sender<Batch>,
 ) -> Result<()> {
     let progress = ctx.progress(None);
     for (index, input) in inputs.iter().enumerate() {
         let name: Arc<str> = input.display().into();
-        let mut chunks = Chunks::open(input)?;
-        while let Some((first_line, data)) = chunks.next().with_context(|| format!("{name}: read failed"))? {
+        let mut chunks = Chunks::open(input, max_line)?;
+        let next = |chunks: &mut Chunks| match chunks.next() {
+            Err(e) if e.get_ref().is_some_and(|r| r.is::<LineTooLong>()) => Err(anyhow!("{name}:{e}")),
+            other => other.with_context(|| format!("{name}: read failed")),
+        };
+        while let Some((first_line, data)) = next(&mut chunks)? {
             let t = match *ty {
                 Some(t) => t,
                 None => match data
@@ -316,6 +347,36 @@ fn produce(
     Ok(())
 }
 
+/// A line longer than `--max-line-size`.
+#[derive(Debug)]
+struct LineTooLong {
+    line: u64,
+    limit: u64,
+}
+
+impl std::fmt::Display for LineTooLong {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: line longer than {} (--max-line-size), stopped there",
+            self.line,
+            crate::record::human_size(self.limit)
+        )
+    }
+}
+
+impl std::error::Error for LineTooLong {}
+
+/// Whether a line (or its start) may be JSON text: its first byte that is
+/// not white space (after a byte order mark) opens a JSON value.
+fn may_be_json(line: &[u8]) -> bool {
+    let line = line.strip_prefix(b"\xef\xbb\xbf").unwrap_or(line);
+    match line.iter().find(|b| !b.is_ascii_whitespace()) {
+        None => true,
+        Some(b) => matches!(b, b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n'),
+    }
+}
+
 /// The whole lines of one input in chunks of about [`BATCH`] bytes (the
 /// last newline of each chunk dropped), with the number of each chunk's
 /// first line. A leading UTF-8 byte order mark is taken off. Memory is
@@ -329,18 +390,21 @@ struct Chunks {
     lines: u64,
     /// Input bytes consumed so far (decompressed), for progress.
     consumed: u64,
+    /// The longest line read (`--max-line-size`).
+    max_line: u64,
 }
 
 impl Chunks {
     /// Opens a file or stdin, inflating gzip or zlib (no JSON text starts
     /// with their first bytes).
-    fn open(input: &Input) -> Result<Chunks> {
+    fn open(input: &Input, max_line: u64) -> Result<Chunks> {
         Ok(Chunks {
             src: input.open_decompressed()?,
             rest: Vec::new(),
             eof: false,
             lines: 0,
             consumed: 0,
+            max_line,
         })
     }
 
@@ -378,11 +442,19 @@ impl Chunks {
                 buf.truncate(cut);
                 break;
             }
-            // No newline yet: a long line, read on, unless it holds a NUL
-            // byte, which JSON text never does: then it is handed out as it
-            // is, for the error, rather than read to the end (/dev/zero has none).
-            if memchr::memchr(0, &buf[scanned..]).is_some() {
+            // No newline yet: one long line, read on, unless it cannot be
+            // JSON (a NUL byte, which JSON text never holds; a first byte no
+            // JSON value starts with): then it is handed out as it is, for
+            // the error, rather than read to its end (/dev/zero, `yes` have
+            // none). A line longer than the limit is an error of its own.
+            if memchr::memchr(0, &buf[scanned..]).is_some() || !may_be_json(&buf) {
                 break;
+            }
+            if buf.len() as u64 > self.max_line {
+                return Err(io::Error::other(LineTooLong {
+                    line: self.lines + 1,
+                    limit: self.max_line,
+                }));
             }
         }
         if self.lines == 0 && self.consumed == 0 && buf.starts_with(b"\xef\xbb\xbf") {
