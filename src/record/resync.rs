@@ -324,7 +324,8 @@ impl Scanner {
             // checked by position (and the header after it); a stream cannot
             // show it without holding it, so it is not taken there.
             let span = length.saturating_add((HEADER_LEN + FOOTER_LEN) as u64);
-            let intact = self.header_far_ahead(rel as u64 + span)? && self.payload_checks_far(rel as u64, length)?;
+            let intact = self.header_far_ahead((rel as u64).saturating_add(span))?
+                && self.payload_checks_far(rel as u64, length)?;
             return Ok(intact.then_some(usize::MAX));
         }
         let Some(total) = self.record_len(rel, length)? else {
@@ -343,7 +344,7 @@ impl Scanner {
     /// position without buffering. Elsewhere: false (it cannot be seen
     /// without holding everything before it).
     fn header_far_ahead(&mut self, ahead: u64) -> io::Result<bool> {
-        let at = self.offset() + ahead;
+        let at = self.offset().saturating_add(ahead);
         let Some(remaining) = self.src_ref().remaining() else {
             return Ok(false);
         };
