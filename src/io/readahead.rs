@@ -31,13 +31,25 @@ pub struct ReadAhead {
 }
 
 impl ReadAhead {
-    /// Starts reading `inner` on a new thread.
-    pub fn new(mut inner: Box<dyn Read + Send>) -> ReadAhead {
+    /// Starts reading `inner` on a new thread, in full chunks (a file).
+    pub fn new(inner: Box<dyn Read + Send>) -> ReadAhead {
+        ReadAhead::start(inner, false)
+    }
+
+    /// Starts reading `inner` on a new thread, handing over what it has
+    /// whenever a read comes back short (a pipe that has nothing more for
+    /// now): a slow stream's first records reach the reader at once
+    /// instead of after a whole chunk.
+    pub fn eager(inner: Box<dyn Read + Send>) -> ReadAhead {
+        ReadAhead::start(inner, true)
+    }
+
+    fn start(mut inner: Box<dyn Read + Send>, eager: bool) -> ReadAhead {
         let (full_tx, full) = sync_channel::<io::Result<Vec<u8>>>(DEPTH);
         let (empty, empty_rx) = sync_channel::<Vec<u8>>(DEPTH + 2);
         let thread = std::thread::Builder::new()
             .name("tfr-readahead".into())
-            .spawn(move || produce(&mut *inner, &full_tx, &empty_rx))
+            .spawn(move || produce(&mut *inner, eager, &full_tx, &empty_rx))
             .expect("spawning the read-ahead thread");
         ReadAhead {
             full,
@@ -51,17 +63,20 @@ impl ReadAhead {
 }
 
 /// The producer loop: fill a recycled buffer, send it, until EOF or error.
-fn produce(inner: &mut dyn Read, full: &SyncSender<io::Result<Vec<u8>>>, empty: &Receiver<Vec<u8>>) {
+fn produce(inner: &mut dyn Read, eager: bool, full: &SyncSender<io::Result<Vec<u8>>>, empty: &Receiver<Vec<u8>>) {
     loop {
         let mut buf = empty.try_recv().unwrap_or_default();
         buf.resize(LEAD + CHUNK, 0);
         let mut filled = LEAD;
+        let mut short = false;
         let result = loop {
             match inner.read(&mut buf[filled..]) {
                 Ok(0) => break Ok(()),
                 Ok(n) => {
+                    let asked = buf.len() - filled;
                     filled += n;
-                    if filled == buf.len() {
+                    if filled == buf.len() || (eager && n < asked) {
+                        short = filled < buf.len();
                         break Ok(());
                     }
                 }
@@ -70,7 +85,7 @@ fn produce(inner: &mut dyn Read, full: &SyncSender<io::Result<Vec<u8>>>, empty: 
             }
         };
         buf.truncate(filled);
-        let end = filled < LEAD + CHUNK || result.is_err();
+        let end = (filled < LEAD + CHUNK && !short) || result.is_err();
         if filled > LEAD && full.send(Ok(buf)).is_err() {
             return; // the consumer is gone
         }

@@ -89,7 +89,10 @@ pub fn open(input: &Input, forced: Option<Compression>) -> Result<RecordReader> 
     let buffered = io::BufReader::with_capacity(COMPRESSED_BUF, joined);
     let mut source = match Inflater::for_compression(buffered, compression) {
         Err(plain) => Source::from_reader(Box::new(plain.into_inner())),
-        Ok(inflater) => Source::from_read_ahead(ReadAhead::new(Box::new(inflater))),
+        // A regular file is inflated in full chunks; a pipe eagerly, so
+        // that a slow stream's records show at once.
+        Ok(inflater) if regular => Source::from_read_ahead(ReadAhead::new(Box::new(inflater))),
+        Ok(inflater) => Source::from_read_ahead(ReadAhead::eager(Box::new(inflater))),
     };
     if regular {
         source.set_file_backed();

@@ -17,6 +17,7 @@ mod docs;
 mod jobs;
 mod jsonl;
 mod layers;
+mod limits_inputs;
 mod limits_jsonl;
 mod limits_records;
 mod oracle;

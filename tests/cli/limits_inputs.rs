@@ -1,0 +1,89 @@
+//! Inputs under pressure (issue 17): a slow pipe, many inputs and a slow
+//! reader, file names that are not UTF-8 or hold control characters.
+
+use crate::util::*;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+#[test]
+fn head_answers_at_once_on_a_slow_compressed_pipe() {
+    let payloads: Vec<Vec<u8>> = (0..50u32).map(|i| format!("record {i}").into_bytes()).collect();
+    let refs: Vec<&[u8]> = payloads.iter().map(Vec::as_slice).collect();
+    let gz = gzip(&records(&refs));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tfr"))
+        .args(["head", "-n", "1", "--type", "raw"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // The whole stream, but the pipe stays open (`(cat s.gz; sleep 5) | tfr head -n 1`).
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(&gz).unwrap();
+    stdin.flush().unwrap();
+    let start = Instant::now();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let out = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        let mut lines = BufReader::new(out).lines();
+        let _ = tx.send((lines.next(), lines.next()));
+    });
+    let got = rx.recv_timeout(Duration::from_secs(5));
+    drop(stdin);
+    let _ = child.wait();
+    let (first, second) = got.expect("head printed nothing while the pipe stayed open");
+    assert_eq!(first.unwrap().unwrap(), "# record 0");
+    assert_eq!(second.unwrap().unwrap(), "\"record 0\"");
+    assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
+}
+
+#[test]
+fn many_inputs_into_a_slow_reader_stay_bounded() {
+    if !std::path::Path::new("/usr/bin/time").exists() {
+        return skip_or_fail("GNU time (/usr/bin/time) is not installed");
+    }
+    let dir = Dir::new();
+    let payload = vec![0x42u8; 200_000];
+    let file = records(&[&payload[..]]);
+    std::fs::create_dir(dir.path("in")).unwrap();
+    for i in 0..300 {
+        dir.write(&format!("in/{i:04}.tfrecord"), &file);
+    }
+    for args in [
+        &["cat", "--type", "raw", "in/*"][..],
+        &["to-jsonl", "-t", "raw", "in/*"],
+    ] {
+        let mut child = Command::new("/usr/bin/time")
+            .arg("-f")
+            .arg("PEAK_KB=%M")
+            .arg(env!("CARGO_BIN_EXE_tfr"))
+            .args(args)
+            .current_dir(dir.path("."))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Read slowly: the inputs must wait for the reader, not pile up.
+        let mut out = child.stdout.take().unwrap();
+        let mut buf = vec![0u8; 64 << 10];
+        let mut total = 0usize;
+        loop {
+            match out.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => total += n,
+            }
+            std::thread::sleep(Duration::from_micros(300));
+        }
+        let mut err = String::new();
+        child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+        assert!(child.wait().unwrap().success(), "{args:?}: {err}");
+        let peak: u64 = err.rsplit_once("PEAK_KB=").unwrap().1.trim().parse().unwrap();
+        assert!(total > 300 * 200_000, "{args:?}: {total} bytes out");
+        assert!(
+            peak < 48 << 10,
+            "{args:?}: peak RSS {} MB over 300 inputs of 200 KB",
+            peak >> 10
+        );
+    }
+}
