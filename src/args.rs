@@ -11,7 +11,7 @@ use clap::Args;
 pub(crate) struct InputArgs {
     /// Input files: paths, quoted globs, or '-' for stdin (the default when piped).
     #[arg(value_name = "FILES")]
-    pub(crate) files: Vec<String>,
+    pub(crate) files: Vec<std::ffi::OsString>,
 
     /// Input compression: detected from the first bytes unless forced.
     #[arg(long, value_enum, default_value_t = CompressionArg::Auto, value_name = "KIND")]

@@ -30,7 +30,7 @@ pub(crate) struct FromJsonlArgs {
     /// Input JSONL files: paths, quoted globs, or '-' for stdin (the default
     /// when piped). gzip or zlib input is detected and inflated.
     #[arg(value_name = "FILES")]
-    pub(crate) files: Vec<String>,
+    pub(crate) files: Vec<std::ffi::OsString>,
 
     /// The TFRecord file to write ('-' for stdout). It appears only when
     /// every line converted.

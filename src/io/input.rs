@@ -13,19 +13,70 @@ pub enum Input {
 }
 
 impl Input {
-    /// How the input is named in messages and output.
+    /// How the input is named in messages and output: the path as given,
+    /// with control characters (a newline, ESC) escaped as `\n`, `\x1b`,
+    /// and bytes that are not UTF-8 as `\xNN`, so a name can never break a
+    /// line or drive the terminal. Ordinary names are unchanged.
     pub fn display(&self) -> String {
         match self {
             Input::Stdin => "<stdin>".to_string(),
-            Input::Path(p) => p.display().to_string(),
+            Input::Path(p) => escape_name(&os_bytes(p.as_os_str())),
         }
     }
 }
 
+/// The bytes of an OS string (Unix: exactly; elsewhere its UTF-8, lossily).
+fn os_bytes(s: &std::ffi::OsStr) -> std::borrow::Cow<'_, [u8]> {
+    #[cfg(unix)]
+    {
+        std::borrow::Cow::Borrowed(std::os::unix::ffi::OsStrExt::as_bytes(s))
+    }
+    #[cfg(not(unix))]
+    {
+        match s.to_string_lossy() {
+            std::borrow::Cow::Borrowed(t) => std::borrow::Cow::Borrowed(t.as_bytes()),
+            std::borrow::Cow::Owned(t) => std::borrow::Cow::Owned(t.into_bytes()),
+        }
+    }
+}
+
+/// An OS string from bytes (Unix: exactly; elsewhere lossily).
+fn os_string(bytes: Vec<u8>) -> std::ffi::OsString {
+    #[cfg(unix)]
+    {
+        std::os::unix::ffi::OsStringExt::from_vec(bytes)
+    }
+    #[cfg(not(unix))]
+    {
+        String::from_utf8_lossy(&bytes).into_owned().into()
+    }
+}
+
+/// A file name as printed: see [`Input::display`].
+pub fn escape_name(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '\n' => out.push_str("\\n"),
+                '\t' => out.push_str("\\t"),
+                '\r' => out.push_str("\\r"),
+                c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
+                c => out.push(c),
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
+}
+
 /// Turns command-line arguments into inputs: `-` is stdin, a pattern with
 /// `*`, `?` or `[` that is not an existing path is expanded (sorted), and no
-/// argument at all means stdin when it is not a terminal.
-pub fn expand(args: &[String]) -> Result<Vec<Input>> {
+/// argument at all means stdin when it is not a terminal. Names are bytes:
+/// a name that is not UTF-8 is an input like any other.
+pub fn expand(args: &[std::ffi::OsString]) -> Result<Vec<Input>> {
     if args.is_empty() {
         if io::stdin().is_terminal() {
             bail!("no input files given (pass file names, or pipe data into stdin with `-`)");
@@ -35,20 +86,18 @@ pub fn expand(args: &[String]) -> Result<Vec<Input>> {
     let mut inputs = Vec::new();
     let mut stdin_seen = false;
     for arg in args {
-        if arg == "-" {
+        let bytes = os_bytes(arg);
+        if *bytes == *b"-" {
             if stdin_seen {
                 bail!("stdin (`-`) can only be read once");
             }
             stdin_seen = true;
             inputs.push(Input::Stdin);
-        } else if is_pattern(arg) && !std::path::Path::new(arg).exists() {
-            let mut matched: Vec<PathBuf> = glob::glob(arg)
-                .with_context(|| format!("bad glob pattern '{arg}'"))?
-                .collect::<Result<_, _>>()
-                .with_context(|| format!("expanding '{arg}'"))?;
-            matched.retain(|p| !p.is_dir());
+        } else if is_pattern(&bytes) && !std::path::Path::new(arg).exists() {
+            let shown = escape_name(&bytes);
+            let mut matched = glob(&bytes).with_context(|| format!("expanding '{shown}'"))?;
             if matched.is_empty() {
-                bail!("no files match '{arg}'");
+                bail!("no files match '{shown}'");
             }
             matched.sort();
             inputs.extend(matched.into_iter().map(Input::Path));
@@ -57,6 +106,113 @@ pub fn expand(args: &[String]) -> Result<Vec<Input>> {
         }
     }
     Ok(inputs)
+}
+
+fn is_pattern(s: &[u8]) -> bool {
+    s.iter().any(|b| matches!(b, b'*' | b'?' | b'['))
+}
+
+/// The files (not directories) a glob pattern matches, by bytes: `*` and
+/// `?` never match `/`, `[abc]`, `[a-z]`, `[!a]` match one byte, `**` as a
+/// whole component matches any number of directories.
+fn glob(pattern: &[u8]) -> io::Result<Vec<PathBuf>> {
+    let absolute = pattern.first() == Some(&b'/');
+    let parts: Vec<&[u8]> = pattern.split(|&b| b == b'/').filter(|p| !p.is_empty()).collect();
+    let root = PathBuf::from(if absolute { "/" } else { "" });
+    let mut found = Vec::new();
+    walk(&root, &parts, &mut found)?;
+    found.retain(|p| !p.is_dir());
+    Ok(found)
+}
+
+/// Matches `parts` below `dir` (`""` is the current directory).
+fn walk(dir: &std::path::Path, parts: &[&[u8]], found: &mut Vec<PathBuf>) -> io::Result<()> {
+    let Some((first, rest)) = parts.split_first() else {
+        found.push(dir.to_path_buf());
+        return Ok(());
+    };
+    if *first == b"**" {
+        walk(dir, rest, found)?;
+        for entry in read_dir(dir)? {
+            let (_, path) = entry;
+            if path.is_dir() {
+                walk(&path, parts, found)?;
+            }
+        }
+        return Ok(());
+    }
+    if !is_pattern(first) {
+        let path = dir.join(os_string(first.to_vec()));
+        if rest.is_empty() || path.is_dir() {
+            if path.symlink_metadata().is_ok() {
+                walk(&path, rest, found)?;
+            }
+        }
+        return Ok(());
+    }
+    for (name, path) in read_dir(dir)? {
+        if matches(first, &name) && (rest.is_empty() || path.is_dir()) {
+            walk(&path, rest, found)?;
+        }
+    }
+    Ok(())
+}
+
+/// The entries of a directory (`""`: the current one) as (name bytes, path);
+/// a directory that cannot be read has none.
+fn read_dir(dir: &std::path::Path) -> io::Result<Vec<(Vec<u8>, PathBuf)>> {
+    let list = match std::fs::read_dir(if dir.as_os_str().is_empty() {
+        std::path::Path::new(".")
+    } else {
+        dir
+    }) {
+        Ok(list) => list,
+        Err(_) => return Ok(Vec::new()),
+    };
+    let mut out = Vec::new();
+    for entry in list {
+        let entry = entry?;
+        let name = entry.file_name();
+        out.push((os_bytes(&name).into_owned(), dir.join(&name)));
+    }
+    Ok(out)
+}
+
+/// Whether one path component matches a glob component (bytes).
+fn matches(pattern: &[u8], name: &[u8]) -> bool {
+    fn go(p: &[u8], n: &[u8]) -> bool {
+        match p.split_first() {
+            None => n.is_empty(),
+            Some((b'*', rest)) => (0..=n.len()).any(|i| go(rest, &n[i..])),
+            Some((b'?', rest)) => !n.is_empty() && go(rest, &n[1..]),
+            Some((b'[', rest)) => {
+                let Some(close) = rest.iter().skip(1).position(|&b| b == b']').map(|i| i + 1) else {
+                    return n.first() == Some(&b'[') && go(rest, &n[1..]);
+                };
+                let Some((&c, after)) = n.split_first() else {
+                    return false;
+                };
+                let (negate, set) = match rest[..close].split_first() {
+                    Some((b'!' | b'^', set)) => (true, set),
+                    _ => (false, &rest[..close]),
+                };
+                let mut hit = false;
+                let mut i = 0;
+                while i < set.len() {
+                    if i + 2 < set.len() && set[i + 1] == b'-' {
+                        hit |= (set[i]..=set[i + 2]).contains(&c);
+                        i += 3;
+                    } else {
+                        hit |= set[i] == c;
+                        i += 1;
+                    }
+                }
+                hit != negate && go(&rest[close + 1..], after)
+            }
+            Some((&b, rest)) => n.first() == Some(&b) && go(rest, &n[1..]),
+        }
+    }
+    go(pattern, name)
 }
 
 /// The inputs' total size in bytes (for a progress bar), when every input
@@ -71,8 +227,28 @@ pub fn total_size(inputs: &[Input]) -> Option<u64> {
         .sum()
 }
 
-fn is_pattern(s: &str) -> bool {
-    s.contains(['*', '?', '['])
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_match_bytes() {
+        assert!(matches(b"train-*", b"train-00001"));
+        assert!(matches(b"*.tfrecord", b"a.tfrecord"));
+        assert!(matches(b"*.tfrecord", b".hidden.tfrecord"));
+        assert!(matches(b"x?[0-9][!a]", b"xy5b"));
+        assert!(!matches(b"x?[0-9][!a]", b"xy5a"));
+        assert!(matches(b"*", b"\xff\xfe"));
+        assert!(matches(b"a[", b"a["));
+    }
+
+    #[test]
+    fn names_are_escaped_for_printing() {
+        assert_eq!(escape_name(b"data/train-1.tfrecord"), "data/train-1.tfrecord");
+        assert_eq!(escape_name("é ü".as_bytes()), "é ü");
+        assert_eq!(escape_name(b"a\nb\x1b[31m"), "a\\nb\\x1b[31m");
+        assert_eq!(escape_name(b"bad\xff"), "bad\\xff");
+    }
 }
 
 /// Size of the read buffer in front of a decompressor.

@@ -87,3 +87,47 @@ fn many_inputs_into_a_slow_reader_stay_bounded() {
         );
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn file_names_that_are_not_utf8_are_inputs_and_print_escaped() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = Dir::new();
+    std::fs::create_dir(dir.path("g")).unwrap();
+    let one = records(&[b"a"]);
+    let two = records(&[b"b", b"c"]);
+    std::fs::write(dir.path("g").join("ok.tfrecord"), &one).unwrap();
+    let bad = dir.path("g").join(OsStr::from_bytes(b"caf\xe9.tfrecord"));
+    std::fs::write(&bad, &two).unwrap();
+    // A quoted glob takes both (it skipped the second and said 1 before).
+    let out = dir.tfr(&["count", "--json", "g/*"]).run().ok();
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["total"], 3, "{out}");
+    assert!(out.contains("caf\\\\xe9.tfrecord"), "{out}");
+    // A name given as an argument that is not UTF-8 works too.
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tfr"));
+    let ran = cmd.arg("count").arg(&bad).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&ran.stdout), "2\n");
+}
+
+#[test]
+fn control_characters_in_file_names_are_escaped() {
+    let dir = Dir::new();
+    dir.write("a\nb.tfrecord", &records(&[b"x"]));
+    dir.write("c\x1b[31md.tfrecord", &records(&[b"y"]));
+    let out = dir
+        .tfr(&["cat", "--type", "raw", "a\nb.tfrecord", "c\x1b[31md.tfrecord"])
+        .run()
+        .ok();
+    assert!(out.contains("# a\\nb.tfrecord record 0\n"), "{out:?}");
+    assert!(out.contains("# c\\x1b[31md.tfrecord record 0\n"), "{out:?}");
+    assert!(!out.contains('\x1b'));
+    // Errors too: one line, whatever the name holds.
+    dir.write("e\nf.tfrecord", b"not a record at all");
+    let line = dir.tfr(&["count", "e\nf.tfrecord"]).run().fails(2);
+    assert!(
+        line.starts_with("tfr: e\\nf.tfrecord: ") && !line.contains('\n'),
+        "{line:?}"
+    );
+}
