@@ -143,10 +143,8 @@ fn walk(dir: &std::path::Path, parts: &[&[u8]], found: &mut Vec<PathBuf>) -> io:
     }
     if !is_pattern(first) {
         let path = dir.join(os_string(first.to_vec()));
-        if rest.is_empty() || path.is_dir() {
-            if path.symlink_metadata().is_ok() {
-                walk(&path, rest, found)?;
-            }
+        if (rest.is_empty() || path.is_dir()) && path.symlink_metadata().is_ok() {
+            walk(&path, rest, found)?;
         }
         return Ok(());
     }
@@ -227,30 +225,6 @@ pub fn total_size(inputs: &[Input]) -> Option<u64> {
         .sum()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn globs_match_bytes() {
-        assert!(matches(b"train-*", b"train-00001"));
-        assert!(matches(b"*.tfrecord", b"a.tfrecord"));
-        assert!(matches(b"*.tfrecord", b".hidden.tfrecord"));
-        assert!(matches(b"x?[0-9][!a]", b"xy5b"));
-        assert!(!matches(b"x?[0-9][!a]", b"xy5a"));
-        assert!(matches(b"*", b"\xff\xfe"));
-        assert!(matches(b"a[", b"a["));
-    }
-
-    #[test]
-    fn names_are_escaped_for_printing() {
-        assert_eq!(escape_name(b"data/train-1.tfrecord"), "data/train-1.tfrecord");
-        assert_eq!(escape_name("é ü".as_bytes()), "é ü");
-        assert_eq!(escape_name(b"a\nb\x1b[31m"), "a\\nb\\x1b[31m");
-        assert_eq!(escape_name(b"bad\xff"), "bad\\xff");
-    }
-}
-
 /// Size of the read buffer in front of a decompressor.
 pub(crate) const COMPRESSED_BUF: usize = 256 * 1024;
 
@@ -308,4 +282,28 @@ pub enum Opened {
     File(File, u64),
     /// stdin, a pipe, a device.
     Stream(Box<dyn Read + Send>),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_match_bytes() {
+        assert!(matches(b"train-*", b"train-00001"));
+        assert!(matches(b"*.tfrecord", b"a.tfrecord"));
+        assert!(matches(b"*.tfrecord", b".hidden.tfrecord"));
+        assert!(matches(b"x?[0-9][!a]", b"xy5b"));
+        assert!(!matches(b"x?[0-9][!a]", b"xy5a"));
+        assert!(matches(b"*", b"\xff\xfe"));
+        assert!(matches(b"a[", b"a["));
+    }
+
+    #[test]
+    fn names_are_escaped_for_printing() {
+        assert_eq!(escape_name(b"data/train-1.tfrecord"), "data/train-1.tfrecord");
+        assert_eq!(escape_name("é ü".as_bytes()), "é ü");
+        assert_eq!(escape_name(b"a\nb\x1b[31m"), "a\\nb\\x1b[31m");
+        assert_eq!(escape_name(b"bad\xff"), "bad\\xff");
+    }
 }
