@@ -51,9 +51,15 @@ mod cli_main {
             Ok(cli) => cli,
             Err(e) => {
                 let code = if e.use_stderr() { Exit::Error } else { Exit::Success };
-                // Help and version go to stdout; a closed pipe there is fine.
-                let _ = e.print();
-                return code.into();
+                // Help and version go to stdout: a closed pipe there is fine,
+                // a full disk or another write failure is not.
+                return match e.print() {
+                    Err(err) if err.kind() != std::io::ErrorKind::BrokenPipe => {
+                        output::error_line(format_args!("writing output: {err}"));
+                        Exit::Error.into()
+                    }
+                    _ => code.into(),
+                };
             }
         };
         match run(&cli) {

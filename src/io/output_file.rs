@@ -97,11 +97,16 @@ impl AtomicOutput {
                         .with_context(|| format!("{}: cannot open for writing", path.display()))?;
                     (Dest::Direct(file), None)
                 }
+                Ok(meta) if meta.permissions().readonly() => anyhow::bail!(
+                    "{}: is read-only; not replacing it (remove it, or make it writable, first)",
+                    path.display()
+                ),
                 existing => {
-                    // Through a symlink, replace the file it points to, not the link.
+                    // Through a symlink, replace (or create) the file it
+                    // points to, not the link, as `cp` does.
                     let real = match existing {
                         Ok(_) => std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
-                        Err(_) => path.to_path_buf(),
+                        Err(_) => dangling_target(path),
                     };
                     let temp = temp_file_for(&real)?;
                     if let Ok(meta) = existing {
@@ -195,6 +200,21 @@ impl Write for AtomicOutput {
     }
 }
 
+/// Where a dangling symlink points (what writing through it creates), or
+/// the path itself when it is not a symlink.
+fn dangling_target(path: &Path) -> PathBuf {
+    let mut real = path.to_path_buf();
+    // Follow a chain of links, not a loop.
+    for _ in 0..40 {
+        match std::fs::read_link(&real) {
+            Ok(target) if target.is_absolute() => real = target,
+            Ok(target) => real = real.parent().unwrap_or(Path::new("")).join(target),
+            Err(_) => break,
+        }
+    }
+    real
+}
+
 /// Gives the temporary file the mode (and, where allowed, the owner) of the
 /// file it will replace, so replacing a 0600 file keeps it private.
 fn keep_mode_and_owner(temp: &NamedTempFile, old: &std::fs::Metadata) {
@@ -206,7 +226,7 @@ fn keep_mode_and_owner(temp: &NamedTempFile, old: &std::fs::Metadata) {
     }
 }
 
-/// Temporary files to remove if the process is interrupted (Ctrl-C, SIGTERM).
+/// Temporary files to remove if the process is killed by a signal it can catch.
 mod cleanup {
     use std::path::{Path, PathBuf};
     use std::sync::{Mutex, Once};
@@ -230,21 +250,51 @@ mod cleanup {
         }
     }
 
-    /// Remembers a temporary file; installs the signal handler once.
+    /// Removes every pending temporary file.
+    fn remove_pending() {
+        let pending = PENDING.lock().unwrap_or_else(|e| e.into_inner());
+        for p in pending.iter() {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+
+    /// Remembers a temporary file; installs the signal handler once (a run
+    /// that writes no output file keeps the default signal behaviour).
     fn register(path: &Path) {
-        HANDLER.call_once(|| {
-            let _ = ctrlc::set_handler(|| {
-                let pending = PENDING.lock().unwrap_or_else(|e| e.into_inner());
-                for p in pending.iter() {
-                    let _ = std::fs::remove_file(p);
-                }
-                std::process::exit(130);
-            });
-        });
+        HANDLER.call_once(install);
         PENDING
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .push(path.to_path_buf());
+    }
+
+    /// On every terminating signal that can be caught: remove the temporary
+    /// files, exit 128 + the signal (130 for SIGINT, 143 for SIGTERM, 129
+    /// for SIGHUP), as a shell reports a process killed by it. SIGPIPE stays
+    /// ignored (a closed output pipe is a write error, handled as success).
+    #[cfg(unix)]
+    fn install() {
+        use signal_hook::consts::signal::*;
+        let caught = [
+            SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF,
+        ];
+        let Ok(mut signals) = signal_hook::iterator::Signals::new(caught) else {
+            return;
+        };
+        let _ = std::thread::Builder::new().name("tfr-signals".into()).spawn(move || {
+            if let Some(sig) = signals.forever().next() {
+                remove_pending();
+                std::process::exit(128 + sig);
+            }
+        });
+    }
+
+    #[cfg(not(unix))]
+    fn install() {
+        let _ = ctrlc::set_handler(|| {
+            remove_pending();
+            std::process::exit(130);
+        });
     }
 
     /// Forgets a temporary file (renamed into place or deleted).

@@ -19,6 +19,7 @@ mod jsonl;
 mod layers;
 mod limits_inputs;
 mod limits_jsonl;
+mod limits_process;
 mod limits_records;
 mod oracle;
 mod outputs;
