@@ -160,16 +160,22 @@ fn natural_feature_lists(lists: &FeatureListsView<'_>, out: &mut Vec<u8>) {
         lists,
         |list, out| {
             out.push(b'[');
-            for (j, feature) in list.features().enumerate() {
-                if j > 0 {
-                    out.push(b',');
-                }
-                natural_feature(&feature, out);
-            }
+            joined(list.features(), b",", out, |f, out| natural_feature(&f, out));
             out.push(b']');
         },
         out,
     );
+}
+
+/// Writes each item with `write`, `sep` between them.
+#[inline]
+fn joined<T>(items: impl Iterator<Item = T>, sep: &[u8], out: &mut Vec<u8>, mut write: impl FnMut(T, &mut Vec<u8>)) {
+    for (i, item) in items.enumerate() {
+        if i > 0 {
+            out.extend_from_slice(sep);
+        }
+        write(item, out);
+    }
 }
 
 /// A map as one JSON object, entries in wire order (duplicates kept).
@@ -618,12 +624,7 @@ fn proto_feature_lists(lists: &FeatureListsView<'_>, out: &mut Vec<u8>) {
             continue;
         }
         out.extend_from_slice(b"{\"feature\": [");
-        for (j, feature) in list.features().enumerate() {
-            if j > 0 {
-                out.extend_from_slice(b", ");
-            }
-            proto_feature(&feature, out);
-        }
+        joined(list.features(), b", ", out, |f, out| proto_feature(&f, out));
         out.extend_from_slice(b"]}");
     }
     out.extend_from_slice(b"}}");
