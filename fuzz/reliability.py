@@ -562,12 +562,17 @@ def all_rows() -> list[Row]:
                           only={"schema", "head -n 1", "cat", "to-jsonl", "count", "verify-crc"})
 
     # 6. from-jsonl: long, endless and wide lines; many names; absurd -j.
-    def fj(case, path, hold, jobs=None, gzip=False):
-        extra = (["-j", jobs] if jobs else []) + (["--compression", "gzip"] if gzip else [])
+    def fj(case, path, hold, jobs=None, gzip=False, extra=(), expect=frozenset({0})):
+        extra = (["-j", jobs] if jobs else []) + (["--compression", "gzip"] if gzip else []) + list(extra)
         return Row(case, " ".join(["from-jsonl", *extra]),
                    lambda fx, o: ["from-jsonl", *extra, path(fx), "-o", os.path.join(o, "out.tfrecord")],
-                   frozenset({0}), hold=hold, k=HOLD_K, out=True)
-    rows.append(fj("jsonl:200MiB-int-line", lambda fx: fx.long_int_line(), lambda fx: fx.sizes["long_int_line"]))
+                   expect, hold=hold, k=HOLD_K, out=True)
+    # Over the default --max-line-size (64M): refused at the limit.
+    rows.append(fj("jsonl:200MiB-int-line", lambda fx: fx.long_int_line(), lambda fx: 64 / 3,
+                   expect=frozenset({2})))
+    # Allowed: what converting such a line costs.
+    rows.append(fj("jsonl:200MiB-int-line", lambda fx: fx.long_int_line(), lambda fx: fx.sizes["long_int_line"],
+                   extra=("--max-line-size", "512M")))
     rows.append(fj("jsonl:1M-features-1-line", lambda fx: fx.one_line_features(),
                    lambda fx: fx.sizes["one_line_features"]))
     rows.append(fj("jsonl:1M-names-10k-lines", lambda fx: fx.names_jsonl(), lambda fx: 0.0))
