@@ -131,3 +131,31 @@ fn control_characters_in_file_names_are_escaped() {
         "{line:?}"
     );
 }
+
+#[test]
+fn absurd_job_counts_start_a_bounded_number_of_threads() {
+    let dir = Dir::new();
+    std::fs::create_dir(dir.path("in")).unwrap();
+    for i in 0..100 {
+        dir.write(&format!("in/{i:03}.tfrecord"), &records(&[format!("r{i}").as_bytes()]));
+    }
+    let out = dir.tfr(&["cat", "-j", "20000", "--type", "raw", "in/*"]).run().ok();
+    assert_eq!(out.lines().filter(|l| l.starts_with("# ")).count(), 100);
+    let lines: Vec<u8> = (0..5000)
+        .flat_map(|i| format!("{{\"a\": [{i}]}}\n").into_bytes())
+        .collect();
+    dir.write("x.jsonl", &lines);
+    dir.tfr(&[
+        "from-jsonl",
+        "-j",
+        "20000",
+        "--compression",
+        "gzip",
+        "x.jsonl",
+        "-o",
+        "x.tfrecord.gz",
+    ])
+    .run()
+    .ok();
+    assert_eq!(dir.tfr(&["count", "-j", "20000", "x.tfrecord.gz"]).run().ok(), "5000\n");
+}
