@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 #[derive(Args, Debug, Clone)]
 pub(crate) struct FromJsonlArgs {
@@ -113,27 +113,47 @@ pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     let inputs = crate::io::input::expand(&args.files)?;
     let jobs = args.jobs.get();
     let mut out = AtomicOutput::create_threaded(&args.output, args.compression, jobs)?;
-    let kinds = Mutex::new(KindLog::default());
-    let work = |batch: &mut Batch, out: &mut Vec<u8>| -> Result<()> {
+    // Kinds seen are merged in line order by the writer, so which names
+    // are tracked (the first KIND_NAMES) does not depend on thread timing.
+    let mut kinds = KindLog::default();
+    let work = |batch: &mut Batch, out: &mut Encoded| -> Result<()> {
         thread_local! {
             static ENCODER: std::cell::RefCell<Option<Encoder>> = const { std::cell::RefCell::new(None) };
         }
         ENCODER.with_borrow_mut(|encoder| {
             let encoder = encoder.get_or_insert_with(|| Encoder::new(format, schema.clone()));
-            let mut seen = KindLog::default();
-            let result = encode_batch(encoder, batch, out, &mut seen);
-            kinds.lock().unwrap_or_else(|e| e.into_inner()).merge(seen);
-            result
+            encode_batch(encoder, batch, &mut out.bytes, &mut out.kinds)
         })
     };
-    let sink = &mut out;
-    let write = |bytes: &Vec<u8>| sink.write_all(bytes);
+    let (sink, log) = (&mut out, &mut kinds);
+    let write = |encoded: &Encoded| {
+        log.merge(&encoded.kinds);
+        sink.write_all(&encoded.bytes)
+    };
     let produce = |tx: &mut Sender<Batch>| produce(&inputs, format, &mut ty, args.max_line_size, ctx, tx);
     pipeline::run(pipeline::workers(jobs), produce, work, write)?;
     out.commit()?;
-    let kinds = kinds.into_inner().unwrap_or_else(|e| e.into_inner());
     kinds.warn(&inputs);
     Ok(Exit::Success)
+}
+
+/// What a worker makes of a batch: the framed records, and the kinds of
+/// the features in its lines.
+#[derive(Default)]
+struct Encoded {
+    bytes: Vec<u8>,
+    kinds: KindLog,
+}
+
+impl pipeline::Output for Encoded {
+    fn is_empty(&self) -> bool {
+        self.bytes.is_empty() && self.kinds.first.is_empty() && !self.kinds.untracked
+    }
+
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.kinds = KindLog::default();
+    }
 }
 
 /// Where each feature was first seen with each kind, to warn when a
@@ -150,7 +170,7 @@ struct KindLog {
 
 /// Feature names whose kinds are tracked (memory stays bounded with
 /// millions of distinct names); kind changes of later names go unreported.
-const KIND_NAMES: usize = 100_000;
+const KIND_NAMES: usize = 20_000;
 /// Features of one line remembered to skip map lookups on the next line.
 const LAST_LINE_MAX: usize = 4096;
 
@@ -205,13 +225,17 @@ impl KindLog {
         last.0.truncate(i.min(LAST_LINE_MAX));
     }
 
-    fn merge(&mut self, other: KindLog) {
+    fn merge(&mut self, other: &KindLog) {
         self.untracked |= other.untracked;
-        for ((section, name), firsts) in other.first {
+        // In the order the names first appear, so that which names fit
+        // under the limit does not depend on hashing.
+        let mut entries: Vec<_> = other.first.iter().collect();
+        entries.sort_by_key(|(_, firsts)| firsts.iter().flatten().min().copied());
+        for ((section, name), firsts) in entries {
             let kinds = [Kind::Int64, Kind::Float, Kind::Bytes];
             for (kind, at) in kinds.into_iter().zip(firsts) {
-                if let Some(at) = at {
-                    self.note(section, &name, kind, at);
+                if let Some(at) = *at {
+                    self.note(*section, name, kind, at);
                 }
             }
         }

@@ -53,20 +53,20 @@ fn a_line_over_the_limit_stops_there() {
 #[test]
 fn millions_of_feature_names_keep_kind_tracking_bounded() {
     let dir = Dir::new();
-    // 150,000 distinct names, one per line, the last one changing kind.
+    // 30,000 distinct names, one per line, the last one changing kind.
     let mut text = Vec::new();
-    for i in 0..150_000 {
+    for i in 0..30_000 {
         text.extend_from_slice(format!("{{\"f{i}\": [1]}}\n").as_bytes());
     }
-    text.extend_from_slice(b"{\"f0\": [1.5]}\n{\"f149999\": [2.5]}\n");
+    text.extend_from_slice(b"{\"f0\": [1.5]}\n{\"f29999\": [2.5]}\n");
     let path = dir.write("names.jsonl", &text);
     let ran = dir.tfr(&["from-jsonl", &path, "-o", "out.tfrecord"]).run();
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     assert!(ran.stderr.contains("feature f0 changes kind"), "{}", ran.stderr);
-    assert!(!ran.stderr.contains("feature f149999 changes kind"), "{}", ran.stderr);
+    assert!(!ran.stderr.contains("feature f29999 changes kind"), "{}", ran.stderr);
     assert!(
         ran.stderr
-            .contains("tracked for the first 100000 distinct feature names only"),
+            .contains("tracked for the first 20000 distinct feature names only"),
         "{}",
         ran.stderr
     );

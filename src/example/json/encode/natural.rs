@@ -124,7 +124,21 @@ impl Encoder {
                     size: 0,
                 });
             }
-            Some(b'[') => self.natural_list(p)?,
+            Some(b'[') => {
+                if matches!(kind, None | Some(Kind::Int64)) {
+                    let start = self.ints.len();
+                    if self.fast_int_list(p) {
+                        return Ok(Feat {
+                            key: (0, 0),
+                            kind: Kind::Int64,
+                            vals: (start, self.ints.len()),
+                            inner: 0,
+                            size: 0,
+                        });
+                    }
+                }
+                self.natural_list(p)?
+            }
             Some(b'{') => {
                 let at = p.i;
                 p.i += 1;
@@ -175,6 +189,43 @@ impl Encoder {
             _ => self.natural_scalar(p)?,
         }
         self.resolve(p.s, at, kind, forced)
+    }
+
+    /// Reads a non-empty list of plain integers within i64 straight into
+    /// `ints` (the common case, and the one that matters for memory: no
+    /// per-value record of where it was); anything else in it (a float, a
+    /// string, `true`, an error) puts everything back and returns false, for
+    /// [`Self::natural_list`] to read it with all its rules and messages.
+    fn fast_int_list(&mut self, p: &mut Parser<'_>) -> bool {
+        let (at, start) = (p.i, self.ints.len());
+        let mut read = || -> Option<()> {
+            p.i += 1;
+            p.ws();
+            if p.peek() == Some(b']') {
+                return None;
+            }
+            loop {
+                p.ws();
+                if !matches!(p.peek(), Some(b'-' | b'0'..=b'9')) {
+                    return None;
+                }
+                // A float is seen before it is parsed (then parsed once, slowly).
+                let digits = p.s[p.i..].iter().skip(1).take_while(|b| b.is_ascii_digit()).count();
+                if matches!(p.s.get(p.i + 1 + digits), Some(b'.' | b'e' | b'E')) {
+                    return None;
+                }
+                self.ints.push(p.number().ok()?.int?);
+                if p.list_next().ok()? {
+                    return Some(());
+                }
+            }
+        };
+        if read().is_some() {
+            return true;
+        }
+        p.i = at;
+        self.ints.truncate(start);
+        false
     }
 
     /// Reads `[v, ...]` into `items`.
