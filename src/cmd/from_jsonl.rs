@@ -391,13 +391,14 @@ impl std::fmt::Display for LineTooLong {
 
 impl std::error::Error for LineTooLong {}
 
-/// Whether a line (or its start) may be JSON text: its first byte that is
-/// not white space (after a byte order mark) opens a JSON value.
+/// Whether a line (or its start) may be a record: its first byte that is
+/// not white space (after a byte order mark) opens what a line holds — an
+/// object (`{`), `null` (an empty Example) or a string (a raw payload).
 fn may_be_json(line: &[u8]) -> bool {
     let line = line.strip_prefix(b"\xef\xbb\xbf").unwrap_or(line);
     match line.iter().find(|b| !b.is_ascii_whitespace()) {
         None => true,
-        Some(b) => matches!(b, b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n'),
+        Some(b) => matches!(b, b'{' | b'"' | b'n'),
     }
 }
 
