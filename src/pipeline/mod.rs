@@ -29,7 +29,7 @@ use std::sync::{Condvar, Mutex};
 const DEPTH: usize = 2;
 /// Batches queued for each worker of [`run`] (deep enough that workers do
 /// not wait while the producing thread works on a batch itself).
-const JOB_DEPTH: usize = 4;
+const JOB_DEPTH: usize = 2;
 
 /// How many workers to run for a thread budget of `jobs`: at most 4.
 /// `-j 1` is 0: [`run`] then works on the calling thread alone.
