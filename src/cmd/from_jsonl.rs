@@ -73,7 +73,7 @@ const SCHEMA_MAX: u64 = 64 << 20;
 
 /// Reads a `--schema` file, refusing one beyond [`SCHEMA_MAX`].
 fn read_schema_file(path: &std::path::Path) -> Result<String> {
-    let name = path.display();
+    let name = crate::io::input::show_path(path);
     let file = File::open(path).with_context(|| format!("{name}: cannot read"))?;
     let mut bytes = Vec::new();
     file.take(SCHEMA_MAX + 1)
@@ -96,7 +96,10 @@ pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
                 bail!("--schema applies to the natural JSONL form; protojson names every kind");
             }
             let text = read_schema_file(path)?;
-            Some(Schema::parse(&text).map_err(|e| anyhow!("{}: not a tfr schema: {e}", path.display()))?)
+            Some(
+                Schema::parse(&text)
+                    .map_err(|e| anyhow!("{}: not a tfr schema: {e}", crate::io::input::show_path(path)))?,
+            )
         }
         None => None,
     };

@@ -52,6 +52,11 @@ fn os_string(bytes: Vec<u8>) -> std::ffi::OsString {
     }
 }
 
+/// A path as printed in messages: see [`Input::display`].
+pub fn show_path(path: &std::path::Path) -> String {
+    escape_name(&os_bytes(path.as_os_str()))
+}
+
 /// A file name as printed: see [`Input::display`].
 pub fn escape_name(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len());

@@ -8,6 +8,7 @@
 //! against power loss.
 
 use super::deflate::ParallelGzip;
+use super::input::show_path;
 use super::Compression;
 use anyhow::{Context, Result};
 use flate2::write::{GzEncoder, ZlibEncoder};
@@ -89,17 +90,17 @@ impl AtomicOutput {
             (Dest::Stdout(io::stdout()), None)
         } else {
             match std::fs::metadata(path) {
-                Ok(meta) if meta.is_dir() => anyhow::bail!("{}: is a directory", path.display()),
+                Ok(meta) if meta.is_dir() => anyhow::bail!("{}: is a directory", show_path(path)),
                 Ok(meta) if !meta.is_file() => {
                     let file = std::fs::OpenOptions::new()
                         .write(true)
                         .open(path)
-                        .with_context(|| format!("{}: cannot open for writing", path.display()))?;
+                        .with_context(|| format!("{}: cannot open for writing", show_path(path)))?;
                     (Dest::Direct(file), None)
                 }
                 Ok(meta) if meta.permissions().readonly() => anyhow::bail!(
                     "{}: is read-only; not replacing it (remove it, or make it writable, first)",
-                    path.display()
+                    show_path(path)
                 ),
                 existing => {
                     // Through a symlink, replace (or create) the file it
@@ -123,7 +124,7 @@ impl AtomicOutput {
             Compression::None => Sink::Plain(buffered),
             Compression::Gzip if threads > 1 => Sink::ParallelGzip(
                 ParallelGzip::new(buffered, level, threads)
-                    .with_context(|| format!("{}: write failed", path.display()))?,
+                    .with_context(|| format!("{}: write failed", show_path(path)))?,
             ),
             Compression::Gzip => Sink::Gzip(GzEncoder::new(buffered, level)),
             Compression::Zlib => Sink::Zlib(ZlibEncoder::new(buffered, level)),
@@ -134,7 +135,7 @@ impl AtomicOutput {
             name: if path.as_os_str() == "-" {
                 "<stdout>".to_string()
             } else {
-                path.display().to_string()
+                show_path(path)
             },
             _cleanup: guard,
         })
@@ -325,8 +326,8 @@ fn temp_file_for(path: &Path) -> Result<NamedTempFile> {
     builder.tempfile_in(dir).with_context(|| {
         format!(
             "{}: cannot create a temporary file in {}",
-            path.display(),
-            dir.display()
+            show_path(path),
+            show_path(dir)
         )
     })
 }

@@ -96,6 +96,21 @@ fn a_read_only_target_is_refused_and_kept() {
     assert_eq!(std::fs::read(&out).unwrap(), b"keep me");
 }
 
+#[test]
+fn output_names_are_escaped_in_messages() {
+    let dir = Dir::new();
+    dir.write("in.jsonl", b"{\"a\": [1]}\n");
+    let line = dir
+        .tfr(&["from-jsonl", "in.jsonl", "-o", "no\x1bdir/out\n.tfrecord"])
+        .run()
+        .fails(2);
+    assert!(
+        line.starts_with("tfr: no\\x1bdir/out\\n.tfrecord: cannot create"),
+        "{line}"
+    );
+    assert!(!line.contains('\n') && !line.contains('\x1b'), "{line:?}");
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn help_into_a_full_disk_is_an_error() {
