@@ -1,7 +1,7 @@
 //! `tfr cat` and `tfr head`: print records (head is cat with a limit).
 
 use crate::args::{InputArgs, JobsArg, PayloadType};
-use crate::example::{self, Decoder, Format, MessageType};
+use crate::example::{self, Decoder, Format, MessageType, Out};
 use crate::exit::Exit;
 use crate::output::{self, Ctx};
 use crate::pipeline::batches::{self, decode_error, Batch};
@@ -54,21 +54,17 @@ pub(crate) fn run_cat(args: &CatArgs, ctx: &Ctx) -> Result<Exit> {
     let progress = print_progress(ctx);
     let color = ctx.color;
     let format = print.format;
-    let work = |batch: &mut Batch, out: &mut Vec<u8>| -> Result<()> {
-        example::with_decoder(|decoder| {
-            for (payload, index, offset) in batch.records() {
-                let label = Label {
-                    name: &batch.name,
-                    several,
-                    color,
-                    index,
-                };
-                render(decoder, format, batch.ty, batch.strict, &label, payload, out)
-                    .map_err(|e| decode_error(&batch.name, index, offset, e))?;
-            }
-            Ok(())
-        })
+    let render_one = |decoder: &mut Decoder, r: &batches::Record<'_>, out: &mut Out<'_>| -> Result<()> {
+        let label = Label {
+            name: r.name,
+            several,
+            color,
+            index: r.index,
+        };
+        render(decoder, format, r.ty, r.strict, &label, r.payload, out)
+            .map_err(|e| decode_error(r.name, r.index, r.offset, e))
     };
+    let work = |batch: &mut Batch, out: &mut Vec<u8>| batch.render(&render_one, out);
     let jobs = args.jobs.get();
     let mut stdout = std::io::BufWriter::with_capacity(256 * 1024, std::io::stdout());
     let out = &mut stdout;
@@ -83,7 +79,7 @@ pub(crate) fn run_cat(args: &CatArgs, ctx: &Ctx) -> Result<Exit> {
     let produce = |tx: &mut Sender<Batch>| {
         let open = print.input.options();
         let update = |bytes, records| progress.update(bytes, records);
-        batches::produce(&inputs, &open, print.payload.fixed(), jobs, &update, tx)
+        batches::produce(&inputs, &open, print.payload.fixed(), jobs, &update, &render_one, tx)
     };
     let result = pipeline::run(pipeline::workers(jobs), produce, work, write);
     // Emit everything before the damage, then report it.
@@ -109,7 +105,7 @@ fn render(
     strict: bool,
     label: &Label,
     payload: &[u8],
-    out: &mut Vec<u8>,
+    out: &mut Out<'_>,
 ) -> Result<(), example::DecodeError> {
     match format {
         Format::Text => {
@@ -121,9 +117,9 @@ fn render(
             };
             out.extend_from_slice(output::dim(&line, label.color).as_bytes());
             out.push(b'\n');
-            example::render_with(decoder, format, ty, strict, payload, out).inspect_err(|_| out.truncate(start))
+            example::render_out(decoder, format, ty, strict, payload, out).inspect_err(|_| out.truncate(start))
         }
-        _ => example::render_with(decoder, format, ty, strict, payload, out),
+        _ => example::render_out(decoder, format, ty, strict, payload, out),
     }
 }
 
@@ -161,6 +157,8 @@ fn print_first(
     let progress = print_progress(ctx);
     let mut printed = 0u64;
     let mut buf = Vec::with_capacity(64 * 1024);
+    // A long rendering goes out as it is made (a megabyte at a time).
+    let mut sink = |bytes: &[u8]| out.write_all(bytes);
     let mut decoder = Decoder::default();
     for input in inputs {
         let mut reader = args.input.open(input)?;
@@ -184,9 +182,11 @@ fn print_first(
                 color: ctx.color,
                 index: rec.index,
             };
-            render(&mut decoder, args.format, t, strict, &label, rec.data, &mut buf)
-                .map_err(|e| decode_error(&name, rec.index, rec.offset, e))?;
-            out.write_all(&buf).context("writing output")?;
+            let mut spilling = Out::spilling(&mut buf, &mut sink);
+            let rendered = render(&mut decoder, args.format, t, strict, &label, rec.data, &mut spilling);
+            spilling.finish().context("writing output")?;
+            rendered.map_err(|e| decode_error(&name, rec.index, rec.offset, e))?;
+            sink(&buf).context("writing output")?;
             printed += 1;
             if printed & 0xfff == 0 {
                 progress.update(reader.offset(), printed);

@@ -8,8 +8,8 @@
 //! before a damaged record are written, then the error.
 
 use crate::args::{InputArgs, JobsArg, PayloadType};
-use crate::example;
 use crate::example::json::JsonFormat;
+use crate::example::{self, Decoder, Out};
 use crate::exit::Exit;
 use crate::io::{AtomicOutput, Compression};
 use crate::output::Ctx;
@@ -50,15 +50,11 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         _ => None,
     };
     let format = args.format.into();
-    let work = |batch: &mut Batch, out: &mut Vec<u8>| -> Result<()> {
-        example::with_decoder(|decoder| {
-            for (payload, index, offset) in batch.records() {
-                example::render_with(decoder, format, batch.ty, batch.strict, payload, out)
-                    .map_err(|e| decode_error(&batch.name, index, offset, e))?;
-            }
-            Ok(())
-        })
+    let render = |decoder: &mut Decoder, r: &batches::Record<'_>, out: &mut Out<'_>| -> Result<()> {
+        example::render_out(decoder, format, r.ty, r.strict, r.payload, out)
+            .map_err(|e| decode_error(r.name, r.index, r.offset, e))
     };
+    let work = |batch: &mut Batch, out: &mut Vec<u8>| batch.render(&render, out);
     let jobs = args.jobs.get();
     let progress = ctx.progress(None);
     {
@@ -80,7 +76,7 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         let produce = |tx: &mut Sender<Batch>| {
             let open = args.input.options();
             let update = |bytes, records| progress.update(bytes, records);
-            batches::produce(&inputs, &open, args.payload.fixed(), jobs, &update, tx)
+            batches::produce(&inputs, &open, args.payload.fixed(), jobs, &update, &render, tx)
         };
         let result = pipeline::run(pipeline::workers(jobs), produce, work, write);
         let flushed = out.flush().context("writing output");

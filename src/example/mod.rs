@@ -37,6 +37,7 @@
 
 pub mod error;
 pub mod json;
+pub mod out;
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod proto;
 pub(crate) mod text;
@@ -47,6 +48,7 @@ pub(crate) mod wire;
 mod tests;
 
 pub use error::{DecodeError, DecodeErrorKind};
+pub use out::Out;
 pub use view::{
     BytesValues, Decoder, EntryRec, ExampleView, FeatureEntries, FeatureListEntries, FeatureListIter, FeatureListView,
     FeatureListsView, FeatureView, FeaturesView, FloatValues, Int64Values, Kind, ListEntryRec, MapEntries, MapEntry,
@@ -165,6 +167,21 @@ pub fn render_with(
     strict: bool,
     payload: &[u8],
     out: &mut Vec<u8>,
+) -> Result<(), DecodeError> {
+    render_out(decoder, format, ty, strict, payload, &mut Out::new(out))
+}
+
+/// [`render_with`] into an [`Out`], which may hand a long rendering to its
+/// sink as it goes. A payload is validated before anything is written, so
+/// on a decode error nothing has reached the sink (and the buffer is as it
+/// was).
+pub fn render_out(
+    decoder: &mut Decoder,
+    format: Format,
+    ty: MessageType,
+    strict: bool,
+    payload: &[u8],
+    out: &mut Out<'_>,
 ) -> Result<(), DecodeError> {
     match format {
         Format::Text => {

@@ -24,12 +24,13 @@
 
 use std::fmt::Write as _;
 
+use super::out::{Cut, Out};
 use super::view::{
     ExampleView, FeatureListView, FeatureListsView, FeatureView, FeaturesView, Kind, SequenceExampleView,
 };
 
 /// Appends the text format of a validated Example.
-pub(crate) fn example(view: &ExampleView<'_>, out: &mut Vec<u8>) {
+pub(crate) fn example(view: &ExampleView<'_>, out: &mut Out<'_>) {
     let mut w = Writer { out, indent: 0 };
     if let Some(features) = view.features() {
         w.open("features");
@@ -39,7 +40,7 @@ pub(crate) fn example(view: &ExampleView<'_>, out: &mut Vec<u8>) {
 }
 
 /// Appends the text format of a validated SequenceExample.
-pub(crate) fn sequence_example(view: &SequenceExampleView<'_>, out: &mut Vec<u8>) {
+pub(crate) fn sequence_example(view: &SequenceExampleView<'_>, out: &mut Out<'_>) {
     let mut w = Writer { out, indent: 0 };
     if let Some(context) = view.context() {
         w.open("context");
@@ -61,21 +62,22 @@ pub(crate) fn sequence_example(view: &SequenceExampleView<'_>, out: &mut Vec<u8>
 /// [`is_hidden`]), become octal escapes. This is Python protobuf's
 /// `text_encoding.CEscape(payload, as_utf8=True)` except for those
 /// characters, which it keeps.
-pub(crate) fn raw(payload: &[u8], out: &mut Vec<u8>) {
+pub(crate) fn raw(payload: &[u8], out: &mut Out<'_>) {
     out.push(b'"');
-    escape_utf8_lossless(payload, out);
+    out.pieces(payload, Cut::Char, escape_utf8_lossless);
     out.extend_from_slice(b"\"\n");
 }
 
 /// Writes nested blocks with protobuf's 2-space indentation.
-struct Writer<'o> {
-    out: &'o mut Vec<u8>,
+struct Writer<'o, 's> {
+    out: &'o mut Out<'s>,
     indent: usize,
 }
 
-impl Writer<'_> {
+impl Writer<'_, '_> {
     fn pad(&mut self) {
-        self.out.resize(self.out.len() + self.indent, b' ');
+        let len = self.out.len() + self.indent;
+        self.out.resize(len, b' ');
     }
 
     /// Starts a `name {` block.
@@ -102,6 +104,7 @@ impl Writer<'_> {
 
     fn end_line(&mut self) {
         self.out.push(b'\n');
+        self.out.spill_point();
     }
 
     /// A `key: "..."` line of a map entry; none for the empty key (the
@@ -156,7 +159,7 @@ impl Writer<'_> {
                 for value in feature.bytes() {
                     self.start_line("value");
                     self.out.push(b'"');
-                    escape_bytes(value, self.out);
+                    self.out.pieces(value, Cut::Byte, escape_bytes);
                     self.out.push(b'"');
                     self.end_line();
                 }
@@ -552,13 +555,13 @@ mod tests {
         escape_utf8_lossless(b"ok \xe2\x82 \xed\xa0\x80 \xc3\xa9\n", &mut out);
         assert_eq!(out, "ok \\342\\202 \\355\\240\\200 é\\n".as_bytes());
         out.clear();
-        raw(b"", &mut out);
+        raw(b"", &mut Out::new(&mut out));
         assert_eq!(out, b"\"\"\n");
     }
 
     fn raw_text(payload: &[u8]) -> String {
         let mut out = Vec::new();
-        raw(payload, &mut out);
+        raw(payload, &mut Out::new(&mut out));
         String::from_utf8(out).expect("raw text is UTF-8")
     }
 

@@ -134,11 +134,11 @@ impl Source {
     fn fill_more(&mut self, n: usize) -> io::Result<usize> {
         while self.end - self.pos < n && !self.eof {
             if let Inner::Chunks(_) = self.inner {
-                self.next_chunk()?;
+                self.next_chunk(n)?;
                 continue;
             }
             if self.end == self.buf.len() {
-                self.make_room(0);
+                self.make_room(0, n);
             }
             let got = match &mut self.inner {
                 Inner::File { file, .. } => {
@@ -163,7 +163,7 @@ impl Source {
 
     /// Adds the read-ahead thread's next chunk (at least one byte), or sets
     /// `eof`.
-    fn next_chunk(&mut self) -> io::Result<()> {
+    fn next_chunk(&mut self, want: usize) -> io::Result<()> {
         let Inner::Chunks(ra) = &mut self.inner else {
             unreachable!("only for a read-ahead source")
         };
@@ -186,7 +186,7 @@ impl Source {
             // buffer, appending while there is room, else making room.
             let data = &chunk[LEAD..];
             if self.buf.len() - self.end < data.len() {
-                self.make_room(data.len());
+                self.make_room(data.len(), want);
             }
             let need = self.end + data.len();
             self.buf[self.end..need].copy_from_slice(data);
@@ -206,7 +206,10 @@ impl Source {
     /// being gathered, or a scan asking a little further each time), moves
     /// each byte a bounded number of times; and the buffer stays within
     /// twice the bytes actually read, whatever length a header announces.
-    fn make_room(&mut self, more: usize) {
+    /// When the caller wants more than the buffer holds, it grows to what
+    /// it wants if that is between 1.25x and 2x (a 200 MB record takes a
+    /// 200 MB buffer, not 256 MB); growth stays geometric either way.
+    fn make_room(&mut self, more: usize, want: usize) {
         let unread = self.end - self.pos;
         if self.pos > 0 {
             self.buf.copy_within(self.pos..self.end, 0);
@@ -215,7 +218,11 @@ impl Source {
         }
         let cap = self.buf.len();
         if unread > cap / 2 || cap - unread < more.max(1) {
-            let grown = cap.saturating_mul(2).max(unread + more).max(DEFAULT_CAPACITY);
+            let step = match want > cap {
+                true => want.clamp(cap + cap / 4, cap.saturating_mul(2)),
+                false => cap.saturating_mul(2),
+            };
+            let grown = step.max(unread + more).max(DEFAULT_CAPACITY);
             self.buf.resize(grown, 0);
         }
     }

@@ -39,6 +39,10 @@ pub fn scan(inputs: &[Input], opts: &Options, progress: &dyn Fn(u64, u64)) -> (S
     let mut stats = Collector::new();
     let strict = opts.ty.is_none();
     let work = |batch: &mut Batch, out: &mut Collector| -> Result<()> {
+        if let Some(done) = batch.done.take() {
+            *out = *done?;
+            return Ok(());
+        }
         example::with_decoder(|decoder| batch.decode(decoder, strict, out, inputs))
     };
     let merge = |batch: &Collector| {
@@ -63,6 +67,8 @@ struct Batch {
     ty: MessageType,
     data: Vec<u8>,
     recs: Vec<BatchRec>,
+    /// A huge record decoded by the reading thread (no copy of it).
+    done: Option<Result<Box<Collector>>>,
 }
 
 struct BatchRec {
@@ -75,6 +81,8 @@ struct BatchRec {
 /// Flush a batch at this many records or bytes.
 const BATCH_RECORDS: usize = 2048;
 const BATCH_BYTES: usize = 1 << 20;
+/// A payload longer than this is decoded where it is read, not copied.
+const HUGE: usize = 4 << 20;
 
 impl Batch {
     /// An empty batch: `spare` emptied, or a new one.
@@ -84,12 +92,14 @@ impl Batch {
                 b.ty = ty;
                 b.data.clear();
                 b.recs.clear();
+                b.done = None;
                 b
             }
             None => Batch {
                 ty,
                 data: Vec::with_capacity(BATCH_BYTES + BATCH_BYTES / 4),
                 recs: Vec::with_capacity(BATCH_RECORDS),
+                done: None,
             },
         }
     }
@@ -105,21 +115,37 @@ impl Batch {
         for r in &self.recs {
             let payload = &self.data[start..r.end];
             start = r.end;
-            let failed = |e| decode_error(inputs, r.input, r.index, r.offset, e);
-            match self.ty {
-                MessageType::SequenceExample => {
-                    let se = decoder.sequence_example(payload, strict).map_err(failed)?;
-                    out.add_sequence(&se, r.input, r.index);
-                }
-                _ => {
-                    let ex = decoder.example(payload, strict).map_err(failed)?;
-                    out.add_example(&ex, r.input, r.index);
-                }
-            }
+            add(decoder, self.ty, strict, payload, r, out, inputs)?;
         }
         Ok(())
     }
 }
+
+/// Decodes one record into `out`.
+fn add(
+    decoder: &mut Decoder,
+    ty: MessageType,
+    strict: bool,
+    payload: &[u8],
+    r: &BatchRec,
+    out: &mut Collector,
+    inputs: &[Input],
+) -> Result<()> {
+    let failed = |e| decode_error(inputs, r.input, r.index, r.offset, e);
+    match ty {
+        MessageType::SequenceExample => {
+            let se = decoder.sequence_example(payload, strict).map_err(failed)?;
+            out.add_sequence(&se, r.input, r.index);
+        }
+        _ => {
+            let ex = decoder.example(payload, strict).map_err(failed)?;
+            out.add_example(&ex, r.input, r.index);
+        }
+    }
+    Ok(())
+}
+
+impl Batch {}
 
 impl pipeline::Output for Collector {
     fn is_empty(&self) -> bool {
@@ -169,6 +195,26 @@ fn read(
                             .map_err(|e| decode_error(inputs, i as u32, rec.index, rec.offset, not_for_schema(e)))?,
                     ),
                 };
+                if rec.data.len() > HUGE {
+                    if let Some(b) = batch.take() {
+                        tx.send(b)?;
+                    }
+                    let r = BatchRec {
+                        end: 0,
+                        input: i as u32,
+                        index: rec.index,
+                        offset: rec.offset,
+                    };
+                    let mut collector = Box::new(Collector::default());
+                    let strict = opts.ty.is_none();
+                    let added = example::with_decoder(|d| add(d, t, strict, rec.data, &r, &mut collector, inputs));
+                    let mut b = Batch::new(t, tx.spares().take());
+                    b.done = Some(added.map(|_| collector));
+                    tx.send(b)?;
+                    seen += 1;
+                    progress(done_bytes + reader.offset(), seen);
+                    continue;
+                }
                 let b = batch.get_or_insert_with(|| Batch::new(t, tx.spares().take()));
                 b.data.extend_from_slice(rec.data);
                 b.recs.push(BatchRec {

@@ -226,3 +226,59 @@ fn verify_crc_salvage_from_a_pipe_copies_long_records_up_to_the_limit() {
         records(&[b"a", b"c"])
     );
 }
+
+/// Printing a long record holds the record and a few megabytes of its
+/// rendering, not the rendering whole (text escapes are up to 4x the
+/// bytes): cat, head, to-jsonl and schema, from a file and a pipe.
+#[test]
+fn printing_a_long_record_holds_the_record_not_its_rendering() {
+    use crate::proto::{Example, Feature, FeatureEntry, Features};
+    use prost::Message;
+    let dir = Dir::new();
+    let bytes: Vec<u8> = (0..48u32 << 20)
+        .map(|j| (j.wrapping_mul(2654435761) >> 24) as u8)
+        .collect();
+    let ints: Vec<i64> = (0..1i64 << 20).map(|i| i * 1_000_003).collect();
+    let long = Example {
+        features: Some(Features {
+            feature: vec![
+                FeatureEntry::new("image", Feature::bytes(vec![bytes])),
+                FeatureEntry::new("ids", Feature::int64s(ints)),
+            ],
+        }),
+    }
+    .encode_to_vec();
+    let record_mb = long.len() as u64 >> 20;
+    let file = records(&[b"", &long, b""]);
+    dir.write("long.tfrecord", &file);
+    for args in [
+        &["cat", "long.tfrecord"][..],
+        &["cat", "-j", "1", "-f", "json", "long.tfrecord"],
+        &["cat", "-f", "protojson", "long.tfrecord"],
+        &["head", "-n", "2", "long.tfrecord"],
+        &["head", "-f", "json", "-"],
+        &["to-jsonl", "long.tfrecord"],
+        &["to-jsonl", "-"],
+        &["schema", "long.tfrecord"],
+    ] {
+        let stdin = args.contains(&"-").then(|| file.clone());
+        let Some((code, err, peak)) = measured(&dir, args, stdin) else {
+            return;
+        };
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(
+            peak < record_mb + 24,
+            "{args:?}: peak RSS {peak} MB for a {record_mb} MB record"
+        );
+    }
+    // What went out is the whole record, as before.
+    let text = dir.tfr(&["head", "-n", "2", "long.tfrecord"]).run();
+    assert_eq!(text.code, 0);
+    assert!(text.stdout.len() > 48 << 20);
+    let json = dir.tfr(&["to-jsonl", "long.tfrecord"]).run().ok();
+    let lines: Vec<&str> = json.lines().collect();
+    assert_eq!(lines.len(), 3);
+    let v: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
+    assert_eq!(v["ids"].as_array().unwrap().len(), 1 << 20);
+    assert_eq!(v["ids"][5].as_i64(), Some(5_000_015));
+}

@@ -52,6 +52,7 @@
 
 use base64::Engine as _;
 
+use crate::example::out::{Cut, Out};
 use crate::example::text::write_float;
 use crate::example::view::{
     ExampleView, FeatureListsView, FeatureView, FeaturesView, Kind, MapEntry, MapView, SequenceExampleView,
@@ -82,10 +83,10 @@ pub(crate) fn natural(
     ty: MessageType,
     strict: bool,
     payload: &[u8],
-    out: &mut Vec<u8>,
+    out: &mut Out<'_>,
 ) -> Result<(), DecodeError> {
     match ty {
-        MessageType::Example if fast_example(payload, out) => {}
+        MessageType::Example if !out.spills() && fast_example(payload, out) => {}
         MessageType::Example => natural_example(&decoder.example(payload, strict)?, out),
         MessageType::SequenceExample => natural_sequence(&decoder.sequence_example(payload, strict)?, out),
         MessageType::Raw => natural_bytes(payload, out),
@@ -100,12 +101,12 @@ pub(crate) fn protojson(
     ty: MessageType,
     strict: bool,
     payload: &[u8],
-    out: &mut Vec<u8>,
+    out: &mut Out<'_>,
 ) -> Result<(), DecodeError> {
     match ty {
         MessageType::Example => proto_example(&decoder.example(payload, strict)?, out),
         MessageType::SequenceExample => proto_sequence(&decoder.sequence_example(payload, strict)?, out),
-        MessageType::Raw => base64_string(payload, out),
+        MessageType::Raw => base64_out(payload, out),
     }
     out.push(b'\n');
     Ok(())
@@ -115,14 +116,14 @@ pub(crate) fn protojson(
 // The natural form
 // ---------------------------------------------------------------------------
 
-fn natural_example(view: &ExampleView<'_>, out: &mut Vec<u8>) {
+fn natural_example(view: &ExampleView<'_>, out: &mut Out<'_>) {
     match view.features() {
         Some(features) => natural_features(&features, out),
         None => out.extend_from_slice(b"null"),
     }
 }
 
-fn natural_sequence(view: &SequenceExampleView<'_>, out: &mut Vec<u8>) {
+fn natural_sequence(view: &SequenceExampleView<'_>, out: &mut Out<'_>) {
     let keys = [&b"\"context\":"[..], b",", b"\"feature_lists\":"];
     sequence(view, keys, natural_features, natural_feature_lists, out);
 }
@@ -132,9 +133,9 @@ fn natural_sequence(view: &SequenceExampleView<'_>, out: &mut Vec<u8>) {
 fn sequence(
     view: &SequenceExampleView<'_>,
     [context_key, sep, lists_key]: [&[u8]; 3],
-    features: fn(&FeaturesView<'_>, &mut Vec<u8>),
-    lists: fn(&FeatureListsView<'_>, &mut Vec<u8>),
-    out: &mut Vec<u8>,
+    features: fn(&FeaturesView<'_>, &mut Out<'_>),
+    lists: fn(&FeatureListsView<'_>, &mut Out<'_>),
+    out: &mut Out<'_>,
 ) {
     out.push(b'{');
     if let Some(context) = view.context() {
@@ -151,11 +152,11 @@ fn sequence(
     out.push(b'}');
 }
 
-fn natural_features(features: &FeaturesView<'_>, out: &mut Vec<u8>) {
+fn natural_features(features: &FeaturesView<'_>, out: &mut Out<'_>) {
     natural_map(features, |feature, out| natural_feature(feature, out), out);
 }
 
-fn natural_feature_lists(lists: &FeatureListsView<'_>, out: &mut Vec<u8>) {
+fn natural_feature_lists(lists: &FeatureListsView<'_>, out: &mut Out<'_>) {
     natural_map(
         lists,
         |list, out| {
@@ -169,12 +170,13 @@ fn natural_feature_lists(lists: &FeatureListsView<'_>, out: &mut Vec<u8>) {
 
 /// Writes each item with `write`, `sep` between them.
 #[inline]
-fn joined<T>(items: impl Iterator<Item = T>, sep: &[u8], out: &mut Vec<u8>, mut write: impl FnMut(T, &mut Vec<u8>)) {
+fn joined<T>(items: impl Iterator<Item = T>, sep: &[u8], out: &mut Out<'_>, mut write: impl FnMut(T, &mut Out<'_>)) {
     for (i, item) in items.enumerate() {
         if i > 0 {
             out.extend_from_slice(sep);
         }
         write(item, out);
+        out.spill_point();
     }
 }
 
@@ -182,8 +184,8 @@ fn joined<T>(items: impl Iterator<Item = T>, sep: &[u8], out: &mut Vec<u8>, mut 
 #[inline]
 fn natural_map<'a, E: MapEntry + 'a>(
     map: &MapView<'a, E>,
-    mut value: impl FnMut(&E::Value<'a>, &mut Vec<u8>),
-    out: &mut Vec<u8>,
+    mut value: impl FnMut(&E::Value<'a>, &mut Out<'_>),
+    out: &mut Out<'_>,
 ) {
     out.push(b'{');
     for (i, (key, v)) in map.entries().enumerate() {
@@ -193,6 +195,7 @@ fn natural_map<'a, E: MapEntry + 'a>(
         json_string(key.as_bytes(), out);
         out.push(b':');
         value(&v, out);
+        out.spill_point();
     }
     out.push(b'}');
 }
@@ -200,7 +203,7 @@ fn natural_map<'a, E: MapEntry + 'a>(
 /// A float list: the typed form when no value is finite (only a finite
 /// value marks a list as numbers), else the natural one.
 #[inline]
-fn natural_floats(values: impl Iterator<Item = f32> + Clone, out: &mut Vec<u8>) {
+fn natural_floats(values: impl Iterator<Item = f32> + Clone, out: &mut Out<'_>) {
     let typed = !values.clone().any(f32::is_finite);
     if typed {
         out.extend_from_slice(b"{\"float_list\":");
@@ -212,6 +215,7 @@ fn natural_floats(values: impl Iterator<Item = f32> + Clone, out: &mut Vec<u8>) 
             out.push(b',');
         }
         natural_float(v, &mut buf, out);
+        out.spill_point();
     }
     out.push(b']');
     if typed {
@@ -221,7 +225,7 @@ fn natural_floats(values: impl Iterator<Item = f32> + Clone, out: &mut Vec<u8>) 
 
 /// One Feature, natural form unless it would read back differently.
 #[inline]
-fn natural_feature(feature: &FeatureView<'_>, out: &mut Vec<u8>) {
+fn natural_feature(feature: &FeatureView<'_>, out: &mut Out<'_>) {
     match feature.kind() {
         Kind::None => out.extend_from_slice(b"null"),
         Kind::Int64 => {
@@ -236,6 +240,7 @@ fn natural_feature(feature: &FeatureView<'_>, out: &mut Vec<u8>) {
             for v in values {
                 out.push(b',');
                 out.extend_from_slice(buf.format(v).as_bytes());
+                out.spill_point();
             }
             out.push(b']');
         }
@@ -251,6 +256,7 @@ fn natural_feature(feature: &FeatureView<'_>, out: &mut Vec<u8>) {
             for v in values {
                 out.push(b',');
                 natural_bytes(v, out);
+                out.spill_point();
             }
             out.push(b']');
         }
@@ -294,29 +300,35 @@ fn non_finite(v: f32) -> &'static [u8] {
 
 /// A bytes value: a JSON string when valid UTF-8, else `{"base64": ...}`.
 #[inline]
-fn natural_bytes(v: &[u8], out: &mut Vec<u8>) {
+fn natural_bytes(v: &[u8], out: &mut Out<'_>) {
     if is_plain(v) {
         out.push(b'"');
-        out.extend_from_slice(v);
+        out.pieces(v, Cut::Byte, |p, out| out.extend_from_slice(p));
         out.push(b'"');
     } else if std::str::from_utf8(v).is_ok() {
-        json_string(v, out);
+        out.push(b'"');
+        out.pieces(v, Cut::Byte, json_string_body);
+        out.push(b'"');
     } else {
         out.extend_from_slice(b"{\"base64\":");
-        base64_string(v, out);
+        base64_out(v, out);
         out.push(b'}');
     }
 }
 
-/// A double-quoted standard base64 string.
-fn base64_string(v: &[u8], out: &mut Vec<u8>) {
+/// A double-quoted standard base64 string, in pieces when long.
+fn base64_out(v: &[u8], out: &mut Out<'_>) {
     out.push(b'"');
+    out.pieces(v, Cut::Base64, base64_body);
+    out.push(b'"');
+}
+
+fn base64_body(v: &[u8], out: &mut Vec<u8>) {
     let start = out.len();
     let len = base64::encoded_len(v.len(), true).expect("base64 length fits usize");
     out.resize(start + len, 0);
     let written = BASE64.encode_slice(v, &mut out[start..]).expect("sized exactly");
     out.truncate(start + written);
-    out.push(b'"');
 }
 
 /// What a byte becomes inside a JSON string: 0 kept, `u` as `\u00XX`, else
@@ -351,6 +363,13 @@ fn is_plain(s: &[u8]) -> bool {
 #[inline]
 pub(crate) fn json_string(s: &[u8], out: &mut Vec<u8>) {
     out.push(b'"');
+    json_string_body(s, out);
+    out.push(b'"');
+}
+
+/// [`json_string`] without the quotes; escapes are per byte, so a string
+/// may be written in pieces cut anywhere.
+fn json_string_body(s: &[u8], out: &mut Vec<u8>) {
     let mut start = 0;
     for (i, &b) in s.iter().enumerate() {
         let esc = ESCAPE[b as usize];
@@ -366,7 +385,6 @@ pub(crate) fn json_string(s: &[u8], out: &mut Vec<u8>) {
         }
     }
     out.extend_from_slice(&s[start..]);
-    out.push(b'"');
 }
 
 // ---------------------------------------------------------------------------
@@ -501,7 +519,7 @@ fn fast_feature(feature: &[u8], out: &mut Vec<u8>) -> Option<()> {
                     out.push(b',');
                 }
                 first = false;
-                natural_bytes(v, out);
+                natural_bytes(v, &mut Out::new(out));
             }
             out.push(b']');
         }
@@ -518,7 +536,7 @@ fn fast_feature(feature: &[u8], out: &mut Vec<u8>) -> Option<()> {
             let values = packed
                 .chunks_exact(4)
                 .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
-            natural_floats(values, out);
+            natural_floats(values, &mut Out::new(out));
         }
         0x1a => {
             if list.is_empty() {
@@ -552,7 +570,7 @@ fn fast_feature(feature: &[u8], out: &mut Vec<u8>) -> Option<()> {
 // protojson
 // ---------------------------------------------------------------------------
 
-fn proto_example(view: &ExampleView<'_>, out: &mut Vec<u8>) {
+fn proto_example(view: &ExampleView<'_>, out: &mut Out<'_>) {
     match view.features() {
         Some(features) => {
             out.extend_from_slice(b"{\"features\": ");
@@ -563,12 +581,12 @@ fn proto_example(view: &ExampleView<'_>, out: &mut Vec<u8>) {
     }
 }
 
-fn proto_sequence(view: &SequenceExampleView<'_>, out: &mut Vec<u8>) {
+fn proto_sequence(view: &SequenceExampleView<'_>, out: &mut Out<'_>) {
     let keys = [&b"\"context\": "[..], b", ", b"\"featureLists\": "];
     sequence(view, keys, proto_features, proto_feature_lists, out);
 }
 
-fn proto_features(features: &FeaturesView<'_>, out: &mut Vec<u8>) {
+fn proto_features(features: &FeaturesView<'_>, out: &mut Out<'_>) {
     if features.is_empty() {
         out.extend_from_slice(b"{}");
         return;
@@ -581,6 +599,7 @@ fn proto_features(features: &FeaturesView<'_>, out: &mut Vec<u8>) {
         ascii_json_string(key, out);
         out.extend_from_slice(b": ");
         proto_feature(&feature, out);
+        out.spill_point();
     }
     out.extend_from_slice(b"}}");
 }
@@ -606,7 +625,7 @@ fn dedup_last<T>(mut entries: Vec<(&str, T)>) -> Vec<(&str, T)> {
     entries
 }
 
-fn proto_feature_lists(lists: &FeatureListsView<'_>, out: &mut Vec<u8>) {
+fn proto_feature_lists(lists: &FeatureListsView<'_>, out: &mut Out<'_>) {
     if lists.is_empty() {
         out.extend_from_slice(b"{}");
         return;
@@ -630,7 +649,7 @@ fn proto_feature_lists(lists: &FeatureListsView<'_>, out: &mut Vec<u8>) {
     out.extend_from_slice(b"}}");
 }
 
-fn proto_feature(feature: &FeatureView<'_>, out: &mut Vec<u8>) {
+fn proto_feature(feature: &FeatureView<'_>, out: &mut Out<'_>) {
     let name: &[u8] = match feature.kind() {
         Kind::None => {
             out.extend_from_slice(b"{}");
@@ -652,7 +671,8 @@ fn proto_feature(feature: &FeatureView<'_>, out: &mut Vec<u8>) {
                 if i > 0 {
                     out.extend_from_slice(b", ");
                 }
-                base64_string(v, out);
+                base64_out(v, out);
+                out.spill_point();
             }
         }
         Kind::Float => {
@@ -665,6 +685,7 @@ fn proto_feature(feature: &FeatureView<'_>, out: &mut Vec<u8>) {
                 } else {
                     out.extend_from_slice(non_finite(v));
                 }
+                out.spill_point();
             }
         }
         Kind::Int64 => {
@@ -676,6 +697,7 @@ fn proto_feature(feature: &FeatureView<'_>, out: &mut Vec<u8>) {
                 out.push(b'"');
                 out.extend_from_slice(buf.format(v).as_bytes());
                 out.push(b'"');
+                out.spill_point();
             }
         }
         Kind::None => {}

@@ -112,7 +112,7 @@ fn fast_path_equals_the_general_path() {
         let mut general = Vec::new();
         let general_ok = match decoder.example(&payload, false) {
             Ok(view) => {
-                natural_example(&view, &mut general);
+                natural_example(&view, &mut Out::new(&mut general));
                 true
             }
             Err(_) => false,
