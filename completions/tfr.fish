@@ -50,14 +50,24 @@ complete -c tfr -n "__fish_tfr_using_subcommand cat" -s t -l type -d 'Payload ty
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
 raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -l max-bytes -d 'On a terminal, bytes values longer than N are cut (text to N bytes, binary data to its first 8) and described (`# JPEG 640x480, 102,400 bytes`). Given, values are shortened on a pipe too' -r
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -l max-values -d 'On a terminal, lists longer than N show their first N values and a summary (`# ... 504 more (512 floats, min -2.3, max 2.1)`). Given, lists are shortened on a pipe too' -r
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -l skip -d 'Skip the first N records of the inputs taken together (on plain files they are hopped over header by header, as `count` does)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -s n -l limit -d 'Stop after N records (over the inputs taken together)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -l sample -d 'A uniform random sample of N records of the inputs taken together (reservoir sampling: one pass, holding N records), in input order' -r
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -l seed -d 'Seed for --sample (the same seed picks the same records; default: a new sample each run)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -s j -l jobs -d 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -l full -d 'Print every value in full, on a terminal too'
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -s V -l version -d 'Print version'
 complete -c tfr -n "__fish_tfr_using_subcommand head" -s n -l lines -d 'Number of records to print (over all inputs together)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand head" -l skip -d 'Skip the first N records of the inputs taken together (hopped over header by header on plain files)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, else plain)'
 none\t''
 gzip\t''
@@ -70,9 +80,14 @@ complete -c tfr -n "__fish_tfr_using_subcommand head" -s t -l type -d 'Payload t
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
 raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
+complete -c tfr -n "__fish_tfr_using_subcommand head" -l max-bytes -d 'On a terminal, bytes values longer than N are cut (text to N bytes, binary data to its first 8) and described (`# JPEG 640x480, 102,400 bytes`). Given, values are shortened on a pipe too' -r
+complete -c tfr -n "__fish_tfr_using_subcommand head" -l max-values -d 'On a terminal, lists longer than N show their first N values and a summary (`# ... 504 more (512 floats, min -2.3, max 2.1)`). Given, lists are shortened on a pipe too' -r
+complete -c tfr -n "__fish_tfr_using_subcommand head" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
+complete -c tfr -n "__fish_tfr_using_subcommand head" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
+complete -c tfr -n "__fish_tfr_using_subcommand head" -l full -d 'Print every value in full, on a terminal too'
 complete -c tfr -n "__fish_tfr_using_subcommand head" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand head" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand head" -s V -l version -d 'Print version'
@@ -118,6 +133,12 @@ raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s f -l format -d 'Output form' -r -f -a "json\t'The natural JSONL mapping: {"name": [v, ...], ...}'
 protojson\t'Protobuf\'s JSON mapping (json_format.MessageToJson, one line)'"
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s o -l output -d 'Write to OUT (through a temporary file renamed on success, so a failed run leaves nothing) instead of stdout' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l skip -d 'Skip the first N records of the inputs taken together (on plain files they are hopped over header by header, as `count` does)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s n -l limit -d 'Stop after N records (over the inputs taken together)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l sample -d 'A uniform random sample of N records of the inputs taken together (reservoir sampling: one pass, holding N records), in input order' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l seed -d 'Seed for --sample (the same seed picks the same records; default: a new sample each run)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s j -l jobs -d 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''

@@ -5,6 +5,7 @@
 use crate::example::MessageType;
 use crate::io::Compression;
 use clap::Args;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 /// Input options shared by the commands that read records.
 #[derive(Args, Debug, Clone)]
@@ -161,5 +162,161 @@ impl PayloadType {
             PayloadType::Sequence => Some(MessageType::SequenceExample),
             PayloadType::Raw => Some(MessageType::Raw),
         }
+    }
+}
+
+/// `--features` / `--exclude`: which features are printed or counted.
+#[derive(Args, Debug, Clone, Default)]
+pub(crate) struct FeatureArgs {
+    /// Only these features: names or globs, comma-separated
+    /// (`--features 'image/*,label'`). For a SequenceExample, context
+    /// features and feature lists alike.
+    #[arg(long, value_name = "PATTERNS", value_delimiter = ',')]
+    pub(crate) features: Vec<String>,
+
+    /// Leave out these features (names or globs, comma-separated).
+    #[arg(long, value_name = "PATTERNS", value_delimiter = ',')]
+    pub(crate) exclude: Vec<String>,
+}
+
+/// The features kept by `--features` / `--exclude`, noting which patterns
+/// matched anything (a pattern that never did is warned about).
+#[derive(Debug)]
+pub(crate) struct Projection {
+    include: Vec<(String, AtomicBool)>,
+    exclude: Vec<(String, AtomicBool)>,
+}
+
+impl FeatureArgs {
+    /// The projection, `None` when every feature is kept.
+    pub(crate) fn projection(&self) -> Option<Projection> {
+        if self.features.is_empty() && self.exclude.is_empty() {
+            return None;
+        }
+        let patterns = |v: &[String]| v.iter().map(|p| (p.clone(), AtomicBool::new(false))).collect();
+        Some(Projection {
+            include: patterns(&self.features),
+            exclude: patterns(&self.exclude),
+        })
+    }
+}
+
+impl Projection {
+    /// Whether the feature named `key` is kept.
+    pub(crate) fn keeps(&self, key: &str) -> bool {
+        let hit = |(pattern, seen): &(String, AtomicBool)| {
+            let hit = crate::io::input::matches(pattern.as_bytes(), key.as_bytes());
+            if hit && !seen.load(Relaxed) {
+                seen.store(true, Relaxed);
+            }
+            hit
+        };
+        // Every pattern is tried, so each one that matches is noted.
+        let included = self.include.is_empty() || self.include.iter().filter(|p| hit(p)).count() > 0;
+        let excluded = self.exclude.iter().filter(|p| hit(p)).count() > 0;
+        included && !excluded
+    }
+
+    /// One warning per pattern that matched no feature of any record read.
+    pub(crate) fn unmatched(&self) -> Vec<String> {
+        let mut warnings = Vec::new();
+        for (flag, patterns) in [("--features", &self.include), ("--exclude", &self.exclude)] {
+            for (pattern, seen) in patterns {
+                if !seen.load(Relaxed) {
+                    warnings.push(format!(
+                        "warning: {flag} {}: no feature of the records read matches it",
+                        crate::io::input::escape_name(pattern.as_bytes())
+                    ));
+                }
+            }
+        }
+        warnings
+    }
+}
+
+/// `--skip`, `--limit`, `--sample`, `--seed` (cat, to-jsonl).
+#[derive(Args, Debug, Clone, Default)]
+pub(crate) struct RangeArgs {
+    /// Skip the first N records of the inputs taken together (on plain
+    /// files they are hopped over header by header, as `count` does).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub(crate) skip: u64,
+
+    /// Stop after N records (over the inputs taken together).
+    #[arg(short = 'n', long, value_name = "N")]
+    pub(crate) limit: Option<u64>,
+
+    /// A uniform random sample of N records of the inputs taken together
+    /// (reservoir sampling: one pass, holding N records), in input order.
+    #[arg(long, value_name = "N", conflicts_with_all = ["skip", "limit"])]
+    pub(crate) sample: Option<u64>,
+
+    /// Seed for --sample (the same seed picks the same records; default:
+    /// a new sample each run).
+    #[arg(long, value_name = "SEED", requires = "sample")]
+    pub(crate) seed: Option<u64>,
+}
+
+impl RangeArgs {
+    /// The range and sample to read.
+    pub(crate) fn reading<'a>(
+        &self,
+        open: &'a crate::record::OpenOptions,
+        ty: Option<MessageType>,
+        jobs: usize,
+    ) -> crate::pipeline::batches::Reading<'a> {
+        let seed = self.seed.unwrap_or_else(|| {
+            let t = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64);
+            t ^ (u64::from(std::process::id()) << 32)
+        });
+        crate::pipeline::batches::Reading {
+            open,
+            ty,
+            jobs,
+            range: crate::pipeline::batches::Range {
+                skip: self.skip,
+                limit: self.limit,
+            },
+            sample: self.sample.map(|n| (n, seed)),
+        }
+    }
+}
+
+/// `--max-bytes`, `--max-values`, `--full` (cat, head).
+#[derive(Args, Debug, Clone, Default)]
+pub(crate) struct ShortArgs {
+    /// On a terminal, bytes values longer than N are cut (text to N bytes,
+    /// binary data to its first 8) and described (`# JPEG 640x480, 102,400
+    /// bytes`). Given, values are shortened on a pipe too.
+    #[arg(long, value_name = "N")]
+    pub(crate) max_bytes: Option<usize>,
+
+    /// On a terminal, lists longer than N show their first N values and a
+    /// summary (`# ... 504 more (512 floats, min -2.3, max 2.1)`). Given,
+    /// lists are shortened on a pipe too.
+    #[arg(long, value_name = "N")]
+    pub(crate) max_values: Option<usize>,
+
+    /// Print every value in full, on a terminal too.
+    #[arg(long, conflicts_with_all = ["max_bytes", "max_values"])]
+    pub(crate) full: bool,
+}
+
+/// Defaults of shortened terminal output.
+const MAX_BYTES: usize = 64;
+const MAX_VALUES: usize = 8;
+
+impl ShortArgs {
+    /// The limits: set when stdout is a terminal (unless `--full`) or when
+    /// a limit is given. Piped output is byte-exact by default.
+    pub(crate) fn shorten(&self) -> Option<crate::example::Shorten> {
+        use std::io::IsTerminal;
+        let asked = self.max_bytes.is_some() || self.max_values.is_some();
+        (!self.full && (asked || std::io::stdout().is_terminal())).then(|| crate::example::Shorten {
+            max_bytes: self.max_bytes.unwrap_or(MAX_BYTES),
+            max_values: self.max_values.unwrap_or(MAX_VALUES),
+        })
     }
 }

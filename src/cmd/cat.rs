@@ -1,7 +1,7 @@
 //! `tfr cat` and `tfr head`: print records (head is cat with a limit).
 
-use crate::args::{InputArgs, JobsArg, PayloadType};
-use crate::example::{self, Decoder, Format, MessageType, Out};
+use crate::args::{FeatureArgs, InputArgs, JobsArg, PayloadType, RangeArgs, ShortArgs};
+use crate::example::{self, Decoder, Format, Keep, Look, MessageType, Out};
 use crate::exit::Exit;
 use crate::output::{self, Ctx};
 use crate::pipeline::batches::{self, decode_error, Batch};
@@ -24,12 +24,46 @@ pub(crate) struct PrintArgs {
     /// Payload type.
     #[arg(long = "type", short = 't', value_enum, default_value_t = PayloadType::Auto, value_name = "TYPE")]
     pub(crate) payload: PayloadType,
+
+    #[command(flatten)]
+    pub(crate) short: ShortArgs,
+
+    #[command(flatten)]
+    pub(crate) select: FeatureArgs,
+}
+
+impl PrintArgs {
+    /// Runs `f` with how records are printed; then warns about feature
+    /// patterns that matched nothing.
+    fn with_style<T>(&self, several: bool, color: bool, f: impl FnOnce(&Style<'_>) -> T) -> T {
+        let projection = self.select.projection();
+        let keep = |key: &str| projection.as_ref().is_none_or(|p| p.keeps(key));
+        let style = Style {
+            format: self.format,
+            look: Look {
+                short: self.short.shorten(),
+                keep: projection.is_some().then_some(&keep as Keep<'_>),
+            },
+            several,
+            color,
+        };
+        let result = f(&style);
+        if let Some(p) = &projection {
+            for warning in p.unmatched() {
+                output::error_line(format_args!("{warning}"));
+            }
+        }
+        result
+    }
 }
 
 #[derive(Args, Debug, Clone)]
 pub(crate) struct CatArgs {
     #[command(flatten)]
     pub(crate) print: PrintArgs,
+
+    #[command(flatten)]
+    pub(crate) range: RangeArgs,
 
     #[command(flatten)]
     pub(crate) jobs: JobsArg,
@@ -40,6 +74,11 @@ pub(crate) struct HeadArgs {
     /// Number of records to print (over all inputs together).
     #[arg(short = 'n', long = "lines", default_value_t = 10, value_name = "N")]
     pub(crate) count: u64,
+
+    /// Skip the first N records of the inputs taken together (hopped over
+    /// header by header on plain files).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub(crate) skip: u64,
 
     #[command(flatten)]
     pub(crate) print: PrintArgs,
@@ -52,16 +91,22 @@ pub(crate) fn run_cat(args: &CatArgs, ctx: &Ctx) -> Result<Exit> {
     let inputs = print.input.expand()?;
     let several = inputs.len() > 1;
     let progress = print_progress(ctx);
-    let color = ctx.color;
-    let format = print.format;
+    print.with_style(several, ctx.color, |style| cat_styled(args, &inputs, style, &progress))
+}
+
+fn cat_styled(
+    args: &CatArgs,
+    inputs: &[crate::io::Input],
+    style: &Style<'_>,
+    progress: &output::Progress,
+) -> Result<Exit> {
+    let print = &args.print;
     let render_one = |decoder: &mut Decoder, r: &batches::Record<'_>, out: &mut Out<'_>| -> Result<()> {
         let label = Label {
             name: r.name,
-            several,
-            color,
             index: r.index,
         };
-        render(decoder, format, r.ty, r.strict, &label, r.payload, out)
+        render(decoder, style, r.ty, r.strict, &label, r.payload, out)
             .map_err(|e| decode_error(r.name, r.index, r.offset, e))
     };
     let work = |batch: &mut Batch, out: &mut Vec<u8>| batch.render(&render_one, out);
@@ -79,7 +124,8 @@ pub(crate) fn run_cat(args: &CatArgs, ctx: &Ctx) -> Result<Exit> {
     let produce = |tx: &mut Sender<Batch>| {
         let open = print.input.options();
         let update = |bytes, records| progress.update(bytes, records);
-        batches::produce(&inputs, &open, print.payload.fixed(), jobs, &update, &render_one, tx)
+        let how = args.range.reading(&open, print.payload.fixed(), jobs);
+        batches::produce(inputs, &how, &update, &render_one, tx)
     };
     let result = pipeline::run(pipeline::workers(jobs), produce, work, write);
     // Emit everything before the damage, then report it.
@@ -87,12 +133,18 @@ pub(crate) fn run_cat(args: &CatArgs, ctx: &Ctx) -> Result<Exit> {
     result.and(flushed).map(|_| Exit::Success)
 }
 
+/// How cat and head print records.
+struct Style<'a> {
+    format: Format,
+    look: Look<'a>,
+    /// Several inputs: the comment line names the input.
+    several: bool,
+    color: bool,
+}
+
 /// The comment line before a record in text format.
 struct Label<'a> {
     name: &'a str,
-    /// Several inputs: the line names the input.
-    several: bool,
-    color: bool,
     index: u64,
 }
 
@@ -100,26 +152,27 @@ struct Label<'a> {
 /// naming it, then the message). On error `out` is left as it was.
 fn render(
     decoder: &mut Decoder,
-    format: Format,
+    style: &Style<'_>,
     ty: MessageType,
     strict: bool,
     label: &Label,
     payload: &[u8],
     out: &mut Out<'_>,
 ) -> Result<(), example::DecodeError> {
+    let (format, look) = (style.format, &style.look);
     match format {
         Format::Text => {
             let start = out.len();
-            let line = if label.several {
+            let line = if style.several {
                 format!("# {} record {}", label.name, label.index)
             } else {
                 format!("# record {}", label.index)
             };
-            out.extend_from_slice(output::dim(&line, label.color).as_bytes());
+            out.extend_from_slice(output::dim(&line, style.color).as_bytes());
             out.push(b'\n');
-            example::render_out(decoder, format, ty, strict, payload, out).inspect_err(|_| out.truncate(start))
+            example::render_out(decoder, format, look, ty, strict, payload, out).inspect_err(|_| out.truncate(start))
         }
-        _ => example::render_out(decoder, format, ty, strict, payload, out),
+        _ => example::render_out(decoder, format, look, ty, strict, payload, out),
     }
 }
 
@@ -136,7 +189,10 @@ fn print_progress(ctx: &Ctx) -> output::Progress {
 pub(crate) fn run_head(args: &HeadArgs, ctx: &Ctx) -> Result<Exit> {
     let inputs = args.print.input.expand()?;
     let mut out = output::stdout();
-    let result = print_first(&mut out, &inputs, &args.print, ctx, args.count);
+    let several = inputs.len() > 1;
+    let result = args.print.with_style(several, ctx.color, |style| {
+        print_first(&mut out, &inputs, args, style, ctx)
+    });
     // Emit everything before the damage, then report it.
     let flushed = out.flush().context("writing output");
     result.and(flushed.map(|_| Exit::Success))
@@ -146,14 +202,15 @@ pub(crate) fn run_head(args: &HeadArgs, ctx: &Ctx) -> Result<Exit> {
 fn print_first(
     out: &mut dyn Write,
     inputs: &[crate::io::Input],
-    args: &PrintArgs,
+    head: &HeadArgs,
+    style: &Style<'_>,
     ctx: &Ctx,
-    limit: u64,
 ) -> Result<Exit> {
+    let (args, limit) = (&head.print, head.count);
     if limit == 0 {
         return Ok(Exit::Success);
     }
-    let several = inputs.len() > 1;
+    let mut to_skip = head.skip;
     let progress = print_progress(ctx);
     let mut printed = 0u64;
     let mut buf = Vec::with_capacity(64 * 1024);
@@ -165,6 +222,19 @@ fn print_first(
         let name = input.display();
         let strict = args.payload == PayloadType::Auto;
         let mut ty = args.payload.fixed();
+        while to_skip > 0 {
+            if reader
+                .skip_record()
+                .map_err(|e| record::read_error(input, e))?
+                .is_none()
+            {
+                break;
+            }
+            to_skip -= 1;
+        }
+        if to_skip > 0 {
+            continue;
+        }
         while let Some(rec) = reader.next_record().map_err(|e| record::read_error(input, e))? {
             let t = match ty {
                 Some(t) => t,
@@ -178,12 +248,10 @@ fn print_first(
             buf.clear();
             let label = Label {
                 name: &name,
-                several,
-                color: ctx.color,
                 index: rec.index,
             };
             let mut spilling = Out::spilling(&mut buf, &mut sink);
-            let rendered = render(&mut decoder, args.format, t, strict, &label, rec.data, &mut spilling);
+            let rendered = render(&mut decoder, style, t, strict, &label, rec.data, &mut spilling);
             spilling.finish().context("writing output")?;
             rendered.map_err(|e| decode_error(&name, rec.index, rec.offset, e))?;
             sink(&buf).context("writing output")?;

@@ -7,12 +7,12 @@
 //! the file appears only when every record converted; on stdout the lines
 //! before a damaged record are written, then the error.
 
-use crate::args::{InputArgs, JobsArg, PayloadType};
+use crate::args::{FeatureArgs, InputArgs, JobsArg, PayloadType, RangeArgs};
 use crate::example::json::JsonFormat;
-use crate::example::{self, Decoder, Out};
+use crate::example::{self, Decoder, Keep, Look, Out};
 use crate::exit::Exit;
 use crate::io::{AtomicOutput, Compression};
-use crate::output::Ctx;
+use crate::output::{self, Ctx};
 use crate::pipeline::batches::{self, decode_error, Batch};
 use crate::pipeline::{self, Sender};
 use anyhow::{Context, Result};
@@ -39,6 +39,12 @@ pub(crate) struct ToJsonlArgs {
     pub(crate) output: Option<PathBuf>,
 
     #[command(flatten)]
+    pub(crate) select: FeatureArgs,
+
+    #[command(flatten)]
+    pub(crate) range: RangeArgs,
+
+    #[command(flatten)]
     pub(crate) jobs: JobsArg,
 }
 
@@ -50,8 +56,14 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         _ => None,
     };
     let format = args.format.into();
+    let projection = args.select.projection();
+    let keep = |key: &str| projection.as_ref().is_none_or(|p| p.keeps(key));
+    let look = Look {
+        short: None,
+        keep: projection.is_some().then_some(&keep as Keep<'_>),
+    };
     let render = |decoder: &mut Decoder, r: &batches::Record<'_>, out: &mut Out<'_>| -> Result<()> {
-        example::render_out(decoder, format, r.ty, r.strict, r.payload, out)
+        example::render_out(decoder, format, &look, r.ty, r.strict, r.payload, out)
             .map_err(|e| decode_error(r.name, r.index, r.offset, e))
     };
     let work = |batch: &mut Batch, out: &mut Vec<u8>| batch.render(&render, out);
@@ -76,7 +88,8 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         let produce = |tx: &mut Sender<Batch>| {
             let open = args.input.options();
             let update = |bytes, records| progress.update(bytes, records);
-            batches::produce(&inputs, &open, args.payload.fixed(), jobs, &update, &render, tx)
+            let how = args.range.reading(&open, args.payload.fixed(), jobs);
+            batches::produce(&inputs, &how, &update, &render, tx)
         };
         let result = pipeline::run(pipeline::workers(jobs), produce, work, write);
         let flushed = out.flush().context("writing output");
@@ -85,6 +98,11 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     }
     if let Some(a) = atomic {
         a.commit()?;
+    }
+    if let Some(p) = &projection {
+        for warning in p.unmatched() {
+            output::error_line(format_args!("{warning}"));
+        }
     }
     Ok(Exit::Success)
 }

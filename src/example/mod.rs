@@ -37,9 +37,11 @@
 
 pub mod error;
 pub mod json;
+pub mod media;
 pub mod out;
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod proto;
+pub mod short;
 pub(crate) mod text;
 pub mod view;
 pub(crate) mod wire;
@@ -48,7 +50,8 @@ pub(crate) mod wire;
 mod tests;
 
 pub use error::{DecodeError, DecodeErrorKind};
-pub use out::Out;
+pub use out::{Keep, Look, Out};
+pub use short::Shorten;
 pub use view::{
     BytesValues, Decoder, EntryRec, ExampleView, FeatureEntries, FeatureListEntries, FeatureListIter, FeatureListView,
     FeatureListsView, FeatureView, FeaturesView, FloatValues, Int64Values, Kind, ListEntryRec, MapEntries, MapEntry,
@@ -168,7 +171,15 @@ pub fn render_with(
     payload: &[u8],
     out: &mut Vec<u8>,
 ) -> Result<(), DecodeError> {
-    render_out(decoder, format, ty, strict, payload, &mut Out::new(out))
+    render_out(
+        decoder,
+        format,
+        &Look::default(),
+        ty,
+        strict,
+        payload,
+        &mut Out::new(out),
+    )
 }
 
 /// [`render_with`] into an [`Out`], which may hand a long rendering to its
@@ -176,6 +187,18 @@ pub fn render_with(
 /// on a decode error nothing has reached the sink (and the buffer is as it
 /// was).
 pub fn render_out(
+    decoder: &mut Decoder,
+    format: Format,
+    look: &Look<'_>,
+    ty: MessageType,
+    strict: bool,
+    payload: &[u8],
+    out: &mut Out<'_>,
+) -> Result<(), DecodeError> {
+    out.with_look(look, |out| render_looking(decoder, format, ty, strict, payload, out))
+}
+
+fn render_looking(
     decoder: &mut Decoder,
     format: Format,
     ty: MessageType,

@@ -3,6 +3,7 @@
 //! hundreds of megabytes holds a megabyte of rendering, not several times
 //! the record.
 
+use super::short::Shorten;
 use std::io;
 use std::ops::{Deref, DerefMut};
 
@@ -22,6 +23,17 @@ pub(crate) enum Cut {
     Char,
 }
 
+/// Which feature names are printed (`--features` / `--exclude`).
+pub type Keep<'k> = &'k (dyn Fn(&str) -> bool + Sync);
+
+/// How a record is shown besides its format: shortened values, a subset
+/// of the features.
+#[derive(Clone, Copy, Default)]
+pub struct Look<'k> {
+    pub short: Option<Shorten>,
+    pub keep: Option<Keep<'k>>,
+}
+
 /// Where an [`Out`] hands its bytes.
 pub type Sink<'a> = &'a mut dyn FnMut(&[u8]) -> io::Result<()>;
 
@@ -36,6 +48,8 @@ pub struct Out<'a> {
     buf: &'a mut Vec<u8>,
     sink: Option<Sink<'a>>,
     error: Option<io::Error>,
+    short: Option<Shorten>,
+    keep: Option<Keep<'a>>,
 }
 
 impl<'a> Out<'a> {
@@ -45,6 +59,8 @@ impl<'a> Out<'a> {
             buf,
             sink: None,
             error: None,
+            short: None,
+            keep: None,
         }
     }
 
@@ -54,12 +70,46 @@ impl<'a> Out<'a> {
             buf,
             sink: Some(sink),
             error: None,
+            short: None,
+            keep: None,
         }
     }
 
-    /// Whether bytes may already have gone to a sink.
-    pub(crate) fn spills(&self) -> bool {
-        self.sink.is_some()
+    /// Runs `f` on this buffer and sink seen with `look`.
+    pub(crate) fn with_look<T>(&mut self, look: &Look<'_>, f: impl FnOnce(&mut Out<'_>) -> T) -> T {
+        let mut inner = Out {
+            buf: &mut *self.buf,
+            sink: match &mut self.sink {
+                Some(s) => Some(&mut **s),
+                None => None,
+            },
+            error: None,
+            short: look.short,
+            keep: look.keep,
+        };
+        let result = f(&mut inner);
+        if let Some(e) = inner.error.take() {
+            self.error.get_or_insert(e);
+        }
+        result
+    }
+
+    /// Whether the output is exactly the record (no sink, nothing
+    /// shortened or left out): fast paths that write a whole record at
+    /// once may be taken.
+    pub(crate) fn is_plain(&self) -> bool {
+        self.sink.is_none() && self.short.is_none() && self.keep.is_none()
+    }
+
+    /// The limits of shortened output, if values are shortened.
+    pub(crate) fn short(&self) -> Option<Shorten> {
+        self.short
+    }
+
+    /// Whether the feature named `key` is printed.
+    #[inline]
+    pub(crate) fn keeps(&self, key: &str) -> bool {
+        self.keep.is_none_or(|keep| keep(key))
     }
 
     /// Hands the buffer to the sink if it has grown past the threshold.

@@ -25,6 +25,7 @@
 use std::fmt::Write as _;
 
 use super::out::{Cut, Out};
+use super::short;
 use super::view::{
     ExampleView, FeatureListView, FeatureListsView, FeatureView, FeaturesView, Kind, SequenceExampleView,
 };
@@ -122,6 +123,9 @@ impl Writer<'_, '_> {
 
     fn features(&mut self, features: &FeaturesView<'_>) {
         for (key, feature) in features.sorted() {
+            if !self.out.keeps(key) {
+                continue;
+            }
             self.open("feature");
             self.key(key);
             self.open("value");
@@ -133,6 +137,9 @@ impl Writer<'_, '_> {
 
     fn feature_lists(&mut self, lists: &FeatureListsView<'_>) {
         for (key, list) in lists.sorted() {
+            if !self.out.keeps(key) {
+                continue;
+            }
             self.open("feature_list");
             self.key(key);
             self.open("value");
@@ -143,47 +150,84 @@ impl Writer<'_, '_> {
     }
 
     fn feature_list(&mut self, list: &FeatureListView<'_>) {
-        for feature in list.features() {
+        let shown = self.out.short().map_or(usize::MAX, |s| s.max_values);
+        for (i, feature) in list.features().enumerate() {
+            if i == shown {
+                self.more(&short::more_steps(list.len(), shown));
+                break;
+            }
             self.open("feature");
             self.feature(&feature);
             self.close();
         }
     }
 
+    /// A `# ... N more (...)` line where values were left out.
+    fn more(&mut self, summary: &str) {
+        self.pad();
+        self.out.extend_from_slice(b"# ... ");
+        self.out.extend_from_slice(summary.as_bytes());
+        self.end_line();
+    }
+
+    /// A value line of a bytes list, cut when shortening asks for it.
+    fn bytes_value(&mut self, value: &[u8]) {
+        self.start_line("value");
+        self.out.push(b'"');
+        match self.out.short().and_then(|s| short::cut(value, s.max_bytes)) {
+            Some(start) => {
+                escape_bytes(start, self.out);
+                self.out.extend_from_slice(b"\"... # ");
+                self.out.extend_from_slice(short::what(value).as_bytes());
+            }
+            None => {
+                self.out.pieces(value, Cut::Byte, escape_bytes);
+                self.out.push(b'"');
+            }
+        }
+        self.end_line();
+    }
+
     /// The body of a Feature: its one list block, if a kind is set.
     fn feature(&mut self, feature: &FeatureView<'_>) {
+        let shown = self.out.short().map_or(usize::MAX, |s| s.max_values);
+        let name = match feature.kind() {
+            Kind::None => return,
+            Kind::Bytes => "bytes_list",
+            Kind::Float => "float_list",
+            Kind::Int64 => "int64_list",
+        };
+        self.open(name);
+        let mut n = 0;
         match feature.kind() {
             Kind::None => {}
             Kind::Bytes => {
-                self.open("bytes_list");
-                for value in feature.bytes() {
-                    self.start_line("value");
-                    self.out.push(b'"');
-                    self.out.pieces(value, Cut::Byte, escape_bytes);
-                    self.out.push(b'"');
-                    self.end_line();
+                for value in feature.bytes().take(shown) {
+                    self.bytes_value(value);
+                    n += 1;
                 }
-                self.close();
             }
             Kind::Float => {
-                self.open("float_list");
-                for value in feature.floats() {
+                for value in feature.floats().take(shown) {
                     self.start_line("value");
                     write_float(value, self.out);
                     self.end_line();
+                    n += 1;
                 }
-                self.close();
             }
             Kind::Int64 => {
-                self.open("int64_list");
-                for value in feature.int64s() {
+                for value in feature.int64s().take(shown) {
                     self.start_line("value");
                     write_int(value, self.out);
                     self.end_line();
+                    n += 1;
                 }
-                self.close();
             }
         }
+        if n == shown && short::longer_than(feature, shown) {
+            self.more(&short::more(feature, shown));
+        }
+        self.close();
     }
 }
 

@@ -181,8 +181,8 @@ fn read_dir(dir: &std::path::Path) -> io::Result<Vec<(Vec<u8>, PathBuf)>> {
     Ok(out)
 }
 
-/// Whether one path component matches a glob component (bytes).
-fn matches(pattern: &[u8], name: &[u8]) -> bool {
+/// Whether a name matches a glob (`*`, `?`, `[a-z]`, `[!x]`), as bytes.
+pub fn matches(pattern: &[u8], name: &[u8]) -> bool {
     fn go(p: &[u8], n: &[u8]) -> bool {
         match p.split_first() {
             None => n.is_empty(),

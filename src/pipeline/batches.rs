@@ -21,6 +21,38 @@ const BATCH_RECORDS: usize = 8192;
 /// megabytes).
 const HUGE: usize = 4 << 20;
 
+/// Which records of the inputs taken together are read: skip the first
+/// `skip`, then read at most `limit`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Range {
+    pub skip: u64,
+    pub limit: Option<u64>,
+}
+
+impl Range {
+    /// Every record.
+    fn is_all(&self) -> bool {
+        self.skip == 0 && self.limit.is_none()
+    }
+}
+
+/// How the inputs of [`produce`] are read.
+#[derive(Clone, Copy, Debug)]
+pub struct Reading<'a> {
+    /// How each input is opened.
+    pub open: &'a record::OpenOptions,
+    /// The message type of every record, or `None` to decide it per input
+    /// from its first record read (auto: decoded strictly).
+    pub ty: Option<MessageType>,
+    /// Inputs read at once.
+    pub jobs: usize,
+    /// Which records.
+    pub range: Range,
+    /// A uniform random sample of the records instead (the range is then
+    /// not used): its size and the seed.
+    pub sample: Option<(u64, u64)>,
+}
+
 /// One record to render, with what its input says about it.
 pub struct Record<'a> {
     pub payload: &'a [u8],
@@ -87,25 +119,35 @@ impl Batch {
     }
 }
 
-/// Reads every record of every input into batches for `send`, in input
-/// order, reading up to `jobs` inputs at once. A damaged input ends the run
-/// after the batches of the records before the damage.
-///
-/// `ty` is the message type of every record, or `None` to decide it per
-/// input from its first record (auto: decoded strictly, see
-/// [`crate::example`]). `progress(bytes, records)` is called from the
-/// reading threads as batches go out.
+/// Reads the records of the inputs (all, a range, or a sample, see
+/// [`Reading`]) into batches for `send`, in input order, reading up to
+/// `jobs` inputs at once. A damaged input ends the run after the batches of
+/// the records before the damage. `progress(bytes, records)` is called from
+/// the reading threads as batches go out.
 pub fn produce(
     inputs: &[Input],
-    open: &record::OpenOptions,
-    ty: Option<MessageType>,
-    jobs: usize,
+    how: &Reading<'_>,
     progress: &(dyn Fn(u64, u64) + Sync),
     render: &Render<'_>,
     tx: &mut Sender<'_, Batch>,
 ) -> Result<()> {
+    let Reading {
+        open,
+        ty,
+        jobs,
+        range,
+        sample,
+    } = *how;
+    if let Some(sample) = sample {
+        return produce_sample(inputs, how, sample, progress, render, tx);
+    }
     let records = AtomicU64::new(0);
     let spares = tx.spares();
+    // A range counts over the inputs taken together: they are read one
+    // after the other (skipped records hop from header to header).
+    let jobs = if range.is_all() { jobs } else { 1 };
+    let to_skip = AtomicU64::new(range.skip);
+    let to_read = AtomicU64::new(range.limit.unwrap_or(u64::MAX));
     let read = |i: usize, emit: &mut dyn FnMut(Batch) -> Result<(), Stopped>| {
         let shared = Shared {
             open,
@@ -114,7 +156,12 @@ pub fn produce(
             progress,
             spares,
             render,
+            to_skip: &to_skip,
+            to_read: &to_read,
         };
+        if to_read.load(Relaxed) == 0 {
+            return Ok(());
+        }
         read_input(&inputs[i], &shared, emit)
     };
     super::in_input_order(inputs.len(), jobs, read, |b| tx.send(b))
@@ -133,6 +180,9 @@ struct Shared<'a, 'r> {
     progress: &'a (dyn Fn(u64, u64) + Sync),
     spares: &'a Spares<Batch>,
     render: &'a Render<'r>,
+    /// Records still to skip, and still to read (inputs read in turn).
+    to_skip: &'a AtomicU64,
+    to_read: &'a AtomicU64,
 }
 
 impl Shared<'_, '_> {
@@ -208,7 +258,24 @@ fn read_input(
     let mut ty = fixed;
     let mut batch: Option<Batch> = None;
     let result = (|| -> Result<()> {
-        while let Some(rec) = reader.next_record().map_err(|e| record::read_error(input, e))? {
+        while shared.to_skip.load(Relaxed) > 0 {
+            if reader
+                .skip_record()
+                .map_err(|e| record::read_error(input, e))?
+                .is_none()
+            {
+                return Ok(());
+            }
+            shared.to_skip.fetch_sub(1, Relaxed);
+        }
+        loop {
+            if shared.to_read.load(Relaxed) == 0 {
+                break;
+            }
+            let Some(rec) = reader.next_record().map_err(|e| record::read_error(input, e))? else {
+                break;
+            };
+            shared.to_read.fetch_sub(1, Relaxed);
             let t = match ty {
                 Some(t) => t,
                 None => *ty.insert(
@@ -252,4 +319,162 @@ fn read_input(
         emit(b)?;
     }
     result
+}
+
+/// A kept record of a sample.
+struct Kept {
+    input: usize,
+    index: u64,
+    offset: u64,
+    payload: Vec<u8>,
+}
+
+/// `--sample N`: reservoir sampling over the inputs taken together (Li's
+/// algorithm L: the gaps between picks are drawn, and the records in a gap
+/// hop from header to header), then the kept records go out in input
+/// order. Holds N payloads.
+fn produce_sample(
+    inputs: &[Input],
+    how: &Reading<'_>,
+    (n, seed): (u64, u64),
+    progress: &(dyn Fn(u64, u64) + Sync),
+    render: &Render<'_>,
+    tx: &mut Sender<'_, Batch>,
+) -> Result<()> {
+    let mut rng = SplitMix(seed);
+    let k = usize::try_from(n).unwrap_or(usize::MAX);
+    let mut kept: Vec<Kept> = Vec::new();
+    if k > 0 {
+        let mut w = (rng.unit().ln() / k as f64).exp();
+        let mut seen = 0u64;
+        // The position (over all inputs) of the next record to take.
+        let mut next = k as u64;
+        for (i, input) in inputs.iter().enumerate() {
+            let mut reader = how.open.open(input)?;
+            loop {
+                let take = kept.len() < k || seen == next;
+                if !take {
+                    let Some(_) = reader.skip_record().map_err(|e| record::read_error(input, e))? else {
+                        break;
+                    };
+                    seen += 1;
+                    continue;
+                }
+                let Some(rec) = reader.next_record().map_err(|e| record::read_error(input, e))? else {
+                    break;
+                };
+                let record = Kept {
+                    input: i,
+                    index: rec.index,
+                    offset: rec.offset,
+                    payload: rec.data.to_vec(),
+                };
+                if kept.len() < k {
+                    kept.push(record);
+                } else {
+                    kept[rng.below(k as u64) as usize] = record;
+                    w *= (rng.unit().ln() / k as f64).exp();
+                }
+                if kept.len() == k && seen + 1 >= next {
+                    let gap = (rng.unit().ln() / (1.0 - w).ln()).floor();
+                    next = seen + 1 + if gap.is_finite() { gap as u64 } else { u64::MAX / 2 };
+                }
+                seen += 1;
+                if seen & 0xffff == 0 {
+                    progress(reader.offset(), seen);
+                }
+            }
+        }
+    }
+    kept.sort_by_key(|r| (r.input, r.index));
+    let spares = tx.spares();
+    let mut types: Vec<Option<MessageType>> = vec![how.ty; inputs.len()];
+    let strict = how.ty.is_none();
+    let mut batch: Option<Batch> = None;
+    let mut emit = |b: Batch| tx.send(b);
+    let records = AtomicU64::new(0);
+    let (to_skip, to_read) = (AtomicU64::new(0), AtomicU64::new(u64::MAX));
+    let shared = Shared {
+        open: how.open,
+        fixed: how.ty,
+        records: &records,
+        progress,
+        spares,
+        render,
+        to_skip: &to_skip,
+        to_read: &to_read,
+    };
+    for r in &kept {
+        let name: Arc<str> = inputs[r.input].display().into();
+        let t = match types[r.input] {
+            Some(t) => t,
+            None => *types[r.input]
+                .insert(example::resolve_auto(&r.payload).map_err(|e| decode_error(&name, r.index, r.offset, e))?),
+        };
+        if batch.as_ref().is_some_and(|b| b.name != name || b.data.len() >= BATCH) || r.payload.len() > HUGE {
+            if let Some(b) = batch.take() {
+                emit(b)?;
+            }
+        }
+        if r.payload.len() > HUGE {
+            let record = Record {
+                payload: &r.payload,
+                index: r.index,
+                offset: r.offset,
+                ty: t,
+                strict,
+                name: &name,
+            };
+            shared.render_here(&record, &mut emit)?;
+            continue;
+        }
+        let b = batch.get_or_insert_with(|| shared.batch(t, strict, &name));
+        b.data.extend_from_slice(&r.payload);
+        b.records.push((b.data.len(), r.index, r.offset));
+    }
+    if let Some(b) = batch.take() {
+        emit(b)?;
+    }
+    Ok(())
+}
+
+/// A small deterministic generator (SplitMix64) for `--sample --seed`.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in (0, 1].
+    fn unit(&mut self) -> f64 {
+        ((self.next() >> 11) + 1) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Uniform in 0..n (n > 0), without modulo bias worth noticing
+    /// (multiply-shift over 64 bits).
+    fn below(&mut self, n: u64) -> u64 {
+        ((self.next() as u128 * n as u128) >> 64) as u64
+    }
+}
+
+#[cfg(test)]
+mod sample_tests {
+    use super::SplitMix;
+
+    #[test]
+    fn the_generator_is_uniform_enough() {
+        let mut rng = SplitMix(7);
+        let mut counts = [0u32; 10];
+        for _ in 0..100_000 {
+            counts[rng.below(10) as usize] += 1;
+            let u = rng.unit();
+            assert!(u > 0.0 && u <= 1.0);
+        }
+        assert!(counts.iter().all(|&c| (9_500..10_500).contains(&c)), "{counts:?}");
+    }
 }

@@ -18,7 +18,6 @@
 //! - Feature lists (SequenceExample) are counted per record (present,
 //!   number of steps) and per step (kind, values per step, value stats).
 
-use crate::example::wire::Reader;
 use crate::example::{
     ExampleView, FeatureListView, FeatureListsView, FeatureView, FeaturesView, Kind, SequenceExampleView,
 };
@@ -157,132 +156,7 @@ impl FloatStats {
     }
 }
 
-/// What a bytes value looks like, from its first bytes (and UTF-8 validity).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Media {
-    Jpeg,
-    Png,
-    Gif,
-    Webp,
-    /// Looks like a serialized `tensorflow.TensorProto` (`tf.io.serialize_tensor`):
-    /// a valid DataType in field 1, then only TensorProto fields. A guess.
-    TensorProto,
-    /// Valid UTF-8 that parses as a JSON object or array.
-    Json,
-    /// Valid UTF-8 without control characters other than tab, CR, LF.
-    Text,
-    /// Anything else.
-    Binary,
-}
-
-impl Media {
-    pub const ALL: [Media; 8] = [
-        Media::Jpeg,
-        Media::Png,
-        Media::Gif,
-        Media::Webp,
-        Media::TensorProto,
-        Media::Json,
-        Media::Text,
-        Media::Binary,
-    ];
-
-    /// The schema name: `jpeg`, `png`, `gif`, `webp`, `tensor_proto`, `json`, `text`, `binary`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Media::Jpeg => "jpeg",
-            Media::Png => "png",
-            Media::Gif => "gif",
-            Media::Webp => "webp",
-            Media::TensorProto => "tensor_proto",
-            Media::Json => "json",
-            Media::Text => "text",
-            Media::Binary => "binary",
-        }
-    }
-
-    /// The MIME type, where there is one.
-    pub fn mime(self) -> Option<&'static str> {
-        match self {
-            Media::Jpeg => Some("image/jpeg"),
-            Media::Png => Some("image/png"),
-            Media::Gif => Some("image/gif"),
-            Media::Webp => Some("image/webp"),
-            Media::Json => Some("application/json"),
-            Media::Text => Some("text/plain"),
-            Media::TensorProto | Media::Binary => None,
-        }
-    }
-}
-
-/// Sniffs the media type of a non-empty bytes value; `utf8` says whether it
-/// is valid UTF-8.
-pub fn sniff(v: &[u8], utf8: bool) -> Media {
-    match v {
-        [0xff, 0xd8, 0xff, ..] => return Media::Jpeg,
-        [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a, ..] => return Media::Png,
-        [b'G', b'I', b'F', b'8', b'7' | b'9', b'a', ..] => return Media::Gif,
-        [b'R', b'I', b'F', b'F', _, _, _, _, b'W', b'E', b'B', b'P', ..] => return Media::Webp,
-        [0x08, ..] if looks_like_tensor_proto(v) => return Media::TensorProto,
-        _ => {}
-    }
-    if !utf8 {
-        return Media::Binary;
-    }
-    if v.iter()
-        .any(|&b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7f)
-    {
-        return Media::Binary;
-    }
-    if looks_like_json(v) {
-        return Media::Json;
-    }
-    Media::Text
-}
-
-/// A JSON object or array (brackets first, then a full parse).
-fn looks_like_json(v: &[u8]) -> bool {
-    let t = v.trim_ascii();
-    matches!(
-        (t.first(), t.last()),
-        (Some(b'{'), Some(b'}')) | (Some(b'['), Some(b']'))
-    ) && serde_json::from_slice::<serde_json::Value>(t).is_ok()
-}
-
-/// field 1 (dtype) a varint in 1..=30 (the non-reference DataTypes) first,
-/// a tensor_shape (field 2, as `tf.io.serialize_tensor` always writes), and
-/// every field a TensorProto field (1..=17) with its right wire type.
-fn looks_like_tensor_proto(v: &[u8]) -> bool {
-    let mut r = Reader::new(v);
-    let (mut first, mut shape) = (true, false);
-    while !r.is_empty() {
-        let Ok((number, wire)) = r.tag() else { return false };
-        let ok = match (number, wire) {
-            (1, 0) => match r.varint() {
-                Ok(dtype) => !first || (1..=30).contains(&dtype),
-                Err(_) => false,
-            },
-            _ if first => false,
-            (2, 2) => {
-                shape = true;
-                r.len_delimited().is_ok()
-            }
-            (3, 0) => r.varint().is_ok(),
-            (4..=17, 2) => r.len_delimited().is_ok(),
-            // Unpacked numeric values.
-            (5 | 7 | 9 | 11 | 13 | 16, 5 | 0) | (6 | 10 | 12 | 17, 1 | 0) => {
-                let at = r.offset();
-                r.value(number, wire, at).is_ok()
-            }
-            _ => false,
-        };
-        if !ok {
-            return false;
-        }
-        first = false;
-    }
-    shape
-}
+pub use crate::example::media::{sniff, Media};
 
 /// Statistics of bytes values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -53,6 +53,7 @@
 use base64::Engine as _;
 
 use crate::example::out::{Cut, Out};
+use crate::example::short::{self, Shorten};
 use crate::example::text::write_float;
 use crate::example::view::{
     ExampleView, FeatureListsView, FeatureView, FeaturesView, Kind, MapEntry, MapView, SequenceExampleView,
@@ -86,7 +87,7 @@ pub(crate) fn natural(
     out: &mut Out<'_>,
 ) -> Result<(), DecodeError> {
     match ty {
-        MessageType::Example if !out.spills() && fast_example(payload, out) => {}
+        MessageType::Example if out.is_plain() && fast_example(payload, out) => {}
         MessageType::Example => natural_example(&decoder.example(payload, strict)?, out),
         MessageType::SequenceExample => natural_sequence(&decoder.sequence_example(payload, strict)?, out),
         MessageType::Raw => natural_bytes(payload, out),
@@ -161,7 +162,14 @@ fn natural_feature_lists(lists: &FeatureListsView<'_>, out: &mut Out<'_>) {
         lists,
         |list, out| {
             out.push(b'[');
-            joined(list.features(), b",", out, |f, out| natural_feature(&f, out));
+            let shown = out.short().map_or(usize::MAX, |s| s.max_values);
+            joined(list.features().take(shown), b",", out, |f, out| {
+                natural_feature(&f, out)
+            });
+            if list.len() > shown {
+                out.push(b',');
+                shortened(&short::more_steps(list.len(), shown), None, out);
+            }
             out.push(b']');
         },
         out,
@@ -188,8 +196,12 @@ fn natural_map<'a, E: MapEntry + 'a>(
     out: &mut Out<'_>,
 ) {
     out.push(b'{');
-    for (i, (key, v)) in map.entries().enumerate() {
-        if i > 0 {
+    let mut first = true;
+    for (key, v) in map.entries() {
+        if !out.keeps(key) {
+            continue;
+        }
+        if !std::mem::take(&mut first) {
             out.push(b',');
         }
         json_string(key.as_bytes(), out);
@@ -223,9 +235,74 @@ fn natural_floats(values: impl Iterator<Item = f32> + Clone, out: &mut Out<'_>) 
     }
 }
 
+/// A `{"shortened": WHAT}` marker (with the start of a text value).
+fn shortened(what: &str, start: Option<&[u8]>, out: &mut Vec<u8>) {
+    out.extend_from_slice(b"{\"shortened\":");
+    json_string(what.as_bytes(), out);
+    if let Some(start) = start {
+        out.extend_from_slice(b",\"start\":");
+        json_string(start, out);
+    }
+    out.push(b'}');
+}
+
+/// A cut bytes value's marker: its start is shown when it is text.
+fn shortened_value(value: &[u8], start: &[u8], out: &mut Vec<u8>) {
+    let text = std::str::from_utf8(value).is_ok();
+    shortened(&short::what(value), text.then_some(start), out);
+}
+
+/// [`natural_feature`] with long values and lists shortened: the first
+/// values, then a marker object (which `from-jsonl` refuses).
+fn natural_feature_short(feature: &FeatureView<'_>, s: Shorten, out: &mut Out<'_>) {
+    let shown = s.max_values;
+    let more = short::longer_than(feature, shown);
+    let typed = match feature.kind() {
+        Kind::None => return out.extend_from_slice(b"null"),
+        _ if feature.is_empty() => return natural_feature(feature, out),
+        Kind::Float => !feature.floats().any(f32::is_finite),
+        _ => false,
+    };
+    if typed {
+        out.extend_from_slice(b"{\"float_list\":");
+    }
+    out.push(b'[');
+    match feature.kind() {
+        Kind::Int64 => {
+            let mut buf = itoa::Buffer::new();
+            joined(feature.int64s().take(shown), b",", out, |v, out| {
+                out.extend_from_slice(buf.format(v).as_bytes())
+            });
+        }
+        Kind::Float => {
+            let mut buf = ryu::Buffer::new();
+            joined(feature.floats().take(shown), b",", out, |v, out| {
+                natural_float(v, &mut buf, out)
+            });
+        }
+        _ => joined(feature.bytes().take(shown), b",", out, |v, out| {
+            match short::cut(v, s.max_bytes) {
+                Some(start) => shortened_value(v, start, out),
+                None => natural_bytes(v, out),
+            }
+        }),
+    }
+    if more {
+        out.push(b',');
+        shortened(&short::more(feature, shown), None, out);
+    }
+    out.push(b']');
+    if typed {
+        out.push(b'}');
+    }
+}
+
 /// One Feature, natural form unless it would read back differently.
 #[inline]
 fn natural_feature(feature: &FeatureView<'_>, out: &mut Out<'_>) {
+    if let Some(s) = out.short() {
+        return natural_feature_short(feature, s, out);
+    }
     match feature.kind() {
         Kind::None => out.extend_from_slice(b"null"),
         Kind::Int64 => {
@@ -592,7 +669,8 @@ fn proto_features(features: &FeaturesView<'_>, out: &mut Out<'_>) {
         return;
     }
     out.extend_from_slice(b"{\"feature\": {");
-    for (i, (key, feature)) in dedup_last(features.entries().collect()).into_iter().enumerate() {
+    let entries = features.entries().filter(|(key, _)| out.keeps(key)).collect();
+    for (i, (key, feature)) in dedup_last(entries).into_iter().enumerate() {
         if i > 0 {
             out.extend_from_slice(b", ");
         }
@@ -631,7 +709,7 @@ fn proto_feature_lists(lists: &FeatureListsView<'_>, out: &mut Out<'_>) {
         return;
     }
     out.extend_from_slice(b"{\"featureList\": {");
-    let entries = dedup_last(lists.entries().collect());
+    let entries = dedup_last(lists.entries().filter(|(key, _)| out.keeps(key)).collect());
     for (i, (key, list)) in entries.into_iter().enumerate() {
         if i > 0 {
             out.extend_from_slice(b", ");
@@ -643,7 +721,12 @@ fn proto_feature_lists(lists: &FeatureListsView<'_>, out: &mut Out<'_>) {
             continue;
         }
         out.extend_from_slice(b"{\"feature\": [");
-        joined(list.features(), b", ", out, |f, out| proto_feature(&f, out));
+        let shown = out.short().map_or(usize::MAX, |s| s.max_values);
+        joined(list.features().take(shown), b", ", out, |f, out| proto_feature(&f, out));
+        if list.len() > shown {
+            out.extend_from_slice(b", ");
+            shortened(&short::more_steps(list.len(), shown), None, out);
+        }
         out.extend_from_slice(b"]}");
     }
     out.extend_from_slice(b"}}");
@@ -665,18 +748,23 @@ fn proto_feature(feature: &FeatureView<'_>, out: &mut Out<'_>) {
         return;
     }
     out.extend_from_slice(b"{\"value\": [");
+    let short = out.short();
+    let shown = short.map_or(usize::MAX, |s| s.max_values);
     match feature.kind() {
         Kind::Bytes => {
-            for (i, v) in feature.bytes().enumerate() {
+            for (i, v) in feature.bytes().take(shown).enumerate() {
                 if i > 0 {
                     out.extend_from_slice(b", ");
                 }
-                base64_out(v, out);
+                match short.and_then(|s| short::cut(v, s.max_bytes)) {
+                    Some(start) => shortened_value(v, start, out),
+                    None => base64_out(v, out),
+                }
                 out.spill_point();
             }
         }
         Kind::Float => {
-            for (i, v) in feature.floats().enumerate() {
+            for (i, v) in feature.floats().take(shown).enumerate() {
                 if i > 0 {
                     out.extend_from_slice(b", ");
                 }
@@ -690,7 +778,7 @@ fn proto_feature(feature: &FeatureView<'_>, out: &mut Out<'_>) {
         }
         Kind::Int64 => {
             let mut buf = itoa::Buffer::new();
-            for (i, v) in feature.int64s().enumerate() {
+            for (i, v) in feature.int64s().take(shown).enumerate() {
                 if i > 0 {
                     out.extend_from_slice(b", ");
                 }
@@ -701,6 +789,10 @@ fn proto_feature(feature: &FeatureView<'_>, out: &mut Out<'_>) {
             }
         }
         Kind::None => {}
+    }
+    if short::longer_than(feature, shown) {
+        out.extend_from_slice(b", ");
+        shortened(&short::more(feature, shown), None, out);
     }
     out.extend_from_slice(b"]}}");
 }
