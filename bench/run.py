@@ -442,6 +442,17 @@ def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_s
                  "tfr.from-jsonl.gzip" if key else None, None, Target(), None, tmp / "from.tfrecord.gz",
                  flags=" --compression gzip" + (" -j 1" if key else ""), note="ratio: × the default (all cores)" if key else "")
     tfr_case("tfr.schema.notebook", "schema", "notebook 1M", [str(nb)], N, nb_b, None, None, Target(min_rps=4e6), nonempty)
+    # Record ranges: the last 10 records cost about what count costs
+    # (skipped records hop from header to header). records=0: a latency row.
+    tfr_case("tfr.cat.skip", "cat", "notebook 1M", ["--skip", str(N - 10), "-n", "10", str(nb)], 0, 0, "tfr.count.notebook", None,
+             Target(max_ratio=2.0), expect_in_stdout(f"# record {N - 1}\n"), flags=" --skip N-10 -n 10",
+             note="ratio: × tfr count (target ≤ 2)")
+    tfr_case("tfr.cat.sample", "cat", "notebook 1M", ["--sample", "100", "--seed", "1", str(nb)], 0, 0, "tfr.count.notebook", None,
+             Target(), nonempty, flags=" --sample 100", note="ratio: × tfr count")
+    # Shortened output (what a terminal gets), forced on a pipe by the limits.
+    tfr_case("tfr.cat.short.images", "cat", "images 2k", ["--max-bytes", "64", "--max-values", "8", str(img)], I, img_b,
+             "tfr.cat.images", None, Target(), nonempty, flags=" --max-values 8", note="ratio: × full text")
+    tfr_case("tfr.cat.images", "cat", "images 2k", [str(img)], I, img_b, None, None, Target(), nonempty)
 
     # Peers (Python, in the TensorFlow venv): a slice of the 1M file, scaled up.
     if venv_py:

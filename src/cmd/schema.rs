@@ -2,7 +2,7 @@
 //! table, as JSON ([`crate::schema::json`], whose format is documented in
 //! [`crate::schema`]), or as a TensorFlow parse spec ([`crate::schema::tf`]).
 
-use crate::args::{InputArgs, JobsArg};
+use crate::args::{FeatureArgs, InputArgs, JobsArg};
 use crate::example::MessageType;
 use crate::exit::Exit;
 use crate::output::{self, Ctx};
@@ -65,11 +65,15 @@ pub(crate) struct SchemaArgs {
     pub(crate) limit: Option<u64>,
 
     #[command(flatten)]
+    pub(crate) select: FeatureArgs,
+
+    #[command(flatten)]
     pub(crate) jobs: JobsArg,
 }
 
 pub(crate) fn run(args: &SchemaArgs, ctx: &Ctx) -> Result<Exit> {
     let inputs = args.input.expand()?;
+    let projection = args.select.projection().map(std::sync::Arc::new);
     let opts = schema::Options {
         open: args.input.options(),
         ty: match args.payload {
@@ -79,6 +83,9 @@ pub(crate) fn run(args: &SchemaArgs, ctx: &Ctx) -> Result<Exit> {
         },
         limit: args.limit,
         workers: pipeline::workers(args.jobs.get()),
+        keep: projection
+            .clone()
+            .map(|p| schema::KeepShared(std::sync::Arc::new(move |key: &str| p.keeps(key)))),
     };
     // The bar is shown only once the scan has run a moment: no flash on
     // small inputs.
@@ -97,6 +104,9 @@ pub(crate) fn run(args: &SchemaArgs, ctx: &Ctx) -> Result<Exit> {
     let (scan, error) = schema::scan(&inputs, &opts, &progress);
     if let Some(p) = bar.take() {
         p.finish();
+    }
+    for warning in projection.iter().flat_map(|p| p.unmatched()) {
+        output::error_line(format_args!("{warning}"));
     }
     if let Some(e) = error.as_ref().filter(|_| scan.stats.records == 0) {
         return Err(anyhow::anyhow!("{e:#}"));

@@ -65,6 +65,13 @@ pub(crate) fn sequence_example(view: &SequenceExampleView<'_>, out: &mut Out<'_>
 /// characters, which it keeps.
 pub(crate) fn raw(payload: &[u8], out: &mut Out<'_>) {
     out.push(b'"');
+    if let Some(start) = out.short().and_then(|s| short::cut(payload, s.max_bytes)) {
+        escape_utf8_lossless(start, out);
+        out.extend_from_slice(b"\"... # ");
+        out.extend_from_slice(short::what(payload).as_bytes());
+        out.push(b'\n');
+        return;
+    }
     out.pieces(payload, Cut::Char, escape_utf8_lossless);
     out.extend_from_slice(b"\"\n");
 }

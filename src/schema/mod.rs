@@ -73,7 +73,7 @@ mod scan;
 pub mod stats;
 pub mod tf;
 
-pub use scan::{scan, Options};
+pub use scan::{scan, KeepShared, Options};
 
 use crate::example::MessageType;
 use crate::io::Compression;

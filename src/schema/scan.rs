@@ -7,7 +7,7 @@
 
 use super::stats::Collector;
 use super::{FileScan, Scan};
-use crate::example::{self, DecodeErrorKind, Decoder, MessageType};
+use crate::example::{self, DecodeErrorKind, Decoder, Keep, MessageType};
 use crate::io::Input;
 use crate::pipeline::{self, Sender};
 use crate::record;
@@ -25,6 +25,18 @@ pub struct Options {
     pub limit: Option<u64>,
     /// Threads decoding records (besides the reader and the merger).
     pub workers: usize,
+    /// Which features are counted (`None`: all).
+    pub keep: Option<KeepShared>,
+}
+
+/// A feature-name filter shared by the scan's threads.
+#[derive(Clone)]
+pub struct KeepShared(pub std::sync::Arc<dyn Fn(&str) -> bool + Send + Sync>);
+
+impl std::fmt::Debug for KeepShared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("KeepShared(..)")
+    }
 }
 
 /// Scans the inputs. Returns the statistics of every record read and the
@@ -38,12 +50,14 @@ pub fn scan(inputs: &[Input], opts: &Options, progress: &dyn Fn(u64, u64)) -> (S
     let mut ty = opts.ty;
     let mut stats = Collector::new();
     let strict = opts.ty.is_none();
+    let all = |_: &str| true;
+    let keep: Keep<'_> = opts.keep.as_ref().map_or(&all, |k| &*k.0);
     let work = |batch: &mut Batch, out: &mut Collector| -> Result<()> {
         if let Some(done) = batch.done.take() {
             *out = *done?;
             return Ok(());
         }
-        example::with_decoder(|decoder| batch.decode(decoder, strict, out, inputs))
+        example::with_decoder(|decoder| batch.decode(decoder, strict, keep, out, inputs))
     };
     let merge = |batch: &Collector| {
         stats.merge(batch);
@@ -110,36 +124,54 @@ impl Batch {
 
     /// Decodes the records into `out`; stops at the first that does not
     /// decode, with the ones before it added.
-    fn decode(&self, decoder: &mut Decoder, strict: bool, out: &mut Collector, inputs: &[Input]) -> Result<()> {
+    fn decode(
+        &self,
+        decoder: &mut Decoder,
+        strict: bool,
+        keep: Keep<'_>,
+        out: &mut Collector,
+        inputs: &[Input],
+    ) -> Result<()> {
         let mut start = 0;
+        let how = How {
+            ty: self.ty,
+            strict,
+            keep,
+        };
         for r in &self.recs {
             let payload = &self.data[start..r.end];
             start = r.end;
-            add(decoder, self.ty, strict, payload, r, out, inputs)?;
+            add(decoder, &how, payload, r, out, inputs)?;
         }
         Ok(())
     }
 }
 
+/// How records are decoded and counted.
+struct How<'k> {
+    ty: MessageType,
+    strict: bool,
+    keep: Keep<'k>,
+}
+
 /// Decodes one record into `out`.
 fn add(
     decoder: &mut Decoder,
-    ty: MessageType,
-    strict: bool,
+    how: &How<'_>,
     payload: &[u8],
     r: &BatchRec,
     out: &mut Collector,
     inputs: &[Input],
 ) -> Result<()> {
     let failed = |e| decode_error(inputs, r.input, r.index, r.offset, e);
-    match ty {
+    match how.ty {
         MessageType::SequenceExample => {
-            let se = decoder.sequence_example(payload, strict).map_err(failed)?;
-            out.add_sequence(&se, r.input, r.index);
+            let se = decoder.sequence_example(payload, how.strict).map_err(failed)?;
+            out.add_sequence_where(&se, r.input, r.index, how.keep);
         }
         _ => {
-            let ex = decoder.example(payload, strict).map_err(failed)?;
-            out.add_example(&ex, r.input, r.index);
+            let ex = decoder.example(payload, how.strict).map_err(failed)?;
+            out.add_example_where(&ex, r.input, r.index, how.keep);
         }
     }
     Ok(())
@@ -206,8 +238,13 @@ fn read(
                         offset: rec.offset,
                     };
                     let mut collector = Box::new(Collector::default());
-                    let strict = opts.ty.is_none();
-                    let added = example::with_decoder(|d| add(d, t, strict, rec.data, &r, &mut collector, inputs));
+                    let all = |_: &str| true;
+                    let how = How {
+                        ty: t,
+                        strict: opts.ty.is_none(),
+                        keep: opts.keep.as_ref().map_or(&all, |k| &*k.0),
+                    };
+                    let added = example::with_decoder(|d| add(d, &how, rec.data, &r, &mut collector, inputs));
                     let mut b = Batch::new(t, tx.spares().take());
                     b.done = Some(added.map(|_| collector));
                     tx.send(b)?;

@@ -157,6 +157,7 @@ impl FloatStats {
 }
 
 pub use crate::example::media::{sniff, Media};
+use crate::example::Keep;
 
 /// Statistics of bytes values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -561,9 +562,9 @@ impl FeatureTable {
     }
 
     /// Adds the features of one record.
-    fn add_features<'a>(&mut self, fv: &FeaturesView<'a>, at: Seen, stamp: u64) {
+    fn add_features<'a>(&mut self, fv: &FeaturesView<'a>, at: Seen, stamp: u64, keep: Keep<'_>) {
         let mut buf: Vec<(u32, FeatureView<'a>)> = std::mem::take(&mut self.features_buf);
-        let dups = self.stamp(fv.entries(), stamp, &mut buf);
+        let dups = self.stamp(fv.entries().filter(|(k, _)| keep(k)), stamp, &mut buf);
         for (pos, (slot, feature)) in buf.iter().enumerate() {
             let s = &mut self.stats[*slot as usize];
             if dups && s.pos as usize != pos {
@@ -576,9 +577,9 @@ impl FeatureTable {
     }
 
     /// Adds the feature lists of one record.
-    fn add_feature_lists<'a>(&mut self, lv: &FeatureListsView<'a>, at: Seen, stamp: u64) {
+    fn add_feature_lists<'a>(&mut self, lv: &FeatureListsView<'a>, at: Seen, stamp: u64, keep: Keep<'_>) {
         let mut buf: Vec<(u32, FeatureListView<'a>)> = std::mem::take(&mut self.lists_buf);
-        let dups = self.stamp(lv.entries(), stamp, &mut buf);
+        let dups = self.stamp(lv.entries().filter(|(k, _)| keep(k)), stamp, &mut buf);
         for (pos, (slot, list)) in buf.iter().enumerate() {
             let s = &mut self.stats[*slot as usize];
             if dups && s.pos as usize != pos {
@@ -638,21 +639,33 @@ impl Collector {
 
     /// Adds an Example: record `record` of input `input`.
     pub fn add_example(&mut self, ex: &ExampleView<'_>, input: u32, record: u64) {
+        self.add_example_where(ex, input, record, &|_| true);
+    }
+
+    /// [`Self::add_example`], counting only the features `keep` names.
+    pub fn add_example_where(&mut self, ex: &ExampleView<'_>, input: u32, record: u64, keep: Keep<'_>) {
         self.count(input);
         if let Some(f) = ex.features() {
-            self.features.add_features(&f, Seen { input, record }, self.records);
+            self.features
+                .add_features(&f, Seen { input, record }, self.records, keep);
         }
     }
 
     /// Adds a SequenceExample: record `record` of input `input`.
     pub fn add_sequence(&mut self, se: &SequenceExampleView<'_>, input: u32, record: u64) {
+        self.add_sequence_where(se, input, record, &|_| true);
+    }
+
+    /// [`Self::add_sequence`], counting only the context features and
+    /// feature lists `keep` names.
+    pub fn add_sequence_where(&mut self, se: &SequenceExampleView<'_>, input: u32, record: u64, keep: Keep<'_>) {
         self.count(input);
         let at = Seen { input, record };
         if let Some(c) = se.context() {
-            self.features.add_features(&c, at, self.records);
+            self.features.add_features(&c, at, self.records, keep);
         }
         if let Some(l) = se.feature_lists() {
-            self.feature_lists.add_feature_lists(&l, at, self.records);
+            self.feature_lists.add_feature_lists(&l, at, self.records, keep);
         }
     }
 }

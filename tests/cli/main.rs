@@ -24,6 +24,7 @@ mod limits_records;
 mod oracle;
 mod outputs;
 mod process;
+mod readable;
 mod regressions_inflate;
 mod schema;
 mod verify_crc;

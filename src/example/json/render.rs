@@ -90,7 +90,10 @@ pub(crate) fn natural(
         MessageType::Example if out.is_plain() && fast_example(payload, out) => {}
         MessageType::Example => natural_example(&decoder.example(payload, strict)?, out),
         MessageType::SequenceExample => natural_sequence(&decoder.sequence_example(payload, strict)?, out),
-        MessageType::Raw => natural_bytes(payload, out),
+        MessageType::Raw => match out.short().and_then(|s| short::cut(payload, s.max_bytes)) {
+            Some(start) => shortened_value(payload, start, out),
+            None => natural_bytes(payload, out),
+        },
     }
     out.push(b'\n');
     Ok(())
@@ -107,7 +110,10 @@ pub(crate) fn protojson(
     match ty {
         MessageType::Example => proto_example(&decoder.example(payload, strict)?, out),
         MessageType::SequenceExample => proto_sequence(&decoder.sequence_example(payload, strict)?, out),
-        MessageType::Raw => base64_out(payload, out),
+        MessageType::Raw => match out.short().and_then(|s| short::cut(payload, s.max_bytes)) {
+            Some(start) => shortened_value(payload, start, out),
+            None => base64_out(payload, out),
+        },
     }
     out.push(b'\n');
     Ok(())
