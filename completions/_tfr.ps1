@@ -28,7 +28,7 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('cat', 'cat', [CompletionResultType]::ParameterValue, 'Print every record.')
+            [CompletionResult]::new('cat', 'cat', [CompletionResultType]::ParameterValue, 'Print every record (or a range, or a random sample, of them).')
             [CompletionResult]::new('head', 'head', [CompletionResultType]::ParameterValue, 'Print the first records (10 by default) of the inputs, taken together.')
             [CompletionResult]::new('count', 'count', [CompletionResultType]::ParameterValue, 'Count the records of each input.')
             [CompletionResult]::new('verify-crc', 'verify-crc', [CompletionResultType]::ParameterValue, 'Check both CRCs of every record; report every fault; salvage the rest.')
@@ -179,6 +179,8 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Payload type (all inputs are one dataset of one type)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Scan only the first N records (over all inputs together)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Scan only the first N records (over all inputs together)')
+            [CompletionResult]::new('--features', '--features', [CompletionResultType]::ParameterName, 'Only these features: names or globs, comma-separated (`--features ''image/*,label''`). For a SequenceExample, context features and feature lists alike')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave out these features (names or globs, comma-separated)')
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is')
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (terminal and no NO_COLOR), always, never')
@@ -192,7 +194,7 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             break
         }
         'tfr;help' {
-            [CompletionResult]::new('cat', 'cat', [CompletionResultType]::ParameterValue, 'Print every record.')
+            [CompletionResult]::new('cat', 'cat', [CompletionResultType]::ParameterValue, 'Print every record (or a range, or a random sample, of them).')
             [CompletionResult]::new('head', 'head', [CompletionResultType]::ParameterValue, 'Print the first records (10 by default) of the inputs, taken together.')
             [CompletionResult]::new('count', 'count', [CompletionResultType]::ParameterValue, 'Count the records of each input.')
             [CompletionResult]::new('verify-crc', 'verify-crc', [CompletionResultType]::ParameterValue, 'Check both CRCs of every record; report every fault; salvage the rest.')

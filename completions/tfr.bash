@@ -467,7 +467,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__schema)
-            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --json --type --limit --jobs --quiet --color --help --version"
+            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --json --type --limit --features --exclude --jobs --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -502,6 +502,14 @@ _tfr() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --features)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

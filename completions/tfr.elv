@@ -25,7 +25,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand cat 'Print every record.'
+            cand cat 'Print every record (or a range, or a random sample, of them).'
             cand head 'Print the first records (10 by default) of the inputs, taken together.'
             cand count 'Count the records of each input.'
             cand verify-crc 'Check both CRCs of every record; report every fault; salvage the rest.'
@@ -169,6 +169,8 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --type 'Payload type (all inputs are one dataset of one type)'
             cand -n 'Scan only the first N records (over all inputs together)'
             cand --limit 'Scan only the first N records (over all inputs together)'
+            cand --features 'Only these features: names or globs, comma-separated (`--features ''image/*,label''`). For a SequenceExample, context features and feature lists alike'
+            cand --exclude 'Leave out these features (names or globs, comma-separated)'
             cand -j 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
             cand --jobs 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
             cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
@@ -181,7 +183,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --version 'Print version'
         }
         &'tfr;help'= {
-            cand cat 'Print every record.'
+            cand cat 'Print every record (or a range, or a random sample, of them).'
             cand head 'Print the first records (10 by default) of the inputs, taken together.'
             cand count 'Count the records of each input.'
             cand verify-crc 'Check both CRCs of every record; report every fault; salvage the rest.'

@@ -30,7 +30,7 @@ never\t''"
 complete -c tfr -n "__fish_tfr_needs_command" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_needs_command" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_needs_command" -f -a "cat" -d 'Print every record.'
+complete -c tfr -n "__fish_tfr_needs_command" -f -a "cat" -d 'Print every record (or a range, or a random sample, of them).'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "head" -d 'Print the first records (10 by default) of the inputs, taken together.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "count" -d 'Count the records of each input.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "verify-crc" -d 'Check both CRCs of every record; report every fault; salvage the rest.'
@@ -177,6 +177,8 @@ complete -c tfr -n "__fish_tfr_using_subcommand schema" -s t -l type -d 'Payload
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'"
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -s n -l limit -d 'Scan only the first N records (over all inputs together)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand schema" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
+complete -c tfr -n "__fish_tfr_using_subcommand schema" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -s j -l jobs -d 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
@@ -185,7 +187,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand schema" -l json -d 'Same as --fo
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema help" -f -a "cat" -d 'Print every record.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema help" -f -a "cat" -d 'Print every record (or a range, or a random sample, of them).'
 complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema help" -f -a "head" -d 'Print the first records (10 by default) of the inputs, taken together.'
 complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema help" -f -a "count" -d 'Count the records of each input.'
 complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema help" -f -a "verify-crc" -d 'Check both CRCs of every record; report every fault; salvage the rest.'

@@ -41,11 +41,19 @@ pub(crate) struct GlobalArgs {
 
 #[derive(Subcommand, Debug)]
 pub(crate) enum Command {
-    /// Print every record.
+    /// Print every record (or a range, or a random sample, of them).
+    ///
+    /// On a terminal long values are shortened: a bytes value over
+    /// --max-bytes is cut and described (`# JPEG 640x480, 102,400 bytes`), a
+    /// list over --max-values shows its first values and a summary of the
+    /// rest. Piped or redirected output is every byte, exactly (unless a
+    /// limit is given); --full prints every byte on a terminal too.
     ///
     /// Examples:
     ///   tfr cat train.tfrecord
     ///   tfr cat 'data/train-*.tfrecord.gz' | less
+    ///   tfr cat --skip 1000 -n 10 --features 'image/*,label' train.tfrecord
+    ///   tfr cat --sample 20 --seed 1 'data/train-*'
     ///   tfr cat --type raw lines.tfrecord
     #[command(verbatim_doc_comment)]
     Cat(crate::cmd::cat::CatArgs),
@@ -53,12 +61,13 @@ pub(crate) enum Command {
     /// Print the first records (10 by default) of the inputs, taken together.
     ///
     /// Stops reading as soon as N records are printed, so it is instant on
-    /// any file size.
+    /// any file size. Values are shortened on a terminal, as for cat.
     ///
     /// Examples:
     ///   tfr head train.tfrecord
-    ///   tfr head -n 1 train.tfrecord.gz
-    ///   tfr head -n 3 'shards/train-*-of-*'
+    ///   tfr head -n 1 --full train.tfrecord.gz
+    ///   tfr head -n 3 --exclude 'image/*' 'shards/train-*-of-*'
+    ///   tfr head --skip 500 -n 2 -f json train.tfrecord
     #[command(verbatim_doc_comment)]
     Head(crate::cmd::cat::HeadArgs),
 
@@ -112,6 +121,7 @@ pub(crate) enum Command {
     /// Examples:
     ///   tfr to-jsonl train.tfrecord | jq -c 'select(.label | first == 1)'
     ///   tfr to-jsonl 'data/train-*.tfrecord.gz' -o train.jsonl
+    ///   tfr to-jsonl --features 'image/*,label' --sample 100 train.tfrecord
     ///   tfr to-jsonl --format protojson --type sequence clips.tfrecord
     #[command(verbatim_doc_comment)]
     ToJsonl(crate::cmd::to_jsonl::ToJsonlArgs),
@@ -153,6 +163,7 @@ pub(crate) enum Command {
     ///   tfr schema train.tfrecord
     ///   tfr schema 'data/train-*' --format tf > spec.py
     ///   tfr schema --json --limit 10000 train.tfrecord.gz
+    ///   tfr schema --exclude 'image/*' train.tfrecord
     #[command(verbatim_doc_comment)]
     Schema(crate::cmd::schema::SchemaArgs),
 }
