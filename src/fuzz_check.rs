@@ -55,6 +55,51 @@ pub fn example_text(data: &[u8]) {
         if let Err(e) = render_text(ty, true, data, &mut out) {
             panic!("resolve_auto chose {ty:?} but strict rendering fails: {e}");
         }
+        looks(ty, data);
+    }
+}
+
+/// Every format of a payload that renders: spilled in small pieces it is
+/// the same bytes as rendered whole; shortened and projected it still
+/// renders, and its JSON is still JSON.
+fn looks(ty: MessageType, data: &[u8]) {
+    use crate::example::{render_out, Decoder, Format, Look, Out, Shorten};
+    let seed = data
+        .iter()
+        .fold(0usize, |h, &b| h.wrapping_mul(31).wrapping_add(b as usize));
+    let mut decoder = Decoder::default();
+    let odd = |key: &str| key.len() % 2 == 1;
+    for format in [Format::Text, Format::Json, Format::Protojson] {
+        let mut whole = Vec::new();
+        let plain = Look::default();
+        render_out(&mut decoder, format, &plain, ty, true, data, &mut Out::new(&mut whole)).expect("rendered once");
+        let mut spilled = Vec::new();
+        let mut sink = |b: &[u8]| {
+            spilled.extend_from_slice(b);
+            Ok(())
+        };
+        let mut rest = Vec::new();
+        let mut out = Out::spilling_every(&mut rest, &mut sink, 1 + seed % 7, 4 + seed % 5);
+        render_out(&mut decoder, format, &plain, ty, true, data, &mut out).expect("rendered once");
+        out.finish().expect("in memory");
+        spilled.extend_from_slice(&rest);
+        assert!(spilled == whole, "{format:?}: spilled output differs");
+        let look = Look {
+            short: Some(Shorten {
+                max_bytes: seed % 11,
+                max_values: seed % 4,
+            }),
+            keep: (seed % 3 == 0).then_some(&odd as crate::example::Keep<'_>),
+        };
+        let mut short = Vec::new();
+        render_out(&mut decoder, format, &look, ty, true, data, &mut Out::new(&mut short)).expect("rendered once");
+        if format != Format::Text {
+            for line in [&whole, &short] {
+                if let Err(e) = serde_json::from_slice::<serde_json::Value>(line) {
+                    panic!("{format:?} is not JSON ({e}): {}", String::from_utf8_lossy(line));
+                }
+            }
+        }
     }
 }
 
@@ -263,6 +308,28 @@ mod tests {
                 std::panic::resume_unwind(Box::new(format!("{name}: {e:?}")));
             }
         }
+    }
+
+    /// The example_text checks on every record of the fixtures (real
+    /// Examples and SequenceExamples, which random bytes rarely are).
+    #[test]
+    fn example_text_holds_on_the_fixtures() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+        let mut checked = 0;
+        for entry in std::fs::read_dir(&dir).expect("tests/data") {
+            let path = entry.expect("dir entry").path();
+            if path.extension().is_none_or(|e| e != "tfrecord") {
+                continue;
+            }
+            let bytes = std::fs::read(&path).expect("fixture");
+            let src = crate::record::Source::from_reader(Box::new(std::io::Cursor::new(bytes)));
+            let mut reader = crate::record::RecordReader::new(src, crate::io::Compression::None);
+            while let Ok(Some(rec)) = reader.next_record() {
+                super::example_text(rec.data);
+                checked += 1;
+            }
+        }
+        assert!(checked > 100, "{checked} records");
     }
 
     #[test]

@@ -50,6 +50,9 @@ pub struct Out<'a> {
     error: Option<io::Error>,
     short: Option<Shorten>,
     keep: Option<Keep<'a>>,
+    /// [`SPILL_AT`] and [`PIECE`] (smaller in fuzzing, to reach the cuts).
+    spill_at: usize,
+    piece: usize,
 }
 
 impl<'a> Out<'a> {
@@ -61,17 +64,27 @@ impl<'a> Out<'a> {
             error: None,
             short: None,
             keep: None,
+            spill_at: SPILL_AT,
+            piece: PIECE,
         }
     }
 
     /// A buffer that hands each megabyte to `sink` as it fills.
     pub fn spilling(buf: &'a mut Vec<u8>, sink: Sink<'a>) -> Out<'a> {
+        Self::spilling_every(buf, sink, SPILL_AT, PIECE)
+    }
+
+    /// [`Self::spilling`] at other sizes: spill past `spill_at` bytes, cut
+    /// values longer than `piece` (both at least 1).
+    pub(crate) fn spilling_every(buf: &'a mut Vec<u8>, sink: Sink<'a>, spill_at: usize, piece: usize) -> Out<'a> {
         Out {
             buf,
             sink: Some(sink),
             error: None,
             short: None,
             keep: None,
+            spill_at,
+            piece: piece.max(4),
         }
     }
 
@@ -86,6 +99,8 @@ impl<'a> Out<'a> {
             error: None,
             short: look.short,
             keep: look.keep,
+            spill_at: self.spill_at,
+            piece: self.piece,
         };
         let result = f(&mut inner);
         if let Some(e) = inner.error.take() {
@@ -115,7 +130,7 @@ impl<'a> Out<'a> {
     /// Hands the buffer to the sink if it has grown past the threshold.
     #[inline]
     pub(crate) fn spill_point(&mut self) {
-        if self.buf.len() >= SPILL_AT {
+        if self.buf.len() >= self.spill_at {
             self.spill();
         }
     }
@@ -134,13 +149,14 @@ impl<'a> Out<'a> {
     /// Writes a long value in pieces cut as `cut` allows, with a spill
     /// point after each (a short value, or no sink: in one go).
     pub(crate) fn pieces(&mut self, data: &[u8], cut: Cut, mut write: impl FnMut(&[u8], &mut Vec<u8>)) {
-        if data.len() <= PIECE || self.sink.is_none() {
+        let piece = self.piece;
+        if data.len() <= piece || self.sink.is_none() {
             write(data, self.buf);
             return;
         }
         let mut rest = data;
         while !rest.is_empty() {
-            let mut at = rest.len().min(PIECE);
+            let mut at = rest.len().min(piece);
             if at < rest.len() {
                 match cut {
                     Cut::Byte => {}
@@ -148,7 +164,7 @@ impl<'a> Out<'a> {
                     Cut::Char => {
                         // Back off to a byte that starts a character (at
                         // most 3 continuation bytes in valid UTF-8).
-                        while at > PIECE - 4 && rest[at] & 0xc0 == 0x80 {
+                        while at > piece - 4 && rest[at] & 0xc0 == 0x80 {
                             at -= 1;
                         }
                     }

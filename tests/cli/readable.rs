@@ -430,19 +430,19 @@ fn samples_are_deterministic_by_seed_and_uniform() {
     assert_eq!(sample(&dir, "100", "1"), one);
     assert_ne!(sample(&dir, "100", "2"), one);
     assert_eq!(sample(&dir, "5000", "3"), (0..1000).collect::<Vec<_>>());
-    // Over 1,000 seeds every record is picked about 100 times: Pearson's
+    // Over 300 seeds every record is picked about 30 times: Pearson's
     // chi-square over the 1,000 cells (999 degrees of freedom; sampling
     // without replacement makes it smaller still) stays under 999 + 5 sd.
     let mut counts = vec![0u32; 1000];
-    for seed in 0..1000 {
+    for seed in 0..300 {
         for i in sample(&dir, "100", &seed.to_string()) {
             counts[i as usize] += 1;
         }
     }
-    let chi2: f64 = counts.iter().map(|&c| (f64::from(c) - 100.0).powi(2) / 100.0).sum();
+    let chi2: f64 = counts.iter().map(|&c| (f64::from(c) - 30.0).powi(2) / 30.0).sum();
     let bound = 999.0 + 5.0 * (2.0f64 * 999.0).sqrt();
     assert!(chi2 < bound, "chi-square {chi2:.0} >= {bound:.0}: {counts:?}");
-    assert!(counts.iter().all(|&c| c > 50), "{counts:?}");
+    assert!(counts.iter().all(|&c| c > 5), "{counts:?}");
     // cat samples the same records.
     let text = dir
         .tfr(&["cat", "--sample", "100", "--seed", "1", "x.tfrecord"])
