@@ -90,17 +90,47 @@ pub(crate) fn natural(
     payload: &[u8],
     out: &mut Out<'_>,
 ) -> Result<(), DecodeError> {
-    match ty {
-        MessageType::Example if out.is_plain() && fast_example(payload, out) => {}
-        MessageType::Example => natural_example(&decoder.example(payload, strict)?, out),
-        MessageType::SequenceExample => natural_sequence(&decoder.sequence_example(payload, strict)?, out),
-        MessageType::Raw => match out.short().and_then(|s| short::cut(payload, s.max_bytes)) {
-            Some(start) => shortened_value(payload, start, out),
-            None => natural_bytes(payload, out),
-        },
+    if ty == MessageType::Example && out.is_plain() && fast_example(payload, out) {
+        out.push(b'\n');
+        return Ok(());
     }
-    out.push(b'\n');
-    Ok(())
+    let mapping = Mapping {
+        example: natural_example,
+        sequence: natural_sequence,
+        raw: natural_bytes,
+    };
+    mapping.line(decoder, ty, strict, payload, out)
+}
+
+/// The writers of one JSON mapping, by message type.
+struct Mapping {
+    example: fn(&ExampleView<'_>, &mut Out<'_>),
+    sequence: fn(&SequenceExampleView<'_>, &mut Out<'_>),
+    /// A whole raw payload (unless it is shortened).
+    raw: fn(&[u8], &mut Out<'_>),
+}
+
+impl Mapping {
+    /// Decodes `payload` as `ty` and writes its line.
+    fn line(
+        &self,
+        decoder: &mut Decoder,
+        ty: MessageType,
+        strict: bool,
+        payload: &[u8],
+        out: &mut Out<'_>,
+    ) -> Result<(), DecodeError> {
+        match ty {
+            MessageType::Example => (self.example)(&decoder.example(payload, strict)?, out),
+            MessageType::SequenceExample => (self.sequence)(&decoder.sequence_example(payload, strict)?, out),
+            MessageType::Raw => match out.short().and_then(|s| short::cut(payload, s.max_bytes)) {
+                Some(start) => shortened_value(payload, start, out),
+                None => (self.raw)(payload, out),
+            },
+        }
+        out.push(b'\n');
+        Ok(())
+    }
 }
 
 // ---------------------------------------------------------------------------

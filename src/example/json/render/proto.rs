@@ -7,7 +7,7 @@ use crate::example::text::write_float;
 use crate::example::view::{ExampleView, FeatureListsView, FeatureView, FeaturesView, Kind, SequenceExampleView};
 use crate::example::{DecodeError, Decoder, MessageType};
 
-use super::{base64_out, joined, non_finite, sequence, shortened, shortened_value, HEX};
+use super::{base64_out, joined, non_finite, sequence, shortened, shortened_value, Mapping, HEX};
 
 /// protojson, with a caller's decoder ([`crate::example::render_with`]).
 pub(crate) fn protojson(
@@ -17,16 +17,12 @@ pub(crate) fn protojson(
     payload: &[u8],
     out: &mut Out<'_>,
 ) -> Result<(), DecodeError> {
-    match ty {
-        MessageType::Example => proto_example(&decoder.example(payload, strict)?, out),
-        MessageType::SequenceExample => proto_sequence(&decoder.sequence_example(payload, strict)?, out),
-        MessageType::Raw => match out.short().and_then(|s| short::cut(payload, s.max_bytes)) {
-            Some(start) => shortened_value(payload, start, out),
-            None => base64_out(payload, out),
-        },
-    }
-    out.push(b'\n');
-    Ok(())
+    let mapping = Mapping {
+        example: proto_example,
+        sequence: proto_sequence,
+        raw: base64_out,
+    };
+    mapping.line(decoder, ty, strict, payload, out)
 }
 
 fn proto_example(view: &ExampleView<'_>, out: &mut Out<'_>) {
