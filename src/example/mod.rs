@@ -217,8 +217,8 @@ fn render_looking(
             }
             Ok(())
         }
-        Format::Json => json::render::natural(decoder, ty, strict, payload, out),
-        Format::Protojson => json::render::protojson(decoder, ty, strict, payload, out),
+        Format::Json => json::render::NATURAL.line(decoder, ty, strict, payload, out),
+        Format::Protojson => json::render::PROTOJSON.line(decoder, ty, strict, payload, out),
     }
 }
 

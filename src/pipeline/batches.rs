@@ -132,34 +132,17 @@ pub fn produce(
     tx: &mut Sender<'_, Batch>,
 ) -> Result<()> {
     let Reading {
-        open,
-        ty,
-        jobs,
-        range,
-        sample,
+        jobs, range, sample, ..
     } = *how;
     if let Some(sample) = sample {
         return produce_sample(inputs, how, sample, progress, render, tx);
     }
-    let records = AtomicU64::new(0);
-    let spares = tx.spares();
     // A range counts over the inputs taken together: they are read one
     // after the other (skipped records hop from header to header).
     let jobs = if range.is_all() { jobs } else { 1 };
-    let to_skip = AtomicU64::new(range.skip);
-    let to_read = AtomicU64::new(range.limit.unwrap_or(u64::MAX));
+    let shared = Shared::new(how, progress, tx.spares(), render);
     let read = |i: usize, emit: &mut dyn FnMut(Batch) -> Result<(), Stopped>| {
-        let shared = Shared {
-            open,
-            fixed: ty,
-            records: &records,
-            progress,
-            spares,
-            render,
-            to_skip: &to_skip,
-            to_read: &to_read,
-        };
-        if to_read.load(Relaxed) == 0 {
+        if shared.to_read.load(Relaxed) == 0 {
             return Ok(());
         }
         read_input(&inputs[i], &shared, emit)
@@ -176,16 +159,34 @@ pub fn decode_error(name: &str, index: u64, offset: u64, e: example::DecodeError
 struct Shared<'a, 'r> {
     open: &'a record::OpenOptions,
     fixed: Option<MessageType>,
-    records: &'a AtomicU64,
+    records: AtomicU64,
     progress: &'a (dyn Fn(u64, u64) + Sync),
     spares: &'a Spares<Batch>,
     render: &'a Render<'r>,
     /// Records still to skip, and still to read (inputs read in turn).
-    to_skip: &'a AtomicU64,
-    to_read: &'a AtomicU64,
+    to_skip: AtomicU64,
+    to_read: AtomicU64,
 }
 
-impl Shared<'_, '_> {
+impl<'a, 'r> Shared<'a, 'r> {
+    fn new(
+        how: &Reading<'a>,
+        progress: &'a (dyn Fn(u64, u64) + Sync),
+        spares: &'a Spares<Batch>,
+        render: &'a Render<'r>,
+    ) -> Self {
+        let Reading { open, ty, range, .. } = *how;
+        Shared {
+            open,
+            fixed: ty,
+            records: AtomicU64::new(0),
+            progress,
+            spares,
+            render,
+            to_skip: AtomicU64::new(range.skip),
+            to_read: AtomicU64::new(range.limit.unwrap_or(u64::MAX)),
+        }
+    }
     /// An empty batch (a spare one when there is one).
     fn batch(&self, ty: MessageType, strict: bool, name: &Arc<str>) -> Batch {
         match self.spares.take() {
@@ -244,7 +245,7 @@ fn read_input(
     let Shared {
         open,
         fixed,
-        records,
+        ref records,
         progress,
         ..
     } = *shared;
@@ -392,18 +393,11 @@ fn produce_sample(
     let strict = how.ty.is_none();
     let mut batch: Option<Batch> = None;
     let mut emit = |b: Batch| tx.send(b);
-    let records = AtomicU64::new(0);
-    let (to_skip, to_read) = (AtomicU64::new(0), AtomicU64::new(u64::MAX));
-    let shared = Shared {
-        open: how.open,
-        fixed: how.ty,
-        records: &records,
-        progress,
-        spares,
-        render,
-        to_skip: &to_skip,
-        to_read: &to_read,
+    let all = Reading {
+        range: Range::default(),
+        ..*how
     };
+    let shared = Shared::new(&all, progress, spares, render);
     for r in &kept {
         let name: Arc<str> = inputs[r.input].display().into();
         let t = match types[r.input] {

@@ -377,6 +377,17 @@ mod tests {
     /// Every split of `bytes` into 2..=5 ranges, with either check, gives a
     /// clean prefix after which a sequential scan finds exactly what a scan
     /// from the start finds; returns the prefixes.
+    /// Every split of `bytes` proves the whole file: `records` records.
+    fn proven_whole(bytes: &[u8], records: u64) {
+        let whole = CleanPrefix {
+            records,
+            end: bytes.len() as u64,
+        };
+        for prefix in agrees_with_sequential(bytes) {
+            assert_eq!(prefix, whole);
+        }
+    }
+
     fn agrees_with_sequential(bytes: &[u8]) -> Vec<CleanPrefix> {
         let f = temp(bytes);
         let size = bytes.len() as u64;
@@ -418,15 +429,7 @@ mod tests {
     #[test]
     fn clean_file_is_proven_whole() {
         let bytes = file_of(&payloads(2000));
-        for p in agrees_with_sequential(&bytes) {
-            assert_eq!(
-                p,
-                CleanPrefix {
-                    records: 2000,
-                    end: bytes.len() as u64
-                }
-            );
-        }
+        proven_whole(&bytes, 2000);
     }
 
     #[test]
@@ -483,15 +486,7 @@ mod tests {
         let mut p = payloads(100);
         p.insert(50, vec![0xab; 300_000]);
         let bytes = file_of(&p);
-        for prefix in agrees_with_sequential(&bytes) {
-            assert_eq!(
-                prefix,
-                CleanPrefix {
-                    records: 101,
-                    end: bytes.len() as u64
-                }
-            );
-        }
+        proven_whole(&bytes, 101);
     }
 
     #[test]
@@ -503,15 +498,7 @@ mod tests {
             p.insert(at, vec![i as u8 + 1; (3 << 19) + i * 1000]);
         }
         let clean = file_of(&p);
-        for prefix in agrees_with_sequential(&clean) {
-            assert_eq!(
-                prefix,
-                CleanPrefix {
-                    records: 304,
-                    end: clean.len() as u64
-                }
-            );
-        }
+        proven_whole(&clean, 304);
         let big: usize = p[..151].iter().map(|x| x.len() + 16).sum();
         let len = p[151].len();
         for at in [big + 12, big + 12 + len / 2, big + 12 + len, big + 15 + len] {

@@ -60,7 +60,7 @@ use crate::example::view::{
 use crate::example::{DecodeError, Decoder, Format, MessageType};
 
 mod proto;
-pub(crate) use proto::protojson;
+pub(crate) use proto::PROTOJSON;
 #[cfg(test)]
 use proto::{ascii_json_string, dedup_last};
 
@@ -82,28 +82,23 @@ pub fn render_protojson(ty: MessageType, strict: bool, payload: &[u8], out: &mut
     crate::example::render(Format::Protojson, ty, strict, payload, out)
 }
 
-/// The natural form, with a caller's decoder ([`crate::example::render_with`]).
-pub(crate) fn natural(
-    decoder: &mut Decoder,
-    ty: MessageType,
-    strict: bool,
-    payload: &[u8],
-    out: &mut Out<'_>,
-) -> Result<(), DecodeError> {
-    if ty == MessageType::Example && out.is_plain() && fast_example(payload, out) {
-        out.push(b'\n');
-        return Ok(());
-    }
-    let mapping = Mapping {
-        example: natural_example,
-        sequence: natural_sequence,
-        raw: natural_bytes,
-    };
-    mapping.line(decoder, ty, strict, payload, out)
-}
+/// The natural form ([`crate::example::render_with`]).
+pub(crate) const NATURAL: Mapping = Mapping {
+    fast: Some(fast_example),
+    example: natural_example,
+    sequence: natural_sequence,
+    raw: natural_bytes,
+};
+
+/// A writer straight from wire bytes: false, with nothing written, when
+/// the payload is not what it handles.
+type Fast = fn(&[u8], &mut Vec<u8>) -> bool;
 
 /// The writers of one JSON mapping, by message type.
-struct Mapping {
+pub(crate) struct Mapping {
+    /// A path straight from the wire for plain Example output; false when
+    /// it does not apply (nothing written).
+    fast: Option<Fast>,
     example: fn(&ExampleView<'_>, &mut Out<'_>),
     sequence: fn(&SequenceExampleView<'_>, &mut Out<'_>),
     /// A whole raw payload (unless it is shortened).
@@ -112,7 +107,7 @@ struct Mapping {
 
 impl Mapping {
     /// Decodes `payload` as `ty` and writes its line.
-    fn line(
+    pub(crate) fn line(
         &self,
         decoder: &mut Decoder,
         ty: MessageType,
@@ -120,7 +115,9 @@ impl Mapping {
         payload: &[u8],
         out: &mut Out<'_>,
     ) -> Result<(), DecodeError> {
+        let fast = |out: &mut Out<'_>| out.is_plain() && self.fast.is_some_and(|fast| fast(payload, out));
         match ty {
+            MessageType::Example if fast(out) => {}
             MessageType::Example => (self.example)(&decoder.example(payload, strict)?, out),
             MessageType::SequenceExample => (self.sequence)(&decoder.sequence_example(payload, strict)?, out),
             MessageType::Raw => match out.short().and_then(|s| short::cut(payload, s.max_bytes)) {

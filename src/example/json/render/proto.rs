@@ -5,25 +5,16 @@ use crate::example::out::Out;
 use crate::example::short;
 use crate::example::text::write_float;
 use crate::example::view::{ExampleView, FeatureListsView, FeatureView, FeaturesView, Kind, SequenceExampleView};
-use crate::example::{DecodeError, Decoder, MessageType};
 
 use super::{base64_out, joined, non_finite, sequence, shortened, shortened_value, Mapping, HEX};
 
-/// protojson, with a caller's decoder ([`crate::example::render_with`]).
-pub(crate) fn protojson(
-    decoder: &mut Decoder,
-    ty: MessageType,
-    strict: bool,
-    payload: &[u8],
-    out: &mut Out<'_>,
-) -> Result<(), DecodeError> {
-    let mapping = Mapping {
-        example: proto_example,
-        sequence: proto_sequence,
-        raw: base64_out,
-    };
-    mapping.line(decoder, ty, strict, payload, out)
-}
+/// protojson ([`crate::example::render_with`]).
+pub(crate) const PROTOJSON: Mapping = Mapping {
+    fast: None,
+    example: proto_example,
+    sequence: proto_sequence,
+    raw: base64_out,
+};
 
 fn proto_example(view: &ExampleView<'_>, out: &mut Out<'_>) {
     match view.features() {
