@@ -235,7 +235,7 @@ fn printing_a_long_record_holds_the_record_not_its_rendering() {
     use crate::proto::{Example, Feature, FeatureEntry, Features};
     use prost::Message;
     let dir = Dir::new();
-    let bytes: Vec<u8> = (0..48u32 << 20)
+    let bytes: Vec<u8> = (0..24u32 << 20)
         .map(|j| (j.wrapping_mul(2654435761) >> 24) as u8)
         .collect();
     let ints: Vec<i64> = (0..1i64 << 20).map(|i| i * 1_000_003).collect();
