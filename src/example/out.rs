@@ -75,7 +75,7 @@ impl<'a> Out<'a> {
     }
 
     /// [`Self::spilling`] at other sizes: spill past `spill_at` bytes, cut
-    /// values longer than `piece` (both at least 1).
+    /// values longer than `piece` (at least 4, the longest UTF-8 character).
     pub(crate) fn spilling_every(buf: &'a mut Vec<u8>, sink: Sink<'a>, spill_at: usize, piece: usize) -> Out<'a> {
         Out {
             buf,

@@ -50,7 +50,7 @@ pub(crate) fn what(v: &[u8]) -> String {
 /// The summary of the values of a list after the first `shown`:
 /// `504 more (512 floats, min -2.3, max 2.1)`.
 pub(crate) fn more(feature: &FeatureView<'_>, shown: usize) -> String {
-    let (total, detail) = match feature.kind() {
+    let (total, noun, detail) = match feature.kind() {
         Kind::Float => {
             let (mut n, mut lo, mut hi) = (0usize, f32::INFINITY, f32::NEG_INFINITY);
             for v in feature.floats() {
@@ -67,7 +67,7 @@ pub(crate) fn more(feature: &FeatureView<'_>, shown: usize) -> String {
                 range.extend_from_slice(b", max ");
                 write_float(hi, &mut range);
             }
-            (n, format!("floats{}", String::from_utf8_lossy(&range)))
+            (n, "float", String::from_utf8_lossy(&range).into_owned())
         }
         Kind::Int64 => {
             let (mut n, mut lo, mut hi) = (0usize, i64::MAX, i64::MIN);
@@ -76,7 +76,7 @@ pub(crate) fn more(feature: &FeatureView<'_>, shown: usize) -> String {
                 lo = lo.min(v);
                 hi = hi.max(v);
             }
-            (n, format!("ints, min {lo}, max {hi}"))
+            (n, "int", format!(", min {lo}, max {hi}"))
         }
         Kind::Bytes | Kind::None => {
             let (mut n, mut bytes) = (0usize, 0u64);
@@ -84,13 +84,14 @@ pub(crate) fn more(feature: &FeatureView<'_>, shown: usize) -> String {
                 n += 1;
                 bytes += v.len() as u64;
             }
-            (n, format!("values, {} bytes in all", thousands(bytes)))
+            (n, "value", format!(", {} bytes in all", thousands(bytes)))
         }
     };
     format!(
-        "{} more ({} {detail})",
+        "{} more ({} {noun}{}{detail})",
         thousands(total.saturating_sub(shown) as u64),
-        thousands(total as u64)
+        thousands(total as u64),
+        if total == 1 { "" } else { "s" }
     )
 }
 
