@@ -96,7 +96,7 @@ _tfr() {
             fi
             case "${prev}" in
                 --compression)
-                    COMPREPLY=($(compgen -W "auto none gzip zlib" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto none gzip zlib snappy" -- "${cur}"))
                     return 0
                     ;;
                 --max-record-size)
@@ -182,7 +182,7 @@ _tfr() {
             fi
             case "${prev}" in
                 --compression)
-                    COMPREPLY=($(compgen -W "auto none gzip zlib" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto none gzip zlib snappy" -- "${cur}"))
                     return 0
                     ;;
                 --max-record-size)
@@ -224,7 +224,7 @@ _tfr() {
                     return 0
                     ;;
                 --compression)
-                    COMPREPLY=($(compgen -W "none gzip zlib" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "none gzip zlib snappy" -- "${cur}"))
                     return 0
                     ;;
                 --type)
@@ -290,7 +290,7 @@ _tfr() {
                     return 0
                     ;;
                 --compression)
-                    COMPREPLY=($(compgen -W "auto none gzip zlib" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto none gzip zlib snappy" -- "${cur}"))
                     return 0
                     ;;
                 --max-record-size)
@@ -474,7 +474,7 @@ _tfr() {
             fi
             case "${prev}" in
                 --compression)
-                    COMPREPLY=($(compgen -W "auto none gzip zlib" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto none gzip zlib snappy" -- "${cur}"))
                     return 0
                     ;;
                 --max-record-size)
@@ -540,7 +540,7 @@ _tfr() {
             fi
             case "${prev}" in
                 --compression)
-                    COMPREPLY=($(compgen -W "auto none gzip zlib" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto none gzip zlib snappy" -- "${cur}"))
                     return 0
                     ;;
                 --max-record-size)
@@ -626,7 +626,7 @@ _tfr() {
             fi
             case "${prev}" in
                 --compression)
-                    COMPREPLY=($(compgen -W "auto none gzip zlib" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto none gzip zlib snappy" -- "${cur}"))
                     return 0
                     ;;
                 --max-record-size)
@@ -638,7 +638,7 @@ _tfr() {
                     return 0
                     ;;
                 --salvage-compression)
-                    COMPREPLY=($(compgen -W "none gzip zlib" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "none gzip zlib snappy" -- "${cur}"))
                     return 0
                     ;;
                 --jobs)

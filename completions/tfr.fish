@@ -38,10 +38,11 @@ complete -c tfr -n "__fish_tfr_needs_command" -f -a "to-jsonl" -d 'Write records
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "from-jsonl" -d 'Write JSON lines as TFRecord records: the reverse of to-jsonl.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "schema" -d 'Infer what a dataset holds, per feature; print a parse spec that works.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c tfr -n "__fish_tfr_using_subcommand cat" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, else plain)'
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''
-zlib\t''"
+zlib\t''
+snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -s f -l format -d 'Output format' -r -f -a "text\t'protobuf text format, as Python\'s text_format.MessageToString prints it'
 json\t'The JSONL mapping (as to-jsonl), one line per record, no comment lines'
@@ -68,10 +69,11 @@ complete -c tfr -n "__fish_tfr_using_subcommand cat" -s h -l help -d 'Print help
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -s V -l version -d 'Print version'
 complete -c tfr -n "__fish_tfr_using_subcommand head" -s n -l lines -d 'Number of records to print (over all inputs together)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l skip -d 'Skip the first N records of the inputs taken together (hopped over header by header on plain files)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand head" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, else plain)'
+complete -c tfr -n "__fish_tfr_using_subcommand head" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''
-zlib\t''"
+zlib\t''
+snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
 complete -c tfr -n "__fish_tfr_using_subcommand head" -s f -l format -d 'Output format' -r -f -a "text\t'protobuf text format, as Python\'s text_format.MessageToString prints it'
 json\t'The JSONL mapping (as to-jsonl), one line per record, no comment lines'
@@ -91,10 +93,11 @@ complete -c tfr -n "__fish_tfr_using_subcommand head" -l full -d 'Print every va
 complete -c tfr -n "__fish_tfr_using_subcommand head" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand head" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand head" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand count" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, else plain)'
+complete -c tfr -n "__fish_tfr_using_subcommand count" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''
-zlib\t''"
+zlib\t''
+snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand count" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
 complete -c tfr -n "__fish_tfr_using_subcommand count" -s j -l jobs -d 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand count" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
@@ -104,15 +107,17 @@ complete -c tfr -n "__fish_tfr_using_subcommand count" -l json -d 'Print JSON: {
 complete -c tfr -n "__fish_tfr_using_subcommand count" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand count" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand count" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, else plain)'
+complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''
-zlib\t''"
+zlib\t''
+snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l salvage -d 'Write every intact record of every input, in order and byte-identical, to OUT (\'-\' for stdout). OUT is written through a temporary file and renamed into place at the end' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l salvage-compression -d 'Compression of the salvage file [default: as the first input that could be opened]' -r -f -a "none\t'Plain, not compressed'
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
-zlib\t'zlib (TensorFlow: compression_type="ZLIB")'"
+zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
+snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -s j -l jobs -d 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
@@ -121,10 +126,11 @@ complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l json -d 'Print th
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, else plain)'
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''
-zlib\t''"
+zlib\t''
+snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s t -l type -d 'Payload type' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example'
 example\t'tf.train.Example'
@@ -149,7 +155,8 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s V -l version -d 'Pr
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s o -l output -d 'The TFRecord file to write (\'-\' for stdout). It appears only when every line converted' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l compression -d 'Compression of the output' -r -f -a "none\t'Plain, not compressed'
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
-zlib\t'zlib (TensorFlow: compression_type="ZLIB")'"
+zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
+snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s t -l type -d 'Message type of the records. auto: a SequenceExample when the first line\'s only keys are "context" (holding an object of features) and/or "feature_lists" (protojson: "context" or "featureLists"), else an Example; raw: each line is the payload, a JSON string or {"base64": "..."}' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example'
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
@@ -165,10 +172,11 @@ never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand schema" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, else plain)'
+complete -c tfr -n "__fish_tfr_using_subcommand schema" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''
-zlib\t''"
+zlib\t''
+snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -s f -l format -d 'Output format: table, json (every statistic; the input of `tfr from-jsonl --schema`), tf (a Python parse spec for TensorFlow)' -r -f -a "table\t'A table per feature, readable in an 80-column terminal'
 json\t'One JSON document with every statistic (also `tfr from-jsonl --schema` input); documented in the man page and `cargo doc` (tfr::cmd::schema)'

@@ -118,12 +118,15 @@ impl JobsArg {
 /// `--compression` of an input: detected, or forced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
 pub(crate) enum CompressionArg {
-    /// Detect from the first bytes (gzip magic, zlib header, else plain).
+    /// Detect from the first bytes (gzip magic, zlib header, a first
+    /// SNAPPY block holding a record header, else plain).
     #[default]
     Auto,
     None,
     Gzip,
     Zlib,
+    /// TensorFlow's SNAPPY stream (tf.data's compression_type="SNAPPY").
+    Snappy,
 }
 
 impl CompressionArg {
@@ -134,6 +137,7 @@ impl CompressionArg {
             CompressionArg::None => Some(Compression::None),
             CompressionArg::Gzip => Some(Compression::Gzip),
             CompressionArg::Zlib => Some(Compression::Zlib),
+            CompressionArg::Snappy => Some(Compression::Snappy),
         }
     }
 }

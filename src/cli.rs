@@ -88,7 +88,7 @@ pub(crate) enum Command {
     /// After damage the scan resynchronises (finds the next offset whose
     /// header and payload CRCs both check) and goes on, so every fault is
     /// reported, one line on stderr each: file, record, byte offset (in the
-    /// decompressed stream for gzip/zlib), kind, and bytes skipped. A summary
+    /// decompressed stream for gzip/zlib/snappy), kind, and bytes skipped. A summary
     /// follows on stdout: one line for one input, a table with totals for
     /// several (--json: one JSON document).
     ///

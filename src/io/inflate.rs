@@ -69,16 +69,6 @@ impl<R: BufRead> Inflater<R> {
         Inflater::new(input, Format::Zlib)
     }
 
-    /// The decoder for `compression`; plain data needs none and gets its
-    /// input back as the error.
-    pub fn for_compression(input: R, compression: crate::io::Compression) -> Result<Inflater<R>, R> {
-        match compression {
-            crate::io::Compression::None => Err(input),
-            crate::io::Compression::Gzip => Ok(Inflater::gzip(input)),
-            crate::io::Compression::Zlib => Ok(Inflater::zlib(input)),
-        }
-    }
-
     fn new(input: R, format: Format) -> Inflater<R> {
         let (state, phase) = match format {
             Format::Gzip => (Decompress::new(false), Phase::Header),

@@ -274,8 +274,8 @@ impl Input {
         let joined = io::Cursor::new(head.clone()).chain(src);
         let compression = super::sniff_magic(&head).unwrap_or(super::Compression::None);
         let buffered = io::BufReader::with_capacity(COMPRESSED_BUF, joined);
-        Ok(match super::inflate::Inflater::for_compression(buffered, compression) {
-            Ok(inflater) => Box::new(super::readahead::ReadAhead::new(Box::new(inflater))),
+        Ok(match super::decoder(buffered, compression) {
+            Ok(inflater) => Box::new(super::readahead::ReadAhead::new(inflater)),
             Err(plain) => Box::new(plain.into_inner()),
         })
     }

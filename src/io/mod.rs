@@ -7,6 +7,8 @@
 //! - [`input`]: command-line inputs (paths, `-`, quoted globs) as bytes.
 //! - [`inflate`]: gzip/zlib decoding that never loses output; [`readahead`]
 //!   runs it on a second thread.
+//! - [`snappy`]: TensorFlow's SNAPPY stream, both ways.
+//! - [`decoder`]: the decoder for a [`Compression`].
 //! - [`deflate`]: gzip output compressed on several threads.
 //! - [`output_file`]: atomic output files (temporary file, renamed on success).
 //!
@@ -17,6 +19,7 @@ pub mod inflate;
 pub mod input;
 pub mod output_file;
 pub mod readahead;
+pub mod snappy;
 
 pub use input::Input;
 pub use output_file::AtomicOutput;
@@ -31,6 +34,9 @@ pub enum Compression {
     Gzip,
     /// zlib (TensorFlow: compression_type="ZLIB").
     Zlib,
+    /// TensorFlow's SNAPPY stream (tf.data: compression_type="SNAPPY"):
+    /// blocks of raw snappy, each after its 4-byte big-endian length.
+    Snappy,
 }
 
 impl Compression {
@@ -40,6 +46,7 @@ impl Compression {
             Compression::None => "none",
             Compression::Gzip => "gzip",
             Compression::Zlib => "zlib",
+            Compression::Snappy => "snappy",
         }
     }
 }
@@ -54,6 +61,22 @@ pub fn sniff_magic(head: &[u8]) -> Option<Compression> {
             Some(Compression::Zlib)
         }
         _ => None,
+    }
+}
+
+/// The decoder of a `compression`ed stream, as one reader of its
+/// decompressed bytes; plain data needs none and gets its input back as the
+/// error. Decoders never lose output: an error comes after every byte
+/// decoded before it.
+pub fn decoder<R: std::io::BufRead + Send + 'static>(
+    input: R,
+    compression: Compression,
+) -> Result<Box<dyn std::io::Read + Send>, R> {
+    match compression {
+        Compression::None => Err(input),
+        Compression::Gzip => Ok(Box::new(inflate::Inflater::gzip(input))),
+        Compression::Zlib => Ok(Box::new(inflate::Inflater::zlib(input))),
+        Compression::Snappy => Ok(Box::new(snappy::SnappyReader::new(input))),
     }
 }
 

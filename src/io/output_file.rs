@@ -9,6 +9,7 @@
 
 use super::deflate::ParallelGzip;
 use super::input::show_path;
+use super::snappy::SnappyWriter;
 use super::Compression;
 use anyhow::{Context, Result};
 use flate2::write::{GzEncoder, ZlibEncoder};
@@ -61,6 +62,8 @@ enum Sink {
     Gzip(GzEncoder<BufWriter<Dest>>),
     ParallelGzip(ParallelGzip<BufWriter<Dest>>),
     Zlib(ZlibEncoder<BufWriter<Dest>>),
+    /// Boxed: snappy's encoder carries its hash table inline.
+    Snappy(Box<SnappyWriter<BufWriter<Dest>>>),
 }
 
 /// An output file that appears, complete, only when [`commit`](AtomicOutput::commit) succeeds.
@@ -128,6 +131,7 @@ impl AtomicOutput {
             ),
             Compression::Gzip => Sink::Gzip(GzEncoder::new(buffered, level)),
             Compression::Zlib => Sink::Zlib(ZlibEncoder::new(buffered, level)),
+            Compression::Snappy => Sink::Snappy(Box::new(SnappyWriter::new(buffered))),
         };
         Ok(AtomicOutput {
             sink,
@@ -155,6 +159,7 @@ impl AtomicOutput {
             Sink::Gzip(w) => w.finish().with_context(|| format!("{name}: write failed"))?,
             Sink::ParallelGzip(w) => w.finish().with_context(|| format!("{name}: write failed"))?,
             Sink::Zlib(w) => w.finish().with_context(|| format!("{name}: write failed"))?,
+            Sink::Snappy(w) => w.finish().with_context(|| format!("{name}: write failed"))?,
         };
         let dest = buffered
             .into_inner()
@@ -179,6 +184,7 @@ impl Write for AtomicOutput {
             Sink::Gzip(w) => w.write(buf),
             Sink::ParallelGzip(w) => w.write(buf),
             Sink::Zlib(w) => w.write(buf),
+            Sink::Snappy(w) => w.write(buf),
         }
     }
 
@@ -188,6 +194,7 @@ impl Write for AtomicOutput {
             Sink::Gzip(w) => w.write_all(buf),
             Sink::ParallelGzip(w) => w.write_all(buf),
             Sink::Zlib(w) => w.write_all(buf),
+            Sink::Snappy(w) => w.write_all(buf),
         }
     }
 
@@ -197,6 +204,7 @@ impl Write for AtomicOutput {
             Sink::Gzip(w) => w.flush(),
             Sink::ParallelGzip(w) => w.flush(),
             Sink::Zlib(w) => w.flush(),
+            Sink::Snappy(w) => w.flush(),
         }
     }
 }

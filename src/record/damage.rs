@@ -17,7 +17,7 @@ pub enum DamageKind {
     DataCrcMismatch,
     /// The header checks but announces more bytes than the whole input holds.
     LengthBeyondEnd { length: u64, remaining: u64 },
-    /// The gzip/zlib stream is corrupt or cut short.
+    /// The gzip/zlib/snappy stream is corrupt or cut short.
     CorruptCompressed { reason: String },
     /// Bytes after the last record that do not form a record.
     TrailingGarbage { bytes: u64 },
@@ -179,6 +179,9 @@ pub fn diagnose_not_tfrecord(head: &[u8], compression: Compression) -> String {
     if compression == Compression::None && head.starts_with(&[0x1f, 0x8b]) {
         return "it is gzip-compressed: drop `--compression none`".into();
     }
+    if compression == Compression::None && super::open::sniff(head) == Compression::Snappy {
+        return "it is SNAPPY-compressed: drop `--compression none`".into();
+    }
     if lower.starts_with("version https://git-lfs.github.com/spec") {
         return "it is a Git LFS pointer: run `git lfs pull` to fetch the real file".into();
     }
@@ -208,7 +211,7 @@ pub fn diagnose_not_tfrecord(head: &[u8], compression: Compression) -> String {
     }
     match compression {
         Compression::None => "the first 12 bytes are not a valid record header: \
-             is it compressed with something other than gzip/zlib, or not a TFRecord at all?"
+             is it compressed with something other than gzip/zlib/snappy, or not a TFRecord at all?"
             .into(),
         c => format!(
             "the first 12 bytes{inner} are not a valid record header: wrong `--compression`? it was read as {}",

@@ -3,24 +3,63 @@
 //! input allows.
 
 use super::{parse_header, ReadError, RecordReader, Source, HEADER_LEN};
-use crate::io::inflate::Inflater;
 use crate::io::input::{Opened, COMPRESSED_BUF};
 use crate::io::readahead::ReadAhead;
-use crate::io::{sniff_magic, Compression, Input};
+use crate::io::{decoder, snappy, sniff_magic, Compression, Input};
 use anyhow::{Context, Result};
 use std::io::{self, Read};
 
 /// Decides the compression of a TFRecord stream from its first bytes.
 ///
 /// A valid 12-byte record header means plain (even if it looks like zlib);
-/// then the gzip magic or a zlib header ([`sniff_magic`]); else plain.
+/// then the gzip magic or a zlib header ([`sniff_magic`]); then SNAPPY when
+/// `head` holds a whole first snappy block that decodes to bytes starting
+/// with a valid record header (see [`sniff_len`]); else plain.
 pub fn sniff(head: &[u8]) -> Compression {
-    if let Some(h) = head.get(..HEADER_LEN) {
-        if parse_header(h.try_into().expect("12 bytes")).is_some() {
-            return Compression::None;
-        }
+    if starts_with_header(head) {
+        return Compression::None;
     }
-    sniff_magic(head).unwrap_or(Compression::None)
+    if let Some(c) = sniff_magic(head) {
+        return c;
+    }
+    if snappy::first_block(head).is_some_and(|block| starts_with_header(&block)) {
+        return Compression::Snappy;
+    }
+    Compression::None
+}
+
+/// The longest first snappy block [`sniff`] looks into (TensorFlow's own
+/// blocks are at most 256 KiB before a large record; `--compression snappy`
+/// reads any).
+pub(crate) const SNIFF_LIMIT: usize = 1 << 20;
+
+/// How many first bytes [`sniff`] needs, given the first 12: just those,
+/// unless they are neither a record header nor a compression magic and
+/// start like a SNAPPY stream, whose first block it then needs whole.
+pub(crate) fn sniff_len(head: &[u8]) -> usize {
+    if head.len() < HEADER_LEN || starts_with_header(head) || sniff_magic(head).is_some() {
+        return head.len();
+    }
+    match snappy::wanted(head) {
+        Some(want) if want <= SNIFF_LIMIT => want.max(head.len()),
+        _ => head.len(),
+    }
+}
+
+fn starts_with_header(head: &[u8]) -> bool {
+    head.get(..HEADER_LEN)
+        .is_some_and(|h| parse_header(h.try_into().expect("12 bytes")).is_some())
+}
+
+/// Reads the first bytes of an input into `head`: 12, and as many more as
+/// [`sniff_len`] asks for when the compression is not forced.
+fn peek(r: &mut impl Read, head: &mut Vec<u8>, forced: Option<Compression>) -> io::Result<()> {
+    r.take(HEADER_LEN as u64).read_to_end(head)?;
+    if forced.is_none() {
+        let want = sniff_len(head);
+        r.take((want - head.len()) as u64).read_to_end(head)?;
+    }
+    Ok(())
 }
 
 /// How inputs are opened as record readers.
@@ -60,14 +99,11 @@ pub fn open(input: &Input, forced: Option<Compression>) -> Result<RecordReader> 
     let name = input.display();
     let opened = input.open()?;
     let regular = matches!(opened, Opened::File(..));
-    // Peek at up to 12 bytes without losing them.
+    // Peek at the first bytes without losing them.
     let mut head = Vec::with_capacity(HEADER_LEN);
     let rest: Box<dyn Read + Send> = match opened {
         Opened::File(mut file, len) => {
-            (&mut file)
-                .take(HEADER_LEN as u64)
-                .read_to_end(&mut head)
-                .with_context(|| format!("{name}: read failed"))?;
+            peek(&mut file, &mut head, forced).with_context(|| format!("{name}: read failed"))?;
             if forced.unwrap_or_else(|| sniff(&head)) == Compression::None {
                 // The source reads by position, from offset 0.
                 return Ok(RecordReader::new(Source::from_file(file, len), Compression::None));
@@ -75,24 +111,21 @@ pub fn open(input: &Input, forced: Option<Compression>) -> Result<RecordReader> 
             Box::new(file)
         }
         Opened::Stream(mut raw) => {
-            (&mut raw)
-                .take(HEADER_LEN as u64)
-                .read_to_end(&mut head)
-                .with_context(|| format!("{name}: read failed"))?;
+            peek(&mut raw, &mut head, forced).with_context(|| format!("{name}: read failed"))?;
             raw
         }
     };
     let compression = forced.unwrap_or_else(|| sniff(&head));
     let joined: Box<dyn Read + Send> = Box::new(io::Cursor::new(head).chain(rest));
-    // Inflater, not flate2's readers: it keeps the bytes inflated before a
-    // corrupt block and reports a zlib stream cut short.
+    // tfr's decoders, not flate2's readers: they keep the bytes decoded
+    // before a corrupt block and report a zlib stream cut short.
     let buffered = io::BufReader::with_capacity(COMPRESSED_BUF, joined);
-    let mut source = match Inflater::for_compression(buffered, compression) {
+    let mut source = match decoder(buffered, compression) {
         Err(plain) => Source::from_reader(Box::new(plain.into_inner())),
-        // A regular file is inflated in full chunks; a pipe eagerly, so
+        // A regular file is decoded in full chunks; a pipe eagerly, so
         // that a slow stream's records show at once.
-        Ok(inflater) if regular => Source::from_read_ahead(ReadAhead::new(Box::new(inflater))),
-        Ok(inflater) => Source::from_read_ahead(ReadAhead::eager(Box::new(inflater))),
+        Ok(decoded) if regular => Source::from_read_ahead(ReadAhead::new(decoded)),
+        Ok(decoded) => Source::from_read_ahead(ReadAhead::eager(decoded)),
     };
     if regular {
         source.set_file_backed();
@@ -124,5 +157,29 @@ mod tests {
         let h = super::super::encode_header(0x9c78);
         assert_eq!(&h[..2], &[0x78, 0x9c]);
         assert_eq!(sniff(&h), Compression::None);
+    }
+
+    #[test]
+    fn sniffs_snappy_by_its_first_block() {
+        use std::io::Write;
+        let mut records = super::super::RecordWriter::new(Vec::new());
+        records.write_record(b"payload").unwrap();
+        let plain = records.into_inner();
+        let mut w = snappy::SnappyWriter::new(Vec::new());
+        w.write_all(&plain).unwrap();
+        let packed = w.finish().unwrap();
+        assert_eq!(sniff_len(&packed[..HEADER_LEN]), packed.len());
+        assert_eq!(sniff(&packed), Compression::Snappy);
+        // Not the whole first block: not recognised.
+        assert_eq!(sniff(&packed[..packed.len() - 1]), Compression::None);
+        // A snappy block of something else is not a SNAPPY TFRecord file.
+        let mut w = snappy::SnappyWriter::new(Vec::new());
+        w.write_all(b"just some text, no record header here").unwrap();
+        assert_eq!(sniff(&w.finish().unwrap()), Compression::None);
+        // Plain records and gzip need no more than 12 bytes.
+        assert_eq!(sniff_len(&plain[..HEADER_LEN]), HEADER_LEN);
+        assert_eq!(sniff_len(&[0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0]), HEADER_LEN);
+        // An implausible length does not make it read on.
+        assert_eq!(sniff_len(&[0x7f, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0]), HEADER_LEN);
     }
 }

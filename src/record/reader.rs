@@ -274,7 +274,7 @@ impl RecordReader {
     }
 }
 
-/// Errors a gzip/zlib decoder raises for bad data (as opposed to the OS).
+/// Errors a decompressor raises for bad data (as opposed to the OS).
 fn is_decoder_error(e: &io::Error) -> bool {
     matches!(
         e.kind(),

@@ -740,7 +740,7 @@ pub(super) fn find_header(buf: &[u8]) -> Option<usize> {
         .position(|w| parse_header(w.try_into().expect("12 bytes")).is_some())
 }
 
-/// Errors a gzip/zlib decoder raises for bad data (as opposed to the OS).
+/// Errors a decompressor raises for bad data (as opposed to the OS).
 fn is_decoder_error(e: &io::Error) -> bool {
     matches!(
         e.kind(),
@@ -752,6 +752,8 @@ fn is_decoder_error(e: &io::Error) -> bool {
 fn stream_reason(e: &io::Error, compression: Compression) -> String {
     if e.kind() == io::ErrorKind::UnexpectedEof {
         format!("the {} stream is cut short", compression.name())
+    } else if e.to_string().contains(compression.name()) {
+        e.to_string()
     } else {
         format!("{}: {e}", compression.name())
     }

@@ -166,6 +166,7 @@ pub fn write_tf(out: &mut String, scan: &Scan) {
     let compression = match compressions.as_slice() {
         [Compression::Gzip] => ", compression_type=\"GZIP\"",
         [Compression::Zlib] => ", compression_type=\"ZLIB\"",
+        [Compression::Snappy] => ", compression_type=\"SNAPPY\"",
         _ => "",
     };
     if compressions.len() > 1 {

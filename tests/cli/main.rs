@@ -27,4 +27,5 @@ mod process;
 mod readable;
 mod regressions_inflate;
 mod schema;
+mod snappy;
 mod verify_crc;

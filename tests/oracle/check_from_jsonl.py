@@ -10,9 +10,9 @@ What it checks (exit 1 on any mismatch, with a line per failure):
 
 1. tests/data/jsonl/{natural,sequence,raw}.jsonl (hand-written: scalars,
    lists, booleans, text, base64 images, NaN, typed forms, empty lists,
-   unset features) converted by `tfr from-jsonl --compression none|gzip|zlib`
+   unset features) converted by `tfr from-jsonl --compression none|gzip|zlib|snappy`
    are read by `tf.data.TFRecordDataset(compression_type="" | "GZIP" |
-   "ZLIB")` as exactly the messages intended (listed below, built here
+   "ZLIB" | "SNAPPY")` as exactly the messages intended (listed below, built here
    independently of tfr), the same bytes for every compression; TF's own
    parsers accept them (`tf.io.parse_single_example` with a PNG decoded by
    `tf.io.decode_png`, `tf.io.parse_single_sequence_example`).
@@ -54,7 +54,7 @@ from google.protobuf import json_format  # noqa: E402
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
 JSONL = DATA / "jsonl"
-TF_COMPRESSION = {"none": "", "gzip": "GZIP", "zlib": "ZLIB"}
+TF_COMPRESSION = {"none": "", "gzip": "GZIP", "zlib": "ZLIB", "snappy": "SNAPPY"}
 
 failures = []
 
@@ -254,7 +254,7 @@ def check_hand_written(tfr, tmp):
         src = JSONL / f"{name}.jsonl"
         type_args = ["--type", "raw"] if kind == "raw" else []
         payloads = None
-        for comp in ("none", "gzip", "zlib"):
+        for comp in ("none", "gzip", "zlib", "snappy"):
             out = tmp / f"{name}.{comp}.tfrecord"
             run_tfr(tfr, ["from-jsonl", str(src), "-o", str(out), "--compression", comp, *type_args])
             got = tf_read(out, comp)
@@ -279,7 +279,7 @@ def check_hand_written(tfr, tmp):
             "payloads_b64": [base64.b64encode(p).decode() for p in payloads],
             "canonical": lines,
         }
-        print(f"ok   {name}.jsonl: {len(payloads)} records, intended values under none/gzip/zlib; canonical form reads back")
+        print(f"ok   {name}.jsonl: {len(payloads)} records, intended values under none/gzip/zlib/snappy; canonical form reads back")
 
     # TF's own parsers on what from-jsonl wrote.
     image = tf_read(tmp / "natural.gzip.tfrecord", "gzip")[1]
@@ -324,7 +324,7 @@ def check_fixture_round_trips(tfr, tmp):
         type_args = ["--type", "raw"] if kind == "raw" else []
         want = [base64.b64decode(p) for p in exp["payloads_b64"]]
         jsonl = run_tfr(tfr, ["to-jsonl", str(DATA / f["file"]), *type_args])
-        for comp in ("none", "gzip", "zlib"):
+        for comp in ("none", "gzip", "zlib", "snappy"):
             out = tmp / f"rt.{f['name']}.{comp}"
             run_tfr(tfr, ["from-jsonl", "-", "-o", str(out), "--compression", comp, *type_args], stdin=jsonl)
             got = tf_read(out, comp)
@@ -334,7 +334,7 @@ def check_fixture_round_trips(tfr, tmp):
             elif got != want:
                 fail(f"{f['name']}: round trip ({comp}) is not byte-identical")
         n += 1
-    print(f"ok   to-jsonl | from-jsonl on {n} TF-written fixtures: byte-identical (noncanonical: parse-equal), TF reads none/gzip/zlib")
+    print(f"ok   to-jsonl | from-jsonl on {n} TF-written fixtures: byte-identical (noncanonical: parse-equal), TF reads none/gzip/zlib/snappy")
 
 
 def check_protojson(tfr):

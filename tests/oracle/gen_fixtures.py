@@ -220,6 +220,80 @@ def inflate_prefix(data, wbits):
             return b"".join(out), None
 
 
+def snappy_raw(block):
+    """One raw snappy block decoded, by google/snappy's format_description.txt
+    (a varint length, then literals and back-references)."""
+    pos, want, shift = 0, 0, 0
+    while True:
+        b = block[pos]
+        pos += 1
+        want |= (b & 0x7F) << shift
+        shift += 7
+        if b < 0x80:
+            break
+    out = bytearray()
+    while pos < len(block):
+        tag = block[pos]
+        pos += 1
+        kind = tag & 3
+        if kind == 0:
+            n = tag >> 2
+            if n >= 60:
+                k = n - 59
+                n = int.from_bytes(block[pos:pos + k], "little")
+                pos += k
+            n += 1
+            if pos + n > len(block):
+                raise ValueError("literal runs past the block")
+            out += block[pos:pos + n]
+            pos += n
+            continue
+        if kind == 1:
+            n, off = 4 + ((tag >> 2) & 7), ((tag >> 5) << 8) | block[pos]
+            pos += 1
+        elif kind == 2:
+            n, off = 1 + (tag >> 2), int.from_bytes(block[pos:pos + 2], "little")
+            pos += 2
+        else:
+            n, off = 1 + (tag >> 2), int.from_bytes(block[pos:pos + 4], "little")
+            pos += 4
+        if off == 0 or off > len(out):
+            raise ValueError("copy offset %d out of range" % off)
+        for _ in range(n):
+            out.append(out[-off])
+    if len(out) != want:
+        raise ValueError("block announces %d bytes, decodes to %d" % (want, len(out)))
+    return bytes(out)
+
+
+def snappy_prefix(data):
+    """TensorFlow's SNAPPY stream (blocks, each after a 4-byte big-endian
+    length) decoded as far as whole blocks go. Returns (bytes, error or None)."""
+    out, pos = [], 0
+    while pos < len(data):
+        if pos + 4 > len(data):
+            return b"".join(out), "cut short inside a block length"
+        n = struct.unpack(">I", data[pos:pos + 4])[0]
+        if pos + 4 + n > len(data):
+            return b"".join(out), "cut short: block of %d bytes" % n
+        try:
+            out.append(snappy_raw(data[pos + 4:pos + 4 + n]))
+        except (ValueError, IndexError) as e:
+            return b"".join(out), "snappy: %s" % e
+        pos += 4 + n
+    return b"".join(out), None
+
+
+def snappy_blocks(data):
+    """(offset, length) of each block of a SNAPPY stream."""
+    blocks, pos = [], 0
+    while pos + 4 <= len(data):
+        n = struct.unpack(">I", data[pos:pos + 4])[0]
+        blocks.append((pos, n))
+        pos += 4 + n
+    return blocks
+
+
 def gzip_bytes(raw):
     """Deterministic gzip (mtime 0) made by Python for streams TensorFlow cannot write
     (damaged inner records, non-TFRecord text)."""
@@ -320,6 +394,15 @@ def tf_write(name, payloads, compression=""):
     return path
 
 
+def tf_write_snappy(name, payloads):
+    """SNAPPY needs tf.data's writer: tf.io.TFRecordOptions refuses it in 2.21."""
+    tf = _tf()
+    path = os.path.join(DATA, name)
+    tf.data.experimental.TFRecordWriter(path, compression_type="SNAPPY").write(
+        tf.data.Dataset.from_tensor_slices(tf.constant(payloads, dtype=tf.string)))
+    return path
+
+
 def put(name, data):
     with open(os.path.join(DATA, name), "wb") as f:
         f.write(data)
@@ -410,6 +493,31 @@ def make_notebook():
     tf_write("empty.tfrecord.gz", [], "GZIP")
     fixture("empty_gzip", "empty.tfrecord.gz", "GZIP", payload="none",
             note="TFRecordWriter(GZIP) with no records written")
+
+
+def blocks_payloads():
+    """Ten Examples of about 30 KB (a record-specific phrase repeated): 300 KB,
+    two SNAPPY blocks in TensorFlow's writer, small in git."""
+    out = []
+    for i in range(10):
+        phrase = ("record %d of the multi-block snappy fixture; " % i).encode()
+        blob = (phrase * (30000 // len(phrase) + 1))[:30000 + i]
+        out.append(example_bytes([("id", f_int([i])), ("blob", f_bytes([blob]))]))
+    return out
+
+
+def make_snappy():
+    nb = notebook_payloads(200, seed=0)
+    tf_write_snappy("notebook.snappy.tfrecord", nb)
+    fixture("notebook_snappy", "notebook.snappy.tfrecord", "SNAPPY", also_read_as=[""],
+            note="notebook records written by tf.data.experimental.TFRecordWriter(compression_type='SNAPPY')")
+    tf_write_snappy("sequence.snappy.tfrecord", [p for _, p in walk(get("sequence.tfrecord"))[0]])
+    fixture("sequence_snappy", "sequence.snappy.tfrecord", "SNAPPY", payload="sequence")
+    tf_write_snappy("blocks.snappy.tfrecord", blocks_payloads())
+    blocks = snappy_blocks(get("blocks.snappy.tfrecord"))
+    assert len(blocks) >= 2, blocks
+    fixture("blocks_snappy", "blocks.snappy.tfrecord", "SNAPPY",
+            note="300 KB of records in %d SNAPPY blocks (records span blocks)" % len(blocks))
 
 
 def tiny_png(width, height, rng):
@@ -812,6 +920,29 @@ def make_damaged():
             damage=damage("corrupt_compressed", k, nb_offs[k],
                           detail="bytes %d..%d of notebook.zlib.tfrecord set to ff; %d bytes inflate (%s)"
                           % (pos, pos + 4, len(prefix), err)))
+    # SNAPPY damage, in the second block of the multi-block fixture.
+    sn = get("blocks.snappy.tfrecord")
+    sn_plain = snappy_prefix(sn)[0]
+    sn_offs = offsets_of(sn_plain)
+    (second, length) = snappy_blocks(sn)[1]
+    cut = sn[:second + 4 + length // 2]
+    put("snappy_truncated.tfrecord", cut)
+    prefix, err = snappy_prefix(cut)
+    k = first_incomplete(prefix)
+    fixture("snappy_truncated", "snappy_truncated.tfrecord", "SNAPPY",
+            damage=damage("corrupt_compressed", k, sn_offs[k],
+                          detail="blocks.snappy.tfrecord cut inside its second block; %d bytes decode (%s)"
+                          % (len(prefix), err)))
+    b = bytearray(sn)
+    b[second + 4] ^= 0x01  # the block's decompressed length (a varint), off by one
+    put("snappy_corrupt.tfrecord", bytes(b))
+    prefix, err = snappy_prefix(bytes(b))
+    assert err and err.startswith("snappy") and prefix == sn_plain[:len(prefix)], err
+    k = first_incomplete(prefix)
+    fixture("snappy_corrupt", "snappy_corrupt.tfrecord", "SNAPPY",
+            damage=damage("corrupt_compressed", k, sn_offs[k],
+                          detail="the second block's length varint of blocks.snappy.tfrecord changed; "
+                          "%d bytes decode (%s)" % (len(prefix), err)))
     # gzip whose inner TFRecord stream is damaged (data CRC at record 5)
     put("gzip_inner_damage.tfrecord.gz", gzip_bytes(get("data_crc.tfrecord")))
     fixture("gzip_inner_damage", "gzip_inner_damage.tfrecord.gz", "GZIP",
@@ -850,6 +981,8 @@ def make_not_tfrecord():
 # ----------------------------------------------------------------------------
 
 def decompressed(data, comp):
+    if comp == "SNAPPY":
+        return snappy_prefix(data)[0]
     if comp == "GZIP":
         return inflate_prefix(data, 31)[0]
     if comp == "ZLIB":
@@ -1011,6 +1144,7 @@ def main():
     make_bad_utf8_key()
     make_sequence()
     make_raw()
+    make_snappy()
     make_damaged()
     make_not_tfrecord()
     names = [f["name"] for f in FIXTURES]

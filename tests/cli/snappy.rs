@@ -1,0 +1,157 @@
+//! TensorFlow's SNAPPY files: read without a flag (files and pipes), written
+//! by from-jsonl and salvage in blocks TensorFlow's reader takes, damage
+//! located in the decompressed stream, hostile block lengths refused.
+//! (tests/oracle.rs checks the TF-written fixtures against TensorFlow's
+//! answers; tests/oracle/check_from_jsonl.py has TensorFlow read tfr's
+//! SNAPPY output.)
+
+use crate::util::*;
+
+/// TensorFlow's framing of one block: 4-byte big-endian length, raw snappy.
+fn block(data: &[u8]) -> Vec<u8> {
+    let packed = snap::raw::Encoder::new().compress_vec(data).unwrap();
+    [(packed.len() as u32).to_be_bytes().to_vec(), packed].concat()
+}
+
+/// The lengths of a SNAPPY stream's blocks, compressed and decompressed.
+fn blocks(stream: &[u8]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < stream.len() {
+        let n = u32::from_be_bytes(stream[at..at + 4].try_into().unwrap()) as usize;
+        let raw = &stream[at + 4..at + 4 + n];
+        out.push((n, snap::raw::decompress_len(raw).unwrap()));
+        at += 4 + n;
+    }
+    assert_eq!(at, stream.len());
+    out
+}
+
+#[test]
+fn tensorflow_snappy_files_read_as_their_plain_twins_from_files_and_pipes() {
+    let plain = tfr(&["to-jsonl", &data("notebook.tfrecord")]).run().ok();
+    let snappy = data("notebook.snappy.tfrecord");
+    assert_eq!(tfr(&["to-jsonl", &snappy]).run().ok(), plain);
+    let bytes = std::fs::read(&snappy).unwrap();
+    assert_eq!(tfr(&["to-jsonl", "-"]).stdin(&bytes).run().ok(), plain);
+    assert_eq!(tfr(&["to-jsonl", "--compression", "snappy", &snappy]).run().ok(), plain);
+    let text = tfr(&["cat", &data("notebook.tfrecord")]).run().ok();
+    assert_eq!(tfr(&["cat", "-j", "2", &snappy]).run().ok(), text);
+    let ok = tfr(&["verify-crc", &data("blocks.snappy.tfrecord")]).run().ok();
+    assert!(ok.contains("10 records, all intact"), "{ok}");
+    let schema = tfr(&["schema", "--format", "tf", &snappy]).run().ok();
+    assert!(schema.contains("compression_type=\"SNAPPY\""), "{schema}");
+    // Named in count's table.
+    let table = tfr(&["verify-crc", &snappy, &data("notebook.tfrecord")]).run().ok();
+    assert!(table.contains("snappy"), "{table}");
+}
+
+#[test]
+fn a_record_in_a_block_of_its_own_is_read() {
+    // TensorFlow's writer puts a record larger than its 256 KiB buffer in a
+    // block of its own (its reader then refuses it; tfr reads it).
+    let dir = Dir::new();
+    let big: Vec<u8> = (0..700_000u32).map(|i| (i * 31 % 253) as u8).collect();
+    let plain = records(&[b"small", &big, b"after"]);
+    let header = 12 + 5 + 4 + 12;
+    let stream = [
+        block(&plain[..header]),
+        block(&plain[header..header + big.len()]),
+        block(&plain[header + big.len()..]),
+    ]
+    .concat();
+    let path = dir.write("big.snappy", &stream);
+    assert_eq!(tfr(&["count", &path]).run().ok(), "3\n");
+    let want = dir.write("big.tfrecord", &plain);
+    let raw = tfr(&["cat", "--type", "raw", "--full", &want]).run().ok();
+    assert_eq!(tfr(&["cat", "--type", "raw", "--full", &path]).run().ok(), raw);
+    assert_eq!(tfr(&["verify-crc", &path]).run().code, 0);
+}
+
+#[test]
+fn tfr_writes_blocks_tensorflow_reads() {
+    // Records of every size, one over a megabyte: blocks hold at most 192
+    // KiB of input, under 256 KiB compressed even for random bytes.
+    let dir = Dir::new();
+    let mut noise = 0x9e3779b97f4a7c15u64;
+    let big: String = (0..1_500_000)
+        .map(|_| {
+            noise ^= noise << 13;
+            noise ^= noise >> 7;
+            noise ^= noise << 17;
+            char::from(b'a' + (noise % 26) as u8)
+        })
+        .collect();
+    let lines = format!("{{\"a\": [1.5]}}\n{{\"text\": \"{big}\"}}\n{{\"a\": [1.5, 2.5]}}\n");
+    let input = dir.write("in.jsonl", lines.as_bytes());
+    let out = dir.path("out.snappy");
+    let out_s = out.to_str().unwrap();
+    tfr(&["from-jsonl", "--compression", "snappy", "-o", out_s, &input])
+        .run()
+        .ok();
+    let stream = std::fs::read(&out).unwrap();
+    let sizes = blocks(&stream);
+    assert!(sizes.len() >= 8, "{sizes:?}");
+    for (compressed, decompressed) in sizes {
+        assert!(decompressed <= 192 << 10 && compressed <= 256 << 10);
+    }
+    let back = tfr(&["to-jsonl", out_s]).run().ok();
+    assert_eq!(back.lines().count(), 3);
+    assert!(back.contains(&big));
+    let plain = dir.path("out.tfrecord");
+    tfr(&["from-jsonl", "-o", plain.to_str().unwrap(), &input]).run().ok();
+    assert_eq!(tfr(&["to-jsonl", plain.to_str().unwrap()]).run().ok(), back);
+}
+
+#[test]
+fn salvage_of_a_snappy_input_is_snappy_and_damage_is_located() {
+    let dir = Dir::new();
+    let damaged = data("snappy_corrupt.tfrecord");
+    let out = dir.path("salvaged");
+    let out_s = out.to_str().unwrap();
+    let ran = tfr(&["verify-crc", "--salvage", out_s, &damaged]).run();
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains("record 8 at byte 240468 of the decompressed snappy stream"),
+        "{}",
+        ran.stderr
+    );
+    assert!(!ran.stderr.contains("snappy: snappy"), "{}", ran.stderr);
+    let salvaged = std::fs::read(&out).unwrap();
+    assert!(!blocks(&salvaged).is_empty(), "salvage is SNAPPY like its input");
+    assert_eq!(tfr(&["count", out_s]).run().ok(), "8\n");
+    let err = tfr(&["count", &damaged]).run().fails(2);
+    assert!(err.contains("corrupt compressed stream"), "{err}");
+    let err = tfr(&["count", &data("snappy_truncated.tfrecord")]).run().fails(2);
+    assert!(err.contains("the snappy stream is cut short"), "{err}");
+}
+
+#[test]
+fn hostile_block_lengths_are_refused_without_holding_them() {
+    let dir = Dir::new();
+    // Over the largest block: refused before reading on.
+    let path = dir.write("huge.snappy", &[&u32::MAX.to_be_bytes()[..], &[0; 64]].concat());
+    let err = tfr(&["count", "--compression", "snappy", &path]).run().fails(2);
+    assert!(err.contains("more than any block"), "{err}");
+    // A plausible length, few bytes: cut short, at once.
+    let path = dir.write("short.snappy", &[&(1u32 << 29).to_be_bytes()[..], &[7; 64]].concat());
+    let err = tfr(&["count", "--compression", "snappy", &path]).run().fails(2);
+    assert!(err.contains("cut short"), "{err}");
+    // A block announcing far more than its bytes can expand to.
+    let mut lying = vec![0, 0, 0, 6];
+    lying.extend_from_slice(&[0xff, 0xff, 0xff, 0x7f, 0x00, 0x00]);
+    let path = dir.write("lying.snappy", &lying);
+    let err = tfr(&["count", "--compression", "snappy", &path]).run().fails(2);
+    assert!(err.contains("corrupt"), "{err}");
+}
+
+#[test]
+fn a_forced_wrong_compression_names_snappy() {
+    let snappy = data("notebook.snappy.tfrecord");
+    let err = tfr(&["count", "--compression", "none", &snappy]).run().fails(2);
+    assert!(err.contains("SNAPPY-compressed: drop `--compression none`"), "{err}");
+    // Text is not taken for SNAPPY.
+    let err = tfr(&["count", &data("not_tfrecord.csv")]).run().fails(2);
+    assert!(err.contains("not a TFRecord file"), "{err}");
+}
