@@ -23,11 +23,11 @@ fi
 for t in "${targets[@]}"; do
     mkdir -p "corpus/$t"
     # Seed the corpus with the repository's small fixtures, behind each
-    # mode byte (0 stream, 1 file, 2 gzip, 3 zlib).
+    # mode byte (0 stream, 1 file, 2 gzip, 3 zlib, 4 snappy, 5 as a snappy stream).
     if [ "$t" = record_reader ]; then
         for f in ../tests/data/*.tfrecord* ../tests/data/*.csv* ../tests/data/*.txt; do
             [ -f "$f" ] && [ "$(stat -c %s "$f")" -le 65536 ] || continue
-            for m in 0 1 2 3; do
+            for m in 0 1 2 3 4 5; do
                 { printf "\\$m"; cat "$f"; } > "corpus/$t/seed-$m-$(basename "$f")"
             done
         done

@@ -11,16 +11,23 @@ use crate::record::{
 use std::io::{Cursor, Write};
 
 /// The `record_reader` target: the first byte picks how the rest is read —
-/// as a stream, as a regular file (sniffed by [`crate::record::open`]), or
-/// gzip- or zlib-compressed first (so damaged records inside a valid
-/// stream are reached too).
+/// as a stream, as a regular file (sniffed by [`crate::record::open`]),
+/// gzip-, zlib- or SNAPPY-compressed first (so damaged records inside a
+/// valid stream are reached too), or as a SNAPPY stream itself (hostile
+/// block framing).
 pub fn record_reader(input: &[u8]) {
     let Some((&mode, data)) = input.split_first() else {
         return;
     };
-    match mode % 4 {
+    match mode % 6 {
         0 => stream(data),
         1 => file(data),
+        4 => {
+            let mut e = crate::io::snappy::SnappyWriter::new(Vec::new());
+            e.write_all(data).expect("in memory");
+            file(&e.finish().expect("in memory"));
+        }
+        5 => file_as(data, Some(Compression::Snappy)),
         2 => {
             let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
             e.write_all(data).expect("in memory");
@@ -124,16 +131,21 @@ fn holding(mut scanner: Scanner, hold: u64) -> Scanner {
 }
 
 /// Checks `bytes` as a regular file opened by [`crate::record::open`] (sniffing
-/// gzip/zlib/plain), so the file-size shortcuts and decompressors are used.
+/// gzip/zlib/snappy/plain), so the file-size shortcuts and decompressors are used.
 pub fn file(bytes: &[u8]) {
+    file_as(bytes, None);
+}
+
+/// [`file`] with the compression forced (`None`: sniffed).
+fn file_as(bytes: &[u8], forced: Option<Compression>) {
     let mut temp = tempfile::NamedTempFile::new().expect("temp file");
     temp.write_all(bytes).expect("write temp file");
-    let reader = crate::record::open(&Input::Path(temp.path().to_path_buf()), None).expect("open temp file");
+    let reader = crate::record::open(&Input::Path(temp.path().to_path_buf()), forced).expect("open temp file");
     let plain = (reader.compression() == Compression::None).then_some(bytes);
     let salvaged = scan(Scanner::new(reader), plain);
     let again = scan(plain_stream(&salvaged), Some(&salvaged));
     assert_eq!(again, salvaged, "salvaged records re-scan differently");
-    let reader = crate::record::open(&Input::Path(temp.path().to_path_buf()), None).expect("open temp file");
+    let reader = crate::record::open(&Input::Path(temp.path().to_path_buf()), forced).expect("open temp file");
     scan(holding(Scanner::new(reader), 64), plain);
 }
 
