@@ -153,6 +153,9 @@ pub(crate) enum PayloadType {
     Example,
     /// tf.train.SequenceExample.
     Sequence,
+    /// tensorflow.serving.ExampleListWithContext (TF-Ranking's ELWC): a
+    /// context Example and a list of Examples.
+    Elwc,
     /// Any bytes, printed escaped (JSON: a string, or {"base64": ...}).
     Raw,
 }
@@ -164,6 +167,7 @@ impl PayloadType {
             PayloadType::Auto => None,
             PayloadType::Example => Some(MessageType::Example),
             PayloadType::Sequence => Some(MessageType::SequenceExample),
+            PayloadType::Elwc => Some(MessageType::Elwc),
             PayloadType::Raw => Some(MessageType::Raw),
         }
     }

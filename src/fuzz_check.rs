@@ -46,7 +46,12 @@ pub fn record_reader(input: &[u8]) {
 /// picks renders strictly.
 pub fn example_text(data: &[u8]) {
     const PREFIX: &[u8] = b"# kept\n";
-    for ty in [MessageType::Example, MessageType::SequenceExample, MessageType::Raw] {
+    for ty in [
+        MessageType::Example,
+        MessageType::SequenceExample,
+        MessageType::Elwc,
+        MessageType::Raw,
+    ] {
         for strict in [false, true] {
             let mut out = PREFIX.to_vec();
             if render_text(ty, strict, data, &mut out).is_err() {
@@ -268,7 +273,12 @@ pub fn from_jsonl(data: &[u8]) {
     let line = data.split(|&b| b == b'\n').next().unwrap_or_default();
     let json = serde_json::from_slice::<serde_json::Value>(line).is_ok();
     for format in [JsonFormat::Natural, JsonFormat::Protojson] {
-        for ty in [MessageType::Example, MessageType::SequenceExample, MessageType::Raw] {
+        for ty in [
+            MessageType::Example,
+            MessageType::SequenceExample,
+            MessageType::Elwc,
+            MessageType::Raw,
+        ] {
             let mut out = b"kept".to_vec();
             match Encoder::new(format, None).encode(ty, line, &mut out) {
                 Err(_) => assert_eq!(out, b"kept", "{format:?} {ty:?}: output changed on error"),
@@ -288,6 +298,10 @@ pub fn from_jsonl(data: &[u8]) {
                             decoder
                                 .sequence_example(payload, false)
                                 .expect("an encoded SequenceExample decodes");
+                        }
+                        MessageType::Elwc => {
+                            crate::example::elwc::checked(&mut decoder, payload, false)
+                                .expect("an encoded ExampleListWithContext decodes");
                         }
                         MessageType::Raw => {}
                     }

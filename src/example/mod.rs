@@ -18,6 +18,10 @@
 //! 2. else an **Example** file if it parses as an Example and has a
 //!    `features` field (field 1) or no field at all (an empty record is an
 //!    empty Example: that is how TensorFlow writes one);
+//!
+//! In either case, when the reading has a feature name that is not a name
+//! (control characters: nested protobuf) and the record reads cleanly as
+//! an ExampleListWithContext ([`elwc`]), it is an **ELWC** file;
 //! 3. else an error that suggests `--type raw`: a payload whose top-level
 //!    fields are all unknown (text, random bytes that happen to parse) is
 //!    not taken for an empty Example.
@@ -35,6 +39,7 @@
 //! skipped, as protobuf does, and a non-empty payload of unknown fields
 //! prints as an empty message.
 
+pub(crate) mod elwc;
 pub mod error;
 pub mod json;
 pub mod media;
@@ -65,6 +70,8 @@ pub enum MessageType {
     Example,
     /// `tf.train.SequenceExample`.
     SequenceExample,
+    /// `tensorflow.serving.ExampleListWithContext` (TF-Ranking's ELWC).
+    Elwc,
     /// Plain bytes, not decoded (`--type raw`).
     Raw,
 }
@@ -75,6 +82,7 @@ impl MessageType {
         match self {
             MessageType::Example => "example",
             MessageType::SequenceExample => "sequence",
+            MessageType::Elwc => "elwc",
             MessageType::Raw => "raw",
         }
     }
@@ -92,16 +100,34 @@ pub fn resolve_auto(first_payload: &[u8]) -> Result<MessageType, DecodeError> {
         }
     }
     let mut decoder = Decoder::new();
-    if has_feature_lists {
-        return match decoder.sequence_example(first_payload, true) {
-            Ok(_) => Ok(MessageType::SequenceExample),
-            Err(e) => Err(not_an_example(e)),
-        };
+    let (read, clean) = if has_feature_lists {
+        match decoder.sequence_example(first_payload, true) {
+            Ok(view) => {
+                let clean = view.context().is_none_or(|c| names_are_clean(&c))
+                    && view
+                        .feature_lists()
+                        .is_none_or(|l| l.entries().all(|(k, _)| elwc::is_name(k)));
+                (Ok(MessageType::SequenceExample), clean)
+            }
+            Err(e) => (Err(not_an_example(e)), false),
+        }
+    } else {
+        match decoder.example(first_payload, true) {
+            Ok(view) => (
+                Ok(MessageType::Example),
+                view.features().is_none_or(|f| names_are_clean(&f)),
+            ),
+            Err(e) => (Err(not_an_example(e)), false),
+        }
+    };
+    if elwc::looks_like(&mut decoder, first_payload, clean) {
+        return Ok(MessageType::Elwc);
     }
-    match decoder.example(first_payload, true) {
-        Ok(_) => Ok(MessageType::Example),
-        Err(e) => Err(not_an_example(e)),
-    }
+    read
+}
+
+fn names_are_clean(features: &FeaturesView<'_>) -> bool {
+    features.entries().all(|(k, _)| elwc::is_name(k))
 }
 
 /// Wraps why the first record failed to parse into the auto-mode error.
@@ -212,6 +238,10 @@ fn render_looking(
                 MessageType::Example => text::example(&decoder.example(payload, strict)?, out),
                 MessageType::SequenceExample => {
                     text::sequence_example(&decoder.sequence_example(payload, strict)?, out)
+                }
+                MessageType::Elwc => {
+                    let parts = elwc::checked(decoder, payload, strict)?;
+                    elwc::text(decoder, payload, &parts, out)
                 }
                 MessageType::Raw => text::raw(payload, out),
             }

@@ -40,6 +40,20 @@ pub(crate) fn example(view: &ExampleView<'_>, out: &mut Out<'_>) {
     }
 }
 
+/// Appends a validated Example as the message field `name` of an
+/// enclosing message (`name {`, the Example two spaces in, `}`), as an
+/// ExampleListWithContext prints its `examples` and `context`.
+pub(crate) fn example_field(name: &str, view: &ExampleView<'_>, out: &mut Out<'_>) {
+    let mut w = Writer { out, indent: 0 };
+    w.open(name);
+    if let Some(features) = view.features() {
+        w.open("features");
+        w.features(&features);
+        w.close();
+    }
+    w.close();
+}
+
 /// Appends the text format of a validated SequenceExample.
 pub(crate) fn sequence_example(view: &SequenceExampleView<'_>, out: &mut Out<'_>) {
     let mut w = Writer { out, indent: 0 };

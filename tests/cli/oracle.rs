@@ -41,7 +41,7 @@ fn cat_equals_text_format_on_every_example_fixture() {
     let mut checked = 0;
     for f in fixtures().iter().filter(|f| f["damage"].is_null()) {
         let payload = f["payload"].as_str().unwrap();
-        if payload != "example" && payload != "sequence" {
+        if !matches!(payload, "example" | "sequence" | "elwc") {
             continue;
         }
         let Some(exp) = expected(f) else { continue };

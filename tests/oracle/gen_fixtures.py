@@ -520,6 +520,54 @@ def make_snappy():
             note="300 KB of records in %d SNAPPY blocks (records span blocks)" % len(blocks))
 
 
+def make_elwc():
+    """ExampleListWithContext (TF-Ranking's payload): its own test files, and
+    hand-made records for the edges (built with input_pb2, written by TF)."""
+    for src, name in (("tf_ranking_train_elwc.tfrecord", "ranking_elwc.tfrecord"),
+                      ("tf_ranking_test_numerical_elwc.tfrecord", "ranking_numerical_elwc.tfrecord")):
+        with open(os.path.join(HERE, "vendor", src), "rb") as f:
+            put(name, f.read())
+        fixture(name.split(".")[0], name, payload="elwc",
+                note="TF-Ranking's %s (tests/oracle/vendor/README.md)" % src)
+    elwc = message_class("elwc")
+    ex = lambda pairs: example_bytes(pairs)  # noqa: E731
+    def msg(examples=(), context=None, extra=b""):
+        raw = b"".join(ld(1, e) for e in examples)
+        if context is not None:
+            raw += ld(2, context)
+        raw += extra
+        elwc.FromString(raw)
+        return raw
+    q = ex([("query", f_bytes([b"pizza"])), ("query_id", f_int([7]))])
+    d1 = ex([("cuisine", f_bytes([b"Pizzeria"])), ("score", f_float([0.5, 1.25])), ("rel", f_int([1]))])
+    d2 = ex([("cuisine", f_bytes([b"Taqueria", b"\xff\xfe"])), ("score", f_float([float("nan")])),
+             ("rel", f_int([0]))])
+    recs = [
+        msg([d1, d2], q),                              # 0: context and two examples
+        msg([d1]),                                     # 1: no context
+        msg([], q),                                    # 2: context, no examples
+        msg([b"", d2], q),                             # 3: an empty Example in the list
+        msg([d1], b""),                                # 4: an empty context (set, no features)
+        msg([ex([("k", f_int([]))]), ex([("j", f_float([]))])], q),  # 5: empty lists of two kinds
+        msg(),                                         # 6: the empty message
+    ]
+    tf_write("elwc_edge.tfrecord", recs)
+    fixture("elwc_edge", "elwc_edge.tfrecord", payload="elwc",
+            note="hand-made ExampleListWithContext edges: no context, no examples, empty Examples, "
+                 "empty lists, the empty message")
+    # Encodings protobuf never writes (not byte-identical after a round trip).
+    recs = [
+        msg([d2], q) + ld(2, ex([("lang", f_bytes([b"en"]))])),  # 0: context twice: merged
+        msg([d1], q, extra=b"\x18\x05"),             # 1: an unknown field next to the known ones
+        ld(2, q) + ld(1, d1) + ld(1, d2),              # 2: context before the examples
+    ]
+    for r in recs:
+        elwc.FromString(r)
+    tf_write("elwc_noncanonical.tfrecord", recs)
+    fixture("elwc_noncanonical", "elwc_noncanonical.tfrecord", payload="elwc",
+            note="ExampleListWithContext encodings protobuf reads but never writes")
+
+
 def tiny_png(width, height, rng):
     def chunk(kind, data):
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
@@ -990,10 +1038,18 @@ def decompressed(data, comp):
     return data
 
 
-def render(payload, kind):
+def message_class(kind):
     tf = _tf()
+    if kind == "elwc":
+        # pip install --no-deps tensorflow-serving-api (its TensorFlow pin is not needed)
+        from tensorflow_serving.apis import input_pb2
+        return input_pb2.ExampleListWithContext
+    return tf.train.Example if kind == "example" else tf.train.SequenceExample
+
+
+def render(payload, kind):
     from google.protobuf import json_format, text_format
-    cls = tf.train.Example if kind == "example" else tf.train.SequenceExample
+    cls = message_class(kind)
     try:
         msg = cls.FromString(payload)
     except Exception:  # noqa: BLE001
@@ -1005,7 +1061,8 @@ def render(payload, kind):
 def parses_as(payload):
     tf = _tf()
     out = []
-    for name, cls in (("example", tf.train.Example), ("sequence", tf.train.SequenceExample)):
+    for name, cls in (("example", tf.train.Example), ("sequence", tf.train.SequenceExample),
+                      ("elwc", message_class("elwc"))):
         try:
             cls.FromString(payload)
             out.append(name)
@@ -1106,7 +1163,7 @@ def run_oracle():
                 "offsets": [off for off, _ in good[:len(recs)]],
                 "parses_as": [parses_as(p) for p in recs],
             }
-            if fx["payload"] in ("example", "sequence"):
+            if fx["payload"] in ("example", "sequence", "elwc"):
                 rendered = [render(p, fx["payload"]) for p in recs]
                 exp["text"] = [t for t, _ in rendered]
                 exp["protojson"] = [j for _, j in rendered]
@@ -1145,6 +1202,7 @@ def main():
     make_sequence()
     make_raw()
     make_snappy()
+    make_elwc()
     make_damaged()
     make_not_tfrecord()
     names = [f["name"] for f in FIXTURES]

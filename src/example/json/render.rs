@@ -28,7 +28,10 @@
 //!
 //! A SequenceExample is `{"context": {...}, "feature_lists": {"name":
 //! [FEATURE, ...]}}`, each key present exactly when the field is (the empty
-//! payload is `{}`). A raw payload (`--type raw`) is a JSON string when it
+//! payload is `{}`). An ExampleListWithContext (`--type elwc`) is
+//! `{"context": EXAMPLE, "examples": [EXAMPLE, ...]}`, each EXAMPLE as an
+//! Example's line (`null` for one without `features`), `context` present
+//! exactly when the field is, `examples` always. A raw payload (`--type raw`) is a JSON string when it
 //! is valid UTF-8, else `{"base64": ...}`.
 //!
 //! Strings escape only what JSON requires (`"`, `\`, controls below 0x20,
@@ -49,15 +52,18 @@
 //! `from-jsonl --format protojson` byte for byte. With sorted keys the line
 //! is byte-identical to `MessageToJson(msg, indent=None, sort_keys=True)`.
 //! A raw payload is a base64 JSON string (protobuf's mapping of `bytes`).
+//! An ExampleListWithContext is `{"examples": [...], "context": {...}}`
+//! (field-number order; each left out when unset, as MessageToJson does).
 
 use base64::Engine as _;
 
 use crate::example::out::{Cut, Out};
 use crate::example::short::{self, Shorten};
+use crate::example::view::ElwcParts;
 use crate::example::view::{
     ExampleView, FeatureListsView, FeatureView, FeaturesView, Kind, MapEntry, MapView, SequenceExampleView,
 };
-use crate::example::{DecodeError, Decoder, Format, MessageType};
+use crate::example::{elwc, DecodeError, Decoder, Format, MessageType};
 
 mod proto;
 pub(crate) use proto::PROTOJSON;
@@ -87,8 +93,29 @@ pub(crate) const NATURAL: Mapping = Mapping {
     fast: Some(fast_example),
     example: natural_example,
     sequence: natural_sequence,
+    elwc: ElwcKeys {
+        context: b"\"context\":",
+        examples: b"\"examples\":[",
+        sep: b",",
+        context_first: true,
+        empty_examples: true,
+    },
     raw: natural_bytes,
 };
+
+/// How a mapping writes an ExampleListWithContext object.
+pub(crate) struct ElwcKeys {
+    /// The context's key (and its separator).
+    pub(crate) context: &'static [u8],
+    /// The examples' key and the array's `[`.
+    pub(crate) examples: &'static [u8],
+    /// Between members and between examples.
+    pub(crate) sep: &'static [u8],
+    /// Context before examples (else field-number order).
+    pub(crate) context_first: bool,
+    /// Whether an empty list of examples is written (`[]`).
+    pub(crate) empty_examples: bool,
+}
 
 /// A writer straight from wire bytes: false, with nothing written, when
 /// the payload is not what it handles.
@@ -101,6 +128,7 @@ pub(crate) struct Mapping {
     fast: Option<Fast>,
     example: fn(&ExampleView<'_>, &mut Out<'_>),
     sequence: fn(&SequenceExampleView<'_>, &mut Out<'_>),
+    elwc: ElwcKeys,
     /// A whole raw payload (unless it is shortened).
     raw: fn(&[u8], &mut Out<'_>),
 }
@@ -120,6 +148,10 @@ impl Mapping {
             MessageType::Example if fast(out) => {}
             MessageType::Example => (self.example)(&decoder.example(payload, strict)?, out),
             MessageType::SequenceExample => (self.sequence)(&decoder.sequence_example(payload, strict)?, out),
+            MessageType::Elwc => {
+                let parts = elwc::checked(decoder, payload, strict)?;
+                self.elwc_object(decoder, payload, &parts, out);
+            }
             MessageType::Raw => match out.short().and_then(|s| short::cut(payload, s.max_bytes)) {
                 Some(start) => shortened_value(payload, start, out),
                 None => (self.raw)(payload, out),
@@ -127,6 +159,52 @@ impl Mapping {
         }
         out.push(b'\n');
         Ok(())
+    }
+
+    /// An ExampleListWithContext object of checked `parts`.
+    fn elwc_object(&self, decoder: &mut Decoder, payload: &[u8], parts: &ElwcParts<'_>, out: &mut Out<'_>) {
+        let keys = &self.elwc;
+        let has_examples = keys.empty_examples || !parts.examples.is_empty();
+        let context = |decoder: &mut Decoder, out: &mut Out<'_>| {
+            out.extend_from_slice(keys.context);
+            elwc::with_context(decoder, payload, parts, |view| (self.example)(view, out));
+        };
+        let examples = |decoder: &mut Decoder, out: &mut Out<'_>| {
+            out.extend_from_slice(keys.examples);
+            let mut first = true;
+            elwc::each_example(decoder, payload, parts, |view| {
+                if !first {
+                    out.extend_from_slice(keys.sep);
+                }
+                first = false;
+                (self.example)(view, out);
+            });
+            out.push(b']');
+        };
+        out.push(b'{');
+        let has_context = !parts.context.is_empty();
+        if keys.context_first {
+            if has_context {
+                context(decoder, out);
+                if has_examples {
+                    out.extend_from_slice(keys.sep);
+                }
+            }
+            if has_examples {
+                examples(decoder, out);
+            }
+        } else {
+            if has_examples {
+                examples(decoder, out);
+                if has_context {
+                    out.extend_from_slice(keys.sep);
+                }
+            }
+            if has_context {
+                context(decoder, out);
+            }
+        }
+        out.push(b'}');
     }
 }
 

@@ -4,7 +4,8 @@
 
 use super::num;
 use super::{
-    EntryRec, ExampleView, FeatureListsView, FeatureRec, FeaturesView, Kind, ListEntryRec, ListRec, SequenceExampleView,
+    ElwcParts, EntryRec, ExampleView, FeatureListsView, FeatureRec, FeaturesView, Kind, ListEntryRec, ListRec,
+    SequenceExampleView,
 };
 use crate::example::error::{DecodeError, DecodeErrorKind as K};
 use crate::example::wire::Reader;
@@ -169,6 +170,58 @@ impl Decoder {
                 entries: &dec.list_entries,
             }),
         })
+    }
+
+    /// Splits `payload` as a `tensorflow.serving.ExampleListWithContext`
+    /// (`repeated Example examples = 1; Example context = 2`) into its
+    /// examples and its context; each is then decoded by
+    /// [`Decoder::nested_example`]. Only the top level is checked here.
+    ///
+    /// With `strict` (auto mode), a record whose top-level fields are all
+    /// unknown is an error; otherwise unknown fields are skipped.
+    pub(crate) fn elwc_parts(payload: &[u8], strict: bool) -> Result<ElwcParts<'_>, DecodeError> {
+        let mut parts = ElwcParts {
+            examples: Vec::new(),
+            context: Vec::new(),
+        };
+        check_top(payload, strict, "ExampleListWithContext", |number, _, sub| {
+            match number {
+                num::EXAMPLES => parts.examples.push(sub),
+                num::ELWC_CONTEXT => parts.context.push(sub),
+                _ => return Ok(false),
+            }
+            Ok(true)
+        })?;
+        Ok(parts)
+    }
+
+    /// Validates the Example held by `parts` of `payload` (the occurrences
+    /// of one message field, which protobuf merges: one example of an
+    /// [`ElwcParts`], or all of its context) and indexes it; spans and
+    /// error offsets count from the start of `payload`. Unknown fields are
+    /// skipped.
+    pub(crate) fn nested_example<'a>(
+        &'a mut self,
+        payload: &'a [u8],
+        parts: &[Reader<'a>],
+    ) -> Result<ExampleView<'a>, DecodeError> {
+        self.clear();
+        let mut has_features = false;
+        for part in parts {
+            walk(*part, |number, sub| {
+                if number == num::FEATURES {
+                    self.index_features(sub)?;
+                    has_features = true;
+                }
+                Ok(())
+            })?;
+        }
+        let features = has_features.then(|| FeaturesView {
+            payload,
+            dec: self,
+            entries: &self.entries,
+        });
+        Ok(ExampleView { features })
     }
 
     /// Indexes the entries of a `Features` message.

@@ -39,6 +39,8 @@ mod num {
     pub(super) const INT64_LIST: u32 = 3;
     pub(super) const LIST_VALUE: u32 = 1;
     pub(super) const FEATURE: u32 = 1;
+    pub(super) const EXAMPLES: u32 = 1;
+    pub(super) const ELWC_CONTEXT: u32 = 2;
 }
 
 // ---------------------------------------------------------------------------
@@ -189,6 +191,16 @@ impl<'a> ExampleView<'a> {
     pub fn features(&self) -> Option<FeaturesView<'a>> {
         self.features
     }
+}
+
+/// The top level of a `tensorflow.serving.ExampleListWithContext`
+/// ([`Decoder::elwc_parts`]): where each example is, and the context's
+/// occurrences (empty: no context). Each is decoded by
+/// [`Decoder::nested_example`].
+#[derive(Clone, Debug)]
+pub(crate) struct ElwcParts<'a> {
+    pub(crate) examples: Vec<Reader<'a>>,
+    pub(crate) context: Vec<Reader<'a>>,
 }
 
 /// A validated `tf.train.SequenceExample`.

@@ -45,6 +45,7 @@ use super::Schema;
 use crate::example::view::Kind;
 use crate::example::MessageType;
 
+mod elwc;
 mod natural;
 mod protojson;
 #[cfg(test)]
@@ -197,6 +198,8 @@ pub struct Encoder {
     scratch: Vec<u8>,
     /// The message type of the last line encoded.
     last_type: MessageType,
+    /// The feature kinds of an ELWC line's examples and context.
+    elwc_kinds: Vec<elwc::ElwcKind>,
 }
 
 impl Encoder {
@@ -215,6 +218,7 @@ impl Encoder {
             items: Vec::new(),
             scratch: Vec::new(),
             last_type: MessageType::Raw,
+            elwc_kinds: Vec::new(),
         }
     }
 
@@ -226,6 +230,7 @@ impl Encoder {
         self.ints.clear();
         self.floats.clear();
         self.bytes.clear();
+        self.elwc_kinds.clear();
     }
 
     /// Appends the payload of one JSON `line`, read as a `ty` message, to
@@ -248,6 +253,12 @@ impl Encoder {
             MessageType::Raw => return,
             MessageType::Example => Section::Features,
             MessageType::SequenceExample => Section::Context,
+            MessageType::Elwc => {
+                for &(section, key, kind) in &self.elwc_kinds {
+                    f(section, &self.arena[key.0..key.1], kind);
+                }
+                return;
+            }
         };
         for feat in self.feats.iter().filter(|f| f.kind != Kind::None) {
             f(section, &self.arena[feat.key.0..feat.key.1], feat.kind);
@@ -285,9 +296,13 @@ impl Encoder {
                     self.write_sequence(context, lists, out);
                 }
             }
+            (MessageType::Elwc, _) => {
+                p.require_object("an ExampleListWithContext")?;
+                self.elwc(&mut p, out)?;
+            }
             (MessageType::Example, JsonFormat::Protojson) => {
                 p.require_object("an Example")?;
-                let features = self.proto_example(&mut p)?;
+                let features = self.proto_example(&mut p, Section::Features)?;
                 if features {
                     self.write_example(out);
                 }
@@ -679,9 +694,13 @@ fn put_tag_len(out: &mut Vec<u8>, tag: u8, len: usize) {
 
 /// `--type auto`: the message type of a file from its first line.
 ///
-/// Natural form: a SequenceExample when the line is an object with a
-/// `feature_lists` key or a `context` key holding an object of features, and
-/// no key other than `context` and `feature_lists`; else an Example. Protojson: a SequenceExample when the object has a
+/// Natural form: an ExampleListWithContext when the line is an object with
+/// an `examples` key holding an array of Examples (objects of features or
+/// `null`) and no key other than `context` and `examples`; a
+/// SequenceExample when it has a `feature_lists` key or a `context` key
+/// holding an object of features, and no key other than `context` and
+/// `feature_lists`; else an Example. Protojson: an ExampleListWithContext
+/// when the object has an `examples` key; a SequenceExample when it has a
 /// `context` or `featureLists` (`feature_lists`) key; else an Example.
 pub fn detect(format: JsonFormat, line: &[u8]) -> MessageType {
     let mut p = Parser { s: line, i: 0 };
@@ -689,7 +708,7 @@ pub fn detect(format: JsonFormat, line: &[u8]) -> MessageType {
     if p.peek() != Some(b'{') {
         return MessageType::Example;
     }
-    let (mut lists, mut context, mut other) = (false, false, false);
+    let (mut lists, mut context, mut other, mut examples) = (false, false, false, false);
     let scanned = p.members(|p| {
         let s = p.string()?;
         let key = &p.s[s.span.0..s.span.1];
@@ -705,6 +724,16 @@ pub fn detect(format: JsonFormat, line: &[u8]) -> MessageType {
                 }
                 return p.skip_value(0);
             }
+            b"examples" if format == JsonFormat::Natural => {
+                p.colon()?;
+                if examples_like(p) {
+                    examples = true;
+                } else {
+                    other = true;
+                }
+                return p.skip_value(0);
+            }
+            b"examples" => examples = true,
             b"context" => context = true,
             b"feature_lists" => lists = true,
             b"featureLists" if format == JsonFormat::Protojson => lists = true,
@@ -713,15 +742,34 @@ pub fn detect(format: JsonFormat, line: &[u8]) -> MessageType {
         p.colon()?;
         p.skip_value(0)
     });
-    let sequence = match format {
-        JsonFormat::Natural => (lists || context) && !other,
-        JsonFormat::Protojson => lists || context,
+    let (elwc, sequence) = match format {
+        JsonFormat::Natural => (examples && !lists && !other, (lists || context) && !other && !examples),
+        JsonFormat::Protojson => (examples, lists || context),
     };
-    if scanned.is_ok() && sequence {
-        MessageType::SequenceExample
-    } else {
-        MessageType::Example
+    match scanned {
+        Ok(()) if elwc => MessageType::Elwc,
+        Ok(()) if sequence => MessageType::SequenceExample,
+        _ => MessageType::Example,
     }
+}
+
+/// Whether the value at the parser's position is an array of Examples as
+/// the natural form writes them: empty, or starting with `null` or an
+/// object of features ([`context_like`]). Leaves the position unchanged.
+fn examples_like(p: &mut Parser<'_>) -> bool {
+    let start = p.i;
+    p.ws();
+    let mut result = false;
+    if p.eat(b'[') {
+        p.ws();
+        result = match p.peek() {
+            Some(b']') | Some(b'n') => true,
+            Some(b'{') => context_like(p),
+            _ => false,
+        };
+    }
+    p.i = start;
+    result
 }
 
 /// Whether the value at the parser's position is an object that is not a

@@ -4,7 +4,7 @@ use super::*;
 
 impl Encoder {
     /// Reads a protojson Example; returns whether `features` is present.
-    pub(super) fn proto_example(&mut self, p: &mut Parser<'_>) -> Result<bool, LineError> {
+    pub(super) fn proto_example(&mut self, p: &mut Parser<'_>, section: Section) -> Result<bool, LineError> {
         let mut features = false;
         p.members(|p| {
             let at = p.i;
@@ -24,7 +24,7 @@ impl Encoder {
                 return Ok(());
             }
             features = true;
-            self.proto_features(p, Section::Features)
+            self.proto_features(p, section)
         })?;
         Ok(features)
     }

@@ -56,7 +56,22 @@ fn detects_the_message_type() {
     assert_eq!(d(r#"{"feature_lists": {}, "label": [1]}"#), MessageType::Example);
     assert_eq!(d(r#"{"feature_lists": [1]"#), MessageType::Example);
     assert_eq!(d("null"), MessageType::Example);
+    // ExampleListWithContext.
+    assert_eq!(
+        d(r#"{"context": {"q": ["a"]}, "examples": [{"d": [1]}, null]}"#),
+        MessageType::Elwc
+    );
+    assert_eq!(d(r#"{"examples": []}"#), MessageType::Elwc);
+    assert_eq!(d(r#"{"examples": [null]}"#), MessageType::Elwc);
+    assert_eq!(d(r#"{"examples": [{"base64": "AA=="}]}"#), MessageType::Example);
+    assert_eq!(d(r#"{"examples": ["text"]}"#), MessageType::Example);
+    assert_eq!(d(r#"{"examples": [{"a": [1]}], "label": [1]}"#), MessageType::Example);
+    assert_eq!(
+        d(r#"{"examples": [{"a": [1]}], "feature_lists": {}}"#),
+        MessageType::Example
+    );
     let p = |l: &str| detect(JsonFormat::Protojson, l.as_bytes());
+    assert_eq!(p(r#"{"examples": [{}], "context": {}}"#), MessageType::Elwc);
     assert_eq!(p(r#"{"context": {}}"#), MessageType::SequenceExample);
     assert_eq!(p(r#"{"featureLists": {}}"#), MessageType::SequenceExample);
     assert_eq!(p(r#"{"features": {}}"#), MessageType::Example);

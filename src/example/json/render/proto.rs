@@ -6,13 +6,20 @@ use crate::example::short;
 use crate::example::text::write_float;
 use crate::example::view::{ExampleView, FeatureListsView, FeatureView, FeaturesView, Kind, SequenceExampleView};
 
-use super::{base64_out, joined, non_finite, sequence, shortened, shortened_value, Mapping, HEX};
+use super::{base64_out, joined, non_finite, sequence, shortened, shortened_value, ElwcKeys, Mapping, HEX};
 
 /// protojson ([`crate::example::render_with`]).
 pub(crate) const PROTOJSON: Mapping = Mapping {
     fast: None,
     example: proto_example,
     sequence: proto_sequence,
+    elwc: ElwcKeys {
+        context: b"\"context\": ",
+        examples: b"\"examples\": [",
+        sep: b", ",
+        context_first: false,
+        empty_examples: false,
+    },
     raw: base64_out,
 };
 

@@ -1,0 +1,100 @@
+//! `tensorflow.serving.ExampleListWithContext` (ELWC, `--type elwc`): a
+//! context Example and a list of Examples, the ranking payload of
+//! TF-Ranking (proto/input.proto, vendored from tensorflow/serving).
+//!
+//! The wire format is `repeated Example examples = 1; Example context = 2`.
+//! Read as a SequenceExample (`context = 1; feature_lists = 2`) an ELWC
+//! still parses, with nested protobuf for feature names: [`looks_like`]
+//! tells them apart for `--type auto`.
+
+use super::out::Out;
+use super::view::{Decoder, ElwcParts, ExampleView};
+use super::DecodeError;
+
+/// Splits `payload` and decodes each example and the context once, so
+/// that the whole payload is valid before anything is written.
+pub(crate) fn checked<'a>(
+    decoder: &mut Decoder,
+    payload: &'a [u8],
+    strict: bool,
+) -> Result<ElwcParts<'a>, DecodeError> {
+    let parts = Decoder::elwc_parts(payload, strict)?;
+    for example in &parts.examples {
+        decoder.nested_example(payload, std::slice::from_ref(example))?;
+    }
+    if !parts.context.is_empty() {
+        decoder.nested_example(payload, &parts.context)?;
+    }
+    Ok(parts)
+}
+
+/// Calls `f` with each example of checked `parts`, in order.
+pub(crate) fn each_example(
+    decoder: &mut Decoder,
+    payload: &[u8],
+    parts: &ElwcParts<'_>,
+    mut f: impl FnMut(&ExampleView<'_>),
+) {
+    for example in &parts.examples {
+        let view = decoder
+            .nested_example(payload, std::slice::from_ref(example))
+            .expect("checked before");
+        f(&view);
+    }
+}
+
+/// Calls `f` with the context of checked `parts`, if it has one.
+pub(crate) fn with_context(
+    decoder: &mut Decoder,
+    payload: &[u8],
+    parts: &ElwcParts<'_>,
+    f: impl FnOnce(&ExampleView<'_>),
+) {
+    if !parts.context.is_empty() {
+        f(&decoder.nested_example(payload, &parts.context).expect("checked before"));
+    }
+}
+
+/// The text format of checked `parts`: `examples { ... }` for each example,
+/// then `context { ... }` (field-number order, as text_format prints).
+pub(crate) fn text(decoder: &mut Decoder, payload: &[u8], parts: &ElwcParts<'_>, out: &mut Out<'_>) {
+    each_example(decoder, payload, parts, |view| {
+        super::text::example_field("examples", view, out)
+    });
+    with_context(decoder, payload, parts, |view| {
+        super::text::example_field("context", view, out)
+    });
+}
+
+/// Whether `payload`, which parses both ways, is better read as an ELWC
+/// than as `other` (what `--type auto` would otherwise pick): every feature
+/// name of the ELWC reading looks like a name (valid UTF-8 without control
+/// characters) and at least one name of the other reading does not — an
+/// ELWC read as a SequenceExample or an Example has nested protobuf for
+/// names. A payload that is a clean Example or SequenceExample stays one.
+pub(crate) fn looks_like(decoder: &mut Decoder, payload: &[u8], other_is_clean: bool) -> bool {
+    if other_is_clean {
+        return false;
+    }
+    let Ok(parts) = checked(decoder, payload, true) else {
+        return false;
+    };
+    let mut clean = true;
+    let mut names = 0usize;
+    let mut note = |view: &ExampleView<'_>| {
+        if let Some(features) = view.features() {
+            for (key, _) in features.entries() {
+                names += 1;
+                clean &= is_name(key);
+            }
+        }
+    };
+    each_example(decoder, payload, &parts, &mut note);
+    with_context(decoder, payload, &parts, &mut note);
+    clean && names > 0
+}
+
+/// A feature name as people write them: no control characters.
+pub(crate) fn is_name(key: &str) -> bool {
+    !key.chars().any(|c| c.is_control())
+}
