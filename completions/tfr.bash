@@ -112,11 +112,11 @@ _tfr() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -W "auto example sequence raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
                     return 0
                     ;;
                 -t)
-                    COMPREPLY=($(compgen -W "auto example sequence raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
                     return 0
                     ;;
                 --max-bytes)
@@ -228,11 +228,11 @@ _tfr() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -W "auto example sequence raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
                     return 0
                     ;;
                 -t)
-                    COMPREPLY=($(compgen -W "auto example sequence raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -306,11 +306,11 @@ _tfr() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -W "auto example sequence raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
                     return 0
                     ;;
                 -t)
-                    COMPREPLY=($(compgen -W "auto example sequence raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
                     return 0
                     ;;
                 --max-bytes)
@@ -490,11 +490,11 @@ _tfr() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -W "auto example sequence" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc" -- "${cur}"))
                     return 0
                     ;;
                 -t)
-                    COMPREPLY=($(compgen -W "auto example sequence" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc" -- "${cur}"))
                     return 0
                     ;;
                 --limit)
@@ -548,11 +548,11 @@ _tfr() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -W "auto example sequence raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
                     return 0
                     ;;
                 -t)
-                    COMPREPLY=($(compgen -W "auto example sequence raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
                     return 0
                     ;;
                 --format)

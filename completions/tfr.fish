@@ -47,9 +47,10 @@ complete -c tfr -n "__fish_tfr_using_subcommand cat" -l max-record-size -d 'The 
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -s f -l format -d 'Output format' -r -f -a "text\t'protobuf text format, as Python\'s text_format.MessageToString prints it'
 json\t'The JSONL mapping (as to-jsonl), one line per record, no comment lines'
 protojson\t'Protobuf\'s JSON mapping (json_format.MessageToJson), one line per record'"
-complete -c tfr -n "__fish_tfr_using_subcommand cat" -s t -l type -d 'Payload type' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example'
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -s t -l type -d 'Payload type' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example; an ExampleListWithContext when that reading has names made of nested protobuf and the ELWC reading does not (from-jsonl: when the line\'s keys are "examples" and "context")'
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
+elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
 raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l max-bytes -d 'On a terminal, bytes values longer than N are cut (text to N bytes, binary data to its first 8) and described (`# JPEG 640x480, 102,400 bytes`). Given, values are shortened on a pipe too' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l max-values -d 'On a terminal, lists longer than N show their first N values and a summary (`# ... 504 more (512 floats, min -2.3, max 2.1)`). Given, lists are shortened on a pipe too' -r
@@ -78,9 +79,10 @@ complete -c tfr -n "__fish_tfr_using_subcommand head" -l max-record-size -d 'The
 complete -c tfr -n "__fish_tfr_using_subcommand head" -s f -l format -d 'Output format' -r -f -a "text\t'protobuf text format, as Python\'s text_format.MessageToString prints it'
 json\t'The JSONL mapping (as to-jsonl), one line per record, no comment lines'
 protojson\t'Protobuf\'s JSON mapping (json_format.MessageToJson), one line per record'"
-complete -c tfr -n "__fish_tfr_using_subcommand head" -s t -l type -d 'Payload type' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example'
+complete -c tfr -n "__fish_tfr_using_subcommand head" -s t -l type -d 'Payload type' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example; an ExampleListWithContext when that reading has names made of nested protobuf and the ELWC reading does not (from-jsonl: when the line\'s keys are "examples" and "context")'
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
+elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
 raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l max-bytes -d 'On a terminal, bytes values longer than N are cut (text to N bytes, binary data to its first 8) and described (`# JPEG 640x480, 102,400 bytes`). Given, values are shortened on a pipe too' -r
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l max-values -d 'On a terminal, lists longer than N show their first N values and a summary (`# ... 504 more (512 floats, min -2.3, max 2.1)`). Given, lists are shortened on a pipe too' -r
@@ -132,9 +134,10 @@ gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
-complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s t -l type -d 'Payload type' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example'
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s t -l type -d 'Payload type' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example; an ExampleListWithContext when that reading has names made of nested protobuf and the ELWC reading does not (from-jsonl: when the line\'s keys are "examples" and "context")'
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
+elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
 raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s f -l format -d 'Output form' -r -f -a "json\t'The natural JSONL mapping: {"name": [v, ...], ...}'
 protojson\t'Protobuf\'s JSON mapping (json_format.MessageToJson, one line)'"
@@ -157,9 +160,10 @@ complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l compression -d 'C
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
 zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
-complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s t -l type -d 'Message type of the records. auto: a SequenceExample when the first line\'s only keys are "context" (holding an object of features) and/or "feature_lists" (protojson: "context" or "featureLists"), else an Example; raw: each line is the payload, a JSON string or {"base64": "..."}' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example'
+complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s t -l type -d 'Message type of the records. auto: an ExampleListWithContext when the first line has an "examples" array of Examples (and at most "context" besides); a SequenceExample when its only keys are "context" (holding an object of features) and/or "feature_lists" (protojson: "context" or "featureLists"); else an Example; raw: each line is the payload, a JSON string or {"base64": "..."}' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example; an ExampleListWithContext when that reading has names made of nested protobuf and the ELWC reading does not (from-jsonl: when the line\'s keys are "examples" and "context")'
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
+elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
 raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s f -l format -d 'Input form' -r -f -a "json\t'The natural JSONL mapping: {"name": [v, ...], ...}'
 protojson\t'Protobuf\'s JSON mapping (json_format.MessageToJson, one line)'"
@@ -181,9 +185,10 @@ complete -c tfr -n "__fish_tfr_using_subcommand schema" -l max-record-size -d 'T
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -s f -l format -d 'Output format: table, json (every statistic; the input of `tfr from-jsonl --schema`), tf (a Python parse spec for TensorFlow)' -r -f -a "table\t'A table per feature, readable in an 80-column terminal'
 json\t'One JSON document with every statistic (also `tfr from-jsonl --schema` input); documented in the man page and `cargo doc` (tfr::cmd::schema)'
 tf\t'A ready-to-paste Python `feature_description` for tf.io.parse_example'"
-complete -c tfr -n "__fish_tfr_using_subcommand schema" -s t -l type -d 'Payload type (all inputs are one dataset of one type)' -r -f -a "auto\t'The first record decides: a SequenceExample when it has feature_lists, else an Example; every other record must match'
+complete -c tfr -n "__fish_tfr_using_subcommand schema" -s t -l type -d 'Payload type (all inputs are one dataset of one type)' -r -f -a "auto\t'The first record decides: a SequenceExample when it has feature_lists, else an Example (an ExampleListWithContext when its names read as nested protobuf otherwise); every other record must match'
 example\t'tf.train.Example'
-sequence\t'tf.train.SequenceExample'"
+sequence\t'tf.train.SequenceExample'
+elwc\t'tensorflow.serving.ExampleListWithContext: context features per record, example features per example'"
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -s n -l limit -d 'Scan only the first N records (over all inputs together)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r

@@ -146,7 +146,10 @@ impl CompressionArg {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
 pub(crate) enum PayloadType {
     /// The first record (from-jsonl: the first line) of each input decides:
-    /// a SequenceExample when it has feature_lists, else an Example.
+    /// a SequenceExample when it has feature_lists, else an Example; an
+    /// ExampleListWithContext when that reading has names made of nested
+    /// protobuf and the ELWC reading does not (from-jsonl: when the line's
+    /// keys are "examples" and "context").
     #[default]
     Auto,
     /// tf.train.Example.

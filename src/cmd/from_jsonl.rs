@@ -41,10 +41,12 @@ pub(crate) struct FromJsonlArgs {
     #[arg(long, value_enum, default_value_t = Compression::None, value_name = "KIND")]
     pub(crate) compression: Compression,
 
-    /// Message type of the records. auto: a SequenceExample when the first
-    /// line's only keys are "context" (holding an object of features) and/or
-    /// "feature_lists" (protojson: "context" or "featureLists"), else an
-    /// Example; raw: each line is the payload, a JSON string or {"base64": "..."}.
+    /// Message type of the records. auto: an ExampleListWithContext when the
+    /// first line has an "examples" array of Examples (and at most
+    /// "context" besides); a SequenceExample when its only keys are
+    /// "context" (holding an object of features) and/or "feature_lists"
+    /// (protojson: "context" or "featureLists"); else an Example; raw: each
+    /// line is the payload, a JSON string or {"base64": "..."}.
     #[arg(long = "type", short = 't', value_enum, default_value_t = PayloadType::Auto, value_name = "TYPE")]
     pub(crate) payload: PayloadType,
 

@@ -33,13 +33,18 @@ pub(crate) enum SchemaFormat {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
 pub(crate) enum SchemaType {
     /// The first record decides: a SequenceExample when it has
-    /// feature_lists, else an Example; every other record must match.
+    /// feature_lists, else an Example (an ExampleListWithContext when its
+    /// names read as nested protobuf otherwise); every other record must
+    /// match.
     #[default]
     Auto,
     /// tf.train.Example.
     Example,
     /// tf.train.SequenceExample.
     Sequence,
+    /// tensorflow.serving.ExampleListWithContext: context features per
+    /// record, example features per example.
+    Elwc,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -80,6 +85,7 @@ pub(crate) fn run(args: &SchemaArgs, ctx: &Ctx) -> Result<Exit> {
             SchemaType::Auto => None,
             SchemaType::Example => Some(MessageType::Example),
             SchemaType::Sequence => Some(MessageType::SequenceExample),
+            SchemaType::Elwc => Some(MessageType::Elwc),
         },
         limit: args.limit,
         workers: pipeline::workers(args.jobs.get()),
@@ -144,14 +150,18 @@ fn write_table(out: &mut String, scan: &Scan, width: Option<u16>) {
     let _ = writeln!(out, "{}", summary(scan));
     let records = scan.stats.records;
     let (mut notes, mut empty) = (Vec::new(), Vec::new());
-    let sections: Vec<(&str, &stats::FeatureTable, bool)> = match scan.ty {
+    let sections: Vec<(&str, &stats::FeatureTable, bool, u64)> = match scan.ty {
         MessageType::SequenceExample => vec![
-            ("context feature", &scan.stats.features, false),
-            ("feature list", &scan.stats.feature_lists, true),
+            ("context feature", &scan.stats.features, false, records),
+            ("feature list", &scan.stats.feature_lists, true, records),
         ],
-        _ => vec![("feature", &scan.stats.features, false)],
+        MessageType::Elwc => vec![
+            ("context feature", &scan.stats.features, false, records),
+            ("example feature", &scan.stats.examples, false, scan.stats.example_count),
+        ],
+        _ => vec![("feature", &scan.stats.features, false, records)],
     };
-    for (title, table, lists) in sections {
+    for (title, table, lists, records) in sections {
         let plural = if table.len() == 1 { "" } else { "s" };
         let _ = writeln!(out, "\n{} {title}{plural}", table.len());
         let (untracked, lower_bound) = table.untracked();

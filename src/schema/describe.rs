@@ -161,6 +161,7 @@ pub(crate) fn needs_escape(c: char) -> bool {
 pub(crate) fn type_name(ty: MessageType) -> &'static str {
     match ty {
         MessageType::SequenceExample => "tf.train.SequenceExample",
+        MessageType::Elwc => "tensorflow.serving.ExampleListWithContext",
         _ => "tf.train.Example",
     }
 }
@@ -177,6 +178,13 @@ pub(crate) fn summary(scan: &Scan) -> String {
         if records == 1 { "" } else { "s" },
         type_name(scan.ty)
     );
+    if scan.ty == MessageType::Elwc {
+        let n = scan.stats.example_count;
+        s.push_str(&format!(
+            ", {n} example{} in their lists",
+            if n == 1 { "" } else { "s" }
+        ));
+    }
     if scan.limited {
         s.push_str(" (--limit reached, not all records scanned)");
     }

@@ -33,10 +33,14 @@ pub fn to_json(scan: &Scan) -> Value {
     let mut doc = Map::new();
     let ty = match scan.ty {
         MessageType::SequenceExample => "sequence",
+        MessageType::Elwc => "elwc",
         _ => "example",
     };
     doc.insert("type".into(), ty.into());
     doc.insert("records".into(), records.into());
+    if scan.ty == MessageType::Elwc {
+        doc.insert("examples_scanned".into(), scan.stats.example_count.into());
+    }
     doc.insert("complete".into(), (!scan.limited && scan.error.is_none()).into());
     if let Some(e) = &scan.error {
         doc.insert("error".into(), e.clone().into());
@@ -48,7 +52,7 @@ pub fn to_json(scan: &Scan) -> Value {
         .map(|(i, f)| json!({"file": f.name, "records": scan.records_of(i), "compression": f.compression.name()}))
         .collect();
     doc.insert("inputs".into(), inputs.into());
-    let table = |t: &stats::FeatureTable, lists: bool| -> Value {
+    let table = |t: &stats::FeatureTable, lists: bool, records: u64| -> Value {
         let mut m = Map::new();
         for f in t.sorted() {
             m.insert(f.name.to_string(), feature_json(scan, f, records, lists));
@@ -59,11 +63,12 @@ pub fn to_json(scan: &Scan) -> Value {
     for (key, t) in [
         ("features", &scan.stats.features),
         ("feature_lists", &scan.stats.feature_lists),
+        ("examples", &scan.stats.examples),
     ] {
         let (count, lower_bound) = t.untracked();
         if count > 0 {
             let key = match (key, scan.ty) {
-                ("features", MessageType::SequenceExample) => "context",
+                ("features", MessageType::SequenceExample | MessageType::Elwc) => "context",
                 _ => key,
             };
             untracked.insert(key.into(), json!({"count": count, "lower_bound": lower_bound}));
@@ -75,11 +80,16 @@ pub fn to_json(scan: &Scan) -> Value {
     }
     match scan.ty {
         MessageType::SequenceExample => {
-            doc.insert("context".into(), table(&scan.stats.features, false));
-            doc.insert("feature_lists".into(), table(&scan.stats.feature_lists, true));
+            doc.insert("context".into(), table(&scan.stats.features, false, records));
+            doc.insert("feature_lists".into(), table(&scan.stats.feature_lists, true, records));
+        }
+        MessageType::Elwc => {
+            doc.insert("context".into(), table(&scan.stats.features, false, records));
+            let examples = scan.stats.example_count;
+            doc.insert("examples".into(), table(&scan.stats.examples, false, examples));
         }
         _ => {
-            doc.insert("features".into(), table(&scan.stats.features, false));
+            doc.insert("features".into(), table(&scan.stats.features, false, records));
         }
     }
     Value::Object(doc)

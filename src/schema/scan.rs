@@ -169,6 +169,10 @@ fn add(
             let se = decoder.sequence_example(payload, how.strict).map_err(failed)?;
             out.add_sequence_where(&se, r.input, r.index, how.keep);
         }
+        MessageType::Elwc => {
+            let parts = example::elwc::checked(decoder, payload, how.strict).map_err(failed)?;
+            out.add_elwc_where(decoder, payload, &parts, (r.input, r.index), how.keep);
+        }
         _ => {
             let ex = decoder.example(payload, how.strict).map_err(failed)?;
             out.add_example_where(&ex, r.input, r.index, how.keep);
@@ -289,7 +293,7 @@ fn decode_error(inputs: &[Input], input: u32, index: u64, offset: u64, e: exampl
 fn not_for_schema(e: example::DecodeError) -> example::DecodeError {
     match e.kind() {
         DecodeErrorKind::NotAnExample { reason } => {
-            let reason = format!("{reason}; `tfr schema` reads only Examples and SequenceExamples, `tfr cat --type raw` shows the payloads");
+            let reason = format!("{reason}; `tfr schema` reads only Examples, SequenceExamples and ExampleListWithContexts, `tfr cat --type raw` shows the payloads");
             example::DecodeError::new(DecodeErrorKind::NotAnExample { reason }, e.offset())
         }
         _ => e,

@@ -17,9 +17,13 @@
 //!   it as missing, so a spec built on "zero values" stays valid for both).
 //! - Feature lists (SequenceExample) are counted per record (present,
 //!   number of steps) and per step (kind, values per step, value stats).
+//! - An ExampleListWithContext's context features are counted per record
+//!   (as an Example's), its examples' features per example: "present"
+//!   counts examples, out of [`Collector::example_count`].
 
+use crate::example::view::ElwcParts;
 use crate::example::{
-    ExampleView, FeatureListView, FeatureListsView, FeatureView, FeaturesView, Kind, SequenceExampleView,
+    elwc, Decoder, ExampleView, FeatureListView, FeatureListsView, FeatureView, FeaturesView, Kind, SequenceExampleView,
 };
 use std::collections::HashMap;
 
@@ -606,6 +610,12 @@ pub struct Collector {
     pub features: FeatureTable,
     /// SequenceExample feature lists.
     pub feature_lists: FeatureTable,
+    /// ExampleListWithContext: the features of the examples (the
+    /// context's are in `features`).
+    pub examples: FeatureTable,
+    /// ExampleListWithContext: examples added (what `examples`' presence
+    /// counts out of).
+    pub example_count: u64,
 }
 
 impl Collector {
@@ -635,6 +645,8 @@ impl Collector {
         }
         self.features.merge(&o.features);
         self.feature_lists.merge(&o.feature_lists);
+        self.examples.merge(&o.examples);
+        self.example_count += o.example_count;
     }
 
     /// Adds an Example: record `record` of input `input`.
@@ -667,6 +679,36 @@ impl Collector {
         if let Some(l) = se.feature_lists() {
             self.feature_lists.add_feature_lists(&l, at, self.records, keep);
         }
+    }
+
+    /// Adds an ExampleListWithContext, checked into `parts` by
+    /// [`elwc::checked`]: record `record` of input `input`, counting only
+    /// the features `keep` names.
+    pub(crate) fn add_elwc_where(
+        &mut self,
+        decoder: &mut Decoder,
+        payload: &[u8],
+        parts: &ElwcParts<'_>,
+        at: (u32, u64),
+        keep: Keep<'_>,
+    ) {
+        let (input, record) = at;
+        self.count(input);
+        let at = Seen { input, record };
+        let records = self.records;
+        let features = &mut self.features;
+        elwc::with_context(decoder, payload, parts, |view| {
+            if let Some(f) = view.features() {
+                features.add_features(&f, at, records, keep);
+            }
+        });
+        let (examples, count) = (&mut self.examples, &mut self.example_count);
+        elwc::each_example(decoder, payload, parts, |view| {
+            *count += 1;
+            if let Some(f) = view.features() {
+                examples.add_features(&f, at, *count, keep);
+            }
+        });
     }
 }
 

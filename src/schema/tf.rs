@@ -49,7 +49,7 @@ fn tf_zero(kind: Kind) -> &'static str {
 }
 
 /// One line of a spec dict: `"name": tf.io....,  # note` or a comment.
-fn spec_line(scan: &Scan, f: &FeatureStats, records: u64, lists: bool) -> String {
+fn spec_line(scan: &Scan, f: &FeatureStats, (records, unit): (u64, &str), lists: bool) -> String {
     let name = py_str(&f.name);
     let mut notes = Vec::new();
     let absent = absent_in(f, scan);
@@ -93,7 +93,7 @@ fn spec_line(scan: &Scan, f: &FeatureStats, records: u64, lists: bool) -> String
                 } else {
                     format!("[{zero}] * {n}")
                 };
-                notes.push(format!("missing in {} of {records} records", records - f.present));
+                notes.push(format!("missing in {} of {records} {unit}", records - f.present));
                 format!("tf.io.FixedLenFeature({shape}, {dtype}, default_value={default})")
             } else {
                 format!("tf.io.FixedLenFeature({shape}, {dtype})")
@@ -114,10 +114,22 @@ fn spec_line(scan: &Scan, f: &FeatureStats, records: u64, lists: bool) -> String
 }
 
 fn spec_dict(out: &mut String, scan: &Scan, var: &str, table: &stats::FeatureTable, lists: bool) {
+    spec_dict_of(out, scan, var, table, lists, (scan.stats.records, "records"));
+}
+
+/// [`spec_dict`] with presence counted out of `records` of `unit`.
+fn spec_dict_of(
+    out: &mut String,
+    scan: &Scan,
+    var: &str,
+    table: &stats::FeatureTable,
+    lists: bool,
+    records: (u64, &str),
+) {
     let _ = writeln!(out, "{var} = {{");
     let mut described = 0;
     for f in table.sorted() {
-        let line = spec_line(scan, f, scan.stats.records, lists);
+        let line = spec_line(scan, f, records, lists);
         described += usize::from(!line.trim_start().starts_with('#'));
         let _ = writeln!(out, "{line}");
     }
@@ -184,6 +196,22 @@ pub fn write_tf(out: &mut String, scan: &Scan) {
             let _ = writeln!(
                 out,
                 "        serialized, context_features=context_features, sequence_features=sequence_features)"
+            );
+        }
+        MessageType::Elwc => {
+            spec_dict(out, scan, "context_feature_spec", &scan.stats.features, false);
+            let _ = writeln!(out);
+            let examples = scan.stats.example_count;
+            let examples = (examples, "examples");
+            spec_dict_of(out, scan, "example_feature_spec", &scan.stats.examples, false, examples);
+            let _ = writeln!(out);
+            let _ = writeln!(out, "# For TF-Ranking (pip install tensorflow-ranking):");
+            let _ = writeln!(out, "# import tensorflow_ranking as tfr");
+            let _ = writeln!(out, "# def parse(serialized):");
+            let _ = writeln!(out, "#     return tfr.data.parse_from_example_list(");
+            let _ = writeln!(
+                out,
+                "#         serialized, context_feature_spec=context_feature_spec, example_feature_spec=example_feature_spec)"
             );
         }
         _ => {

@@ -14,6 +14,7 @@ mod proto;
 mod cat;
 mod count;
 mod docs;
+mod elwc;
 mod jobs;
 mod jsonl;
 mod layers;

@@ -11,9 +11,9 @@ use std::collections::HashMap;
 pub struct Schema {
     /// The schema's `type`, when given.
     pub message: Option<MessageType>,
-    /// Example features.
+    /// Example features (an ExampleListWithContext's examples).
     pub features: HashMap<String, Kind>,
-    /// SequenceExample context features.
+    /// SequenceExample / ExampleListWithContext context features.
     pub context: HashMap<String, Kind>,
     /// SequenceExample feature lists.
     pub feature_lists: HashMap<String, Kind>,
@@ -27,6 +27,7 @@ impl Schema {
         let message = match obj.get("type").and_then(|t| t.as_str()) {
             Some("example") => Some(MessageType::Example),
             Some("sequence") | Some("sequence_example") => Some(MessageType::SequenceExample),
+            Some("elwc") => Some(MessageType::Elwc),
             _ => None,
         };
         let kinds = |name: &str| -> Result<HashMap<String, Kind>, String> {
@@ -48,9 +49,14 @@ impl Schema {
             }
             Ok(map)
         };
+        // An ExampleListWithContext's examples are read as Examples.
+        let features = match message {
+            Some(MessageType::Elwc) => "examples",
+            _ => "features",
+        };
         Ok(Schema {
             message,
-            features: kinds("features")?,
+            features: kinds(features)?,
             context: kinds("context")?,
             feature_lists: kinds("feature_lists")?,
         })
