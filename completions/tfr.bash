@@ -619,7 +619,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__verify__subcmd__crc)
-            opts="-j -q -h -V --compression --max-record-size --json --salvage --salvage-compression --jobs --quiet --color --help --version"
+            opts="-j -q -h -V --compression --max-record-size --json --salvage --salvage-compression --payloads --jobs --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -267,7 +267,8 @@ fn agree_with_reader(data: &[u8], salvaged: &[u8]) {
 /// serde_json accepts too (the encoder is the stricter of the two: it also
 /// rejects what the mapping forbids, integers outside i64 in an int list,
 /// numbers beyond float32, and so on), and its payload decodes as the
-/// message it was encoded as.
+/// message it was encoded as (an Example one that TensorFlow's C++ parser
+/// reads as protobuf does: [`crate::example::tf_parser`]).
 pub fn from_jsonl(data: &[u8]) {
     use crate::example::json::{Encoder, JsonFormat};
     let line = data.split(|&b| b == b'\n').next().unwrap_or_default();
@@ -293,6 +294,9 @@ pub fn from_jsonl(data: &[u8]) {
                     match ty {
                         MessageType::Example => {
                             decoder.example(payload, false).expect("an encoded Example decodes");
+                            // from-jsonl never writes what TensorFlow's parser reads differently.
+                            let verdict = crate::example::tf_parser::check_example(&mut decoder, payload);
+                            assert_eq!(verdict, crate::example::tf_parser::Verdict::Same, "{format:?}");
                         }
                         MessageType::SequenceExample => {
                             decoder

@@ -3,6 +3,8 @@
 //! intact records.
 
 use crate::args::{InputArgs, JobsArg};
+use crate::example::tf_parser::{self, Verdict};
+use crate::example::{resolve_auto, with_decoder, MessageType};
 use crate::exit::Exit;
 use crate::io::{AtomicOutput, Compression, Input};
 use crate::output::{self, Ctx, Progress};
@@ -38,8 +40,25 @@ pub(crate) struct VerifyCrcArgs {
     #[arg(long, value_enum, value_name = "KIND", requires = "salvage")]
     pub(crate) salvage_compression: Option<Compression>,
 
+    /// Also check every intact payload as TensorFlow's C++ parser reads it
+    /// (tf.io.parse_example, parse_single_example: what training uses):
+    /// each record it would reject, or read other values from than
+    /// protobuf (and tfr) does, is reported with the reason; exit 1. Checks
+    /// Examples; files of other payloads are said to be unchecked.
+    #[arg(long)]
+    pub(crate) payloads: bool,
+
     #[command(flatten)]
     pub(crate) jobs: JobsArg,
+}
+
+/// A record TensorFlow's parser rejects or reads differently.
+struct PayloadIssue {
+    record: u64,
+    offset: u64,
+    /// "rejects", "differs" or "not_protobuf".
+    verdict: &'static str,
+    reason: String,
 }
 
 /// The verdict on one input.
@@ -48,6 +67,10 @@ struct FileReport {
     compression: Option<Compression>,
     intact: u64,
     faults: Vec<Fault>,
+    /// With `--payloads`: the records TensorFlow reads differently.
+    payload_issues: Vec<PayloadIssue>,
+    /// With `--payloads`: why the payloads were not checked (not Examples).
+    unchecked: Option<String>,
     /// Why the input could not be read at all (open or I/O failure, not a TFRecord).
     error: Option<String>,
 }
@@ -58,17 +81,18 @@ impl FileReport {
     }
 
     fn status(&self) -> &'static str {
-        match (&self.error, self.faults.is_empty()) {
-            (Some(_), _) => "unreadable",
-            (None, true) => "ok",
-            (None, false) => "damaged",
+        match (&self.error, self.faults.is_empty(), self.payload_issues.is_empty()) {
+            (Some(_), _, _) => "unreadable",
+            (None, false, _) => "damaged",
+            (None, true, false) => "payloads differ",
+            (None, true, true) => "ok",
         }
     }
 
     fn exit(&self) -> Exit {
         match self.status() {
             "unreadable" => Exit::Error,
-            "damaged" => Exit::DamageFound,
+            "damaged" | "payloads differ" => Exit::DamageFound,
             _ => Exit::Success,
         }
     }
@@ -223,6 +247,8 @@ fn verify_input(
         compression: None,
         intact: 0,
         faults: Vec::new(),
+        payload_issues: Vec::new(),
+        unchecked: None,
         error: None,
     };
     let mut reader = match args.input.open(input) {
@@ -240,8 +266,9 @@ fn verify_input(
     }
     // A large plain file: threads prove the clean part of it, and the scan
     // below goes on from where they stopped (at the end, for a clean file).
-    // Not when salvaging: the scan copies each intact record as it reads it.
-    if let (Some((file, size)), false) = (reader.shared_file(), salvage) {
+    // Not when salvaging or checking payloads: the scan reads each intact
+    // record.
+    if let (Some((file, size)), false) = (reader.shared_file(), salvage || args.payloads) {
         let prefix = record::clean_prefix(&file, size, jobs, Check::Both, &|b, r| progress.add(b, r));
         if prefix.end > 0 {
             reader
@@ -255,6 +282,11 @@ fn verify_input(
     // temporary file.
     scanner.set_spool(salvage);
     scanner.set_spool_limit(args.input.max_record_size);
+    let mut payloads = args.payloads.then(Payloads::default);
+    if payloads.is_some() {
+        // Each payload is checked: records up to --max-record-size are held.
+        scanner.set_hold_limit(args.input.max_record_size);
+    }
     let (mut batch, mut shown_at, mut shown) = (Vec::new(), scanner.offset(), report.intact);
     loop {
         let step = match scanner.next_step() {
@@ -268,7 +300,12 @@ fn verify_input(
             }
         };
         match step {
-            Step::Intact { framed, .. } => {
+            Step::Intact { framed, record } => {
+                if let Some(p) = payloads.as_mut() {
+                    if let Some(issue) = p.check(record.data, record.index, record.offset, &mut report) {
+                        emit(Event::Line(format!("{name}: {issue}")))?;
+                    }
+                }
                 if salvage {
                     batch.extend_from_slice(framed);
                     if batch.len() >= SALVAGE_BATCH {
@@ -342,6 +379,47 @@ fn verify_input(
     Ok(())
 }
 
+/// `--payloads`: the payload type of an input (decided by its first
+/// record) and the check of each payload.
+#[derive(Default)]
+struct Payloads {
+    ty: Option<MessageType>,
+}
+
+impl Payloads {
+    /// Checks one intact payload; the line to print when TensorFlow's
+    /// parser reads it differently (or, once, why the file is not checked).
+    fn check(&mut self, payload: &[u8], record: u64, offset: u64, report: &mut FileReport) -> Option<String> {
+        let ty = *self.ty.get_or_insert_with(|| match resolve_auto(payload) {
+            Ok(MessageType::Elwc | MessageType::SequenceExample) => MessageType::Raw,
+            _ => MessageType::Example,
+        });
+        if ty == MessageType::Raw {
+            if report.unchecked.is_none() {
+                let ty = resolve_auto(payload).map_or("raw", |t| t.name());
+                let why = format!("payloads not checked: the file holds {ty} records, --payloads checks Examples");
+                report.unchecked = Some(why.clone());
+                return Some(why);
+            }
+            return None;
+        }
+        let (verdict, reason) = match with_decoder(|d| tf_parser::check_example(d, payload)) {
+            Verdict::Same => return None,
+            Verdict::Rejects(why) => ("rejects", format!("TensorFlow's parser rejects it: {why}")),
+            Verdict::Differs(why) => ("differs", format!("TensorFlow's parser reads it differently: {why}")),
+            Verdict::NotProtobuf(why) => ("not_protobuf", format!("not an Example for protobuf: {why}")),
+        };
+        let line = format!("record {record} at byte {offset}: {reason}");
+        report.payload_issues.push(PayloadIssue {
+            record,
+            offset,
+            verdict,
+            reason,
+        });
+        Some(line)
+    }
+}
+
 /// The fault as printed: where, what, and how much the scan skipped.
 fn fault_message(fault: &Fault) -> String {
     let bytes = counted(fault.skipped, "byte");
@@ -360,7 +438,15 @@ fn fault_message(fault: &Fault) -> String {
 
 /// The one-line summary of a single input.
 fn summary_line(r: &FileReport) -> String {
-    if r.faults.is_empty() {
+    let issues = r.payload_issues.len() as u64;
+    if r.faults.is_empty() && issues > 0 {
+        format!(
+            "{}: {}, all intact; {} TensorFlow's parser rejects or reads differently",
+            r.name,
+            counted(r.intact, "record"),
+            counted(issues, "payload")
+        )
+    } else if r.faults.is_empty() {
         format!("{}: {}, all intact", r.name, counted(r.intact, "record"))
     } else {
         format!(
@@ -423,6 +509,7 @@ fn write_json(out: &mut dyn Write, reports: &[FileReport]) -> Result<()> {
         "faults": reports.iter().map(|r| r.faults.len()).sum::<usize>(),
         "bytes_lost": reports.iter().map(FileReport::bytes_lost).sum::<u64>(),
         "damaged_files": reports.iter().filter(|r| r.status() == "damaged").count(),
+        "payload_issues": reports.iter().map(|r| r.payload_issues.len()).sum::<usize>(),
         "unreadable_files": reports.iter().filter(|r| r.status() == "unreadable").count(),
     });
     let intact = reports.iter().all(|r| r.status() == "ok");
@@ -455,6 +542,17 @@ fn file_json(r: &FileReport) -> serde_json::Value {
     });
     if let Some(e) = &r.error {
         v["error"] = json!(e);
+    }
+    if !r.payload_issues.is_empty() {
+        let issues: Vec<serde_json::Value> = r
+            .payload_issues
+            .iter()
+            .map(|p| json!({"record": p.record, "offset": p.offset, "verdict": p.verdict, "reason": p.reason}))
+            .collect();
+        v["payload_issues"] = json!(issues);
+    }
+    if let Some(why) = &r.unchecked {
+        v["payloads_unchecked"] = json!(why);
     }
     v
 }

@@ -48,6 +48,7 @@ pub mod out;
 pub mod proto;
 pub mod short;
 pub(crate) mod text;
+pub mod tf_parser;
 pub mod view;
 pub(crate) mod wire;
 

@@ -1129,6 +1129,11 @@ fn random_messages_round_trip_byte_identical() {
         .warns();
         let out = inflate(&std::fs::read(dir.path("out.tfrecord")).unwrap(), true);
         assert!(out == file, "{name}: the command line round trip differs");
+        if ty == MessageType::Example {
+            // What from-jsonl writes, TensorFlow's parser reads as protobuf does.
+            let ran = dir.tfr(&["verify-crc", "--payloads", "out.tfrecord"]).run();
+            assert_eq!(ran.code, 0, "{}", ran.stderr);
+        }
     }
 }
 

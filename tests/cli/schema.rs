@@ -289,7 +289,10 @@ fn damage_prints_the_schema_so_far_then_fails() {
 #[test]
 fn payloads_that_are_not_examples_are_refused() {
     let line = tfr(&["schema", &data("raw_text.tfrecord")]).run().fails(2);
-    assert!(line.contains("only Examples and SequenceExamples"), "{line}");
+    assert!(
+        line.contains("only Examples, SequenceExamples and ExampleListWithContexts"),
+        "{line}"
+    );
     // A SequenceExample among Examples: the hint names --type sequence.
     let dir = Dir::new();
     let seq = crate::proto::SequenceExample {

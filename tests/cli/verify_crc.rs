@@ -654,3 +654,57 @@ fn tensorflow_fixtures_are_judged_right() {
         assert_eq!(intact, want_intact, "{name}");
     }
 }
+
+/// `--payloads` flags exactly the records TensorFlow's C++ parser rejects
+/// or reads differently from protobuf, as TensorFlow itself judged them
+/// (the expected files' `tf_parser`, from tests/oracle/gen_fixtures.py):
+/// every case of payloads_noncanonical.tfrecord, none of the canonical
+/// fixtures.
+#[test]
+fn payloads_flags_what_tensorflow_reads_differently() {
+    let mut checked = 0;
+    let mut flagged_total = 0;
+    for f in manifest()["fixtures"].as_array().unwrap() {
+        if !f["damage"].is_null() {
+            continue;
+        }
+        let Some(exp) = expected(f) else { continue };
+        let Some(verdicts) = exp["tf_parser"].as_array() else {
+            continue;
+        };
+        let name = f["name"].as_str().unwrap();
+        let want: Vec<usize> = verdicts
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.as_str() != Some("same"))
+            .map(|(i, _)| i)
+            .collect();
+        let ran = tfr(&["verify-crc", "--payloads", "--json", &data(f["file"].as_str().unwrap())]).run();
+        let report: serde_json::Value = serde_json::from_str(&ran.stdout_str()).unwrap();
+        let file = &report["files"][0];
+        let got: Vec<usize> = file["payload_issues"]
+            .as_array()
+            .map(|a| a.iter().map(|p| p["record"].as_u64().unwrap() as usize).collect())
+            .unwrap_or_default();
+        if got != want {
+            let cases = f["cases"].as_array();
+            let label = |i: &usize| cases.map_or(i.to_string(), |c| format!("{i} {}", c[*i]));
+            panic!(
+                "{name}: flagged {:?}, TensorFlow: {:?}",
+                got.iter().map(label).collect::<Vec<_>>(),
+                want.iter().map(label).collect::<Vec<_>>()
+            );
+        }
+        assert_eq!(ran.code, if want.is_empty() { 0 } else { 1 }, "{name}: {}", ran.stderr);
+        assert_eq!(
+            ran.stderr.lines().count(),
+            want.len(),
+            "{name}: one line per record: {}",
+            ran.stderr
+        );
+        flagged_total += want.len();
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} fixtures");
+    assert!(flagged_total >= 30, "only {flagged_total} records flagged");
+}

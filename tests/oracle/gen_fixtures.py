@@ -421,10 +421,10 @@ FIXTURES = []
 
 
 def fixture(name, file, tf_compression="", payload="example", damage=None, note=None,
-            also_read_as=None):
+            also_read_as=None, cases=None):
     FIXTURES.append({
         "name": name, "file": file, "tf_compression": tf_compression, "payload": payload,
-        "damage": damage, "note": note, "also_read_as": also_read_as or [],
+        "damage": damage, "note": note, "also_read_as": also_read_as or [], "cases": cases,
     })
 
 
@@ -566,6 +566,127 @@ def make_elwc():
     tf_write("elwc_noncanonical.tfrecord", recs)
     fixture("elwc_noncanonical", "elwc_noncanonical.tfrecord", payload="elwc",
             note="ExampleListWithContext encodings protobuf reads but never writes")
+
+
+def make_payloads():
+    """Encodings protobuf reads one way and TensorFlow's C++ parser
+    (tf.io.parse_example) another, or not at all: one record per case, each
+    with TensorFlow's verdict in the expected file ("tf_parser"); the case
+    names are in the manifest entry. `verify-crc --payloads` must flag
+    exactly the records whose verdict is not "same"."""
+    def wv(n, extra=0):
+        """n as a varint, padded with `extra` more bytes when overlong."""
+        out = bytearray(varint(n & ((1 << 64) - 1)))
+        if extra:
+            out[-1] |= 0x80
+            out += b"\x80" * (extra - 1) + b"\x00"
+        return bytes(out)
+
+    def tag(f, wt, extra=0):
+        return wv(f << 3 | wt, extra)
+
+    def fld(f, b, tx=0, lx=0):
+        return tag(f, 2, tx) + wv(len(b), lx) + b
+
+    def f32(*v):
+        return b"".join(struct.pack("<f", x) for x in v)
+
+    def vi(*v):
+        return b"".join(wv(x) for x in v)
+
+    def entry(key, feature):
+        return fld(1, key.encode()) + fld(2, feature)
+
+    def feats(*entries):
+        return b"".join(fld(1, e) for e in entries)
+
+    def ex(features):
+        return fld(1, features)
+
+    fl = lambda body: fld(2, body)  # noqa: E731  Feature.float_list
+    il = lambda body: fld(3, body)  # noqa: E731
+    bl = lambda body: fld(1, body)  # noqa: E731
+    ok_a = entry("a", fl(fld(1, f32(1.5))))
+    cases = [
+        # values inside lists
+        ("float_packed", ex(feats(entry("x", fl(fld(1, f32(1, 2, 3))))))),
+        ("float_two_packed_chunks", ex(feats(entry("x", fl(fld(1, f32(1, 2)) + fld(1, f32(3))))))),
+        ("float_unpacked", ex(feats(entry("x", fl(tag(1, 5) + f32(1) + tag(1, 5) + f32(2)))))),
+        ("float_packed_then_unpacked", ex(feats(entry("x", fl(fld(1, f32(1, 2)) + tag(1, 5) + f32(3)))))),
+        ("float_unpacked_then_packed", ex(feats(entry("x", fl(tag(1, 5) + f32(1) + fld(1, f32(2, 3))))))),
+        ("float_empty_packed_then_value", ex(feats(entry("x", fl(fld(1, b"") + tag(1, 5) + f32(1)))))),
+        ("float_empty_packed_then_packed", ex(feats(entry("x", fl(fld(1, b"") + fld(1, f32(1))))))),
+        ("float_unknown_in_list", ex(feats(entry("x", fl(fld(1, f32(1)) + tag(2, 0) + wv(5)))))),
+        ("float_unknown_before_values", ex(feats(entry("x", fl(tag(2, 0) + wv(5) + fld(1, f32(1))))))),
+        ("int_packed", ex(feats(entry("x", il(fld(1, vi(1, 2, 3))))))),
+        ("int_two_packed_chunks", ex(feats(entry("x", il(fld(1, vi(1, 2)) + fld(1, vi(3))))))),
+        ("int_unpacked", ex(feats(entry("x", il(tag(1, 0) + wv(1) + tag(1, 0) + wv(2)))))),
+        ("int_packed_then_unpacked", ex(feats(entry("x", il(fld(1, vi(1, 2)) + tag(1, 0) + wv(3)))))),
+        ("int_unpacked_then_packed", ex(feats(entry("x", il(tag(1, 0) + wv(1) + fld(1, vi(2, 3))))))),
+        ("int_empty_packed_then_value", ex(feats(entry("x", il(fld(1, b"") + tag(1, 0) + wv(1)))))),
+        ("int_empty_packed_then_packed", ex(feats(entry("x", il(fld(1, b"") + fld(1, vi(1))))))),
+        ("int_overlong_value", ex(feats(entry("x", il(fld(1, wv(5, extra=2))))))),
+        ("int_negative", ex(feats(entry("x", il(fld(1, vi(-1, -(2 ** 63)))))))),
+        ("int_unknown_in_list", ex(feats(entry("x", il(fld(1, vi(1)) + tag(2, 0) + wv(5)))))),
+        ("bytes_two", ex(feats(entry("x", bl(fld(1, b"a") + fld(1, b"bc")))))),
+        ("bytes_unknown_in_list", ex(feats(entry("x", bl(fld(1, b"a") + tag(2, 0) + wv(5)))))),
+        ("bytes_empty_list", ex(feats(entry("x", bl(b""))))),
+        ("bytes_value_wrong_wire", ex(feats(entry("x", bl(tag(1, 0) + wv(5)))))),
+        # the Feature message
+        ("feature_float_list_twice", ex(feats(entry("x", fl(fld(1, f32(1))) + fl(fld(1, f32(2))))))),
+        ("feature_int_list_twice", ex(feats(entry("x", il(fld(1, vi(1))) + il(fld(1, vi(2))))))),
+        ("feature_bytes_list_twice", ex(feats(entry("x", bl(fld(1, b"a")) + bl(fld(1, b"b")))))),
+        ("feature_two_kinds", ex(feats(entry("x", fl(fld(1, f32(1))) + il(fld(1, vi(2))))))),
+        ("feature_unknown_after", ex(feats(entry("x", fl(fld(1, f32(1))) + tag(4, 0) + wv(1))))),
+        ("feature_unknown_before", ex(feats(entry("x", tag(4, 0) + wv(1) + fl(fld(1, f32(1))))))),
+        ("feature_empty", ex(feats(entry("x", b""), ok_a))),
+        ("feature_list_wrong_wire", ex(feats(entry("x", tag(2, 0) + wv(1)), ok_a))),
+        ("feature_overlong_list_tag", ex(feats(entry("x", fld(2, fld(1, f32(1)), tx=2))))),
+        ("feature_overlong_length", ex(feats(entry("x", fld(2, fld(1, f32(1)), lx=2))))),
+        # map entries
+        ("entry_key_twice", ex(feats(fld(1, b"y") + fld(1, b"x") + fld(2, fl(fld(1, f32(1))))))),
+        ("entry_key_twice_no_value", ex(feats(fld(1, b"y") + fld(1, b"x"), ok_a))),
+        ("entry_no_key", ex(feats(fld(2, fl(fld(1, f32(1)))), ok_a))),
+        ("entry_no_value", ex(feats(fld(1, b"x"), ok_a))),
+        ("entry_value_twice", ex(feats(fld(1, b"x") + fld(2, fl(fld(1, f32(1)))) + fld(2, fl(fld(1, f32(2))))))),
+        ("entry_value_twice_no_key", ex(feats(fld(2, fl(fld(1, f32(1)))) + fld(2, fl(fld(1, f32(2))))))),
+        ("entry_value_before_key", ex(feats(fld(2, fl(fld(1, f32(1)))) + fld(1, b"x")))),
+        ("entry_unknown_field", ex(feats(entry("x", fl(fld(1, f32(1)))) + tag(3, 0) + wv(1), ok_a))),
+        ("entry_unknown_first", ex(feats(tag(3, 0) + wv(1) + entry("x", fl(fld(1, f32(1)))), ok_a))),
+        ("entry_overlong_key_tag", ex(feats(fld(1, b"x", tx=2) + fld(2, fl(fld(1, f32(1))))))),
+        ("entry_key_wrong_wire", ex(feats(tag(1, 0) + wv(3) + fld(2, fl(fld(1, f32(1)))), ok_a))),
+        ("entry_empty", ex(feats(b"", ok_a))),
+        ("entry_empty_key", ex(feats(entry("", fl(fld(1, f32(1))))))),
+        ("entry_empty_value", ex(feats(fld(1, b"x") + fld(2, b""), ok_a))),
+        # Features
+        ("features_duplicate_key", ex(feats(entry("x", fl(fld(1, f32(1)))), entry("x", fl(fld(1, f32(2))))))),
+        ("features_duplicate_key_kinds", ex(feats(entry("x", fl(fld(1, f32(1)))), entry("x", il(fld(1, vi(2))))))),
+        ("features_unknown_field", ex(feats(ok_a) + tag(2, 0) + wv(7))),
+        ("features_unknown_first", ex(tag(2, 0) + wv(7) + feats(ok_a))),
+        ("features_group", ex(feats(ok_a) + tag(5, 3) + tag(1, 0) + wv(1) + tag(5, 4))),
+        ("features_entry_wrong_wire", ex(feats(ok_a) + tag(1, 0) + wv(7))),
+        ("features_overlong_entry_tag", ex(fld(1, entry("x", fl(fld(1, f32(1)))), tx=2) + feats(ok_a))),
+        ("features_empty", ex(b"")),
+        # Example
+        ("example_features_twice", ex(feats(entry("x", fl(fld(1, f32(1)))))) + ex(feats(ok_a))),
+        ("example_features_twice_same_key",
+         ex(feats(entry("x", fl(fld(1, f32(1)))))) + ex(feats(entry("x", fl(fld(1, f32(2))))))),
+        ("example_unknown_field", ex(feats(ok_a)) + tag(3, 0) + wv(1)),
+        ("example_unknown_first", tag(3, 0) + wv(1) + ex(feats(ok_a))),
+        ("example_group", ex(feats(ok_a)) + tag(5, 3) + tag(5, 4)),
+        ("example_overlong_features_tag", fld(1, feats(ok_a), tx=2)),
+        ("example_overlong_features_length", fld(1, feats(ok_a), lx=2)),
+        ("example_features_wrong_wire", tag(1, 0) + wv(1) + ex(feats(ok_a))),
+        ("example_empty", b""),
+    ]
+    tf = _tf()
+    for name, payload in cases:
+        tf.train.Example.FromString(payload)  # every case is a valid protobuf Example
+    tf_write("payloads_noncanonical.tfrecord", [p for _, p in cases])
+    fixture("payloads_noncanonical", "payloads_noncanonical.tfrecord",
+            note="Examples that protobuf and TensorFlow's C++ parser read differently, or not at all "
+                 "(expected tf_parser: TensorFlow's verdict per record)",
+            cases=[name for name, _ in cases])
 
 
 def tiny_png(width, height, rng):
@@ -1058,6 +1179,39 @@ def render(payload, kind):
             json_format.MessageToJson(msg, indent=None, sort_keys=True))
 
 
+def tf_parser_verdict(payload):
+    """What TensorFlow's C++ parser (tf.io.parse_example) makes of an Example
+    payload, against Python protobuf: "same", "differs" (other values, or a
+    feature missing), "rejects" (every feature protobuf sees is requested,
+    a kind-less one as float32), or "protobuf_rejects"."""
+    tf = _tf()
+    try:
+        msg = tf.train.Example.FromString(payload)
+    except Exception:  # noqa: BLE001
+        return "protobuf_rejects"
+    dtypes = {"float_list": tf.float32, "int64_list": tf.int64, "bytes_list": tf.string, None: tf.float32}
+    want, spec = {}, {}
+    for key, feature in msg.features.feature.items():
+        kind = feature.WhichOneof("kind")
+        spec[key] = tf.io.VarLenFeature(dtypes[kind])
+        want[key] = (kind, list(getattr(feature, kind).value) if kind else [])
+    if not spec:
+        spec = {"no feature": tf.io.VarLenFeature(tf.int64)}
+    try:
+        got = tf.io.parse_example(tf.constant([payload]), spec)
+    except Exception:  # noqa: BLE001
+        return "rejects"
+    for key, (kind, values) in want.items():
+        read = got[key].values.numpy()
+        if kind == "float_list":
+            same = np.array(values, np.float32).view(np.uint32).tolist() == read.view(np.uint32).tolist()
+        else:
+            same = values == read.tolist()
+        if not same:
+            return "differs"
+    return "same"
+
+
 def parses_as(payload):
     tf = _tf()
     out = []
@@ -1155,6 +1309,8 @@ def run_oracle():
         }
         if fx["note"]:
             entry["note"] = fx["note"]
+        if fx["cases"]:
+            entry["cases"] = fx["cases"]
         if i in extra:
             entry["tf_other_compression"] = extra[i]
         if recs or (res["error"] is None and res["signal"] is None):
@@ -1167,6 +1323,8 @@ def run_oracle():
                 rendered = [render(p, fx["payload"]) for p in recs]
                 exp["text"] = [t for t, _ in rendered]
                 exp["protojson"] = [j for _, j in rendered]
+            if fx["payload"] == "example":
+                exp["tf_parser"] = [tf_parser_verdict(p) for p in recs]
             text = json.dumps(exp, indent=1, ensure_ascii=False) + "\n"
             if text not in written:  # fixtures with the same records share one file
                 written[text] = "expected/%s.json" % fx["name"]
@@ -1203,6 +1361,7 @@ def main():
     make_raw()
     make_snappy()
     make_elwc()
+    make_payloads()
     make_damaged()
     make_not_tfrecord()
     names = [f["name"] for f in FIXTURES]

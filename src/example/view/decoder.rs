@@ -235,21 +235,30 @@ impl Decoder {
         })
     }
 
-    /// Indexes one `Features` map entry.
+    /// Indexes one `Features` map entry. An entry with any other field (an
+    /// unknown number, or key or value with another wire type) is left out,
+    /// as Python protobuf (upb) does: it keeps such an entry as unknown data
+    /// of the map, not as a feature.
     fn index_entry(&mut self, r: Reader<'_>) -> Result<(), DecodeError> {
         let mut key = (0, 0);
+        let lists = self.lists.len();
         let mut feature = FeatureRec {
             kind: Kind::None,
-            lists: self.lists.len()..self.lists.len(),
+            lists: lists..lists,
         };
-        walk(r, |n, sub| {
-            match n {
-                num::KEY => key = check_key(&sub)?,
-                num::VALUE => self.index_feature(sub, &mut feature)?,
-                _ => {}
+        let mut unknown = false;
+        let mut r = r.nested()?;
+        while !r.is_empty() {
+            match r.next_len()? {
+                (num::KEY, Some(sub)) => key = check_key(&sub)?,
+                (num::VALUE, Some(sub)) => self.index_feature(sub, &mut feature)?,
+                _ => unknown = true,
             }
-            Ok(())
-        })?;
+        }
+        if unknown {
+            self.lists.truncate(lists);
+            return Ok(());
+        }
         feature.lists.end = self.lists.len();
         self.entries.push(EntryRec { key, feature });
         Ok(())
@@ -266,13 +275,16 @@ impl Decoder {
         })
     }
 
-    /// Indexes one `FeatureLists` map entry (merging repeated values).
+    /// Indexes one `FeatureLists` map entry (merging repeated values); an
+    /// entry with any other field is left out, as in [`Self::index_entry`].
     fn index_list_entry(&mut self, r: Reader<'_>) -> Result<(), DecodeError> {
-        let (mut key, first) = ((0, 0), self.steps.len());
-        walk(r, |n, sub| {
-            match n {
-                num::KEY => key = check_key(&sub)?,
-                num::VALUE => walk(sub, |n, f| {
+        let (mut key, first, lists) = ((0, 0), self.steps.len(), self.lists.len());
+        let mut unknown = false;
+        let mut r = r.nested()?;
+        while !r.is_empty() {
+            match r.next_len()? {
+                (num::KEY, Some(sub)) => key = check_key(&sub)?,
+                (num::VALUE, Some(sub)) => walk(sub, |n, f| {
                     if n == num::FEATURE {
                         let start = self.lists.len();
                         let mut feature = FeatureRec {
@@ -285,10 +297,14 @@ impl Decoder {
                     }
                     Ok(())
                 })?,
-                _ => {}
+                _ => unknown = true,
             }
-            Ok(())
-        })?;
+        }
+        if unknown {
+            self.steps.truncate(first);
+            self.lists.truncate(lists);
+            return Ok(());
+        }
         self.list_entries.push(ListEntryRec {
             key,
             steps: first..self.steps.len(),

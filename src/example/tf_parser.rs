@@ -1,0 +1,411 @@
+//! What a training job sees: TensorFlow's C++ Example parser
+//! (`tf.io.parse_example`, `parse_single_example`; its "fast" parser) reads
+//! some legal protobuf encodings differently from protobuf, which tfr
+//! follows. [`check_example`] says, for one payload, whether TensorFlow
+//! rejects it or reads other values, and why (`verify-crc --payloads`).
+//!
+//! The rules, each measured with TensorFlow 2.21 on hand-made encodings
+//! (tests/oracle/gen_fixtures.py `make_payloads`, fixture
+//! `payloads.tfrecord`, whose manifest entry holds TensorFlow's verdict
+//! for every record):
+//! - In the Example, only a `features` field whose tag is the one byte
+//!   `0a` is read; any other field is skipped (an overlong tag hides the
+//!   features), and a group rejects the record.
+//! - In `Features`, every field must be a map entry with the one-byte tag
+//!   `0a`; anything else rejects the record.
+//! - A map entry must hold exactly two fields, a key and a value, in either
+//!   order (tags may be overlong): a missing, repeated or unknown field
+//!   rejects the record. A key given twice without a value is read as
+//!   protobuf reads it (the last key, an empty Feature).
+//! - Entries are read last first, and a key already seen is skipped: the
+//!   last entry of a key wins, as in protobuf.
+//! - A Feature is read from its first byte: `0a`, `12` or `1a` (bytes,
+//!   float or int64 list) and that one list; whatever follows the list is
+//!   ignored (a second list, of the same kind or another, is dropped where
+//!   protobuf merges or replaces). An empty Feature is missing; any other
+//!   first byte fails when the feature is parsed ("Unsupported datatype").
+//! - In a float or int64 list, the first field decides: packed (`0a`) reads
+//!   that one chunk and ignores the rest; unpacked (`0d` / `08`) requires
+//!   every field to be unpacked. In a bytes list every field must be `0a`.
+//!   Anything else fails when the feature is parsed.
+
+use super::view::{Decoder, FeatureView, Kind};
+use std::collections::HashMap;
+
+/// TensorFlow's reading of a payload, against protobuf's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// TensorFlow reads what protobuf reads.
+    Same,
+    /// TensorFlow's parser fails on the record (when the feature named is
+    /// parsed, for a failure inside one feature).
+    Rejects(String),
+    /// TensorFlow's parser reads other values.
+    Differs(String),
+    /// Protobuf does not parse it as an Example (tfr cannot either).
+    NotProtobuf(String),
+}
+
+/// TensorFlow's C++ parser on `payload`, an Example, against protobuf's
+/// reading (tfr's [`Decoder`]).
+pub fn check_example(decoder: &mut Decoder, payload: &[u8]) -> Verdict {
+    let tf = match tf_features(payload) {
+        Ok(entries) => entries,
+        Err(why) => return Verdict::Rejects(why.to_string()),
+    };
+    let view = match decoder.example(payload, false) {
+        Ok(view) => view,
+        Err(e) => return Verdict::NotProtobuf(e.to_string()),
+    };
+    let mut protobuf: HashMap<&str, FeatureView<'_>> = HashMap::new();
+    let mut order = Vec::new();
+    if let Some(features) = view.features() {
+        for (key, feature) in features.entries() {
+            if protobuf.insert(key, feature).is_none() {
+                order.push(key);
+            }
+        }
+    }
+    // Problems in protobuf's order of names, then names only TensorFlow sees.
+    for key in &order {
+        let pb = &protobuf[key];
+        let Some(bytes) = tf.get(key.as_bytes()) else {
+            if pb.kind() != Kind::None {
+                return Verdict::Differs(format!(
+                    "feature {} is missing for TensorFlow (its Features field has a tag TensorFlow does not read)",
+                    quoted(key)
+                ));
+            }
+            continue;
+        };
+        let read = match tf_feature(bytes) {
+            Ok(read) => read,
+            Err(why) => return Verdict::Rejects(format!("feature {}: {why}", quoted(key))),
+        };
+        if let Some(why) = differs(&read, pb) {
+            return Verdict::Differs(format!("feature {}: {why}", quoted(key)));
+        }
+    }
+    for key in tf.keys() {
+        if !std::str::from_utf8(key).is_ok_and(|k| protobuf.contains_key(k)) {
+            return Verdict::Differs(format!(
+                "feature {} is read by TensorFlow, not by protobuf",
+                quoted(&String::from_utf8_lossy(key))
+            ));
+        }
+    }
+    Verdict::Same
+}
+
+fn quoted(key: &str) -> String {
+    serde_json::to_string(key).unwrap_or_default()
+}
+
+/// A cursor over wire bytes, with CodedInputStream's reads.
+struct Wire<'a> {
+    b: &'a [u8],
+}
+
+impl<'a> Wire<'a> {
+    fn at_end(&self) -> bool {
+        self.b.is_empty()
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.b.first().copied()
+    }
+
+    /// A varint of up to 10 bytes.
+    fn varint(&mut self) -> Option<u64> {
+        let mut v = 0u64;
+        for i in 0..10 {
+            let byte = *self.b.get(i)?;
+            v |= u64::from(byte & 0x7f) << (7 * i);
+            if byte < 0x80 {
+                self.b = &self.b[i + 1..];
+                return Some(v);
+            }
+        }
+        None
+    }
+
+    fn take(&mut self, n: u64) -> Option<&'a [u8]> {
+        let n = usize::try_from(n).ok()?;
+        let (head, rest) = (self.b.get(..n)?, &self.b[n..]);
+        self.b = rest;
+        Some(head)
+    }
+
+    /// A length (varint, read as 32 bits) and that many bytes.
+    fn len_delimited(&mut self) -> Option<&'a [u8]> {
+        let n = self.varint()? as u32;
+        self.take(u64::from(n))
+    }
+
+    /// The exact one-byte tag `tag` (CodedInputStream::ExpectTag).
+    fn expect(&mut self, tag: u8) -> bool {
+        if self.peek() == Some(tag) {
+            self.b = &self.b[1..];
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Skips a field TensorFlow does not read (SkipExtraneousTag): groups
+    /// and invalid wire types fail.
+    fn skip_field(&mut self) -> Option<()> {
+        let tag = self.varint()?;
+        match tag & 7 {
+            0 => self.varint().map(drop),
+            1 => self.take(8).map(drop),
+            2 => {
+                let n = self.varint()? as u32;
+                // TensorFlow ignores a skip past the end.
+                let n = (n as usize).min(self.b.len());
+                self.b = &self.b[n..];
+                Some(())
+            }
+            5 => self.take(4).map(drop),
+            _ => None,
+        }
+    }
+}
+
+/// Why TensorFlow's parser rejects a record.
+#[derive(Clone, Copy, Debug)]
+enum Reject {
+    Group,
+    Truncated,
+    FeaturesField,
+    Entry,
+}
+
+impl std::fmt::Display for Reject {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Reject::Group => "a group field (TensorFlow: \"Could not parse example input\")",
+            Reject::Truncated => "a field runs past its message (TensorFlow: \"Could not parse example input\")",
+            Reject::FeaturesField => {
+                "a field in Features other than a map entry with a one-byte tag (TensorFlow: \"Could not parse example input\")"
+            }
+            Reject::Entry => {
+                "a map entry that is not exactly one key and one value (TensorFlow: \"Could not parse example input\")"
+            }
+        })
+    }
+}
+
+/// The map entries TensorFlow reads, the last of each key.
+fn tf_features(payload: &[u8]) -> Result<HashMap<&[u8], &[u8]>, Reject> {
+    let mut entries = Vec::new();
+    let mut top = Wire { b: payload };
+    while !top.at_end() {
+        if top.expect(0x0a) {
+            let features = top.len_delimited().ok_or(Reject::Truncated)?;
+            let mut w = Wire { b: features };
+            while !w.at_end() {
+                if !w.expect(0x0a) {
+                    return Err(Reject::FeaturesField);
+                }
+                let entry = w.len_delimited().ok_or(Reject::Truncated)?;
+                entries.push(tf_entry(entry)?);
+            }
+        } else {
+            let tag = top.clone_varint();
+            top.skip_field().ok_or(match tag.map(|t| t & 7) {
+                Some(3 | 4) => Reject::Group,
+                _ => Reject::Truncated,
+            })?;
+        }
+    }
+    let mut map = HashMap::new();
+    for (key, feature) in entries.into_iter().rev() {
+        map.entry(key).or_insert(feature);
+    }
+    Ok(map)
+}
+
+impl Wire<'_> {
+    /// The next varint, without moving.
+    fn clone_varint(&self) -> Option<u64> {
+        Wire { b: self.b }.varint()
+    }
+}
+
+/// One map entry: exactly two fields, each a key or a value.
+fn tf_entry(entry: &[u8]) -> Result<(&[u8], &[u8]), Reject> {
+    let mut w = Wire { b: entry };
+    let (mut key, mut value): (&[u8], &[u8]) = (b"", b"");
+    for _ in 0..2 {
+        // ReadTag: 0 at the end.
+        let tag = if w.at_end() {
+            0
+        } else {
+            w.varint().ok_or(Reject::Entry)?
+        };
+        match tag {
+            10 => key = w.len_delimited().ok_or(Reject::Entry)?,
+            18 => value = w.len_delimited().ok_or(Reject::Entry)?,
+            _ => return Err(Reject::Entry),
+        }
+    }
+    if !w.at_end() {
+        return Err(Reject::Entry);
+    }
+    Ok((key, value))
+}
+
+/// A Feature as TensorFlow reads it.
+#[derive(Debug)]
+struct TfFeature<'a> {
+    values: TfValues<'a>,
+    /// Bytes after the first list, ignored.
+    rest_ignored: bool,
+    /// List fields after a first packed chunk, ignored.
+    chunks_ignored: bool,
+}
+
+#[derive(Debug)]
+enum TfValues<'a> {
+    Missing,
+    Bytes(Vec<&'a [u8]>),
+    Float(Vec<u32>),
+    Int64(Vec<i64>),
+}
+
+fn tf_feature(feature: &[u8]) -> Result<TfFeature<'_>, &'static str> {
+    let mut w = Wire { b: feature };
+    let Some(first) = w.peek() else {
+        return Ok(TfFeature {
+            values: TfValues::Missing,
+            rest_ignored: false,
+            chunks_ignored: false,
+        });
+    };
+    w.b = &w.b[1..];
+    const BAD: &str = "TensorFlow's parser fails on it (\"Unsupported datatype\" or \"Key: ..., Index: 0\")";
+    let list = w.len_delimited().ok_or(BAD)?;
+    let rest_ignored = !w.at_end();
+    let mut l = Wire { b: list };
+    let mut chunks_ignored = false;
+    let values = match first {
+        0x0a => {
+            let mut values = Vec::new();
+            while !l.at_end() {
+                if !l.expect(0x0a) {
+                    return Err(BAD);
+                }
+                values.push(l.len_delimited().ok_or(BAD)?);
+            }
+            TfValues::Bytes(values)
+        }
+        0x12 => {
+            let mut values = Vec::new();
+            match l.peek() {
+                None => {}
+                Some(0x0a) => {
+                    l.b = &l.b[1..];
+                    let chunk = l.len_delimited().ok_or(BAD)?;
+                    values.extend(
+                        chunk
+                            .chunks_exact(4)
+                            .map(|c| u32::from_le_bytes(c.try_into().expect("4"))),
+                    );
+                    chunks_ignored = !l.at_end();
+                }
+                Some(0x0d) => {
+                    while !l.at_end() {
+                        if !l.expect(0x0d) {
+                            return Err(BAD);
+                        }
+                        let v = l.take(4).ok_or(BAD)?;
+                        values.push(u32::from_le_bytes(v.try_into().expect("4")));
+                    }
+                }
+                Some(_) => return Err(BAD),
+            }
+            TfValues::Float(values)
+        }
+        0x1a => {
+            let mut values = Vec::new();
+            match l.peek() {
+                None => {}
+                Some(0x0a) => {
+                    l.b = &l.b[1..];
+                    let mut chunk = Wire {
+                        b: l.len_delimited().ok_or(BAD)?,
+                    };
+                    while !chunk.at_end() {
+                        values.push(chunk.varint().ok_or(BAD)? as i64);
+                    }
+                    chunks_ignored = !l.at_end();
+                }
+                Some(0x08) => {
+                    while !l.at_end() {
+                        if !l.expect(0x08) {
+                            return Err(BAD);
+                        }
+                        values.push(l.varint().ok_or(BAD)? as i64);
+                    }
+                }
+                Some(_) => return Err(BAD),
+            }
+            TfValues::Int64(values)
+        }
+        _ => return Err(BAD),
+    };
+    Ok(TfFeature {
+        values,
+        rest_ignored,
+        chunks_ignored,
+    })
+}
+
+/// How many values protobuf reads in a feature.
+fn values(pb: &FeatureView<'_>) -> usize {
+    match pb.kind() {
+        Kind::None => 0,
+        Kind::Bytes => pb.bytes().count(),
+        Kind::Float => pb.floats().count(),
+        Kind::Int64 => pb.int64s().count(),
+    }
+}
+
+/// How TensorFlow's reading differs from protobuf's, if it does.
+fn differs(tf: &TfFeature<'_>, pb: &FeatureView<'_>) -> Option<String> {
+    let (tf_kind, n) = match &tf.values {
+        TfValues::Missing => (Kind::None, 0),
+        TfValues::Bytes(v) => (Kind::Bytes, v.len()),
+        TfValues::Float(v) => (Kind::Float, v.len()),
+        TfValues::Int64(v) => (Kind::Int64, v.len()),
+    };
+    let same = tf_kind == pb.kind()
+        && match &tf.values {
+            TfValues::Missing => true,
+            TfValues::Bytes(v) => pb.bytes().eq(v.iter().copied()),
+            TfValues::Float(v) => pb.floats().map(f32::to_bits).eq(v.iter().copied()),
+            TfValues::Int64(v) => pb.int64s().eq(v.iter().copied()),
+        };
+    if same {
+        return None;
+    }
+    let why = if tf_kind != pb.kind() {
+        "TensorFlow reads the Feature's first list, protobuf its last"
+    } else if tf.chunks_ignored {
+        "TensorFlow reads only the first packed chunk of a list"
+    } else if tf.rest_ignored {
+        "TensorFlow reads only the first list of a Feature that has several"
+    } else {
+        "the encoding is read differently"
+    };
+    let count = |kind: Kind, n: usize| match kind {
+        Kind::None => "no kind".to_string(),
+        k => format!("{n} {} value{}", k.name(), if n == 1 { "" } else { "s" }),
+    };
+    Some(format!(
+        "TensorFlow reads {}, protobuf {} ({why})",
+        count(tf_kind, n),
+        count(pb.kind(), values(pb)),
+    ))
+}
