@@ -107,7 +107,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --jobs 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
             cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
             cand --json 'Print the report as one JSON document on stdout: {"files": [{"file", "compression", "intact_records", "faults": [{"record", "offset", "kind", "message", "bytes_skipped", "resumed"}], "bytes_lost", "status"[, "error"]}], "total": {...}, "intact": bool}'
-            cand --payloads 'Also check every intact payload as TensorFlow''s C++ parser reads it (tf.io.parse_example, parse_single_example: what training uses): each record it would reject, or read other values from than protobuf (and tfr) does, is reported with the reason; exit 1. Checks Examples; files of other payloads are said to be unchecked'
+            cand --payloads 'Also check every intact payload as TensorFlow''s C++ parser reads it (tf.io.parse_example, parse_single_example: what training uses): each record it would reject, or read other values from than protobuf (and tfr) does, is reported with the reason; exit 1. Checks Examples (parse_example) and SequenceExamples (parse_sequence_example), each file by its first record; ELWC files are said to be unchecked'
             cand -q 'Never show progress bars'
             cand --quiet 'Never show progress bars'
             cand -h 'Print help (see more with ''--help'')'

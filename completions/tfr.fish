@@ -125,7 +125,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l color -d 'When to
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l json -d 'Print the report as one JSON document on stdout: {"files": [{"file", "compression", "intact_records", "faults": [{"record", "offset", "kind", "message", "bytes_skipped", "resumed"}], "bytes_lost", "status"[, "error"]}], "total": {...}, "intact": bool}'
-complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l payloads -d 'Also check every intact payload as TensorFlow\'s C++ parser reads it (tf.io.parse_example, parse_single_example: what training uses): each record it would reject, or read other values from than protobuf (and tfr) does, is reported with the reason; exit 1. Checks Examples; files of other payloads are said to be unchecked'
+complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l payloads -d 'Also check every intact payload as TensorFlow\'s C++ parser reads it (tf.io.parse_example, parse_single_example: what training uses): each record it would reject, or read other values from than protobuf (and tfr) does, is reported with the reason; exit 1. Checks Examples (parse_example) and SequenceExamples (parse_sequence_example), each file by its first record; ELWC files are said to be unchecked'
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -s V -l version -d 'Print version'

@@ -302,6 +302,13 @@ pub fn from_jsonl(data: &[u8]) {
                             decoder
                                 .sequence_example(payload, false)
                                 .expect("an encoded SequenceExample decodes");
+                            use crate::example::tf_parser::{check_sequence, Verdict, MIXED_KINDS};
+                            match check_sequence(&mut decoder, payload) {
+                                Verdict::Same => {}
+                                // Content, not encoding: from-jsonl warns of it.
+                                Verdict::Rejects(why) if why.ends_with(MIXED_KINDS) => {}
+                                other => panic!("{format:?}: {other:?}"),
+                            }
                         }
                         MessageType::Elwc => {
                             crate::example::elwc::checked(&mut decoder, payload, false)

@@ -44,7 +44,8 @@ pub(crate) struct VerifyCrcArgs {
     /// (tf.io.parse_example, parse_single_example: what training uses):
     /// each record it would reject, or read other values from than
     /// protobuf (and tfr) does, is reported with the reason; exit 1. Checks
-    /// Examples; files of other payloads are said to be unchecked.
+    /// Examples (parse_example) and SequenceExamples (parse_sequence_example),
+    /// each file by its first record; ELWC files are said to be unchecked.
     #[arg(long)]
     pub(crate) payloads: bool,
 
@@ -391,23 +392,29 @@ impl Payloads {
     /// parser reads it differently (or, once, why the file is not checked).
     fn check(&mut self, payload: &[u8], record: u64, offset: u64, report: &mut FileReport) -> Option<String> {
         let ty = *self.ty.get_or_insert_with(|| match resolve_auto(payload) {
-            Ok(MessageType::Elwc | MessageType::SequenceExample) => MessageType::Raw,
+            Ok(MessageType::Elwc) => MessageType::Raw,
+            Ok(MessageType::SequenceExample) => MessageType::SequenceExample,
             _ => MessageType::Example,
         });
-        if ty == MessageType::Raw {
-            if report.unchecked.is_none() {
-                let ty = resolve_auto(payload).map_or("raw", |t| t.name());
-                let why = format!("payloads not checked: the file holds {ty} records, --payloads checks Examples");
-                report.unchecked = Some(why.clone());
-                return Some(why);
+        let check = match ty {
+            MessageType::Example => tf_parser::check_example,
+            MessageType::SequenceExample => tf_parser::check_sequence,
+            _ => {
+                if report.unchecked.is_none() {
+                    let why = "payloads not checked: the file holds ExampleListWithContext records, \
+                               --payloads checks Examples and SequenceExamples"
+                        .to_string();
+                    report.unchecked = Some(why.clone());
+                    return Some(why);
+                }
+                return None;
             }
-            return None;
-        }
-        let (verdict, reason) = match with_decoder(|d| tf_parser::check_example(d, payload)) {
+        };
+        let (verdict, reason) = match with_decoder(|d| check(d, payload)) {
             Verdict::Same => return None,
             Verdict::Rejects(why) => ("rejects", format!("TensorFlow's parser rejects it: {why}")),
             Verdict::Differs(why) => ("differs", format!("TensorFlow's parser reads it differently: {why}")),
-            Verdict::NotProtobuf(why) => ("not_protobuf", format!("not an Example for protobuf: {why}")),
+            Verdict::NotProtobuf(why) => ("not_protobuf", format!("not a {} for protobuf: {why}", ty.name())),
         };
         let line = format!("record {record} at byte {offset}: {reason}");
         report.payload_issues.push(PayloadIssue {

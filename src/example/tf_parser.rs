@@ -28,8 +28,20 @@
 //!   that one chunk and ignores the rest; unpacked (`0d` / `08`) requires
 //!   every field to be unpacked. In a bytes list every field must be `0a`.
 //!   Anything else fails when the feature is parsed.
+//!
+//! [`check_sequence`] models `tf.io.parse_sequence_example` /
+//! `parse_single_sequence_example`, whose parser differs:
+//! - At the top, `context` (`0a`) and `feature_lists` (`12`) are read,
+//!   other fields skipped (a group rejects); several of either are merged.
+//! - Every map entry (context and feature lists) must be exactly a key with
+//!   tag `0a`, then a value with tag `12`: another order, an overlong tag,
+//!   or any other field rejects the record.
+//! - Context features are read as an Example's features are.
+//! - A FeatureList must hold only steps (tag `0a`); each step is one list
+//!   and nothing after it; its list is one packed chunk or unpacked values
+//!   only. Anything else, and steps of different kinds, reject the record.
 
-use super::view::{Decoder, FeatureView, Kind};
+use super::view::{Decoder, FeatureListsView, FeatureView, FeaturesView, Kind};
 use std::collections::HashMap;
 
 /// TensorFlow's reading of a payload, against protobuf's.
@@ -49,30 +61,56 @@ pub enum Verdict {
 /// TensorFlow's C++ parser on `payload`, an Example, against protobuf's
 /// reading (tfr's [`Decoder`]).
 pub fn check_example(decoder: &mut Decoder, payload: &[u8]) -> Verdict {
-    let tf = match tf_features(payload) {
-        Ok(entries) => entries,
+    let tf = match tf_maps(payload, false) {
+        Ok(maps) => maps,
         Err(why) => return Verdict::Rejects(why.to_string()),
     };
     let view = match decoder.example(payload, false) {
         Ok(view) => view,
         Err(e) => return Verdict::NotProtobuf(e.to_string()),
     };
-    let mut protobuf: HashMap<&str, FeatureView<'_>> = HashMap::new();
-    let mut order = Vec::new();
-    if let Some(features) = view.features() {
-        for (key, feature) in features.entries() {
-            if protobuf.insert(key, feature).is_none() {
-                order.push(key);
-            }
+    compare_features(&tf.context, view.features().as_ref(), "")
+}
+
+/// TensorFlow's C++ sequence parser on `payload`, a SequenceExample,
+/// against protobuf's reading.
+pub fn check_sequence(decoder: &mut Decoder, payload: &[u8]) -> Verdict {
+    let tf = match tf_maps(payload, true) {
+        Ok(maps) => maps,
+        Err(why) => return Verdict::Rejects(why.to_string()),
+    };
+    let view = match decoder.sequence_example(payload, false) {
+        Ok(view) => view,
+        Err(e) => return Verdict::NotProtobuf(e.to_string()),
+    };
+    match compare_features(&tf.context, view.context().as_ref(), "context ") {
+        Verdict::Same => compare_lists(&tf.lists, view.feature_lists().as_ref()),
+        other => other,
+    }
+}
+
+/// Protobuf's map, last entry of each key, and the keys in first-seen order.
+fn last_wins<'a, V>(entries: impl Iterator<Item = (&'a str, V)>) -> (HashMap<&'a str, V>, Vec<&'a str>) {
+    let (mut map, mut order) = (HashMap::new(), Vec::new());
+    for (key, value) in entries {
+        if map.insert(key, value).is_none() {
+            order.push(key);
         }
     }
+    (map, order)
+}
+
+/// TensorFlow's reading of a features map against protobuf's; `what`
+/// prefixes the feature's name ("context ").
+fn compare_features(tf: &HashMap<&[u8], &[u8]>, pb: Option<&FeaturesView<'_>>, what: &str) -> Verdict {
+    let (protobuf, order) = last_wins(pb.into_iter().flat_map(|f| f.entries()));
     // Problems in protobuf's order of names, then names only TensorFlow sees.
     for key in &order {
         let pb = &protobuf[key];
         let Some(bytes) = tf.get(key.as_bytes()) else {
             if pb.kind() != Kind::None {
                 return Verdict::Differs(format!(
-                    "feature {} is missing for TensorFlow (its Features field has a tag TensorFlow does not read)",
+                    "{what}feature {} is missing for TensorFlow (behind a tag TensorFlow does not read)",
                     quoted(key)
                 ));
             }
@@ -80,21 +118,66 @@ pub fn check_example(decoder: &mut Decoder, payload: &[u8]) -> Verdict {
         };
         let read = match tf_feature(bytes) {
             Ok(read) => read,
-            Err(why) => return Verdict::Rejects(format!("feature {}: {why}", quoted(key))),
+            Err(why) => return Verdict::Rejects(format!("{what}feature {}: {why}", quoted(key))),
         };
         if let Some(why) = differs(&read, pb) {
-            return Verdict::Differs(format!("feature {}: {why}", quoted(key)));
+            return Verdict::Differs(format!("{what}feature {}: {why}", quoted(key)));
         }
     }
-    for key in tf.keys() {
-        if !std::str::from_utf8(key).is_ok_and(|k| protobuf.contains_key(k)) {
+    only_tensorflow(tf.keys(), &protobuf, what)
+}
+
+/// A name TensorFlow reads and protobuf does not.
+fn only_tensorflow<V>(tf: impl Iterator<Item = impl AsRef<[u8]>>, pb: &HashMap<&str, V>, what: &str) -> Verdict {
+    for key in tf {
+        let key = key.as_ref();
+        if !std::str::from_utf8(key).is_ok_and(|k| pb.contains_key(k)) {
             return Verdict::Differs(format!(
-                "feature {} is read by TensorFlow, not by protobuf",
+                "{what}feature {} is read by TensorFlow, not by protobuf",
                 quoted(&String::from_utf8_lossy(key))
             ));
         }
     }
     Verdict::Same
+}
+
+/// TensorFlow's reading of the feature lists against protobuf's.
+fn compare_lists(tf: &HashMap<&[u8], &[u8]>, pb: Option<&FeatureListsView<'_>>) -> Verdict {
+    let (protobuf, order) = last_wins(pb.into_iter().flat_map(|l| l.entries()));
+    for key in &order {
+        let name = quoted(key);
+        let pb = &protobuf[key];
+        let Some(bytes) = tf.get(key.as_bytes()) else {
+            if !pb.is_empty() {
+                return Verdict::Differs(format!(
+                    "feature list {name} is missing for TensorFlow (behind a tag TensorFlow does not read)"
+                ));
+            }
+            continue;
+        };
+        let steps = match tf_steps(bytes) {
+            Ok(steps) => steps,
+            Err(why) => return Verdict::Rejects(format!("feature list {name}: {why}")),
+        };
+        if steps.len() != pb.len() {
+            return Verdict::Differs(format!(
+                "feature list {name}: TensorFlow reads {} steps, protobuf {}",
+                steps.len(),
+                pb.len()
+            ));
+        }
+        for (i, (step, feature)) in steps.iter().zip(pb.features()).enumerate() {
+            let step = TfFeature {
+                values: step.clone(),
+                rest_ignored: false,
+                chunks_ignored: false,
+            };
+            if let Some(why) = differs(&step, &feature) {
+                return Verdict::Differs(format!("feature list {name}, step {i}: {why}"));
+            }
+        }
+    }
+    only_tensorflow(tf.keys(), &protobuf, "list ")
 }
 
 fn quoted(key: &str) -> String {
@@ -179,6 +262,7 @@ enum Reject {
     Truncated,
     FeaturesField,
     Entry,
+    SeqEntry,
 }
 
 impl std::fmt::Display for Reject {
@@ -192,38 +276,71 @@ impl std::fmt::Display for Reject {
             Reject::Entry => {
                 "a map entry that is not exactly one key and one value (TensorFlow: \"Could not parse example input\")"
             }
+            Reject::SeqEntry => {
+                "a map entry that is not a key then a value, with one-byte tags and nothing else (TensorFlow: \"Bad ProtoBuf map<string, Feature>\")"
+            }
         })
     }
 }
 
-/// The map entries TensorFlow reads, the last of each key.
-fn tf_features(payload: &[u8]) -> Result<HashMap<&[u8], &[u8]>, Reject> {
-    let mut entries = Vec::new();
+/// The maps TensorFlow reads (the last entry of each key): an Example's
+/// features, or a SequenceExample's context and feature lists.
+struct TfMaps<'a> {
+    context: HashMap<&'a [u8], &'a [u8]>,
+    lists: HashMap<&'a [u8], &'a [u8]>,
+}
+
+fn tf_maps(payload: &[u8], sequence: bool) -> Result<TfMaps<'_>, Reject> {
+    let (mut context, mut lists) = (Vec::new(), Vec::new());
     let mut top = Wire { b: payload };
     while !top.at_end() {
-        if top.expect(0x0a) {
-            let features = top.len_delimited().ok_or(Reject::Truncated)?;
-            let mut w = Wire { b: features };
-            while !w.at_end() {
-                if !w.expect(0x0a) {
-                    return Err(Reject::FeaturesField);
-                }
-                let entry = w.len_delimited().ok_or(Reject::Truncated)?;
-                entries.push(tf_entry(entry)?);
-            }
+        let into = if top.expect(0x0a) {
+            &mut context
+        } else if sequence && top.expect(0x12) {
+            &mut lists
         } else {
             let tag = top.clone_varint();
             top.skip_field().ok_or(match tag.map(|t| t & 7) {
                 Some(3 | 4) => Reject::Group,
                 _ => Reject::Truncated,
             })?;
+            continue;
+        };
+        let map = top.len_delimited().ok_or(Reject::Truncated)?;
+        let mut w = Wire { b: map };
+        while !w.at_end() {
+            if !w.expect(0x0a) {
+                return Err(Reject::FeaturesField);
+            }
+            let entry = w.len_delimited().ok_or(Reject::Truncated)?;
+            into.push(if sequence { seq_entry(entry)? } else { tf_entry(entry)? });
         }
     }
+    Ok(TfMaps {
+        context: last_of_each(context),
+        lists: last_of_each(lists),
+    })
+}
+
+/// The last entry of each key.
+fn last_of_each<'a>(entries: Vec<(&'a [u8], &'a [u8])>) -> HashMap<&'a [u8], &'a [u8]> {
     let mut map = HashMap::new();
-    for (key, feature) in entries.into_iter().rev() {
-        map.entry(key).or_insert(feature);
+    for (key, value) in entries.into_iter().rev() {
+        map.entry(key).or_insert(value);
     }
-    Ok(map)
+    map
+}
+
+/// A map entry as the sequence parser reads it: key (`0a`), value (`12`),
+/// nothing else.
+fn seq_entry(entry: &[u8]) -> Result<(&[u8], &[u8]), Reject> {
+    let mut w = Wire { b: entry };
+    let key = w.expect(0x0a).then(|| w.len_delimited()).flatten();
+    let value = w.expect(0x12).then(|| w.len_delimited()).flatten();
+    match (key, value) {
+        (Some(key), Some(value)) if w.at_end() => Ok((key, value)),
+        _ => Err(Reject::SeqEntry),
+    }
 }
 
 impl Wire<'_> {
@@ -266,7 +383,7 @@ struct TfFeature<'a> {
     chunks_ignored: bool,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 enum TfValues<'a> {
     Missing,
     Bytes(Vec<&'a [u8]>),
@@ -360,6 +477,51 @@ fn tf_feature(feature: &[u8]) -> Result<TfFeature<'_>, &'static str> {
         rest_ignored,
         chunks_ignored,
     })
+}
+
+/// Why a feature list whose steps have different kinds is rejected: not an
+/// encoding TensorFlow reads differently but content no dtype parses (what
+/// from-jsonl writes when asked to, with a kind-change warning).
+pub const MIXED_KINDS: &str = "steps of different kinds (TensorFlow fails whatever dtype is asked)";
+
+/// The steps of a FeatureList as the sequence parser reads them: only
+/// steps, each one list and nothing after it, of one kind.
+fn tf_steps(list: &[u8]) -> Result<Vec<TfValues<'_>>, &'static str> {
+    const BAD_LIST: &str = "a FeatureList field that is not a step (TensorFlow rejects the record)";
+    let mut w = Wire { b: list };
+    let mut steps = Vec::new();
+    let mut kind = Kind::None;
+    while !w.at_end() {
+        if !w.expect(0x0a) {
+            return Err(BAD_LIST);
+        }
+        let step = tf_step(w.len_delimited().ok_or(BAD_LIST)?)?;
+        let this = match step {
+            TfValues::Missing => Kind::None,
+            TfValues::Bytes(_) => Kind::Bytes,
+            TfValues::Float(_) => Kind::Float,
+            TfValues::Int64(_) => Kind::Int64,
+        };
+        if this != Kind::None {
+            if kind != Kind::None && kind != this {
+                return Err(MIXED_KINDS);
+            }
+            kind = this;
+        }
+        steps.push(step);
+    }
+    Ok(steps)
+}
+
+/// One step (a Feature) as the sequence parser reads it.
+fn tf_step(feature: &[u8]) -> Result<TfValues<'_>, &'static str> {
+    const BAD: &str =
+        "a step that is not one list (one packed chunk, or unpacked values) and nothing else (TensorFlow rejects the record)";
+    let read = tf_feature(feature).map_err(|_| BAD)?;
+    if read.rest_ignored || read.chunks_ignored {
+        return Err(BAD);
+    }
+    Ok(read.values)
 }
 
 /// How many values protobuf reads in a feature.

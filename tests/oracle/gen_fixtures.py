@@ -688,6 +688,75 @@ def make_payloads():
                  "(expected tf_parser: TensorFlow's verdict per record)",
             cases=[name for name, _ in cases])
 
+    # SequenceExamples (tf.io.parse_sequence_example): every Example case as
+    # the context (its Features field is the context field), then the
+    # feature lists' own cases. The first record decides the file's type.
+    def seq(context=None, lists=None, extra=b""):
+        out = b"" if context is None else fld(1, context)
+        return out + (b"" if lists is None else fld(2, lists)) + extra
+
+    def flist(*steps):
+        return b"".join(fld(1, f) for f in steps)
+
+    def lists(*entries):
+        return b"".join(fld(1, e) for e in entries)
+
+    good = entry("s", flist(fl(fld(1, f32(1))), fl(fld(1, f32(2, 3)))))
+
+    def steps(*features):
+        return seq(None, lists(entry("s", flist(*features))))
+
+    one = flist(fl(fld(1, f32(1))))
+    seq_cases = [("fl_ok", seq(feats(ok_a), lists(good)))]
+    seq_cases += [("ctx_" + name, payload + fld(2, lists(good))) for name, payload in cases]
+    seq_cases += [
+        ("fl_step_two_packed", steps(fl(fld(1, f32(1)) + fld(1, f32(2))))),
+        ("fl_step_packed_then_unpacked", steps(fl(fld(1, f32(1)) + tag(1, 5) + f32(2)))),
+        ("fl_step_unpacked_then_packed", steps(fl(tag(1, 5) + f32(2) + fld(1, f32(1))))),
+        ("fl_step_int_two_packed", steps(il(fld(1, vi(1)) + fld(1, vi(2))))),
+        ("fl_step_list_twice", steps(fl(fld(1, f32(1))) + fl(fld(1, f32(2))))),
+        ("fl_step_two_kinds", steps(fl(fld(1, f32(1))) + il(fld(1, vi(2))))),
+        ("fl_step_empty", steps(b"", fl(fld(1, f32(1))))),
+        ("fl_step_unknown_first", steps(tag(4, 0) + wv(1) + fl(fld(1, f32(1))))),
+        ("fl_step_unknown_after", steps(fl(fld(1, f32(1))) + tag(4, 0) + wv(1))),
+        ("fl_step_bytes_unknown_in_list", seq(None, lists(entry("b", flist(bl(fld(1, b"a") + tag(2, 0) + wv(5))))))),
+        ("fl_step_unpacked", steps(fl(tag(1, 5) + f32(1) + tag(1, 5) + f32(2)))),
+        ("fl_step_int_unpacked", steps(il(tag(1, 0) + wv(1) + tag(1, 0) + wv(2)))),
+        ("fl_step_bytes_two", seq(None, lists(entry("b", flist(bl(fld(1, b"a") + fld(1, b"b"))))))),
+        ("fl_steps_mixed_kinds", steps(fl(fld(1, f32(1))), il(fld(1, vi(2))))),
+        ("fl_step_packed_empty", steps(fl(fld(1, b"")))),
+        ("fl_step_list_empty", steps(fl(b""))),
+        ("fl_step_wrong_wire", steps(tag(2, 0) + wv(1))),
+        ("fl_step_overlong_list_length", steps(fld(2, fld(1, f32(1)), lx=2))),
+        ("fl_empty_featurelist", seq(None, lists(entry("s", b"")))),
+        ("fl_unknown_in_featurelist", seq(None, lists(entry("s", one + tag(2, 0) + wv(1))))),
+        ("fl_unknown_first_in_featurelist", seq(None, lists(entry("s", tag(2, 0) + wv(1) + one)))),
+        ("fl_overlong_step_tag", seq(None, lists(entry("s", fld(1, fl(fld(1, f32(1))), tx=2))))),
+        ("fl_entry_key_twice", seq(None, lists(fld(1, b"t") + fld(1, b"s") + fld(2, one)))),
+        ("fl_entry_no_key", seq(None, lists(fld(2, one)))),
+        ("fl_entry_no_value", seq(None, lists(fld(1, b"s"), good))),
+        ("fl_entry_value_twice", seq(None, lists(fld(1, b"s") + fld(2, one) + fld(2, one)))),
+        ("fl_entry_value_before_key", seq(None, lists(fld(2, one) + fld(1, b"s")))),
+        ("fl_entry_overlong_key_tag", seq(None, lists(fld(1, b"s", tx=2) + fld(2, one)))),
+        ("fl_entry_unknown", seq(None, lists(entry("s", one) + tag(3, 0) + wv(1), entry("t", one)))),
+        ("fl_lists_unknown_field", seq(None, lists(good) + tag(2, 0) + wv(1))),
+        ("fl_lists_overlong_entry_tag", seq(None, fld(1, good, tx=2) + lists(entry("t", one)))),
+        ("fl_lists_duplicate_key", seq(None, lists(entry("s", one), entry("s", flist(fl(fld(1, f32(2)))))))),
+        ("seq_lists_twice", seq(None, lists(entry("s", one))) + fld(2, lists(entry("t", one)))),
+        ("seq_context_twice", seq(feats(ok_a)) + seq(feats(entry("b", il(fld(1, vi(1)))))) + fld(2, lists(good))),
+        ("seq_unknown_field", seq(feats(ok_a), lists(good), tag(3, 0) + wv(1))),
+        ("seq_group", seq(feats(ok_a), lists(good), tag(5, 3) + tag(5, 4))),
+        ("seq_overlong_context_tag", fld(1, feats(ok_a), tx=2) + fld(2, lists(good))),
+        ("seq_overlong_lists_tag", fld(1, feats(ok_a)) + fld(2, lists(good), tx=2)),
+    ]
+    for name, payload in seq_cases:
+        tf.train.SequenceExample.FromString(payload)
+    tf_write("payloads_sequence_noncanonical.tfrecord", [p for _, p in seq_cases])
+    fixture("payloads_sequence_noncanonical", "payloads_sequence_noncanonical.tfrecord", payload="sequence",
+            note="SequenceExamples that protobuf and TensorFlow's C++ sequence parser read differently, "
+                 "or not at all (expected tf_parser: TensorFlow's verdict per record)",
+            cases=[name for name, _ in seq_cases])
+
 
 def tiny_png(width, height, rng):
     def chunk(kind, data):
@@ -1179,11 +1248,14 @@ def render(payload, kind):
             json_format.MessageToJson(msg, indent=None, sort_keys=True))
 
 
-def tf_parser_verdict(payload):
-    """What TensorFlow's C++ parser (tf.io.parse_example) makes of an Example
-    payload, against Python protobuf: "same", "differs" (other values, or a
-    feature missing), "rejects" (every feature protobuf sees is requested,
-    a kind-less one as float32), or "protobuf_rejects"."""
+def tf_parser_verdict(payload, kind="example"):
+    """What TensorFlow's C++ parser (tf.io.parse_example, or
+    parse_sequence_example for kind "sequence") makes of a payload, against
+    Python protobuf: "same", "differs" (other values, or a feature
+    missing), "rejects" (every feature protobuf sees is requested, a
+    kind-less one as float32), or "protobuf_rejects"."""
+    if kind == "sequence":
+        return tf_sequence_verdict(payload)
     tf = _tf()
     try:
         msg = tf.train.Example.FromString(payload)
@@ -1208,6 +1280,48 @@ def tf_parser_verdict(payload):
         else:
             same = values == read.tolist()
         if not same:
+            return "differs"
+    return "same"
+
+
+def tf_sequence_verdict(payload):
+    tf = _tf()
+    try:
+        msg = tf.train.SequenceExample.FromString(payload)
+    except Exception:  # noqa: BLE001
+        return "protobuf_rejects"
+    dtypes = {"float_list": tf.float32, "int64_list": tf.int64, "bytes_list": tf.string, None: tf.float32}
+
+    def values(feature):
+        kind = feature.WhichOneof("kind")
+        if not kind:
+            return []
+        v = list(getattr(feature, kind).value)
+        return np.array(v, np.float32).view(np.uint32).tolist() if kind == "float_list" else v
+
+    def read(array):
+        return array.view(np.uint32).tolist() if array.dtype == np.float32 else array.tolist()
+
+    cspec, sspec, cwant, swant = {}, {}, {}, {}
+    for key, feature in msg.context.feature.items():
+        cspec[key] = tf.io.VarLenFeature(dtypes[feature.WhichOneof("kind")])
+        cwant[key] = values(feature)
+    for key, flist in msg.feature_lists.feature_list.items():
+        kind = next((k for k in (f.WhichOneof("kind") for f in flist.feature) if k), None)
+        sspec[key] = tf.io.RaggedFeature(dtypes[kind], row_splits_dtype=tf.int64)
+        swant[key] = [values(f) for f in flist.feature]
+    if not cspec and not sspec:
+        cspec = {"no feature": tf.io.VarLenFeature(tf.int64)}
+    try:
+        context, lists, _ = tf.io.parse_sequence_example(
+            tf.constant([payload]), context_features=cspec or None, sequence_features=sspec or None)
+    except Exception:  # noqa: BLE001
+        return "rejects"
+    for key, want in cwant.items():
+        if read(context[key].values.numpy()) != want:
+            return "differs"
+    for key, want in swant.items():
+        if [read(step.numpy()) for step in lists[key][0]] != want:
             return "differs"
     return "same"
 
@@ -1323,8 +1437,8 @@ def run_oracle():
                 rendered = [render(p, fx["payload"]) for p in recs]
                 exp["text"] = [t for t, _ in rendered]
                 exp["protojson"] = [j for _, j in rendered]
-            if fx["payload"] == "example":
-                exp["tf_parser"] = [tf_parser_verdict(p) for p in recs]
+            if fx["payload"] in ("example", "sequence"):
+                exp["tf_parser"] = [tf_parser_verdict(p, fx["payload"]) for p in recs]
             text = json.dumps(exp, indent=1, ensure_ascii=False) + "\n"
             if text not in written:  # fixtures with the same records share one file
                 written[text] = "expected/%s.json" % fx["name"]
