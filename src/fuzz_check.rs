@@ -42,8 +42,9 @@ pub fn record_reader(input: &[u8]) {
 }
 
 /// The `example_text` target: every message type renders or fails cleanly
-/// (leaving the output untouched on failure), and the type `resolve_auto`
-/// picks renders strictly.
+/// (leaving the output untouched on failure), the model of TensorFlow's
+/// parsers takes the bytes, and the type `resolve_auto` picks renders
+/// strictly.
 pub fn example_text(data: &[u8]) {
     const PREFIX: &[u8] = b"# kept\n";
     for ty in [
@@ -62,6 +63,10 @@ pub fn example_text(data: &[u8]) {
             }
         }
     }
+    // TensorFlow's parsers' model takes any bytes.
+    let mut decoder = crate::example::Decoder::new();
+    let _ = crate::example::tf_parser::check_example(&mut decoder, data);
+    let _ = crate::example::tf_parser::check_sequence(&mut decoder, data);
     if let Ok(ty) = resolve_auto(data) {
         let mut out = Vec::new();
         if let Err(e) = render_text(ty, true, data, &mut out) {
