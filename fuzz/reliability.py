@@ -28,7 +28,8 @@ tfr process and checks, against the product contract (issue 17):
 
 Cases (each at every command unless noted): /dev/zero on stdin; zeros
 through a pipe; a valid header announcing 2^40 bytes then endless zeros; an
-endless line without newline; a 50 GB sparse file whose first header
+endless line without newline; SNAPPY streams with a 16 MiB block of zeros
+or a block announcing 4 GiB, and an 8 MiB record in a block of its own; a 50 GB sparse file whose first header
 announces 32 GiB; a header announcing 2^62 then 100 bytes; a 200 MiB record
 (text and binary value); 2,000 files of 200 KB through a quoted glob with a
 slow stdout reader (cat, cat -j 1, to-jsonl, head) and without (the rest);
@@ -324,6 +325,22 @@ class Fixtures:
             return p
         return self._once(key, make)
 
+    # TensorFlow's writer gives a record over its 256 KiB buffer a SNAPPY
+    # block of its own: an 8 MiB record so framed.
+    def snappy_big(self) -> str:
+        def make():
+            p = self.path("big.snappy")
+            payload = example([(b"blob", feat_bytes(_alnum_block(8 * MB, 5)))])
+            framed = record(payload)
+            with open(p, "wb") as f:
+                f.write(snappy_block(framed[:12]))
+                f.write(snappy_block(framed[12:-4]))
+                f.write(snappy_block(framed[-4:]))
+                f.write(snappy_block(record(example([(b"blob", feat_bytes(b"small"))]))))
+            self.sizes["snappy_big"] = len(payload) / MB
+            return p
+        return self._once("snappy_big", make)
+
     # A regular sparse file: 50 GB apparent, first header announces 32 GiB
     # (valid length CRC), the payload is a hole (its data CRC does not match).
     def sparse(self) -> str:
@@ -444,6 +461,33 @@ def feed_hdr40_zeros():
         yield ZEROS
 
 
+def snappy_block(data: bytes) -> bytes:
+    """One block of TensorFlow's SNAPPY stream: the 4-byte big-endian length,
+    then raw snappy holding `data` as one literal (valid snappy, no
+    compression needed)."""
+    raw = varint(len(data)) + bytes([63 << 2]) + (len(data) - 1).to_bytes(4, "little") + data
+    return struct.pack(">I", len(raw)) + raw
+
+
+def snappy_first_block() -> bytes:
+    return snappy_block(record(example([(b"x", feat_bytes(b"small"))])))
+
+
+def feed_snappy_block_zeros():
+    """A valid first block, then a block announcing 16 MiB - 1 (the most tfr
+    takes), then zeros forever."""
+    yield snappy_first_block() + struct.pack(">I", (16 << 20) - 1)
+    while True:
+        yield ZEROS
+
+
+def feed_snappy_4gib():
+    """A valid first block, then a block announcing 4 GiB, then zeros."""
+    yield snappy_first_block() + struct.pack(">I", 0xFFFFFFFF)
+    while True:
+        yield ZEROS
+
+
 def feed_endless_line():
     chunk = b"y" * MB
     while True:
@@ -525,6 +569,19 @@ def all_rows() -> list[Row]:
                           stdin="feed", feed=feed_hdr40_zeros, stream_ok=STREAMERS)
     # An endless line with no newline ('yes | tr -d "\n"'), at every command.
     rows += every_command("stdin|endless-line", stdin, {"*": {2}}, stdin="feed", feed=feed_endless_line)
+
+    # SNAPPY streams (auto-detected by their first block): a block as long
+    # as tfr takes, of zeros; a block announcing 4 GiB.
+    # (head -n 1 prints the first record and stops: exit 0.)
+    rows += every_command("stdin|snappy:block(16MiB)+zeros", stdin,
+                          {"*": {2}, "head -n 1": {0}, "verify-crc": {1}, "verify-crc --salvage": {1}},
+                          stdin="feed", feed=feed_snappy_block_zeros)
+    rows += every_command("stdin|snappy:block(4GiB)", stdin,
+                          {"*": {2}, "head -n 1": {0}, "verify-crc": {1}, "verify-crc --salvage": {1}},
+                          stdin="feed", feed=feed_snappy_4gib)
+    # An 8 MiB record in a SNAPPY block of its own (as TensorFlow's writer does).
+    rows += every_command("snappy:record-8MiB-in-one-block", lambda fx: fx.snappy_big(),
+                          {"*": {0}, "from-jsonl": {2}}, hold=lambda fx: fx.sizes["snappy_big"])
 
     # 2. Huge announced lengths in regular files.
     rows += every_command("sparse-50GB,hdr(32GiB)", lambda fx: fx.sparse(),

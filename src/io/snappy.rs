@@ -24,13 +24,15 @@ use std::io::{self, Read, Write};
 /// within the 256 KiB buffers of TensorFlow's reader.
 pub const BLOCK_INPUT: usize = 192 << 10;
 
-/// The longest block accepted, compressed or decompressed: a record at the
-/// default `--max-record-size` (1 GiB) with its framing, as TensorFlow's
-/// writer puts a large record in a block of its own. A hostile length is
-/// refused before anything is allocated; below this, memory grows only
-/// with the bytes present (and a block's announced size is checked against
-/// what its compressed bytes can expand to).
-pub const MAX_BLOCK: usize = (1 << 30) + (1 << 20);
+/// The longest block accepted, compressed or decompressed: 16 MiB, 64
+/// times what TensorFlow's own reader takes (256 KiB: a SNAPPY file with a
+/// longer block, which its writer makes for a record over 256 KiB, cannot
+/// be read back by TensorFlow). A block is held whole while it is decoded,
+/// so this bounds memory: a longer announced length is refused before
+/// anything is allocated, and below it memory grows only with the bytes
+/// present (a block's announced size is also checked against what its
+/// compressed bytes can expand to).
+pub const MAX_BLOCK: usize = 16 << 20;
 
 /// The most one compressed byte can expand to: a 3-byte copy element
 /// yields at most 64 bytes.
@@ -82,7 +84,7 @@ impl<R: Read> SnappyReader<R> {
         let len = u32::from_be_bytes(len) as usize;
         if len > MAX_BLOCK {
             return Err(corrupt(format!(
-                "snappy block at byte {start} announces {len} bytes, more than any block (at most {MAX_BLOCK})"
+                "snappy block at byte {start} announces {len} bytes, more than tfr reads in one block (16 MiB; TensorFlow reads 256 KiB)"
             )));
         }
         self.compressed.clear();
@@ -359,7 +361,7 @@ mod tests {
         let (out, err) = decompress(&bogus);
         assert!(out.is_empty());
         let err = err.unwrap();
-        assert!(err.to_string().contains("more than any block"), "{err}");
+        assert!(err.to_string().contains("more than tfr reads in one block"), "{err}");
     }
 
     #[test]
