@@ -29,4 +29,5 @@ mod readable;
 mod regressions_inflate;
 mod schema;
 mod snappy;
+mod tensorflow;
 mod verify_crc;

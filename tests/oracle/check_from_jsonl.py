@@ -328,7 +328,7 @@ def check_fixture_round_trips(tfr, tmp):
             out = tmp / f"rt.{f['name']}.{comp}"
             run_tfr(tfr, ["from-jsonl", "-", "-o", str(out), "--compression", comp, *type_args], stdin=jsonl)
             got = tf_read(out, comp)
-            if f["name"] == "noncanonical":
+            if f["name"].endswith("noncanonical"):
                 if [form_of(p, kind) for p in got] != [form_of(p, kind) for p in want]:
                     fail(f"{f['name']}: round trip ({comp}) parses to other messages")
             elif got != want:

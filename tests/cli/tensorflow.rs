@@ -1,0 +1,58 @@
+//! TensorFlow itself reads what tfr writes: the oracle scripts of
+//! tests/oracle run against the built binary with a Python that has
+//! TensorFlow 2.21 (`TFR_TF_PYTHON`, else `.venv-tf/bin/python`, else
+//! `target/venv-tf/bin/python`, which `.ci/run` installs). Skipped with
+//! the reason on a machine without one; a failure under `CI=true`.
+//!
+//! - `check_from_jsonl.py`: from-jsonl output in every compression
+//!   (SNAPPY included) read by `tf.data.TFRecordDataset` as the intended
+//!   messages, accepted by TensorFlow's parsers; every fixture round-trips;
+//!   protojson equals MessageToJson; floats read back exactly.
+//! - `snappy.py`: TensorFlow's SNAPPY framing as measured, and TensorFlow
+//!   reading tfr's SNAPPY output (a 1.5 MB record included).
+
+use crate::util::*;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn tf_python() -> Option<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let candidates = [
+        std::env::var_os("TFR_TF_PYTHON").map(PathBuf::from),
+        Some(root.join(".venv-tf/bin/python")),
+        Some(root.join("target/venv-tf/bin/python")),
+    ];
+    candidates.into_iter().flatten().find(|p| p.exists())
+}
+
+fn run_oracle(script: &str) {
+    let Some(python) = tf_python() else {
+        skip_or_fail("no Python with TensorFlow 2.21 (TFR_TF_PYTHON, .venv-tf or target/venv-tf)");
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new(&python)
+        .arg(root.join("tests/oracle").join(script))
+        .args(["--tfr", env!("CARGO_BIN_EXE_tfr")])
+        .current_dir(root)
+        .env("TF_CPP_MIN_LOG_LEVEL", "3")
+        .output()
+        .expect("run the oracle script");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{script} failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("all checks passed"), "{script}:\n{stdout}");
+}
+
+#[test]
+fn tensorflow_reads_what_from_jsonl_writes() {
+    run_oracle("check_from_jsonl.py");
+}
+
+#[test]
+fn tensorflow_reads_tfrs_snappy_files() {
+    run_oracle("snappy.py");
+}
