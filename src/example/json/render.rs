@@ -181,27 +181,26 @@ impl Mapping {
             });
             out.push(b']');
         };
-        out.push(b'{');
         let has_context = !parts.context.is_empty();
-        if keys.context_first {
-            if has_context {
-                context(decoder, out);
-                if has_examples {
-                    out.extend_from_slice(keys.sep);
-                }
-            }
-            if has_examples {
-                examples(decoder, out);
-            }
+        let order = if keys.context_first {
+            [true, false]
         } else {
-            if has_examples {
-                examples(decoder, out);
-                if has_context {
-                    out.extend_from_slice(keys.sep);
-                }
+            [false, true]
+        };
+        out.push(b'{');
+        let mut first = true;
+        for is_context in order {
+            if !(if is_context { has_context } else { has_examples }) {
+                continue;
             }
-            if has_context {
+            if !first {
+                out.extend_from_slice(keys.sep);
+            }
+            first = false;
+            if is_context {
                 context(decoder, out);
+            } else {
+                examples(decoder, out);
             }
         }
         out.push(b'}');

@@ -123,12 +123,7 @@ impl Decoder {
             num::FEATURE_LISTS if strict => Err(unexpected(number, at, "Example")),
             _ => Ok(false),
         })?;
-        let features = has_features.then(|| FeaturesView {
-            payload,
-            dec: self,
-            entries: &self.entries,
-        });
-        Ok(ExampleView { features })
+        Ok(self.example_view(payload, has_features))
     }
 
     /// Validates `payload` as a `tf.train.SequenceExample` and indexes it.
@@ -216,12 +211,17 @@ impl Decoder {
                 Ok(())
             })?;
         }
+        Ok(self.example_view(payload, has_features))
+    }
+
+    /// The view of the Example just indexed.
+    fn example_view<'a>(&'a self, payload: &'a [u8], has_features: bool) -> ExampleView<'a> {
         let features = has_features.then(|| FeaturesView {
             payload,
             dec: self,
             entries: &self.entries,
         });
-        Ok(ExampleView { features })
+        ExampleView { features }
     }
 
     /// Indexes the entries of a `Features` message.
