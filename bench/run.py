@@ -441,6 +441,24 @@ def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_s
                  [*flags, str(js), "-o", str(tmp / "from.tfrecord.gz"), "--compression", "gzip"], N, js_b,
                  "tfr.from-jsonl.gzip" if key else None, None, Target(), None, tmp / "from.tfrecord.gz",
                  flags=" --compression gzip" + (" -j 1" if key else ""), note="ratio: × the default (all cores)" if key else "")
+    # SNAPPY (TensorFlow's tf.data format), written by tfr from the JSONL.
+    sn = d / "notebook.snappy.tfrecord"
+    if "from-jsonl" in cmds and not sn.exists():
+        run_checked([T, "from-jsonl", str(js), "--compression", "snappy", "-o", str(sn)])
+    if sn.exists():
+        sn_b = nb_b
+        tfr_case("tfr.count.snappy", "count", "notebook.snappy", [str(sn)], N, sn_b, "tfr.count.notebook", None,
+                 Target(), expect_stdout(str(N)), note="ratio: × count on the plain file")
+        tfr_case("tfr.to-jsonl.snappy", "to-jsonl", "notebook.snappy", [str(sn)], N, sn_b, "tfr.to-jsonl.notebook", None,
+                 Target(), same_as(js, "output"), note="ratio: × to-jsonl on the plain file")
+        tfr_case("tfr.verify.snappy", "verify-crc", "notebook.snappy", [str(sn)], N, sn_b, "tfr.verify.notebook", None,
+                 Target(), note="ratio: × verify-crc on the plain file")
+        tfr_case("tfr.from-jsonl.snappy", "from-jsonl", "notebook.jsonl",
+                 [str(js), "-o", str(tmp / "from.snappy"), "--compression", "snappy"], N, js_b,
+                 "tfr.from-jsonl.notebook", None, Target(), None, tmp / "from.snappy",
+                 flags=" --compression snappy", note="ratio: × plain output")
+    tfr_case("tfr.verify.payloads", "verify-crc", "notebook 1M", ["--payloads", str(nb)], N, nb_b, "tfr.verify.notebook", None,
+             Target(), expect_in_stdout("all intact"), flags=" --payloads", note="ratio: × verify-crc")
     tfr_case("tfr.schema.notebook", "schema", "notebook 1M", [str(nb)], N, nb_b, None, None, Target(min_rps=4e6), nonempty)
     # Record ranges: the last 10 records cost about what count costs
     # (skipped records hop from header to header). records=0: a latency row.
