@@ -155,6 +155,9 @@ pub fn decode_error(name: &str, index: u64, offset: u64, e: example::DecodeError
     anyhow::Error::new(e).context(format!("{name}: record {index} at byte {offset}"))
 }
 
+/// A skip this long through a plain file is done on several threads.
+const LONG_SKIP: u64 = 1 << 15;
+
 /// What every reading thread shares.
 struct Shared<'a, 'r> {
     open: &'a record::OpenOptions,
@@ -166,6 +169,8 @@ struct Shared<'a, 'r> {
     /// Records still to skip, and still to read (inputs read in turn).
     to_skip: AtomicU64,
     to_read: AtomicU64,
+    /// Threads a long skip through a plain file may walk it with.
+    jobs: usize,
 }
 
 impl<'a, 'r> Shared<'a, 'r> {
@@ -175,7 +180,9 @@ impl<'a, 'r> Shared<'a, 'r> {
         spares: &'a Spares<Batch>,
         render: &'a Render<'r>,
     ) -> Self {
-        let Reading { open, ty, range, .. } = *how;
+        let Reading {
+            open, ty, range, jobs, ..
+        } = *how;
         Shared {
             open,
             fixed: ty,
@@ -185,6 +192,7 @@ impl<'a, 'r> Shared<'a, 'r> {
             render,
             to_skip: AtomicU64::new(range.skip),
             to_read: AtomicU64::new(range.limit.unwrap_or(u64::MAX)),
+            jobs,
         }
     }
     /// An empty batch (a spare one when there is one).
@@ -259,6 +267,21 @@ fn read_input(
     let mut ty = fixed;
     let mut batch: Option<Batch> = None;
     let result = (|| -> Result<()> {
+        // A long skip through a plain file: threads walk its headers and
+        // the reader starts near the first record wanted (`--skip` costs
+        // about what `count` does).
+        let want = shared.to_skip.load(Relaxed);
+        if want >= LONG_SKIP {
+            if let Some((file, size)) = reader.shared_file() {
+                let (offset, index) = record::seek_near(&file, size, shared.jobs, want);
+                if index > 0 {
+                    reader
+                        .seek_to(offset, index)
+                        .map_err(|e| record::read_error(input, e.into()))?;
+                    shared.to_skip.fetch_sub(index, Relaxed);
+                }
+            }
+        }
         while shared.to_skip.load(Relaxed) > 0 {
             if reader
                 .skip_record()

@@ -79,6 +79,35 @@ pub fn clean_prefix(
     walk_ranges(file, size, ranges, START_WINDOW, check, progress)
 }
 
+/// Where record `n` (counting from 0) of the regular, uncompressed `file`
+/// is, found on up to `jobs` threads walking record headers: the offset
+/// and index of the nearest record boundary at or before it that the walks
+/// proved (at most 16,384 records before it). The caller skips the rest
+/// itself, as it would from `(0, 0)`, which is the answer when the file is
+/// too small to split.
+pub fn seek_near(file: &File, size: u64, jobs: usize, n: u64) -> (u64, u64) {
+    let ranges = (size / MIN_RANGE).min(jobs as u64);
+    if ranges < 2 {
+        return (0, 0);
+    }
+    let (starts, walks) = walk_all(file, size, ranges, START_WINDOW, Check::Headers, &|_, _| {});
+    let mut best = (0, 0);
+    let mut before = 0;
+    for (w, &start) in walks.iter().zip(&starts) {
+        for &(records, offset) in std::iter::once(&(0, start)).chain(&w.marks) {
+            if before + records > n {
+                return best;
+            }
+            best = (offset, before + records);
+        }
+        if !w.reached {
+            break;
+        }
+        before += w.records;
+    }
+    best
+}
+
 /// [`clean_prefix`] over exactly `ranges` ranges, each thread looking at
 /// most `window` bytes past its cut for a start.
 fn walk_ranges(
@@ -89,6 +118,33 @@ fn walk_ranges(
     check: Check,
     progress: &(dyn Fn(i64, i64) + Sync),
 ) -> CleanPrefix {
+    let (starts, walks) = walk_all(file, size, ranges, window, check, progress);
+    let mut prefix = CleanPrefix::default();
+    for w in &walks {
+        prefix.records += w.records;
+        prefix.end = w.end;
+        if !w.reached {
+            break;
+        }
+    }
+    let walked_bytes: u64 = walks.iter().zip(&starts).map(|(w, &start)| w.end - start).sum();
+    let walked_records: u64 = walks.iter().map(|w| w.records).sum();
+    progress(
+        signed(prefix.end) - signed(walked_bytes),
+        signed(prefix.records) - signed(walked_records),
+    );
+    prefix
+}
+
+/// The walks of [`walk_ranges`]: where each started, and what it found.
+fn walk_all(
+    file: &File,
+    size: u64,
+    ranges: u64,
+    window: u64,
+    check: Check,
+    progress: &(dyn Fn(i64, i64) + Sync),
+) -> (Vec<u64>, Vec<Walk>) {
     let cuts: Vec<u64> = (1..ranges).map(|k| size / ranges * k).collect();
     // Where records start after each cut (searching up to the next cut).
     let found: Vec<Option<u64>> = std::thread::scope(|scope| {
@@ -118,21 +174,7 @@ fn walk_ranges(
             .map(|(w, &start)| w.join().unwrap_or(Walk::nothing(start)))
             .collect()
     });
-    let mut prefix = CleanPrefix::default();
-    for w in &walks {
-        prefix.records += w.records;
-        prefix.end = w.end;
-        if !w.reached {
-            break;
-        }
-    }
-    let walked_bytes: u64 = walks.iter().zip(&starts).map(|(w, &start)| w.end - start).sum();
-    let walked_records: u64 = walks.iter().map(|w| w.records).sum();
-    progress(
-        signed(prefix.end) - signed(walked_bytes),
-        signed(prefix.records) - signed(walked_records),
-    );
-    prefix
+    (starts, walks)
 }
 
 fn signed(n: u64) -> i64 {
@@ -140,7 +182,7 @@ fn signed(n: u64) -> i64 {
 }
 
 /// One thread's walk.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Walk {
     /// Intact records walked.
     records: u64,
@@ -148,6 +190,9 @@ struct Walk {
     end: u64,
     /// Whether the walk landed exactly on its target.
     reached: bool,
+    /// Record boundaries passed, every `PROGRESS_EVERY` records: (records
+    /// walked before it, offset).
+    marks: Vec<(u64, u64)>,
 }
 
 impl Walk {
@@ -156,6 +201,7 @@ impl Walk {
             records: 0,
             end: start,
             reached: false,
+            marks: Vec::new(),
         }
     }
 }
@@ -178,6 +224,7 @@ fn walk(file: &File, size: u64, start: u64, target: u64, check: Check, progress:
     let mut reader = RecordReader::new(src, Compression::None);
     reader.set_check_data_crc(check == Check::Both);
     let (mut records, mut reported, mut reported_at) = (0u64, 0u64, start);
+    let mut marks = Vec::new();
     let done = loop {
         let end = reader.offset();
         if end >= target {
@@ -185,6 +232,7 @@ fn walk(file: &File, size: u64, start: u64, target: u64, check: Check, progress:
                 records,
                 end,
                 reached: end == target,
+                marks,
             };
         }
         let src = reader.source_mut();
@@ -207,12 +255,14 @@ fn walk(file: &File, size: u64, start: u64, target: u64, check: Check, progress:
                 records,
                 end,
                 reached: false,
+                marks,
             };
         }
         records += 1;
         if records - reported == PROGRESS_EVERY {
             progress(signed(reader.offset() - reported_at), signed(records - reported));
             (reported, reported_at) = (records, reader.offset());
+            marks.push((records, reader.offset()));
         }
     };
     progress(signed(done.end - reported_at), signed(records - reported));

@@ -256,3 +256,39 @@ fn one_large_file_walked_by_several_threads_reports_what_one_does() {
         }
     }
 }
+
+/// A long `--skip` through a plain file starts near the wanted record (its
+/// headers walked on several threads): the same records as walking every
+/// header on one, at every distance, across inputs, and past the end.
+#[test]
+fn long_skips_land_on_the_same_record_with_any_jobs() {
+    let dir = Dir::new();
+    let payloads: Vec<Vec<u8>> = (0..120_000u32)
+        .map(|i| format!("record {i} {}", "x".repeat((i % 97) as usize)).into_bytes())
+        .collect();
+    let file = records(&payloads.iter().map(Vec::as_slice).collect::<Vec<_>>());
+    assert!(file.len() > 8 << 20, "big enough to split in two: {}", file.len());
+    dir.write("a.tfrecord", &file);
+    dir.write("b.tfrecord", &records(&[b"first of b", b"second of b"]));
+    for skip in [
+        "0", "32767", "32768", "49151", "100000", "119995", "120000", "120001", "130000",
+    ] {
+        for inputs in [&["a.tfrecord"][..], &["a.tfrecord", "b.tfrecord"][..]] {
+            let run = |jobs: &str| {
+                let mut args = vec!["cat", "--type", "raw", "-j", jobs, "--skip", skip, "-n", "3"];
+                args.extend_from_slice(inputs);
+                dir.tfr(&args).run().ok()
+            };
+            let one = run("1");
+            assert_eq!(run("2"), one, "--skip {skip} {inputs:?}");
+            assert_eq!(run("8"), one, "--skip {skip} {inputs:?}");
+            if skip == "100000" {
+                assert!(
+                    one.starts_with("# a.tfrecord record 100000\n\"record 100000 ")
+                        || one.starts_with("# record 100000\n\"record 100000 "),
+                    "{one}"
+                );
+            }
+        }
+    }
+}
