@@ -13,7 +13,8 @@ pub fn command() -> clap::Command {
 ///
 /// Inputs are paths, `-` for stdin, or nothing (stdin when piped). Quoted
 /// globs ('data/train-*') are expanded by tfr, sorted. Compression (gzip,
-/// zlib) is detected from the content, never from the file name.
+/// zlib, TensorFlow's SNAPPY) is detected from the content, never from the
+/// file name.
 ///
 /// Exit codes: 0 success, 1 a check found damage (verify-crc), 2 any error
 /// (usage, I/O, damaged input).

@@ -414,7 +414,13 @@ impl Payloads {
             Verdict::Same => return None,
             Verdict::Rejects(why) => ("rejects", format!("TensorFlow's parser rejects it: {why}")),
             Verdict::Differs(why) => ("differs", format!("TensorFlow's parser reads it differently: {why}")),
-            Verdict::NotProtobuf(why) => ("not_protobuf", format!("not a {} for protobuf: {why}", ty.name())),
+            Verdict::NotProtobuf(why) => {
+                let what = match ty {
+                    MessageType::SequenceExample => "a SequenceExample",
+                    _ => "an Example",
+                };
+                ("not_protobuf", format!("not {what} for protobuf: {why}"))
+            }
         };
         let line = format!("record {record} at byte {offset}: {reason}");
         report.payload_issues.push(PayloadIssue {

@@ -9,6 +9,7 @@
 
 use super::out::Out;
 use super::view::{Decoder, ElwcParts, ExampleView};
+use super::wire::{Reader, Value};
 use super::DecodeError;
 
 /// Splits `payload` and decodes each example and the context once, so
@@ -67,13 +68,14 @@ pub(crate) fn text(decoder: &mut Decoder, payload: &[u8], parts: &ElwcParts<'_>,
 }
 
 /// Whether `payload`, which parses both ways, is better read as an ELWC
-/// than as `other` (what `--type auto` would otherwise pick): every feature
-/// name of the ELWC reading looks like a name (valid UTF-8 without control
-/// characters) and at least one name of the other reading does not — an
-/// ELWC read as a SequenceExample or an Example has nested protobuf for
-/// names. A payload that is a clean Example or SequenceExample stays one.
+/// than as `other` (what `--type auto` would otherwise pick): at least one
+/// name of the other reading is not a name (control characters: an ELWC
+/// read as a SequenceExample or an Example has nested protobuf for names),
+/// while the ELWC reading accounts for every byte as a field of its own
+/// messages (no unknown field at any level) and every name in it looks
+/// like one. A payload that is a clean Example or SequenceExample stays one.
 pub(crate) fn looks_like(decoder: &mut Decoder, payload: &[u8], other_is_clean: bool) -> bool {
-    if other_is_clean {
+    if other_is_clean || !all_known(payload) {
         return false;
     }
     let Ok(parts) = checked(decoder, payload, true) else {
@@ -92,6 +94,50 @@ pub(crate) fn looks_like(decoder: &mut Decoder, payload: &[u8], other_is_clean: 
     each_example(decoder, payload, &parts, &mut note);
     with_context(decoder, payload, &parts, &mut note);
     clean && names > 0
+}
+
+/// Whether every field of `payload`, read as an ELWC, is a field of its
+/// messages with its own wire type: examples and context (Example),
+/// features (Features), map entries, key and value, one list per Feature,
+/// the values of each list.
+fn all_known(payload: &[u8]) -> bool {
+    /// Every field of `r` is a length-delimited field numbered in `numbers`,
+    /// each checked by `inner`.
+    fn only(r: Reader<'_>, numbers: &[u32], inner: &mut dyn FnMut(u32, Reader<'_>) -> bool) -> bool {
+        let mut r = r;
+        while !r.is_empty() {
+            match r.field() {
+                Ok(Some(f)) => match f.value {
+                    Value::Len(sub) if numbers.contains(&f.number) => {
+                        if !inner(f.number, sub) {
+                            return false;
+                        }
+                    }
+                    _ => return false,
+                },
+                _ => return false,
+            }
+        }
+        true
+    }
+    fn list(number: u32, r: Reader<'_>) -> bool {
+        let mut r = r;
+        while !r.is_empty() {
+            match r.field() {
+                Ok(Some(f)) if f.number == 1 => match (number, f.value) {
+                    (1..=3, Value::Len(_)) | (2, Value::Fixed32(_)) | (3, Value::Varint(_)) => {}
+                    _ => return false,
+                },
+                _ => return false,
+            }
+        }
+        true
+    }
+    let feature = &mut |_: u32, f: Reader<'_>| only(f, &[1, 2, 3], &mut |n, l| list(n, l));
+    let entry = &mut |_: u32, e: Reader<'_>| only(e, &[1, 2], &mut |n, v| n == 1 || feature(n, v));
+    let features = &mut |_: u32, fs: Reader<'_>| only(fs, &[1], entry);
+    let example = &mut |_: u32, ex: Reader<'_>| only(ex, &[1], features);
+    only(Reader::new(payload), &[1, 2], example)
 }
 
 /// A feature name as people write them: no control characters.

@@ -17,8 +17,12 @@
 //!   order (tags may be overlong): a missing, repeated or unknown field
 //!   rejects the record. A key given twice without a value is read as
 //!   protobuf reads it (the last key, an empty Feature).
-//! - Entries are read last first, and a key already seen is skipped: the
-//!   last entry of a key wins, as in protobuf.
+//! - Entries are read last first; the first byte of every one is checked
+//!   (see below), an empty Feature is passed over, and a key already seen
+//!   is skipped: the last non-empty entry of a key wins, where protobuf
+//!   takes the last entry, empty or not (so does parse_example's batch path
+//!   for VarLenFeature; parse_single_example and dense features read the
+//!   earlier values: a record one path reads differently is flagged).
 //! - A Feature is read from its first byte: `0a`, `12` or `1a` (bytes,
 //!   float or int64 list) and that one list; whatever follows the list is
 //!   ignored (a second list, of the same kind or another, is dropped where
@@ -263,6 +267,7 @@ enum Reject {
     FeaturesField,
     Entry,
     SeqEntry,
+    Datatype,
 }
 
 impl std::fmt::Display for Reject {
@@ -275,6 +280,9 @@ impl std::fmt::Display for Reject {
             }
             Reject::Entry => {
                 "a map entry that is not exactly one key and one value (TensorFlow: \"Could not parse example input\")"
+            }
+            Reject::Datatype => {
+                "a Feature whose first byte is not a list tag, in any entry of its name (TensorFlow: \"Unsupported datatype\")"
             }
             Reject::SeqEntry => {
                 "a map entry that is not a key then a value, with one-byte tags and nothing else (TensorFlow: \"Bad ProtoBuf map<string, Feature>\")"
@@ -317,9 +325,31 @@ fn tf_maps(payload: &[u8], sequence: bool) -> Result<TfMaps<'_>, Reject> {
         }
     }
     Ok(TfMaps {
-        context: last_of_each(context),
+        context: if sequence {
+            last_of_each(context)
+        } else {
+            example_features(context)?
+        },
         lists: last_of_each(lists),
     })
+}
+
+/// The feature each name takes in tf.io.parse_example: entries are read
+/// last first, each one's first byte checked (a byte other than a list tag
+/// rejects the record, even in an entry a later one overrides); an empty
+/// Feature is passed over without counting as seen, so an earlier entry of
+/// the name is used; the first non-empty one read wins.
+fn example_features<'a>(entries: Vec<(&'a [u8], &'a [u8])>) -> Result<HashMap<&'a [u8], &'a [u8]>, Reject> {
+    let mut map = HashMap::new();
+    for (key, value) in entries.into_iter().rev() {
+        match value.first() {
+            None => continue,
+            Some(0x0a | 0x12 | 0x1a) => {}
+            Some(_) => return Err(Reject::Datatype),
+        }
+        map.entry(key).or_insert(value);
+    }
+    Ok(map)
 }
 
 /// The last entry of each key.
@@ -552,7 +582,9 @@ fn differs(tf: &TfFeature<'_>, pb: &FeatureView<'_>) -> Option<String> {
     if same {
         return None;
     }
-    let why = if tf_kind != pb.kind() {
+    let why = if pb.kind() == Kind::None {
+        "TensorFlow passes over an empty Feature and reads an earlier entry of the name"
+    } else if tf_kind != pb.kind() {
         "TensorFlow reads the Feature's first list, protobuf its last"
     } else if tf.chunks_ignored {
         "TensorFlow reads only the first packed chunk of a list"

@@ -82,9 +82,16 @@ impl<R: Read> SnappyReader<R> {
             )));
         }
         let len = u32::from_be_bytes(len) as usize;
+        // The first block's is the first thing read: a stream that is not
+        // SNAPPY at all (a forced --compression) fails here.
+        let hint = if start == 0 {
+            " (is the input SNAPPY at all?)"
+        } else {
+            ""
+        };
         if len > MAX_BLOCK {
             return Err(corrupt(format!(
-                "snappy block at byte {start} announces {len} bytes, more than tfr reads in one block (16 MiB; TensorFlow reads 256 KiB)"
+                "snappy block at byte {start} announces {len} bytes, more than tfr reads in one block (16 MiB; TensorFlow reads 256 KiB){hint}"
             )));
         }
         self.compressed.clear();
@@ -102,9 +109,14 @@ impl<R: Read> SnappyReader<R> {
             corrupt(format!("snappy block at byte {start} is corrupt: {e}"))
         };
         let size = snap::raw::decompress_len(&self.compressed).map_err(bad)?;
-        if size > MAX_BLOCK || size > len.saturating_mul(MAX_EXPANSION) {
+        if size > len.saturating_mul(MAX_EXPANSION) {
             return Err(corrupt(format!(
                 "snappy block at byte {start} is corrupt: it announces {size} bytes from {len} compressed"
+            )));
+        }
+        if size > MAX_BLOCK {
+            return Err(corrupt(format!(
+                "snappy block at byte {start} holds {size} bytes, more than tfr reads in one block (16 MiB; TensorFlow reads 256 KiB: its writer puts a larger record in a block of its own, which its reader then refuses too)"
             )));
         }
         self.block.resize(size, 0);
@@ -241,6 +253,36 @@ pub fn first_block(head: &[u8]) -> Option<Vec<u8>> {
     snap::raw::Decoder::new().decompress_vec(block).ok()
 }
 
+/// Whether `head` starts like TensorFlow's SNAPPY stream even though its
+/// first block does not decode (damaged or cut short): a plausible block
+/// length, a decompressed size its bytes can make (at least a record
+/// header's 12; perhaps more than tfr reads in a block, which the reader
+/// then says), then a literal, as every stream's first element is.
+pub fn looks_like_start(head: &[u8]) -> bool {
+    let Some(len) = head
+        .get(..4)
+        .map(|b| u32::from_be_bytes(b.try_into().expect("4 bytes")) as usize)
+    else {
+        return false;
+    };
+    let mut w = &head[4..];
+    let mut size = 0usize;
+    for i in 0..5 {
+        let Some((&b, rest)) = w.split_first() else {
+            return false;
+        };
+        w = rest;
+        size |= usize::from(b & 0x7f) << (7 * i);
+        if b < 0x80 {
+            return (5..=MAX_BLOCK).contains(&len)
+                && size >= 12
+                && size <= len.saturating_mul(MAX_EXPANSION)
+                && w.first().is_some_and(|tag| tag & 3 == 0);
+        }
+    }
+    false
+}
+
 /// How many bytes [`first_block`] needs to see: the 4-byte length and the
 /// block it announces (or 4 while the length is not known), `None` when the
 /// length is implausible.
@@ -375,5 +417,9 @@ mod tests {
         assert!(first_block(&packed[..want - 1]).is_none());
         assert_eq!(wanted(b"\xff\xff\xff\xffxx"), None);
         assert!(first_block(b"hello world, not snappy").is_none());
+        // A damaged or cut first block still looks like a SNAPPY start.
+        assert!(looks_like_start(&packed[..20]));
+        assert!(!looks_like_start(b"hello world, not snappy"));
+        assert!(!looks_like_start(&[0, 0, 0, 0, 20, 0]));
     }
 }

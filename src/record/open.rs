@@ -14,7 +14,9 @@ use std::io::{self, Read};
 /// A valid 12-byte record header means plain (even if it looks like zlib);
 /// then the gzip magic or a zlib header ([`sniff_magic`]); then SNAPPY when
 /// `head` holds a whole first snappy block that decodes to bytes starting
-/// with a valid record header (see [`sniff_len`]); else plain.
+/// with a valid record header (see [`sniff_len`]), or starts like a SNAPPY
+/// stream whose first block does not decode (damage, reported as such);
+/// else plain.
 pub fn sniff(head: &[u8]) -> Compression {
     if starts_with_header(head) {
         return Compression::None;
@@ -23,6 +25,12 @@ pub fn sniff(head: &[u8]) -> Compression {
         return c;
     }
     if snappy::first_block(head).is_some_and(|block| starts_with_header(&block)) {
+        return Compression::Snappy;
+    }
+    // Not a record, but the start of a SNAPPY stream whose first block is
+    // damaged (it does not decode, or not to a record header): read as
+    // SNAPPY, so that the damage is reported as such.
+    if head.len() >= HEADER_LEN && snappy::looks_like_start(head) {
         return Compression::Snappy;
     }
     Compression::None
@@ -170,12 +178,14 @@ mod tests {
         let packed = w.finish().unwrap();
         assert_eq!(sniff_len(&packed[..HEADER_LEN]), packed.len());
         assert_eq!(sniff(&packed), Compression::Snappy);
-        // Not the whole first block: not recognised.
-        assert_eq!(sniff(&packed[..packed.len() - 1]), Compression::None);
-        // A snappy block of something else is not a SNAPPY TFRecord file.
+        // Not the whole first block: still the start of a SNAPPY stream.
+        assert_eq!(sniff(&packed[..packed.len() - 1]), Compression::Snappy);
+        // A SNAPPY stream of something else is read as SNAPPY (and then
+        // said not to hold records).
         let mut w = snappy::SnappyWriter::new(Vec::new());
         w.write_all(b"just some text, no record header here").unwrap();
-        assert_eq!(sniff(&w.finish().unwrap()), Compression::None);
+        assert_eq!(sniff(&w.finish().unwrap()), Compression::Snappy);
+        assert_eq!(sniff(b"just some text, no record header here"), Compression::None);
         // Plain records and gzip need no more than 12 bytes.
         assert_eq!(sniff_len(&plain[..HEADER_LEN]), HEADER_LEN);
         assert_eq!(sniff_len(&[0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0]), HEADER_LEN);

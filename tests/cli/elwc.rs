@@ -112,3 +112,48 @@ fn schema_counts_context_per_record_and_examples_per_example() {
         "{\"context\":{\"query_id\":[7]},\"examples\":[{\"score\":[1.0]}]}\n"
     );
 }
+
+/// Found by review: an Example (or SequenceExample) whose names hold
+/// control characters stays one (the ELWC reading of it has unknown
+/// fields); an ELWC whose context is present but empty, or whose first
+/// record has no examples, comes back through both JSON forms.
+#[test]
+fn odd_names_stay_examples_and_edge_elwc_lines_round_trip() {
+    let dir = Dir::new();
+    for line in [
+        "{\"\\n user_country_code_from_ip_lookup\":[42]}\n",
+        "{\"context\":{\"\\n\\u0001a\":[1]},\"feature_lists\":{\"\\n\\u0001b\":[[2]]}}\n",
+    ] {
+        dir.tfr(&["from-jsonl", "-o", "odd.tfrecord"])
+            .stdin(line.as_bytes())
+            .run()
+            .ok();
+        assert_eq!(dir.tfr(&["to-jsonl", "odd.tfrecord"]).run().ok(), line);
+    }
+    // Context present but empty: natural null.
+    let lines = "{\"context\":null,\"examples\":[{\"x\":[1]}]}\n";
+    dir.tfr(&["from-jsonl", "-o", "c.tfrecord"])
+        .stdin(lines.as_bytes())
+        .run()
+        .ok();
+    assert_eq!(dir.tfr(&["to-jsonl", "--type", "elwc", "c.tfrecord"]).run().ok(), lines);
+    // First record without examples: protojson leaves "examples" out.
+    let natural = "{\"context\":{\"q\":[1]}}\n".to_string() + "{\"context\":{\"q\":[2]},\"examples\":[{\"d\":[3]}]}\n";
+    dir.tfr(&["from-jsonl", "--type", "elwc", "-o", "e.tfrecord"])
+        .stdin(natural.as_bytes())
+        .run()
+        .ok();
+    let proto = dir
+        .tfr(&["to-jsonl", "--type", "elwc", "-f", "protojson", "e.tfrecord"])
+        .run()
+        .ok();
+    assert!(proto.starts_with("{\"context\": {\"features\""), "{proto}");
+    dir.tfr(&["from-jsonl", "-f", "protojson", "-o", "back.tfrecord"])
+        .stdin(proto.as_bytes())
+        .run()
+        .ok();
+    assert_eq!(
+        std::fs::read(dir.path("back.tfrecord")).unwrap(),
+        std::fs::read(dir.path("e.tfrecord")).unwrap()
+    );
+}

@@ -155,3 +155,36 @@ fn a_forced_wrong_compression_names_snappy() {
     let err = tfr(&["count", &data("not_tfrecord.csv")]).run().fails(2);
     assert!(err.contains("not a TFRecord file"), "{err}");
 }
+
+/// Found by review: damage in the first SNAPPY block is damage in a SNAPPY
+/// stream (not "not a TFRecord file"), and verify-crc recovers the records
+/// after it; a block over tfr's 16 MiB says it is tfr's limit.
+#[test]
+fn damage_in_the_first_block_is_located_and_passed() {
+    let dir = Dir::new();
+    let good = std::fs::read(data("blocks.snappy.tfrecord")).unwrap();
+    let mut flipped = good.clone();
+    flipped[10] ^= 1;
+    let path = dir.write("flip.snappy", &flipped);
+    let ran = tfr(&["verify-crc", &path]).run();
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains("record 0 at byte 0 of the decompressed snappy stream"),
+        "{}",
+        ran.stderr
+    );
+    assert!(
+        ran.stdout_str().contains("7 records intact, 1 fault"),
+        "{}",
+        ran.stdout_str()
+    );
+    let path = dir.write("cut.snappy", &good[..100]);
+    let err = tfr(&["count", &path]).run().fails(2);
+    assert!(err.contains("the snappy stream is cut short"), "{err}");
+    // 17 MiB of zeros in one block (as TensorFlow's writer makes it).
+    let big = records(&[&vec![0u8; 17 << 20]]);
+    let path = dir.write("big.snappy", &block(&big));
+    let err = tfr(&["count", &path]).run().fails(2);
+    assert!(err.contains("more than tfr reads in one block (16 MiB"), "{err}");
+}

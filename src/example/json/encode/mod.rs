@@ -443,6 +443,7 @@ impl Encoder {
 
     fn write_example(&mut self, out: &mut Vec<u8>) {
         let mut feats = std::mem::take(&mut self.feats);
+        keep_last_if_empty(&mut feats, &self.arena);
         self.size_features(&mut feats);
         put_tag_len(out, 0x0a, Self::features_size(&feats));
         self.write_features(&feats, out);
@@ -683,6 +684,35 @@ fn put_varint(out: &mut Vec<u8>, mut v: u64) {
 }
 
 #[inline]
+/// Of a name given several times whose last value has no kind (`null`),
+/// only that last entry is kept: protobuf reads the name as the last entry,
+/// but tf.io.parse_example passes over an empty Feature and reads an
+/// earlier one (see `example::tf_parser`); with one entry both read it as
+/// missing. Other repeated names are written as given (both read the last).
+fn keep_last_if_empty(feats: &mut Vec<Feat>, arena: &[u8]) {
+    if feats.len() < 2 || feats.iter().all(|f| f.kind != Kind::None) {
+        return;
+    }
+    let key = |f: &Feat| &arena[f.key.0..f.key.1];
+    let mut last = std::collections::HashMap::with_capacity(feats.len());
+    for (i, f) in feats.iter().enumerate() {
+        last.insert(key(f), i);
+    }
+    let shadowed: Vec<bool> = feats
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let l = last[key(f)];
+            l != i && feats[l].kind == Kind::None
+        })
+        .collect();
+    let mut i = 0;
+    feats.retain(|_| {
+        i += 1;
+        !shadowed[i - 1]
+    });
+}
+
 fn put_tag_len(out: &mut Vec<u8>, tag: u8, len: usize) {
     out.push(tag);
     put_varint(out, len as u64);
@@ -700,8 +730,9 @@ fn put_tag_len(out: &mut Vec<u8>, tag: u8, len: usize) {
 /// SequenceExample when it has a `feature_lists` key or a `context` key
 /// holding an object of features, and no key other than `context` and
 /// `feature_lists`; else an Example. Protojson: an ExampleListWithContext
-/// when the object has an `examples` key; a SequenceExample when it has a
-/// `context` or `featureLists` (`feature_lists`) key; else an Example.
+/// when the object has an `examples` key, or a `context` holding an
+/// Example (`{"features": ...}`); a SequenceExample when it has a `context`
+/// or `featureLists` (`feature_lists`) key; else an Example.
 pub fn detect(format: JsonFormat, line: &[u8]) -> MessageType {
     let mut p = Parser { s: line, i: 0 };
     p.ws();
@@ -709,6 +740,7 @@ pub fn detect(format: JsonFormat, line: &[u8]) -> MessageType {
         return MessageType::Example;
     }
     let (mut lists, mut context, mut other, mut examples) = (false, false, false, false);
+    let mut null_context = false;
     let scanned = p.members(|p| {
         let s = p.string()?;
         let key = &p.s[s.span.0..s.span.1];
@@ -716,11 +748,26 @@ pub fn detect(format: JsonFormat, line: &[u8]) -> MessageType {
             b"context" if format == JsonFormat::Natural => {
                 p.colon()?;
                 // A context is an object of features; a feature named
-                // "context" can only be an object in the typed form.
-                if context_like(p) {
+                // "context" can only be an object in the typed form. An
+                // ELWC's present but empty context is null.
+                p.ws();
+                if p.peek() == Some(b'n') {
+                    null_context = true;
+                } else if context_like(p) {
                     context = true;
                 } else {
                     other = true;
+                }
+                return p.skip_value(0);
+            }
+            b"context" => {
+                p.colon()?;
+                // An ELWC's context is an Example ({"features": ...}), a
+                // SequenceExample's a Features ({"feature": ...}).
+                if first_key_is(p, b"features") {
+                    examples = true;
+                } else {
+                    context = true;
                 }
                 return p.skip_value(0);
             }
@@ -734,7 +781,6 @@ pub fn detect(format: JsonFormat, line: &[u8]) -> MessageType {
                 return p.skip_value(0);
             }
             b"examples" => examples = true,
-            b"context" => context = true,
             b"feature_lists" => lists = true,
             b"featureLists" if format == JsonFormat::Protojson => lists = true,
             _ => other = true,
@@ -742,6 +788,9 @@ pub fn detect(format: JsonFormat, line: &[u8]) -> MessageType {
         p.colon()?;
         p.skip_value(0)
     });
+    // A null context is an Example's feature named "context" unless the
+    // line is an ELWC.
+    other |= null_context && !examples;
     let (elwc, sequence) = match format {
         JsonFormat::Natural => (examples && !lists && !other, (lists || context) && !other && !examples),
         JsonFormat::Protojson => (examples, lists || context),
@@ -751,6 +800,22 @@ pub fn detect(format: JsonFormat, line: &[u8]) -> MessageType {
         Ok(()) if sequence => MessageType::SequenceExample,
         _ => MessageType::Example,
     }
+}
+
+/// Whether the value at the parser's position is an object whose first key
+/// is `key`. Leaves the position unchanged.
+fn first_key_is(p: &mut Parser<'_>, key: &[u8]) -> bool {
+    let start = p.i;
+    p.ws();
+    let mut result = false;
+    if p.eat(b'{') {
+        p.ws();
+        if p.peek() == Some(b'"') {
+            result = p.string().is_ok_and(|k| &p.s[k.span.0..k.span.1] == key);
+        }
+    }
+    p.i = start;
+    result
 }
 
 /// Whether the value at the parser's position is an array of Examples as

@@ -63,6 +63,8 @@ fn detects_the_message_type() {
     );
     assert_eq!(d(r#"{"examples": []}"#), MessageType::Elwc);
     assert_eq!(d(r#"{"examples": [null]}"#), MessageType::Elwc);
+    assert_eq!(d(r#"{"context": null, "examples": [{"x": [1]}]}"#), MessageType::Elwc);
+    assert_eq!(d(r#"{"context": null}"#), MessageType::Example);
     assert_eq!(d(r#"{"examples": [{"base64": "AA=="}]}"#), MessageType::Example);
     assert_eq!(d(r#"{"examples": ["text"]}"#), MessageType::Example);
     assert_eq!(d(r#"{"examples": [{"a": [1]}], "label": [1]}"#), MessageType::Example);
@@ -72,6 +74,8 @@ fn detects_the_message_type() {
     );
     let p = |l: &str| detect(JsonFormat::Protojson, l.as_bytes());
     assert_eq!(p(r#"{"examples": [{}], "context": {}}"#), MessageType::Elwc);
+    assert_eq!(p(r#"{"context": {"features": {"feature": {}}}}"#), MessageType::Elwc);
+    assert_eq!(p(r#"{"context": {"feature": {}}}"#), MessageType::SequenceExample);
     assert_eq!(p(r#"{"context": {}}"#), MessageType::SequenceExample);
     assert_eq!(p(r#"{"featureLists": {}}"#), MessageType::SequenceExample);
     assert_eq!(p(r#"{"features": {}}"#), MessageType::Example);
