@@ -65,13 +65,15 @@ pub enum Verdict {
 /// TensorFlow's C++ parser on `payload`, an Example, against protobuf's
 /// reading (tfr's [`Decoder`]).
 pub fn check_example(decoder: &mut Decoder, payload: &[u8]) -> Verdict {
-    let tf = match tf_maps(payload, false) {
-        Ok(maps) => maps,
-        Err(why) => return Verdict::Rejects(why.to_string()),
-    };
+    // Protobuf first: a payload that is no Example at all (text, say) is
+    // said to be that, rather than what TensorFlow trips on in it.
     let view = match decoder.example(payload, false) {
         Ok(view) => view,
         Err(e) => return Verdict::NotProtobuf(e.to_string()),
+    };
+    let tf = match tf_maps(payload, false) {
+        Ok(maps) => maps,
+        Err(why) => return Verdict::Rejects(why.to_string()),
     };
     compare_features(&tf.context, view.features().as_ref(), "")
 }
@@ -79,13 +81,13 @@ pub fn check_example(decoder: &mut Decoder, payload: &[u8]) -> Verdict {
 /// TensorFlow's C++ sequence parser on `payload`, a SequenceExample,
 /// against protobuf's reading.
 pub fn check_sequence(decoder: &mut Decoder, payload: &[u8]) -> Verdict {
-    let tf = match tf_maps(payload, true) {
-        Ok(maps) => maps,
-        Err(why) => return Verdict::Rejects(why.to_string()),
-    };
     let view = match decoder.sequence_example(payload, false) {
         Ok(view) => view,
         Err(e) => return Verdict::NotProtobuf(e.to_string()),
+    };
+    let tf = match tf_maps(payload, true) {
+        Ok(maps) => maps,
+        Err(why) => return Verdict::Rejects(why.to_string()),
     };
     match compare_features(&tf.context, view.context().as_ref(), "context ") {
         Verdict::Same => compare_lists(&tf.lists, view.feature_lists().as_ref()),
