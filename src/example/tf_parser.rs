@@ -5,9 +5,10 @@
 //! rejects it or reads other values, and why (`verify-crc --payloads`).
 //!
 //! The rules, each measured with TensorFlow 2.21 on hand-made encodings
-//! (tests/oracle/gen_fixtures.py `make_payloads`, fixture
-//! `payloads.tfrecord`, whose manifest entry holds TensorFlow's verdict
-//! for every record):
+//! (tests/oracle/gen_fixtures.py `make_payloads`, fixtures
+//! `payloads_noncanonical.tfrecord` and
+//! `payloads_sequence_noncanonical.tfrecord`, whose expected files hold
+//! TensorFlow's verdict for every record):
 //! - In the Example, only a `features` field whose tag is the one byte
 //!   `0a` is read; any other field is skipped (an overlong tag hides the
 //!   features), and a group rejects the record.
@@ -126,7 +127,7 @@ fn compare_features(tf: &HashMap<&[u8], &[u8]>, pb: Option<&FeaturesView<'_>>, w
             Ok(read) => read,
             Err(why) => return Verdict::Rejects(format!("{what}feature {}: {why}", quoted(key))),
         };
-        if let Some(why) = differs(&read, pb) {
+        if let Some(why) = differs(&read.values, read.ignored, pb) {
             return Verdict::Differs(format!("{what}feature {}: {why}", quoted(key)));
         }
     }
@@ -173,12 +174,7 @@ fn compare_lists(tf: &HashMap<&[u8], &[u8]>, pb: Option<&FeatureListsView<'_>>) 
             ));
         }
         for (i, (step, feature)) in steps.iter().zip(pb.features()).enumerate() {
-            let step = TfFeature {
-                values: step.clone(),
-                rest_ignored: false,
-                chunks_ignored: false,
-            };
-            if let Some(why) = differs(&step, &feature) {
+            if let Some(why) = differs(step, Ignored::default(), &feature) {
                 return Verdict::Differs(format!("feature list {name}, step {i}: {why}"));
             }
         }
@@ -243,21 +239,21 @@ impl<'a> Wire<'a> {
 
     /// Skips a field TensorFlow does not read (SkipExtraneousTag): groups
     /// and invalid wire types fail.
-    fn skip_field(&mut self) -> Option<()> {
-        let tag = self.varint()?;
-        match tag & 7 {
+    fn skip_field(&mut self) -> Result<(), Reject> {
+        let tag = self.varint().ok_or(Reject::Truncated)?;
+        let skipped = match tag & 7 {
             0 => self.varint().map(drop),
             1 => self.take(8).map(drop),
-            2 => {
-                let n = self.varint()? as u32;
+            2 => self.varint().map(|n| {
                 // TensorFlow ignores a skip past the end.
-                let n = (n as usize).min(self.b.len());
+                let n = (n as u32 as usize).min(self.b.len());
                 self.b = &self.b[n..];
-                Some(())
-            }
+            }),
             5 => self.take(4).map(drop),
+            3 | 4 => return Err(Reject::Group),
             _ => None,
-        }
+        };
+        skipped.ok_or(Reject::Truncated)
     }
 }
 
@@ -309,11 +305,7 @@ fn tf_maps(payload: &[u8], sequence: bool) -> Result<TfMaps<'_>, Reject> {
         } else if sequence && top.expect(0x12) {
             &mut lists
         } else {
-            let tag = top.clone_varint();
-            top.skip_field().ok_or(match tag.map(|t| t & 7) {
-                Some(3 | 4) => Reject::Group,
-                _ => Reject::Truncated,
-            })?;
+            top.skip_field()?;
             continue;
         };
         let map = top.len_delimited().ok_or(Reject::Truncated)?;
@@ -375,13 +367,6 @@ fn seq_entry(entry: &[u8]) -> Result<(&[u8], &[u8]), Reject> {
     }
 }
 
-impl Wire<'_> {
-    /// The next varint, without moving.
-    fn clone_varint(&self) -> Option<u64> {
-        Wire { b: self.b }.varint()
-    }
-}
-
 /// One map entry: exactly two fields, each a key or a value.
 fn tf_entry(entry: &[u8]) -> Result<(&[u8], &[u8]), Reject> {
     let mut w = Wire { b: entry };
@@ -409,10 +394,16 @@ fn tf_entry(entry: &[u8]) -> Result<(&[u8], &[u8]), Reject> {
 #[derive(Debug)]
 struct TfFeature<'a> {
     values: TfValues<'a>,
-    /// Bytes after the first list, ignored.
-    rest_ignored: bool,
-    /// List fields after a first packed chunk, ignored.
-    chunks_ignored: bool,
+    ignored: Ignored,
+}
+
+/// What TensorFlow's reading of a Feature left out.
+#[derive(Clone, Copy, Debug, Default)]
+struct Ignored {
+    /// Bytes after the first list.
+    rest: bool,
+    /// List fields after a first packed chunk.
+    chunks: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -428,8 +419,7 @@ fn tf_feature(feature: &[u8]) -> Result<TfFeature<'_>, &'static str> {
     let Some(first) = w.peek() else {
         return Ok(TfFeature {
             values: TfValues::Missing,
-            rest_ignored: false,
-            chunks_ignored: false,
+            ignored: Ignored::default(),
         });
     };
     w.b = &w.b[1..];
@@ -506,8 +496,10 @@ fn tf_feature(feature: &[u8]) -> Result<TfFeature<'_>, &'static str> {
     };
     Ok(TfFeature {
         values,
-        rest_ignored,
-        chunks_ignored,
+        ignored: Ignored {
+            rest: rest_ignored,
+            chunks: chunks_ignored,
+        },
     })
 }
 
@@ -550,7 +542,7 @@ fn tf_step(feature: &[u8]) -> Result<TfValues<'_>, &'static str> {
     const BAD: &str =
         "a step that is not one list (one packed chunk, or unpacked values) and nothing else (TensorFlow rejects the record)";
     let read = tf_feature(feature).map_err(|_| BAD)?;
-    if read.rest_ignored || read.chunks_ignored {
+    if read.ignored.rest || read.ignored.chunks {
         return Err(BAD);
     }
     Ok(read.values)
@@ -567,15 +559,15 @@ fn values(pb: &FeatureView<'_>) -> usize {
 }
 
 /// How TensorFlow's reading differs from protobuf's, if it does.
-fn differs(tf: &TfFeature<'_>, pb: &FeatureView<'_>) -> Option<String> {
-    let (tf_kind, n) = match &tf.values {
+fn differs(tf: &TfValues<'_>, ignored: Ignored, pb: &FeatureView<'_>) -> Option<String> {
+    let (tf_kind, n) = match tf {
         TfValues::Missing => (Kind::None, 0),
         TfValues::Bytes(v) => (Kind::Bytes, v.len()),
         TfValues::Float(v) => (Kind::Float, v.len()),
         TfValues::Int64(v) => (Kind::Int64, v.len()),
     };
     let same = tf_kind == pb.kind()
-        && match &tf.values {
+        && match tf {
             TfValues::Missing => true,
             TfValues::Bytes(v) => pb.bytes().eq(v.iter().copied()),
             TfValues::Float(v) => pb.floats().map(f32::to_bits).eq(v.iter().copied()),
@@ -588,9 +580,9 @@ fn differs(tf: &TfFeature<'_>, pb: &FeatureView<'_>) -> Option<String> {
         "TensorFlow passes over an empty Feature and reads an earlier entry of the name"
     } else if tf_kind != pb.kind() {
         "TensorFlow reads the Feature's first list, protobuf its last"
-    } else if tf.chunks_ignored {
+    } else if ignored.chunks {
         "TensorFlow reads only the first packed chunk of a list"
-    } else if tf.rest_ignored {
+    } else if ignored.rest {
         "TensorFlow reads only the first list of a Feature that has several"
     } else {
         "the encoding is read differently"

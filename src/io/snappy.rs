@@ -91,7 +91,7 @@ impl<R: Read> SnappyReader<R> {
         };
         if len > MAX_BLOCK {
             return Err(corrupt(format!(
-                "snappy block at byte {start} announces {len} bytes, more than tfr reads in one block (16 MiB; TensorFlow reads 256 KiB){hint}"
+                "block at byte {start} of the compressed stream announces {len} bytes, more than tfr reads in one block (16 MiB; TensorFlow reads 256 KiB){hint}"
             )));
         }
         self.compressed.clear();
@@ -106,17 +106,19 @@ impl<R: Read> SnappyReader<R> {
         let bad = |e: snap::Error| {
             let e = e.to_string();
             let e = e.strip_prefix("snappy: ").unwrap_or(&e);
-            corrupt(format!("snappy block at byte {start} is corrupt: {e}"))
+            corrupt(format!(
+                "block at byte {start} of the compressed stream is corrupt: {e}"
+            ))
         };
         let size = snap::raw::decompress_len(&self.compressed).map_err(bad)?;
         if size > len.saturating_mul(MAX_EXPANSION) {
             return Err(corrupt(format!(
-                "snappy block at byte {start} is corrupt: it announces {size} bytes from {len} compressed"
+                "block at byte {start} of the compressed stream is corrupt: it announces {size} bytes from {len} compressed"
             )));
         }
         if size > MAX_BLOCK {
             return Err(corrupt(format!(
-                "snappy block at byte {start} holds {size} bytes, more than tfr reads in one block (16 MiB; TensorFlow reads 256 KiB: its writer puts a larger record in a block of its own, which its reader then refuses too)"
+                "block at byte {start} of the compressed stream holds {size} bytes, more than tfr reads in one block (16 MiB; TensorFlow reads 256 KiB: its writer puts a larger record in a block of its own, which its reader then refuses too)"
             )));
         }
         self.block.resize(size, 0);

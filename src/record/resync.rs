@@ -752,8 +752,6 @@ fn is_decoder_error(e: &io::Error) -> bool {
 fn stream_reason(e: &io::Error, compression: Compression) -> String {
     if e.kind() == io::ErrorKind::UnexpectedEof {
         format!("the {} stream is cut short", compression.name())
-    } else if e.to_string().contains(compression.name()) {
-        e.to_string()
     } else {
         format!("{}: {e}", compression.name())
     }
