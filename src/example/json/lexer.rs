@@ -114,6 +114,24 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Walks the elements of the array starting here (the cursor is on its
+    /// `[`): `f` reads one element, the cursor on its first byte.
+    #[inline(always)]
+    pub(crate) fn elements(&mut self, mut f: impl FnMut(&mut Self) -> Result<(), LineError>) -> Result<(), LineError> {
+        self.i += 1; // '['
+        self.ws();
+        if self.eat(b']') {
+            return Ok(());
+        }
+        loop {
+            self.ws();
+            f(self)?;
+            if self.list_next()? {
+                return Ok(());
+            }
+        }
+    }
+
     /// Checks that an object starts here, naming what was expected.
     pub(crate) fn require_object(&self, what: &str) -> Result<(), LineError> {
         match self.peek() {

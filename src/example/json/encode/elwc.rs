@@ -39,21 +39,13 @@ impl Encoder {
                 if p.peek() != Some(b'[') {
                     return Err(p.err("\"examples\" is an array of Examples"));
                 }
-                p.i += 1;
-                p.ws();
-                if p.eat(b']') {
-                    return Ok(());
-                }
-                loop {
-                    p.ws();
+                p.elements(|p| {
                     example.clear();
                     self.one_example(p, Section::Features, &mut example)?;
                     put_tag_len(out, 0x0a, example.len());
                     out.extend_from_slice(&example);
-                    if p.list_next()? {
-                        return Ok(());
-                    }
-                }
+                    Ok(())
+                })
             } else {
                 let name = self.key_text(p, key)?;
                 Err(LineError::new(

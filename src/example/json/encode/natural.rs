@@ -84,20 +84,13 @@ impl Encoder {
                     .err("a feature list is an array of features, one per step")
                     .in_key(|| path(&self.arena, None)));
             }
-            p.i += 1;
-            p.ws();
-            if !p.eat(b']') {
-                loop {
-                    p.ws();
-                    let feat = self
-                        .natural_feature(p, forced)
-                        .map_err(|e| e.in_key(|| path(&self.arena, Some(self.steps.len() - first))))?;
-                    self.steps.push(Feat { key: (0, 0), ..feat });
-                    if p.list_next()? {
-                        break;
-                    }
-                }
-            }
+            p.elements(|p| {
+                let feat = self
+                    .natural_feature(p, forced)
+                    .map_err(|e| e.in_key(|| path(&self.arena, Some(self.steps.len() - first))))?;
+                self.steps.push(Feat { key: (0, 0), ..feat });
+                Ok(())
+            })?;
             self.lists.push(ListEntry {
                 key: kspan,
                 steps: (first, self.steps.len()),
@@ -230,34 +223,24 @@ impl Encoder {
 
     /// Reads `[v, ...]` into `items`.
     pub(super) fn natural_list(&mut self, p: &mut Parser<'_>) -> Result<(), LineError> {
-        p.i += 1;
-        p.ws();
-        if p.eat(b']') {
-            return Ok(());
-        }
-        loop {
-            p.ws();
-            match p.peek() {
-                Some(b'[') => return Err(p.err("nested array: a list holds numbers, strings or {\"base64\": ...}")),
-                Some(b'{') => {
-                    let at = self
-                        .base64_object_start(p, "nested object: the only object in a list is {\"base64\": \"...\"}")?;
-                    self.natural_base64(p, at)?;
-                    p.ws();
-                    if !p.eat(b'}') {
-                        return Err(p.err("expected '}': {\"base64\": ...} has one key"));
-                    }
+        p.elements(|p| match p.peek() {
+            Some(b'[') => Err(p.err("nested array: a list holds numbers, strings or {\"base64\": ...}")),
+            Some(b'{') => {
+                let at =
+                    self.base64_object_start(p, "nested object: the only object in a list is {\"base64\": \"...\"}")?;
+                self.natural_base64(p, at)?;
+                p.ws();
+                if !p.eat(b'}') {
+                    return Err(p.err("expected '}': {\"base64\": ...} has one key"));
                 }
-                Some(b'n') => {
-                    p.literal("null")?;
-                    return Err(LineError::new(p.i - 4, "null in a list"));
-                }
-                _ => self.natural_scalar(p)?,
+                Ok(())
             }
-            if p.list_next()? {
-                return Ok(());
+            Some(b'n') => {
+                p.literal("null")?;
+                Err(LineError::new(p.i - 4, "null in a list"))
             }
-        }
+            _ => self.natural_scalar(p),
+        })
     }
 
     /// Reads the string of `{"base64": "..."}` (the key is read) into `items`.
