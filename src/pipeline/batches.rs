@@ -16,9 +16,9 @@ const BATCH: usize = 256 * 1024;
 /// Records per batch at most.
 const BATCH_RECORDS: usize = 8192;
 /// A payload longer than this is rendered by the reading thread as it is
-/// read, its output handed on in megabyte batches, so neither the payload
-/// nor its rendering is copied whole (memory: the record, plus a few
-/// megabytes).
+/// read, its output handed on in batches of about [`BATCH`] bytes, so
+/// neither the payload nor its rendering is copied whole (memory: the
+/// record, plus the pipeline's window of such batches: a few megabytes).
 const HUGE: usize = 4 << 20;
 
 /// Which records of the inputs taken together are read: skip the first
@@ -229,7 +229,9 @@ impl<'a, 'r> Shared<'a, 'r> {
             })
         };
         let mut buf = Vec::new();
-        let mut out = Out::spilling(&mut buf, &mut sink);
+        // Long values are escaped in pieces of BATCH / 4 bytes (at most
+        // BATCH once escaped), so no batch is much over 2 * BATCH.
+        let mut out = Out::spilling_every(&mut buf, &mut sink, BATCH, BATCH / 4);
         let rendered = example::with_decoder(|decoder| (self.render)(decoder, record, &mut out));
         let flushed = out.finish();
         rendered?;
