@@ -72,6 +72,7 @@ pub mod json;
 mod scan;
 pub mod stats;
 pub mod tf;
+pub mod tfdv;
 
 pub use scan::{scan, KeepShared, Options};
 

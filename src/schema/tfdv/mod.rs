@@ -1,0 +1,8 @@
+//! TensorFlow Data Validation's files: statistics
+//! (`DatasetFeatureStatisticsList`, proto/statistics.proto), schemas
+//! (`Schema`, proto/schema.proto, as text format) and the checks of
+//! `tfr validate`.
+
+pub mod model;
+pub mod pbtxt;
+pub mod validate;
