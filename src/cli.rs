@@ -167,4 +167,29 @@ pub(crate) enum Command {
     ///   tfr schema --exclude 'image/*' train.tfrecord
     #[command(verbatim_doc_comment)]
     Schema(crate::cmd::schema::SchemaArgs),
+
+    /// Full statistics of a dataset, as TensorFlow Data Validation computes them.
+    ///
+    /// One pass over every record of every input (shards are one dataset),
+    /// on all cores, in bounded memory. Per feature: records present and
+    /// missing, values per record (min, max, mean, quantiles); numbers:
+    /// mean, standard deviation, zeros, NaN and infinities, min, median,
+    /// max, a 10-bucket histogram and 10 quantile buckets; text: distinct
+    /// values, the 20 most frequent, average length; other bytes: sizes and
+    /// media type. Exact up to 4,096 distinct values per feature, then
+    /// sketches with documented bounds (quantiles within 1% of the value,
+    /// distinct counts ~0.8%, top counts within n/1001) that merge exactly.
+    ///
+    /// --format tfdv-stats writes the file TFDV's own tools open
+    /// (tfdv.load_statistics, tfdv.visualize_statistics); --format json
+    /// saves statistics that --merge combines, for datasets processed
+    /// shard by shard on many machines.
+    ///
+    /// Examples:
+    ///   tfr stats train.tfrecord
+    ///   tfr stats 'data/train-*' --format tfdv-stats > train_stats.tfrecord
+    ///   tfr stats shard-0* --format json > part1.json
+    ///   tfr stats --merge part1.json --merge part2.json --format tfdv-stats-text
+    #[command(verbatim_doc_comment)]
+    Stats(crate::cmd::stats::StatsArgs),
 }

@@ -83,6 +83,7 @@ mod cli_main {
             cli::Command::ToJsonl(args) => cmd::to_jsonl::run(args, &ctx),
             cli::Command::FromJsonl(args) => cmd::from_jsonl::run(args, &ctx),
             cli::Command::Schema(args) => cmd::schema::run(args, &ctx),
+            cli::Command::Stats(args) => cmd::stats::run(args, &ctx),
         }
     }
 }

@@ -6,5 +6,6 @@ pub(crate) mod cat;
 pub(crate) mod count;
 pub(crate) mod from_jsonl;
 pub(crate) mod schema;
+pub(crate) mod stats;
 pub(crate) mod to_jsonl;
 pub(crate) mod verify_crc;

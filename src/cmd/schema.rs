@@ -27,6 +27,10 @@ pub(crate) enum SchemaFormat {
     Json,
     /// A ready-to-paste Python `feature_description` for tf.io.parse_example.
     Tf,
+    /// A TFDV schema (tensorflow_metadata Schema, text format) as
+    /// tfdv.infer_schema infers it: for tfdv.load_schema_text and `tfr
+    /// validate --schema`.
+    TfdvSchema,
 }
 
 /// `--type` of `tfr schema`.
@@ -53,7 +57,8 @@ pub(crate) struct SchemaArgs {
     pub(crate) input: InputArgs,
 
     /// Output format: table, json (every statistic; the input of `tfr
-    /// from-jsonl --schema`), tf (a Python parse spec for TensorFlow).
+    /// from-jsonl --schema`), tf (a Python parse spec for TensorFlow),
+    /// tfdv-schema (schema.pbtxt as TFDV infers it, for `tfr validate`).
     #[arg(long, short = 'f', value_enum, default_value_t = SchemaFormat::Table)]
     pub(crate) format: SchemaFormat,
 
@@ -76,10 +81,34 @@ pub(crate) struct SchemaArgs {
     pub(crate) jobs: JobsArg,
 }
 
-pub(crate) fn run(args: &SchemaArgs, ctx: &Ctx) -> Result<Exit> {
+/// What a scan reads: the arguments `tfr schema` and `tfr stats` share.
+pub(crate) struct ScanArgs<'a> {
+    pub(crate) input: &'a InputArgs,
+    pub(crate) payload: SchemaType,
+    pub(crate) limit: Option<u64>,
+    pub(crate) select: &'a FeatureArgs,
+    pub(crate) jobs: &'a JobsArg,
+    /// Full statistics ([`schema::deep`]).
+    pub(crate) deep: bool,
+}
+
+/// Scans the inputs with a progress bar (on a terminal, after 300 ms).
+/// Returns the scan and the error that ended it early (an error with no
+/// record scanned is returned as the error).
+pub(crate) fn scan(args: &ScanArgs<'_>, ctx: &Ctx) -> Result<(Scan, Option<anyhow::Error>)> {
     let inputs = args.input.expand()?;
+    scan_inputs(&inputs, args, ctx)
+}
+
+/// [`scan`] of inputs already expanded.
+pub(crate) fn scan_inputs(
+    inputs: &[crate::io::Input],
+    args: &ScanArgs<'_>,
+    ctx: &Ctx,
+) -> Result<(Scan, Option<anyhow::Error>)> {
     let projection = args.select.projection().map(std::sync::Arc::new);
     let opts = schema::Options {
+        deep: args.deep,
         open: args.input.options(),
         ty: match args.payload {
             SchemaType::Auto => None,
@@ -95,7 +124,7 @@ pub(crate) fn run(args: &SchemaArgs, ctx: &Ctx) -> Result<Exit> {
     };
     // The bar is shown only once the scan has run a moment: no flash on
     // small inputs.
-    let total_bytes = crate::io::input::total_size(&inputs);
+    let total_bytes = crate::io::input::total_size(inputs);
     let started = std::time::Instant::now();
     let bar: RefCell<Option<output::Progress>> = RefCell::new(None);
     let progress = |bytes, records| {
@@ -107,7 +136,7 @@ pub(crate) fn run(args: &SchemaArgs, ctx: &Ctx) -> Result<Exit> {
             p.update(bytes, records);
         }
     };
-    let (scan, error) = schema::scan(&inputs, &opts, &progress);
+    let (scan, error) = schema::scan(inputs, &opts, &progress);
     if let Some(p) = bar.take() {
         p.finish();
     }
@@ -117,8 +146,21 @@ pub(crate) fn run(args: &SchemaArgs, ctx: &Ctx) -> Result<Exit> {
     if let Some(e) = error.as_ref().filter(|_| scan.stats.records == 0) {
         return Err(anyhow::anyhow!("{e:#}"));
     }
-    // The schema of everything before the damage, then the error.
+    Ok((scan, error))
+}
+
+pub(crate) fn run(args: &SchemaArgs, ctx: &Ctx) -> Result<Exit> {
     let format = if args.json { SchemaFormat::Json } else { args.format };
+    let scan_args = ScanArgs {
+        input: &args.input,
+        payload: args.payload,
+        limit: args.limit,
+        select: &args.select,
+        jobs: &args.jobs,
+        deep: format == SchemaFormat::TfdvSchema,
+    };
+    let (scan, error) = scan(&scan_args, ctx)?;
+    // The schema of everything before the damage, then the error.
     let mut text = String::new();
     match format {
         SchemaFormat::Table => write_table(&mut text, &scan, table_width()),
@@ -127,6 +169,7 @@ pub(crate) fn run(args: &SchemaArgs, ctx: &Ctx) -> Result<Exit> {
             text.push('\n');
         }
         SchemaFormat::Tf => schema::tf::write_tf(&mut text, &scan),
+        SchemaFormat::TfdvSchema => text = format!("{:?}", schema::tfdv::infer::infer(&scan)), // TEMP until to_pbtxt
     }
     let mut out = output::stdout();
     out.write_all(text.as_bytes()).context("writing output")?;

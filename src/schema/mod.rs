@@ -66,11 +66,14 @@
 //! against TensorFlow by tests/oracle/check_schema.py).
 
 // The table (in the CLI) uses most of these; the library only a few.
+pub mod deep;
 #[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub(crate) mod describe;
 pub mod json;
+pub mod saved;
 mod scan;
 pub mod stats;
+pub mod summary;
 pub mod tf;
 pub mod tfdv;
 

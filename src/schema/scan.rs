@@ -27,6 +27,8 @@ pub struct Options {
     pub workers: usize,
     /// Which features are counted (`None`: all).
     pub keep: Option<KeepShared>,
+    /// Keep the full statistics of every feature ([`super::deep`]).
+    pub deep: bool,
 }
 
 /// A feature-name filter shared by the scan's threads.
@@ -48,7 +50,7 @@ pub fn scan(inputs: &[Input], opts: &Options, progress: &dyn Fn(u64, u64)) -> (S
     let mut files = Vec::new();
     let mut limited = false;
     let mut ty = opts.ty;
-    let mut stats = Collector::new();
+    let mut stats = if opts.deep { Collector::deep() } else { Collector::new() };
     let strict = opts.ty.is_none();
     let all = |_: &str| true;
     let keep: Keep<'_> = opts.keep.as_ref().map_or(&all, |k| &*k.0);
@@ -57,7 +59,12 @@ pub fn scan(inputs: &[Input], opts: &Options, progress: &dyn Fn(u64, u64)) -> (S
             *out = *done?;
             return Ok(());
         }
-        example::with_decoder(|decoder| batch.decode(decoder, strict, keep, out, inputs))
+        if opts.deep && !out.is_deep() {
+            out.keep_deep();
+        }
+        let decoded = example::with_decoder(|decoder| batch.decode(decoder, strict, keep, out, inputs));
+        out.seal();
+        decoded
     };
     let merge = |batch: &Collector| {
         stats.merge(batch);
@@ -241,7 +248,7 @@ fn read(
                         index: rec.index,
                         offset: rec.offset,
                     };
-                    let mut collector = Box::new(Collector::default());
+                    let mut collector = Box::new(if opts.deep { Collector::deep() } else { Collector::new() });
                     let all = |_: &str| true;
                     let how = How {
                         ty: t,
@@ -249,6 +256,7 @@ fn read(
                         keep: opts.keep.as_ref().map_or(&all, |k| &*k.0),
                     };
                     let added = example::with_decoder(|d| add(d, &how, rec.data, &r, &mut collector, inputs));
+                    collector.seal();
                     let mut b = Batch::new(t, tx.spares().take());
                     b.done = Some(added.map(|_| collector));
                     tx.send(b)?;

@@ -21,6 +21,7 @@
 //!   (as an Example's), its examples' features per example: "present"
 //!   counts examples, out of [`Collector::example_count`].
 
+use super::deep::Deep;
 use crate::example::view::ElwcParts;
 use crate::example::{
     elwc, Decoder, ExampleView, FeatureListView, FeatureListsView, FeatureView, FeaturesView, Kind, SequenceExampleView,
@@ -257,14 +258,17 @@ pub struct FeatureStats {
     pub bytes: BytesStats,
     /// The inputs (0-based, ascending) with at least one record holding the key.
     pub inputs: Vec<u32>,
+    /// The full statistics (`tfr stats`), when the collector keeps them.
+    pub deep: Option<Box<Deep>>,
     /// Scratch: the record stamp and entry position of the last occurrence.
     stamp: u64,
     pos: u32,
 }
 
 impl FeatureStats {
-    fn new(name: &str) -> Self {
+    pub(crate) fn new(name: &str, deep: bool) -> Self {
         FeatureStats {
+            deep: deep.then(Box::default),
             name: name.into(),
             present: 0,
             no_kind: 0,
@@ -304,6 +308,9 @@ impl FeatureStats {
         self.inputs.extend_from_slice(&o.inputs);
         self.inputs.sort_unstable();
         self.inputs.dedup();
+        if let (Some(a), Some(b)) = (&mut self.deep, &o.deep) {
+            a.merge(b);
+        }
     }
 
     /// The kinds seen, in the order they were first seen.
@@ -400,6 +407,18 @@ impl FeatureStats {
             }
         }
         self.values.add(n);
+        if let Some(d) = &mut self.deep {
+            d.counts.add(n as f64);
+            match f.kind() {
+                Kind::Int64 => f.int64s().for_each(|v| d.int.add(v as f64)),
+                Kind::Float => f
+                    .floats()
+                    .filter(|v| v.is_finite())
+                    .for_each(|v| d.float.add(f64::from(v))),
+                Kind::Bytes => f.bytes().for_each(|v| d.add_bytes(v)),
+                Kind::None => {}
+            }
+        }
         n
     }
 }
@@ -427,6 +446,8 @@ pub struct FeatureTable {
     /// (empty; see [`recycle`]).
     features_buf: Vec<(u32, FeatureView<'static>)>,
     lists_buf: Vec<(u32, FeatureListView<'static>)>,
+    /// New features keep full statistics ([`Deep`]).
+    deep: bool,
 }
 
 /// A 64-bit hash of a name, the same in every table of the run (so counts
@@ -447,6 +468,22 @@ fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
 }
 
 impl FeatureTable {
+    /// A table of features read back from a saved statistics file (with
+    /// full statistics; a name given twice is merged).
+    pub(crate) fn restored(features: Vec<FeatureStats>) -> Self {
+        let mut saved = FeatureTable {
+            deep: true,
+            ..FeatureTable::default()
+        };
+        saved.stats = features;
+        let mut t = FeatureTable {
+            deep: true,
+            ..FeatureTable::default()
+        };
+        t.merge(&saved);
+        t
+    }
+
     /// The features, in the order they were first seen.
     pub fn features(&self) -> &[FeatureStats] {
         &self.stats
@@ -494,7 +531,7 @@ impl FeatureTable {
                 }
                 None => {
                     let slot = self.stats.len();
-                    self.stats.push(FeatureStats::new(&f.name));
+                    self.stats.push(FeatureStats::new(&f.name, self.deep));
                     self.index.insert(f.name.clone(), slot as u32);
                     slot
                 }
@@ -528,7 +565,7 @@ impl FeatureTable {
             }
             None => {
                 let slot = self.stats.len() as u32;
-                self.stats.push(FeatureStats::new(key));
+                self.stats.push(FeatureStats::new(key, self.deep));
                 self.index.insert(key.into(), slot);
                 slot
             }
@@ -591,6 +628,9 @@ impl FeatureTable {
             }
             s.mark_present(at.input);
             s.steps.add(list.len() as u64);
+            if let Some(d) = &mut s.deep {
+                d.steps.add(list.len() as f64);
+            }
             for step in list.features() {
                 s.add_feature(&step, at);
             }
@@ -623,6 +663,39 @@ impl Collector {
         Collector::default()
     }
 
+    /// A collector keeping the full statistics of every feature
+    /// ([`Deep`]: quantiles, moments, distinct and most frequent values).
+    pub fn deep() -> Self {
+        let mut c = Collector::default();
+        c.keep_deep();
+        c
+    }
+
+    /// Makes features seen from now on keep full statistics.
+    pub fn keep_deep(&mut self) {
+        for t in [&mut self.features, &mut self.feature_lists, &mut self.examples] {
+            t.deep = true;
+        }
+    }
+
+    /// Whether the collector keeps full statistics.
+    pub fn is_deep(&self) -> bool {
+        self.features.deep
+    }
+
+    /// Folds the values gathered since the last call into the summaries
+    /// (sorting them): done per batch on the worker's thread, so merging
+    /// is cheap.
+    pub fn seal(&mut self) {
+        for t in [&mut self.features, &mut self.feature_lists, &mut self.examples] {
+            for f in &mut t.stats {
+                if let Some(d) = &mut f.deep {
+                    d.seal();
+                }
+            }
+        }
+    }
+
     /// Counts one record of `input`.
     #[inline]
     fn count(&mut self, input: u32) {
@@ -632,6 +705,24 @@ impl Collector {
             self.per_input.resize(i + 1, 0);
         }
         self.per_input[i] += 1;
+    }
+
+    /// Numbers the inputs from `by` instead of 0 (before merging with the
+    /// statistics of `by` other inputs).
+    pub fn shift_inputs(&mut self, by: u32) {
+        let mut per = vec![0; by as usize];
+        per.append(&mut self.per_input);
+        self.per_input = per;
+        for t in [&mut self.features, &mut self.feature_lists, &mut self.examples] {
+            for f in &mut t.stats {
+                for s in f.first_seen.iter_mut().flatten() {
+                    s.input += by;
+                }
+                for i in &mut f.inputs {
+                    *i += by;
+                }
+            }
+        }
     }
 
     /// Adds the statistics of other records (of the same dataset).

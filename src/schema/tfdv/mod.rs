@@ -3,6 +3,8 @@
 //! (`Schema`, proto/schema.proto, as text format) and the checks of
 //! `tfr validate`.
 
+pub mod infer;
 pub mod model;
 pub mod pbtxt;
+pub mod stats_file;
 pub mod validate;

@@ -1,0 +1,296 @@
+//! `tfr stats`: the full statistics of a dataset, as TensorFlow Data
+//! Validation computes them ([`crate::schema::deep`] for the sketches and
+//! their error bounds, [`crate::schema::summary`] for what is reported), as
+//! a table, TFDV's statistics file (binary or text) or tfr's saved JSON
+//! ([`crate::schema::saved`]) that `--merge` combines.
+
+use super::schema::{scan_inputs, ScanArgs, SchemaType};
+use crate::args::{FeatureArgs, InputArgs, JobsArg};
+use crate::example::MessageType;
+use crate::exit::Exit;
+use crate::output::{self, Ctx};
+use crate::schema::stats::FeatureTable;
+use crate::schema::summary::{self, StatsType, Summary};
+use crate::schema::{saved, tfdv, Scan};
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use comfy_table::{presets, ContentArrangement, Table};
+use std::fmt::Write as _;
+use std::io::{IsTerminal, Write};
+
+/// `--format` of `tfr stats`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub(crate) enum StatsFormat {
+    /// A table per feature.
+    #[default]
+    Table,
+    /// tfr's statistics with the state of every sketch: the input of
+    /// `tfr stats --merge`.
+    Json,
+    /// TFDV's DatasetFeatureStatisticsList as binary protobuf in a
+    /// TFRecord (what tfdv.generate_statistics_from_tfrecord writes;
+    /// tfdv.load_statistics reads it).
+    TfdvStats,
+    /// TFDV's DatasetFeatureStatisticsList in protobuf text format
+    /// (tfdv.load_stats_text).
+    TfdvStatsText,
+}
+
+#[derive(Args, Debug, Clone)]
+pub(crate) struct StatsArgs {
+    #[command(flatten)]
+    pub(crate) input: InputArgs,
+
+    /// Output format: table, json (tfr's, mergeable), tfdv-stats (binary,
+    /// for tfdv.load_statistics), tfdv-stats-text (tfdv.load_stats_text).
+    #[arg(long, short = 'f', value_enum, default_value_t = StatsFormat::Table)]
+    pub(crate) format: StatsFormat,
+
+    /// Merge statistics saved by `tfr stats --format json` (repeatable;
+    /// the FILES, if any, are added to them).
+    #[arg(long, value_name = "STATS.json")]
+    pub(crate) merge: Vec<std::path::PathBuf>,
+
+    /// Payload type (all inputs are one dataset of one type).
+    #[arg(long = "type", short = 't', value_enum, default_value_t = SchemaType::Auto, value_name = "TYPE")]
+    pub(crate) payload: SchemaType,
+
+    /// Scan only the first N records (over all inputs together).
+    #[arg(long, short = 'n', value_name = "N")]
+    pub(crate) limit: Option<u64>,
+
+    #[command(flatten)]
+    pub(crate) select: FeatureArgs,
+
+    #[command(flatten)]
+    pub(crate) jobs: JobsArg,
+}
+
+pub(crate) fn run(args: &StatsArgs, ctx: &Ctx) -> Result<Exit> {
+    if args.format == StatsFormat::TfdvStats && std::io::stdout().is_terminal() {
+        bail!("--format tfdv-stats is binary: redirect it to a file (or use --format tfdv-stats-text)");
+    }
+    let mut merged: Option<Scan> = None;
+    for path in &args.merge {
+        let text = std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
+        let first = merged.as_ref().map_or(0, |m| m.files.len() as u32);
+        let part = saved::from_json(&text, first).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        merged = Some(match merged {
+            None => part,
+            Some(m) => combine(m, part, &path.display().to_string(), false)?,
+        });
+    }
+    let scan_args = ScanArgs {
+        input: &args.input,
+        payload: args.payload,
+        limit: args.limit,
+        select: &args.select,
+        jobs: &args.jobs,
+        deep: true,
+    };
+    let mut error = None;
+    let scan = if args.merge.is_empty() || !args.input.files.is_empty() {
+        let inputs = args.input.expand()?;
+        let (mut scan, e) = scan_inputs(&inputs, &scan_args, ctx)?;
+        error = e;
+        if let Some(m) = merged {
+            scan = combine(m, scan, "the inputs", true)?;
+        }
+        scan
+    } else {
+        merged.expect("--merge given")
+    };
+    let bytes = match args.format {
+        StatsFormat::Table => {
+            let mut text = String::new();
+            write_table(&mut text, &scan);
+            text.into_bytes()
+        }
+        StatsFormat::Json => {
+            let mut text = serde_json::to_string(&saved::to_json(&scan)).expect("JSON");
+            text.push('\n');
+            text.into_bytes()
+        }
+        StatsFormat::TfdvStats => tfdv::stats_file::as_tfrecord(&tfdv::stats_file::write(&scan, false)),
+        StatsFormat::TfdvStatsText => tfdv::stats_file::write(&scan, true),
+    };
+    let mut out = output::stdout();
+    out.write_all(&bytes).context("writing output")?;
+    out.flush().context("writing output")?;
+    match error {
+        Some(e) => Err(e),
+        None => Ok(Exit::Success),
+    }
+}
+
+/// Two statistics of one dataset's parts taken together. `shift`: `b`'s
+/// inputs are numbered from 0 (a scan) and are renumbered after `a`'s;
+/// else they already are (read with [`saved::from_json`]'s `first_input`).
+fn combine(mut a: Scan, b: Scan, what: &str, shift: bool) -> Result<Scan> {
+    if a.ty != b.ty {
+        bail!(
+            "{what}: statistics of {} records cannot be merged with statistics of {} records",
+            type_label(b.ty),
+            type_label(a.ty)
+        );
+    }
+    let mut b_stats = b.stats;
+    if shift {
+        b_stats.shift_inputs(a.files.len() as u32);
+    }
+    a.stats.merge(&b_stats);
+    a.files.extend(b.files);
+    a.limited |= b.limited;
+    a.error = a.error.or(b.error);
+    Ok(a)
+}
+
+fn type_label(ty: MessageType) -> &'static str {
+    match ty {
+        MessageType::SequenceExample => "SequenceExample",
+        MessageType::Elwc => "ExampleListWithContext",
+        _ => "Example",
+    }
+}
+
+fn write_table(out: &mut String, scan: &Scan) {
+    let records = scan.stats.records;
+    let files = scan.files.len();
+    let _ = writeln!(
+        out,
+        "{records} records in {files} file{}",
+        if files == 1 { "" } else { "s" }
+    );
+    let sections: Vec<(&str, &FeatureTable, u64)> = match scan.ty {
+        MessageType::SequenceExample => vec![
+            ("context features", &scan.stats.features, records),
+            ("feature lists (values per step)", &scan.stats.feature_lists, records),
+        ],
+        MessageType::Elwc => vec![
+            ("context features", &scan.stats.features, records),
+            ("example features", &scan.stats.examples, scan.stats.example_count),
+        ],
+        _ => vec![("features", &scan.stats.features, records)],
+    };
+    let width = if std::io::stdout().is_terminal() {
+        None
+    } else {
+        Some(100)
+    };
+    for (title, table, total) in sections {
+        let _ = writeln!(out, "\n{} {title}", table.len());
+        if table.is_empty() {
+            continue;
+        }
+        let mut t = Table::new();
+        t.load_preset(presets::UTF8_FULL_CONDENSED);
+        t.set_content_arrangement(ContentArrangement::Dynamic);
+        if let Some(w) = width {
+            t.set_width(w);
+        }
+        t.set_header(vec!["feature", "type", "missing", "values", "statistics"]);
+        for f in table.sorted() {
+            let Some(s) = summary::summarize(f, total) else {
+                continue;
+            };
+            t.add_row(vec![
+                crate::schema::describe::display_name(&f.name),
+                s.ty.map_or("-", StatsType::name).to_string(),
+                missing(&s, total),
+                values(&s),
+                details(&s),
+            ]);
+        }
+        let _ = writeln!(out, "{t}");
+    }
+}
+
+fn missing(s: &Summary, total: u64) -> String {
+    if total == 0 {
+        return "-".into();
+    }
+    let pct = s.missing as f64 * 100.0 / total as f64;
+    if s.missing == 0 {
+        "0".into()
+    } else {
+        format!("{} ({pct:.1}%)", s.missing)
+    }
+}
+
+fn values(s: &Summary) -> String {
+    if s.min_values == s.max_values {
+        return s.min_values.to_string();
+    }
+    format!("{}..{} (avg {:.2})", s.min_values, s.max_values, s.avg_values)
+}
+
+/// A number in at most ~8 characters.
+fn num(v: f64) -> String {
+    if v == v.trunc() && v.abs() < 1e15 {
+        format!("{v:.0}")
+    } else if v.abs() >= 1e6 || (v != 0.0 && v.abs() < 1e-3) {
+        format!("{v:.3e}")
+    } else {
+        format!("{v:.4}")
+    }
+}
+
+fn details(s: &Summary) -> String {
+    let mut d = String::new();
+    if let Some(n) = &s.num {
+        let approx = if n.exact { "" } else { "~" };
+        let _ = write!(
+            d,
+            "mean {} std {}\nmin {} median {approx}{} max {}",
+            num(n.mean),
+            num(n.std_dev),
+            num(n.min),
+            num(n.median),
+            num(n.max)
+        );
+        let mut extra = Vec::new();
+        if n.zeros > 0 {
+            extra.push(format!("zeros {}", n.zeros));
+        }
+        if n.nan > 0 {
+            extra.push(format!("NaN {}", n.nan));
+        }
+        if n.pos_inf + n.neg_inf > 0 {
+            extra.push(format!("inf {}", n.pos_inf + n.neg_inf));
+        }
+        if !extra.is_empty() {
+            let _ = write!(d, "\n{}", extra.join(", "));
+        }
+    }
+    if let Some(b) = &s.bytes {
+        let approx = if b.unique_exact { "" } else { "~" };
+        if s.ty == Some(StatsType::String) {
+            let top: Vec<String> = b
+                .top
+                .iter()
+                .take(3)
+                .map(|(v, n)| {
+                    format!(
+                        "{} ({n})",
+                        crate::schema::describe::display_name(&String::from_utf8_lossy(v))
+                    )
+                })
+                .collect();
+            let _ = write!(d, "unique {approx}{}, avg length {:.1}", b.unique, b.avg_len);
+            if !top.is_empty() {
+                let _ = write!(d, "\ntop: {}", top.join(", "));
+            }
+        } else {
+            let media = b.media.first().map_or("", |m| m.0);
+            let _ = write!(
+                d,
+                "{media} unique {approx}{}, size {}..{} (avg {:.0})",
+                b.unique, b.min_len, b.max_len, b.avg_len
+            );
+            if b.invalid_utf8 > 0 {
+                let _ = write!(d, "\nnot UTF-8: {}", b.invalid_utf8);
+            }
+        }
+    }
+    d
+}

@@ -1,0 +1,681 @@
+//! Full statistics of a feature (`tfr stats`, `tfr schema -f tfdv-schema`):
+//! what TensorFlow Data Validation computes, in bounded memory, mergeable.
+//!
+//! Every part merges (per batch, per thread, per shard, and from a saved
+//! statistics file with `tfr stats --merge`), and the merged state depends
+//! only on the values seen, not on how they were split:
+//! - [`Quantiles`]: exact (sorted distinct values with their counts) while a
+//!   feature has at most [`EXACT_DISTINCT`] distinct values; past that a
+//!   DDSketch (crate `sketches-ddsketch`) with relative accuracy
+//!   [`ALPHA`]: a quantile it returns is within 1% of the value of the true
+//!   quantile (for values of magnitude 1e-9 to about 1e17; DDSketch bins
+//!   merge by adding, so the sketch is the same whatever the order).
+//!   Exact quantiles are TFDV's: the value of rank `floor(q * n)`.
+//! - [`Moments`]: count, mean and sum of squared deviations, merged with
+//!   Chan's formula (no loss of precision to large means).
+//! - [`Distinct`]: exact (64-bit xxh3 hashes) up to [`EXACT_UNIQUE`]
+//!   values, then a HyperLogLog of 2^14 registers (standard error 0.81%).
+//! - [`TopK`]: exact counts while at most [`TOP_TRACKED`] distinct values
+//!   are seen; past that a Misra-Gries summary (mergeable, Agarwal et al.
+//!   2012) of [`TOP_TRACKED`] counters: a count it reports is at most
+//!   [`TopK::error`] below the true count, an error bounded by
+//!   `n / (TOP_TRACKED + 1)`. Values longer than [`TOP_VALUE_MAX`] bytes are
+//!   not ranked (they are counted in `unique`).
+
+use sketches_ddsketch::{Config, DDSketch};
+use std::collections::{HashMap, HashSet};
+
+/// Distinct values a [`Quantiles`] keeps exactly.
+pub const EXACT_DISTINCT: usize = 4096;
+/// Relative accuracy of the quantile sketch.
+pub const ALPHA: f64 = 0.01;
+/// Distinct values a [`Distinct`] counts exactly.
+pub const EXACT_UNIQUE: usize = 4096;
+/// HyperLogLog precision: 2^14 registers.
+const HLL_BITS: u32 = 14;
+/// Values a [`TopK`] keeps counters for.
+pub const TOP_TRACKED: usize = 1000;
+/// Longest value a [`TopK`] ranks, in bytes.
+pub const TOP_VALUE_MAX: usize = 256;
+
+fn sketch() -> DDSketch {
+    DDSketch::new(Config::new(ALPHA, 2048, 1e-9))
+}
+
+/// Quantiles of a stream of numbers (exact, then a sketch).
+#[derive(Clone, Default)]
+pub struct Quantiles {
+    n: u64,
+    /// Sorted distinct values and their counts (while exact).
+    exact: Vec<(f64, u64)>,
+    sketch: Option<Box<DDSketch>>,
+    /// Values added since the last [`Quantiles::seal`].
+    pending: Vec<f64>,
+}
+
+impl std::fmt::Debug for Quantiles {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Quantiles")
+            .field("n", &self.n)
+            .field("exact", &self.exact.len())
+            .field("sketch", &self.sketch.is_some())
+            .finish()
+    }
+}
+
+impl Quantiles {
+    /// Adds a value (finite: the callers count NaN and infinities apart).
+    #[inline]
+    pub fn add(&mut self, v: f64) {
+        self.pending.push(v);
+    }
+
+    /// Folds the values added since the last call into the summary.
+    pub fn seal(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let mut pending = std::mem::take(&mut self.pending);
+        pending.sort_unstable_by(f64::total_cmp);
+        let mut runs: Vec<(f64, u64)> = Vec::new();
+        for v in pending.drain(..) {
+            match runs.last_mut() {
+                Some((last, c)) if *last == v => *c += 1,
+                _ => runs.push((v, 1)),
+            }
+        }
+        self.pending = pending;
+        self.add_runs(&runs);
+    }
+
+    fn add_runs(&mut self, runs: &[(f64, u64)]) {
+        self.n += runs.iter().map(|r| r.1).sum::<u64>();
+        if let Some(s) = &mut self.sketch {
+            for &(v, c) in runs {
+                s.add_with_count(v, c);
+            }
+            return;
+        }
+        let mut merged = Vec::with_capacity(self.exact.len() + runs.len());
+        let (mut a, mut b) = (self.exact.iter().peekable(), runs.iter().peekable());
+        loop {
+            let next = match (a.peek(), b.peek()) {
+                (Some(x), Some(y)) => match x.0.total_cmp(&y.0) {
+                    std::cmp::Ordering::Less => *a.next().expect("peeked"),
+                    std::cmp::Ordering::Greater => *b.next().expect("peeked"),
+                    std::cmp::Ordering::Equal => {
+                        let (x, y) = (a.next().expect("peeked"), b.next().expect("peeked"));
+                        (x.0, x.1 + y.1)
+                    }
+                },
+                (Some(_), None) => *a.next().expect("peeked"),
+                (None, Some(_)) => *b.next().expect("peeked"),
+                (None, None) => break,
+            };
+            merged.push(next);
+        }
+        self.exact = merged;
+        if self.exact.len() > EXACT_DISTINCT {
+            let mut s = sketch();
+            for &(v, c) in &self.exact {
+                s.add_with_count(v, c);
+            }
+            self.exact = Vec::new();
+            self.sketch = Some(Box::new(s));
+        }
+    }
+
+    /// Adds the values of another summary (sealed).
+    pub fn merge(&mut self, o: &Quantiles) {
+        debug_assert!(o.pending.is_empty(), "merge a sealed summary");
+        match &o.sketch {
+            None => self.add_runs(&o.exact),
+            Some(os) => {
+                if self.sketch.is_none() {
+                    let exact = std::mem::take(&mut self.exact);
+                    let mut s = sketch();
+                    for (v, c) in exact {
+                        s.add_with_count(v, c);
+                    }
+                    self.sketch = Some(Box::new(s));
+                }
+                if let Some(s) = &mut self.sketch {
+                    // Same configuration on both sides: cannot fail.
+                    let _ = s.merge(os);
+                }
+                self.n += o.n;
+            }
+        }
+    }
+
+    /// Values summarised.
+    pub fn count(&self) -> u64 {
+        self.n
+    }
+
+    /// Whether quantiles are exact.
+    pub fn is_exact(&self) -> bool {
+        self.sketch.is_none()
+    }
+
+    /// The `q` quantile (0 to 1): exact, the value of rank `floor(q * n)`
+    /// (TFDV's rule); else the sketch's estimate. `None` when empty.
+    pub fn quantile(&self, q: f64) -> Option<f64> {
+        if self.n == 0 {
+            return None;
+        }
+        if let Some(s) = &self.sketch {
+            return s.quantile(q.clamp(0.0, 1.0)).ok().flatten();
+        }
+        let rank = ((q * self.n as f64).floor() as u64).min(self.n - 1);
+        let mut seen = 0;
+        for &(v, c) in &self.exact {
+            seen += c;
+            if seen > rank {
+                return Some(v);
+            }
+        }
+        self.exact.last().map(|r| r.0)
+    }
+
+    /// `buckets` equal-width buckets over `[lo, hi]` (the last one closed):
+    /// `(low, high, count)`; exact counts while exact, else spread from
+    /// 1,000 evenly spaced quantiles.
+    pub fn equal_width(&self, lo: f64, hi: f64, buckets: usize) -> Vec<(f64, f64, f64)> {
+        let width = (hi - lo) / buckets as f64;
+        let mut out: Vec<(f64, f64, f64)> = (0..buckets)
+            .map(|i| {
+                let low = lo + width * i as f64;
+                let high = if i + 1 == buckets {
+                    hi
+                } else {
+                    lo + width * (i + 1) as f64
+                };
+                (low, high, 0.0)
+            })
+            .collect();
+        if self.n == 0 || buckets == 0 {
+            return out;
+        }
+        let slot = |v: f64| -> usize {
+            if width <= 0.0 || !width.is_finite() {
+                return 0;
+            }
+            (((v - lo) / width).floor().max(0.0) as usize).min(buckets - 1)
+        };
+        if self.sketch.is_none() {
+            for &(v, c) in &self.exact {
+                out[slot(v)].2 += c as f64;
+            }
+        } else {
+            const POINTS: usize = 1000;
+            let share = self.n as f64 / POINTS as f64;
+            for i in 0..POINTS {
+                if let Some(v) = self.quantile((i as f64 + 0.5) / POINTS as f64) {
+                    out[slot(v)].2 += share;
+                }
+            }
+        }
+        out
+    }
+
+    /// The exact runs, or the sketch in DDSketch's (Java) encoding.
+    pub(crate) fn state(&self) -> Result<&[(f64, u64)], Vec<u8>> {
+        match &self.sketch {
+            None => Ok(&self.exact),
+            Some(s) => Err(s.to_java_bytes()),
+        }
+    }
+
+    /// A summary from [`Self::state`]'s parts: `n` values, exact runs or a
+    /// sketch.
+    pub(crate) fn from_state(n: u64, exact: Vec<(f64, u64)>, sketch_bytes: Option<&[u8]>) -> Result<Self, String> {
+        let sketch = match sketch_bytes {
+            None => None,
+            Some(b) => Some(Box::new(
+                DDSketch::from_java_bytes(b).map_err(|e| format!("a quantile sketch does not decode: {e:?}"))?,
+            )),
+        };
+        let mut q = Quantiles {
+            n: 0,
+            exact: Vec::new(),
+            sketch,
+            pending: Vec::new(),
+        };
+        if q.sketch.is_some() {
+            q.n = n;
+        } else {
+            let mut runs = exact;
+            runs.sort_by(|a, b| a.0.total_cmp(&b.0));
+            q.add_runs(&runs);
+            if q.n != n {
+                return Err(format!("exact quantiles hold {} values, not {n}", q.n));
+            }
+        }
+        Ok(q)
+    }
+}
+
+/// Count, mean and sum of squared deviations from the mean.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Moments {
+    pub n: u64,
+    pub mean: f64,
+    pub m2: f64,
+}
+
+impl Moments {
+    #[inline]
+    pub fn add(&mut self, v: f64) {
+        self.n += 1;
+        let d = v - self.mean;
+        self.mean += d / self.n as f64;
+        self.m2 += d * (v - self.mean);
+    }
+
+    pub fn merge(&mut self, o: &Moments) {
+        if o.n == 0 {
+            return;
+        }
+        if self.n == 0 {
+            *self = *o;
+            return;
+        }
+        let n = self.n + o.n;
+        let d = o.mean - self.mean;
+        self.mean += d * o.n as f64 / n as f64;
+        self.m2 += o.m2 + d * d * self.n as f64 * o.n as f64 / n as f64;
+        self.n = n;
+    }
+
+    /// Population standard deviation (TFDV's).
+    pub fn std_dev(&self) -> f64 {
+        if self.n == 0 {
+            0.0
+        } else {
+            (self.m2.max(0.0) / self.n as f64).sqrt()
+        }
+    }
+}
+
+/// Statistics of the numbers of one kind of a feature.
+#[derive(Clone, Debug, Default)]
+pub struct Numeric {
+    /// Finite values (NaN and infinities are counted by the caller).
+    pub moments: Moments,
+    pub zeros: u64,
+    pub quantiles: Quantiles,
+}
+
+impl Numeric {
+    #[inline]
+    pub fn add(&mut self, v: f64) {
+        self.moments.add(v);
+        self.zeros += u64::from(v == 0.0);
+        self.quantiles.add(v);
+    }
+
+    fn merge(&mut self, o: &Numeric) {
+        self.moments.merge(&o.moments);
+        self.zeros += o.zeros;
+        self.quantiles.merge(&o.quantiles);
+    }
+}
+
+/// A distinct count: exact, then a HyperLogLog.
+#[derive(Clone, Debug, Default)]
+pub struct Distinct {
+    exact: HashSet<u64>,
+    registers: Option<Box<[u8]>>,
+}
+
+/// The hash every distinct count and saved statistics file uses (xxh3,
+/// stable across versions and machines).
+#[inline]
+pub fn value_hash(v: &[u8]) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(v)
+}
+
+impl Distinct {
+    #[inline]
+    pub fn add_hash(&mut self, h: u64) {
+        match &mut self.registers {
+            Some(r) => hll_add(r, h),
+            None => {
+                self.exact.insert(h);
+                if self.exact.len() > EXACT_UNIQUE {
+                    self.to_hll();
+                }
+            }
+        }
+    }
+
+    fn to_hll(&mut self) {
+        let mut r = vec![0u8; 1 << HLL_BITS].into_boxed_slice();
+        for h in self.exact.drain() {
+            hll_add(&mut r, h);
+        }
+        self.exact = HashSet::new();
+        self.registers = Some(r);
+    }
+
+    pub fn merge(&mut self, o: &Distinct) {
+        if let Some(or) = &o.registers {
+            if self.registers.is_none() {
+                self.to_hll();
+            }
+            if let Some(r) = &mut self.registers {
+                for (a, b) in r.iter_mut().zip(or.iter()) {
+                    *a = (*a).max(*b);
+                }
+            }
+        } else {
+            for h in &o.exact {
+                self.add_hash(*h);
+            }
+        }
+    }
+
+    /// The number of distinct values (an estimate once past
+    /// [`EXACT_UNIQUE`]).
+    pub fn count(&self) -> u64 {
+        let Some(r) = &self.registers else {
+            return self.exact.len() as u64;
+        };
+        let m = r.len() as f64;
+        let sum: f64 = r.iter().map(|&x| 2f64.powi(-i32::from(x))).sum();
+        let zeros = r.iter().filter(|&&x| x == 0).count();
+        let alpha = 0.7213 / (1.0 + 1.079 / m);
+        let raw = alpha * m * m / sum;
+        let est = if raw <= 2.5 * m && zeros > 0 {
+            m * (m / zeros as f64).ln()
+        } else {
+            raw
+        };
+        est.round() as u64
+    }
+
+    pub fn is_exact(&self) -> bool {
+        self.registers.is_none()
+    }
+
+    /// Exact hashes, or the HyperLogLog registers.
+    pub(crate) fn state(&self) -> Result<Vec<u64>, &[u8]> {
+        match &self.registers {
+            None => {
+                let mut v: Vec<u64> = self.exact.iter().copied().collect();
+                v.sort_unstable();
+                Ok(v)
+            }
+            Some(r) => Err(r),
+        }
+    }
+
+    pub(crate) fn from_state(hashes: Vec<u64>, registers: Option<Vec<u8>>) -> Result<Self, String> {
+        match registers {
+            Some(r) if r.len() != 1 << HLL_BITS => Err(format!(
+                "a HyperLogLog has {} registers, not {}",
+                r.len(),
+                1 << HLL_BITS
+            )),
+            Some(r) => Ok(Distinct {
+                exact: HashSet::new(),
+                registers: Some(r.into_boxed_slice()),
+            }),
+            None => {
+                let mut d = Distinct::default();
+                for h in hashes {
+                    d.add_hash(h);
+                }
+                Ok(d)
+            }
+        }
+    }
+}
+
+#[inline]
+fn hll_add(r: &mut [u8], h: u64) {
+    let idx = (h >> (64 - HLL_BITS)) as usize;
+    let rest = (h << HLL_BITS) | (1 << (HLL_BITS - 1));
+    let rank = rest.leading_zeros() as u8 + 1;
+    if r[idx] < rank {
+        r[idx] = rank;
+    }
+}
+
+/// The most frequent values: exact counts, then a Misra-Gries summary.
+#[derive(Clone, Debug, Default)]
+pub struct TopK {
+    counts: HashMap<Box<[u8]>, u64>,
+    /// Subtracted from every count so far (0 while exact): the most a
+    /// reported count can be below the true one.
+    error: u64,
+}
+
+impl TopK {
+    #[inline]
+    pub fn add(&mut self, v: &[u8]) {
+        if v.len() > TOP_VALUE_MAX {
+            return;
+        }
+        match self.counts.get_mut(v) {
+            Some(c) => *c += 1,
+            None => {
+                self.counts.insert(v.into(), 1);
+            }
+        }
+    }
+
+    /// Keeps the summary within `2 * TOP_TRACKED` counters (called per
+    /// batch and after merges).
+    pub fn prune(&mut self) {
+        if self.counts.len() <= 2 * TOP_TRACKED {
+            return;
+        }
+        let mut c: Vec<u64> = self.counts.values().copied().collect();
+        c.sort_unstable_by(|a, b| b.cmp(a));
+        let cut = c[TOP_TRACKED];
+        self.counts.retain(|_, n| {
+            *n = n.saturating_sub(cut);
+            *n > 0
+        });
+        self.error += cut;
+    }
+
+    pub fn merge(&mut self, o: &TopK) {
+        for (k, n) in &o.counts {
+            *self.counts.entry(k.clone()).or_insert(0) += n;
+        }
+        self.error += o.error;
+        self.prune();
+    }
+
+    /// How far below its true count a reported count may be.
+    pub fn error(&self) -> u64 {
+        self.error
+    }
+
+    /// The `k` most frequent values, most frequent first (ties: the larger
+    /// value first, as TFDV orders them).
+    pub fn top(&self, k: usize) -> Vec<(&[u8], u64)> {
+        let mut v: Vec<(&[u8], u64)> = self.counts.iter().map(|(k, n)| (&**k, *n)).collect();
+        v.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| b.0.cmp(a.0)));
+        v.truncate(k);
+        v
+    }
+
+    /// Every counter (for saving).
+    pub(crate) fn counters(&self) -> impl Iterator<Item = (&[u8], u64)> {
+        self.counts.iter().map(|(k, n)| (&**k, *n))
+    }
+
+    pub(crate) fn from_state(counters: Vec<(Vec<u8>, u64)>, error: u64) -> Self {
+        let mut t = TopK {
+            counts: counters.into_iter().map(|(k, n)| (k.into_boxed_slice(), n)).collect(),
+            error,
+        };
+        t.prune();
+        t
+    }
+}
+
+/// The full statistics of one feature, besides what
+/// [`super::stats::FeatureStats`] always keeps.
+#[derive(Clone, Debug, Default)]
+pub struct Deep {
+    /// Values per occurrence (record; step for feature lists).
+    pub counts: Quantiles,
+    /// Feature lists: steps per record.
+    pub steps: Quantiles,
+    pub int: Numeric,
+    pub float: Numeric,
+    /// Bytes values: distinct count and most frequent values.
+    pub unique: Distinct,
+    pub top: TopK,
+}
+
+impl Deep {
+    /// Folds what was added since the last call (per batch, on the
+    /// worker's thread).
+    pub fn seal(&mut self) {
+        self.counts.seal();
+        self.steps.seal();
+        self.int.quantiles.seal();
+        self.float.quantiles.seal();
+        self.top.prune();
+    }
+
+    pub fn merge(&mut self, o: &Deep) {
+        self.counts.merge(&o.counts);
+        self.steps.merge(&o.steps);
+        self.int.merge(&o.int);
+        self.float.merge(&o.float);
+        self.unique.merge(&o.unique);
+        self.top.merge(&o.top);
+    }
+
+    #[inline]
+    pub fn add_bytes(&mut self, v: &[u8]) {
+        self.unique.add_hash(value_hash(v));
+        self.top.add(v);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_quantiles_are_tfdv_ranks_and_merge_in_any_split() {
+        let mut one = Quantiles::default();
+        for i in 0..200 {
+            one.add(f64::from(199 - i));
+        }
+        one.seal();
+        assert_eq!(one.quantile(0.5), Some(100.0));
+        assert_eq!(one.quantile(0.1), Some(20.0));
+        assert_eq!(one.quantile(1.0), Some(199.0));
+        assert_eq!(one.quantile(0.0), Some(0.0));
+        let (mut a, mut b) = (Quantiles::default(), Quantiles::default());
+        for i in 0..200 {
+            if i % 3 == 0 {
+                a.add(f64::from(i))
+            } else {
+                b.add(f64::from(i))
+            }
+        }
+        a.seal();
+        b.seal();
+        a.merge(&b);
+        for q in [0.0, 0.1, 0.25, 0.5, 0.9, 1.0] {
+            assert_eq!(a.quantile(q), one.quantile(q));
+        }
+        let h = one.equal_width(0.0, 199.0, 10);
+        assert_eq!(h.iter().map(|b| b.2).sum::<f64>(), 200.0);
+        assert_eq!(h[9].1, 199.0);
+    }
+
+    #[test]
+    fn sketched_quantiles_stay_within_alpha_and_do_not_depend_on_the_split() {
+        let values: Vec<f64> = (0..100_000).map(|i| f64::from((i * 7919) % 100_000) + 1.0).collect();
+        let mut one = Quantiles::default();
+        for (i, v) in values.iter().enumerate() {
+            one.add(*v);
+            if i % 2048 == 0 {
+                one.seal();
+            }
+        }
+        one.seal();
+        assert!(!one.is_exact());
+        let mut parts = Quantiles::default();
+        for chunk in values.chunks(3000).rev() {
+            let mut p = Quantiles::default();
+            for v in chunk {
+                p.add(*v);
+            }
+            p.seal();
+            parts.merge(&p);
+        }
+        for q in [0.01, 0.1, 0.5, 0.9, 0.99] {
+            let truth = (q * 100_000.0f64).floor() + 1.0;
+            let got = one.quantile(q).unwrap();
+            assert!((got - truth).abs() <= truth * ALPHA * 1.01, "q {q}: {got} vs {truth}");
+            assert_eq!(parts.quantile(q), Some(got));
+        }
+        assert_eq!(one.count(), 100_000);
+    }
+
+    #[test]
+    fn moments_merge_like_one_pass() {
+        let mut one = Moments::default();
+        let (mut a, mut b) = (Moments::default(), Moments::default());
+        for i in 0..1000 {
+            let v = 1e9 + f64::from(i % 17);
+            one.add(v);
+            if i < 300 {
+                a.add(v)
+            } else {
+                b.add(v)
+            }
+        }
+        a.merge(&b);
+        assert!((a.mean - one.mean).abs() < 1e-6);
+        assert!((a.std_dev() - one.std_dev()).abs() < 1e-6);
+    }
+
+    #[test]
+    fn distinct_counts_are_exact_then_close() {
+        let mut d = Distinct::default();
+        for i in 0..1000u32 {
+            d.add_hash(value_hash(&(i % 500).to_le_bytes()));
+        }
+        assert_eq!(d.count(), 500);
+        let mut big = Distinct::default();
+        for i in 0..200_000u32 {
+            big.add_hash(value_hash(&i.to_le_bytes()));
+        }
+        let n = big.count() as f64;
+        assert!((n - 200_000.0).abs() < 200_000.0 * 0.03, "{n}");
+    }
+
+    #[test]
+    fn top_values_are_exact_then_bounded() {
+        let mut t = TopK::default();
+        for i in 0..100_000u32 {
+            let v = if i % 4 == 0 {
+                b"heavy".to_vec()
+            } else {
+                i.to_string().into_bytes()
+            };
+            t.add(&v);
+            if i % 2048 == 0 {
+                t.prune();
+            }
+        }
+        t.prune();
+        let top = t.top(1);
+        assert_eq!(top[0].0, b"heavy");
+        assert!(top[0].1 <= 25_000 && top[0].1 + t.error() >= 25_000);
+        assert!(t.error() <= 100_000 / (TOP_TRACKED as u64 + 1));
+    }
+}

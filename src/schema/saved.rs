@@ -1,0 +1,338 @@
+//! `tfr stats --format json`: the full statistics of a dataset with the
+//! state of every summary, so that files saved shard by shard (on many
+//! machines) merge into the statistics of the whole (`tfr stats --merge`)
+//! exactly as one pass over all the records would give them.
+//!
+//! ```jsonc
+//! {
+//!   "tfr_stats": 1,                 // format version
+//!   "type": "example",              // example | sequence | elwc
+//!   "records": 200, "example_count": 0,
+//!   "inputs": [{"file": "a.tfrecord", "records": 200, "compression": "none"}],
+//!   "features": [FEATURE, ...], "feature_lists": [...], "examples": [...],
+//! }
+//! FEATURE = {"name", "present", "no_kind", "kinds": [int64, float, bytes occurrences],
+//!   "first_seen": [[input, record] | null x3], "values": [n, min, max], "steps": [n, min, max],
+//!   "int64": [count, min, max], "float": [count, nan, +inf, -inf, min, max],
+//!   "bytes": [count, utf8, empty, shortest, longest, total_len, [media x8]],
+//!   "in_inputs": [input, ...],
+//!   "deep": {"counts": Q, "steps": Q, "int": NUM, "float": NUM,
+//!            "unique": {"hashes": [u64...]} | {"hll": base64},
+//!            "top": {"error": n, "values": [[base64, count], ...]}}}
+//! Q = {"n": n, "exact": [[value, count], ...]} | {"n": n, "ddsketch": base64}
+//! NUM = {"n", "mean", "m2", "zeros", "quantiles": Q}
+//! ```
+
+use super::deep::{Deep, Distinct, Moments, Numeric, Quantiles, TopK};
+use super::stats::{BytesStats, Collector, Counts, FeatureStats, FeatureTable, FloatStats, IntStats, Seen};
+use super::{FileScan, Scan};
+use crate::example::MessageType;
+use crate::io::Compression;
+use base64::engine::general_purpose::STANDARD as B64;
+use base64::Engine;
+use serde_json::{json, Value};
+
+/// The saved form of a scan made with full statistics.
+pub fn to_json(scan: &Scan) -> Value {
+    let s = &scan.stats;
+    json!({
+        "tfr_stats": 1,
+        "type": type_name(scan.ty),
+        "records": s.records,
+        "example_count": s.example_count,
+        "inputs": scan.files.iter().enumerate().map(|(i, f)| json!({
+            "file": f.name,
+            "records": scan.records_of(i),
+            "compression": f.compression.name(),
+        })).collect::<Vec<_>>(),
+        "features": table(&s.features),
+        "feature_lists": table(&s.feature_lists),
+        "examples": table(&s.examples),
+    })
+}
+
+fn type_name(ty: MessageType) -> &'static str {
+    match ty {
+        MessageType::SequenceExample => "sequence",
+        MessageType::Elwc => "elwc",
+        _ => "example",
+    }
+}
+
+fn table(t: &FeatureTable) -> Value {
+    Value::Array(t.features().iter().map(feature).collect())
+}
+
+fn seen(s: Option<Seen>) -> Value {
+    s.map_or(Value::Null, |s| json!([s.input, s.record]))
+}
+
+fn counts(c: &Counts) -> Value {
+    json!([c.n, c.min, c.max])
+}
+
+fn quantiles(q: &Quantiles) -> Value {
+    match q.state() {
+        Ok(runs) => json!({"n": q.count(), "exact": runs.iter().map(|(v, c)| json!([v, c])).collect::<Vec<_>>()}),
+        Err(bytes) => json!({"n": q.count(), "ddsketch": B64.encode(bytes)}),
+    }
+}
+
+fn numeric(n: &Numeric) -> Value {
+    json!({
+        "n": n.moments.n, "mean": n.moments.mean, "m2": n.moments.m2, "zeros": n.zeros,
+        "quantiles": quantiles(&n.quantiles),
+    })
+}
+
+fn feature(f: &FeatureStats) -> Value {
+    let b = &f.bytes;
+    let fl = &f.float;
+    let mut v = json!({
+        "name": &*f.name,
+        "present": f.present,
+        "no_kind": f.no_kind,
+        "kinds": f.kind_count,
+        "first_seen": f.first_seen.iter().map(|s| seen(*s)).collect::<Vec<_>>(),
+        "values": counts(&f.values),
+        "steps": counts(&f.steps),
+        "int64": [f.int64.count, f.int64.min, f.int64.max],
+        "float": [fl.count, fl.nan, fl.pos_inf, fl.neg_inf, finite_or_null(fl.min), finite_or_null(fl.max)],
+        "bytes": [b.count, b.utf8, b.empty, b.shortest, b.longest, b.total_len, b.media],
+        "in_inputs": f.inputs,
+    });
+    if let Some(d) = &f.deep {
+        let unique = match d.unique.state() {
+            Ok(hashes) => json!({"hashes": hashes}),
+            Err(registers) => json!({"hll": B64.encode(registers)}),
+        };
+        let mut top: Vec<(&[u8], u64)> = d.top.counters().collect();
+        top.sort_unstable();
+        v["deep"] = json!({
+            "counts": quantiles(&d.counts),
+            "steps": quantiles(&d.steps),
+            "int": numeric(&d.int),
+            "float": numeric(&d.float),
+            "unique": unique,
+            "top": {"error": d.top.error(), "values": top.iter().map(|(k, n)| json!([B64.encode(k), n])).collect::<Vec<_>>()},
+        });
+    }
+    v
+}
+
+/// ±inf as strings (JSON has no infinities).
+fn finite_or_null(v: f32) -> Value {
+    if v.is_finite() {
+        json!(v)
+    } else if v.is_nan() {
+        json!("NaN")
+    } else if v > 0.0 {
+        json!("Infinity")
+    } else {
+        json!("-Infinity")
+    }
+}
+
+/// Reads a saved statistics file; its inputs are numbered from `first_input`
+/// (so several files merge with distinct input numbers).
+pub fn from_json(text: &str, first_input: u32) -> Result<Scan, String> {
+    let v: Value = serde_json::from_str(text).map_err(|e| format!("not a tfr statistics file: {e}"))?;
+    if v["tfr_stats"].as_u64() != Some(1) {
+        return Err("not a tfr statistics file (saved by `tfr stats --format json`, version 1)".into());
+    }
+    let ty = match v["type"].as_str() {
+        Some("example") => MessageType::Example,
+        Some("sequence") => MessageType::SequenceExample,
+        Some("elwc") => MessageType::Elwc,
+        _ => return Err("\"type\" is not example, sequence or elwc".into()),
+    };
+    let mut files = Vec::new();
+    let mut per_input = vec![0; first_input as usize];
+    for i in arr(&v["inputs"], "inputs")? {
+        let name = i["file"].as_str().ok_or("an input without \"file\"")?.to_string();
+        let compression = match i["compression"].as_str() {
+            Some("gzip") => Compression::Gzip,
+            Some("zlib") => Compression::Zlib,
+            Some("snappy") => Compression::Snappy,
+            _ => Compression::None,
+        };
+        files.push(FileScan { name, compression });
+        per_input.push(u(&i["records"], "input records")?);
+    }
+    let mut collector = Collector::deep();
+    collector.records = u(&v["records"], "records")?;
+    collector.example_count = u(&v["example_count"], "example_count")?;
+    collector.features = read_table(&v["features"], first_input)?;
+    collector.feature_lists = read_table(&v["feature_lists"], first_input)?;
+    collector.examples = read_table(&v["examples"], first_input)?;
+    let sum: u64 = per_input.iter().sum();
+    if sum != collector.records {
+        return Err(format!("its inputs hold {sum} records, not {}", collector.records));
+    }
+    collector.per_input = per_input;
+    Ok(Scan {
+        ty,
+        stats: collector,
+        files,
+        limited: false,
+        error: None,
+    })
+}
+
+fn arr<'a>(v: &'a Value, what: &str) -> Result<&'a Vec<Value>, String> {
+    v.as_array().ok_or_else(|| format!("\"{what}\" is not a list"))
+}
+
+fn u(v: &Value, what: &str) -> Result<u64, String> {
+    v.as_u64().ok_or_else(|| format!("\"{what}\" is not a count"))
+}
+
+fn i(v: &Value, what: &str) -> Result<i64, String> {
+    v.as_i64().ok_or_else(|| format!("\"{what}\" is not an integer"))
+}
+
+fn f(v: &Value, what: &str) -> Result<f64, String> {
+    match v {
+        Value::String(s) if s == "Infinity" => Ok(f64::INFINITY),
+        Value::String(s) if s == "-Infinity" => Ok(f64::NEG_INFINITY),
+        Value::String(s) if s == "NaN" => Ok(f64::NAN),
+        _ => v.as_f64().ok_or_else(|| format!("\"{what}\" is not a number")),
+    }
+}
+
+fn nth<'a>(v: &'a Value, n: usize, what: &str) -> Result<&'a Value, String> {
+    arr(v, what)?.get(n).ok_or_else(|| format!("\"{what}\" is too short"))
+}
+
+fn read_counts(v: &Value, what: &str) -> Result<Counts, String> {
+    Ok(Counts {
+        n: u(nth(v, 0, what)?, what)?,
+        min: u(nth(v, 1, what)?, what)?,
+        max: u(nth(v, 2, what)?, what)?,
+    })
+}
+
+fn read_quantiles(v: &Value, what: &str) -> Result<Quantiles, String> {
+    let n = u(&v["n"], what)?;
+    if let Some(s) = v["ddsketch"].as_str() {
+        let bytes = B64.decode(s).map_err(|e| format!("\"{what}\": {e}"))?;
+        return Quantiles::from_state(n, Vec::new(), Some(&bytes));
+    }
+    let mut runs = Vec::new();
+    for r in arr(&v["exact"], what)? {
+        runs.push((f(nth(r, 0, what)?, what)?, u(nth(r, 1, what)?, what)?));
+    }
+    Quantiles::from_state(n, runs, None).map_err(|e| format!("\"{what}\": {e}"))
+}
+
+fn read_numeric(v: &Value, what: &str) -> Result<Numeric, String> {
+    Ok(Numeric {
+        moments: Moments {
+            n: u(&v["n"], what)?,
+            mean: f(&v["mean"], what)?,
+            m2: f(&v["m2"], what)?,
+        },
+        zeros: u(&v["zeros"], what)?,
+        quantiles: read_quantiles(&v["quantiles"], what)?,
+    })
+}
+
+fn read_deep(v: &Value) -> Result<Deep, String> {
+    let unique = if let Some(s) = v["unique"]["hll"].as_str() {
+        let r = B64.decode(s).map_err(|e| format!("\"unique\": {e}"))?;
+        Distinct::from_state(Vec::new(), Some(r))?
+    } else {
+        let hashes = arr(&v["unique"]["hashes"], "unique")?
+            .iter()
+            .map(|h| u(h, "unique"))
+            .collect::<Result<Vec<u64>, String>>()?;
+        Distinct::from_state(hashes, None)?
+    };
+    let mut counters = Vec::new();
+    for t in arr(&v["top"]["values"], "top")? {
+        let key = B64
+            .decode(nth(t, 0, "top")?.as_str().unwrap_or(""))
+            .map_err(|e| format!("\"top\": {e}"))?;
+        counters.push((key, u(nth(t, 1, "top")?, "top")?));
+    }
+    Ok(Deep {
+        counts: read_quantiles(&v["counts"], "counts")?,
+        steps: read_quantiles(&v["steps"], "steps")?,
+        int: read_numeric(&v["int"], "int")?,
+        float: read_numeric(&v["float"], "float")?,
+        unique,
+        top: TopK::from_state(counters, u(&v["top"]["error"], "top")?),
+    })
+}
+
+fn read_table(v: &Value, first_input: u32) -> Result<FeatureTable, String> {
+    let mut out = Vec::new();
+    for x in arr(v, "features")? {
+        out.push(read_feature(x, first_input)?);
+    }
+    Ok(FeatureTable::restored(out))
+}
+
+fn read_feature(x: &Value, first_input: u32) -> Result<FeatureStats, String> {
+    let name = x["name"].as_str().ok_or("a feature without \"name\"")?;
+    let mut s = FeatureStats::new(name, true);
+    let what = |k: &str| format!("{name}.{k}");
+    s.present = u(&x["present"], &what("present"))?;
+    s.no_kind = u(&x["no_kind"], &what("no_kind"))?;
+    for k in 0..3 {
+        s.kind_count[k] = u(nth(&x["kinds"], k, "kinds")?, &what("kinds"))?;
+        let at = nth(&x["first_seen"], k, "first_seen")?;
+        s.first_seen[k] = if at.is_null() {
+            None
+        } else {
+            let input = u(nth(at, 0, "first_seen")?, "first_seen")?;
+            Some(Seen {
+                input: first_input + u32::try_from(input).map_err(|_| "first_seen: input too large")?,
+                record: u(nth(at, 1, "first_seen")?, "first_seen")?,
+            })
+        };
+    }
+    s.values = read_counts(&x["values"], "values")?;
+    s.steps = read_counts(&x["steps"], "steps")?;
+    let iv = &x["int64"];
+    s.int64 = IntStats {
+        count: u(nth(iv, 0, "int64")?, "int64")?,
+        min: i(nth(iv, 1, "int64")?, "int64")?,
+        max: i(nth(iv, 2, "int64")?, "int64")?,
+    };
+    let fv = &x["float"];
+    s.float = FloatStats {
+        count: u(nth(fv, 0, "float")?, "float")?,
+        nan: u(nth(fv, 1, "float")?, "float")?,
+        pos_inf: u(nth(fv, 2, "float")?, "float")?,
+        neg_inf: u(nth(fv, 3, "float")?, "float")?,
+        min: f(nth(fv, 4, "float")?, "float")? as f32,
+        max: f(nth(fv, 5, "float")?, "float")? as f32,
+    };
+    let bv = &x["bytes"];
+    let mut media = [0u64; 8];
+    for (k, m) in media.iter_mut().enumerate() {
+        *m = u(nth(nth(bv, 6, "bytes")?, k, "media")?, "media")?;
+    }
+    s.bytes = BytesStats {
+        count: u(nth(bv, 0, "bytes")?, "bytes")?,
+        utf8: u(nth(bv, 1, "bytes")?, "bytes")?,
+        empty: u(nth(bv, 2, "bytes")?, "bytes")?,
+        shortest: u(nth(bv, 3, "bytes")?, "bytes")?,
+        longest: u(nth(bv, 4, "bytes")?, "bytes")?,
+        total_len: u(nth(bv, 5, "bytes")?, "bytes")?,
+        media,
+    };
+    s.inputs = arr(&x["in_inputs"], "in_inputs")?
+        .iter()
+        .map(|n| {
+            u(n, "in_inputs")
+                .and_then(|n| u32::try_from(n).map_err(|_| "in_inputs: too large".to_string()))
+                .map(|n| first_input + n)
+        })
+        .collect::<Result<Vec<u32>, String>>()?;
+    s.deep = Some(Box::new(
+        read_deep(&x["deep"]).map_err(|e| format!("feature \"{name}\": {e}"))?,
+    ));
+    Ok(s)
+}

@@ -1,0 +1,262 @@
+//! What a feature's full statistics say, as TFDV reports them: the numbers
+//! every rendering of `tfr stats` (table, TFDV's statistics file, the
+//! inferred TFDV schema) takes from [`FeatureStats`] and its [`Deep`] part.
+
+use super::deep::{Deep, Quantiles};
+use super::stats::{FeatureStats, KINDS};
+use crate::example::Kind;
+
+/// Buckets of the histograms (TFDV's default).
+pub const BUCKETS: usize = 10;
+/// Most frequent values reported (TFDV's default).
+pub const TOP_VALUES: usize = 20;
+/// Values in the rank histogram (TFDV's default).
+pub const RANK_BUCKETS: usize = 1000;
+
+/// TFDV's `FeatureNameStatistics.Type` of a feature.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StatsType {
+    Int,
+    Float,
+    /// Bytes, every value valid UTF-8.
+    String,
+    /// Bytes, not all UTF-8.
+    Bytes,
+}
+
+impl StatsType {
+    pub fn name(self) -> &'static str {
+        match self {
+            StatsType::Int => "INT",
+            StatsType::Float => "FLOAT",
+            StatsType::String => "STRING",
+            StatsType::Bytes => "BYTES",
+        }
+    }
+
+    /// The enum number in statistics.proto.
+    pub fn number(self) -> i32 {
+        match self {
+            StatsType::Int => 0,
+            StatsType::Float => 1,
+            StatsType::String => 2,
+            StatsType::Bytes => 3,
+        }
+    }
+}
+
+/// A histogram bucket: low, high, sample count.
+pub type Bucket = (f64, f64, f64);
+
+/// Numbers of one feature.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NumSummary {
+    pub mean: f64,
+    pub std_dev: f64,
+    pub zeros: u64,
+    pub min: f64,
+    pub median: f64,
+    pub max: f64,
+    pub nan: u64,
+    pub pos_inf: u64,
+    pub neg_inf: u64,
+    /// Equal-width buckets between min and max.
+    pub standard: Vec<Bucket>,
+    /// Equal-mass buckets.
+    pub quantiles: Vec<Bucket>,
+    /// The quantiles are exact (else within the sketch's bound).
+    pub exact: bool,
+}
+
+/// Bytes values of one feature.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BytesSummary {
+    pub unique: u64,
+    pub unique_exact: bool,
+    /// Most frequent values with their counts (at most [`TOP_VALUES`]
+    /// here; [`RANK_BUCKETS`] in `ranked`).
+    pub top: Vec<(Vec<u8>, u64)>,
+    pub ranked: Vec<(Vec<u8>, u64)>,
+    /// How far below the truth a count may be (0: exact).
+    pub top_error: u64,
+    pub avg_len: f64,
+    pub min_len: u64,
+    pub max_len: u64,
+    pub invalid_utf8: u64,
+    /// Media types by count (see [`crate::example::media`]).
+    pub media: Vec<(&'static str, u64)>,
+}
+
+/// Everything TFDV reports for one feature.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    pub ty: Option<StatsType>,
+    pub present: u64,
+    pub missing: u64,
+    /// Values per occurrence: min, max, mean, total.
+    pub min_values: u64,
+    pub max_values: u64,
+    pub avg_values: f64,
+    pub tot_values: u64,
+    /// Quantile buckets of the values per occurrence.
+    pub values_histogram: Vec<Bucket>,
+    /// Feature lists: quantile buckets of the steps per record.
+    pub steps_histogram: Option<Vec<Bucket>>,
+    pub num: Option<NumSummary>,
+    pub bytes: Option<BytesSummary>,
+}
+
+/// TFDV's quantile histogram: [`BUCKETS`] buckets of equal mass, bounded
+/// by the quantiles `i / BUCKETS`.
+pub fn quantile_buckets(q: &Quantiles) -> Vec<Bucket> {
+    let n = q.count();
+    if n == 0 {
+        return Vec::new();
+    }
+    let bounds: Vec<f64> = (0..=BUCKETS)
+        .map(|i| q.quantile(i as f64 / BUCKETS as f64).unwrap_or(0.0))
+        .collect();
+    let share = n as f64 / BUCKETS as f64;
+    bounds.windows(2).map(|w| (w[0], w[1], share)).collect()
+}
+
+/// The type TFDV gives the feature (its one kind; the first seen when
+/// several were).
+pub fn stats_type(f: &FeatureStats) -> Option<StatsType> {
+    let kind = f.kinds().first().copied()?;
+    Some(match kind {
+        Kind::Int64 => StatsType::Int,
+        Kind::Float => StatsType::Float,
+        Kind::Bytes if f.bytes.utf8 == f.bytes.count => StatsType::String,
+        Kind::Bytes => StatsType::Bytes,
+        Kind::None => return None,
+    })
+}
+
+/// The summary of a feature present in `present` of `total` records (or
+/// examples). `None` when the feature was collected without full
+/// statistics.
+pub fn summarize(f: &FeatureStats, total: u64) -> Option<Summary> {
+    let deep: &Deep = f.deep.as_deref()?;
+    let ty = stats_type(f);
+    let tot_values: u64 = KINDS
+        .iter()
+        .zip(f.kind_count)
+        .filter(|(_, n)| *n > 0)
+        .map(|(k, _)| match k {
+            Kind::Int64 => f.int64.count,
+            Kind::Float => f.float.count,
+            _ => f.bytes.count,
+        })
+        .sum();
+    let occurrences = f.values.n;
+    let num = match ty {
+        Some(StatsType::Int) => {
+            let n = &deep.int;
+            let range = (f.int64.min as f64, f.int64.max as f64);
+            Some(numeric(
+                &n.quantiles,
+                range,
+                n.moments.mean,
+                n.moments.std_dev(),
+                n.zeros,
+                (0, 0, 0),
+            ))
+        }
+        Some(StatsType::Float) => {
+            let n = &deep.float;
+            let fl = &f.float;
+            let range = fl.range().map_or((0.0, 0.0), |(a, b)| (f64::from(a), f64::from(b)));
+            Some(numeric(
+                &n.quantiles,
+                range,
+                n.moments.mean,
+                n.moments.std_dev(),
+                n.zeros,
+                (fl.nan, fl.pos_inf, fl.neg_inf),
+            ))
+        }
+        _ => None,
+    };
+    let bytes = match ty {
+        Some(StatsType::String | StatsType::Bytes) => {
+            let b = &f.bytes;
+            let ranked: Vec<(Vec<u8>, u64)> = deep
+                .top
+                .top(RANK_BUCKETS)
+                .into_iter()
+                .map(|(v, n)| (v.to_vec(), n))
+                .collect();
+            Some(BytesSummary {
+                unique: deep.unique.count(),
+                unique_exact: deep.unique.is_exact(),
+                top: ranked.iter().take(TOP_VALUES).cloned().collect(),
+                ranked,
+                top_error: deep.top.error(),
+                avg_len: if b.count == 0 {
+                    0.0
+                } else {
+                    b.total_len as f64 / b.count as f64
+                },
+                min_len: if b.count == 0 { 0 } else { b.shortest },
+                max_len: b.longest,
+                invalid_utf8: b.count - b.utf8,
+                media: b.media_types().into_iter().map(|(m, n)| (m.name(), n)).collect(),
+            })
+        }
+        _ => None,
+    };
+    Some(Summary {
+        ty,
+        present: f.present,
+        missing: total.saturating_sub(f.present),
+        min_values: f.values.range().map_or(0, |r| r.0),
+        max_values: f.values.range().map_or(0, |r| r.1),
+        avg_values: if occurrences == 0 {
+            0.0
+        } else {
+            tot_values as f64 / occurrences as f64
+        },
+        tot_values,
+        values_histogram: quantile_buckets(&deep.counts),
+        steps_histogram: (f.steps.n > 0).then(|| quantile_buckets(&deep.steps)),
+        num,
+        bytes,
+    })
+}
+
+/// `range`: the exact min and max (infinities included); the histograms
+/// cover the finite values.
+fn numeric(
+    q: &Quantiles,
+    range: (f64, f64),
+    mean: f64,
+    std_dev: f64,
+    zeros: u64,
+    special: (u64, u64, u64),
+) -> NumSummary {
+    let (lo, hi) = (q.quantile(0.0).unwrap_or(0.0), q.quantile(1.0).unwrap_or(0.0));
+    let (min, max) = if q.count() == 0 && special.1 + special.2 == 0 {
+        (0.0, 0.0)
+    } else {
+        range
+    };
+    NumSummary {
+        mean,
+        std_dev,
+        zeros,
+        min,
+        median: q.quantile(0.5).unwrap_or(0.0),
+        max,
+        nan: special.0,
+        pos_inf: special.1,
+        neg_inf: special.2,
+        standard: if q.count() == 0 {
+            Vec::new()
+        } else {
+            q.equal_width(lo, hi, BUCKETS)
+        },
+        quantiles: quantile_buckets(q),
+        exact: q.is_exact(),
+    }
+}
