@@ -29,5 +29,6 @@ mod readable;
 mod regressions_inflate;
 mod schema;
 mod snappy;
+mod stats;
 mod tensorflow;
 mod verify_crc;

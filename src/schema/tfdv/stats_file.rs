@@ -148,7 +148,13 @@ impl Proto {
             return;
         }
         if self.text {
-            self.line(name, &text_double(f64::from(v)));
+            // Shortest digits of the float32 (as Python's text_format).
+            let t = if v.is_finite() {
+                format!("{v:?}")
+            } else {
+                text_double(f64::from(v))
+            };
+            self.line(name, &t);
         } else {
             self.tag(no, 5);
             self.out.extend_from_slice(&v.to_le_bytes());

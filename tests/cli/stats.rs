@@ -1,0 +1,239 @@
+//! `tfr stats`: TFDV's numbers on the notebook fixture (the figures below
+//! are what TFDV 1.16.1's generate_statistics_from_tfrecord printed for
+//! tests/data/notebook.tfrecord; tests/oracle/tfdv_check.py compares every
+//! fixture with TFDV itself), sketches that give the same answer whatever
+//! the threads or the sharding, saved statistics that merge, field numbers
+//! that are statistics.proto's.
+
+use crate::proto::{Example, Feature, FeatureEntry, Features};
+use crate::util::*;
+use prost::Message;
+
+fn example(features: Vec<(&str, Feature)>) -> Vec<u8> {
+    Example {
+        features: Some(Features {
+            feature: features.into_iter().map(|(k, f)| FeatureEntry::new(k, f)).collect(),
+        }),
+    }
+    .encode_to_vec()
+}
+
+/// The value of `field:` in the text-format block of feature `name`.
+fn field_of<'a>(text: &'a str, feature: &str, field: &str) -> Vec<&'a str> {
+    // Features end with their path: the block is what precedes it.
+    let marker = format!("step: \"{feature}\"");
+    let end = text.find(&marker).unwrap_or_else(|| panic!("no feature {feature}"));
+    let start = text[..end].rfind("  features {").expect("block start");
+    text[start..end]
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix(&format!("{field}: ")))
+        .collect()
+}
+
+#[test]
+fn notebook_statistics_are_tfdvs() {
+    let text = tfr(&["stats", "-f", "tfdv-stats-text", &data("notebook.tfrecord")])
+        .run()
+        .ok();
+    assert!(text.contains("num_examples: 200"), "{text}");
+    assert_eq!(field_of(&text, "feature0", "mean"), ["0.505"]);
+    // Deviations agree to the last bits or so (TFDV sums in another order).
+    let close = |feature: &str, field: &str, want: f64| {
+        let got: f64 = field_of(&text, feature, field)[0].parse().unwrap();
+        assert!(
+            (got - want).abs() <= 1e-12 * want.abs(),
+            "{feature}.{field}: {got} vs {want}"
+        );
+    };
+    close("feature0", "std_dev", 0.4999749993749687);
+    assert_eq!(field_of(&text, "feature0", "num_zeros"), ["99"]);
+    assert_eq!(field_of(&text, "feature0", "median"), ["1.0"]);
+    close("feature1", "std_dev", 1.4229458879381183);
+    close("feature3", "mean", -0.12801448378129862);
+    close("feature3", "std_dev", 0.9432581608244722);
+    assert_eq!(field_of(&text, "feature1", "median"), ["2.0"]);
+    assert_eq!(field_of(&text, "feature3", "median"), ["-0.13594970107078552"]);
+    assert_eq!(field_of(&text, "feature3", "min"), ["-2.772592782974243"]);
+    assert_eq!(field_of(&text, "feature3", "max"), ["2.3039166927337646"]);
+    assert_eq!(field_of(&text, "feature2", "type")[0], "STRING");
+    assert_eq!(field_of(&text, "feature2", "unique"), ["5"]);
+    assert_eq!(field_of(&text, "feature2", "avg_length"), ["4.385"]);
+    assert_eq!(
+        field_of(&text, "feature2", "value"),
+        ["\"horse\"", "\"cat\"", "\"goat\"", "\"chicken\"", "\"dog\""]
+    );
+    assert_eq!(
+        field_of(&text, "feature2", "frequency"),
+        ["51.0", "45.0", "35.0", "35.0", "34.0"]
+    );
+    // The quantile buckets of feature3 are bounded by the values of rank
+    // 20, 40, ... (TFDV's); here the last of the inner bounds.
+    let bounds = field_of(&text, "feature3", "high_value");
+    assert!(bounds.contains(&"1.0777437686920166"), "{bounds:?}");
+    let table = tfr(&["stats", &data("notebook.tfrecord")]).run().ok();
+    assert!(table.contains("top: horse (51), cat (45), goat (35)"), "{table}");
+}
+
+/// Every (number, name) the statistics writer uses is a field of
+/// proto/statistics.proto (or path.proto).
+#[test]
+fn field_numbers_are_statistics_protos() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let source = std::fs::read_to_string(format!("{root}/src/schema/tfdv/stats_file.rs")).unwrap();
+    let proto = std::fs::read_to_string(format!("{root}/proto/statistics.proto")).unwrap()
+        + &std::fs::read_to_string(format!("{root}/proto/path.proto")).unwrap();
+    let mut checked = 0;
+    for (i, _) in source.match_indices("(") {
+        let rest = &source[i + 1..];
+        let Some((number, tail)) = rest.split_once(", \"") else {
+            continue;
+        };
+        let Ok(number) = number.trim().parse::<u32>() else {
+            continue;
+        };
+        let Some((name, _)) = tail.split_once('"') else {
+            continue;
+        };
+        let declared = proto.lines().any(|l| {
+            let l = l.trim();
+            !l.starts_with("//")
+                && l.split_once('=').is_some_and(|(lhs, rhs)| {
+                    lhs.split_whitespace().last() == Some(name)
+                        && rhs.trim().trim_end_matches(';').trim().split(' ').next() == Some(&number.to_string())
+                })
+        });
+        assert!(declared, "field {name} = {number} is not in statistics.proto");
+        checked += 1;
+    }
+    assert!(checked > 40, "only {checked} fields found");
+}
+
+/// 30,000 records: ints with 10,000 distinct values (sketched), floats with
+/// NaN and infinities, a categorical string, a variable-length list, an
+/// optional feature.
+fn dataset(dir: &Dir, shards: usize) -> Vec<String> {
+    let n = 30_000usize;
+    let per = n.div_ceil(shards);
+    let mut names = Vec::new();
+    for s in 0..shards {
+        let recs: Vec<Vec<u8>> = (s * per..((s + 1) * per).min(n))
+            .map(|i| {
+                let x = match i % 1000 {
+                    7 => f32::NAN,
+                    8 => f32::INFINITY,
+                    _ => ((i * 7919) % 10_007) as f32 / 100.0 - 20.0,
+                };
+                let mut f = vec![
+                    ("id", Feature::int64s(vec![((i * 31) % 10_000) as i64])),
+                    ("x", Feature::floats(vec![x])),
+                    (
+                        "kind",
+                        Feature::bytes(vec![["cat", "dog", "emu"][i % 3].as_bytes().to_vec()]),
+                    ),
+                    ("list", Feature::int64s((0..(i % 5) as i64).collect())),
+                ];
+                if i % 4 == 0 {
+                    f.push(("opt", Feature::bytes(vec![format!("v{}", i % 300).into_bytes()])));
+                }
+                example(f)
+            })
+            .collect();
+        let refs: Vec<&[u8]> = recs.iter().map(|r| r.as_slice()).collect();
+        let name = format!("part-{s}.tfrecord");
+        dir.write(&name, &records(&refs));
+        names.push(name);
+    }
+    names
+}
+
+/// Text-format statistics equal but for the last bits of floating point
+/// (the mean and deviation merge in another order).
+fn assert_same_stats(a: &str, b: &str) {
+    let (la, lb): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
+    assert_eq!(la.len(), lb.len());
+    for (x, y) in la.iter().zip(&lb) {
+        if x == y {
+            continue;
+        }
+        let (kx, vx) = x.split_once(": ").unwrap_or_else(|| panic!("{x} vs {y}"));
+        let (ky, vy) = y.split_once(": ").unwrap_or_else(|| panic!("{x} vs {y}"));
+        assert_eq!(kx, ky);
+        let (fx, fy): (f64, f64) = (vx.parse().unwrap(), vy.parse().unwrap());
+        assert!((fx - fy).abs() <= 1e-9 * fx.abs().max(1.0), "{x} vs {y}");
+    }
+}
+
+#[test]
+fn threads_and_saved_shards_give_one_passs_statistics() {
+    let dir = Dir::new();
+    let names = dataset(&dir, 3);
+    let mut args = vec!["stats", "-f", "tfdv-stats-text"];
+    args.extend(names.iter().map(String::as_str));
+    let one = dir.tfr(&args).run().ok();
+    args.extend(["-j", "1"]);
+    let single = dir.tfr(&args).run().ok();
+    assert_eq!(one, single, "-j 1 and -j 2 differ");
+    // The sketches are in use: 10,000 distinct ids.
+    let table = dir.tfr(&["stats", &names[0], &names[1], &names[2]]).run().ok();
+    assert!(table.contains("median ~"), "{table}");
+    assert!(table.contains("NaN 30, inf 30"), "{table}");
+    for name in &names {
+        let saved = dir.tfr(&["stats", "-f", "json", name]).run().ok();
+        dir.write(&format!("{name}.json"), saved.as_bytes());
+    }
+    let merged = dir
+        .tfr(&[
+            "stats",
+            "-f",
+            "tfdv-stats-text",
+            "--merge",
+            "part-0.tfrecord.json",
+            "--merge",
+            "part-1.tfrecord.json",
+            "--merge",
+            "part-2.tfrecord.json",
+        ])
+        .run()
+        .ok();
+    assert_same_stats(&one, &merged);
+    // Saved statistics plus a file scanned now.
+    let mixed = dir
+        .tfr(&[
+            "stats",
+            "-f",
+            "tfdv-stats-text",
+            "--merge",
+            "part-0.tfrecord.json",
+            "--merge",
+            "part-1.tfrecord.json",
+            "part-2.tfrecord",
+        ])
+        .run()
+        .ok();
+    assert_same_stats(&one, &mixed);
+    let binary = dir.tfr(&["stats", "-f", "tfdv-stats", &names[0]]).run();
+    assert_eq!(binary.code, 0);
+    // One TFRecord holding the DatasetFeatureStatisticsList.
+    let listed = dir.tfr(&["count", "-"]).stdin(&binary.stdout).run().ok();
+    assert_eq!(listed.trim(), "1");
+}
+
+#[test]
+fn bad_saved_statistics_are_one_line_errors() {
+    let dir = Dir::new();
+    dir.write("junk.json", b"{\"tfr_stats\": 1, \"type\": \"example\"");
+    let err = dir.tfr(&["stats", "--merge", "junk.json"]).run().fails(2);
+    assert!(err.starts_with("tfr: junk.json: not a tfr statistics file"), "{err}");
+    dir.write("other.json", b"{\"features\": []}");
+    let err = dir.tfr(&["stats", "--merge", "other.json"]).run().fails(2);
+    assert!(err.contains("other.json: not a tfr statistics file"), "{err}");
+    let seq = dir.tfr(&["stats", "-f", "json", &data("sequence.tfrecord")]).run().ok();
+    dir.write("seq.json", seq.as_bytes());
+    let err = dir
+        .tfr(&["stats", "--merge", "seq.json", &data("notebook.tfrecord")])
+        .run()
+        .fails(2);
+    assert!(err.contains("cannot be merged"), "{err}");
+    let err = dir.tfr(&["stats", "--merge", "missing.json"]).run().fails(2);
+    assert!(err.contains("missing.json"), "{err}");
+}
