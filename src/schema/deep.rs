@@ -332,7 +332,7 @@ impl Numeric {
 /// A distinct count: exact, then a HyperLogLog.
 #[derive(Clone, Debug, Default)]
 pub struct Distinct {
-    exact: HashSet<u64>,
+    exact: HashSet<u64, IdBuild>,
     registers: Option<Box<[u8]>>,
 }
 
@@ -362,7 +362,7 @@ impl Distinct {
         for h in self.exact.drain() {
             hll_add(&mut r, h);
         }
-        self.exact = HashSet::new();
+        self.exact = HashSet::default();
         self.registers = Some(r);
     }
 
@@ -426,7 +426,7 @@ impl Distinct {
                 1 << HLL_BITS
             )),
             Some(r) => Ok(Distinct {
-                exact: HashSet::new(),
+                exact: HashSet::default(),
                 registers: Some(r.into_boxed_slice()),
             }),
             None => {
@@ -451,47 +451,72 @@ fn hll_add(r: &mut [u8], h: u64) {
 }
 
 /// The most frequent values: exact counts, then a Misra-Gries summary.
+/// Values are keyed by their [`value_hash`] (computed once per value for
+/// this and [`Distinct`]); their bytes are kept in one arena.
 #[derive(Clone, Debug, Default)]
 pub struct TopK {
-    counts: HashMap<Box<[u8]>, u64>,
+    /// Hash -> index in `entries`.
+    slots: HashMap<u64, u32, IdBuild>,
+    entries: Vec<TopEntry>,
+    arena: Vec<u8>,
     /// Subtracted from every count so far (0 while exact): the most a
     /// reported count can be below the true one.
     error: u64,
 }
 
+#[derive(Clone, Copy, Debug)]
+struct TopEntry {
+    hash: u64,
+    start: usize,
+    len: usize,
+    count: u64,
+}
+
 impl TopK {
+    /// Counts `v` (whose [`value_hash`] is `h`) `n` times.
     #[inline]
-    pub fn add(&mut self, v: &[u8]) {
+    pub fn add_hashed(&mut self, h: u64, v: &[u8], n: u64) {
+        if let Some(&i) = self.slots.get(&h) {
+            self.entries[i as usize].count += n;
+            return;
+        }
         if v.len() > TOP_VALUE_MAX {
             return;
         }
-        match self.counts.get_mut(v) {
-            Some(c) => *c += 1,
-            None => {
-                self.counts.insert(v.into(), 1);
-            }
-        }
+        let start = self.arena.len();
+        self.arena.extend_from_slice(v);
+        self.slots.insert(h, self.entries.len() as u32);
+        self.entries.push(TopEntry {
+            hash: h,
+            start,
+            len: v.len(),
+            count: n,
+        });
+    }
+
+    fn value(&self, e: &TopEntry) -> &[u8] {
+        &self.arena[e.start..e.start + e.len]
     }
 
     /// Keeps the summary within `2 * TOP_TRACKED` counters (called per
     /// batch and after merges).
     pub fn prune(&mut self) {
-        if self.counts.len() <= 2 * TOP_TRACKED {
+        if self.entries.len() <= 2 * TOP_TRACKED {
             return;
         }
-        let mut c: Vec<u64> = self.counts.values().copied().collect();
+        let mut c: Vec<u64> = self.entries.iter().map(|e| e.count).collect();
         c.sort_unstable_by(|a, b| b.cmp(a));
         let cut = c[TOP_TRACKED];
-        self.counts.retain(|_, n| {
-            *n = n.saturating_sub(cut);
-            *n > 0
-        });
-        self.error += cut;
+        let old = std::mem::take(self);
+        self.error = old.error + cut;
+        for e in old.entries.iter().filter(|e| e.count > cut) {
+            self.add_hashed(e.hash, old.value(e), e.count - cut);
+        }
     }
 
     pub fn merge(&mut self, o: &TopK) {
-        for (k, n) in &o.counts {
-            *self.counts.entry(k.clone()).or_insert(0) += n;
+        for e in &o.entries {
+            self.add_hashed(e.hash, o.value(e), e.count);
         }
         self.error += o.error;
         self.prune();
@@ -508,10 +533,10 @@ impl TopK {
     /// be no more frequent than values it dropped.
     pub fn top(&self, k: usize) -> Vec<(&[u8], u64)> {
         let mut v: Vec<(&[u8], u64)> = self
-            .counts
+            .entries
             .iter()
-            .filter(|(_, n)| **n > self.error)
-            .map(|(k, n)| (&**k, *n))
+            .filter(|e| e.count > self.error)
+            .map(|e| (self.value(e), e.count))
             .collect();
         v.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| b.0.cmp(a.0)));
         v.truncate(k);
@@ -520,16 +545,50 @@ impl TopK {
 
     /// Every counter (for saving).
     pub(crate) fn counters(&self) -> impl Iterator<Item = (&[u8], u64)> {
-        self.counts.iter().map(|(k, n)| (&**k, *n))
+        self.entries.iter().map(|e| (self.value(e), e.count))
     }
 
     pub(crate) fn from_state(counters: Vec<(Vec<u8>, u64)>, error: u64) -> Self {
-        let mut t = TopK {
-            counts: counters.into_iter().map(|(k, n)| (k.into_boxed_slice(), n)).collect(),
-            error,
-        };
+        let mut t = TopK::default();
+        for (k, n) in counters {
+            t.add_hashed(value_hash(&k), &k, n);
+        }
+        t.error = error;
         t.prune();
         t
+    }
+}
+
+/// A hasher for keys that are already hashes (xxh3): the key itself.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IdBuild;
+
+/// The hasher of [`IdBuild`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IdHasher(u64);
+
+impl std::hash::Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only u64 keys are hashed with it; anything else is mixed in.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+}
+
+impl std::hash::BuildHasher for IdBuild {
+    type Hasher = IdHasher;
+
+    fn build_hasher(&self) -> IdHasher {
+        IdHasher(0)
     }
 }
 
@@ -570,8 +629,9 @@ impl Deep {
 
     #[inline]
     pub fn add_bytes(&mut self, v: &[u8]) {
-        self.unique.add_hash(value_hash(v));
-        self.top.add(v);
+        let h = value_hash(v);
+        self.unique.add_hash(h);
+        self.top.add_hashed(h, v, 1);
     }
 }
 
@@ -681,7 +741,7 @@ mod tests {
             } else {
                 i.to_string().into_bytes()
             };
-            t.add(&v);
+            t.add_hashed(value_hash(&v), &v, 1);
             if i % 2048 == 0 {
                 t.prune();
             }

@@ -107,6 +107,7 @@ fn feature(f: &FeatureStats) -> Value {
             Err(registers) => json!({"hll": B64.encode(registers)}),
         };
         let mut top: Vec<(&[u8], u64)> = d.top.counters().collect();
+        // Sorted: the file does not depend on the order counters were made.
         top.sort_unstable();
         v["deep"] = json!({
             "counts": quantiles(&d.counts),
