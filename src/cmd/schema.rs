@@ -169,7 +169,7 @@ pub(crate) fn run(args: &SchemaArgs, ctx: &Ctx) -> Result<Exit> {
             text.push('\n');
         }
         SchemaFormat::Tf => schema::tf::write_tf(&mut text, &scan),
-        SchemaFormat::TfdvSchema => text = format!("{:?}", schema::tfdv::infer::infer(&scan)), // TEMP until to_pbtxt
+        SchemaFormat::TfdvSchema => text = schema::tfdv::infer::infer(&scan).to_pbtxt(),
     }
     let mut out = output::stdout();
     out.write_all(text.as_bytes()).context("writing output")?;

@@ -408,7 +408,10 @@ impl FeatureStats {
         }
         self.values.add(n);
         if let Some(d) = &mut self.deep {
-            d.counts.add(n as f64);
+            // TFDV counts a Feature with no kind set as missing.
+            if f.kind() != Kind::None {
+                d.counts.add(n as f64);
+            }
             match f.kind() {
                 Kind::Int64 => f.int64s().for_each(|v| d.int.add(v as f64)),
                 Kind::Float => f

@@ -149,7 +149,19 @@ pub fn summarize(f: &FeatureStats, total: u64) -> Option<Summary> {
             _ => f.bytes.count,
         })
         .sum();
-    let occurrences = f.values.n;
+    // TFDV's presence: occurrences with a kind set (an empty `Feature {}`
+    // is missing to it); for feature lists, records holding the list.
+    let lists = f.steps.n > 0;
+    let present = if lists { f.present } else { deep.counts.count() };
+    let (min_values, max_values) = if lists {
+        f.values.range().unwrap_or((0, 0))
+    } else {
+        (
+            deep.counts.quantile(0.0).unwrap_or(0.0) as u64,
+            deep.counts.quantile(1.0).unwrap_or(0.0) as u64,
+        )
+    };
+    let occurrences = if lists { f.values.n } else { present };
     let num = match ty {
         Some(StatsType::Int) => {
             let n = &deep.int;
@@ -208,10 +220,10 @@ pub fn summarize(f: &FeatureStats, total: u64) -> Option<Summary> {
     };
     Some(Summary {
         ty,
-        present: f.present,
-        missing: total.saturating_sub(f.present),
-        min_values: f.values.range().map_or(0, |r| r.0),
-        max_values: f.values.range().map_or(0, |r| r.1),
+        present,
+        missing: total.saturating_sub(present),
+        min_values,
+        max_values,
         avg_values: if occurrences == 0 {
             0.0
         } else {
@@ -219,7 +231,7 @@ pub fn summarize(f: &FeatureStats, total: u64) -> Option<Summary> {
         },
         tot_values,
         values_histogram: quantile_buckets(&deep.counts),
-        steps_histogram: (f.steps.n > 0).then(|| quantile_buckets(&deep.steps)),
+        steps_histogram: lists.then(|| quantile_buckets(&deep.steps)),
         num,
         bytes,
     })

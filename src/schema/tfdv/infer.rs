@@ -3,19 +3,26 @@
 //! `max_string_domain_size=100`), checked against it on the fixtures by
 //! tests/oracle/tfdv_check.py:
 //! - `type`: INT, FLOAT or BYTES (a feature seen with several kinds takes
-//!   the first; one never holding a value has no type);
+//!   the first);
 //! - `presence`: `min_count: 1`, and `min_fraction: 1.0` when no record
 //!   lacks the feature;
 //! - present in every record with the same number of values N in each:
 //!   `shape { dim { size: N } }`; else the same N everywhere:
 //!   `value_count { min: N max: N }`; else at least one value everywhere:
 //!   `value_count { min: 1 }`;
-//! - an int feature whose values are all 0 or 1: `bool_domain {}`;
-//! - a text feature (every value UTF-8) with at most 100 distinct values:
+//! - an int feature whose values are 0 or 1, 1 among them: `bool_domain {}`;
+//!   a text feature of one or two distinct values, one of `TRUE true SET
+//!   set 1 ""` and/or one of `FALSE false CLEAR clear 0`: a `bool_domain`
+//!   naming them;
+//! - `presence.min_count` is 0 for a feature never holding a value (an
+//!   empty `Feature {}` counts as missing, as in TFDV's statistics), which
+//!   is BYTES;
+//! - any other text feature (every value UTF-8) with at most 100 distinct values:
 //!   a top-level `string_domain` named after the feature, its values in
 //!   byte order, referred to by `domain: "NAME"`.
 //!
-//! Features are in the order first seen. For a SequenceExample the context
+//! Features are sorted by name (TFDV's order follows its decoder's map
+//! iteration; compare by name). For a SequenceExample the context
 //! features are inferred (feature lists are not part of TFDV's
 //! Example-shaped schema and are left out); for an ExampleListWithContext,
 //! the context features and the examples' features together.
@@ -39,7 +46,7 @@ pub fn infer(scan: &Scan) -> Schema {
         tables.push((&scan.stats.examples, scan.stats.example_count));
     }
     for (table, total) in tables {
-        for f in table.features() {
+        for f in table.sorted() {
             let feature = infer_feature(f, total, &mut schema.string_domains);
             schema.features.push(feature);
         }
@@ -51,16 +58,20 @@ fn infer_feature(f: &FeatureStats, total: u64, domains: &mut Vec<StringDomain>) 
     let kind = match f.kinds().first() {
         Some(Kind::Int64) => FeatureType::Int,
         Some(Kind::Float) => FeatureType::Float,
-        Some(Kind::Bytes) => FeatureType::Bytes,
-        _ => FeatureType::Unknown,
+        // Bytes, and no kind ever set (STRING statistics to TFDV).
+        _ => FeatureType::Bytes,
     };
     let mut out = Feature::new(&f.name, kind);
-    let always = f.present == total && total > 0;
+    let Some(s) = summary::summarize(f, total) else {
+        return out;
+    };
+    let always = s.present == total && total > 0;
     out.presence = Some(Presence {
         min_fraction: always.then_some(1.0),
-        min_count: Some(1),
+        min_count: Some(i64::from(s.present > 0)),
     });
-    if let Some((min, max)) = f.values.range() {
+    if s.present > 0 {
+        let (min, max) = (s.min_values, s.max_values);
         if min == max && min > 0 {
             if always {
                 out.shape = Some(vec![min as i64]);
@@ -77,18 +88,17 @@ fn infer_feature(f: &FeatureStats, total: u64, domains: &mut Vec<StringDomain>) 
             });
         }
     }
-    match kind {
-        FeatureType::Int if f.int64.count > 0 && f.int64.min >= 0 && f.int64.max <= 1 => {
+    match s.ty {
+        Some(StatsType::Int) if f.int64.count > 0 && f.int64.min >= 0 && f.int64.max == 1 => {
             out.domain = Some(Domain::Bool(BoolDomain::default()));
         }
-        FeatureType::Bytes => {
-            let Some(s) = summary::summarize(f, total) else {
+        Some(StatsType::String) => {
+            let Some(b) = s.bytes else {
                 return out;
             };
-            let Some(b) = s.bytes.filter(|_| s.ty == Some(StatsType::String)) else {
-                return out;
-            };
-            if b.unique_exact
+            if let Some(bool_domain) = bool_from_strings(&b.ranked) {
+                out.domain = Some(Domain::Bool(bool_domain));
+            } else if b.unique_exact
                 && b.unique <= MAX_STRING_DOMAIN
                 && b.unique > 0
                 && b.top_error == 0
@@ -110,4 +120,28 @@ fn infer_feature(f: &FeatureStats, total: u64, domains: &mut Vec<StringDomain>) 
         _ => {}
     }
     out
+}
+
+/// Strings TFDV reads as true, and as false.
+const TRUE_STRINGS: [&[u8]; 6] = [b"TRUE", b"true", b"SET", b"set", b"1", b""];
+const FALSE_STRINGS: [&[u8]; 5] = [b"FALSE", b"false", b"CLEAR", b"clear", b"0"];
+
+/// TFDV's bool domain of a text feature: one or two distinct values, at
+/// most one of them true-like and one false-like.
+fn bool_from_strings(values: &[(Vec<u8>, u64)]) -> Option<BoolDomain> {
+    if values.is_empty() || values.len() > 2 {
+        return None;
+    }
+    let mut domain = BoolDomain::default();
+    for (v, _) in values {
+        let text = String::from_utf8(v.clone()).ok()?;
+        if domain.true_value.is_none() && TRUE_STRINGS.contains(&v.as_slice()) {
+            domain.true_value = Some(text);
+        } else if domain.false_value.is_none() && FALSE_STRINGS.contains(&v.as_slice()) {
+            domain.false_value = Some(text);
+        } else {
+            return None;
+        }
+    }
+    Some(domain)
 }

@@ -257,7 +257,8 @@ fn common(p: &mut Proto, s: &Summary) {
 }
 
 fn feature(p: &mut Proto, name: &str, s: &Summary) {
-    let ty = s.ty.unwrap_or(StatsType::Int);
+    // A feature never holding a value is STRING to TFDV.
+    let ty = s.ty.unwrap_or(StatsType::String);
     p.enumeration(2, "type", ty.number(), ty.name());
     match (&s.num, &s.bytes) {
         (Some(n), _) => p.message(3, "num_stats", |m| {
@@ -301,7 +302,7 @@ fn feature(p: &mut Proto, name: &str, s: &Summary) {
             m.int(6, "max_num_bytes_int", b.max_len as i64);
         }),
         // A feature with no values at all: only its presence.
-        (None, None) => p.message(3, "num_stats", |m| common(m, s)),
+        (None, None) => p.message(4, "string_stats", |m| common(m, s)),
     }
     if let Some(b) = &s.bytes {
         if let Some((media, _)) = b.media.first() {
