@@ -237,3 +237,18 @@ fn bad_saved_statistics_are_one_line_errors() {
     let err = dir.tfr(&["stats", "--merge", "missing.json"]).run().fails(2);
     assert!(err.contains("missing.json"), "{err}");
 }
+
+/// `tfr schema -f tfdv-schema` prints, byte for byte, what TFDV's
+/// infer_schema infers (tests/data/tfdv/, by
+/// tests/oracle/gen_tfdv_expected.py), on fixtures with bool domains, string
+/// domains, fixed shapes, optional and empty features, escapes and UTF-8.
+#[test]
+fn tfdv_schema_is_tfdvs_inference() {
+    for name in ["notebook", "images", "edge", "sequence"] {
+        let want = std::fs::read_to_string(data_dir().join("tfdv").join(format!("{name}.schema.pbtxt"))).unwrap();
+        let got = tfr(&["schema", "-f", "tfdv-schema", &data(&format!("{name}.tfrecord"))])
+            .run()
+            .ok();
+        assert_eq!(got, want, "{name}");
+    }
+}
