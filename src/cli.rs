@@ -16,7 +16,8 @@ pub fn command() -> clap::Command {
 /// zlib, TensorFlow's SNAPPY) is detected from the content, never from the
 /// file name.
 ///
-/// Exit codes: 0 success, 1 a check found damage (verify-crc), 2 any error
+/// Exit codes: 0 success, 1 a check found damage (verify-crc) or anomalies
+/// (validate), 2 any error
 /// (usage, I/O, damaged input).
 #[derive(Parser, Debug)]
 #[command(name = "tfr", version, propagate_version = true, max_term_width = 100)]
@@ -192,4 +193,51 @@ pub(crate) enum Command {
     ///   tfr stats --merge part1.json --merge part2.json --format tfdv-stats-text
     #[command(verbatim_doc_comment)]
     Stats(crate::cmd::stats::StatsArgs),
+
+    /// One HTML page to look at a dataset: statistics, charts, thumbnails.
+    ///
+    /// A single self-contained file (styles, SVG charts and thumbnails
+    /// inline; nothing is fetched when it opens, so it works offline and
+    /// can be mailed): an overview (files, records, compression, integrity,
+    /// payload type); per feature the statistics of `tfr stats` with a
+    /// histogram (equal-width or quantile buckets) for numbers, the most
+    /// frequent values for text, sizes for bytes, sortable by name,
+    /// missing share or anomalies; and a gallery of records whose image
+    /// features (JPEG, PNG, GIF, WebP, recognised by their bytes) are shown
+    /// as thumbnails, the other features as short values.
+    ///
+    /// Examples:
+    ///   tfr report train.tfrecord -o report.html
+    ///   tfr report 'data/train-*' --sample 48 --seed 1 -o report.html
+    ///   tfr report faces.tfrecord --image-feature face/raw -o faces.html
+    #[command(verbatim_doc_comment)]
+    Report(crate::cmd::report::ReportArgs),
+
+    /// Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.
+    ///
+    /// SCHEMA is a schema.pbtxt (TFDV's tensorflow_metadata Schema in text
+    /// format, from tfdv.write_schema_text or `tfr schema -f tfdv-schema`)
+    /// or tfr's schema JSON (`tfr schema -f json`, read as tfdv.infer_schema
+    /// would infer a schema from it). One pass over every record reports
+    /// every anomaly tfdv.validate_statistics would, one line each on stderr
+    /// naming the file and the first record where it happens, with TFDV's
+    /// anomaly type: a feature missing or too rarely present, not in the
+    /// schema, of another type, with too few / too many values or another
+    /// shape, out of its int / float domain, NaN or infinity where
+    /// disallowed, not boolean, a string outside its domain (beyond
+    /// distribution_constraints), too few examples. A summary table follows
+    /// on stdout (--json: one JSON document). SequenceExamples are checked
+    /// on their context features (what TFDV reads of them). Constraints tfr
+    /// does not check (other domains, skew and drift comparators, ...) are
+    /// listed as notes; features at a lifecycle_stage TFDV skips are skipped.
+    ///
+    /// Exit codes: 0 the data conforms, 1 anomalies, 2 unreadable data or
+    /// schema (a schema syntax error names its line and column).
+    ///
+    /// Examples:
+    ///   tfr schema -f tfdv-schema 'data/train-*' > schema.pbtxt
+    ///   tfr validate --schema schema.pbtxt 'data/eval-*' || exit 1
+    ///   tfr validate -s schema.json --json new.tfrecord.gz
+    #[command(verbatim_doc_comment)]
+    Validate(crate::cmd::validate::ValidateArgs),
 }

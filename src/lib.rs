@@ -18,6 +18,7 @@ pub mod example;
 pub mod io;
 pub mod pipeline;
 pub mod record;
+pub mod report;
 pub mod schema;
 
 #[cfg(feature = "cli")]
@@ -84,6 +85,8 @@ mod cli_main {
             cli::Command::FromJsonl(args) => cmd::from_jsonl::run(args, &ctx),
             cli::Command::Schema(args) => cmd::schema::run(args, &ctx),
             cli::Command::Stats(args) => cmd::stats::run(args, &ctx),
+            cli::Command::Report(args) => cmd::report::run(args, &ctx),
+            cli::Command::Validate(args) => cmd::validate::run(args, &ctx),
         }
     }
 }

@@ -5,7 +5,9 @@
 pub(crate) mod cat;
 pub(crate) mod count;
 pub(crate) mod from_jsonl;
+pub(crate) mod report;
 pub(crate) mod schema;
 pub(crate) mod stats;
 pub(crate) mod to_jsonl;
+pub(crate) mod validate;
 pub(crate) mod verify_crc;

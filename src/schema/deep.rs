@@ -351,13 +351,13 @@ impl Distinct {
             None => {
                 self.exact.insert(h);
                 if self.exact.len() > EXACT_UNIQUE {
-                    self.to_hll();
+                    self.switch_to_hll();
                 }
             }
         }
     }
 
-    fn to_hll(&mut self) {
+    fn switch_to_hll(&mut self) {
         let mut r = vec![0u8; 1 << HLL_BITS].into_boxed_slice();
         for h in self.exact.drain() {
             hll_add(&mut r, h);
@@ -369,7 +369,7 @@ impl Distinct {
     pub fn merge(&mut self, o: &Distinct) {
         if let Some(or) = &o.registers {
             if self.registers.is_none() {
-                self.to_hll();
+                self.switch_to_hll();
             }
             if let Some(r) = &mut self.registers {
                 for (a, b) in r.iter_mut().zip(or.iter()) {
@@ -602,7 +602,8 @@ pub struct Deep {
     pub steps: Quantiles,
     pub int: Numeric,
     pub float: Numeric,
-    /// Bytes values: distinct count and most frequent values.
+    /// Bytes values: sizes, distinct count and most frequent values.
+    pub sizes: Quantiles,
     pub unique: Distinct,
     pub top: TopK,
 }
@@ -615,6 +616,7 @@ impl Deep {
         self.steps.seal();
         self.int.quantiles.seal();
         self.float.quantiles.seal();
+        self.sizes.seal();
         self.top.prune();
     }
 
@@ -623,6 +625,7 @@ impl Deep {
         self.steps.merge(&o.steps);
         self.int.merge(&o.int);
         self.float.merge(&o.float);
+        self.sizes.merge(&o.sizes);
         self.unique.merge(&o.unique);
         self.top.merge(&o.top);
     }
@@ -630,6 +633,7 @@ impl Deep {
     #[inline]
     pub fn add_bytes(&mut self, v: &[u8]) {
         let h = value_hash(v);
+        self.sizes.add(v.len() as f64);
         self.unique.add_hash(h);
         self.top.add_hashed(h, v, 1);
     }

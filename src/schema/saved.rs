@@ -19,6 +19,7 @@
 //!   "deep": {"counts": Q, "steps": Q, "int": NUM, "float": NUM,
 //!            "unique": {"hashes": [u64...]} | {"hll": base64},
 //!            "top": {"error": n, "values": [[base64, count], ...]}}}
+//!            "sizes": Q,   // bytes values' lengths
 //! Q = {"n": n, "exact": [[value, count], ...]} | {"n": n, "ddsketch": base64}
 //! NUM = {"n", "mean", "m2", "zeros", "quantiles": Q}
 //! ```
@@ -114,6 +115,7 @@ fn feature(f: &FeatureStats) -> Value {
             "steps": quantiles(&d.steps),
             "int": numeric(&d.int),
             "float": numeric(&d.float),
+            "sizes": quantiles(&d.sizes),
             "unique": unique,
             "top": {"error": d.top.error(), "values": top.iter().map(|(k, n)| json!([B64.encode(k), n])).collect::<Vec<_>>()},
         });
@@ -261,6 +263,7 @@ fn read_deep(v: &Value) -> Result<Deep, String> {
         steps: read_quantiles(&v["steps"], "steps")?,
         int: read_numeric(&v["int"], "int")?,
         float: read_numeric(&v["float"], "float")?,
+        sizes: read_quantiles(&v["sizes"], "sizes")?,
         unique,
         top: TopK::from_state(counters, u(&v["top"]["error"], "top")?),
     })

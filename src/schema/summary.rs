@@ -85,6 +85,8 @@ pub struct BytesSummary {
     pub invalid_utf8: u64,
     /// Media types by count (see [`crate::example::media`]).
     pub media: Vec<(&'static str, u64)>,
+    /// Equal-width buckets of the values' sizes in bytes.
+    pub sizes: Vec<Bucket>,
 }
 
 /// Everything TFDV reports for one feature.
@@ -214,6 +216,11 @@ pub fn summarize(f: &FeatureStats, total: u64) -> Option<Summary> {
                 max_len: b.longest,
                 invalid_utf8: b.count - b.utf8,
                 media: b.media_types().into_iter().map(|(m, n)| (m.name(), n)).collect(),
+                sizes: if deep.sizes.count() == 0 {
+                    Vec::new()
+                } else {
+                    deep.sizes.equal_width(b.shortest as f64, b.longest as f64, BUCKETS)
+                },
             })
         }
         _ => None,

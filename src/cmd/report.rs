@@ -1,0 +1,153 @@
+//! `tfr report`: one self-contained HTML page about a dataset
+//! ([`crate::report`]): the statistics of `tfr stats` with charts, and a
+//! gallery of records with image thumbnails.
+
+use super::schema::{scan_inputs, ScanArgs, SchemaType};
+use crate::args::{FeatureArgs, InputArgs, JobsArg};
+use crate::example::{Decoder, MessageType};
+use crate::exit::Exit;
+use crate::io::{AtomicOutput, Compression};
+use crate::output::Ctx;
+use crate::pipeline::{self, batches};
+use crate::report::{self, gallery};
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use std::io::{IsTerminal, Write};
+
+#[derive(Args, Debug, Clone)]
+pub(crate) struct ReportArgs {
+    #[command(flatten)]
+    pub(crate) input: InputArgs,
+
+    /// Write the page to FILE (replaced only once complete); without it
+    /// the page goes to stdout, which must not be a terminal.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub(crate) output: Option<std::path::PathBuf>,
+
+    /// Records shown in the gallery: the first N.
+    #[arg(long, value_name = "N", default_value_t = 24)]
+    pub(crate) records: u64,
+
+    /// Show N records sampled uniformly at random instead of the first.
+    #[arg(long, value_name = "N", conflicts_with = "records")]
+    pub(crate) sample: Option<u64>,
+
+    /// Seed for --sample (the same seed picks the same records).
+    #[arg(long, value_name = "SEED", requires = "sample")]
+    pub(crate) seed: Option<u64>,
+
+    /// Show this bytes feature as pictures even when its values are not
+    /// recognised as JPEG, PNG, GIF or WebP (repeatable).
+    #[arg(long, value_name = "NAME")]
+    pub(crate) image_feature: Vec<String>,
+
+    /// The page's title (default: the inputs).
+    #[arg(long, value_name = "TEXT")]
+    pub(crate) title: Option<String>,
+
+    /// Payload type (all inputs are one dataset of one type).
+    #[arg(long = "type", short = 't', value_enum, default_value_t = SchemaType::Auto, value_name = "TYPE")]
+    pub(crate) payload: SchemaType,
+
+    /// Statistics of only the first N records (over all inputs together).
+    #[arg(long, short = 'n', value_name = "N")]
+    pub(crate) limit: Option<u64>,
+
+    #[command(flatten)]
+    pub(crate) select: FeatureArgs,
+
+    #[command(flatten)]
+    pub(crate) jobs: JobsArg,
+}
+
+pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
+    if args.output.is_none() && std::io::stdout().is_terminal() {
+        bail!("tfr report writes an HTML page: give -o report.html (or redirect stdout)");
+    }
+    let inputs = args.input.expand()?;
+    let scan_args = ScanArgs {
+        input: &args.input,
+        payload: args.payload,
+        limit: args.limit,
+        select: &args.select,
+        jobs: &args.jobs,
+        deep: true,
+    };
+    // A damaged input: the page shows the statistics before the damage
+    // and says where it is.
+    let (scan, _damage) = scan_inputs(&inputs, &scan_args, ctx)?;
+    let (cards, cards_title) = gallery_cards(args, &inputs, scan.ty)?;
+    let title = args.title.clone().unwrap_or_else(|| {
+        let names: Vec<String> = scan.files.iter().map(|f| f.name.clone()).collect();
+        match names.len() {
+            0 => "stdin".to_string(),
+            1..=3 => names.join(", "),
+            n => format!("{}, … ({n} files)", names[..2].join(", ")),
+        }
+    });
+    let page = report::html(&report::Page {
+        title: &title,
+        scan: &scan,
+        cards: &cards,
+        cards_title: &cards_title,
+        anomalies: None,
+    });
+    match &args.output {
+        Some(path) if path.as_os_str() != "-" => {
+            let mut out = AtomicOutput::create(path, Compression::None)?;
+            out.write_all(page.as_bytes()).context("writing the report")?;
+            out.commit()?;
+        }
+        _ => {
+            let mut out = crate::output::stdout();
+            out.write_all(page.as_bytes()).context("writing output")?;
+            out.flush().context("writing output")?;
+        }
+    }
+    Ok(Exit::Success)
+}
+
+/// The gallery's cards, rendered by the workers as the records stream
+/// past (thumbnails included), and what they show.
+fn gallery_cards(args: &ReportArgs, inputs: &[crate::io::Input], ty: MessageType) -> Result<(String, String)> {
+    let images = gallery::Images {
+        forced: args.image_feature.clone(),
+    };
+    let open = args.input.options();
+    let range = crate::args::RangeArgs {
+        skip: 0,
+        limit: Some(args.records),
+        sample: args.sample,
+        seed: args.seed,
+    };
+    let jobs = args.jobs.get();
+    let how = range.reading(&open, Some(ty), jobs);
+    let render = |decoder: &mut Decoder, r: &batches::Record<'_>, out: &mut crate::example::Out<'_>| -> Result<()> {
+        gallery::card(decoder, r.ty, false, r.payload, (r.name, r.index), &images, out)
+            .map_err(|e| batches::decode_error(r.name, r.index, r.offset, e))
+    };
+    let work = |batch: &mut batches::Batch, out: &mut Vec<u8>| batch.render(&render, out);
+    let mut html = Vec::new();
+    let write = |bytes: &Vec<u8>| {
+        html.extend_from_slice(bytes);
+        Ok(())
+    };
+    let produce =
+        |tx: &mut pipeline::Sender<'_, batches::Batch>| batches::produce(inputs, &how, &|_, _| {}, &render, tx);
+    let shown = pipeline::run(pipeline::workers(jobs), produce, work, write);
+    let shown_n = html.windows(9).filter(|w| w == b"<article ").count();
+    let plural = if shown_n == 1 { "" } else { "s" };
+    let title = match (args.sample, args.seed) {
+        (Some(_), Some(seed)) => format!("{shown_n} record{plural} sampled uniformly at random (seed {seed})"),
+        (Some(_), None) => format!("{shown_n} record{plural} sampled uniformly at random"),
+        (None, _) if (shown_n as u64) < args.records => format!("All {shown_n} record{plural}"),
+        (None, _) => format!("The first {shown_n} record{plural}"),
+    };
+    // Damage past the records shown is the overview's business.
+    if let Err(e) = shown {
+        if html.is_empty() {
+            return Ok((String::new(), format!("No record could be shown: {e:#}")));
+        }
+    }
+    Ok((String::from_utf8_lossy(&html).into_owned(), title))
+}

@@ -1,0 +1,227 @@
+//! The records gallery: one card per record, image features as thumbnails
+//! (decoded and downscaled with the `image` crate as the records stream
+//! past; only the cards are kept), the other features as short values.
+
+use super::escape;
+use crate::example::media::{describe, sniff, Media};
+use crate::example::{elwc, Decoder, ExampleView, FeatureView, FeaturesView, Kind, MessageType};
+use base64::engine::general_purpose::STANDARD as B64;
+use base64::Engine;
+use std::fmt::Write as _;
+use std::io::Cursor;
+
+/// Longest side of a thumbnail, in pixels.
+pub const THUMB: u32 = 160;
+/// Images larger than this (either side) are not decoded.
+const MAX_SIDE: u32 = 16_384;
+/// Memory an image decoder may use.
+const MAX_ALLOC: u64 = 256 << 20;
+/// Values of a list shown on a card.
+const LIST_SHOWN: usize = 6;
+/// Characters of a text value shown on a card.
+const TEXT_SHOWN: usize = 48;
+
+/// Which features are pictures.
+#[derive(Clone, Debug, Default)]
+pub struct Images {
+    /// Features forced to be images (`--image-feature`); others are
+    /// pictures when their bytes are JPEG, PNG, GIF or WebP.
+    pub forced: Vec<String>,
+}
+
+/// A thumbnail of an encoded image as a `data:` URL, with the image's own
+/// size; `Err` says why it could not be decoded.
+pub fn thumbnail(bytes: &[u8]) -> Result<(String, u32, u32), String> {
+    let mut reader = image::ImageReader::new(Cursor::new(bytes))
+        .with_guessed_format()
+        .map_err(|e| e.to_string())?;
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(MAX_SIDE);
+    limits.max_image_height = Some(MAX_SIDE);
+    limits.max_alloc = Some(MAX_ALLOC);
+    reader.limits(limits);
+    let img = reader.decode().map_err(|e| e.to_string())?;
+    let (w, h) = (img.width(), img.height());
+    let small = if w > THUMB || h > THUMB {
+        img.thumbnail(THUMB, THUMB)
+    } else {
+        img
+    };
+    let mut out = Vec::new();
+    let (mime, result) = if small.color().has_alpha() {
+        (
+            "image/png",
+            small.write_to(&mut Cursor::new(&mut out), image::ImageFormat::Png),
+        )
+    } else {
+        let rgb = image::DynamicImage::ImageRgb8(small.to_rgb8());
+        let mut enc = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 82);
+        ("image/jpeg", enc.encode_image(&rgb))
+    };
+    result.map_err(|e| e.to_string())?;
+    Ok((format!("data:{mime};base64,{}", B64.encode(&out)), w, h))
+}
+
+fn is_picture(v: &[u8]) -> bool {
+    matches!(sniff(v, false), Media::Jpeg | Media::Png | Media::Gif | Media::Webp)
+}
+
+/// The short form of a feature's values.
+fn short_values(f: &FeatureView<'_>) -> String {
+    let mut s = String::new();
+    let mut n = 0usize;
+    let push = |s: &mut String, n: &mut usize, v: String| {
+        if *n < LIST_SHOWN {
+            if *n > 0 {
+                s.push_str(", ");
+            }
+            s.push_str(&v);
+        }
+        *n += 1;
+    };
+    match f.kind() {
+        Kind::Int64 => f.int64s().for_each(|v| push(&mut s, &mut n, v.to_string())),
+        Kind::Float => f.floats().for_each(|v| push(&mut s, &mut n, format!("{v}"))),
+        Kind::Bytes => f.bytes().for_each(|v| {
+            let shown = match std::str::from_utf8(v) {
+                Ok(t) if t.chars().count() <= TEXT_SHOWN => format!("{t:?}"),
+                Ok(t) => format!("{:?}…", t.chars().take(TEXT_SHOWN).collect::<String>()),
+                Err(_) => describe(v),
+            };
+            push(&mut s, &mut n, shown)
+        }),
+        Kind::None => return "(no kind)".into(),
+    }
+    if n > LIST_SHOWN {
+        let _ = write!(s, " … {} more", n - LIST_SHOWN);
+    }
+    if n == 0 {
+        s.push_str("[]");
+    }
+    s
+}
+
+/// The pictures and the other features of a features map, as HTML.
+fn features_html(out: &mut String, features: &FeaturesView<'_>, images: &Images) {
+    let mut pictures = String::new();
+    let mut fields = String::new();
+    for (name, f) in features.sorted() {
+        let forced = images.forced.iter().any(|n| n == name);
+        let pics: Vec<&[u8]> = if f.kind() == Kind::Bytes {
+            f.bytes().filter(|v| forced || is_picture(v)).collect()
+        } else {
+            Vec::new()
+        };
+        if pics.is_empty() {
+            let _ = write!(
+                fields,
+                "<dt>{}</dt><dd>{}</dd>",
+                escape(name),
+                escape(&short_values(&f))
+            );
+            continue;
+        }
+        for v in pics.iter().take(LIST_SHOWN) {
+            match thumbnail(v) {
+                Ok((url, w, h)) => {
+                    let _ = write!(
+                        pictures,
+                        r#"<figure><img src="{url}" alt="{name}" title="{name}: {what}"><figcaption>{name} · {w}×{h}</figcaption></figure>"#,
+                        name = escape(name),
+                        what = escape(&describe(v)),
+                    );
+                }
+                Err(e) => {
+                    let _ = write!(
+                        pictures,
+                        r#"<figure class="broken"><div>{}</div><figcaption>{}: not decoded ({})</figcaption></figure>"#,
+                        escape(&describe(v)),
+                        escape(name),
+                        escape(&e)
+                    );
+                }
+            }
+        }
+    }
+    if !pictures.is_empty() {
+        let _ = write!(out, r#"<div class="pics">{pictures}</div>"#);
+    }
+    if !fields.is_empty() {
+        let _ = write!(out, "<dl>{fields}</dl>");
+    }
+}
+
+/// Appends the card of one record (`name`: its input, `index`: its
+/// number there).
+pub fn card(
+    decoder: &mut Decoder,
+    ty: MessageType,
+    strict: bool,
+    payload: &[u8],
+    (name, index): (&str, u64),
+    images: &Images,
+    out: &mut Vec<u8>,
+) -> Result<(), crate::example::DecodeError> {
+    let mut html = String::new();
+    let _ = write!(
+        html,
+        r#"<article class="card"><header>{} <b>#{index}</b></header>"#,
+        escape(name)
+    );
+    match ty {
+        MessageType::SequenceExample => {
+            let se = decoder.sequence_example(payload, strict)?;
+            if let Some(c) = se.context() {
+                features_html(&mut html, &c, images);
+            }
+            if let Some(lists) = se.feature_lists() {
+                let mut fields = String::new();
+                for (list_name, list) in lists.sorted() {
+                    let first = list.features().next().map(|f| short_values(&f)).unwrap_or_default();
+                    let _ = write!(
+                        fields,
+                        "<dt>{}</dt><dd>{} steps; first: {}</dd>",
+                        escape(list_name),
+                        list.len(),
+                        escape(&first)
+                    );
+                }
+                if !fields.is_empty() {
+                    let _ = write!(html, r#"<dl class="lists">{fields}</dl>"#);
+                }
+            }
+        }
+        MessageType::Elwc => {
+            let parts = elwc::checked(decoder, payload, strict)?;
+            let mut context = String::new();
+            elwc::with_context(decoder, payload, &parts, |view: &ExampleView<'_>| {
+                if let Some(f) = view.features() {
+                    features_html(&mut context, &f, images);
+                }
+            });
+            let mut examples = String::new();
+            let mut count = 0usize;
+            elwc::each_example(decoder, payload, &parts, |view: &ExampleView<'_>| {
+                count += 1;
+                if count == 1 {
+                    if let Some(f) = view.features() {
+                        features_html(&mut examples, &f, images);
+                    }
+                }
+            });
+            let _ = write!(
+                html,
+                r#"{context}<p class="sub">{count} examples; the first:</p>{examples}"#
+            );
+        }
+        _ => {
+            let ex = decoder.example(payload, strict)?;
+            if let Some(f) = ex.features() {
+                features_html(&mut html, &f, images);
+            }
+        }
+    }
+    html.push_str("</article>\n");
+    out.extend_from_slice(html.as_bytes());
+    Ok(())
+}
