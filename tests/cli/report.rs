@@ -1,0 +1,196 @@
+//! `tfr report`: a self-contained page (no URL but `data:`), histograms
+//! that are the statistics' own numbers, and a real headless Chromium
+//! (Debian's `chromium`; `.ci/run` installs it) that loads the page without
+//! a script error and decodes every thumbnail.
+
+use crate::util::*;
+use std::process::Command;
+
+fn report(dir: &Dir, fixture: &str, extra: &[&str]) -> String {
+    let out = dir.path(&format!("{fixture}.html"));
+    let mut args = vec!["report", "-o", out.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let input = data(&format!("{fixture}.tfrecord"));
+    args.push(&input);
+    dir.tfr(&args).run().ok();
+    std::fs::read_to_string(out).unwrap()
+}
+
+/// Every `src=`/`href=` is a `data:` URL, and no `http(s)://` appears.
+#[test]
+fn no_external_url_appears() {
+    let dir = Dir::new();
+    for fixture in ["gallery", "notebook", "sequence", "ranking_elwc"] {
+        let html = report(&dir, fixture, &[]);
+        assert!(!html.contains("http://") && !html.contains("https://"), "{fixture}");
+        for attr in ["src=\"", "href=\""] {
+            for (i, _) in html.match_indices(attr) {
+                let value = &html[i + attr.len()..];
+                assert!(
+                    value.starts_with("data:"),
+                    "{fixture}: {}",
+                    &value[..40.min(value.len())]
+                );
+            }
+        }
+        assert!(html.starts_with("<!doctype html>"), "{fixture}");
+        assert!(html.trim_end().ends_with("</html>"), "{fixture}");
+    }
+}
+
+/// The tooltips of a chart in a feature's row: `(low, high, count)`.
+fn bars(html: &str, feature: &str, class: &str) -> Vec<(String, String, String)> {
+    let row = html
+        .find(&format!("data-name=\"{feature}\""))
+        .unwrap_or_else(|| panic!("no row {feature}"));
+    let row = &html[row..html[row..].find("</tr>").unwrap() + row];
+    let svg = &row[row.find(&format!("<svg class=\"{class}\"")).expect("chart")..];
+    let svg = &svg[..svg.find("</svg>").unwrap()];
+    svg.split("<title>")
+        .skip(1)
+        .map(|t| {
+            let t = &t[..t.find("</title>").unwrap()];
+            let (range, count) = t.rsplit_once(": ").unwrap();
+            let (lo, hi) = range.split_once(" to ").unwrap();
+            (lo.to_string(), hi.to_string(), count.to_string())
+        })
+        .collect()
+}
+
+/// The notebook's four features with the histograms of `tfr stats`.
+#[test]
+fn notebook_histograms_are_the_statistics() {
+    let dir = Dir::new();
+    let html = report(&dir, "notebook", &[]);
+    for f in ["feature0", "feature1", "feature2", "feature3"] {
+        assert!(html.contains(&format!("data-name=\"{f}\"")), "{f}");
+    }
+    let text = tfr(&["stats", "-f", "tfdv-stats-text", &data("notebook.tfrecord")])
+        .run()
+        .ok();
+    // feature0: 99 zeros and 101 ones in the first and last of 10 buckets.
+    let b = bars(&html, "feature0", "standard");
+    assert_eq!(b.len(), 10);
+    assert_eq!((b[0].0.as_str(), b[0].2.as_str()), ("0", "99"));
+    assert_eq!((b[9].1.as_str(), b[9].2.as_str()), ("1", "101"));
+    assert!(b[1..9].iter().all(|x| x.2 == "0"), "{b:?}");
+    // The counts of every numeric histogram are those of the statistics.
+    for f in ["feature0", "feature1", "feature3"] {
+        let start = text.find(&format!("step: \"{f}\"")).unwrap();
+        let block_start = text[..start].rfind("  features {").unwrap();
+        let block = &text[block_start..start];
+        // The standard histogram is the first of the two (its type,
+        // STANDARD, is the default and is not written).
+        let standard = &block[block.find("histograms {").unwrap() + 12..];
+        let standard = &standard[..standard.find("histograms {").unwrap()];
+        let counts: Vec<f64> = standard
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("sample_count: "))
+            .map(|c| c.parse().unwrap())
+            .collect();
+        let drawn: Vec<f64> = bars(&html, f, "standard")
+            .iter()
+            .map(|x| x.2.parse().unwrap())
+            .collect();
+        // Text format leaves zero counts out: compare the non-zero ones.
+        let drawn_nonzero: Vec<f64> = drawn.iter().copied().filter(|c| *c != 0.0).collect();
+        assert_eq!(drawn_nonzero, counts, "{f}");
+        assert_eq!(drawn.iter().sum::<f64>(), 200.0, "{f}");
+    }
+    // feature2's top values, as a bar chart.
+    assert!(html.contains("<title>horse: 51</title>"), "top values");
+    // The quantile view of feature3: 10 buckets of 20 records.
+    let q = bars(&html, "feature3", "quantiles");
+    assert_eq!(q.len(), 10);
+    assert!(q.iter().all(|x| x.2 == "20"), "{q:?}");
+}
+
+#[test]
+fn html_to_a_terminal_is_refused_and_damage_is_shown() {
+    let dir = Dir::new();
+    // Damage: the statistics of the records before it, and where it is.
+    let html = report(&dir, "data_crc", &[]);
+    assert!(html.contains("damaged"), "integrity line");
+    let err = dir
+        .tfr(&["report", "-o", "/nonexistent/dir/r.html", &data("notebook.tfrecord")])
+        .run()
+        .fails(2);
+    assert!(err.starts_with("tfr: "), "{err}");
+}
+
+fn chromium() -> Option<String> {
+    for c in ["chromium", "chromium-browser", "google-chrome"] {
+        if Command::new(c)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+        {
+            return Some(c.to_string());
+        }
+    }
+    None
+}
+
+/// Headless Chromium, as oracles.md measured it on this machine: no
+/// sandbox (root), no GPU, no background networking (the closed network
+/// refuses it), a fresh profile.
+fn headless(dir: &Dir, chrome: &str) -> Command {
+    let mut c = Command::new(chrome);
+    c.args([
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+    ])
+    .arg(format!("--user-data-dir={}", dir.path("profile").display()));
+    c
+}
+
+#[test]
+fn chromium_renders_the_page_and_every_thumbnail() {
+    let Some(chrome) = chromium() else {
+        skip_or_fail("headless Chromium (Debian's chromium) is not installed");
+        return;
+    };
+    let dir = Dir::new();
+    report(&dir, "gallery", &[]);
+    let page = dir.path("gallery.html");
+    let page = std::fs::canonicalize(page).unwrap();
+    let dom = headless(&dir, &chrome)
+        .args(["--virtual-time-budget=10000", "--dump-dom"])
+        .arg(format!("file://{}#check", page.display()))
+        .output()
+        .expect("chromium runs");
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    let check = dom
+        .split("<pre id=\"tfr-check\">")
+        .nth(1)
+        .and_then(|s| s.split("</pre>").next())
+        .unwrap_or_else(|| panic!("the page's self-check did not run: {dom:.2000}"));
+    let v: serde_json::Value = serde_json::from_str(&check.replace("&quot;", "\"")).unwrap();
+    assert_eq!(v["errors"], serde_json::json!([]), "script errors");
+    assert_eq!(v["images"], 16, "{v}");
+    assert_eq!(v["decoded"], 16, "{v}");
+    for size in v["sizes"].as_array().unwrap() {
+        assert_eq!(size, &serde_json::json!([96, 64]), "{v}");
+    }
+    assert!(v["charts"].as_u64().unwrap() > 40, "{v}");
+    // Sorted by missing share, "weight" (missing once) comes first.
+    assert_eq!(v["by_missing"][0], "weight", "{v}");
+    // And it draws: a screenshot.
+    let shot = dir.path("shot.png");
+    let status = headless(&dir, &chrome)
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg("--window-size=1300,1400")
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("chromium runs");
+    assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
+    let png = std::fs::read(&shot).unwrap();
+    assert!(png.starts_with(b"\x89PNG") && png.len() > 20_000, "{} bytes", png.len());
+}
