@@ -65,6 +65,20 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
         bail!("tfr report writes an HTML page: give -o report.html (or redirect stdout)");
     }
     let inputs = args.input.expand()?;
+    // The statistics and the gallery each read the inputs: a stream can
+    // be read only once.
+    for input in &inputs {
+        let stream = match input {
+            crate::io::Input::Stdin => true,
+            crate::io::Input::Path(p) => std::fs::metadata(p).is_ok_and(|m| !m.is_file()),
+        };
+        if stream {
+            bail!(
+                "{}: tfr report reads its inputs twice (statistics, then the gallery) and cannot read a stream twice: save it to a file first",
+                input.display()
+            );
+        }
+    }
     let scan_args = ScanArgs {
         input: &args.input,
         payload: args.payload,

@@ -106,7 +106,7 @@ fn notebook_histograms_are_the_statistics() {
 }
 
 #[test]
-fn html_to_a_terminal_is_refused_and_damage_is_shown() {
+fn damage_is_shown_and_streams_are_refused() {
     let dir = Dir::new();
     // Damage: the statistics of the records before it, and where it is.
     let html = report(&dir, "data_crc", &[]);
