@@ -205,6 +205,7 @@ class Case:
     out_file: Path | None = None  # a file the command writes (removed after each run)
     scale: float = 1.0  # peers on a slice: internal time × scale
     note: str = ""
+    reps: int | None = None  # repetitions for this row (default: --reps)
     # results
     times: list = dataclasses.field(default_factory=list)
     rss_mb: float | None = None
@@ -233,9 +234,12 @@ def run_once(case: Case, capture: bool, tmp: Path) -> tuple[float, float, float,
         raise RuntimeError(f"exit {code}: {msg[-1] if msg else ''}"[:200])
     if case.kind == "peer":
         res = json.loads(Path(out_path).read_text().strip().splitlines()[-1])
-        if res["records"] * case.scale != case.records:
+        scale = res.get("scale", case.scale)  # a peer that chose its slice itself says so
+        if res["records"] * scale != case.records:
             raise RuntimeError(f"peer read {res['records']} records")
-        wall = res["seconds"] * case.scale
+        wall = res["seconds"] * scale
+        if res.get("note") and res["note"] not in case.note:
+            case.note = "; ".join(x for x in (case.note, res["note"]) if x)
     return wall, int(maxrss_kb) / 1024.0, cpu, str(out_path or "")
 
 
@@ -245,7 +249,7 @@ def run_case(case: Case, reps: int, warmup: bool, tmp: Path):
     rss, cpus, walls = [], [], []
     try:
         # The first run warms up and, for rows with a check, captures stdout.
-        runs = ([True] if warmup or case.check else []) + [False] * reps
+        runs = ([True] if warmup or case.check else []) + [False] * (case.reps or reps)
         for i, is_warm in enumerate(runs):
             capture = is_warm and case.check is not None
             wall, r, cpu, out = run_once(case, capture, tmp)
@@ -357,13 +361,57 @@ print(json.dumps({"records": n, "seconds": time.perf_counter() - t}))
 """
 
 
+# TFDV's generate_statistics_from_tfrecord (a Beam pipeline, DirectRunner). It
+# first runs on the PREFIX file (100k records; also the warm-up: imports, Beam);
+# if the whole file would take longer than BUDGET seconds at that pace, that
+# run is the result, scaled; else it runs on the whole file.
+PEER_STATS_TFDV = """
+import json, logging, os, sys, tempfile, time, warnings
+warnings.filterwarnings("ignore")
+logging.disable(logging.WARNING)
+import tensorflow_data_validation as tfdv
+full, prefix, n_full, n_prefix, budget = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
+out = tempfile.mkdtemp()
+def run(path, name):
+    t = time.perf_counter()
+    s = tfdv.generate_statistics_from_tfrecord(path, output_path=os.path.join(out, name))
+    return s.datasets[0].num_examples, time.perf_counter() - t
+n, secs = run(prefix, "prefix.stats")
+if secs * n_full / n_prefix > budget:
+    print(json.dumps({"records": n, "seconds": secs, "scale": n_full / n_prefix,
+                      "note": "TFDV ran on the first %dk records, time ×%g (1M estimated at %.0f s)"
+                      % (n_prefix // 1000, n_full / n_prefix, secs * n_full / n_prefix)}))
+else:
+    n, secs = run(full, "full.stats")
+    print(json.dumps({"records": n, "seconds": secs, "scale": 1.0,
+                      "note": "TFDV on all 1M records, 1 run after a 100k-record warm-up run"}))
+"""
+
+
+def record_prefix(src: Path, dst: Path, n: int) -> Path:
+    """The first n records of a plain TFRecord file (framing read here: 8-byte
+    length, 4-byte CRC, payload, 4-byte CRC). Derived data, not in the manifest."""
+    if dst.exists():
+        return dst
+    with open(src, "rb") as f, open(dst.with_suffix(".tmp"), "wb") as out:
+        for _ in range(n):
+            head = f.read(12)
+            if len(head) < 12:
+                break
+            length = int.from_bytes(head[:8], "little")
+            out.write(head + f.read(length + 4))
+    os.replace(dst.with_suffix(".tmp"), dst)
+    return dst
+
+
 def tfr_commands(tfr: Path) -> set[str]:
     out = run_checked([str(tfr), "--help"])
     m = re.search(r"^Commands:\n(.*?)(?:\n\n|\Z)", out, re.S | re.M)
     return {line.split()[0] for line in (m.group(1).splitlines() if m else []) if line.strip()} - {"help"}
 
 
-def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_slice: int, tmp: Path) -> list[Case]:
+def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_slice: int, tmp: Path,
+                tfdv_py: Path | None = None, tfdv_budget: float = 300.0) -> list[Case]:
     nb, gz, js, img = d / "notebook.tfrecord", d / "notebook.tfrecord.gz", d / "notebook.jsonl", d / "images.tfrecord"
     shard_glob = str(d / "shards" / "notebook-*-of-*.tfrecord")
     gz_glob = str(ensure_gz_shards(d) / "notebook-*-of-*.tfrecord.gz")
@@ -460,6 +508,20 @@ def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_s
     tfr_case("tfr.verify.payloads", "verify-crc", "notebook 1M", ["--payloads", str(nb)], N, nb_b, "tfr.verify.notebook", None,
              Target(), expect_in_stdout("all intact"), flags=" --payloads", note="ratio: × verify-crc")
     tfr_case("tfr.schema.notebook", "schema", "notebook 1M", [str(nb)], N, nb_b, None, None, Target(min_rps=4e6), nonempty)
+    # Full statistics (TFDV's): the binary DatasetFeatureStatisticsList, as
+    # tfdv.generate_statistics_from_tfrecord writes it. vs TF = × faster than TFDV.
+    stats_tf = "tfdv.stats.notebook" if tfdv_py else None
+    tfr_case("tfr.stats.notebook", "stats", "notebook 1M", ["-f", "tfdv-stats", str(nb)], N, nb_b, None, stats_tf,
+             Target(min_rps=2e6, max_rss_mb=64), nonempty, flags=" -f tfdv-stats",
+             note="vs TF: × faster than TFDV's generate_statistics_from_tfrecord" if tfdv_py else "")
+    tfr_case("tfr.stats.notebook.j1", "stats", "notebook 1M", ["-j", "1", "-f", "tfdv-stats", str(nb)], N, nb_b,
+             "tfr.stats.notebook", stats_tf, Target(max_rss_mb=64), nonempty, flags=" -f tfdv-stats -j 1",
+             note="ratio: × the default (all cores)")
+    if tfdv_py and "stats" in cmds:
+        prefix = record_prefix(nb, d / "notebook-100k.tfrecord", 100_000)
+        add(Case("tfdv.stats.notebook", "peer", "TFDV generate_statistics", "notebook 1M",
+                 [str(tfdv_py), "-c", PEER_STATS_TFDV, str(nb), str(prefix), str(N), "100000", str(tfdv_budget)], N, nb_b,
+                 reps=1, note="1 repetition; time of the call (Beam pipeline included), without imports"))
     # Record ranges: the last 10 records cost about what count costs
     # (skipped records hop from header to header). records=0: a latency row.
     tfr_case("tfr.cat.skip", "cat", "notebook 1M", ["--skip", str(N - 10), "-n", "10", str(nb)], 0, 0, "tfr.count.notebook", None,
@@ -611,6 +673,11 @@ def main():
     ap.add_argument("--no-build", action="store_true", help="do not run cargo build for tfr")
     ap.add_argument("--venv", type=Path, default=ROOT / ".venv-tf", help="Python venv with tensorflow and tfrecord (default: .venv-tf)")
     ap.add_argument("--no-peers", action="store_true", help="skip TensorFlow and the tfrecord PyPI reader")
+    ap.add_argument("--tfdv-venv", type=Path, default=ROOT / ".venv-tfdv",
+                    help="Python venv with tensorflow_data_validation, for the TFDV statistics row (default: .venv-tfdv)")
+    ap.add_argument("--no-tfdv", action="store_true", help="skip the TFDV statistics row")
+    ap.add_argument("--tfdv-budget", type=float, default=300.0,
+                    help="seconds TFDV may take on the 1M file; slower, it runs on the first 100k records, scaled (default 300)")
     ap.add_argument("--peer-slice", type=int, default=100_000,
                     help="records of the 1M file the Python peers read, scaled up to 1M (0: all; default 100000)")
     args = ap.parse_args()
@@ -642,9 +709,14 @@ def main():
         venv_py = None
         log("peers: skipped" + ("" if args.no_peers else f" (no {args.venv})"))
 
+    tfdv_py = args.tfdv_venv / "bin" / "python"
+    if args.no_tfdv or not tfdv_py.exists():
+        tfdv_py = None
+        log("tfdv: skipped" + ("" if args.no_tfdv else f" (no {args.tfdv_venv})"))
+
     tmp = Path(tempfile.mkdtemp(prefix="tfr-bench-"))
     try:
-        cases = build_cases(args.data.resolve(), tfr, cmds, venv_py, args.peer_slice, tmp)
+        cases = build_cases(args.data.resolve(), tfr, cmds, venv_py, args.peer_slice, tmp, tfdv_py, args.tfdv_budget)
         if args.only:
             cases = [c for c in cases if re.search(args.only, c.key)]
         meta = {
@@ -684,7 +756,8 @@ def main():
     print("CPU = (user+sys)/wall in cores; vs anchor = median / anchor median (1.00× = as fast as the limit loop).")
     if any(r["kind"] == "peer" for r in rows):
         print("Peers (TF, tfrecord PyPI): time of the Python loop after a 100-record warm-up, without interpreter start")
-        print("and imports; their RSS is the whole process, TensorFlow included.")
+        print("and imports; their RSS is the whole process, TensorFlow included. TFDV: the generate_statistics_from_tfrecord")
+        print("call (Beam DirectRunner), once; vs TF on the tfr stats rows = × faster than TFDV.")
     if any(r["status"] == "NOT MET" or r["status"] == "FAILED" for r in rows):
         print(f"targets: {sum(r['status'] == 'met' for r in rows)} met, "
               f"{sum(r['status'] == 'NOT MET' for r in rows)} NOT MET, {sum(r['status'] == 'FAILED' for r in rows)} FAILED")

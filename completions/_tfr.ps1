@@ -35,6 +35,9 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             [CompletionResult]::new('to-jsonl', 'to-jsonl', [CompletionResultType]::ParameterValue, 'Write records as JSON lines: one compact object per record.')
             [CompletionResult]::new('from-jsonl', 'from-jsonl', [CompletionResultType]::ParameterValue, 'Write JSON lines as TFRecord records: the reverse of to-jsonl.')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Infer what a dataset holds, per feature; print a parse spec that works.')
+            [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Full statistics of a dataset, as TensorFlow Data Validation computes them.')
+            [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'One HTML page to look at a dataset: statistics, charts, thumbnails.')
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -174,8 +177,8 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
         'tfr;schema' {
             [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Input compression: detected from the first bytes unless forced')
             [CompletionResult]::new('--max-record-size', '--max-record-size', [CompletionResultType]::ParameterName, 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit')
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: table, json (every statistic; the input of `tfr from-jsonl --schema`), tf (a Python parse spec for TensorFlow)')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: table, json (every statistic; the input of `tfr from-jsonl --schema`), tf (a Python parse spec for TensorFlow)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: table, json (every statistic; the input of `tfr from-jsonl --schema`), tf (a Python parse spec for TensorFlow), tfdv-schema (schema.pbtxt as TFDV infers it, for `tfr validate`)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: table, json (every statistic; the input of `tfr from-jsonl --schema`), tf (a Python parse spec for TensorFlow), tfdv-schema (schema.pbtxt as TFDV infers it, for `tfr validate`)')
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Payload type (all inputs are one dataset of one type)')
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Payload type (all inputs are one dataset of one type)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Scan only the first N records (over all inputs together)')
@@ -194,6 +197,75 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'tfr;stats' {
+            [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Input compression: detected from the first bytes unless forced')
+            [CompletionResult]::new('--max-record-size', '--max-record-size', [CompletionResultType]::ParameterName, 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: table, json (tfr''s, mergeable), tfdv-stats (binary, for tfdv.load_statistics), tfdv-stats-text (tfdv.load_stats_text)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: table, json (tfr''s, mergeable), tfdv-stats (binary, for tfdv.load_statistics), tfdv-stats-text (tfdv.load_stats_text)')
+            [CompletionResult]::new('--merge', '--merge', [CompletionResultType]::ParameterName, 'Merge statistics saved by `tfr stats --format json` (repeatable; the FILES, if any, are added to them)')
+            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Payload type (all inputs are one dataset of one type)')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Payload type (all inputs are one dataset of one type)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Scan only the first N records (over all inputs together)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Scan only the first N records (over all inputs together)')
+            [CompletionResult]::new('--features', '--features', [CompletionResultType]::ParameterName, 'Only these features: names or globs, comma-separated (`--features ''image/*,label''`). For a SequenceExample, context features and feature lists alike')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave out these features (names or globs, comma-separated)')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (terminal and no NO_COLOR), always, never')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'tfr;report' {
+            [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Input compression: detected from the first bytes unless forced')
+            [CompletionResult]::new('--max-record-size', '--max-record-size', [CompletionResultType]::ParameterName, 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the page to FILE (replaced only once complete); without it the page goes to stdout, which must not be a terminal')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the page to FILE (replaced only once complete); without it the page goes to stdout, which must not be a terminal')
+            [CompletionResult]::new('--records', '--records', [CompletionResultType]::ParameterName, 'Records shown in the gallery: the first N')
+            [CompletionResult]::new('--sample', '--sample', [CompletionResultType]::ParameterName, 'Show N records sampled uniformly at random instead of the first')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed for --sample (the same seed picks the same records)')
+            [CompletionResult]::new('--image-feature', '--image-feature', [CompletionResultType]::ParameterName, 'Show this bytes feature as pictures even when its values are not recognised as JPEG, PNG, GIF or WebP (repeatable)')
+            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'The page''s title (default: the inputs)')
+            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Payload type (all inputs are one dataset of one type)')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Payload type (all inputs are one dataset of one type)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Statistics of only the first N records (over all inputs together)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Statistics of only the first N records (over all inputs together)')
+            [CompletionResult]::new('--features', '--features', [CompletionResultType]::ParameterName, 'Only these features: names or globs, comma-separated (`--features ''image/*,label''`). For a SequenceExample, context features and feature lists alike')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave out these features (names or globs, comma-separated)')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (terminal and no NO_COLOR), always, never')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'tfr;validate' {
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The schema: a schema.pbtxt (TFDV''s tensorflow_metadata Schema in text format, from tfdv.write_schema_text or `tfr schema -f tfdv-schema`), or tfr''s schema JSON (`tfr schema -f json`)')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'The schema: a schema.pbtxt (TFDV''s tensorflow_metadata Schema in text format, from tfdv.write_schema_text or `tfr schema -f tfdv-schema`), or tfr''s schema JSON (`tfr schema -f json`)')
+            [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Input compression: detected from the first bytes unless forced')
+            [CompletionResult]::new('--max-record-size', '--max-record-size', [CompletionResultType]::ParameterName, 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit')
+            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Payload type (all inputs are one dataset of one type)')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Payload type (all inputs are one dataset of one type)')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (terminal and no NO_COLOR), always, never')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document (anomalies with TFDV''s AnomalyInfo.Type names) instead of the table')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'tfr;help' {
             [CompletionResult]::new('cat', 'cat', [CompletionResultType]::ParameterValue, 'Print every record (or a range, or a random sample, of them).')
             [CompletionResult]::new('head', 'head', [CompletionResultType]::ParameterValue, 'Print the first records (10 by default) of the inputs, taken together.')
@@ -202,6 +274,9 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             [CompletionResult]::new('to-jsonl', 'to-jsonl', [CompletionResultType]::ParameterValue, 'Write records as JSON lines: one compact object per record.')
             [CompletionResult]::new('from-jsonl', 'from-jsonl', [CompletionResultType]::ParameterValue, 'Write JSON lines as TFRecord records: the reverse of to-jsonl.')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Infer what a dataset holds, per feature; print a parse spec that works.')
+            [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Full statistics of a dataset, as TensorFlow Data Validation computes them.')
+            [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'One HTML page to look at a dataset: statistics, charts, thumbnails.')
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -224,6 +299,15 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             break
         }
         'tfr;help;schema' {
+            break
+        }
+        'tfr;help;stats' {
+            break
+        }
+        'tfr;help;report' {
+            break
+        }
+        'tfr;help;validate' {
             break
         }
         'tfr;help;help' {

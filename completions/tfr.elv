@@ -32,6 +32,9 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand to-jsonl 'Write records as JSON lines: one compact object per record.'
             cand from-jsonl 'Write JSON lines as TFRecord records: the reverse of to-jsonl.'
             cand schema 'Infer what a dataset holds, per feature; print a parse spec that works.'
+            cand stats 'Full statistics of a dataset, as TensorFlow Data Validation computes them.'
+            cand report 'One HTML page to look at a dataset: statistics, charts, thumbnails.'
+            cand validate 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'tfr;cat'= {
@@ -164,8 +167,8 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;schema'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
-            cand -f 'Output format: table, json (every statistic; the input of `tfr from-jsonl --schema`), tf (a Python parse spec for TensorFlow)'
-            cand --format 'Output format: table, json (every statistic; the input of `tfr from-jsonl --schema`), tf (a Python parse spec for TensorFlow)'
+            cand -f 'Output format: table, json (every statistic; the input of `tfr from-jsonl --schema`), tf (a Python parse spec for TensorFlow), tfdv-schema (schema.pbtxt as TFDV infers it, for `tfr validate`)'
+            cand --format 'Output format: table, json (every statistic; the input of `tfr from-jsonl --schema`), tf (a Python parse spec for TensorFlow), tfdv-schema (schema.pbtxt as TFDV infers it, for `tfr validate`)'
             cand -t 'Payload type (all inputs are one dataset of one type)'
             cand --type 'Payload type (all inputs are one dataset of one type)'
             cand -n 'Scan only the first N records (over all inputs together)'
@@ -183,6 +186,72 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'tfr;stats'= {
+            cand --compression 'Input compression: detected from the first bytes unless forced'
+            cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand -f 'Output format: table, json (tfr''s, mergeable), tfdv-stats (binary, for tfdv.load_statistics), tfdv-stats-text (tfdv.load_stats_text)'
+            cand --format 'Output format: table, json (tfr''s, mergeable), tfdv-stats (binary, for tfdv.load_statistics), tfdv-stats-text (tfdv.load_stats_text)'
+            cand --merge 'Merge statistics saved by `tfr stats --format json` (repeatable; the FILES, if any, are added to them)'
+            cand -t 'Payload type (all inputs are one dataset of one type)'
+            cand --type 'Payload type (all inputs are one dataset of one type)'
+            cand -n 'Scan only the first N records (over all inputs together)'
+            cand --limit 'Scan only the first N records (over all inputs together)'
+            cand --features 'Only these features: names or globs, comma-separated (`--features ''image/*,label''`). For a SequenceExample, context features and feature lists alike'
+            cand --exclude 'Leave out these features (names or globs, comma-separated)'
+            cand -j 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --jobs 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
+            cand -q 'Never show progress bars'
+            cand --quiet 'Never show progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'tfr;report'= {
+            cand --compression 'Input compression: detected from the first bytes unless forced'
+            cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand -o 'Write the page to FILE (replaced only once complete); without it the page goes to stdout, which must not be a terminal'
+            cand --output 'Write the page to FILE (replaced only once complete); without it the page goes to stdout, which must not be a terminal'
+            cand --records 'Records shown in the gallery: the first N'
+            cand --sample 'Show N records sampled uniformly at random instead of the first'
+            cand --seed 'Seed for --sample (the same seed picks the same records)'
+            cand --image-feature 'Show this bytes feature as pictures even when its values are not recognised as JPEG, PNG, GIF or WebP (repeatable)'
+            cand --title 'The page''s title (default: the inputs)'
+            cand -t 'Payload type (all inputs are one dataset of one type)'
+            cand --type 'Payload type (all inputs are one dataset of one type)'
+            cand -n 'Statistics of only the first N records (over all inputs together)'
+            cand --limit 'Statistics of only the first N records (over all inputs together)'
+            cand --features 'Only these features: names or globs, comma-separated (`--features ''image/*,label''`). For a SequenceExample, context features and feature lists alike'
+            cand --exclude 'Leave out these features (names or globs, comma-separated)'
+            cand -j 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --jobs 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
+            cand -q 'Never show progress bars'
+            cand --quiet 'Never show progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'tfr;validate'= {
+            cand -s 'The schema: a schema.pbtxt (TFDV''s tensorflow_metadata Schema in text format, from tfdv.write_schema_text or `tfr schema -f tfdv-schema`), or tfr''s schema JSON (`tfr schema -f json`)'
+            cand --schema 'The schema: a schema.pbtxt (TFDV''s tensorflow_metadata Schema in text format, from tfdv.write_schema_text or `tfr schema -f tfdv-schema`), or tfr''s schema JSON (`tfr schema -f json`)'
+            cand --compression 'Input compression: detected from the first bytes unless forced'
+            cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand -t 'Payload type (all inputs are one dataset of one type)'
+            cand --type 'Payload type (all inputs are one dataset of one type)'
+            cand -j 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --jobs 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
+            cand --json 'Print one JSON document (anomalies with TFDV''s AnomalyInfo.Type names) instead of the table'
+            cand -q 'Never show progress bars'
+            cand --quiet 'Never show progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'tfr;help'= {
             cand cat 'Print every record (or a range, or a random sample, of them).'
             cand head 'Print the first records (10 by default) of the inputs, taken together.'
@@ -191,6 +260,9 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand to-jsonl 'Write records as JSON lines: one compact object per record.'
             cand from-jsonl 'Write JSON lines as TFRecord records: the reverse of to-jsonl.'
             cand schema 'Infer what a dataset holds, per feature; print a parse spec that works.'
+            cand stats 'Full statistics of a dataset, as TensorFlow Data Validation computes them.'
+            cand report 'One HTML page to look at a dataset: statistics, charts, thumbnails.'
+            cand validate 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'tfr;help;cat'= {
@@ -206,6 +278,12 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;help;from-jsonl'= {
         }
         &'tfr;help;schema'= {
+        }
+        &'tfr;help;stats'= {
+        }
+        &'tfr;help;report'= {
+        }
+        &'tfr;help;validate'= {
         }
         &'tfr;help;help'= {
         }

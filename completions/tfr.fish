@@ -37,6 +37,9 @@ complete -c tfr -n "__fish_tfr_needs_command" -f -a "verify-crc" -d 'Check both 
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "to-jsonl" -d 'Write records as JSON lines: one compact object per record.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "from-jsonl" -d 'Write JSON lines as TFRecord records: the reverse of to-jsonl.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "schema" -d 'Infer what a dataset holds, per feature; print a parse spec that works.'
+complete -c tfr -n "__fish_tfr_needs_command" -f -a "stats" -d 'Full statistics of a dataset, as TensorFlow Data Validation computes them.'
+complete -c tfr -n "__fish_tfr_needs_command" -f -a "report" -d 'One HTML page to look at a dataset: statistics, charts, thumbnails.'
+complete -c tfr -n "__fish_tfr_needs_command" -f -a "validate" -d 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
@@ -183,9 +186,10 @@ gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
-complete -c tfr -n "__fish_tfr_using_subcommand schema" -s f -l format -d 'Output format: table, json (every statistic; the input of `tfr from-jsonl --schema`), tf (a Python parse spec for TensorFlow)' -r -f -a "table\t'A table per feature, readable in an 80-column terminal'
+complete -c tfr -n "__fish_tfr_using_subcommand schema" -s f -l format -d 'Output format: table, json (every statistic; the input of `tfr from-jsonl --schema`), tf (a Python parse spec for TensorFlow), tfdv-schema (schema.pbtxt as TFDV infers it, for `tfr validate`)' -r -f -a "table\t'A table per feature, readable in an 80-column terminal'
 json\t'One JSON document with every statistic (also `tfr from-jsonl --schema` input); documented in the man page and `cargo doc` (tfr::cmd::schema)'
-tf\t'A ready-to-paste Python `feature_description` for tf.io.parse_example'"
+tf\t'A ready-to-paste Python `feature_description` for tf.io.parse_example'
+tfdv-schema\t'A TFDV schema (tensorflow_metadata Schema, text format) as tfdv.infer_schema infers it: for tfdv.load_schema_text and `tfr validate --schema`'"
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -s t -l type -d 'Payload type (all inputs are one dataset of one type)' -r -f -a "auto\t'The first record decides: a SequenceExample when it has feature_lists, else an Example (an ExampleListWithContext when its names read as nested protobuf otherwise); every other record must match'
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
@@ -201,11 +205,83 @@ complete -c tfr -n "__fish_tfr_using_subcommand schema" -l json -d 'Same as --fo
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema help" -f -a "cat" -d 'Print every record (or a range, or a random sample, of them).'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema help" -f -a "head" -d 'Print the first records (10 by default) of the inputs, taken together.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema help" -f -a "count" -d 'Count the records of each input.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema help" -f -a "verify-crc" -d 'Check both CRCs of every record; report every fault; salvage the rest.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema help" -f -a "to-jsonl" -d 'Write records as JSON lines: one compact object per record.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema help" -f -a "from-jsonl" -d 'Write JSON lines as TFRecord records: the reverse of to-jsonl.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema help" -f -a "schema" -d 'Infer what a dataset holds, per feature; print a parse spec that works.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
+none\t''
+gzip\t''
+zlib\t''
+snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -s f -l format -d 'Output format: table, json (tfr\'s, mergeable), tfdv-stats (binary, for tfdv.load_statistics), tfdv-stats-text (tfdv.load_stats_text)' -r -f -a "table\t'A table per feature'
+json\t'tfr\'s statistics with the state of every sketch: the input of `tfr stats --merge`'
+tfdv-stats\t'TFDV\'s DatasetFeatureStatisticsList as binary protobuf in a TFRecord (what tfdv.generate_statistics_from_tfrecord writes; tfdv.load_statistics reads it)'
+tfdv-stats-text\t'TFDV\'s DatasetFeatureStatisticsList in protobuf text format (tfdv.load_stats_text)'"
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -l merge -d 'Merge statistics saved by `tfr stats --format json` (repeatable; the FILES, if any, are added to them)' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -s t -l type -d 'Payload type (all inputs are one dataset of one type)' -r -f -a "auto\t'The first record decides: a SequenceExample when it has feature_lists, else an Example (an ExampleListWithContext when its names read as nested protobuf otherwise); every other record must match'
+example\t'tf.train.Example'
+sequence\t'tf.train.SequenceExample'
+elwc\t'tensorflow.serving.ExampleListWithContext: context features per record, example features per example'"
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -s n -l limit -d 'Scan only the first N records (over all inputs together)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -s j -l jobs -d 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t''
+never\t''"
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -s q -l quiet -d 'Never show progress bars'
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -s V -l version -d 'Print version'
+complete -c tfr -n "__fish_tfr_using_subcommand report" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
+none\t''
+gzip\t''
+zlib\t''
+snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
+complete -c tfr -n "__fish_tfr_using_subcommand report" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
+complete -c tfr -n "__fish_tfr_using_subcommand report" -s o -l output -d 'Write the page to FILE (replaced only once complete); without it the page goes to stdout, which must not be a terminal' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand report" -l records -d 'Records shown in the gallery: the first N' -r
+complete -c tfr -n "__fish_tfr_using_subcommand report" -l sample -d 'Show N records sampled uniformly at random instead of the first' -r
+complete -c tfr -n "__fish_tfr_using_subcommand report" -l seed -d 'Seed for --sample (the same seed picks the same records)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand report" -l image-feature -d 'Show this bytes feature as pictures even when its values are not recognised as JPEG, PNG, GIF or WebP (repeatable)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand report" -l title -d 'The page\'s title (default: the inputs)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand report" -s t -l type -d 'Payload type (all inputs are one dataset of one type)' -r -f -a "auto\t'The first record decides: a SequenceExample when it has feature_lists, else an Example (an ExampleListWithContext when its names read as nested protobuf otherwise); every other record must match'
+example\t'tf.train.Example'
+sequence\t'tf.train.SequenceExample'
+elwc\t'tensorflow.serving.ExampleListWithContext: context features per record, example features per example'"
+complete -c tfr -n "__fish_tfr_using_subcommand report" -s n -l limit -d 'Statistics of only the first N records (over all inputs together)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand report" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
+complete -c tfr -n "__fish_tfr_using_subcommand report" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand report" -s j -l jobs -d 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand report" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t''
+never\t''"
+complete -c tfr -n "__fish_tfr_using_subcommand report" -s q -l quiet -d 'Never show progress bars'
+complete -c tfr -n "__fish_tfr_using_subcommand report" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c tfr -n "__fish_tfr_using_subcommand report" -s V -l version -d 'Print version'
+complete -c tfr -n "__fish_tfr_using_subcommand validate" -s s -l schema -d 'The schema: a schema.pbtxt (TFDV\'s tensorflow_metadata Schema in text format, from tfdv.write_schema_text or `tfr schema -f tfdv-schema`), or tfr\'s schema JSON (`tfr schema -f json`)' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand validate" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
+none\t''
+gzip\t''
+zlib\t''
+snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
+complete -c tfr -n "__fish_tfr_using_subcommand validate" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
+complete -c tfr -n "__fish_tfr_using_subcommand validate" -s t -l type -d 'Payload type (all inputs are one dataset of one type)' -r -f -a "auto\t'The first record decides: a SequenceExample when it has feature_lists, else an Example; every other record must match'
+example\t'tf.train.Example'
+sequence\t'tf.train.SequenceExample: its context features are checked'"
+complete -c tfr -n "__fish_tfr_using_subcommand validate" -s j -l jobs -d 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand validate" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t''
+never\t''"
+complete -c tfr -n "__fish_tfr_using_subcommand validate" -l json -d 'Print one JSON document (anomalies with TFDV\'s AnomalyInfo.Type names) instead of the table'
+complete -c tfr -n "__fish_tfr_using_subcommand validate" -s q -l quiet -d 'Never show progress bars'
+complete -c tfr -n "__fish_tfr_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c tfr -n "__fish_tfr_using_subcommand validate" -s V -l version -d 'Print version'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate help" -f -a "cat" -d 'Print every record (or a range, or a random sample, of them).'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate help" -f -a "head" -d 'Print the first records (10 by default) of the inputs, taken together.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate help" -f -a "count" -d 'Count the records of each input.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate help" -f -a "verify-crc" -d 'Check both CRCs of every record; report every fault; salvage the rest.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate help" -f -a "to-jsonl" -d 'Write records as JSON lines: one compact object per record.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate help" -f -a "from-jsonl" -d 'Write JSON lines as TFRecord records: the reverse of to-jsonl.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate help" -f -a "schema" -d 'Infer what a dataset holds, per feature; print a parse spec that works.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate help" -f -a "stats" -d 'Full statistics of a dataset, as TensorFlow Data Validation computes them.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate help" -f -a "report" -d 'One HTML page to look at a dataset: statistics, charts, thumbnails.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate help" -f -a "validate" -d 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

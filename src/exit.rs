@@ -7,7 +7,7 @@ use std::process::ExitCode;
 pub(crate) enum Exit {
     /// Everything worked (also: output pipe closed early).
     Success = 0,
-    /// A check found damage (verify-crc).
+    /// A check found damage (verify-crc) or anomalies (validate).
     DamageFound = 1,
     /// Any error: usage, I/O, damaged input.
     Error = 2,
