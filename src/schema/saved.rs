@@ -18,9 +18,9 @@
 //!   "in_inputs": [input, ...],
 //!   "deep": {"counts": Q, "steps": Q, "int": NUM, "float": NUM,
 //!            "unique": {"hashes": [u64...]} | {"hll": base64},
-//!            "top": {"error": n, "values": [[base64, count], ...]}}}
+//!            "top": {"error": n, "values": [[xxh3, base64 of the first 256 bytes, length, count], ...]}}}
 //!            "sizes": Q,   // bytes values' lengths
-//! Q = {"n": n, "exact": [[value, count], ...]} | {"n": n, "ddsketch": base64}
+//! Q = {"n": finite values, "-inf": n, "+inf": n (when any), "exact": [[value, count], ...]} | {"n": n, "tdigest": {...}}  // crate tdigest's serde form
 //! NUM = {"n", "mean", "m2", "zeros", "quantiles": Q}
 //! ```
 
@@ -73,10 +73,17 @@ fn counts(c: &Counts) -> Value {
 }
 
 fn quantiles(q: &Quantiles) -> Value {
-    match q.state() {
-        Ok(runs) => json!({"n": q.count(), "exact": runs.iter().map(|(v, c)| json!([v, c])).collect::<Vec<_>>()}),
-        Err(bytes) => json!({"n": q.count(), "ddsketch": B64.encode(bytes)}),
+    let (neg, pos) = q.infinities();
+    let finite = q.count() - neg - pos;
+    let mut v = match q.state() {
+        Ok(runs) => json!({"n": finite, "exact": runs.iter().map(|(v, c)| json!([v, c])).collect::<Vec<_>>()}),
+        Err(digest) => json!({"n": finite, "tdigest": digest}),
+    };
+    if neg + pos > 0 {
+        v["-inf"] = json!(neg);
+        v["+inf"] = json!(pos);
     }
+    v
 }
 
 fn numeric(n: &Numeric) -> Value {
@@ -107,7 +114,7 @@ fn feature(f: &FeatureStats) -> Value {
             Ok(hashes) => json!({"hashes": hashes}),
             Err(registers) => json!({"hll": B64.encode(registers)}),
         };
-        let mut top: Vec<(&[u8], u64)> = d.top.counters().collect();
+        let mut top: Vec<(u64, &[u8], usize, u64)> = d.top.counters().collect();
         // Sorted: the file does not depend on the order counters were made.
         top.sort_unstable();
         v["deep"] = json!({
@@ -117,7 +124,7 @@ fn feature(f: &FeatureStats) -> Value {
             "float": numeric(&d.float),
             "sizes": quantiles(&d.sizes),
             "unique": unique,
-            "top": {"error": d.top.error(), "values": top.iter().map(|(k, n)| json!([B64.encode(k), n])).collect::<Vec<_>>()},
+            "top": {"error": d.top.error(), "values": top.iter().map(|(h, k, len, n)| json!([h, B64.encode(k), len, n])).collect::<Vec<_>>()},
         });
     }
     v
@@ -217,15 +224,15 @@ fn read_counts(v: &Value, what: &str) -> Result<Counts, String> {
 
 fn read_quantiles(v: &Value, what: &str) -> Result<Quantiles, String> {
     let n = u(&v["n"], what)?;
-    if let Some(s) = v["ddsketch"].as_str() {
-        let bytes = B64.decode(s).map_err(|e| format!("\"{what}\": {e}"))?;
-        return Quantiles::from_state(n, Vec::new(), Some(&bytes));
+    let inf = (v["-inf"].as_u64().unwrap_or(0), v["+inf"].as_u64().unwrap_or(0));
+    if v["tdigest"].is_object() {
+        return Quantiles::from_state(n, inf, Vec::new(), Some(&v["tdigest"])).map_err(|e| format!("\"{what}\": {e}"));
     }
     let mut runs = Vec::new();
     for r in arr(&v["exact"], what)? {
         runs.push((f(nth(r, 0, what)?, what)?, u(nth(r, 1, what)?, what)?));
     }
-    Quantiles::from_state(n, runs, None).map_err(|e| format!("\"{what}\": {e}"))
+    Quantiles::from_state(n, inf, runs, None).map_err(|e| format!("\"{what}\": {e}"))
 }
 
 fn read_numeric(v: &Value, what: &str) -> Result<Numeric, String> {
@@ -254,9 +261,10 @@ fn read_deep(v: &Value) -> Result<Deep, String> {
     let mut counters = Vec::new();
     for t in arr(&v["top"]["values"], "top")? {
         let key = B64
-            .decode(nth(t, 0, "top")?.as_str().unwrap_or(""))
+            .decode(nth(t, 1, "top")?.as_str().unwrap_or(""))
             .map_err(|e| format!("\"top\": {e}"))?;
-        counters.push((key, u(nth(t, 1, "top")?, "top")?));
+        let len = usize::try_from(u(nth(t, 2, "top")?, "top")?).map_err(|_| "\"top\": a length too large")?;
+        counters.push((u(nth(t, 0, "top")?, "top")?, key, len, u(nth(t, 3, "top")?, "top")?));
     }
     Ok(Deep {
         counts: read_quantiles(&v["counts"], "counts")?,

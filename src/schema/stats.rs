@@ -416,7 +416,7 @@ impl FeatureStats {
                 Kind::Int64 => f.int64s().for_each(|v| d.int.add(v as f64)),
                 Kind::Float => f
                     .floats()
-                    .filter(|v| v.is_finite())
+                    .filter(|v| !v.is_nan())
                     .for_each(|v| d.float.add(f64::from(v))),
                 Kind::Bytes => f.bytes().for_each(|v| d.add_bytes(v)),
                 Kind::None => {}

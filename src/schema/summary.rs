@@ -181,11 +181,19 @@ pub fn summarize(f: &FeatureStats, total: u64) -> Option<Summary> {
             let n = &deep.float;
             let fl = &f.float;
             let range = fl.range().map_or((0.0, 0.0), |(a, b)| (f64::from(a), f64::from(b)));
+            // Infinities are in TFDV's mean (inf, -inf, or NaN for both),
+            // and make its deviation 0; the histograms hold finite values.
+            let (mean, std_dev) = match (fl.pos_inf > 0, fl.neg_inf > 0) {
+                (false, false) => (n.moments.mean, n.moments.std_dev()),
+                (true, false) => (f64::INFINITY, 0.0),
+                (false, true) => (f64::NEG_INFINITY, 0.0),
+                (true, true) => (f64::NAN, 0.0),
+            };
             Some(numeric(
                 &n.quantiles,
                 range,
-                n.moments.mean,
-                n.moments.std_dev(),
+                mean,
+                std_dev,
                 n.zeros,
                 (fl.nan, fl.pos_inf, fl.neg_inf),
             ))
@@ -199,7 +207,7 @@ pub fn summarize(f: &FeatureStats, total: u64) -> Option<Summary> {
                 .top
                 .top(RANK_BUCKETS)
                 .into_iter()
-                .map(|(v, n)| (v.to_vec(), n))
+                .map(|(kept, len, n)| (label(kept, len), n))
                 .collect();
             Some(BytesSummary {
                 unique: deep.unique.count(),
@@ -244,6 +252,21 @@ pub fn summarize(f: &FeatureStats, total: u64) -> Option<Summary> {
     })
 }
 
+/// How a ranked value is shown: whole; a long text cut at a character
+/// boundary, then `…`; a long binary value by its start (still not UTF-8).
+fn label(kept: &[u8], len: usize) -> Vec<u8> {
+    if kept.len() == len {
+        return kept.to_vec();
+    }
+    match std::str::from_utf8(kept) {
+        Ok(t) => format!("{t}…").into_bytes(),
+        Err(e) if e.valid_up_to() + 4 > kept.len() => {
+            format!("{}…", std::str::from_utf8(&kept[..e.valid_up_to()]).unwrap_or("")).into_bytes()
+        }
+        Err(_) => kept.to_vec(),
+    }
+}
+
 /// `range`: the exact min and max (infinities included); the histograms
 /// cover the finite values.
 fn numeric(
@@ -254,12 +277,8 @@ fn numeric(
     zeros: u64,
     special: (u64, u64, u64),
 ) -> NumSummary {
-    let (lo, hi) = (q.quantile(0.0).unwrap_or(0.0), q.quantile(1.0).unwrap_or(0.0));
-    let (min, max) = if q.count() == 0 && special.1 + special.2 == 0 {
-        (0.0, 0.0)
-    } else {
-        range
-    };
+    let finite = q.finite_range();
+    let (min, max) = if q.count() == 0 { (0.0, 0.0) } else { range };
     NumSummary {
         mean,
         std_dev,
@@ -270,10 +289,20 @@ fn numeric(
         nan: special.0,
         pos_inf: special.1,
         neg_inf: special.2,
-        standard: if q.count() == 0 {
-            Vec::new()
-        } else {
-            q.equal_width(lo, hi, BUCKETS)
+        standard: {
+            // The finite values in equal widths; infinities in buckets of
+            // their own at either end (as TFDV draws them).
+            let mut h = match finite {
+                None => Vec::new(),
+                Some((lo, hi)) => q.equal_width(lo, hi, BUCKETS),
+            };
+            if special.2 > 0 {
+                h.insert(0, (f64::NEG_INFINITY, f64::NEG_INFINITY, special.2 as f64));
+            }
+            if special.1 > 0 {
+                h.push((f64::INFINITY, f64::INFINITY, special.1 as f64));
+            }
+            h
         },
         quantiles: quantile_buckets(q),
         exact: q.is_exact(),

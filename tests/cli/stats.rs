@@ -147,7 +147,10 @@ fn dataset(dir: &Dir, shards: usize) -> Vec<String> {
 }
 
 /// Text-format statistics equal but for the last bits of floating point
-/// (the mean and deviation merge in another order).
+/// (the mean and deviation merge in another order) and, where a t-digest
+/// summarises (`id`: 10,000 distinct values in 0..10,000, 30,000 values),
+/// for its merge order: a median or bound within 1% of the range, a
+/// bucket's count within 1% of the values.
 fn assert_same_stats(a: &str, b: &str) {
     let (la, lb): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
     assert_eq!(la.len(), lb.len());
@@ -159,7 +162,12 @@ fn assert_same_stats(a: &str, b: &str) {
         let (ky, vy) = y.split_once(": ").unwrap_or_else(|| panic!("{x} vs {y}"));
         assert_eq!(kx, ky);
         let (fx, fy): (f64, f64) = (vx.parse().unwrap(), vy.parse().unwrap());
-        assert!((fx - fy).abs() <= 1e-9 * fx.abs().max(1.0), "{x} vs {y}");
+        let allowed = match kx.trim() {
+            "median" | "low_value" | "high_value" => 100.0,
+            "sample_count" => 300.0,
+            _ => 1e-9 * fx.abs().max(1.0),
+        };
+        assert!((fx - fy).abs() <= allowed, "{x} vs {y}");
     }
 }
 

@@ -3,6 +3,11 @@
 //! `tfdv.generate_statistics_from_tfrecord` writes: one TFRecord holding it,
 //! read by `tfdv.load_statistics`) or text format (`tfdv.load_stats_text`).
 //!
+//! As TFDV writes them: bytes features are STRING (values that are not
+//! UTF-8 ranked under the label `__BYTES_VALUE__`, counted in
+//! `invalid_utf8_count`), infinities are in the mean; tfr adds a
+//! `custom_stats` `media_type` for bytes features.
+//!
 //! One writer, [`Proto`], emits either encoding from the same calls, with
 //! proto3's rule that fields at their default value are left out. The
 //! field numbers are statistics.proto's (tests/cli/stats.rs checks each
@@ -165,6 +170,11 @@ impl Proto {
         if v.is_empty() {
             return;
         }
+        self.bytes_always(no, name, v);
+    }
+
+    /// An element of a repeated string (written even when empty).
+    pub fn bytes_always(&mut self, no: u32, name: &str, v: &[u8]) {
         if self.text {
             self.line(name, &text_string(v));
         } else {
@@ -257,9 +267,21 @@ fn common(p: &mut Proto, s: &Summary) {
 }
 
 fn feature(p: &mut Proto, name: &str, s: &Summary) {
-    // A feature never holding a value is STRING to TFDV.
-    let ty = s.ty.unwrap_or(StatsType::String);
+    // Bytes are STRING to TFDV, values that are not UTF-8 shown as
+    // "__BYTES_VALUE__"; so is a feature never holding a value.
+    let ty = match s.ty {
+        Some(StatsType::Int) => StatsType::Int,
+        Some(StatsType::Float) => StatsType::Float,
+        _ => StatsType::String,
+    };
     p.enumeration(2, "type", ty.number(), ty.name());
+    let label = |v: &[u8]| -> Vec<u8> {
+        if std::str::from_utf8(v).is_ok() {
+            v.to_vec()
+        } else {
+            b"__BYTES_VALUE__".to_vec()
+        }
+    };
     match (&s.num, &s.bytes) {
         (Some(n), _) => p.message(3, "num_stats", |m| {
             common(m, s);
@@ -269,15 +291,17 @@ fn feature(p: &mut Proto, name: &str, s: &Summary) {
             m.double(5, "min", n.min);
             m.double(6, "median", n.median);
             m.double(7, "max", n.max);
-            histogram(m, 8, "histograms", &n.standard, false, n.nan);
-            histogram(m, 8, "histograms", &n.quantiles, true, n.nan);
+            if !n.standard.is_empty() {
+                histogram(m, 8, "histograms", &n.standard, false, n.nan);
+                histogram(m, 8, "histograms", &n.quantiles, true, n.nan);
+            }
         }),
-        (None, Some(b)) if ty == StatsType::String => p.message(4, "string_stats", |m| {
+        (None, Some(b)) => p.message(4, "string_stats", |m| {
             common(m, s);
             m.uint(2, "unique", b.unique);
             for (v, n) in &b.top {
                 m.message(3, "top_values", |t| {
-                    t.bytes(2, "value", v);
+                    t.bytes(2, "value", &label(v));
                     t.double(3, "frequency", *n as f64);
                 });
             }
@@ -287,19 +311,12 @@ fn feature(p: &mut Proto, name: &str, s: &Summary) {
                     r.message(1, "buckets", |k| {
                         k.uint(1, "low_rank", i as u64);
                         k.uint(2, "high_rank", i as u64);
-                        k.bytes(4, "label", v);
+                        k.bytes(4, "label", &label(v));
                         k.double(5, "sample_count", *n as f64);
                     });
                 }
             });
-        }),
-        (None, Some(b)) => p.message(5, "bytes_stats", |m| {
-            common(m, s);
-            m.uint(2, "unique", b.unique);
-            m.float(3, "avg_num_bytes", b.avg_len as f32);
-            m.float(4, "min_num_bytes", b.min_len as f32);
-            m.float(5, "max_num_bytes", b.max_len as f32);
-            m.int(6, "max_num_bytes_int", b.max_len as i64);
+            m.uint(8, "invalid_utf8_count", b.invalid_utf8);
         }),
         // A feature with no values at all: only its presence.
         (None, None) => p.message(4, "string_stats", |m| common(m, s)),
@@ -311,14 +328,8 @@ fn feature(p: &mut Proto, name: &str, s: &Summary) {
                 c.bytes(3, "str", media.as_bytes());
             });
         }
-        if b.invalid_utf8 > 0 {
-            p.message(6, "custom_stats", |c| {
-                c.bytes(1, "name", b"invalid_utf8");
-                c.double(2, "num", b.invalid_utf8 as f64);
-            });
-        }
     }
-    p.message(8, "path", |path| path.bytes(1, "step", name.as_bytes()));
+    p.message(8, "path", |path| path.bytes_always(1, "step", name.as_bytes()));
 }
 
 /// `bytes` as the one record of a TFRecord file (what TFDV writes and
