@@ -41,6 +41,12 @@ pub(crate) struct ReportArgs {
     #[arg(long, value_name = "NAME")]
     pub(crate) image_feature: Vec<String>,
 
+    /// Check the data against this schema (a schema.pbtxt from TFDV or
+    /// `tfr schema -f tfdv-schema`, or tfr's schema JSON) and show the
+    /// anomalies `tfr validate` reports, the features marked.
+    #[arg(long, value_name = "SCHEMA")]
+    pub(crate) schema: Option<std::path::PathBuf>,
+
     /// The page's title (default: the inputs).
     #[arg(long, value_name = "TEXT")]
     pub(crate) title: Option<String>,
@@ -64,6 +70,8 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
     if args.output.is_none() && std::io::stdout().is_terminal() {
         bail!("tfr report writes an HTML page: give -o report.html (or redirect stdout)");
     }
+    // A schema that does not load fails before any reading.
+    let schema = args.schema.as_deref().map(super::validate::load_schema).transpose()?;
     let inputs = args.input.expand()?;
     // The statistics and the gallery each read the inputs: a stream can
     // be read only once.
@@ -91,6 +99,11 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
     // and says where it is.
     let (scan, _damage) = scan_inputs(&inputs, &scan_args, ctx)?;
     let (cards, cards_title) = gallery_cards(args, &inputs, scan.ty)?;
+    let anomalies = schema.as_ref().map(|s| anomalies(s, &inputs, args, scan.ty));
+    let schema_name = args
+        .schema
+        .as_ref()
+        .map(|p| crate::io::input::escape_name(p.as_os_str().as_encoded_bytes()));
     let title = args.title.clone().unwrap_or_else(|| {
         let names: Vec<String> = scan.files.iter().map(|f| f.name.clone()).collect();
         match names.len() {
@@ -104,7 +117,7 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
         scan: &scan,
         cards: &cards,
         cards_title: &cards_title,
-        anomalies: None,
+        anomalies: schema_name.as_deref().zip(anomalies.as_deref()),
     });
     match &args.output {
         Some(path) if path.as_os_str() != "-" => {
@@ -119,6 +132,35 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
         }
     }
     Ok(Exit::Success)
+}
+
+/// The anomalies `tfr validate --schema` reports on the inputs.
+fn anomalies(
+    schema: &crate::schema::tfdv::model::Schema,
+    inputs: &[crate::io::Input],
+    args: &ReportArgs,
+    ty: MessageType,
+) -> Vec<report::Anomaly> {
+    use crate::schema::tfdv::validate as check;
+    let checker = check::Checker::new(schema);
+    let opts = check::Options {
+        open: args.input.options(),
+        ty: Some(ty),
+        workers: pipeline::workers(args.jobs.get()),
+    };
+    let (found, error) = check::validate(&checker, inputs, &opts, &|_, _| {});
+    let names: Vec<String> = inputs.iter().map(|i| i.display()).collect();
+    let out: Vec<report::Anomaly> = found
+        .anomalies
+        .iter()
+        .filter(|a| error.is_none() || a.first.is_some())
+        .map(|a| report::Anomaly {
+            feature: a.feature.clone().unwrap_or_else(|| "(dataset)".into()),
+            kind: a.kind.tfdv_name().to_string(),
+            text: super::validate::line(a, &names),
+        })
+        .collect();
+    out
 }
 
 /// The gallery's cards, rendered by the workers as the records stream

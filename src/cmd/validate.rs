@@ -55,7 +55,7 @@ pub(crate) struct ValidateArgs {
 }
 
 /// Reads and parses the schema file; errors name it with line:column.
-fn load_schema(path: &std::path::Path) -> Result<Schema> {
+pub(crate) fn load_schema(path: &std::path::Path) -> Result<Schema> {
     let shown = crate::io::input::escape_name(path.as_os_str().as_encoded_bytes());
     let bytes = std::fs::read(path).with_context(|| format!("reading schema {shown}"))?;
     let text = String::from_utf8(bytes).map_err(|e| {
@@ -161,7 +161,7 @@ fn is_presence(kind: AnomalyKind) -> bool {
 }
 
 /// The one line on stderr of an anomaly.
-fn line(a: &Anomaly, names: &[String]) -> String {
+pub(crate) fn line(a: &Anomaly, names: &[String]) -> String {
     let what = match &a.feature {
         Some(f) => format!("feature {}", quoted(f)),
         None => "dataset".to_string(),

@@ -194,3 +194,43 @@ fn chromium_renders_the_page_and_every_thumbnail() {
     let png = std::fs::read(&shot).unwrap();
     assert!(png.starts_with(b"\x89PNG") && png.len() > 20_000, "{} bytes", png.len());
 }
+
+/// `--schema`: the anomalies of `tfr validate`, the features marked.
+#[test]
+fn anomalies_against_a_schema_are_listed_and_marked() {
+    let dir = Dir::new();
+    let schema = data_dir().join("validate").join("notebook.pbtxt");
+    let schema = schema.to_str().unwrap();
+    let clean = report(&dir, "notebook", &["--schema", schema]);
+    assert!(clean.contains("None: the data conforms to the schema."), "clean");
+    assert!(!clean.contains("class=\"row anomalous\""));
+    let drifted = report(&dir, "images", &["--schema", schema]);
+    assert!(drifted.contains("SCHEMA_MISSING_COLUMN"), "missing columns");
+    assert!(drifted.contains("SCHEMA_NEW_COLUMN"), "new columns");
+    // The new feature's row is marked, with its anomaly's name.
+    let row = drifted.find("data-name=\"label\"").expect("label row");
+    let start = drifted[..row].rfind("<tr").unwrap();
+    assert!(
+        drifted[start..row].contains("anomalous"),
+        "{}",
+        &drifted[start..row + 60]
+    );
+    assert!(drifted[row..]
+        .split("</tr>")
+        .next()
+        .unwrap()
+        .contains("SCHEMA_NEW_COLUMN"));
+    let err = dir
+        .tfr(&[
+            "report",
+            "-o",
+            "x.html",
+            "--schema",
+            "nope.pbtxt",
+            &data("notebook.tfrecord"),
+        ])
+        .run()
+        .fails(2);
+    assert!(err.contains("nope.pbtxt"), "{err}");
+    assert!(!dir.path("x.html").exists());
+}
