@@ -229,6 +229,7 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             [CompletionResult]::new('--sample', '--sample', [CompletionResultType]::ParameterName, 'Show N records sampled uniformly at random instead of the first')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed for --sample (the same seed picks the same records)')
             [CompletionResult]::new('--image-feature', '--image-feature', [CompletionResultType]::ParameterName, 'Show this bytes feature as pictures even when its values are not recognised as JPEG, PNG, GIF or WebP (repeatable)')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Check the data against this schema (a schema.pbtxt from TFDV or `tfr schema -f tfdv-schema`, or tfr''s schema JSON) and show the anomalies `tfr validate` reports, the features marked')
             [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'The page''s title (default: the inputs)')
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Payload type (all inputs are one dataset of one type)')
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Payload type (all inputs are one dataset of one type)')

@@ -217,6 +217,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --sample 'Show N records sampled uniformly at random instead of the first'
             cand --seed 'Seed for --sample (the same seed picks the same records)'
             cand --image-feature 'Show this bytes feature as pictures even when its values are not recognised as JPEG, PNG, GIF or WebP (repeatable)'
+            cand --schema 'Check the data against this schema (a schema.pbtxt from TFDV or `tfr schema -f tfdv-schema`, or tfr''s schema JSON) and show the anomalies `tfr validate` reports, the features marked'
             cand --title 'The page''s title (default: the inputs)'
             cand -t 'Payload type (all inputs are one dataset of one type)'
             cand --type 'Payload type (all inputs are one dataset of one type)'

@@ -241,6 +241,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand report" -l records -d 'Records s
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l sample -d 'Show N records sampled uniformly at random instead of the first' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l seed -d 'Seed for --sample (the same seed picks the same records)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l image-feature -d 'Show this bytes feature as pictures even when its values are not recognised as JPEG, PNG, GIF or WebP (repeatable)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand report" -l schema -d 'Check the data against this schema (a schema.pbtxt from TFDV or `tfr schema -f tfdv-schema`, or tfr\'s schema JSON) and show the anomalies `tfr validate` reports, the features marked' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l title -d 'The page\'s title (default: the inputs)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -s t -l type -d 'Payload type (all inputs are one dataset of one type)' -r -f -a "auto\t'The first record decides: a SequenceExample when it has feature_lists, else an Example (an ExampleListWithContext when its names read as nested protobuf otherwise); every other record must match'
 example\t'tf.train.Example'

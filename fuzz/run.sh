@@ -12,7 +12,7 @@ secs="${1:-600}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(record_reader example_text from_jsonl)
+    targets=(record_reader example_text from_jsonl tfdv_files)
 fi
 toolchain=()
 if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
@@ -31,6 +31,9 @@ for t in "${targets[@]}"; do
                 { printf "\\$m"; cat "$f"; } > "corpus/$t/seed-$m-$(basename "$f")"
             done
         done
+    fi
+    if [ "$t" = tfdv_files ]; then
+        cp ../tests/data/tfdv/*.pbtxt ../tests/data/validate/*.pbtxt ../fuzz/regressions/tfdv_files/* "corpus/$t/" 2>/dev/null || true
     fi
     echo "=== $t for ${secs}s"
     cargo "${toolchain[@]}" fuzz run --sanitizer "${FUZZ_SANITIZER:-none}" "$t" -- -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1

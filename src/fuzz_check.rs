@@ -327,6 +327,38 @@ pub fn from_jsonl(data: &[u8]) {
     }
 }
 
+/// Fuzzes the readers of TFDV's files and tfr's saved statistics: a
+/// schema (protobuf text format or tfr's schema JSON), and a statistics
+/// file for `tfr stats --merge`. They never panic; a schema that reads
+/// writes a text form that reads back to the same text, and compiles for
+/// `tfr validate`; saved statistics that read write the same JSON back.
+pub fn tfdv_files(data: &[u8]) {
+    use crate::schema::tfdv::model::Schema;
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Ok(schema) = Schema::from_text(text) {
+        let _ = crate::schema::tfdv::validate::Checker::new(&schema);
+        let written = schema.to_pbtxt();
+        let again = Schema::from_pbtxt(&written)
+            .unwrap_or_else(|e| panic!("tfr's own text does not read back: {e}\n{written}"));
+        assert_eq!(again.to_pbtxt(), written, "the text form is not stable");
+    }
+    if let Ok(scan) = crate::schema::saved::from_json(text, 0) {
+        let json = crate::schema::saved::to_json(&scan).to_string();
+        let back = crate::schema::saved::from_json(&json, 0)
+            .unwrap_or_else(|e| panic!("tfr's own statistics do not read back: {e}"));
+        assert_eq!(
+            crate::schema::saved::to_json(&back).to_string(),
+            json,
+            "saved statistics are not stable"
+        );
+        // Every rendering of them holds too.
+        let _ = crate::schema::tfdv::stats_file::write(&scan, true);
+        let _ = crate::schema::tfdv::infer::infer(&scan).to_pbtxt();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::Path;
@@ -386,6 +418,28 @@ mod tests {
     #[test]
     fn from_jsonl_regressions() {
         replay("from_jsonl", super::from_jsonl);
+    }
+
+    #[test]
+    fn tfdv_files_regressions() {
+        replay("tfdv_files", super::tfdv_files);
+    }
+
+    /// The schemas and statistics of the fixtures, through the target.
+    #[test]
+    fn tfdv_files_hold_on_the_fixtures() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+        let mut checked = 0;
+        for dir in ["tfdv", "validate"] {
+            for entry in std::fs::read_dir(root.join(dir)).expect("fixture folder") {
+                let path = entry.expect("dir entry").path();
+                if path.extension().is_some_and(|e| e == "pbtxt") {
+                    super::tfdv_files(&std::fs::read(&path).expect("fixture"));
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 8, "{checked} schemas");
     }
 
     /// Lines near valid ones (each byte of the samples changed in turn, and

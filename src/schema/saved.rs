@@ -193,7 +193,21 @@ fn arr<'a>(v: &'a Value, what: &str) -> Result<&'a Vec<Value>, String> {
     v.as_array().ok_or_else(|| format!("\"{what}\" is not a list"))
 }
 
+/// The largest count a saved file may hold: sums of a million such files
+/// still fit in 64 bits.
+const MAX_COUNT: u64 = 1 << 44;
+
+/// A count (at most [`MAX_COUNT`]).
 fn u(v: &Value, what: &str) -> Result<u64, String> {
+    let n = hash(v, what)?;
+    if n > MAX_COUNT {
+        return Err(format!("\"{what}\" is too large for a count ({n})"));
+    }
+    Ok(n)
+}
+
+/// A 64-bit value (a hash).
+fn hash(v: &Value, what: &str) -> Result<u64, String> {
     v.as_u64().ok_or_else(|| format!("\"{what}\" is not a count"))
 }
 
@@ -217,8 +231,9 @@ fn nth<'a>(v: &'a Value, n: usize, what: &str) -> Result<&'a Value, String> {
 fn read_counts(v: &Value, what: &str) -> Result<Counts, String> {
     Ok(Counts {
         n: u(nth(v, 0, what)?, what)?,
-        min: u(nth(v, 1, what)?, what)?,
-        max: u(nth(v, 2, what)?, what)?,
+        // u64::MAX while nothing was counted.
+        min: hash(nth(v, 1, what)?, what)?,
+        max: hash(nth(v, 2, what)?, what)?,
     })
 }
 
@@ -254,7 +269,7 @@ fn read_deep(v: &Value) -> Result<Deep, String> {
     } else {
         let hashes = arr(&v["unique"]["hashes"], "unique")?
             .iter()
-            .map(|h| u(h, "unique"))
+            .map(|h| hash(h, "unique"))
             .collect::<Result<Vec<u64>, String>>()?;
         Distinct::from_state(hashes, None)?
     };
@@ -264,7 +279,7 @@ fn read_deep(v: &Value) -> Result<Deep, String> {
             .decode(nth(t, 1, "top")?.as_str().unwrap_or(""))
             .map_err(|e| format!("\"top\": {e}"))?;
         let len = usize::try_from(u(nth(t, 2, "top")?, "top")?).map_err(|_| "\"top\": a length too large")?;
-        counters.push((u(nth(t, 0, "top")?, "top")?, key, len, u(nth(t, 3, "top")?, "top")?));
+        counters.push((hash(nth(t, 0, "top")?, "top")?, key, len, u(nth(t, 3, "top")?, "top")?));
     }
     Ok(Deep {
         counts: read_quantiles(&v["counts"], "counts")?,
@@ -330,11 +345,15 @@ fn read_feature(x: &Value, first_input: u32) -> Result<FeatureStats, String> {
         count: u(nth(bv, 0, "bytes")?, "bytes")?,
         utf8: u(nth(bv, 1, "bytes")?, "bytes")?,
         empty: u(nth(bv, 2, "bytes")?, "bytes")?,
-        shortest: u(nth(bv, 3, "bytes")?, "bytes")?,
-        longest: u(nth(bv, 4, "bytes")?, "bytes")?,
+        shortest: hash(nth(bv, 3, "bytes")?, "bytes")?,
+        longest: hash(nth(bv, 4, "bytes")?, "bytes")?,
         total_len: u(nth(bv, 5, "bytes")?, "bytes")?,
         media,
     };
+    let b = &s.bytes;
+    if b.utf8 > b.count || b.empty > b.count || b.media.iter().sum::<u64>() > b.count {
+        return Err(format!("feature \"{name}\": its bytes counts do not add up"));
+    }
     s.inputs = arr(&x["in_inputs"], "in_inputs")?
         .iter()
         .map(|n| {

@@ -222,7 +222,7 @@ pub fn summarize(f: &FeatureStats, total: u64) -> Option<Summary> {
                 },
                 min_len: if b.count == 0 { 0 } else { b.shortest },
                 max_len: b.longest,
-                invalid_utf8: b.count - b.utf8,
+                invalid_utf8: b.count.saturating_sub(b.utf8),
                 media: b.media_types().into_iter().map(|(m, n)| (m.name(), n)).collect(),
                 sizes: if deep.sizes.count() == 0 {
                     Vec::new()
