@@ -522,6 +522,20 @@ def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_s
         add(Case("tfdv.stats.notebook", "peer", "TFDV generate_statistics", "notebook 1M",
                  [str(tfdv_py), "-c", PEER_STATS_TFDV, str(nb), str(prefix), str(N), "100000", str(tfdv_budget)], N, nb_b,
                  reps=1, note="1 repetition; time of the call (Beam pipeline included), without imports"))
+    # The CI gate: validate against the schema tfr infers (exit 0).
+    schema_file = d / "notebook.schema.pbtxt"
+    if "validate" in cmds and not schema_file.exists():
+        schema_file.write_text(run_checked([T, "schema", "-f", "tfdv-schema", str(nb)]))
+    if schema_file.exists():
+        tfr_case("tfr.validate.notebook", "validate", "notebook 1M", ["--schema", str(schema_file), str(nb)], N, nb_b,
+                 "tfr.stats.notebook", None, Target(min_rps=1e6, max_rss_mb=64), nonempty,
+                 flags=" --schema", note="ratio: × tfr stats")
+    # The report: statistics, then 24 cards (images 2k: random bytes, not
+    # decodable pictures; a dataset of real JPEGs is measured in the notes).
+    tfr_case("tfr.report.images", "report", "images 2k", ["-o", str(tmp / "report.html"), str(img)], I, img_b,
+             None, None, Target(max_s=5.0, max_rss_mb=64), None, tmp / "report.html")
+    tfr_case("tfr.report.notebook", "report", "notebook 1M", ["-o", str(tmp / "report.html"), str(nb)], N, nb_b,
+             "tfr.stats.notebook", None, Target(max_rss_mb=64), None, tmp / "report.html", note="ratio: × tfr stats")
     # Record ranges: the last 10 records cost about what count costs
     # (skipped records hop from header to header). records=0: a latency row.
     tfr_case("tfr.cat.skip", "cat", "notebook 1M", ["--skip", str(N - 10), "-n", "10", str(nb)], 0, 0, "tfr.count.notebook", None,
