@@ -247,7 +247,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand report" -s t -l type -d 'Payload
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
 elwc\t'tensorflow.serving.ExampleListWithContext: context features per record, example features per example'"
-complete -c tfr -n "__fish_tfr_using_subcommand report" -s n -l limit -d 'Statistics of only the first N records (over all inputs together)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand report" -s n -l limit -d 'Scan only the first N records (over all inputs together)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -s j -l jobs -d 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r

@@ -109,6 +109,51 @@ impl Drop for Progress {
     }
 }
 
+/// A progress bar shown only once the work has run a moment (300 ms): no
+/// flash on small inputs. For one thread (`update` from the thread that
+/// made it).
+pub(crate) struct LazyProgress<'a> {
+    ctx: &'a Ctx,
+    total: Option<u64>,
+    started: std::time::Instant,
+    bar: std::cell::RefCell<Option<Progress>>,
+}
+
+impl<'a> LazyProgress<'a> {
+    pub(crate) fn new(ctx: &'a Ctx, total: Option<u64>) -> Self {
+        LazyProgress {
+            ctx,
+            total,
+            started: std::time::Instant::now(),
+            bar: std::cell::RefCell::new(None),
+        }
+    }
+
+    pub(crate) fn update(&self, bytes: u64, records: u64) {
+        let mut bar = self.bar.borrow_mut();
+        if bar.is_none() && self.started.elapsed() > Duration::from_millis(300) {
+            *bar = Some(self.ctx.progress(self.total));
+        }
+        if let Some(p) = bar.as_ref() {
+            p.update(bytes, records);
+        }
+    }
+
+    pub(crate) fn finish(&self) {
+        if let Some(p) = self.bar.borrow_mut().take() {
+            p.finish();
+        }
+    }
+}
+
+/// Writes `bytes` to stdout and flushes.
+pub(crate) fn write_stdout(bytes: &[u8]) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let mut out = stdout();
+    out.write_all(bytes).context("writing output")?;
+    out.flush().context("writing output")
+}
+
 /// Stdout: line-buffered on a terminal, block-buffered otherwise.
 pub(crate) fn stdout() -> Box<dyn Write> {
     let out = io::stdout();

@@ -2,8 +2,8 @@
 //! ([`crate::report`]): the statistics of `tfr stats` with charts, and a
 //! gallery of records with image thumbnails.
 
-use super::schema::{scan_inputs, ScanArgs, SchemaType};
-use crate::args::{FeatureArgs, InputArgs, JobsArg};
+use super::schema::{scan_inputs, ScanArgs, ScanFlags};
+use crate::args::InputArgs;
 use crate::example::{Decoder, MessageType};
 use crate::exit::Exit;
 use crate::io::{AtomicOutput, Compression};
@@ -51,19 +51,8 @@ pub(crate) struct ReportArgs {
     #[arg(long, value_name = "TEXT")]
     pub(crate) title: Option<String>,
 
-    /// Payload type (all inputs are one dataset of one type).
-    #[arg(long = "type", short = 't', value_enum, default_value_t = SchemaType::Auto, value_name = "TYPE")]
-    pub(crate) payload: SchemaType,
-
-    /// Statistics of only the first N records (over all inputs together).
-    #[arg(long, short = 'n', value_name = "N")]
-    pub(crate) limit: Option<u64>,
-
     #[command(flatten)]
-    pub(crate) select: FeatureArgs,
-
-    #[command(flatten)]
-    pub(crate) jobs: JobsArg,
+    pub(crate) scan: ScanFlags,
 }
 
 pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
@@ -89,10 +78,7 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
     }
     let scan_args = ScanArgs {
         input: &args.input,
-        payload: args.payload,
-        limit: args.limit,
-        select: &args.select,
-        jobs: &args.jobs,
+        flags: &args.scan,
         deep: true,
     };
     // A damaged input: the page shows the statistics before the damage
@@ -126,9 +112,7 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
             out.commit()?;
         }
         _ => {
-            let mut out = crate::output::stdout();
-            out.write_all(page.as_bytes()).context("writing output")?;
-            out.flush().context("writing output")?;
+            crate::output::write_stdout(page.as_bytes())?;
         }
     }
     Ok(Exit::Success)
@@ -146,7 +130,7 @@ fn anomalies(
     let opts = check::Options {
         open: args.input.options(),
         ty: Some(ty),
-        workers: pipeline::workers(args.jobs.get()),
+        workers: pipeline::workers(args.scan.jobs.get()),
     };
     let (found, error) = check::validate(&checker, inputs, &opts, &|_, _| {});
     let names: Vec<String> = inputs.iter().map(|i| i.display()).collect();
@@ -176,7 +160,7 @@ fn gallery_cards(args: &ReportArgs, inputs: &[crate::io::Input], ty: MessageType
         sample: args.sample,
         seed: args.seed,
     };
-    let jobs = args.jobs.get();
+    let jobs = args.scan.jobs.get();
     let how = range.reading(&open, Some(ty), jobs);
     let render = |decoder: &mut Decoder, r: &batches::Record<'_>, out: &mut crate::example::Out<'_>| -> Result<()> {
         gallery::card(decoder, r.ty, false, r.payload, (r.name, r.index), &images, out)

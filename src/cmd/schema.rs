@@ -9,12 +9,11 @@ use crate::output::{self, Ctx};
 use crate::pipeline;
 use crate::schema::stats::{self, FeatureStats};
 use crate::schema::{self, describe::*, Scan};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use comfy_table::{presets, ColumnConstraint, ContentArrangement, Table, Width};
-use std::cell::RefCell;
 use std::fmt::Write as _;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 
 /// `--format` of `tfr schema`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -66,6 +65,13 @@ pub(crate) struct SchemaArgs {
     #[arg(long, conflicts_with = "format")]
     pub(crate) json: bool,
 
+    #[command(flatten)]
+    pub(crate) scan: ScanFlags,
+}
+
+/// The flags of a scan, shared by `schema`, `stats` and `report`.
+#[derive(Args, Debug, Clone)]
+pub(crate) struct ScanFlags {
     /// Payload type (all inputs are one dataset of one type).
     #[arg(long = "type", short = 't', value_enum, default_value_t = SchemaType::Auto, value_name = "TYPE")]
     pub(crate) payload: SchemaType,
@@ -81,13 +87,10 @@ pub(crate) struct SchemaArgs {
     pub(crate) jobs: JobsArg,
 }
 
-/// What a scan reads: the arguments `tfr schema` and `tfr stats` share.
+/// What a scan reads.
 pub(crate) struct ScanArgs<'a> {
     pub(crate) input: &'a InputArgs,
-    pub(crate) payload: SchemaType,
-    pub(crate) limit: Option<u64>,
-    pub(crate) select: &'a FeatureArgs,
-    pub(crate) jobs: &'a JobsArg,
+    pub(crate) flags: &'a ScanFlags,
     /// Full statistics ([`schema::deep`]).
     pub(crate) deep: bool,
 }
@@ -106,40 +109,27 @@ pub(crate) fn scan_inputs(
     args: &ScanArgs<'_>,
     ctx: &Ctx,
 ) -> Result<(Scan, Option<anyhow::Error>)> {
-    let projection = args.select.projection().map(std::sync::Arc::new);
+    let flags = args.flags;
+    let projection = flags.select.projection().map(std::sync::Arc::new);
     let opts = schema::Options {
         deep: args.deep,
         open: args.input.options(),
-        ty: match args.payload {
+        ty: match flags.payload {
             SchemaType::Auto => None,
             SchemaType::Example => Some(MessageType::Example),
             SchemaType::Sequence => Some(MessageType::SequenceExample),
             SchemaType::Elwc => Some(MessageType::Elwc),
         },
-        limit: args.limit,
-        workers: pipeline::workers(args.jobs.get()),
+        limit: flags.limit,
+        workers: pipeline::workers(flags.jobs.get()),
         keep: projection
             .clone()
             .map(|p| schema::KeepShared(std::sync::Arc::new(move |key: &str| p.keeps(key)))),
     };
-    // The bar is shown only once the scan has run a moment: no flash on
-    // small inputs.
-    let total_bytes = crate::io::input::total_size(inputs);
-    let started = std::time::Instant::now();
-    let bar: RefCell<Option<output::Progress>> = RefCell::new(None);
-    let progress = |bytes, records| {
-        let mut bar = bar.borrow_mut();
-        if bar.is_none() && started.elapsed() > std::time::Duration::from_millis(300) {
-            *bar = Some(ctx.progress(total_bytes));
-        }
-        if let Some(p) = bar.as_ref() {
-            p.update(bytes, records);
-        }
-    };
+    let bar = output::LazyProgress::new(ctx, crate::io::input::total_size(inputs));
+    let progress = |bytes, records| bar.update(bytes, records);
     let (scan, error) = schema::scan(inputs, &opts, &progress);
-    if let Some(p) = bar.take() {
-        p.finish();
-    }
+    bar.finish();
     for warning in projection.iter().flat_map(|p| p.unmatched()) {
         output::error_line(format_args!("{warning}"));
     }
@@ -153,10 +143,7 @@ pub(crate) fn run(args: &SchemaArgs, ctx: &Ctx) -> Result<Exit> {
     let format = if args.json { SchemaFormat::Json } else { args.format };
     let scan_args = ScanArgs {
         input: &args.input,
-        payload: args.payload,
-        limit: args.limit,
-        select: &args.select,
-        jobs: &args.jobs,
+        flags: &args.scan,
         deep: format == SchemaFormat::TfdvSchema,
     };
     let (scan, error) = scan(&scan_args, ctx)?;
@@ -171,9 +158,7 @@ pub(crate) fn run(args: &SchemaArgs, ctx: &Ctx) -> Result<Exit> {
         SchemaFormat::Tf => schema::tf::write_tf(&mut text, &scan),
         SchemaFormat::TfdvSchema => text = schema::tfdv::infer::infer(&scan).to_pbtxt(),
     }
-    let mut out = output::stdout();
-    out.write_all(text.as_bytes()).context("writing output")?;
-    out.flush().context("writing output")?;
+    output::write_stdout(text.as_bytes())?;
     match error {
         Some(e) => Err(e),
         None => Ok(Exit::Success),

@@ -4,8 +4,8 @@
 //! a table, TFDV's statistics file (binary or text) or tfr's saved JSON
 //! ([`crate::schema::saved`]) that `--merge` combines.
 
-use super::schema::{scan_inputs, ScanArgs, SchemaType};
-use crate::args::{FeatureArgs, InputArgs, JobsArg};
+use super::schema::{scan_inputs, ScanArgs, ScanFlags};
+use crate::args::InputArgs;
 use crate::example::MessageType;
 use crate::exit::Exit;
 use crate::output::{self, Ctx};
@@ -16,7 +16,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use comfy_table::{presets, ContentArrangement, Table};
 use std::fmt::Write as _;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 
 /// `--format` of `tfr stats`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -51,19 +51,8 @@ pub(crate) struct StatsArgs {
     #[arg(long, value_name = "STATS.json")]
     pub(crate) merge: Vec<std::path::PathBuf>,
 
-    /// Payload type (all inputs are one dataset of one type).
-    #[arg(long = "type", short = 't', value_enum, default_value_t = SchemaType::Auto, value_name = "TYPE")]
-    pub(crate) payload: SchemaType,
-
-    /// Scan only the first N records (over all inputs together).
-    #[arg(long, short = 'n', value_name = "N")]
-    pub(crate) limit: Option<u64>,
-
     #[command(flatten)]
-    pub(crate) select: FeatureArgs,
-
-    #[command(flatten)]
-    pub(crate) jobs: JobsArg,
+    pub(crate) scan: ScanFlags,
 }
 
 pub(crate) fn run(args: &StatsArgs, ctx: &Ctx) -> Result<Exit> {
@@ -82,10 +71,7 @@ pub(crate) fn run(args: &StatsArgs, ctx: &Ctx) -> Result<Exit> {
     }
     let scan_args = ScanArgs {
         input: &args.input,
-        payload: args.payload,
-        limit: args.limit,
-        select: &args.select,
-        jobs: &args.jobs,
+        flags: &args.scan,
         deep: true,
     };
     let mut error = None;
@@ -114,9 +100,7 @@ pub(crate) fn run(args: &StatsArgs, ctx: &Ctx) -> Result<Exit> {
         StatsFormat::TfdvStats => tfdv::stats_file::as_tfrecord(&tfdv::stats_file::write(&scan, false)),
         StatsFormat::TfdvStatsText => tfdv::stats_file::write(&scan, true),
     };
-    let mut out = output::stdout();
-    out.write_all(&bytes).context("writing output")?;
-    out.flush().context("writing output")?;
+    output::write_stdout(&bytes)?;
     match error {
         Some(e) => Err(e),
         None => Ok(Exit::Success),

@@ -14,7 +14,6 @@ use crate::schema::tfdv::validate::{self as check, quoted, Anomaly, AnomalyKind,
 use anyhow::{Context, Result};
 use clap::Args;
 use serde_json::json;
-use std::cell::RefCell;
 use std::io::Write;
 
 /// `--type` of `tfr validate`.
@@ -80,22 +79,10 @@ pub(crate) fn run(args: &ValidateArgs, ctx: &Ctx) -> Result<Exit> {
         },
         workers: pipeline::workers(args.jobs.get()),
     };
-    let total_bytes = crate::io::input::total_size(&inputs);
-    let started = std::time::Instant::now();
-    let bar: RefCell<Option<output::Progress>> = RefCell::new(None);
-    let progress = |bytes, records| {
-        let mut bar = bar.borrow_mut();
-        if bar.is_none() && started.elapsed() > std::time::Duration::from_millis(300) {
-            *bar = Some(ctx.progress(total_bytes));
-        }
-        if let Some(p) = bar.as_ref() {
-            p.update(bytes, records);
-        }
-    };
+    let bar = output::LazyProgress::new(ctx, crate::io::input::total_size(&inputs));
+    let progress = |bytes, records| bar.update(bytes, records);
     let (report, error) = check::validate(&checker, &inputs, &opts, &progress);
-    if let Some(p) = bar.take() {
-        p.finish();
-    }
+    bar.finish();
     let names: Vec<String> = inputs.iter().map(|i| i.display()).collect();
     let schema_name = crate::io::input::escape_name(args.schema.as_os_str().as_encoded_bytes());
     // Anomalies of the records read, even when reading stopped early; the
