@@ -237,8 +237,8 @@ zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -s o -l output -d 'Write the page to FILE (replaced only once complete); without it the page goes to stdout, which must not be a terminal' -r -F
-complete -c tfr -n "__fish_tfr_using_subcommand report" -l records -d 'Records shown in the gallery: the first N' -r
-complete -c tfr -n "__fish_tfr_using_subcommand report" -l sample -d 'Show N records sampled uniformly at random instead of the first' -r
+complete -c tfr -n "__fish_tfr_using_subcommand report" -l records -d 'Records shown in the gallery: the first N (at most 10,000)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand report" -l sample -d 'Show N records sampled uniformly at random instead of the first (at most 10,000)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l seed -d 'Seed for --sample (the same seed picks the same records)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l image-feature -d 'Show this bytes feature as pictures even when its values are not recognised as JPEG, PNG, GIF or WebP (repeatable)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l schema -d 'Check the data against this schema (a schema.pbtxt from TFDV or `tfr schema -f tfdv-schema`, or tfr\'s schema JSON) and show the anomalies `tfr validate` reports, the features marked' -r -F

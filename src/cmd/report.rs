@@ -14,6 +14,10 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use std::io::{IsTerminal, Write};
 
+/// Records a gallery shows at most (its cards are held until the page is
+/// written).
+const MAX_CARDS: u64 = 10_000;
+
 #[derive(Args, Debug, Clone)]
 pub(crate) struct ReportArgs {
     #[command(flatten)]
@@ -24,12 +28,13 @@ pub(crate) struct ReportArgs {
     #[arg(short = 'o', long, value_name = "FILE")]
     pub(crate) output: Option<std::path::PathBuf>,
 
-    /// Records shown in the gallery: the first N.
-    #[arg(long, value_name = "N", default_value_t = 24)]
+    /// Records shown in the gallery: the first N (at most 10,000).
+    #[arg(long, value_name = "N", default_value_t = 24, value_parser = clap::value_parser!(u64).range(0..=MAX_CARDS))]
     pub(crate) records: u64,
 
-    /// Show N records sampled uniformly at random instead of the first.
-    #[arg(long, value_name = "N", conflicts_with = "records")]
+    /// Show N records sampled uniformly at random instead of the first
+    /// (at most 10,000).
+    #[arg(long, value_name = "N", conflicts_with = "records", value_parser = clap::value_parser!(u64).range(0..=MAX_CARDS))]
     pub(crate) sample: Option<u64>,
 
     /// Seed for --sample (the same seed picks the same records).
@@ -83,7 +88,17 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
     };
     // A damaged input: the page shows the statistics before the damage
     // and says where it is.
-    let (scan, _damage) = scan_inputs(&inputs, &scan_args, ctx)?;
+    let (scan, damage) = scan_inputs(&inputs, &scan_args, ctx)?;
+    let notes: Vec<String> = [
+        super::schema::untracked_note(&scan),
+        super::schema::conflicts_note(&scan),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    for note in &notes {
+        crate::output::error_line(format_args!("warning: {note}"));
+    }
     let (cards, cards_title) = gallery_cards(args, &inputs, scan.ty)?;
     let anomalies = schema.as_ref().map(|s| anomalies(s, &inputs, args, scan.ty));
     let schema_name = args
@@ -91,9 +106,9 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
         .as_ref()
         .map(|p| crate::io::input::escape_name(p.as_os_str().as_encoded_bytes()));
     let title = args.title.clone().unwrap_or_else(|| {
-        let names: Vec<String> = scan.files.iter().map(|f| f.name.clone()).collect();
+        let names: Vec<String> = inputs.iter().map(|i| i.display()).collect();
         match names.len() {
-            0 => "stdin".to_string(),
+            0 => "no input".to_string(),
             1..=3 => names.join(", "),
             n => format!("{}, … ({n} files)", names[..2].join(", ")),
         }
@@ -104,6 +119,7 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
         cards: &cards,
         cards_title: &cards_title,
         anomalies: schema_name.as_deref().zip(anomalies.as_deref()),
+        notes: &notes,
     });
     match &args.output {
         Some(path) if path.as_os_str() != "-" => {
@@ -115,7 +131,12 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
             crate::output::write_stdout(page.as_bytes())?;
         }
     }
-    Ok(Exit::Success)
+    // The page shows the records before the damage and says where it is;
+    // the damage is still an error.
+    match damage {
+        Some(e) => Err(e),
+        None => Ok(Exit::Success),
+    }
 }
 
 /// The anomalies `tfr validate --schema` reports on the inputs.
@@ -150,9 +171,7 @@ fn anomalies(
 /// The gallery's cards, rendered by the workers as the records stream
 /// past (thumbnails included), and what they show.
 fn gallery_cards(args: &ReportArgs, inputs: &[crate::io::Input], ty: MessageType) -> Result<(String, String)> {
-    let images = gallery::Images {
-        forced: args.image_feature.clone(),
-    };
+    let images = gallery::Images::new(args.image_feature.clone());
     let open = args.input.options();
     let range = crate::args::RangeArgs {
         skip: 0,

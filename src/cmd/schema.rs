@@ -139,6 +139,50 @@ pub(crate) fn scan_inputs(
     Ok((scan, error))
 }
 
+/// What the statistics leave out, one line: the distinct feature names
+/// past [`stats::MAX_FEATURES`] of each section (they have no statistics).
+pub(crate) fn untracked_note(scan: &Scan) -> Option<String> {
+    let sections = [
+        ("feature", &scan.stats.features),
+        ("feature list", &scan.stats.feature_lists),
+        ("example feature", &scan.stats.examples),
+    ];
+    let parts: Vec<String> = sections
+        .iter()
+        .filter_map(|(what, t)| {
+            let (n, lower_bound) = t.untracked();
+            (n > 0).then(|| format!("{}{n} {what} names", if lower_bound { "at least " } else { "" }))
+        })
+        .collect();
+    (!parts.is_empty()).then(|| {
+        format!(
+            "{} past the first {} have no statistics (use --features/--exclude to choose which are counted)",
+            parts.join(", "),
+            stats::MAX_FEATURES
+        )
+    })
+}
+
+/// The features seen with several kinds, one line (statistics are of the
+/// first kind seen).
+pub(crate) fn conflicts_note(scan: &Scan) -> Option<String> {
+    let names: Vec<String> = [&scan.stats.features, &scan.stats.feature_lists, &scan.stats.examples]
+        .iter()
+        .flat_map(|t| t.sorted())
+        .filter(|f| f.is_conflict())
+        .map(|f| format!("{:?}", &*f.name))
+        .collect();
+    (!names.is_empty()).then(|| {
+        let shown: Vec<&str> = names.iter().take(5).map(String::as_str).collect();
+        let more = if names.len() > 5 { format!(" and {} more", names.len() - 5) } else { String::new() };
+        format!(
+            "feature{} {}{more} seen with several kinds: statistics are of the first kind seen (`tfr schema` shows where each appears)",
+            if names.len() == 1 { "" } else { "s" },
+            shown.join(", ")
+        )
+    })
+}
+
 pub(crate) fn run(args: &SchemaArgs, ctx: &Ctx) -> Result<Exit> {
     let format = if args.json { SchemaFormat::Json } else { args.format };
     let scan_args = ScanArgs {
@@ -147,6 +191,16 @@ pub(crate) fn run(args: &SchemaArgs, ctx: &Ctx) -> Result<Exit> {
         deep: format == SchemaFormat::TfdvSchema,
     };
     let (scan, error) = scan(&scan_args, ctx)?;
+    if format == SchemaFormat::TfdvSchema {
+        // A schema without some features would fail validation of the very
+        // data it came from.
+        if let Some(note) = untracked_note(&scan) {
+            anyhow::bail!("cannot write a complete schema: {note}");
+        }
+        if let Some(note) = conflicts_note(&scan) {
+            output::error_line(format_args!("warning: {note}"));
+        }
+    }
     // The schema of everything before the damage, then the error.
     let mut text = String::new();
     match format {

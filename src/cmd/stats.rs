@@ -86,6 +86,15 @@ pub(crate) fn run(args: &StatsArgs, ctx: &Ctx) -> Result<Exit> {
     } else {
         merged.expect("--merge given")
     };
+    for note in [
+        super::schema::untracked_note(&scan),
+        super::schema::conflicts_note(&scan),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        output::error_line(format_args!("warning: {note}"));
+    }
     let bytes = match args.format {
         StatsFormat::Table => {
             let mut text = String::new();
@@ -221,7 +230,14 @@ fn num(v: f64) -> String {
 
 fn details(s: &Summary) -> String {
     let mut d = String::new();
-    if let Some(n) = &s.num {
+    if let Some(n) = s.num.as_ref().filter(|n| n.standard.is_empty()) {
+        // No number to summarise.
+        if n.nan > 0 {
+            let _ = write!(d, "all NaN ({})", n.nan);
+        } else {
+            d.push_str("no values");
+        }
+    } else if let Some(n) = &s.num {
         let approx = if n.exact { "" } else { "~" };
         let _ = write!(
             d,

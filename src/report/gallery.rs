@@ -15,23 +15,65 @@ pub const THUMB: u32 = 160;
 /// Images larger than this (either side) are not decoded.
 const MAX_SIDE: u32 = 16_384;
 /// Memory an image decoder may use.
-const MAX_ALLOC: u64 = 256 << 20;
+const MAX_ALLOC: u64 = 160 << 20;
+/// Pixels of one image decoded at most (a 633-byte JPEG can announce
+/// 9000x9000: its header is read first).
+const MAX_PIXELS: u64 = 40_000_000;
+/// Pixels decoded for one page at most (then images are described, not
+/// drawn): bounds the time a page of hostile images takes.
+pub const PAGE_PIXELS: u64 = 1_000_000_000;
 /// Values of a list shown on a card.
 const LIST_SHOWN: usize = 6;
 /// Characters of a text value shown on a card.
 const TEXT_SHOWN: usize = 48;
 
 /// Which features are pictures.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Images {
     /// Features forced to be images (`--image-feature`); others are
     /// pictures when their bytes are JPEG, PNG, GIF or WebP.
     pub forced: Vec<String>,
+    /// Pixels the page may still decode (see [`PAGE_PIXELS`]).
+    pub budget: std::sync::atomic::AtomicU64,
+}
+
+impl Images {
+    /// Images of the features `forced` and the recognised ones, with a
+    /// page budget of [`PAGE_PIXELS`].
+    pub fn new(forced: Vec<String>) -> Self {
+        Images {
+            forced,
+            budget: std::sync::atomic::AtomicU64::new(PAGE_PIXELS),
+        }
+    }
+
+    /// Takes `pixels` from the page's budget; false when it is spent.
+    fn spend(&self, pixels: u64) -> bool {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.budget
+            .fetch_update(Relaxed, Relaxed, |left| left.checked_sub(pixels))
+            .is_ok()
+    }
 }
 
 /// A thumbnail of an encoded image as a `data:` URL, with the image's own
 /// size; `Err` says why it could not be decoded.
-pub fn thumbnail(bytes: &[u8]) -> Result<(String, u32, u32), String> {
+pub fn thumbnail(bytes: &[u8], images: &Images) -> Result<(String, u32, u32), String> {
+    // The size its header announces, before any decoding.
+    if let Ok(size) = imagesize::blob_size(bytes) {
+        let pixels = size.width as u64 * size.height as u64;
+        if pixels > MAX_PIXELS {
+            return Err(format!(
+                "{}x{} is over {} megapixels",
+                size.width,
+                size.height,
+                MAX_PIXELS / 1_000_000
+            ));
+        }
+        if !images.spend(pixels) {
+            return Err("the page's decoding budget is spent".into());
+        }
+    }
     let mut reader = image::ImageReader::new(Cursor::new(bytes))
         .with_guessed_format()
         .map_err(|e| e.to_string())?;
@@ -122,7 +164,7 @@ fn features_html(out: &mut String, features: &FeaturesView<'_>, images: &Images)
             continue;
         }
         for v in pics.iter().take(LIST_SHOWN) {
-            match thumbnail(v) {
+            match thumbnail(v, images) {
                 Ok((url, w, h)) => {
                     let _ = write!(
                         pictures,

@@ -59,6 +59,8 @@ pub struct Page<'a> {
     pub cards_title: &'a str,
     /// Anomalies against `--schema`, when one was given (its name).
     pub anomalies: Option<(&'a str, &'a [Anomaly])>,
+    /// What the statistics leave out or simplify (shown in the overview).
+    pub notes: &'a [String],
 }
 
 const STYLE: &str = r#"
@@ -74,7 +76,7 @@ tr.row{border-top:1px solid #eee}tr.anomalous td.name{color:#c5221f;font-weight:
 svg rect{fill:#4285f4}svg line{stroke:#9aa0a6}svg text{font-size:10px;fill:#5f6368}svg text.hi{text-anchor:end}svg text.label{text-anchor:end;fill:#202124}
 body.quantiles svg.standard,body:not(.quantiles) svg.quantiles{display:none}
 .controls{margin:6px 0 10px}.controls label{margin-right:14px}
-#overview td,#overview th{text-align:left}
+table.overview td,table.overview th{text-align:left}
 ul.anomalies{padding-left:20px}ul.anomalies li{margin:2px 0}code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px}
 .cards{display:flex;flex-wrap:wrap;gap:12px}
 .card{border:1px solid #dadce0;border-radius:8px;padding:8px;width:340px;overflow:hidden}
@@ -201,7 +203,7 @@ fn overview(h: &mut String, page: &Page<'_>) {
     };
     let _ = write!(
         h,
-        "<h2 id=\"overview\">Overview</h2><table id=\"overview\"><tr><th>records</th><td>{}</td></tr>\
+        "<h2 id=\"overview\">Overview</h2><table class=\"overview\"><tr><th>records</th><td>{}</td></tr>\
          <tr><th>payload</th><td>{ty}</td></tr>",
         scan.stats.records
     );
@@ -219,8 +221,12 @@ fn overview(h: &mut String, page: &Page<'_>) {
     };
     let _ = write!(
         h,
-        "<tr><th>integrity</th><td>{integrity}</td></tr></table>\
-         <table><thead><tr><th class=\"name\">file</th><th>records</th><th>compression</th></tr></thead><tbody>"
+        "<tr><th>integrity</th><td>{integrity}</td></tr>{}</table>\
+         <table><thead><tr><th class=\"name\">file</th><th>records</th><th>compression</th></tr></thead><tbody>",
+        page.notes
+            .iter()
+            .map(|n| format!("<tr><th>note</th><td class=\"warn\">{}</td></tr>", escape(n)))
+            .collect::<String>()
     );
     for (i, f) in scan.files.iter().enumerate() {
         let _ = write!(

@@ -36,6 +36,11 @@ use tdigest::{Centroid, TDigest};
 
 /// Distinct values a [`Quantiles`] keeps exactly.
 pub const EXACT_DISTINCT: usize = 4096;
+/// Values gathered before they are folded into the summary.
+const PENDING_MAX: usize = 1 << 20;
+/// Counters a [`TopK`] may hold within a batch before it prunes.
+const TOP_HELD: usize = 8 * TOP_TRACKED;
+
 /// Centroids of a t-digest.
 pub const CENTROIDS: usize = 200;
 /// Distinct values a [`Distinct`] counts exactly.
@@ -94,6 +99,11 @@ impl Quantiles {
     pub fn add(&mut self, v: f64) {
         if v.is_finite() {
             self.pending.push(v);
+            // A huge record: fold as it goes (memory stays at this many
+            // values, not the record's).
+            if self.pending.len() >= PENDING_MAX {
+                self.seal();
+            }
         } else if v > 0.0 {
             self.pos_inf += 1;
         } else if v < 0.0 {
@@ -568,6 +578,10 @@ impl TopK {
             return;
         }
         self.insert(h, &v[..v.len().min(TOP_VALUE_MAX)], v.len(), n);
+        // A huge record of distinct values: prune as it goes.
+        if self.entries.len() > TOP_HELD {
+            self.prune();
+        }
     }
 
     fn insert(&mut self, h: u64, kept: &[u8], full: usize, n: u64) {

@@ -108,8 +108,14 @@ fn notebook_histograms_are_the_statistics() {
 #[test]
 fn damage_is_shown_and_streams_are_refused() {
     let dir = Dir::new();
-    // Damage: the statistics of the records before it, and where it is.
-    let html = report(&dir, "data_crc", &[]);
+    // Damage: the page holds the statistics of the records before it and
+    // says where it is; the damage is still an error (exit 2).
+    let err = dir
+        .tfr(&["report", "-o", "damaged.html", &data("data_crc.tfrecord")])
+        .run()
+        .fails(2);
+    assert!(err.contains("data_crc.tfrecord"), "{err}");
+    let html = std::fs::read_to_string(dir.path("damaged.html")).unwrap();
     assert!(html.contains("damaged"), "integrity line");
     let err = dir
         .tfr(&["report", "-o", "/nonexistent/dir/r.html", &data("notebook.tfrecord")])
@@ -233,4 +239,33 @@ fn anomalies_against_a_schema_are_listed_and_marked() {
         .fails(2);
     assert!(err.contains("nope.pbtxt"), "{err}");
     assert!(!dir.path("x.html").exists());
+}
+
+/// An image whose header announces 9000x9000 is described, not decoded
+/// (a few hundred bytes could otherwise cost a second and 240 MB each).
+#[test]
+fn huge_announced_images_are_not_decoded() {
+    use crate::proto::{Example, Feature, FeatureEntry, Features};
+    use prost::Message;
+    // A JPEG start: SOI, then a baseline SOF0 of 9000x9000, 3 components.
+    let mut jpeg = vec![0xff, 0xd8, 0xff, 0xc0, 0x00, 0x11, 0x08];
+    jpeg.extend_from_slice(&9000u16.to_be_bytes());
+    jpeg.extend_from_slice(&9000u16.to_be_bytes());
+    jpeg.extend_from_slice(&[3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]);
+    jpeg.extend_from_slice(&[0xff, 0xd9]);
+    let ex = Example {
+        features: Some(Features {
+            feature: vec![FeatureEntry::new("image/encoded", Feature::bytes(vec![jpeg]))],
+        }),
+    }
+    .encode_to_vec();
+    let dir = Dir::new();
+    dir.write("bomb.tfrecord", &records(&[&ex, &ex, &ex]));
+    dir.tfr(&["report", "-o", "bomb.html", "bomb.tfrecord"]).run().ok();
+    let html = std::fs::read_to_string(dir.path("bomb.html")).unwrap();
+    assert_eq!(
+        html.matches("9000x9000 is over 40 megapixels").count(),
+        3,
+        "{html:.3000}"
+    );
 }

@@ -260,3 +260,45 @@ fn tfdv_schema_is_tfdvs_inference() {
         assert_eq!(got, want, "{name}");
     }
 }
+
+/// Names past the tracked limit are said, never dropped in silence; a
+/// schema that would lack them is refused; several kinds are said too.
+#[test]
+fn features_past_the_limit_and_mixed_kinds_are_said() {
+    let dir = Dir::new();
+    let many: Vec<(String, Feature)> = (0..5003)
+        .map(|i| (format!("f{i:05}"), Feature::int64s(vec![1])))
+        .collect();
+    let rec = example(many.iter().map(|(k, f)| (k.as_str(), f.clone())).collect());
+    dir.write("wide.tfrecord", &records(&[&rec]));
+    let ran = dir.tfr(&["stats", "-f", "json", "wide.tfrecord"]).run();
+    assert_eq!(ran.code, 0);
+    assert!(
+        ran.stderr
+            .contains("3 feature names past the first 5000 have no statistics"),
+        "{}",
+        ran.stderr
+    );
+    let err = dir
+        .tfr(&["schema", "-f", "tfdv-schema", "wide.tfrecord"])
+        .run()
+        .fails(2);
+    assert!(err.contains("cannot write a complete schema"), "{err}");
+    let mixed = [
+        example(vec![("m", Feature::int64s(vec![1]))]),
+        example(vec![("m", Feature::floats(vec![0.5]))]),
+    ];
+    dir.write("mixed.tfrecord", &records(&[&mixed[0], &mixed[1]]));
+    for cmd in [
+        &["stats", "mixed.tfrecord"][..],
+        &["schema", "-f", "tfdv-schema", "mixed.tfrecord"],
+    ] {
+        let ran = dir.tfr(cmd).run();
+        assert_eq!(ran.code, 0, "{cmd:?}");
+        assert!(
+            ran.stderr.contains("feature \"m\" seen with several kinds"),
+            "{cmd:?}: {}",
+            ran.stderr
+        );
+    }
+}

@@ -291,7 +291,8 @@ fn feature(p: &mut Proto, name: &str, s: &Summary) {
             m.double(5, "min", n.min);
             m.double(6, "median", n.median);
             m.double(7, "max", n.max);
-            if !n.standard.is_empty() {
+            // Histograms when there is a value: NaN only, they say how many.
+            if !n.standard.is_empty() || n.nan > 0 {
                 histogram(m, 8, "histograms", &n.standard, false, n.nan);
                 histogram(m, 8, "histograms", &n.quantiles, true, n.nan);
             }
