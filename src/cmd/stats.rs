@@ -86,6 +86,14 @@ pub(crate) fn run(args: &StatsArgs, ctx: &Ctx) -> Result<Exit> {
     } else {
         merged.expect("--merge given")
     };
+    let mut names: Vec<&str> = scan.files.iter().map(|f| f.name.as_str()).collect();
+    names.sort_unstable();
+    if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+        output::error_line(format_args!(
+            "warning: {} is counted twice (given twice, or in a merged file and again)",
+            w[0]
+        ));
+    }
     for note in [
         super::schema::untracked_note(&scan),
         super::schema::conflicts_note(&scan),

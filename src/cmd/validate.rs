@@ -63,7 +63,9 @@ pub(crate) fn load_schema(path: &std::path::Path) -> Result<Schema> {
             e.utf8_error().valid_up_to()
         )
     })?;
-    Schema::from_text(&text).map_err(|e| anyhow::anyhow!("{shown}:{e}"))
+    // A byte-order mark (some editors write one) is not part of the text.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    Schema::from_text(text).map_err(|e| anyhow::anyhow!("{shown}:{e}"))
 }
 
 pub(crate) fn run(args: &ValidateArgs, ctx: &Ctx) -> Result<Exit> {

@@ -78,6 +78,40 @@ impl std::fmt::Debug for Quantiles {
     }
 }
 
+/// Checks a saved t-digest before it is used: tfr's size, at most that
+/// many sorted centroids of finite means and positive weights that add up
+/// to the count, within [min, max].
+fn check_digest(v: &serde_json::Value, n: u64) -> Result<(), String> {
+    let bad = |why: &str| Err(format!("a t-digest is not one tfr wrote: {why}"));
+    if v["max_size"].as_u64() != Some(CENTROIDS as u64) {
+        return bad("its size");
+    }
+    let Some(centroids) = v["centroids"].as_array() else {
+        return bad("no centroids");
+    };
+    if centroids.len() > 4 * CENTROIDS {
+        return bad("too many centroids");
+    }
+    let (min, max) = match (v["min"].as_f64(), v["max"].as_f64()) {
+        (Some(a), Some(b)) if a.is_finite() && b.is_finite() && a <= b => (a, b),
+        _ => return bad("its range"),
+    };
+    let (mut total, mut last) = (0.0, f64::NEG_INFINITY);
+    for c in centroids {
+        match (c["mean"].as_f64(), c["weight"].as_f64()) {
+            (Some(m), Some(w)) if m.is_finite() && w.is_finite() && w > 0.0 && m >= last && m >= min && m <= max => {
+                total += w;
+                last = m;
+            }
+            _ => return bad("a centroid"),
+        }
+    }
+    if (total - n as f64).abs() > 1e-6 * (n as f64).max(1.0) || v["count"].as_f64() != Some(n as f64) {
+        return bad("its weights do not add up to its count");
+    }
+    Ok(())
+}
+
 /// A t-digest of sorted runs (value, count), compressed to [`CENTROIDS`].
 fn digest_of(runs: &[(f64, u64)]) -> TDigest {
     if runs.is_empty() {
@@ -324,6 +358,7 @@ impl Quantiles {
         let digest = match digest {
             None => None,
             Some(v) => {
+                check_digest(v, n)?;
                 let d: TDigest =
                     serde_json::from_value(v.clone()).map_err(|e| format!("a t-digest does not decode: {e}"))?;
                 if d.count() != n as f64 {

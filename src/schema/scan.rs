@@ -301,7 +301,7 @@ fn decode_error(inputs: &[Input], input: u32, index: u64, offset: u64, e: exampl
 fn not_for_schema(e: example::DecodeError) -> example::DecodeError {
     match e.kind() {
         DecodeErrorKind::NotAnExample { reason } => {
-            let reason = format!("{reason}; `tfr schema` reads only Examples, SequenceExamples and ExampleListWithContexts, `tfr cat --type raw` shows the payloads");
+            let reason = format!("{reason}; `tfr schema`, `stats` and `report` read only Examples, SequenceExamples and ExampleListWithContexts, `tfr cat --type raw` shows the payloads");
             example::DecodeError::new(DecodeErrorKind::NotAnExample { reason }, e.offset())
         }
         _ => e,
