@@ -64,7 +64,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand cat" -l skip -d 'Skip the first 
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -s n -l limit -d 'Stop after N records (over the inputs taken together)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l sample -d 'A uniform random sample of N records of the inputs taken together (reservoir sampling: one pass, holding N records), in input order' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l seed -d 'Seed for --sample (the same seed picks the same records; default: a new sample each run)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand cat" -s j -l jobs -d 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -107,7 +107,7 @@ gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand count" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
-complete -c tfr -n "__fish_tfr_using_subcommand count" -s j -l jobs -d 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand count" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand count" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -127,7 +127,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l salvage-compressi
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
 zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
-complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -s j -l jobs -d 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -157,7 +157,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l skip -d 'Skip the f
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s n -l limit -d 'Stop after N records (over the inputs taken together)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l sample -d 'A uniform random sample of N records of the inputs taken together (reservoir sampling: one pass, holding N records), in input order' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l seed -d 'Seed for --sample (the same seed picks the same records; default: a new sample each run)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s j -l jobs -d 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -179,7 +179,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s f -l format -d 'I
 protojson\t'Protobuf\'s JSON mapping (json_format.MessageToJson, one line)'"
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l schema -d 'A schema from `tfr schema --format json`: forces the kind (int64, float, bytes) of each feature it names; others are inferred' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l max-line-size -d 'The longest line read (bytes; K, M, G suffixes): a longer one stops the run with an error instead of filling memory (converting a line takes a few times its size)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s j -l jobs -d 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -204,7 +204,7 @@ elwc\t'tensorflow.serving.ExampleListWithContext: context features per record, e
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -s n -l limit -d 'Scan only the first N records (over all inputs together)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand schema" -s j -l jobs -d 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand schema" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -231,7 +231,7 @@ elwc\t'tensorflow.serving.ExampleListWithContext: context features per record, e
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -s n -l limit -d 'Scan only the first N records (over all inputs together)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand stats" -s j -l jobs -d 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -259,7 +259,7 @@ elwc\t'tensorflow.serving.ExampleListWithContext: context features per record, e
 complete -c tfr -n "__fish_tfr_using_subcommand report" -s n -l limit -d 'Statistics of only the first N records (over all inputs together)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand report" -s j -l jobs -d 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand report" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -277,7 +277,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand validate" -l max-record-size -d 
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -s t -l type -d 'Payload type (all inputs are one dataset of one type)' -r -f -a "auto\t'The first record decides: a SequenceExample when it has feature_lists, else an Example; every other record must match'
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample: its context features are checked'"
-complete -c tfr -n "__fish_tfr_using_subcommand validate" -s j -l jobs -d 'Threads to use [default: the number of cores; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand validate" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"

@@ -246,6 +246,49 @@ fn s3_on_moto() {
         assert!(missing.contains("no such object"), "{missing}");
     }
 
+    // Credentials from a profile in ~/.aws/config (no AWS_ACCESS_KEY_ID).
+    let home = Dir::new();
+    std::fs::create_dir(home.path(".aws")).unwrap();
+    home.write(
+        ".aws/config",
+        b"[default]\nregion = us-east-1\n[profile dev]\naws_access_key_id = x\naws_secret_access_key = x\n",
+    );
+    let from_profile = [
+        env[0].clone(),
+        ("HOME", home.path("").to_string_lossy().into_owned()),
+        ("AWS_PROFILE", "dev".into()),
+    ];
+    let n = tfr_env(&from_profile, &["count", "s3://bkt/data/base20.tfrecord"])
+        .run()
+        .ok();
+    assert_eq!(n, "20\n");
+    // Anonymous reads of a public object; a private one refused in one line.
+    python(
+        &venv,
+        &[
+            "s3-put",
+            &endpoint,
+            "bkt",
+            "pub/base20.tfrecord",
+            &data("base20.tfrecord"),
+            "public-read",
+        ],
+    );
+    let n = tfr_env(
+        &env[..1],
+        &["--no-sign-request", "count", "s3://bkt/pub/base20.tfrecord"],
+    )
+    .run()
+    .ok();
+    assert_eq!(n, "20\n");
+    let line = tfr_env(
+        &env[..1],
+        &["count", "--no-sign-request", "s3://bkt/data/base20.tfrecord"],
+    )
+    .run()
+    .fails(2);
+    assert!(line.contains("access denied") && line.contains("not public"), "{line}");
+
     // One clear line, exit 2.
     let line = tfr_env(&env, &["count", "s3://bkt/data/nope"]).run().fails(2);
     assert_eq!(line, "tfr: s3://bkt/data/nope: no such object");

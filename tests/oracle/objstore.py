@@ -4,7 +4,7 @@ counts the bytes it sends, and object uploads to moto (S3), azurite (Azure)
 and fake-gcs-server (GCS) on 127.0.0.1.
 
   objstore.py http DIR COUNTFILE      serve DIR; print the port; COUNTFILE holds the bytes sent
-  objstore.py s3-put URL BUCKET KEY FILE      (creates the bucket)
+  objstore.py s3-put URL BUCKET KEY FILE [ACL]    (creates the bucket)
   objstore.py s3-uploads URL BUCKET   print the number of open multipart uploads
   objstore.py az-put URL CONTAINER KEY FILE   (creates the container)
   objstore.py gcs-put URL BUCKET KEY FILE     (creates the bucket)
@@ -110,14 +110,14 @@ def s3(url):
     )
 
 
-def s3_put(url, bucket, key, file):
+def s3_put(url, bucket, key, file, acl="private"):
     c = s3(url)
     try:
         c.create_bucket(Bucket=bucket)
     except Exception:
         pass
     with open(file, "rb") as f:
-        c.put_object(Bucket=bucket, Key=key, Body=f.read())
+        c.put_object(Bucket=bucket, Key=key, Body=f.read(), ACL=acl)
 
 
 def s3_uploads(url, bucket):

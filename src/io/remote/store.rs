@@ -27,12 +27,16 @@ const READ_TIMEOUT: Duration = Duration::from_secs(30);
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The first ranged read: small, so that `head` on a large object fetches
-/// little; each next range doubles, up to [`MAX_RANGE`].
-const FIRST_RANGE: u64 = 16 * 1024;
-const MAX_RANGE: u64 = 8 * 1024 * 1024;
-/// Ranges requested ahead of the one being read once they are at their
-/// largest (one while they still grow).
-const AHEAD_AT_MAX: usize = 3;
+/// little; each next range is twice as large (64 KiB, 128 KiB, 256 KiB,
+/// 512 KiB) while they start before [`STREAM_AT`].
+const FIRST_RANGE: u64 = 64 * 1024;
+/// Past this offset the rest of the object is one streamed GET: as fast as
+/// a plain download, with memory bounded by [`STREAM_CHUNKS`] (TCP holds
+/// back the rest while the reader is busy).
+const STREAM_AT: u64 = 512 * 1024;
+/// Chunks of the streamed GET (each what the connection delivered, ~16
+/// KiB) held between the network and the reader.
+const STREAM_CHUNKS: usize = 8;
 
 /// Upload part size (S3's minimum is 5 MiB for all but the last part); an
 /// output smaller than one part is uploaded by a single PUT.
@@ -281,6 +285,11 @@ fn object_path(loc: &Location) -> Result<ObjectPath> {
 fn one_line(e: &object_store::Error) -> String {
     use object_store::Error as E;
     let causes = causes(e);
+    let hint = if anonymous() {
+        "the data is not public: give credentials instead of --no-sign-request"
+    } else {
+        "if the data is public, pass --no-sign-request"
+    };
     let text = match e {
         E::NotFound { .. } => "no such object".to_string(),
         _ if ["NoSuchBucket", "ContainerNotFound", "bucket does not exist"]
@@ -289,8 +298,8 @@ fn one_line(e: &object_store::Error) -> String {
         {
             "no such bucket or container".to_string()
         }
-        E::PermissionDenied { .. } => format!("access denied ({causes}); {PUBLIC_HINT} if the data is public"),
-        E::Unauthenticated { .. } => format!("credentials refused ({causes}); {PUBLIC_HINT} if the data is public"),
+        E::PermissionDenied { .. } => format!("access denied ({causes}); {hint}"),
+        E::Unauthenticated { .. } => format!("credentials refused ({causes}); {hint}"),
         _ if causes.contains("Connection refused") => format!("cannot connect: connection refused ({causes})"),
         _ => causes,
     };
@@ -353,68 +362,97 @@ pub(crate) fn open(loc: &Location) -> Result<(Box<dyn Read + Send>, u64)> {
             client,
             path,
             size: meta.size,
+            e_tag: meta.e_tag,
             next: 0,
             step: FIRST_RANGE,
             pending: VecDeque::new(),
+            stream: None,
             current: Bytes::new(),
+            range_len: 0,
             runtime: rt,
         }),
         meta.size,
     ))
 }
 
-/// Sequential reads of an object by ranges requested ahead of the reader.
+/// Sequential reads of an object: ranged GETs growing from
+/// [`FIRST_RANGE`], each requested once half the one before is read; from
+/// [`STREAM_AT`] on, one GET of the rest, streamed.
 struct RemoteReader {
     client: Arc<Client>,
     path: ObjectPath,
     size: u64,
+    /// The object's version when it was opened (S3, GCS, Azure): a later
+    /// request for a changed object fails instead of mixing versions.
+    e_tag: Option<String>,
     /// Offset of the next range to request.
     next: u64,
     /// Length of the next range.
     step: u64,
     /// Requested ranges, in order.
     pending: VecDeque<(u64, JoinHandle<object_store::Result<Bytes>>)>,
-    /// The unread rest of the range being read.
+    /// The streamed rest, once started.
+    stream: Option<(tokio::sync::mpsc::Receiver<object_store::Result<Bytes>>, JoinHandle<()>)>,
+    /// The unread rest of the range or chunk being read.
     current: Bytes,
+    /// The length of that range or chunk.
+    range_len: u64,
     runtime: &'static Runtime,
 }
 
 impl RemoteReader {
-    /// Requests the next range, if any is left.
+    fn options(&self, range: object_store::GetRange) -> object_store::GetOptions {
+        object_store::GetOptions {
+            range: Some(range),
+            if_match: self.e_tag.clone(),
+            ..object_store::GetOptions::default()
+        }
+    }
+
+    /// Requests what comes next, if anything is left: a range, or past
+    /// [`STREAM_AT`] the streamed rest.
     fn request(&mut self) {
-        if self.next >= self.size {
+        if self.next >= self.size || self.stream.is_some() {
+            return;
+        }
+        let store = self.client.store.clone();
+        let path = self.path.clone();
+        if self.next >= STREAM_AT {
+            let options = self.options(object_store::GetRange::Offset(self.next));
+            let (tx, rx) = tokio::sync::mpsc::channel(STREAM_CHUNKS);
+            let task = self.runtime.spawn(async move {
+                match store.get_opts(&path, options).await {
+                    Ok(got) => {
+                        let mut chunks = got.into_stream();
+                        while let Some(chunk) = chunks.next().await {
+                            let failed = chunk.is_err();
+                            if tx.send(chunk).await.is_err() || failed {
+                                break;
+                            }
+                        }
+                    }
+                    Err(e) => {
+                        let _ = tx.send(Err(e)).await;
+                    }
+                }
+            });
+            self.stream = Some((rx, task));
             return;
         }
         let len = self.step.min(self.size - self.next);
-        let range = self.next..self.next + len;
-        let store = self.client.store.clone();
-        let path = self.path.clone();
-        let task = self.runtime.spawn(async move { store.get_range(&path, range).await });
+        let options = self.options(object_store::GetRange::Bounded(self.next..self.next + len));
+        let task = self.runtime.spawn(async move {
+            let got = store.get_opts(&path, options).await?;
+            got.bytes().await
+        });
         self.pending.push_back((len, task));
         self.next += len;
-        self.step = (self.step * 2).min(MAX_RANGE);
+        self.step *= 2;
     }
 
-    /// Keeps ranges requested ahead: one while they grow, more at full size.
-    fn top_up(&mut self) {
-        let ahead = if self.step >= MAX_RANGE { AHEAD_AT_MAX } else { 1 };
-        while self.pending.len() < ahead && self.next < self.size {
-            self.request();
-        }
-    }
-}
-
-impl Read for RemoteReader {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.current.is_empty() {
-            if self.pending.is_empty() {
-                self.request();
-            }
-            let Some((len, task)) = self.pending.pop_front() else {
-                return Ok(0);
-            };
-            // The next range is on its way while this one is read.
-            self.top_up();
+    /// The next bytes of the object; empty at its end.
+    fn next_bytes(&mut self) -> io::Result<Bytes> {
+        if let Some((len, task)) = self.pending.pop_front() {
             let got = self
                 .runtime
                 .block_on(task)
@@ -426,11 +464,49 @@ impl Read for RemoteReader {
                     got.len()
                 )));
             }
+            return Ok(got);
+        }
+        self.request();
+        if !self.pending.is_empty() {
+            return self.next_bytes();
+        }
+        let Some((rx, _)) = self.stream.as_mut() else {
+            return Ok(Bytes::new());
+        };
+        match rx.blocking_recv() {
+            Some(Ok(chunk)) => {
+                self.next += chunk.len() as u64;
+                Ok(chunk)
+            }
+            Some(Err(e)) => Err(io::Error::other(one_line(&e))),
+            None if self.next < self.size => Err(io::Error::other(format!(
+                "the connection ended {} bytes before the end of the object",
+                self.size - self.next
+            ))),
+            None => Ok(Bytes::new()),
+        }
+    }
+}
+
+impl Read for RemoteReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.current.is_empty() {
+            let got = self.next_bytes()?;
+            if got.is_empty() {
+                return Ok(0);
+            }
+            self.range_len = got.len() as u64;
             self.current = got;
         }
         let n = buf.len().min(self.current.len());
         buf[..n].copy_from_slice(&self.current[..n]);
         let _ = self.current.split_to(n);
+        // The next request goes out once half of this range is read: it
+        // arrives while the rest is read, and a reader that stops early
+        // (head) has not asked for a range four times larger.
+        if self.pending.is_empty() && self.stream.is_none() && self.current.len() as u64 <= self.range_len / 2 {
+            self.request();
+        }
         Ok(n)
     }
 }
@@ -438,6 +514,9 @@ impl Read for RemoteReader {
 impl Drop for RemoteReader {
     fn drop(&mut self) {
         for (_, task) in &self.pending {
+            task.abort();
+        }
+        if let Some((_, task)) = &self.stream {
             task.abort();
         }
     }
