@@ -188,6 +188,80 @@ fn s3_on_moto() {
     reads_like_local(&env, "s3://bkt");
     writes_round_trip(&env, "s3://bkt/out/rt.tfrecord.gz");
 
+    // The other outputs: to-jsonl -o, verify-crc --salvage, report -o.
+    let dir = Dir::new();
+    let local_jsonl = dir.path("local.jsonl").to_string_lossy().into_owned();
+    tfr(&["to-jsonl", "-o", &local_jsonl, &data("base20.tfrecord")])
+        .run()
+        .ok();
+    tfr_env(
+        &env,
+        &[
+            "to-jsonl",
+            "-o",
+            "s3://bkt/out/x.jsonl",
+            "s3://bkt/data/base20.tfrecord",
+        ],
+    )
+    .run()
+    .ok();
+    let local_salvage = dir.path("salvaged.tfrecord").to_string_lossy().into_owned();
+    tfr(&["verify-crc", "--salvage", &local_salvage, &data("data_crc.tfrecord")]).run();
+    let salvaged = tfr_env(
+        &env,
+        &[
+            "verify-crc",
+            "--salvage",
+            "s3://bkt/out/salvaged.tfrecord",
+            "s3://bkt/data/data_crc.tfrecord",
+        ],
+    )
+    .run();
+    assert_eq!(salvaged.code, 1, "{}", salvaged.stderr);
+    let want = tfr(&["cat", &local_salvage]).run().ok();
+    assert_eq!(
+        tfr_env(&env, &["cat", "s3://bkt/out/salvaged.tfrecord"]).run().ok(),
+        want
+    );
+    let page = tfr_env(
+        &env,
+        &[
+            "report",
+            "-o",
+            "s3://bkt/out/report.html",
+            "s3://bkt/data/base20.tfrecord",
+        ],
+    )
+    .run();
+    assert_eq!(page.code, 0, "{}", page.stderr);
+    python(
+        &venv,
+        &[
+            "s3-get",
+            &endpoint,
+            "bkt",
+            "out/x.jsonl",
+            &dir.path("got.jsonl").to_string_lossy(),
+        ],
+    );
+    assert_eq!(
+        std::fs::read(dir.path("got.jsonl")).unwrap(),
+        std::fs::read(&local_jsonl).unwrap()
+    );
+    python(
+        &venv,
+        &[
+            "s3-get",
+            &endpoint,
+            "bkt",
+            "out/report.html",
+            &dir.path("report.html").to_string_lossy(),
+        ],
+    );
+    assert!(std::fs::read_to_string(dir.path("report.html"))
+        .unwrap()
+        .contains("<html"));
+
     // An upload that fails midway (a bad line after more than one part of
     // output) leaves no object, no open multipart upload, and an existing
     // object untouched.
@@ -350,6 +424,8 @@ fn azure_on_azurite() {
     writes_round_trip(&env, "az://ctr/out/rt.tfrecord.gz");
     let line = tfr_env(&env, &["count", "az://ctr/data/nope"]).run().fails(2);
     assert_eq!(line, "tfr: az://ctr/data/nope: no such object");
+    let line = tfr_env(&env, &["count", "az://nocontainer/x"]).run().fails(2);
+    assert!(line.contains("no such bucket or container"), "{line}");
 }
 
 #[test]
@@ -388,6 +464,17 @@ fn gcs_on_fake_gcs_server() {
     reads_like_local(&env, "gs://bkt");
     let line = tfr_env(&env, &["count", "gs://bkt/data/nope"]).run().fails(2);
     assert_eq!(line, "tfr: gs://bkt/data/nope: no such object");
+    // fake-gcs-server answers a missing bucket's listing with 500 "no bucket
+    // named" (real GCS: 404): still one line, after the retries.
+    let line = tfr_env(&env, &["count", "gs://nobucket/x"]).run().fails(2);
+    assert!(
+        line.contains("no such bucket") || line.contains("no bucket named nobucket"),
+        "{line}"
+    );
+    let line = tfr_env(&env[..1], &["count", "gs://bkt/data/base20.tfrecord"])
+        .run()
+        .fails(2);
+    assert!(line.contains("no Google Cloud credentials"), "{line}");
 }
 
 fn find_fake_gcs(venv: &Path) -> Option<PathBuf> {

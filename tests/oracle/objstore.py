@@ -5,6 +5,7 @@ and fake-gcs-server (GCS) on 127.0.0.1.
 
   objstore.py http DIR COUNTFILE      serve DIR; print the port; COUNTFILE holds the bytes sent
   objstore.py s3-put URL BUCKET KEY FILE [ACL]    (creates the bucket)
+  objstore.py s3-get URL BUCKET KEY FILE
   objstore.py s3-uploads URL BUCKET   print the number of open multipart uploads
   objstore.py az-put URL CONTAINER KEY FILE   (creates the container)
   objstore.py gcs-put URL BUCKET KEY FILE     (creates the bucket)
@@ -120,6 +121,11 @@ def s3_put(url, bucket, key, file, acl="private"):
         c.put_object(Bucket=bucket, Key=key, Body=f.read(), ACL=acl)
 
 
+def s3_get(url, bucket, key, file):
+    with open(file, "wb") as f:
+        f.write(s3(url).get_object(Bucket=bucket, Key=key)["Body"].read())
+
+
 def s3_uploads(url, bucket):
     print(len(s3(url).list_multipart_uploads(Bucket=bucket).get("Uploads", [])))
 
@@ -183,4 +189,4 @@ def gcs_put(url, bucket, key, file):
 
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
-    {"http": serve_http, "s3-put": s3_put, "s3-uploads": s3_uploads, "az-put": az_put, "gcs-put": gcs_put}[cmd](*args)
+    {"http": serve_http, "s3-put": s3_put, "s3-uploads": s3_uploads, "s3-get": s3_get, "az-put": az_put, "gcs-put": gcs_put}[cmd](*args)
