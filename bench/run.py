@@ -410,6 +410,24 @@ def tfr_commands(tfr: Path) -> set[str]:
     return {line.split()[0] for line in (m.group(1).splitlines() if m else []) if line.strip()} - {"help"}
 
 
+HTTP_SERVERS: list = []
+
+
+def start_http_server(d: Path, tmp: Path) -> int:
+    """tests/oracle/objstore.py's HTTP server on `d`; its port. Stopped by
+    stop_http_servers() (by PID) when the run ends."""
+    p = subprocess.Popen([sys.executable, str(ROOT / "tests" / "oracle" / "objstore.py"), "http", str(d), str(tmp / "http-sent")],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    HTTP_SERVERS.append(p)
+    return int(p.stdout.readline().strip())
+
+
+def stop_http_servers():
+    for p in HTTP_SERVERS:
+        p.kill()
+        p.wait()
+
+
 def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_slice: int, tmp: Path,
                 tfdv_py: Path | None = None, tfdv_budget: float = 300.0) -> list[Case]:
     nb, gz, js, img = d / "notebook.tfrecord", d / "notebook.tfrecord.gz", d / "notebook.jsonl", d / "images.tfrecord"
@@ -547,6 +565,20 @@ def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_s
     tfr_case("tfr.cat.short.images", "cat", "images 2k", ["--max-bytes", "64", "--max-values", "8", str(img)], I, img_b,
              "tfr.cat.images", None, Target(), nonempty, flags=" --max-values 8", note="ratio: × full text")
     tfr_case("tfr.cat.images", "cat", "images 2k", [str(img)], I, img_b, None, None, Target(), nonempty)
+
+    # Object stores (issue 15): the images file served over HTTP on
+    # 127.0.0.1 by tests/oracle/objstore.py (Range-honouring, stdlib only),
+    # tfr streaming it beside curl downloading it (target: within 1.2x).
+    if shutil.which("curl") and {"count", "verify-crc", "head"} <= cmds:
+        port = start_http_server(d, tmp)
+        url = f"http://127.0.0.1:{port}/images.tfrecord"
+        add(Case("curl.images.http", "anchor", "curl (HTTP, 127.0.0.1)", "images 2k", ["curl", "-sf", "-o", "/dev/null", url], I, img_b))
+        tfr_case("tfr.count.http", "count", "images 2k (HTTP)", [url], I, img_b, "curl.images.http", None,
+                 Target(max_ratio=1.2), expect_stdout(str(I)))
+        tfr_case("tfr.verify.http", "verify-crc", "images 2k (HTTP)", [url], I, img_b, "curl.images.http", None,
+                 Target(max_ratio=1.2), expect_in_stdout("all intact"))
+        tfr_case("tfr.head.http", "head", "images 2k (HTTP)", ["-n", "1", "--type", "raw", url], 0, 0, "curl.images.http", None,
+                 Target(), nonempty, flags=" -n 1", note="ratio: × curl of the whole object")
 
     # Peers (Python, in the TensorFlow venv): a slice of the 1M file, scaled up.
     if venv_py:
@@ -750,6 +782,7 @@ def main():
         meta["loadavg_end"] = os.getloadavg()
         meta["total_s"] = round(time.perf_counter() - t0, 1)
     finally:
+        stop_http_servers()
         shutil.rmtree(tmp, ignore_errors=True)
 
     rows = evaluate(cases)

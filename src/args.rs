@@ -94,9 +94,10 @@ pub(crate) const MAX_JOBS: usize = 64;
 /// `-j/--jobs`: how many threads a command may keep busy.
 #[derive(Args, Debug, Clone, Copy, Default)]
 pub(crate) struct JobsArg {
-    /// Threads to use [default: the number of cores; at most 64]. Several
-    /// inputs are read at the same time (count and verify-crc also share one
-    /// large plain file between them), records are rendered or encoded on
+    /// Threads to use [default: the number of cores; for count and
+    /// verify-crc over URLs at least 16; at most 64]. Several inputs are
+    /// read at the same time (count and verify-crc also share one large
+    /// plain file between them), records are rendered or encoded on
     /// several; output is the same whatever N is.
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub(crate) jobs: Option<u16>,
@@ -113,7 +114,22 @@ impl JobsArg {
         };
         jobs.min(MAX_JOBS)
     }
+
+    /// [`Self::get`] for reading `inputs` at once: without `--jobs`, at
+    /// least [`REMOTE_JOBS`] when any is a URL (the threads wait on the
+    /// network, not on the cores).
+    pub(crate) fn for_inputs(self, inputs: &[crate::io::Input]) -> usize {
+        let remote = inputs.iter().any(|i| matches!(i, crate::io::Input::Url(_)));
+        match self.jobs {
+            None if remote => self.get().max(REMOTE_JOBS),
+            _ => self.get(),
+        }
+    }
 }
+
+/// Objects read at once by count and verify-crc when `-j` is not given
+/// (below [`MAX_JOBS`]).
+const REMOTE_JOBS: usize = 16;
 
 /// `--compression` of an input: detected, or forced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]

@@ -39,6 +39,12 @@ pub(crate) struct GlobalArgs {
     /// When to use colour: auto (terminal and no NO_COLOR), always, never.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true, value_name = "WHEN")]
     pub(crate) color: ColorChoice,
+
+    /// Read and write object stores (s3://, gs://, az://) without
+    /// credentials, as for public data (AWS CLI's flag; the
+    /// AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store).
+    #[arg(long, global = true)]
+    pub(crate) no_sign_request: bool,
 }
 
 #[derive(Subcommand, Debug)]

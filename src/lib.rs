@@ -76,6 +76,7 @@ mod cli_main {
     /// Runs a parsed command line.
     fn run(cli: &cli::Cli) -> anyhow::Result<Exit> {
         let ctx = output::Ctx::detect(cli.global.color, cli.global.quiet);
+        crate::io::remote::set_no_sign_request(cli.global.no_sign_request);
         match &cli.command {
             cli::Command::Cat(args) => cmd::cat::run_cat(args, &ctx),
             cli::Command::Head(args) => cmd::cat::run_head(args, &ctx),

@@ -43,7 +43,7 @@ pub(crate) fn run(args: &CountArgs, ctx: &Ctx) -> Result<Exit> {
     let inputs = args.input.expand()?;
     let total_bytes = crate::io::input::total_size(&inputs);
     let progress = ctx.progress(total_bytes);
-    let jobs = args.jobs.get();
+    let jobs = args.jobs.for_inputs(&inputs);
     let counts = if inputs.len() == 1 {
         // One input: its threads hop through parts of it.
         vec![count_input(&inputs[0], args, jobs, &progress)]

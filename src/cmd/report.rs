@@ -70,10 +70,7 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
     // The statistics and the gallery each read the inputs: a stream can
     // be read only once.
     for input in &inputs {
-        let stream = match input {
-            crate::io::Input::Stdin => true,
-            crate::io::Input::Path(p) => std::fs::metadata(p).is_ok_and(|m| !m.is_file()),
-        };
+        let stream = input.is_stream();
         if stream {
             bail!(
                 "{}: tfr report reads its inputs twice (statistics, then the gallery) and cannot read a stream twice: save it to a file first",

@@ -158,7 +158,7 @@ pub(crate) fn run(args: &VerifyCrcArgs, ctx: &Ctx) -> Result<Exit> {
     }
     // One input: its threads walk parts of it. Several: one thread per
     // input, faults and salvage still in input order.
-    let jobs = args.jobs.get();
+    let jobs = args.jobs.for_inputs(&inputs);
     let (across, within) = if inputs.len() == 1 { (1, jobs) } else { (jobs, 1) };
     let keep = salvage.is_some();
     let mut reports = Vec::with_capacity(inputs.len());

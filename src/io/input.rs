@@ -10,6 +10,9 @@ use std::path::PathBuf;
 pub enum Input {
     Stdin,
     Path(PathBuf),
+    /// An object in a store or on a web server: `s3://`, `gs://`, `az://`,
+    /// `http(s)://` (see [`super::remote`]).
+    Url(String),
 }
 
 impl Input {
@@ -21,6 +24,17 @@ impl Input {
         match self {
             Input::Stdin => "<stdin>".to_string(),
             Input::Path(p) => escape_name(&os_bytes(p.as_os_str())),
+            Input::Url(u) => escape_name(u.as_bytes()),
+        }
+    }
+
+    /// Whether the input is read once, as it arrives (stdin, a pipe, a
+    /// device), rather than being a file or an object that can be read again.
+    pub fn is_stream(&self) -> bool {
+        match self {
+            Input::Stdin => true,
+            Input::Path(p) => std::fs::metadata(p).is_ok_and(|m| !m.is_file()),
+            Input::Url(_) => false,
         }
     }
 }
@@ -80,7 +94,9 @@ pub fn escape_name(bytes: &[u8]) -> String {
 /// Turns command-line arguments into inputs: `-` is stdin, a pattern with
 /// `*`, `?` or `[` that is not an existing path is expanded (sorted), and no
 /// argument at all means stdin when it is not a terminal. Names are bytes:
-/// a name that is not UTF-8 is an input like any other.
+/// a name that is not UTF-8 is an input like any other. A URL (`s3://`,
+/// `gs://`, `az://`, `http(s)://`) is an object; a glob in an object
+/// store's URL is expanded by listing; `file://` is a path.
 pub fn expand(args: &[std::ffi::OsString]) -> Result<Vec<Input>> {
     if args.is_empty() {
         if io::stdin().is_terminal() {
@@ -91,7 +107,31 @@ pub fn expand(args: &[std::ffi::OsString]) -> Result<Vec<Input>> {
     let mut inputs = Vec::new();
     let mut stdin_seen = false;
     for arg in args {
-        let bytes = os_bytes(arg);
+        let whole = os_bytes(arg);
+        if let Some(parsed) = super::remote::parse(&whole) {
+            let loc = parsed?;
+            if is_pattern(loc.key.as_bytes()) && !matches!(loc.kind, super::remote::Kind::Http) {
+                let matched = super::remote::list(&loc)?;
+                if matched.is_empty() {
+                    bail!("no objects match '{}'", escape_name(&whole));
+                }
+                inputs.extend(matched.into_iter().map(Input::Url));
+            } else {
+                if loc.key.contains('*') {
+                    super::remote::check_glob(&loc)?;
+                }
+                inputs.push(Input::Url(loc.url()));
+            }
+            continue;
+        }
+        let local;
+        let (arg, bytes) = match super::remote::file_url(&whole) {
+            Some(path) => {
+                local = os_string(path.to_vec());
+                (&local, std::borrow::Cow::Borrowed(path))
+            }
+            None => (arg, whole),
+        };
         if *bytes == *b"-" {
             if stdin_seen {
                 bail!("stdin (`-`) can only be read once");
@@ -181,6 +221,19 @@ fn read_dir(dir: &std::path::Path) -> io::Result<Vec<(Vec<u8>, PathBuf)>> {
     Ok(out)
 }
 
+/// Whether a path's components match a glob's (`**` as a whole
+/// component matches any number of them, including none).
+#[cfg_attr(not(feature = "remote"), allow(dead_code))]
+pub(crate) fn matches_path(pattern: &[&[u8]], parts: &[&[u8]]) -> bool {
+    match pattern.split_first() {
+        None => parts.is_empty(),
+        Some((&b"**", rest)) => (0..=parts.len()).any(|i| matches_path(rest, &parts[i..])),
+        Some((first, rest)) => parts
+            .split_first()
+            .is_some_and(|(head, tail)| matches(first, head) && matches_path(rest, tail)),
+    }
+}
+
 /// Whether a name matches a glob (`*`, `?`, `[a-z]`, `[!x]`), as bytes.
 pub fn matches(pattern: &[u8], name: &[u8]) -> bool {
     fn go(p: &[u8], n: &[u8]) -> bool {
@@ -225,7 +278,7 @@ pub fn total_size(inputs: &[Input]) -> Option<u64> {
         .iter()
         .map(|i| match i {
             Input::Path(p) => std::fs::metadata(p).ok().map(|m| m.len()),
-            Input::Stdin => None,
+            Input::Stdin | Input::Url(_) => None,
         })
         .sum()
 }
@@ -254,6 +307,14 @@ impl Input {
                     Ok(Opened::Stream(Box::new(file)))
                 }
             }
+            Input::Url(url) => {
+                let loc = match super::remote::parse(url.as_bytes()) {
+                    Some(parsed) => parsed?,
+                    None => bail!("{}: not a URL tfr reads", escape_name(url.as_bytes())),
+                };
+                let (reader, size) = super::remote::open(&loc)?;
+                Ok(Opened::Object(reader, size))
+            }
         }
     }
 
@@ -264,7 +325,7 @@ impl Input {
         let name = self.display();
         let mut src: Box<dyn Read + Send> = match self.open()? {
             Opened::File(f, _) => Box::new(f),
-            Opened::Stream(s) => s,
+            Opened::Stream(s) | Opened::Object(s, _) => s,
         };
         let mut head = Vec::with_capacity(3);
         (&mut src)
@@ -287,6 +348,9 @@ pub enum Opened {
     File(File, u64),
     /// stdin, a pipe, a device.
     Stream(Box<dyn Read + Send>),
+    /// An object in a store, read in order with ranged read-ahead, and its
+    /// size: it ends, like a file.
+    Object(Box<dyn Read + Send>, u64),
 }
 
 #[cfg(test)]
@@ -302,6 +366,11 @@ mod tests {
         assert!(!matches(b"x?[0-9][!a]", b"xy5a"));
         assert!(matches(b"*", b"\xff\xfe"));
         assert!(matches(b"a[", b"a["));
+        let path = |s: &'static str| s.split('/').map(str::as_bytes).collect::<Vec<_>>();
+        assert!(matches_path(&path("data/train-*"), &path("data/train-1")));
+        assert!(!matches_path(&path("data/*"), &path("data/sub/train-1")));
+        assert!(matches_path(&path("data/**/t*"), &path("data/sub/x/train-1")));
+        assert!(matches_path(&path("data/**/t*"), &path("data/train-1")));
     }
 
     #[test]

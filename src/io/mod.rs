@@ -10,7 +10,10 @@
 //! - [`snappy`]: TensorFlow's SNAPPY stream, both ways.
 //! - [`decoder`]: the decoder for a [`Compression`].
 //! - [`deflate`]: gzip output compressed on several threads.
-//! - [`output_file`]: atomic output files (temporary file, renamed on success).
+//! - [`output_file`]: atomic output files (temporary file, renamed on success;
+//!   an upload completed on success).
+//! - [`remote`]: object stores and HTTP(S) (`s3://`, `gs://`, `az://`,
+//!   `https://`), read by ranges, written by multipart upload.
 //!
 //! Nothing here knows about TFRecord framing or tf.train.Example.
 
@@ -19,6 +22,7 @@ pub mod inflate;
 pub mod input;
 pub mod output_file;
 pub mod readahead;
+pub mod remote;
 pub mod snappy;
 
 pub use input::Input;

@@ -28,6 +28,9 @@ enum Dest {
     /// FIFO, /dev/stdout): written in place, never replaced.
     Direct(std::fs::File),
     Stdout(io::Stdout),
+    /// An object in a store: uploaded in parts, completed in `commit`,
+    /// aborted when dropped.
+    Upload(super::remote::Upload),
 }
 
 impl Write for Dest {
@@ -36,6 +39,7 @@ impl Write for Dest {
             Dest::Temp(f) => f.write(buf),
             Dest::Direct(f) => f.write(buf),
             Dest::Stdout(s) => s.write(buf),
+            Dest::Upload(u) => u.write(buf),
         }
     }
 
@@ -44,6 +48,7 @@ impl Write for Dest {
             Dest::Temp(f) => f.write_all(buf),
             Dest::Direct(f) => f.write_all(buf),
             Dest::Stdout(s) => s.write_all(buf),
+            Dest::Upload(u) => u.write_all(buf),
         }
     }
 
@@ -52,6 +57,7 @@ impl Write for Dest {
             Dest::Temp(f) => f.flush(),
             Dest::Direct(f) => f.flush(),
             Dest::Stdout(s) => s.flush(),
+            Dest::Upload(u) => u.flush(),
         }
     }
 }
@@ -89,8 +95,15 @@ impl AtomicOutput {
     /// threads when more than one (see [`super::deflate`]).
     pub fn create_threaded(path: &Path, compression: Compression, threads: usize) -> Result<AtomicOutput> {
         let mut guard = None;
+        let as_bytes = path.as_os_str().as_encoded_bytes();
+        if let Some(local) = super::remote::file_url(as_bytes) {
+            let local = PathBuf::from(String::from_utf8_lossy(local).into_owned());
+            return AtomicOutput::create_threaded(&local, compression, threads);
+        }
         let (dest, target) = if path.as_os_str() == "-" {
             (Dest::Stdout(io::stdout()), None)
+        } else if let Some(parsed) = super::remote::parse(as_bytes) {
+            (Dest::Upload(super::remote::Upload::create(&parsed?)?), None)
         } else {
             match std::fs::metadata(path) {
                 Ok(meta) if meta.is_dir() => anyhow::bail!("{}: is a directory", show_path(path)),
@@ -151,7 +164,7 @@ impl AtomicOutput {
     }
 
     /// Finishes the compressed stream, flushes, and renames the temporary
-    /// file over the target.
+    /// file over the target (or completes the upload).
     pub fn commit(self) -> Result<()> {
         let name = self.display();
         let buffered = match self.sink {
@@ -171,6 +184,7 @@ impl AtomicOutput {
                     .map_err(|e| e.error)
                     .with_context(|| format!("{name}: cannot rename the temporary file into place"))?;
             }
+            (Dest::Upload(upload), _) => upload.commit()?,
             (mut dest, _) => dest.flush().with_context(|| format!("{name}: write failed"))?,
         }
         Ok(())
@@ -235,13 +249,43 @@ fn keep_mode_and_owner(temp: &NamedTempFile, old: &std::fs::Metadata) {
     }
 }
 
-/// Temporary files to remove if the process is killed by a signal it can catch.
-mod cleanup {
+/// Temporary files to remove, and uploads to abort, if the process is
+/// killed by a signal it can catch.
+pub(crate) mod cleanup {
     use std::path::{Path, PathBuf};
+    use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::{Mutex, Once};
 
     static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
     static HANDLER: Once = Once::new();
+
+    /// Something to undo on a signal (an upload to abort), by number.
+    type Hook = Box<dyn Fn() + Send>;
+    static HOOKS: Mutex<Vec<(u64, Hook)>> = Mutex::new(Vec::new());
+    #[cfg_attr(not(feature = "remote"), allow(dead_code))]
+    static NEXT_HOOK: AtomicU64 = AtomicU64::new(0);
+
+    /// Keeps a hook on the list while it lives.
+    #[cfg_attr(not(feature = "remote"), allow(dead_code))]
+    pub(crate) struct HookGuard(u64);
+
+    /// Runs `hook` if a terminating signal arrives while the guard lives.
+    #[cfg_attr(not(feature = "remote"), allow(dead_code))]
+    pub(crate) fn on_signal(hook: Hook) -> HookGuard {
+        HANDLER.call_once(install);
+        let id = NEXT_HOOK.fetch_add(1, Ordering::Relaxed);
+        HOOKS.lock().unwrap_or_else(|e| e.into_inner()).push((id, hook));
+        HookGuard(id)
+    }
+
+    impl Drop for HookGuard {
+        fn drop(&mut self) {
+            HOOKS
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .retain(|(id, _)| *id != self.0);
+        }
+    }
 
     /// Keeps a temporary file on the list while it lives.
     pub(super) struct Guard(PathBuf);
@@ -259,11 +303,15 @@ mod cleanup {
         }
     }
 
-    /// Removes every pending temporary file.
+    /// Removes every pending temporary file, runs every hook.
     fn remove_pending() {
         let pending = PENDING.lock().unwrap_or_else(|e| e.into_inner());
         for p in pending.iter() {
             let _ = std::fs::remove_file(p);
+        }
+        let hooks = HOOKS.lock().unwrap_or_else(|e| e.into_inner());
+        for (_, hook) in hooks.iter() {
+            hook();
         }
     }
 

@@ -260,10 +260,7 @@ fn read_input(
         ..
     } = *shared;
     let mut reader = open.open(input)?;
-    let stream = match input {
-        Input::Stdin => true,
-        Input::Path(p) => std::fs::metadata(p).is_ok_and(|m| !m.is_file()),
-    };
+    let stream = input.is_stream();
     let name: Arc<str> = input.display().into();
     let strict = fixed.is_none();
     let mut ty = fixed;

@@ -107,6 +107,8 @@ pub fn open(input: &Input, forced: Option<Compression>) -> Result<RecordReader> 
     let name = input.display();
     let opened = input.open()?;
     let regular = matches!(opened, Opened::File(..));
+    // An object in a store ends like a file: read in full chunks.
+    let mut object = false;
     // Peek at the first bytes without losing them.
     let mut head = Vec::with_capacity(HEADER_LEN);
     let rest: Box<dyn Read + Send> = match opened {
@@ -118,12 +120,18 @@ pub fn open(input: &Input, forced: Option<Compression>) -> Result<RecordReader> 
             }
             Box::new(file)
         }
+        Opened::Object(mut raw, _) => {
+            peek(&mut raw, &mut head, forced).with_context(|| format!("{name}: read failed"))?;
+            object = true;
+            raw
+        }
         Opened::Stream(mut raw) => {
             peek(&mut raw, &mut head, forced).with_context(|| format!("{name}: read failed"))?;
             raw
         }
     };
     let compression = forced.unwrap_or_else(|| sniff(&head));
+    let regular = regular || object;
     let joined: Box<dyn Read + Send> = Box::new(io::Cursor::new(head).chain(rest));
     // tfr's decoders, not flate2's readers: they keep the bytes decoded
     // before a corrupt block and report a zlib stream cut short.

@@ -27,6 +27,7 @@ mod outputs;
 mod process;
 mod readable;
 mod regressions_inflate;
+mod remote;
 mod report;
 mod schema;
 mod snappy;

@@ -1,0 +1,188 @@
+//! Object stores and HTTP(S) as inputs and outputs: `s3://` (and `s3a://`),
+//! `gs://`, `az://` / `abfs://`, `http(s)://`.
+//!
+//! The rest of tfr sees a remote object as bytes: a `Read` with ranged
+//! read-ahead ([`open`]; the first range is small and the ranges grow, so
+//! reading a few records of a large object fetches a small prefix) and, for
+//! outputs, a `Write` that uploads in parts, completed only on
+//! [`Upload::commit`] and aborted otherwise ([`Upload`]). Object-store globs
+//! are expanded by listing the narrowest prefix ([`list`]).
+//!
+//! The URL parsing here is always built; the network part (`store.rs`,
+//! the `object_store` crate on one tokio runtime) only with the cargo
+//! feature `remote`: without it a URL is one clear error.
+
+use anyhow::{bail, Result};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+#[cfg(feature = "remote")]
+mod profile;
+#[cfg(feature = "remote")]
+mod store;
+#[cfg(feature = "remote")]
+pub(crate) use store::{list, open, Upload};
+
+/// The kind of store a URL names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Kind {
+    S3,
+    Gcs,
+    Azure,
+    Http,
+}
+
+/// A parsed remote URL: the store (scheme and bucket, container or host)
+/// and the object's key within it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Location {
+    pub(crate) kind: Kind,
+    /// `scheme://authority`, as given: the bucket (`s3://bkt`), the
+    /// container (`az://c`, `abfs://c@account.dfs.core.windows.net`), the
+    /// server (`https://host:port`).
+    pub(crate) base: String,
+    /// The bucket, container or host alone.
+    pub(crate) bucket: String,
+    /// The object's key, without a leading `/` (may be empty).
+    pub(crate) key: String,
+}
+
+impl Location {
+    /// The whole URL.
+    pub(crate) fn url(&self) -> String {
+        format!("{}/{}", self.base, self.key)
+    }
+}
+
+/// What an argument names: `Some` when it is a URL tfr reads over the
+/// network, `Some(Err)` for such a URL that is malformed; `None` for
+/// anything else (a path; `file://` is handled by [`file_url`]).
+pub(crate) fn parse(arg: &[u8]) -> Option<Result<Location>> {
+    let text = std::str::from_utf8(arg).ok()?;
+    let (scheme, rest) = text.split_once("://")?;
+    let kind = match scheme.to_ascii_lowercase().as_str() {
+        "s3" | "s3a" => Kind::S3,
+        "gs" => Kind::Gcs,
+        "az" | "abfs" | "abfss" | "azure" => Kind::Azure,
+        "http" | "https" => Kind::Http,
+        _ => return None,
+    };
+    let (bucket, key) = rest.split_once('/').unwrap_or((rest, ""));
+    if bucket.is_empty() {
+        return Some(Err(anyhow::anyhow!(
+            "{}: no {} in the URL",
+            super::input::escape_name(arg),
+            match kind {
+                Kind::S3 | Kind::Gcs => "bucket",
+                Kind::Azure => "container",
+                Kind::Http => "host",
+            }
+        )));
+    }
+    Some(Ok(Location {
+        kind,
+        base: format!("{scheme}://{bucket}"),
+        bucket: bucket.to_string(),
+        key: key.to_string(),
+    }))
+}
+
+/// The local path a `file://` URL names (`file:///data/x` is `/data/x`).
+pub(crate) fn file_url(arg: &[u8]) -> Option<&[u8]> {
+    let rest = arg.strip_prefix(b"file://")?;
+    // file://localhost/path and file:///path
+    Some(rest.strip_prefix(b"localhost").unwrap_or(rest))
+}
+
+static ANONYMOUS: AtomicBool = AtomicBool::new(false);
+
+/// Reads (and writes) without signing requests, for public data: the
+/// command line's `--no-sign-request` (the `AWS_SKIP_SIGNATURE`,
+/// `GOOGLE_SKIP_SIGNATURE`, `AZURE_SKIP_SIGNATURE` variables do the same
+/// per store).
+pub fn set_no_sign_request(on: bool) {
+    ANONYMOUS.store(on, Ordering::Relaxed);
+}
+
+#[cfg_attr(not(feature = "remote"), allow(dead_code))]
+pub(crate) fn anonymous() -> bool {
+    ANONYMOUS.load(Ordering::Relaxed)
+}
+
+/// The error of a build without the `remote` feature.
+#[cfg(not(feature = "remote"))]
+fn unsupported(loc: &Location) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{}: this tfr was built without object-store support (the cargo feature `remote`)",
+        super::input::escape_name(loc.url().as_bytes())
+    )
+}
+
+#[cfg(not(feature = "remote"))]
+pub(crate) fn open(loc: &Location) -> Result<(Box<dyn std::io::Read + Send>, u64)> {
+    Err(unsupported(loc))
+}
+
+#[cfg(not(feature = "remote"))]
+pub(crate) fn list(loc: &Location) -> Result<Vec<String>> {
+    Err(unsupported(loc))
+}
+
+/// Stand-in for the upload of a build without the `remote` feature.
+#[cfg(not(feature = "remote"))]
+pub(crate) enum Upload {}
+
+#[cfg(not(feature = "remote"))]
+impl Upload {
+    pub(crate) fn create(loc: &Location) -> Result<Upload> {
+        Err(unsupported(loc))
+    }
+
+    pub(crate) fn commit(self) -> Result<()> {
+        match self {}
+    }
+}
+
+#[cfg(not(feature = "remote"))]
+impl std::io::Write for Upload {
+    fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+        match *self {}
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match *self {}
+    }
+}
+
+/// Refuses a glob on a URL that cannot be listed (HTTP has no listing).
+pub(crate) fn check_glob(loc: &Location) -> Result<()> {
+    if loc.kind == Kind::Http {
+        bail!(
+            "{}: globs cannot be expanded over HTTP (it has no listing); name each URL",
+            super::input::escape_name(loc.url().as_bytes())
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_store_urls() {
+        let l = parse(b"s3://bkt/data/train-1").unwrap().unwrap();
+        assert_eq!(
+            (l.kind, l.bucket.as_str(), l.key.as_str()),
+            (Kind::S3, "bkt", "data/train-1")
+        );
+        assert_eq!(l.url(), "s3://bkt/data/train-1");
+        let l = parse(b"abfs://c@acct.dfs.core.windows.net/x/y").unwrap().unwrap();
+        assert_eq!((l.kind, l.key.as_str()), (Kind::Azure, "x/y"));
+        let l = parse(b"https://host:8080/a/b.tfrecord").unwrap().unwrap();
+        assert_eq!((l.kind, l.base.as_str()), (Kind::Http, "https://host:8080"));
+        assert!(parse(b"gs:///x").unwrap().is_err());
+        assert!(parse(b"data/train").is_none());
+        assert!(parse(b"ftp://x/y").is_none());
+        assert_eq!(file_url(b"file:///tmp/x"), Some(&b"/tmp/x"[..]));
+    }
+}

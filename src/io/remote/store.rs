@@ -1,0 +1,737 @@
+//! The network part of [`super`]: `object_store` clients (one per bucket,
+//! kept for the process) on one tokio runtime, created on the first URL.
+//!
+//! Blocking callers (the record reader's threads, the output writer) wait
+//! on the runtime with `block_on`; they are never runtime threads.
+
+use super::{anonymous, Kind, Location};
+use crate::io::input::escape_name;
+use crate::io::output_file::cleanup;
+use anyhow::{anyhow, bail, Result};
+use bytes::Bytes;
+use futures_util::StreamExt;
+use object_store::multipart::{MultipartStore, PartId};
+use object_store::path::Path as ObjectPath;
+use object_store::{ClientOptions, MultipartId, ObjectStore, ObjectStoreExt, PutPayload, RetryConfig};
+use std::collections::{HashMap, VecDeque};
+use std::io::{self, Read, Write};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+use tokio::runtime::Runtime;
+use tokio::task::JoinHandle;
+
+/// A response that sends nothing for this long fails (and is retried); a
+/// long transfer that keeps moving is never cut, unlike object_store's
+/// default 30 s timeout for the whole request.
+const READ_TIMEOUT: Duration = Duration::from_secs(30);
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The first ranged read: small, so that `head` on a large object fetches
+/// little; each next range is twice as large (64 KiB, 128 KiB, 256 KiB,
+/// 512 KiB) while they start before [`STREAM_AT`].
+const FIRST_RANGE: u64 = 64 * 1024;
+/// Past this offset the rest of the object is one streamed GET: as fast as
+/// a plain download, with memory bounded by [`STREAM_CHUNKS`] (TCP holds
+/// back the rest while the reader is busy).
+const STREAM_AT: u64 = 512 * 1024;
+/// Chunks of the streamed GET (each what the connection delivered, ~16
+/// KiB) held between the network and the reader.
+const STREAM_CHUNKS: usize = 8;
+
+/// Upload part size (S3's minimum is 5 MiB for all but the last part); an
+/// output smaller than one part is uploaded by a single PUT.
+const PART_SIZE: usize = 8 * 1024 * 1024;
+/// Parts uploading at once.
+const PARTS_IN_FLIGHT: usize = 3;
+
+/// The process's runtime (a few threads: the work is waiting).
+fn runtime() -> io::Result<&'static Runtime> {
+    static RUNTIME: OnceLock<Result<Runtime, String>> = OnceLock::new();
+    let made = RUNTIME.get_or_init(|| {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("tfr-net")
+            .enable_all()
+            .build()
+            .map_err(|e| e.to_string())
+    });
+    made.as_ref()
+        .map_err(|e| io::Error::other(format!("cannot start the network runtime: {e}")))
+}
+
+/// One store's clients, shared by every object in it.
+struct Client {
+    store: Arc<dyn ObjectStore>,
+    /// For uploads in parts (S3, GCS, Azure; not HTTP).
+    multipart: Option<Arc<dyn MultipartStore>>,
+}
+
+/// The client for a location's store: built once per bucket and reused.
+fn client(loc: &Location) -> Result<Arc<Client>> {
+    type Clients = Mutex<HashMap<(Kind, String), Arc<Client>>>;
+    static CLIENTS: OnceLock<Clients> = OnceLock::new();
+    let clients = CLIENTS.get_or_init(Clients::default);
+    let key = (loc.kind, loc.base.clone());
+    if let Some(c) = clients.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return Ok(c.clone());
+    }
+    runtime()?;
+    let made = Arc::new(build(loc)?);
+    clients
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, made.clone());
+    Ok(made)
+}
+
+/// The client options: `allow_http` when the store's `*_ALLOW_HTTP`
+/// variable says so or its endpoint variable is an `http://` address.
+fn client_options(allow_var: &str, endpoint_vars: &[&str]) -> ClientOptions {
+    let http_endpoint = endpoint_vars
+        .iter()
+        .any(|v| std::env::var(v).is_ok_and(|e| e.starts_with("http://")));
+    ClientOptions::new()
+        .with_allow_http(env_true(allow_var) || http_endpoint)
+        .with_timeout_disabled()
+        .with_read_timeout(READ_TIMEOUT)
+        .with_connect_timeout(CONNECT_TIMEOUT)
+}
+
+/// Transient errors (5xx, 429, a dropped connection) are retried with
+/// backoff, a few times and within a minute.
+fn retry() -> RetryConfig {
+    RetryConfig {
+        max_retries: 4,
+        retry_timeout: Duration::from_secs(60),
+        ..RetryConfig::default()
+    }
+}
+
+fn env_set(name: &str) -> bool {
+    std::env::var_os(name).is_some_and(|v| !v.is_empty())
+}
+
+fn env_true(name: &str) -> bool {
+    std::env::var(name).is_ok_and(|v| matches!(v.to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on"))
+}
+
+/// Whether falling back to the cloud's instance-metadata service is
+/// allowed (on a VM whose credentials come from it). Off by default: on
+/// any other machine it is a long series of retries against an address
+/// that does not answer, ending in an obscure error.
+fn metadata_allowed() -> bool {
+    env_true("TFR_USE_INSTANCE_METADATA")
+}
+
+const PUBLIC_HINT: &str = "for public data pass --no-sign-request";
+
+fn build(loc: &Location) -> Result<Client> {
+    let shown = escape_name(loc.url().as_bytes());
+    match loc.kind {
+        Kind::S3 => {
+            use object_store::aws::AmazonS3Builder;
+            let mut b = AmazonS3Builder::from_env()
+                .with_bucket_name(&loc.bucket)
+                .with_client_options(client_options("AWS_ALLOW_HTTP", &["AWS_ENDPOINT", "AWS_ENDPOINT_URL"]))
+                .with_retry(retry());
+            let skip = anonymous() || env_true("AWS_SKIP_SIGNATURE");
+            if skip {
+                b = b.with_skip_signature(true);
+            } else {
+                let profile = super::profile::load();
+                if !env_set("AWS_REGION") && !env_set("AWS_DEFAULT_REGION") {
+                    if let Some(r) = &profile.region {
+                        b = b.with_region(r);
+                    }
+                }
+                if !env_set("AWS_ENDPOINT") && !env_set("AWS_ENDPOINT_URL") {
+                    if let Some(e) = &profile.endpoint_url {
+                        b = b.with_endpoint(e);
+                        if e.starts_with("http://") {
+                            b = b.with_allow_http(true);
+                        }
+                    }
+                }
+                let in_env = env_set("AWS_ACCESS_KEY_ID") && env_set("AWS_SECRET_ACCESS_KEY");
+                if !in_env {
+                    if let (Some(id), Some(secret)) = (&profile.access_key_id, &profile.secret_access_key) {
+                        b = b.with_access_key_id(id).with_secret_access_key(secret);
+                        if let Some(t) = &profile.session_token {
+                            b = b.with_token(t);
+                        }
+                    } else if !env_set("AWS_WEB_IDENTITY_TOKEN_FILE")
+                        && !env_set("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI")
+                        && !env_set("AWS_CONTAINER_CREDENTIALS_FULL_URI")
+                        && !metadata_allowed()
+                    {
+                        bail!(
+                            "{shown}: no AWS credentials found (looked at AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, \
+                             profile '{}' in {}); {PUBLIC_HINT} (TFR_USE_INSTANCE_METADATA=1 asks the EC2 metadata service)",
+                            profile.name,
+                            profile.looked_in.join(" and ")
+                        );
+                    }
+                }
+            }
+            let s3 = Arc::new(b.build().map_err(|e| anyhow!("{shown}: {}", one_line(&e)))?);
+            Ok(Client {
+                store: s3.clone(),
+                multipart: Some(s3),
+            })
+        }
+        Kind::Gcs => {
+            use object_store::gcp::GoogleCloudStorageBuilder;
+            let mut b = GoogleCloudStorageBuilder::from_env()
+                .with_bucket_name(&loc.bucket)
+                .with_client_options(client_options("GOOGLE_ALLOW_HTTP", &["GOOGLE_BASE_URL"]))
+                .with_retry(retry());
+            if anonymous() || env_true("GOOGLE_SKIP_SIGNATURE") {
+                b = b.with_skip_signature(true);
+            } else {
+                let adc = std::env::var_os("HOME")
+                    .map(|h| std::path::Path::new(&h).join(".config/gcloud/application_default_credentials.json"));
+                let found = [
+                    "GOOGLE_SERVICE_ACCOUNT",
+                    "GOOGLE_SERVICE_ACCOUNT_PATH",
+                    "GOOGLE_SERVICE_ACCOUNT_KEY",
+                    "GOOGLE_APPLICATION_CREDENTIALS",
+                ]
+                .iter()
+                .any(|v| env_set(v))
+                    || adc.as_ref().is_some_and(|p| p.exists());
+                if !found && !metadata_allowed() {
+                    bail!(
+                        "{shown}: no Google Cloud credentials found (looked at GOOGLE_APPLICATION_CREDENTIALS, \
+                         GOOGLE_SERVICE_ACCOUNT and gcloud's application default credentials); {PUBLIC_HINT} \
+                         (TFR_USE_INSTANCE_METADATA=1 asks the GCE metadata server)"
+                    );
+                }
+            }
+            let gcs = Arc::new(b.build().map_err(|e| anyhow!("{shown}: {}", one_line(&e)))?);
+            Ok(Client {
+                store: gcs.clone(),
+                multipart: Some(gcs),
+            })
+        }
+        Kind::Azure => {
+            use object_store::azure::MicrosoftAzureBuilder;
+            let mut b = MicrosoftAzureBuilder::from_env()
+                .with_url(&loc.base)
+                .with_client_options(client_options(
+                    "AZURE_ALLOW_HTTP",
+                    &["AZURE_STORAGE_ENDPOINT", "AZURE_ENDPOINT", "AZURITE_BLOB_STORAGE_URL"],
+                ))
+                .with_retry(retry());
+            if anonymous() || env_true("AZURE_SKIP_SIGNATURE") {
+                b = b.with_skip_signature(true);
+            } else {
+                let found = [
+                    "AZURE_STORAGE_ACCOUNT_KEY",
+                    "AZURE_STORAGE_ACCESS_KEY",
+                    "AZURE_STORAGE_MASTER_KEY",
+                    "AZURE_STORAGE_SAS_KEY",
+                    "AZURE_STORAGE_SAS_TOKEN",
+                    "AZURE_STORAGE_TOKEN",
+                    "AZURE_CLIENT_SECRET",
+                    "AZURE_STORAGE_CLIENT_SECRET",
+                    "AZURE_FEDERATED_TOKEN_FILE",
+                ]
+                .iter()
+                .any(|v| env_set(v))
+                    || env_true("AZURE_USE_AZURE_CLI")
+                    || env_true("AZURE_STORAGE_USE_EMULATOR");
+                if !found && !metadata_allowed() {
+                    bail!(
+                        "{shown}: no Azure credentials found (looked at AZURE_STORAGE_ACCOUNT_KEY, \
+                         AZURE_STORAGE_SAS_TOKEN, AZURE_CLIENT_SECRET, AZURE_FEDERATED_TOKEN_FILE, \
+                         AZURE_USE_AZURE_CLI); {PUBLIC_HINT} (TFR_USE_INSTANCE_METADATA=1 asks the managed identity endpoint)"
+                    );
+                }
+            }
+            let az = Arc::new(b.build().map_err(|e| anyhow!("{shown}: {}", one_line(&e)))?);
+            Ok(Client {
+                store: az.clone(),
+                multipart: Some(az),
+            })
+        }
+        Kind::Http => {
+            use object_store::http::HttpBuilder;
+            let store = HttpBuilder::new()
+                .with_url(&loc.base)
+                .with_client_options(client_options("", &[]).with_allow_http(true))
+                .with_retry(retry())
+                .build()
+                .map_err(|e| anyhow!("{shown}: {}", one_line(&e)))?;
+            Ok(Client {
+                store: Arc::new(store),
+                multipart: None,
+            })
+        }
+    }
+}
+
+/// The object path of a location's key.
+fn object_path(loc: &Location) -> Result<ObjectPath> {
+    let parsed = match loc.kind {
+        Kind::Http => ObjectPath::from_url_path(&loc.key),
+        _ => ObjectPath::parse(&loc.key),
+    };
+    parsed.map_err(|e| anyhow!("{}: not a valid object name ({e})", escape_name(loc.url().as_bytes())))
+}
+
+/// An object_store error as one line: the kind of failure in words, then
+/// the innermost cause.
+fn one_line(e: &object_store::Error) -> String {
+    use object_store::Error as E;
+    let causes = causes(e);
+    let hint = if anonymous() {
+        "the data is not public: give credentials instead of --no-sign-request"
+    } else {
+        "if the data is public, pass --no-sign-request"
+    };
+    let text = match e {
+        E::NotFound { .. } => "no such object".to_string(),
+        _ if ["NoSuchBucket", "ContainerNotFound", "bucket does not exist"]
+            .iter()
+            .any(|m| causes.contains(m)) =>
+        {
+            "no such bucket or container".to_string()
+        }
+        E::PermissionDenied { .. } => format!("access denied ({causes}); {hint}"),
+        E::Unauthenticated { .. } => format!("credentials refused ({causes}); {hint}"),
+        _ if causes.contains("Connection refused") => format!("cannot connect: connection refused ({causes})"),
+        _ => causes,
+    };
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The error's message and its sources', each once.
+fn causes(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut next = Some(e);
+    while let Some(err) = next {
+        let text = err.to_string();
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+        next = err.source();
+    }
+    let joined = parts.join(": ");
+    // The long form repeats request details: keep it readable.
+    if joined.len() > 400 {
+        let mut cut = 400;
+        while !joined.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        format!("{}...", &joined[..cut])
+    } else {
+        joined
+    }
+}
+
+fn wait<T>(rt: &Runtime, f: impl std::future::Future<Output = T>) -> T {
+    rt.block_on(f)
+}
+
+/// Opens an object for reading: its size (a HEAD request, which also
+/// finds a missing object or refused credentials now) and a reader with
+/// ranged read-ahead.
+pub(crate) fn open(loc: &Location) -> Result<(Box<dyn Read + Send>, u64)> {
+    let name = escape_name(loc.url().as_bytes());
+    let client = client(loc)?;
+    let path = object_path(loc)?;
+    let rt = runtime()?;
+    let meta = match wait(rt, client.store.head(&path)) {
+        Ok(meta) => meta,
+        Err(e @ object_store::Error::NotFound { .. }) if loc.kind != Kind::Http => {
+            // HEAD has no body to tell a missing bucket from a missing key:
+            // a listing does.
+            let store = client.store.clone();
+            let listed = wait(rt, async move { store.list_with_delimiter(None).await });
+            return Err(match listed {
+                Err(object_store::Error::NotFound { .. }) => anyhow!("{name}: no such bucket or container"),
+                Err(other) => anyhow!("{name}: {}", one_line(&other)),
+                Ok(_) => anyhow!("{name}: {}", one_line(&e)),
+            });
+        }
+        Err(e) => bail!("{name}: {}", one_line(&e)),
+    };
+    Ok((
+        Box::new(RemoteReader {
+            client,
+            path,
+            size: meta.size,
+            e_tag: meta.e_tag,
+            next: 0,
+            step: FIRST_RANGE,
+            pending: VecDeque::new(),
+            stream: None,
+            current: Bytes::new(),
+            range_len: 0,
+            runtime: rt,
+        }),
+        meta.size,
+    ))
+}
+
+/// Sequential reads of an object: ranged GETs growing from
+/// [`FIRST_RANGE`], each requested once half the one before is read; from
+/// [`STREAM_AT`] on, one GET of the rest, streamed.
+struct RemoteReader {
+    client: Arc<Client>,
+    path: ObjectPath,
+    size: u64,
+    /// The object's version when it was opened (S3, GCS, Azure): a later
+    /// request for a changed object fails instead of mixing versions.
+    e_tag: Option<String>,
+    /// Offset of the next range to request.
+    next: u64,
+    /// Length of the next range.
+    step: u64,
+    /// Requested ranges, in order.
+    pending: VecDeque<(u64, JoinHandle<object_store::Result<Bytes>>)>,
+    /// The streamed rest, once started.
+    stream: Option<(tokio::sync::mpsc::Receiver<object_store::Result<Bytes>>, JoinHandle<()>)>,
+    /// The unread rest of the range or chunk being read.
+    current: Bytes,
+    /// The length of that range or chunk.
+    range_len: u64,
+    runtime: &'static Runtime,
+}
+
+impl RemoteReader {
+    fn options(&self, range: object_store::GetRange) -> object_store::GetOptions {
+        object_store::GetOptions {
+            range: Some(range),
+            if_match: self.e_tag.clone(),
+            ..object_store::GetOptions::default()
+        }
+    }
+
+    /// Requests what comes next, if anything is left: a range, or past
+    /// [`STREAM_AT`] the streamed rest.
+    fn request(&mut self) {
+        if self.next >= self.size || self.stream.is_some() {
+            return;
+        }
+        let store = self.client.store.clone();
+        let path = self.path.clone();
+        if self.next >= STREAM_AT {
+            let options = self.options(object_store::GetRange::Offset(self.next));
+            let (tx, rx) = tokio::sync::mpsc::channel(STREAM_CHUNKS);
+            let task = self.runtime.spawn(async move {
+                match store.get_opts(&path, options).await {
+                    Ok(got) => {
+                        let mut chunks = got.into_stream();
+                        while let Some(chunk) = chunks.next().await {
+                            let failed = chunk.is_err();
+                            if tx.send(chunk).await.is_err() || failed {
+                                break;
+                            }
+                        }
+                    }
+                    Err(e) => {
+                        let _ = tx.send(Err(e)).await;
+                    }
+                }
+            });
+            self.stream = Some((rx, task));
+            return;
+        }
+        let len = self.step.min(self.size - self.next);
+        let options = self.options(object_store::GetRange::Bounded(self.next..self.next + len));
+        let task = self.runtime.spawn(async move {
+            let got = store.get_opts(&path, options).await?;
+            got.bytes().await
+        });
+        self.pending.push_back((len, task));
+        self.next += len;
+        self.step *= 2;
+    }
+
+    /// The next bytes of the object; empty at its end.
+    fn next_bytes(&mut self) -> io::Result<Bytes> {
+        if let Some((len, task)) = self.pending.pop_front() {
+            let got = self
+                .runtime
+                .block_on(task)
+                .map_err(|e| io::Error::other(format!("ranged read failed: {e}")))?
+                .map_err(|e| io::Error::other(one_line(&e)))?;
+            if got.len() as u64 != len {
+                return Err(io::Error::other(format!(
+                    "the object changed while being read (a range of {len} bytes returned {})",
+                    got.len()
+                )));
+            }
+            return Ok(got);
+        }
+        self.request();
+        if !self.pending.is_empty() {
+            return self.next_bytes();
+        }
+        let Some((rx, _)) = self.stream.as_mut() else {
+            return Ok(Bytes::new());
+        };
+        match rx.blocking_recv() {
+            Some(Ok(chunk)) => {
+                self.next += chunk.len() as u64;
+                Ok(chunk)
+            }
+            Some(Err(e)) => Err(io::Error::other(one_line(&e))),
+            None if self.next < self.size => Err(io::Error::other(format!(
+                "the connection ended {} bytes before the end of the object",
+                self.size - self.next
+            ))),
+            None => Ok(Bytes::new()),
+        }
+    }
+}
+
+impl Read for RemoteReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.current.is_empty() {
+            let got = self.next_bytes()?;
+            if got.is_empty() {
+                return Ok(0);
+            }
+            self.range_len = got.len() as u64;
+            self.current = got;
+        }
+        let n = buf.len().min(self.current.len());
+        buf[..n].copy_from_slice(&self.current[..n]);
+        let _ = self.current.split_to(n);
+        // The next request goes out once half of this range is read: it
+        // arrives while the rest is read, and a reader that stops early
+        // (head) has not asked for a range four times larger.
+        if self.pending.is_empty() && self.stream.is_none() && self.current.len() as u64 <= self.range_len / 2 {
+            self.request();
+        }
+        Ok(n)
+    }
+}
+
+impl Drop for RemoteReader {
+    fn drop(&mut self) {
+        for (_, task) in &self.pending {
+            task.abort();
+        }
+        if let Some((_, task)) = &self.stream {
+            task.abort();
+        }
+    }
+}
+
+/// The URLs of the objects a glob matches: the narrowest prefix before the
+/// first glob character is listed, the keys matched here (`*` and `?` do
+/// not cross `/`; `**` as a whole component matches any depth). Sorted.
+pub(crate) fn list(loc: &Location) -> Result<Vec<String>> {
+    let name = escape_name(loc.url().as_bytes());
+    let client = client(loc)?;
+    let rt = runtime()?;
+    let first_glob = loc.key.find(['*', '?', '[']).unwrap_or(loc.key.len());
+    let prefix = match loc.key[..first_glob].rfind('/') {
+        Some(slash) => {
+            Some(ObjectPath::parse(&loc.key[..slash]).map_err(|e| anyhow!("{name}: not a valid object name ({e})"))?)
+        }
+        None => None,
+    };
+    let pattern: Vec<&[u8]> = loc.key.split('/').map(str::as_bytes).collect();
+    let store = client.store.clone();
+    let found = wait(rt, async move {
+        let mut stream = store.list(prefix.as_ref());
+        let mut keys = Vec::new();
+        while let Some(item) = stream.next().await {
+            keys.push(item?.location.to_string());
+        }
+        Ok::<_, object_store::Error>(keys)
+    });
+    let keys = match found {
+        Ok(keys) => keys,
+        Err(object_store::Error::NotFound { .. }) => bail!("{name}: no such bucket or container"),
+        Err(e) => bail!("{name}: listing failed: {}", one_line(&e)),
+    };
+    let mut urls: Vec<String> = keys
+        .into_iter()
+        .filter(|k| {
+            let parts: Vec<&[u8]> = k.split('/').map(str::as_bytes).collect();
+            crate::io::input::matches_path(&pattern, &parts)
+        })
+        .map(|k| format!("{}/{k}", loc.base))
+        .collect();
+    urls.sort();
+    Ok(urls)
+}
+
+/// An object being uploaded: bytes gather into parts uploaded as they
+/// fill; [`Upload::commit`] completes the upload (or PUTs an object
+/// smaller than one part whole). Dropped without a commit, or on a
+/// terminating signal, the multipart upload is aborted: no object appears,
+/// an existing one is untouched, no parts are left behind.
+pub(crate) struct Upload {
+    client: Arc<Client>,
+    path: ObjectPath,
+    name: String,
+    buf: Vec<u8>,
+    /// The multipart upload, once the first part is full.
+    id: Option<MultipartId>,
+    /// Parts uploading, in order.
+    in_flight: VecDeque<JoinHandle<object_store::Result<PartId>>>,
+    done: Vec<PartId>,
+    runtime: &'static Runtime,
+    /// Aborts the multipart upload on a terminating signal.
+    _on_signal: Option<cleanup::HookGuard>,
+}
+
+impl Upload {
+    /// Starts an upload to `loc`. A listing of the key's parent checks the
+    /// bucket and the credentials now, before any work.
+    pub(crate) fn create(loc: &Location) -> Result<Upload> {
+        let name = escape_name(loc.url().as_bytes());
+        let client = client(loc)?;
+        if client.multipart.is_none() {
+            bail!("{name}: cannot write over HTTP (only to s3://, gs:// and az:// URLs)");
+        }
+        let path = object_path(loc)?;
+        if loc.key.is_empty() || loc.key.ends_with('/') {
+            bail!("{name}: names no object (the URL ends with `/`)");
+        }
+        let rt = runtime()?;
+        let parent = loc.key.rfind('/').and_then(|i| ObjectPath::parse(&loc.key[..i]).ok());
+        let store = client.store.clone();
+        let checked = wait(rt, async move { store.list_with_delimiter(parent.as_ref()).await });
+        match checked {
+            Ok(_) => {}
+            Err(object_store::Error::NotFound { .. }) => bail!("{name}: no such bucket or container"),
+            Err(e) => bail!("{name}: {}", one_line(&e)),
+        }
+        Ok(Upload {
+            client,
+            path,
+            name,
+            buf: Vec::new(),
+            id: None,
+            in_flight: VecDeque::new(),
+            done: Vec::new(),
+            runtime: rt,
+            _on_signal: None,
+        })
+    }
+
+    fn multipart(&self) -> io::Result<Arc<dyn MultipartStore>> {
+        self.client
+            .multipart
+            .clone()
+            .ok_or_else(|| io::Error::other("this store takes no uploads"))
+    }
+
+    /// Sends the buffered bytes as the next part (starting the multipart
+    /// upload with the first), keeping at most [`PARTS_IN_FLIGHT`] going.
+    fn send_part(&mut self) -> io::Result<()> {
+        let mp = self.multipart()?;
+        let id = match &self.id {
+            Some(id) => id.clone(),
+            None => {
+                let id = self
+                    .runtime
+                    .block_on(mp.create_multipart(&self.path))
+                    .map_err(|e| io::Error::other(one_line(&e)))?;
+                let (mp2, path, id2, rt) = (mp.clone(), self.path.clone(), id.clone(), self.runtime);
+                self._on_signal = Some(cleanup::on_signal(Box::new(move || {
+                    abort(rt, &mp2, &path, &id2);
+                })));
+                self.id = Some(id.clone());
+                id
+            }
+        };
+        while self.in_flight.len() >= PARTS_IN_FLIGHT {
+            self.finish_oldest()?;
+        }
+        let index = self.done.len() + self.in_flight.len();
+        let data = PutPayload::from(std::mem::take(&mut self.buf));
+        let path = self.path.clone();
+        let task = self
+            .runtime
+            .spawn(async move { mp.put_part(&path, &id, index, data).await });
+        self.in_flight.push_back(task);
+        Ok(())
+    }
+
+    fn finish_oldest(&mut self) -> io::Result<()> {
+        if let Some(task) = self.in_flight.pop_front() {
+            let part = self
+                .runtime
+                .block_on(task)
+                .map_err(|e| io::Error::other(format!("part upload failed: {e}")))?
+                .map_err(|e| io::Error::other(one_line(&e)))?;
+            self.done.push(part);
+        }
+        Ok(())
+    }
+
+    /// Uploads what is left and completes the upload: the object appears
+    /// now, whole. On failure the upload is aborted (by drop).
+    pub(crate) fn commit(mut self) -> Result<()> {
+        let name = self.name.clone();
+        let fail = |e: &dyn std::fmt::Display| anyhow!("{name}: upload failed: {e}");
+        if self.id.is_none() {
+            let data = PutPayload::from(std::mem::take(&mut self.buf));
+            let store = self.client.store.clone();
+            let path = self.path.clone();
+            self.runtime
+                .block_on(async move { store.put(&path, data).await })
+                .map_err(|e| fail(&one_line(&e)))?;
+            return Ok(());
+        }
+        if !self.buf.is_empty() {
+            self.send_part().map_err(|e| fail(&e))?;
+        }
+        while !self.in_flight.is_empty() {
+            self.finish_oldest().map_err(|e| fail(&e))?;
+        }
+        let mp = self.multipart().map_err(|e| fail(&e))?;
+        let id = self.id.clone().ok_or_else(|| fail(&"no upload"))?;
+        let parts = std::mem::take(&mut self.done);
+        self.runtime
+            .block_on(mp.complete_multipart(&self.path, &id, parts))
+            .map_err(|e| fail(&one_line(&e)))?;
+        // Completed: nothing to abort.
+        self.id = None;
+        self._on_signal = None;
+        Ok(())
+    }
+}
+
+/// Aborts a multipart upload, waiting at most a few seconds.
+fn abort(rt: &Runtime, mp: &Arc<dyn MultipartStore>, path: &ObjectPath, id: &MultipartId) {
+    let _ = rt.block_on(async { tokio::time::timeout(Duration::from_secs(10), mp.abort_multipart(path, id)).await });
+}
+
+impl Write for Upload {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        let room = PART_SIZE - self.buf.len();
+        let n = data.len().min(room);
+        self.buf.extend_from_slice(&data[..n]);
+        if self.buf.len() >= PART_SIZE {
+            self.send_part()?;
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Drop for Upload {
+    fn drop(&mut self) {
+        let Some(id) = self.id.take() else { return };
+        for task in self.in_flight.drain(..) {
+            task.abort();
+        }
+        if let Some(mp) = self.client.multipart.clone() {
+            abort(self.runtime, &mp, &self.path, &id);
+        }
+        self._on_signal = None;
+    }
+}

