@@ -47,67 +47,88 @@ impl std::fmt::Debug for KeepShared {
 /// `error` then says what stopped it. `progress(bytes, records)` is called
 /// from this thread now and then.
 pub fn scan(inputs: &[Input], opts: &Options, progress: &dyn Fn(u64, u64)) -> (Scan, Option<anyhow::Error>) {
-    let mut files = Vec::new();
-    let mut limited = false;
     let mut ty = opts.ty;
-    let mut stats = if opts.deep { Collector::deep() } else { Collector::new() };
-    let strict = opts.ty.is_none();
+    let new = || if opts.deep { Collector::deep() } else { Collector::new() };
+    let mut stats = new();
     let all = |_: &str| true;
-    let keep: Keep<'_> = opts.keep.as_ref().map_or(&all, |k| &*k.0);
-    let work = |batch: &mut Batch, out: &mut Collector| -> Result<()> {
-        if let Some(done) = batch.done.take() {
-            *out = *done?;
-            return Ok(());
-        }
+    let how = How {
+        strict: opts.ty.is_none(),
+        keep: opts.keep.as_ref().map_or(&all, |k| &*k.0),
+    };
+    let work = |batch: &mut Batch<Collector>, out: &mut Collector| -> Result<()> {
         if opts.deep && !out.is_deep() {
             out.keep_deep();
         }
-        let decoded = example::with_decoder(|decoder| batch.decode(decoder, strict, keep, out, inputs));
+        let ty = batch.ty;
+        let done = example::with_decoder(|decoder| {
+            batch.work(out, |payload, r, out| add(decoder, &how, ty, payload, r, out, inputs))
+        });
         out.seal();
-        decoded
+        done
     };
     let merge = |batch: &Collector| {
         stats.merge(batch);
         Ok(())
     };
-    let produce = |tx: &mut Sender<Batch>| read(inputs, opts, &mut ty, &mut files, &mut limited, progress, tx);
+    let resolve = |i: u32, index: u64, offset: u64, payload: &[u8]| {
+        example::resolve_auto(payload).map_err(|e| decode_error(inputs, i, index, offset, not_for_schema(e)))
+    };
+    let huge = |t: MessageType, payload: &[u8], r: &BatchRec| {
+        let mut collector = Box::new(new());
+        example::with_decoder(|d| add(d, &how, t, payload, r, &mut collector, inputs))?;
+        collector.seal();
+        Ok(collector)
+    };
+    let reading = Reading {
+        inputs,
+        open: &opts.open,
+        limit: opts.limit,
+        resolve: &resolve,
+        huge: &huge,
+    };
+    let mut read = Read::default();
+    let produce = |tx: &mut Sender<Batch<Collector>>| read_batches(&reading, &mut ty, &mut read, progress, tx);
     let result = pipeline::run(opts.workers, produce, work, merge);
     let error = result.err();
     let scan = Scan {
         ty: ty.unwrap_or(MessageType::Example),
         stats,
-        files,
-        limited,
+        files: read.files,
+        limited: read.limited,
         error: error.as_ref().map(|e| format!("{e:#}")),
     };
     (scan, error)
 }
 
-/// Records copied out of the reader, for a worker to decode.
-struct Batch {
-    ty: MessageType,
+/// Records copied out of the reader for a worker, in any pass over the
+/// records of a dataset (`T`: what a worker makes of a batch; the scan's
+/// [`Collector`], validation's findings).
+pub(crate) struct Batch<T> {
+    pub(crate) ty: MessageType,
     data: Vec<u8>,
     recs: Vec<BatchRec>,
-    /// A huge record decoded by the reading thread (no copy of it).
-    done: Option<Result<Box<Collector>>>,
+    /// A huge record already done by the reading thread (no copy of it).
+    done: Option<Result<Box<T>>>,
 }
 
-struct BatchRec {
+/// Where a record of a batch is: the end of its payload in the batch,
+/// its input, index and byte offset.
+pub(crate) struct BatchRec {
     end: usize,
-    input: u32,
-    index: u64,
-    offset: u64,
+    pub(crate) input: u32,
+    pub(crate) index: u64,
+    pub(crate) offset: u64,
 }
 
 /// Flush a batch at this many records or bytes.
 const BATCH_RECORDS: usize = 2048;
 const BATCH_BYTES: usize = 1 << 20;
-/// A payload longer than this is decoded where it is read, not copied.
+/// A payload longer than this is done where it is read, not copied.
 const HUGE: usize = 4 << 20;
 
-impl Batch {
+impl<T> Batch<T> {
     /// An empty batch: `spare` emptied, or a new one.
-    fn new(ty: MessageType, spare: Option<Batch>) -> Batch {
+    fn new(ty: MessageType, spare: Option<Batch<T>>) -> Batch<T> {
         match spare {
             Some(mut b) => {
                 b.ty = ty;
@@ -129,34 +150,128 @@ impl Batch {
         self.recs.len() >= BATCH_RECORDS || self.data.len() >= BATCH_BYTES
     }
 
-    /// Decodes the records into `out`; stops at the first that does not
-    /// decode, with the ones before it added.
-    fn decode(
-        &self,
-        decoder: &mut Decoder,
-        strict: bool,
-        keep: Keep<'_>,
-        out: &mut Collector,
-        inputs: &[Input],
+    /// The worker's part: the output of a huge record done by the reading
+    /// thread, or `each` called on every record in order (stopping at the
+    /// first error, the records before it done).
+    pub(crate) fn work(
+        &mut self,
+        out: &mut T,
+        mut each: impl FnMut(&[u8], &BatchRec, &mut T) -> Result<()>,
     ) -> Result<()> {
+        if let Some(done) = self.done.take() {
+            *out = *done?;
+            return Ok(());
+        }
         let mut start = 0;
-        let how = How {
-            ty: self.ty,
-            strict,
-            keep,
-        };
         for r in &self.recs {
-            let payload = &self.data[start..r.end];
+            each(&self.data[start..r.end], r, out)?;
             start = r.end;
-            add(decoder, &how, payload, r, out, inputs)?;
         }
         Ok(())
     }
 }
 
+/// Auto mode's payload type from a record: input, index, offset, payload.
+pub(crate) type Resolve<'a> = dyn Fn(u32, u64, u64, &[u8]) -> Result<MessageType> + 'a;
+/// A huge record, done by the reading thread.
+pub(crate) type Huge<'a, T> = dyn Fn(MessageType, &[u8], &BatchRec) -> Result<Box<T>> + 'a;
+
+/// How [`read_batches`] reads: its inputs, how they open, how many records
+/// at most, and what the reading thread does itself.
+pub(crate) struct Reading<'a, T> {
+    pub(crate) inputs: &'a [Input],
+    pub(crate) open: &'a record::OpenOptions,
+    pub(crate) limit: Option<u64>,
+    /// The payload type of auto mode, from the first record: input number,
+    /// record index, byte offset, payload.
+    pub(crate) resolve: &'a Resolve<'a>,
+    /// A huge record, done by the reading thread (no copy).
+    pub(crate) huge: &'a Huge<'a, T>,
+}
+
+/// What [`read_batches`] says about the reading.
+#[derive(Default)]
+pub(crate) struct Read {
+    /// Each input opened, with its compression.
+    pub(crate) files: Vec<FileScan>,
+    /// Stopped by the limit before the end of the inputs.
+    pub(crate) limited: bool,
+}
+
+/// Reads the records of every input, at most `how.limit`, into batches;
+/// decides the type from the first record when `ty` is auto. The records
+/// before an error are sent, then the error returned.
+pub(crate) fn read_batches<T>(
+    how: &Reading<'_, T>,
+    ty: &mut Option<MessageType>,
+    read: &mut Read,
+    progress: &dyn Fn(u64, u64),
+    tx: &mut Sender<Batch<T>>,
+) -> Result<()> {
+    let limit = how.limit.unwrap_or(u64::MAX);
+    let mut batch: Option<Batch<T>> = None;
+    let mut seen = 0u64;
+    let mut done_bytes = 0u64;
+    let result = (|| -> Result<()> {
+        for (i, input) in how.inputs.iter().enumerate() {
+            if seen >= limit {
+                read.limited = true;
+                break;
+            }
+            let mut reader = how.open.open(input)?;
+            read.files.push(FileScan {
+                name: input.display(),
+                compression: reader.compression(),
+            });
+            while let Some(rec) = reader.next_record().map_err(|e| record::read_error(input, e))? {
+                if seen >= limit {
+                    read.limited = true;
+                    break;
+                }
+                let t = match *ty {
+                    Some(t) => t,
+                    None => *ty.insert((how.resolve)(i as u32, rec.index, rec.offset, rec.data)?),
+                };
+                let at = BatchRec {
+                    end: 0,
+                    input: i as u32,
+                    index: rec.index,
+                    offset: rec.offset,
+                };
+                seen += 1;
+                if rec.data.len() > HUGE {
+                    if let Some(b) = batch.take() {
+                        tx.send(b)?;
+                    }
+                    let mut b = Batch::new(t, tx.spares().take());
+                    b.done = Some((how.huge)(t, rec.data, &at));
+                    tx.send(b)?;
+                    progress(done_bytes + reader.offset(), seen);
+                    continue;
+                }
+                let b = batch.get_or_insert_with(|| Batch::new(t, tx.spares().take()));
+                b.data.extend_from_slice(rec.data);
+                b.recs.push(BatchRec {
+                    end: b.data.len(),
+                    ..at
+                });
+                if b.is_full() {
+                    tx.send(batch.take().expect("a batch"))?;
+                    progress(done_bytes + reader.offset(), seen);
+                }
+            }
+            done_bytes += reader.source_mut().size().unwrap_or(0);
+        }
+        Ok(())
+    })();
+    if let Some(b) = batch.take() {
+        tx.send(b)?;
+    }
+    result
+}
+
 /// How records are decoded and counted.
 struct How<'k> {
-    ty: MessageType,
     strict: bool,
     keep: Keep<'k>,
 }
@@ -165,13 +280,14 @@ struct How<'k> {
 fn add(
     decoder: &mut Decoder,
     how: &How<'_>,
+    ty: MessageType,
     payload: &[u8],
     r: &BatchRec,
     out: &mut Collector,
     inputs: &[Input],
 ) -> Result<()> {
     let failed = |e| decode_error(inputs, r.input, r.index, r.offset, e);
-    match how.ty {
+    match ty {
         MessageType::SequenceExample => {
             let se = decoder.sequence_example(payload, how.strict).map_err(failed)?;
             out.add_sequence_where(&se, r.input, r.index, how.keep);
@@ -188,8 +304,6 @@ fn add(
     Ok(())
 }
 
-impl Batch {}
-
 impl pipeline::Output for Collector {
     fn is_empty(&self) -> bool {
         self.records == 0
@@ -198,95 +312,6 @@ impl pipeline::Output for Collector {
     fn clear(&mut self) {
         *self = Collector::default();
     }
-}
-
-/// Reads the records of every input, at most `opts.limit`, into batches;
-/// decides the type from the first record when `ty` is auto.
-fn read(
-    inputs: &[Input],
-    opts: &Options,
-    ty: &mut Option<MessageType>,
-    files: &mut Vec<FileScan>,
-    limited: &mut bool,
-    progress: &dyn Fn(u64, u64),
-    tx: &mut Sender<Batch>,
-) -> Result<()> {
-    let limit = opts.limit.unwrap_or(u64::MAX);
-    let mut batch: Option<Batch> = None;
-    let mut seen = 0u64;
-    let mut done_bytes = 0u64;
-    let result = (|| -> Result<()> {
-        for (i, input) in inputs.iter().enumerate() {
-            if seen >= limit {
-                *limited = true;
-                break;
-            }
-            let mut reader = opts.open.open(input)?;
-            files.push(FileScan {
-                name: input.display(),
-                compression: reader.compression(),
-            });
-            while let Some(rec) = reader.next_record().map_err(|e| record::read_error(input, e))? {
-                if seen >= limit {
-                    *limited = true;
-                    break;
-                }
-                let t = match *ty {
-                    Some(t) => t,
-                    None => *ty.insert(
-                        example::resolve_auto(rec.data)
-                            .map_err(|e| decode_error(inputs, i as u32, rec.index, rec.offset, not_for_schema(e)))?,
-                    ),
-                };
-                if rec.data.len() > HUGE {
-                    if let Some(b) = batch.take() {
-                        tx.send(b)?;
-                    }
-                    let r = BatchRec {
-                        end: 0,
-                        input: i as u32,
-                        index: rec.index,
-                        offset: rec.offset,
-                    };
-                    let mut collector = Box::new(if opts.deep { Collector::deep() } else { Collector::new() });
-                    let all = |_: &str| true;
-                    let how = How {
-                        ty: t,
-                        strict: opts.ty.is_none(),
-                        keep: opts.keep.as_ref().map_or(&all, |k| &*k.0),
-                    };
-                    let added = example::with_decoder(|d| add(d, &how, rec.data, &r, &mut collector, inputs));
-                    collector.seal();
-                    let mut b = Batch::new(t, tx.spares().take());
-                    b.done = Some(added.map(|_| collector));
-                    tx.send(b)?;
-                    seen += 1;
-                    progress(done_bytes + reader.offset(), seen);
-                    continue;
-                }
-                let b = batch.get_or_insert_with(|| Batch::new(t, tx.spares().take()));
-                b.data.extend_from_slice(rec.data);
-                b.recs.push(BatchRec {
-                    end: b.data.len(),
-                    input: i as u32,
-                    index: rec.index,
-                    offset: rec.offset,
-                });
-                seen += 1;
-                if b.is_full() {
-                    tx.send(batch.take().expect("a batch"))?;
-                    progress(done_bytes + reader.offset(), seen);
-                }
-            }
-            done_bytes += reader.source_mut().size().unwrap_or(0);
-        }
-        Ok(())
-    })();
-    // The records before an error are scanned, then the error reported.
-    if let Some(b) = batch.take() {
-        tx.send(b)?;
-    }
-    result
 }
 
 /// A payload that does not decode, named by file, record and offset.

@@ -60,6 +60,7 @@ use crate::example::{self, DecodeErrorKind, Decoder, FeatureView, FeaturesView, 
 use crate::io::Input;
 use crate::pipeline::{self, Sender};
 use crate::record;
+use crate::schema::scan::{read_batches, Batch, BatchRec, Read, Reading};
 use anyhow::Result;
 use std::collections::{HashMap, HashSet};
 
@@ -1125,40 +1126,6 @@ pub struct Options {
     pub workers: usize,
 }
 
-/// Records copied out of the reader, for a worker to check.
-struct Batch {
-    ty: MessageType,
-    data: Vec<u8>,
-    /// End of each payload in `data`, input, record index, byte offset.
-    recs: Vec<(usize, u32, u64, u64)>,
-    /// A huge record checked by the reading thread.
-    done: Option<Result<Box<Found>>>,
-}
-
-const BATCH_RECORDS: usize = 2048;
-const BATCH_BYTES: usize = 1 << 20;
-const HUGE: usize = 4 << 20;
-
-impl Batch {
-    fn new(ty: MessageType, spare: Option<Batch>) -> Batch {
-        match spare {
-            Some(mut b) => {
-                b.ty = ty;
-                b.data.clear();
-                b.recs.clear();
-                b.done = None;
-                b
-            }
-            None => Batch {
-                ty,
-                data: Vec::with_capacity(BATCH_BYTES + BATCH_BYTES / 4),
-                recs: Vec::with_capacity(BATCH_RECORDS),
-                done: None,
-            },
-        }
-    }
-}
-
 /// What every record is checked with.
 struct Run<'a> {
     ck: &'a Checker,
@@ -1222,102 +1189,65 @@ pub fn validate(
         strict: opts.ty.is_none(),
     };
     let mut found = Found::default();
-    let work = |batch: &mut Batch, out: &mut Found| -> Result<()> {
-        if let Some(done) = batch.done.take() {
-            *out = *done?;
-            return Ok(());
-        }
+    if let Some(t) = opts.ty.filter(|t| !checkable(*t)) {
+        let e = anyhow::anyhow!(not_checkable(t));
+        return (ck.report(&found, opts.ty), Some(e));
+    }
+    let work = |batch: &mut Batch<Found>, out: &mut Found| -> Result<()> {
+        let ty = batch.ty;
         example::with_decoder(|decoder| {
-            let mut start = 0;
-            for &(end, input, index, offset) in &batch.recs {
-                let payload = &batch.data[start..end];
-                start = end;
-                check_record(&run, decoder, batch.ty, payload, (input, index, offset), out)?;
-            }
-            Ok(())
+            batch.work(out, |payload, r, out| {
+                check_record(&run, decoder, ty, payload, (r.input, r.index, r.offset), out)
+            })
         })
     };
     let merge = |batch: &Found| {
         found.merge(batch);
         Ok(())
     };
-    let produce = |tx: &mut Sender<Batch>| read(&run, opts, &mut ty, progress, tx);
+    let resolve = |i: u32, index: u64, offset: u64, payload: &[u8]| -> Result<MessageType> {
+        let input = inputs[i as usize].display();
+        let t = example::resolve_auto(payload).map_err(|e| {
+            anyhow::anyhow!(without_raw_hint(e)).context(format!("{input}: record {index} at byte {offset}"))
+        })?;
+        if !checkable(t) {
+            anyhow::bail!("{input}: {}", not_checkable(t));
+        }
+        Ok(t)
+    };
+    let huge = |t: MessageType, payload: &[u8], r: &BatchRec| -> Result<Box<Found>> {
+        let mut found = Box::<Found>::default();
+        example::with_decoder(|d| check_record(&run, d, t, payload, (r.input, r.index, r.offset), &mut found))?;
+        Ok(found)
+    };
+    let reading = Reading {
+        inputs,
+        open: &opts.open,
+        limit: None,
+        resolve: &resolve,
+        huge: &huge,
+    };
+    let mut read = Read::default();
+    let produce = |tx: &mut Sender<Batch<Found>>| read_batches(&reading, &mut ty, &mut read, progress, tx);
     let result = pipeline::run(opts.workers, produce, work, merge);
     let error = result.err();
     (ck.report(&found, ty), error)
 }
 
-/// Reads every record into batches; decides the type from the first
-/// record when it is auto.
-fn read(
-    run: &Run<'_>,
-    opts: &Options,
-    ty: &mut Option<MessageType>,
-    progress: &dyn Fn(u64, u64),
-    tx: &mut Sender<Batch>,
-) -> Result<()> {
-    let mut batch: Option<Batch> = None;
-    let mut seen = 0u64;
-    let mut done_bytes = 0u64;
-    let result = (|| -> Result<()> {
-        for (i, input) in run.inputs.iter().enumerate() {
-            let mut reader = opts.open.open(input)?;
-            while let Some(rec) = reader.next_record().map_err(|e| record::read_error(input, e))? {
-                let t = match *ty {
-                    Some(t) => t,
-                    None => *ty.insert(example::resolve_auto(rec.data).map_err(|e| {
-                        anyhow::anyhow!(without_raw_hint(e)).context(format!(
-                            "{}: record {} at byte {}",
-                            input.display(),
-                            rec.index,
-                            rec.offset
-                        ))
-                    })?),
-                };
-                if matches!(t, MessageType::Elwc | MessageType::Raw) {
-                    anyhow::bail!(
-                        "{}: `tfr validate` checks Examples and SequenceExamples, not {} payloads",
-                        input.display(),
-                        if t == MessageType::Elwc {
-                            "ExampleListWithContext"
-                        } else {
-                            "raw"
-                        }
-                    );
-                }
-                seen += 1;
-                if rec.data.len() > HUGE {
-                    if let Some(b) = batch.take() {
-                        tx.send(b)?;
-                    }
-                    let mut found = Box::<Found>::default();
-                    let checked = example::with_decoder(|d| {
-                        check_record(run, d, t, rec.data, (i as u32, rec.index, rec.offset), &mut found)
-                    });
-                    let mut b = Batch::new(t, tx.spares().take());
-                    b.done = Some(checked.map(|_| found));
-                    tx.send(b)?;
-                    progress(done_bytes + reader.offset(), seen);
-                    continue;
-                }
-                let b = batch.get_or_insert_with(|| Batch::new(t, tx.spares().take()));
-                b.data.extend_from_slice(rec.data);
-                b.recs.push((b.data.len(), i as u32, rec.index, rec.offset));
-                if b.recs.len() >= BATCH_RECORDS || b.data.len() >= BATCH_BYTES {
-                    if let Some(full) = batch.take() {
-                        tx.send(full)?;
-                    }
-                    progress(done_bytes + reader.offset(), seen);
-                }
-            }
-            done_bytes += reader.source_mut().size().unwrap_or(0);
+/// Whether `tfr validate` checks payloads of this type.
+fn checkable(t: MessageType) -> bool {
+    matches!(t, MessageType::Example | MessageType::SequenceExample)
+}
+
+fn not_checkable(t: MessageType) -> String {
+    format!(
+        "`tfr validate` checks Examples and SequenceExamples, not {} payloads",
+        if t == MessageType::Elwc {
+            "ExampleListWithContext"
+        } else {
+            "raw"
         }
-        Ok(())
-    })();
-    if let Some(b) = batch.take() {
-        tx.send(b)?;
-    }
-    result
+    )
 }
 
 #[cfg(test)]
