@@ -1,0 +1,671 @@
+//! Per-batch findings of `tfr validate` (what the records showed about
+//! each schema feature), their merge, and the report made of them.
+
+use super::*;
+
+// ---------------------------------------------------------------------------
+// Per-batch findings
+// ---------------------------------------------------------------------------
+
+/// One anomaly kind of one feature within some records.
+#[derive(Clone, Debug)]
+struct Tally {
+    kind: AnomalyKind,
+    records: u64,
+    first: Loc,
+    detail: String,
+    /// The record stamp last counted (a record counts once).
+    stamp: u64,
+}
+
+/// What the records of a batch showed about one schema feature.
+#[derive(Clone, Debug, Default)]
+struct FeatureFound {
+    present: u64,
+    first_missing: Option<Loc>,
+    /// Values of the feature (bytes, for the string domain's share) and
+    /// those outside the domain.
+    values: u64,
+    off_domain: u64,
+    tallies: Vec<Tally>,
+    /// Scratch: the record stamp when last seen / present, and the entry
+    /// position of the last occurrence.
+    seen: u64,
+    present_stamp: u64,
+    pos: u32,
+}
+
+/// A feature not in the schema.
+#[derive(Clone, Debug)]
+struct NewFound {
+    name: Box<str>,
+    records: u64,
+    first: Loc,
+    seen: u64,
+    pos: u32,
+}
+
+/// The findings of some records (one batch, or the merge of all so far).
+#[derive(Debug, Default)]
+pub struct Found {
+    records: u64,
+    per_input: Vec<u64>,
+    features: Vec<FeatureFound>,
+    new: Vec<NewFound>,
+    new_index: HashMap<Box<str>, u32>,
+    new_untracked: bool,
+    /// Scratch: a stamp per record, the slot of each entry position of the
+    /// previous record, and one record's entries.
+    stamp: u64,
+    cache: Vec<u32>,
+    buf: Vec<(u32, u32, FeatureView<'static>)>,
+}
+
+/// A slot: schema features first, then new names (`u32::MAX`: untracked).
+const UNTRACKED: u32 = u32::MAX;
+
+impl pipeline::Output for Found {
+    fn is_empty(&self) -> bool {
+        self.records == 0
+    }
+
+    fn clear(&mut self) {
+        self.records = 0;
+        self.per_input.clear();
+        self.features.clear();
+        self.new.clear();
+        self.new_index.clear();
+        self.new_untracked = false;
+        self.stamp = 0;
+        self.cache.clear();
+        self.buf.clear();
+    }
+}
+
+impl FeatureFound {
+    /// Counts `kind` at `at` (once per record); `detail` is called only for
+    /// the first occurrence.
+    #[inline]
+    fn hit(&mut self, kind: AnomalyKind, at: Loc, stamp: u64, detail: impl FnOnce() -> String) {
+        match self.tallies.iter_mut().find(|t| t.kind == kind) {
+            Some(t) => {
+                if t.stamp != stamp {
+                    t.stamp = stamp;
+                    t.records += 1;
+                }
+            }
+            None => self.tallies.push(Tally {
+                kind,
+                records: 1,
+                first: at,
+                detail: detail(),
+                stamp,
+            }),
+        }
+    }
+
+    fn merge(&mut self, o: &FeatureFound) {
+        self.present += o.present;
+        self.first_missing = earliest(self.first_missing, o.first_missing);
+        self.values += o.values;
+        self.off_domain += o.off_domain;
+        for t in &o.tallies {
+            match self.tallies.iter_mut().find(|s| s.kind == t.kind) {
+                Some(s) => {
+                    s.records += t.records;
+                    if t.first < s.first {
+                        s.first = t.first;
+                        s.detail = t.detail.clone();
+                    }
+                }
+                None => self.tallies.push(t.clone()),
+            }
+        }
+    }
+}
+
+/// An empty vector of `T<'static>` from one of `T<'a>`, keeping its
+/// allocation (the vector is emptied first; nothing is converted).
+fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
+    v.clear();
+    v.into_iter().filter_map(|_| None).collect()
+}
+
+fn earliest(a: Option<Loc>, b: Option<Loc>) -> Option<Loc> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+fn float_text(v: f32) -> String {
+    let mut out = Vec::new();
+    example::text::write_float(v, &mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn bytes_text(v: &[u8]) -> String {
+    let shown = &v[..v.len().min(64)];
+    let mut out = Vec::new();
+    example::text::escape_bytes(shown, &mut out);
+    let more = if v.len() > 64 { "..." } else { "" };
+    format!("\"{}{more}\"", String::from_utf8_lossy(&out))
+}
+
+impl Found {
+    /// Checks the features of one record (`None`: an empty record).
+    pub(super) fn record(&mut self, ck: &Checker, features: Option<FeaturesView<'_>>, at: Loc) {
+        self.records += 1;
+        let i = at.0 as usize;
+        if i >= self.per_input.len() {
+            self.per_input.resize(i + 1, 0);
+        }
+        self.per_input[i] += 1;
+        if self.features.len() < ck.rules.len() {
+            self.features.resize(ck.rules.len(), FeatureFound::default());
+        }
+        self.stamp += 1;
+        let stamp = self.stamp;
+        let n_rules = ck.rules.len() as u32;
+        let mut present = 0usize;
+        if let Some(fv) = features {
+            // Slots of the entries; a key given twice counts with its last occurrence.
+            let mut buf: Vec<(u32, u32, FeatureView<'_>)> = recycle(std::mem::take(&mut self.buf));
+            let mut dups = false;
+            for (pos, (key, value)) in fv.entries().enumerate() {
+                let slot = self.intern(ck, pos, key, at);
+                if slot == UNTRACKED {
+                    continue;
+                }
+                let (seen, p) = if slot < n_rules {
+                    let f = &mut self.features[slot as usize];
+                    (&mut f.seen, &mut f.pos)
+                } else {
+                    let f = &mut self.new[(slot - n_rules) as usize];
+                    (&mut f.seen, &mut f.pos)
+                };
+                dups |= *seen == stamp;
+                *seen = stamp;
+                *p = pos as u32;
+                buf.push((slot, pos as u32, value));
+            }
+            for (slot, pos, f) in &buf {
+                let (slot, pos) = (*slot, *pos);
+                if slot >= n_rules {
+                    let n = &mut self.new[(slot - n_rules) as usize];
+                    if (dups && n.pos != pos) || f.kind() == Kind::None {
+                        continue;
+                    }
+                    if n.records == 0 {
+                        n.first = at;
+                    }
+                    n.records += 1;
+                    continue;
+                }
+                let ff = &mut self.features[slot as usize];
+                if (dups && ff.pos != pos) || f.kind() == Kind::None {
+                    continue;
+                }
+                ff.present += 1;
+                ff.present_stamp = stamp;
+                present += 1;
+                let rule = &ck.rules[slot as usize];
+                if rule.active {
+                    check(rule, ff, f, at, stamp);
+                }
+            }
+            self.buf = recycle(buf);
+        }
+        if present < self.features.len() {
+            for (ff, rule) in self.features.iter_mut().zip(&ck.rules) {
+                if ff.present_stamp != stamp && ff.first_missing.is_none() && rule.active {
+                    ff.first_missing = Some(at);
+                }
+            }
+        }
+    }
+
+    /// The slot of `key` at entry position `pos`.
+    #[inline]
+    fn intern(&mut self, ck: &Checker, pos: usize, key: &str, at: Loc) -> u32 {
+        let n_rules = ck.rules.len() as u32;
+        if let Some(&slot) = self.cache.get(pos) {
+            let name: &str = if slot < n_rules {
+                &ck.rules[slot as usize].name
+            } else if let Some(n) = self.new.get((slot - n_rules) as usize) {
+                &n.name
+            } else {
+                ""
+            };
+            if slot != UNTRACKED && name == key {
+                return slot;
+            }
+        }
+        let slot = if let Some(&s) = ck.index.get(key) {
+            s
+        } else if let Some(&s) = self.new_index.get(key) {
+            n_rules + s
+        } else if self.new.len() >= MAX_NEW {
+            self.new_untracked = true;
+            UNTRACKED
+        } else {
+            let s = self.new.len() as u32;
+            self.new.push(NewFound {
+                name: key.into(),
+                records: 0,
+                first: at,
+                seen: 0,
+                pos: 0,
+            });
+            self.new_index.insert(key.into(), s);
+            n_rules + s
+        };
+        if pos < self.cache.len() {
+            self.cache[pos] = slot;
+        } else if pos == self.cache.len() {
+            self.cache.push(slot);
+        }
+        slot
+    }
+
+    /// Adds the findings of later records.
+    pub fn merge(&mut self, o: &Found) {
+        self.records += o.records;
+        if o.per_input.len() > self.per_input.len() {
+            self.per_input.resize(o.per_input.len(), 0);
+        }
+        for (a, b) in self.per_input.iter_mut().zip(&o.per_input) {
+            *a += b;
+        }
+        if self.features.len() < o.features.len() {
+            self.features.resize(o.features.len(), FeatureFound::default());
+        }
+        for (a, b) in self.features.iter_mut().zip(&o.features) {
+            a.merge(b);
+        }
+        for n in &o.new {
+            if n.records == 0 {
+                continue;
+            }
+            match self.new_index.get(&n.name) {
+                Some(&s) => {
+                    let m = &mut self.new[s as usize];
+                    m.records += n.records;
+                    m.first = m.first.min(n.first);
+                }
+                None if self.new.len() >= MAX_NEW => self.new_untracked = true,
+                None => {
+                    self.new_index.insert(n.name.clone(), self.new.len() as u32);
+                    self.new.push(n.clone());
+                }
+            }
+        }
+        self.new_untracked |= o.new_untracked;
+    }
+}
+
+/// The checks of one present feature of one record.
+#[inline]
+fn check(rule: &Rule, ff: &mut FeatureFound, f: &FeatureView<'_>, at: Loc, stamp: u64) {
+    let kind = f.kind();
+    match rule.kind {
+        Some(k) if k != kind => ff.hit(AnomalyKind::UnexpectedDataType, at, stamp, || {
+            format!("expected {}, found {}", kind_name(k), kind_name(kind))
+        }),
+        _ => {}
+    }
+    if rule.missing_type {
+        ff.hit(AnomalyKind::MissingType, at, stamp, || {
+            format!("the schema gives it no type; found {}", kind_name(kind))
+        });
+        if rule.kind.is_none() {
+            // TFDV sets such a feature aside after saying so.
+            return;
+        }
+    }
+    let n = match kind {
+        Kind::Int64 if rule.int_values => {
+            let mut n = 0u64;
+            for v in f.int64s() {
+                n += 1;
+                int_value(rule, ff, v, at, stamp);
+            }
+            n
+        }
+        Kind::Float if rule.float_values => {
+            let mut n = 0u64;
+            for v in f.floats() {
+                n += 1;
+                float_value(rule, ff, v, at, stamp);
+            }
+            n
+        }
+        Kind::Bytes if rule.bytes_values => {
+            let mut n = 0u64;
+            for v in f.bytes() {
+                n += 1;
+                bytes_value(rule, ff, v, at, stamp);
+            }
+            if rule.strings.is_some() {
+                ff.values += n;
+            }
+            n
+        }
+        Kind::Int64 => f.int64s().count() as u64,
+        Kind::Float => f.floats().count() as u64,
+        Kind::Bytes => f.bytes().count() as u64,
+        Kind::None => 0,
+    };
+    if let Some(min) = rule.min_values {
+        if n < min {
+            ff.hit(AnomalyKind::LowNumberValues, at, stamp, || {
+                format!("{n} values, value_count min is {min}")
+            });
+        }
+    }
+    if let Some(max) = rule.max_values {
+        if n > max {
+            ff.hit(AnomalyKind::HighNumberValues, at, stamp, || {
+                format!("{n} values, value_count max is {max}")
+            });
+        }
+    }
+    if let Some(size) = rule.shape {
+        if n != size {
+            ff.hit(AnomalyKind::InvalidFeatureShape, at, stamp, || {
+                format!("{n} values, shape {} holds {size}", rule.shape_text)
+            });
+        }
+    }
+}
+
+#[inline]
+fn int_value(rule: &Rule, ff: &mut FeatureFound, v: i64, at: Loc, stamp: u64) {
+    if let Some(min) = rule.int_min {
+        if v < min {
+            ff.hit(AnomalyKind::IntSmall, at, stamp, || {
+                format!("value {v} below int_domain min {min}")
+            });
+        }
+    }
+    if let Some(max) = rule.int_max {
+        if v > max {
+            ff.hit(AnomalyKind::IntBig, at, stamp, || {
+                format!("value {v} above int_domain max {max}")
+            });
+        }
+    }
+    if rule.bool_domain.is_some() {
+        if v < 0 {
+            ff.hit(AnomalyKind::BoolSmallInt, at, stamp, || {
+                format!("value {v} not in {{0, 1}} (bool_domain)")
+            });
+        } else if v > 1 {
+            ff.hit(AnomalyKind::BoolBigInt, at, stamp, || {
+                format!("value {v} not in {{0, 1}} (bool_domain)")
+            });
+        }
+    }
+}
+
+#[inline]
+fn float_value(rule: &Rule, ff: &mut FeatureFound, v: f32, at: Loc, stamp: u64) {
+    if v.is_nan() {
+        if rule.nan {
+            ff.hit(AnomalyKind::FloatNan, at, stamp, || {
+                "NaN, float_domain has disallow_nan".into()
+            });
+        }
+    } else {
+        if let Some(min) = rule.float_min {
+            if v < min {
+                ff.hit(AnomalyKind::FloatSmall, at, stamp, || {
+                    format!("value {} below float_domain min {}", float_text(v), float_text(min))
+                });
+            }
+        }
+        if let Some(max) = rule.float_max {
+            if v > max {
+                ff.hit(AnomalyKind::FloatBig, at, stamp, || {
+                    format!("value {} above float_domain max {}", float_text(v), float_text(max))
+                });
+            }
+        }
+        if rule.inf && v.is_infinite() {
+            ff.hit(AnomalyKind::FloatInf, at, stamp, || {
+                format!("value {}, float_domain has disallow_inf", float_text(v))
+            });
+        }
+    }
+    if rule.bool_domain.is_some() && v != 0.0 && v != 1.0 {
+        ff.hit(AnomalyKind::BoolUnexpectedFloat, at, stamp, || {
+            format!("value {} not in {{0, 1}} (bool_domain)", float_text(v))
+        });
+    }
+}
+
+#[inline]
+fn bytes_value(rule: &Rule, ff: &mut FeatureFound, v: &[u8], at: Loc, stamp: u64) {
+    if let Some((values, name, _)) = &rule.strings {
+        if std::str::from_utf8(v).is_err() {
+            ff.hit(AnomalyKind::EnumInvalidUtf8, at, stamp, || {
+                format!("value {} is not UTF-8 (string domain)", bytes_text(v))
+            });
+        } else if !values.contains(v) {
+            ff.off_domain += 1;
+            ff.hit(AnomalyKind::EnumUnexpectedString, at, stamp, || {
+                let domain = if name.is_empty() {
+                    "the string_domain".to_string()
+                } else {
+                    format!("string_domain {}", quoted(name))
+                };
+                format!("value {} not in {domain}", bytes_text(v))
+            });
+        }
+    }
+    if let Some(ok) = &rule.bool_domain {
+        if !ok.iter().any(|s| s.as_slice() == v) {
+            ff.hit(AnomalyKind::BoolUnexpectedString, at, stamp, || {
+                let list: Vec<String> = ok.iter().map(|s| bytes_text(s)).collect();
+                format!("value {} not in {{{}}} (bool_domain)", bytes_text(v), list.join(", "))
+            });
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The report
+// ---------------------------------------------------------------------------
+
+fn percent(part: u64, whole: u64) -> String {
+    if whole == 0 {
+        return "0%".into();
+    }
+    let p = part as f64 * 100.0 / whole as f64;
+    let s = format!("{p:.2}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    format!("{s}%")
+}
+
+impl Checker {
+    /// The report of everything found: the per-record anomalies and the
+    /// dataset-wide checks.
+    pub fn report(&self, found: &Found, ty: Option<MessageType>) -> Report {
+        let records = found.records;
+        let mut anomalies = Vec::new();
+        let empty = FeatureFound::default();
+        for (i, rule) in self.rules.iter().enumerate() {
+            if !rule.active {
+                continue;
+            }
+            let ff = found.features.get(i).unwrap_or(&empty);
+            let name = Some(rule.name.to_string());
+            let required = rule.kind.is_some()
+                && (rule.min_count.is_some_and(|c| c > 0) || rule.min_fraction.is_some_and(|f| f > 0.0));
+            if ff.present == 0 {
+                // TFDV checks nothing else of a feature absent from the data.
+                if required {
+                    anomalies.push(Anomaly {
+                        feature: name,
+                        kind: AnomalyKind::SchemaMissingColumn,
+                        records: 0,
+                        first: None,
+                        detail: format!("in none of the {records} records; the schema's presence requires it"),
+                    });
+                }
+                continue;
+            }
+            let missing = records - ff.present;
+            let mut tallies: Vec<Tally> = ff.tallies.clone();
+            if rule.kind.is_none() {
+                // No type: TFDV says so and checks nothing else.
+                for t in tallies {
+                    anomalies.push(Anomaly {
+                        feature: name.clone(),
+                        kind: t.kind,
+                        records: t.records,
+                        first: Some(t.first),
+                        detail: t.detail,
+                    });
+                }
+                continue;
+            }
+            if let Some(min) = rule.min_count {
+                if (ff.present as i64) < min {
+                    anomalies.push(Anomaly {
+                        feature: name.clone(),
+                        kind: AnomalyKind::LowNumberPresent,
+                        records: missing,
+                        first: ff.first_missing,
+                        detail: format!("present in {} records, presence min_count is {min}", ff.present),
+                    });
+                }
+            }
+            if let Some(min) = rule.min_fraction {
+                let fraction = ff.present as f64 / records.max(1) as f64;
+                if fraction < min || (min >= 1.0 && missing > 0) {
+                    anomalies.push(Anomaly {
+                        feature: name.clone(),
+                        kind: AnomalyKind::LowFractionPresent,
+                        records: missing,
+                        first: ff.first_missing,
+                        detail: format!(
+                            "present in {} of {records} records ({}), presence min_fraction is {}",
+                            ff.present,
+                            percent(ff.present, records),
+                            super::super::pbtxt::python_repr(min)
+                        ),
+                    });
+                }
+            }
+            if rule.shape.is_some() && missing > 0 {
+                let at = ff.first_missing.unwrap_or((0, 0));
+                let detail = format!("missing (shape {})", rule.shape_text);
+                match tallies.iter_mut().find(|t| t.kind == AnomalyKind::InvalidFeatureShape) {
+                    Some(t) => {
+                        t.records += missing;
+                        if at < t.first {
+                            t.first = at;
+                            t.detail = detail;
+                        }
+                    }
+                    None => tallies.push(Tally {
+                        kind: AnomalyKind::InvalidFeatureShape,
+                        records: missing,
+                        first: at,
+                        detail,
+                        stamp: 0,
+                    }),
+                }
+            }
+            tallies.sort_by_key(|t| t.kind);
+            for t in tallies {
+                let mut detail = t.detail;
+                if t.kind == AnomalyKind::EnumUnexpectedString {
+                    let max_off = rule.strings.as_ref().map_or(0.0, |s| s.2);
+                    let share = ff.off_domain as f64 / ff.values.max(1) as f64;
+                    if !(share > max_off || (max_off == 0.0 && ff.off_domain > 0)) {
+                        continue;
+                    }
+                    detail = format!(
+                        "{detail}; {} of {} values ({}) outside the domain",
+                        ff.off_domain,
+                        ff.values,
+                        percent(ff.off_domain, ff.values)
+                    );
+                    if max_off > 0.0 {
+                        detail.push_str(&format!(
+                            ", min_domain_mass allows {}",
+                            percent((max_off * 1e6).round() as u64, 1_000_000)
+                        ));
+                    }
+                }
+                anomalies.push(Anomaly {
+                    feature: name.clone(),
+                    kind: t.kind,
+                    records: t.records,
+                    first: Some(t.first),
+                    detail,
+                });
+            }
+        }
+        for n in found.new.iter().filter(|n| n.records > 0) {
+            anomalies.push(Anomaly {
+                feature: Some(n.name.to_string()),
+                kind: AnomalyKind::SchemaNewColumn,
+                records: n.records,
+                first: Some(n.first),
+                detail: "not in the schema".into(),
+            });
+        }
+        if let Some(min) = self.min_examples {
+            if (records as i64) < min {
+                anomalies.push(Anomaly {
+                    feature: None,
+                    kind: AnomalyKind::DatasetLowNumExamples,
+                    records: 0,
+                    first: None,
+                    detail: format!("{records} records, dataset_constraints min_examples_count is {min}"),
+                });
+            }
+        }
+        if let Some(max) = self.max_examples {
+            if records as i64 > max {
+                anomalies.push(Anomaly {
+                    feature: None,
+                    kind: AnomalyKind::DatasetHighNumExamples,
+                    records: 0,
+                    first: None,
+                    detail: format!("{records} records, dataset_constraints max_examples_count is {max}"),
+                });
+            }
+        }
+        let mut not_checked = self.not_checked.clone();
+        let skipped: Vec<&Rule> = self.rules.iter().filter(|r| !r.active).collect();
+        if !skipped.is_empty() {
+            let list: Vec<String> = skipped.iter().take(5).map(|r| quoted(&r.name)).collect();
+            let more = match skipped.len() {
+                n if n > 5 => format!(" and {} more", n - 5),
+                _ => String::new(),
+            };
+            not_checked.push(format!(
+                "features TFDV does not validate either (lifecycle_stage, deprecated, STRUCT): {}{more}",
+                list.join(", ")
+            ));
+        }
+        if ty == Some(MessageType::SequenceExample) {
+            not_checked.push(
+                "feature lists of the SequenceExamples (their context features are checked, as TFDV reads them)".into(),
+            );
+        }
+        Report {
+            ty,
+            per_input: found.per_input.clone(),
+            records,
+            anomalies,
+            not_checked,
+            checked: self.checked(),
+            new_untracked: found.new_untracked,
+        }
+    }
+}
