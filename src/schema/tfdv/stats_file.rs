@@ -113,26 +113,24 @@ impl Proto {
     }
 
     pub fn uint(&mut self, no: u32, name: &str, v: u64) {
-        if v == 0 {
-            return;
-        }
-        if self.text {
-            self.line(name, &v.to_string());
-        } else {
-            self.tag(no, 0);
-            varint(&mut self.out, v);
-        }
+        self.varint_field(no, name, v, v);
     }
 
     pub fn int(&mut self, no: u32, name: &str, v: i64) {
-        if v == 0 {
+        // int64 on the wire: two's complement as a 10-byte varint.
+        self.varint_field(no, name, v, v as u64);
+    }
+
+    /// A varint field (left out when 0): `shown` in text, `wire` in binary.
+    fn varint_field(&mut self, no: u32, name: &str, shown: impl std::fmt::Display, wire: u64) {
+        if wire == 0 {
             return;
         }
         if self.text {
-            self.line(name, &v.to_string());
+            self.line(name, &shown.to_string());
         } else {
             self.tag(no, 0);
-            varint(&mut self.out, v as u64);
+            varint(&mut self.out, wire);
         }
     }
 
