@@ -56,8 +56,8 @@ example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
 elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
 raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
-complete -c tfr -n "__fish_tfr_using_subcommand cat" -l max-bytes -d 'On a terminal, bytes values longer than N are cut (text to N bytes, binary data to its first 8) and described (`# JPEG 640x480, 102,400 bytes`). Given, values are shortened on a pipe too' -r
-complete -c tfr -n "__fish_tfr_using_subcommand cat" -l max-values -d 'On a terminal, lists longer than N show their first N values and a summary (`# ... 504 more (512 floats, min -2.3, max 2.1)`). Given, lists are shortened on a pipe too' -r
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -l max-bytes -d 'On a terminal, bytes values longer than N are cut (text to N bytes, binary data to its first 8) and described (`# JPEG 640x480, 102,400 bytes`). Given, bytes values are shortened on a pipe too' -r
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -l max-values -d 'On a terminal, lists longer than N show their first N values and a summary (`# ... 504 more (512 floats, min -2.3, max 2.1)`). Given, lists (only) are shortened on a pipe too' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l skip -d 'Skip the first N records of the inputs taken together (on plain files they are hopped over header by header, as `count` does)' -r
@@ -89,8 +89,8 @@ example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
 elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
 raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
-complete -c tfr -n "__fish_tfr_using_subcommand head" -l max-bytes -d 'On a terminal, bytes values longer than N are cut (text to N bytes, binary data to its first 8) and described (`# JPEG 640x480, 102,400 bytes`). Given, values are shortened on a pipe too' -r
-complete -c tfr -n "__fish_tfr_using_subcommand head" -l max-values -d 'On a terminal, lists longer than N show their first N values and a summary (`# ... 504 more (512 floats, min -2.3, max 2.1)`). Given, lists are shortened on a pipe too' -r
+complete -c tfr -n "__fish_tfr_using_subcommand head" -l max-bytes -d 'On a terminal, bytes values longer than N are cut (text to N bytes, binary data to its first 8) and described (`# JPEG 640x480, 102,400 bytes`). Given, bytes values are shortened on a pipe too' -r
+complete -c tfr -n "__fish_tfr_using_subcommand head" -l max-values -d 'On a terminal, lists longer than N show their first N values and a summary (`# ... 504 more (512 floats, min -2.3, max 2.1)`). Given, lists (only) are shortened on a pipe too' -r
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
@@ -127,6 +127,11 @@ complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l salvage-compressi
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
 zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
+complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -s t -l type -d 'With --payloads: what the payloads are. Auto decides by the first record, and takes a file for SequenceExamples as soon as a record has feature_lists (a SequenceExample with only a context is, byte for byte, an Example)' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example; an ExampleListWithContext when that reading has names made of nested protobuf and the ELWC reading does not (from-jsonl: when the line\'s keys are "examples" and "context")'
+example\t'tf.train.Example'
+sequence\t'tf.train.SequenceExample'
+elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
+raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''

@@ -198,12 +198,21 @@ pub(crate) struct FeatureArgs {
     /// Only these features: names or globs, comma-separated
     /// (`--features 'image/*,label'`). For a SequenceExample, context
     /// features and feature lists alike.
-    #[arg(long, value_name = "PATTERNS", value_delimiter = ',')]
+    #[arg(long, value_name = "PATTERNS", value_delimiter = ',', value_parser = pattern)]
     pub(crate) features: Vec<String>,
 
     /// Leave out these features (names or globs, comma-separated).
-    #[arg(long, value_name = "PATTERNS", value_delimiter = ',')]
+    #[arg(long, value_name = "PATTERNS", value_delimiter = ',', value_parser = pattern)]
     pub(crate) exclude: Vec<String>,
+}
+
+/// A `--features` / `--exclude` pattern: not empty (`--features ''` is a
+/// slip, not a request for the features with an empty name).
+fn pattern(s: &str) -> Result<String, String> {
+    if s.is_empty() {
+        return Err("an empty pattern (write names or globs, comma-separated: 'image/*,label')".into());
+    }
+    Ok(s.to_owned())
 }
 
 /// The features kept by `--features` / `--exclude`, noting which patterns
@@ -316,13 +325,13 @@ impl RangeArgs {
 pub(crate) struct ShortArgs {
     /// On a terminal, bytes values longer than N are cut (text to N bytes,
     /// binary data to its first 8) and described (`# JPEG 640x480, 102,400
-    /// bytes`). Given, values are shortened on a pipe too.
+    /// bytes`). Given, bytes values are shortened on a pipe too.
     #[arg(long, value_name = "N")]
     pub(crate) max_bytes: Option<usize>,
 
     /// On a terminal, lists longer than N show their first N values and a
     /// summary (`# ... 504 more (512 floats, min -2.3, max 2.1)`). Given,
-    /// lists are shortened on a pipe too.
+    /// lists (only) are shortened on a pipe too.
     #[arg(long, value_name = "N")]
     pub(crate) max_values: Option<usize>,
 
@@ -337,13 +346,17 @@ const MAX_VALUES: usize = 8;
 
 impl ShortArgs {
     /// The limits: set when stdout is a terminal (unless `--full`) or when
-    /// a limit is given. Piped output is byte-exact by default.
+    /// a limit is given. Piped output is byte-exact by default; on a pipe
+    /// a given limit shortens only its own kind (`--max-values` lists,
+    /// `--max-bytes` bytes values).
     pub(crate) fn shorten(&self) -> Option<crate::example::Shorten> {
         use std::io::IsTerminal;
+        let terminal = std::io::stdout().is_terminal();
         let asked = self.max_bytes.is_some() || self.max_values.is_some();
-        (!self.full && (asked || std::io::stdout().is_terminal())).then(|| crate::example::Shorten {
-            max_bytes: self.max_bytes.unwrap_or(MAX_BYTES),
-            max_values: self.max_values.unwrap_or(MAX_VALUES),
+        let default = |given: Option<usize>, on_terminal: usize| given.unwrap_or(if terminal { on_terminal } else { usize::MAX });
+        (!self.full && (asked || terminal)).then(|| crate::example::Shorten {
+            max_bytes: default(self.max_bytes, MAX_BYTES),
+            max_values: default(self.max_values, MAX_VALUES),
         })
     }
 }

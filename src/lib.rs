@@ -50,8 +50,12 @@ mod cli_main {
     pub fn main_entry() -> std::process::ExitCode {
         let cli = match cli::Cli::try_parse() {
             Ok(cli) => cli,
+            Err(e) if e.use_stderr() => {
+                output::error_line(format_args!("{}", usage_error(&e)));
+                return Exit::Error.into();
+            }
             Err(e) => {
-                let code = if e.use_stderr() { Exit::Error } else { Exit::Success };
+                let code = Exit::Success;
                 // Help and version go to stdout: a closed pipe there is fine,
                 // a full disk or another write failure is not.
                 return match e.print() {
@@ -71,6 +75,32 @@ mod cli_main {
                 Exit::Error.into()
             }
         }
+    }
+
+    /// A usage error as one line (clap writes several): the message, the
+    /// items of a list it introduces, its tip, and the usage line.
+    /// `error: unexpected argument '--fast' found` + `tip: ...` + `Usage:
+    /// tfr count [OPTIONS] [FILES]...` → `unexpected argument '--fast'
+    /// found; tip: ...; usage: tfr count [OPTIONS] [FILES]...`.
+    fn usage_error(e: &clap::Error) -> String {
+        let text = e.render().to_string();
+        let mut lines = text.lines().map(str::trim_end).peekable();
+        let mut out = lines.next().unwrap_or_default().trim_start_matches("error: ").to_owned();
+        if out.ends_with(':') {
+            let mut items = Vec::new();
+            while let Some(item) = lines.next_if(|l| l.starts_with(' ')) {
+                items.push(item.trim());
+            }
+            out = format!("{} {}", out, items.join(", "));
+        }
+        for line in lines {
+            if let Some(tip) = line.strip_prefix("tip: ").or_else(|| line.strip_prefix("  tip: ")) {
+                out = format!("{out}; tip: {tip}");
+            } else if let Some(usage) = line.strip_prefix("Usage: ") {
+                out = format!("{out}; usage: {usage}");
+            }
+        }
+        out
     }
 
     /// Runs a parsed command line.

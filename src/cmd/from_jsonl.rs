@@ -260,12 +260,13 @@ impl KindLog {
                     .filter_map(|(at, kind)| Some(((*at)?, kind)))
                     .collect();
                 kinds.sort();
-                (kinds[1].0, section.path(name, None), kinds)
+                let list = matches!(section, Section::FeatureLists);
+                (kinds[1].0, section.path(name, None), kinds, list)
             })
             .collect();
         // In the order the changes happen.
         mixed.sort();
-        for (_, path, kinds) in mixed.iter().take(MAX) {
+        for (_, path, kinds, list) in mixed.iter().take(MAX) {
             let seen: Vec<String> = kinds
                 .iter()
                 .map(|((input, line), kind)| format!("{kind} at {}:{line}", inputs[*input].display()))
@@ -276,8 +277,16 @@ impl KindLog {
             } else {
                 "force one kind with the typed form ({\"bytes_list\": [...]} etc.) or --schema"
             };
+            // Within a feature list the steps of one record changing kind
+            // make TensorFlow reject that record (verify-crc --payloads
+            // flags it); across records, each parse reads one kind.
+            let reads = if *list {
+                "tf.io.parse_sequence_example reads one kind per feature list and rejects a record whose steps differ in kind"
+            } else {
+                "tf.io.parse_example reads one kind per feature"
+            };
             output::error_line(format_args!(
-                "warning: feature {path} changes kind: {} (tf.io.parse_example reads one kind per feature; {hint})",
+                "warning: feature {path} changes kind: {} ({reads}; {hint})",
                 seen.join(", ")
             ));
         }

@@ -2,7 +2,7 @@
 //! (resynchronising after each), summarise, and optionally salvage the
 //! intact records.
 
-use crate::args::{InputArgs, JobsArg};
+use crate::args::{InputArgs, JobsArg, PayloadType};
 use crate::example::tf_parser::{self, Verdict};
 use crate::example::{resolve_auto, with_decoder, MessageType};
 use crate::exit::Exit;
@@ -48,6 +48,13 @@ pub(crate) struct VerifyCrcArgs {
     /// each file by its first record; ELWC files are said to be unchecked.
     #[arg(long)]
     pub(crate) payloads: bool,
+
+    /// With --payloads: what the payloads are. Auto decides by the first
+    /// record, and takes a file for SequenceExamples as soon as a record
+    /// has feature_lists (a SequenceExample with only a context is, byte
+    /// for byte, an Example).
+    #[arg(long = "type", short = 't', value_enum, default_value_t = PayloadType::Auto, value_name = "TYPE", requires = "payloads")]
+    pub(crate) payload: PayloadType,
 
     #[command(flatten)]
     pub(crate) jobs: JobsArg,
@@ -283,7 +290,10 @@ fn verify_input(
     // temporary file.
     scanner.set_spool(salvage);
     scanner.set_spool_limit(args.input.max_record_size);
-    let mut payloads = args.payloads.then(Payloads::default);
+    let mut payloads = args.payloads.then(|| Payloads {
+        ty: args.payload.fixed(),
+        auto: args.payload == PayloadType::Auto,
+    });
     if payloads.is_some() {
         // Each payload is checked: records up to --max-record-size are held.
         scanner.set_hold_limit(args.input.max_record_size);
@@ -382,28 +392,39 @@ fn verify_input(
 
 /// `--payloads`: the payload type of an input (decided by its first
 /// record) and the check of each payload.
-#[derive(Default)]
 struct Payloads {
     ty: Option<MessageType>,
+    /// `--type auto`: an Example file may still turn out to hold
+    /// SequenceExamples (whose first records had no feature_lists).
+    auto: bool,
 }
 
 impl Payloads {
     /// Checks one intact payload; the line to print when TensorFlow's
     /// parser reads it differently (or, once, why the file is not checked).
     fn check(&mut self, payload: &[u8], record: u64, offset: u64, report: &mut FileReport) -> Option<String> {
-        let ty = *self.ty.get_or_insert_with(|| match resolve_auto(payload) {
-            Ok(MessageType::Elwc) => MessageType::Raw,
+        let auto = |payload: &[u8]| match resolve_auto(payload) {
+            Ok(MessageType::Elwc) => MessageType::Elwc,
             Ok(MessageType::SequenceExample) => MessageType::SequenceExample,
             _ => MessageType::Example,
-        });
+        };
+        let mut ty = *self.ty.get_or_insert_with(|| auto(payload));
+        if self.auto && ty == MessageType::Example && has_feature_lists(payload) && auto(payload) == MessageType::SequenceExample {
+            ty = MessageType::SequenceExample;
+            self.ty = Some(ty);
+        }
         let check = match ty {
             MessageType::Example => tf_parser::check_example,
             MessageType::SequenceExample => tf_parser::check_sequence,
             _ => {
                 if report.unchecked.is_none() {
-                    let why = "payloads not checked: the file holds ExampleListWithContext records, \
-                               --payloads checks Examples and SequenceExamples"
-                        .to_string();
+                    let why = if ty == MessageType::Elwc {
+                        "payloads not checked: the file holds ExampleListWithContext records, \
+                         --payloads checks Examples and SequenceExamples"
+                    } else {
+                        "payloads not checked: --type raw"
+                    }
+                    .to_string();
                     report.unchecked = Some(why.clone());
                     return Some(why);
                 }
@@ -431,6 +452,18 @@ impl Payloads {
         });
         Some(line)
     }
+}
+
+/// Whether a payload has a length-delimited field 2 at its top level (a
+/// SequenceExample's feature_lists; unknown to an Example).
+fn has_feature_lists(payload: &[u8]) -> bool {
+    let mut reader = crate::example::wire::Reader::new(payload);
+    while let Ok(Some(f)) = reader.field() {
+        if f.len_of(2).is_some() {
+            return true;
+        }
+    }
+    false
 }
 
 /// The fault as printed: where, what, and how much the scan skipped.

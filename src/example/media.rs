@@ -139,19 +139,57 @@ pub fn describe(v: &[u8]) -> String {
     let utf8 = std::str::from_utf8(v).is_ok();
     let media = sniff(v, utf8);
     if !matches!(media, Media::Text | Media::Json) {
-        if let (Ok(ty), Ok(dim)) = (imagesize::image_type(v), imagesize::blob_size(v)) {
-            return format!("{} {}x{}, {size}", image_name(ty), dim.width, dim.height);
+        if let Some((name, width, height)) = image_size(v) {
+            return format!("{name} {width}x{height}, {size}");
         }
     }
     match media {
+        Media::Jpeg => format!("JPEG, {size}"),
+        Media::Png => format!("PNG, {size}"),
+        Media::Gif => format!("GIF, {size}"),
+        Media::Webp => format!("WebP, {size}"),
         Media::TensorProto => format!("TensorProto, {size}"),
         Media::Json => format!("JSON, {size}"),
         Media::Text => format!("text, {size}"),
-        m => match m.mime() {
-            Some(mime) => format!("{mime}, {size}"),
-            None => format!("binary, {size}"),
-        },
+        Media::Binary => format!("binary, {size}"),
     }
+}
+
+/// An image's type and dimensions from its header, only where the header
+/// the dimensions come from is really there (a PNG's IHDR chunk, a WebP's
+/// VP8/VP8L/VP8X chunk with its signature, a BMP's info header of a known
+/// size) and they are not zero: random bytes after a magic number are not
+/// given made-up dimensions.
+fn image_size(v: &[u8]) -> Option<(&'static str, u64, u64)> {
+    use imagesize::ImageType as T;
+    let ty = imagesize::image_type(v).ok()?;
+    let plausible = match ty {
+        T::Png => v.get(12..16) == Some(b"IHDR"),
+        T::Webp => match v.get(12..16)? {
+            b"VP8 " => v.get(23..26) == Some(&[0x9d, 0x01, 0x2a]),
+            b"VP8L" => v.get(20) == Some(&0x2f),
+            b"VP8X" => true,
+            _ => false,
+        },
+        T::Bmp => return bmp_size(v),
+        _ => true,
+    };
+    let dim = imagesize::blob_size(v).ok().filter(|_| plausible)?;
+    (dim.width > 0 && dim.height > 0).then(|| (image_name(ty), dim.width as u64, dim.height as u64))
+}
+
+/// A BMP's dimensions: the OS/2 core header (12 bytes, 16-bit sizes) or a
+/// Windows info header (32-bit sizes; a negative height is a top-down
+/// bitmap).
+fn bmp_size(v: &[u8]) -> Option<(&'static str, u64, u64)> {
+    let u16_at = |i: usize| Some(i64::from(u16::from_le_bytes(v.get(i..i + 2)?.try_into().ok()?)));
+    let i32_at = |i: usize| Some(i64::from(i32::from_le_bytes(v.get(i..i + 4)?.try_into().ok()?)));
+    let (width, height) = match u32::from_le_bytes(v.get(14..18)?.try_into().ok()?) {
+        12 => (u16_at(18)?, u16_at(20)?),
+        40 | 52 | 56 | 64 | 108 | 124 => (i32_at(18)?, i32_at(22)?),
+        _ => return None,
+    };
+    (width > 0 && height != 0).then(|| ("BMP", width as u64, height.unsigned_abs()))
 }
 
 fn image_name(ty: imagesize::ImageType) -> &'static str {
@@ -207,7 +245,26 @@ mod tests {
         assert_eq!(describe(b"hello world"), "text, 11 bytes");
         assert_eq!(describe(b"BM is text"), "text, 10 bytes");
         assert_eq!(describe(b"{\"a\": 1}"), "JSON, 8 bytes");
-        assert_eq!(describe(b"\xff\xd8\xff\xe0 cut"), "image/jpeg, 8 bytes");
+        assert_eq!(describe(b"\xff\xd8\xff\xe0 cut"), "JPEG, 8 bytes");
+        // Top-down BMP (negative height), OS/2 BMP, and headers that are
+        // not there.
+        let mut top_down = bmp.clone();
+        top_down[22..26].copy_from_slice(&(-5i32).to_le_bytes());
+        assert_eq!(describe(&top_down), "BMP 7x5, 70 bytes");
+        let mut os2 = b"BM".to_vec();
+        os2.resize(14, 0);
+        os2.extend_from_slice(&12u32.to_le_bytes());
+        os2.extend_from_slice(&[7, 0, 5, 0, 1, 0, 24, 0]);
+        assert_eq!(describe(&os2), "BMP 7x5, 26 bytes");
+        let mut no_ihdr = b"\x89PNG\r\n\x1a\n".to_vec();
+        no_ihdr.resize(108, 0xff);
+        assert_eq!(describe(&no_ihdr), "PNG, 108 bytes");
+        let mut webp = b"RIFF\0\0\0\0WEBPJUNK".to_vec();
+        webp.resize(64, 0xff);
+        assert_eq!(describe(&webp), "WebP, 64 bytes");
+        let mut bogus_bmp = b"BM".to_vec();
+        bogus_bmp.resize(64, 0xff);
+        assert_eq!(describe(&bogus_bmp), "binary, 64 bytes");
         assert_eq!(describe(&[0, 1, 2, 0xff]), "binary, 4 bytes");
         assert_eq!(thousands(1_234_567), "1,234,567");
         assert_eq!(thousands(999), "999");

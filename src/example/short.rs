@@ -52,15 +52,20 @@ pub(crate) fn what(v: &[u8]) -> String {
 pub(crate) fn more(feature: &FeatureView<'_>, shown: usize) -> String {
     let (total, noun, detail) = match feature.kind() {
         Kind::Float => {
-            let (mut n, mut lo, mut hi) = (0usize, f32::INFINITY, f32::NEG_INFINITY);
+            let (mut n, mut nan, mut lo, mut hi) = (0usize, 0usize, f32::INFINITY, f32::NEG_INFINITY);
             for v in feature.floats() {
                 n += 1;
-                if !v.is_nan() {
+                if v.is_nan() {
+                    nan += 1;
+                } else {
                     lo = lo.min(v);
                     hi = hi.max(v);
                 }
             }
             let mut range = Vec::new();
+            if nan > 0 {
+                range.extend_from_slice(format!(", {} NaN", thousands(nan as u64)).as_bytes());
+            }
             if lo <= hi {
                 range.extend_from_slice(b", min ");
                 write_float(lo, &mut range);

@@ -32,11 +32,22 @@ fn version_and_help() {
 }
 
 #[test]
-fn usage_errors_exit_2() {
-    let ran = tfr(&["count", "--no-such-flag"]).run();
-    assert_eq!(ran.code, 2);
-    let ran = tfr(&["frobnicate"]).run();
-    assert_eq!(ran.code, 2);
+fn usage_errors_exit_2_with_one_line() {
+    // Like every other error: one `tfr: ` line (fails() checks it), with
+    // clap's list, tip and usage folded into it.
+    let err = tfr(&["count", "--no-such-flag"]).run().fails(2);
+    assert!(err.contains("unexpected argument '--no-such-flag'"), "{err}");
+    assert!(err.contains("usage: tfr count"), "{err}");
+    let err = tfr(&["frobnicate"]).run().fails(2);
+    assert!(err.contains("unrecognized subcommand 'frobnicate'"), "{err}");
+    let err = tfr(&["validate", "x.tfrecord"]).run().fails(2);
+    assert!(
+        err.contains("the following required arguments were not provided: --schema <SCHEMA>;"),
+        "{err}"
+    );
+    let err = tfr(&["cat", "-n", "many", "x.tfrecord"]).run().fails(2);
+    assert!(err.contains("invalid value 'many' for '--limit <N>'"), "{err}");
+    assert_eq!(tfr(&[]).run().fails(2).lines().count(), 1);
 }
 
 #[test]

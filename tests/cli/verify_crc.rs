@@ -708,3 +708,35 @@ fn payloads_flags_what_tensorflow_reads_differently() {
     assert!(checked >= 10, "only {checked} fixtures");
     assert!(flagged_total >= 30, "only {flagged_total} records flagged");
 }
+
+/// A SequenceExample file whose first record has only a context (byte for
+/// byte an Example) is still checked as SequenceExamples once a record has
+/// feature_lists: its second record has a step in two packed chunks, which
+/// tf.io.parse_sequence_example rejects ("Error in sequence feature s").
+#[test]
+fn payloads_take_a_file_for_sequences_when_a_later_record_has_feature_lists() {
+    let context_only: &[u8] = b"\x0a\x0c\x0a\x0a\x0a\x01c\x12\x05\x1a\x03\x0a\x01\x01";
+    let mut two_chunks = context_only.to_vec();
+    two_chunks.extend_from_slice(b"\x12\x11\x0a\x0f\x0a\x01s\x12\x0a\x0a\x08\x1a\x06\x0a\x01\x01\x0a\x01\x02");
+    let dir = Dir::new();
+    dir.write("seq.tfrecord", &records(&[context_only, &two_chunks, context_only]));
+    for ty in [None, Some("sequence")] {
+        let mut args = vec!["verify-crc", "--payloads", "--json", "seq.tfrecord"];
+        if let Some(t) = ty {
+            args.extend(["--type", t]);
+        }
+        let ran = dir.tfr(&args).run();
+        assert_eq!(ran.code, 1, "{ty:?}: {}", ran.stderr);
+        let report: serde_json::Value = serde_json::from_str(&ran.stdout_str()).unwrap();
+        let issues = report["files"][0]["payload_issues"].as_array().unwrap();
+        assert_eq!(issues.len(), 1, "{ty:?}: {issues:?}");
+        assert_eq!(issues[0]["record"], 1);
+        assert_eq!(issues[0]["verdict"], "rejects", "{issues:?}");
+    }
+    // --type says what --payloads checks, and only with it.
+    let err = dir.tfr(&["verify-crc", "--type", "sequence", "seq.tfrecord"]).run().fails(2);
+    assert!(err.contains("--payloads"), "{err}");
+    let raw = dir.tfr(&["verify-crc", "--payloads", "--type", "raw", "seq.tfrecord"]).run();
+    assert_eq!(raw.code, 0, "{}", raw.stderr);
+    assert!(raw.stderr.contains("payloads not checked: --type raw"), "{}", raw.stderr);
+}
