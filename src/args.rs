@@ -353,7 +353,8 @@ impl ShortArgs {
         use std::io::IsTerminal;
         let terminal = std::io::stdout().is_terminal();
         let asked = self.max_bytes.is_some() || self.max_values.is_some();
-        let default = |given: Option<usize>, on_terminal: usize| given.unwrap_or(if terminal { on_terminal } else { usize::MAX });
+        let default =
+            |given: Option<usize>, on_terminal: usize| given.unwrap_or(if terminal { on_terminal } else { usize::MAX });
         (!self.full && (asked || terminal)).then(|| crate::example::Shorten {
             max_bytes: default(self.max_bytes, MAX_BYTES),
             max_values: default(self.max_values, MAX_VALUES),

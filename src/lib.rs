@@ -85,7 +85,11 @@ mod cli_main {
     fn usage_error(e: &clap::Error) -> String {
         let text = e.render().to_string();
         let mut lines = text.lines().map(str::trim_end).peekable();
-        let mut out = lines.next().unwrap_or_default().trim_start_matches("error: ").to_owned();
+        let mut out = lines
+            .next()
+            .unwrap_or_default()
+            .trim_start_matches("error: ")
+            .to_owned();
         if out.ends_with(':') {
             let mut items = Vec::new();
             while let Some(item) = lines.next_if(|l| l.starts_with(' ')) {

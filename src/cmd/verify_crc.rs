@@ -409,7 +409,11 @@ impl Payloads {
             _ => MessageType::Example,
         };
         let mut ty = *self.ty.get_or_insert_with(|| auto(payload));
-        if self.auto && ty == MessageType::Example && has_feature_lists(payload) && auto(payload) == MessageType::SequenceExample {
+        if self.auto
+            && ty == MessageType::Example
+            && has_feature_lists(payload)
+            && auto(payload) == MessageType::SequenceExample
+        {
             ty = MessageType::SequenceExample;
             self.ty = Some(ty);
         }

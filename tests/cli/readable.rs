@@ -166,12 +166,18 @@ fn each_limit_on_a_pipe_shortens_only_its_own_kind() {
     dir.write("images.tfrecord", &image_dataset(1));
     let piped = dir.tfr(&["head", "-n", "1", "images.tfrecord"]).run().ok();
     // --max-values cuts the float list, not the 102,400-byte JPEG.
-    let lists = dir.tfr(&["head", "-n", "1", "--max-values", "3", "images.tfrecord"]).run().ok();
+    let lists = dir
+        .tfr(&["head", "-n", "1", "--max-values", "3", "images.tfrecord"])
+        .run()
+        .ok();
     assert!(lists.contains("# ... 509 more (512 floats"), "{lists}");
     assert!(!lists.contains("bytes\n") && !lists.contains("# JPEG"), "{lists}");
     assert!(lists.len() > 100_000);
     // --max-bytes cuts the JPEG, not the list.
-    let bytes = dir.tfr(&["head", "-n", "1", "--max-bytes", "4", "images.tfrecord"]).run().ok();
+    let bytes = dir
+        .tfr(&["head", "-n", "1", "--max-bytes", "4", "images.tfrecord"])
+        .run()
+        .ok();
     assert!(bytes.contains("# JPEG 640x480, 102,400 bytes"), "{bytes}");
     assert!(!bytes.contains("more (512 floats"), "{bytes}");
     assert_eq!(bytes.matches("value: ").count(), piped.matches("value: ").count());
@@ -182,7 +188,10 @@ fn each_limit_on_a_pipe_shortens_only_its_own_kind() {
     );
     dir.tfr(&["from-jsonl", "nan.jsonl", "-o", "nan.tfrecord"]).run().ok();
     let text = dir.tfr(&["cat", "--max-values", "1", "nan.tfrecord"]).run().ok();
-    assert!(text.contains("# ... 5 more (6 floats, 2 NaN, min -2.0, max inf)"), "{text}");
+    assert!(
+        text.contains("# ... 5 more (6 floats, 2 NaN, min -2.0, max inf)"),
+        "{text}"
+    );
     assert!(text.contains("# ... 2 more (3 floats, 3 NaN)"), "{text}");
     // An empty pattern is a usage error, not a projection onto nothing.
     for flag in ["--features", "--exclude"] {
@@ -470,7 +479,11 @@ fn samples_are_deterministic_by_seed_and_uniform() {
     let picks: Vec<Vec<i64>> = std::thread::scope(|s| {
         let half = |from: u32| {
             let dir = &dir;
-            s.spawn(move || (from..from + 500).flat_map(|seed| sample(dir, "100", &seed.to_string())).collect())
+            s.spawn(move || {
+                (from..from + 500)
+                    .flat_map(|seed| sample(dir, "100", &seed.to_string()))
+                    .collect()
+            })
         };
         let (a, b) = (half(0), half(500));
         vec![a.join().unwrap(), b.join().unwrap()]

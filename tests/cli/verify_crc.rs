@@ -734,9 +734,18 @@ fn payloads_take_a_file_for_sequences_when_a_later_record_has_feature_lists() {
         assert_eq!(issues[0]["verdict"], "rejects", "{issues:?}");
     }
     // --type says what --payloads checks, and only with it.
-    let err = dir.tfr(&["verify-crc", "--type", "sequence", "seq.tfrecord"]).run().fails(2);
+    let err = dir
+        .tfr(&["verify-crc", "--type", "sequence", "seq.tfrecord"])
+        .run()
+        .fails(2);
     assert!(err.contains("--payloads"), "{err}");
-    let raw = dir.tfr(&["verify-crc", "--payloads", "--type", "raw", "seq.tfrecord"]).run();
+    let raw = dir
+        .tfr(&["verify-crc", "--payloads", "--type", "raw", "seq.tfrecord"])
+        .run();
     assert_eq!(raw.code, 0, "{}", raw.stderr);
-    assert!(raw.stderr.contains("payloads not checked: --type raw"), "{}", raw.stderr);
+    assert!(
+        raw.stderr.contains("payloads not checked: --type raw"),
+        "{}",
+        raw.stderr
+    );
 }
