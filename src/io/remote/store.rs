@@ -136,23 +136,25 @@ fn build(loc: &Location) -> Result<Client> {
                 .with_client_options(client_options("AWS_ALLOW_HTTP", &["AWS_ENDPOINT", "AWS_ENDPOINT_URL"]))
                 .with_retry(retry());
             let skip = anonymous() || env_true("AWS_SKIP_SIGNATURE");
+            let profile = super::profile::load();
+            let region_in_env = env_set("AWS_REGION") || env_set("AWS_DEFAULT_REGION");
+            let endpoint_in_env = env_set("AWS_ENDPOINT") || env_set("AWS_ENDPOINT_URL");
+            if !region_in_env {
+                if let Some(r) = &profile.region {
+                    b = b.with_region(r);
+                }
+            }
+            if !endpoint_in_env {
+                if let Some(e) = &profile.endpoint_url {
+                    b = b.with_endpoint(e);
+                    if e.starts_with("http://") {
+                        b = b.with_allow_http(true);
+                    }
+                }
+            }
             if skip {
                 b = b.with_skip_signature(true);
             } else {
-                let profile = super::profile::load();
-                if !env_set("AWS_REGION") && !env_set("AWS_DEFAULT_REGION") {
-                    if let Some(r) = &profile.region {
-                        b = b.with_region(r);
-                    }
-                }
-                if !env_set("AWS_ENDPOINT") && !env_set("AWS_ENDPOINT_URL") {
-                    if let Some(e) = &profile.endpoint_url {
-                        b = b.with_endpoint(e);
-                        if e.starts_with("http://") {
-                            b = b.with_allow_http(true);
-                        }
-                    }
-                }
                 let in_env = env_set("AWS_ACCESS_KEY_ID") && env_set("AWS_SECRET_ACCESS_KEY");
                 if !in_env {
                     if let (Some(id), Some(secret)) = (&profile.access_key_id, &profile.secret_access_key) {
@@ -172,6 +174,14 @@ fn build(loc: &Location) -> Result<Client> {
                             profile.looked_in.join(" and ")
                         );
                     }
+                }
+            }
+            // No region anywhere, on AWS itself: ask S3 where the bucket
+            // is (as the AWS CLI follows S3's redirect), rather than fail
+            // with a redirect from us-east-1.
+            if !region_in_env && profile.region.is_none() && !endpoint_in_env && profile.endpoint_url.is_none() {
+                if let Some(r) = bucket_region(&loc.bucket) {
+                    b = b.with_region(r);
                 }
             }
             let s3 = Arc::new(b.build().map_err(|e| anyhow!("{shown}: {}", one_line(&e)))?);
@@ -269,6 +279,18 @@ fn build(loc: &Location) -> Result<Client> {
             })
         }
     }
+}
+
+/// The region of an S3 bucket, from the `x-amz-bucket-region` header S3
+/// gives a HEAD request to the bucket (no credentials needed); `None` when
+/// S3 does not answer within a few seconds (the requests that follow then
+/// say what is wrong).
+fn bucket_region(bucket: &str) -> Option<String> {
+    let rt = runtime().ok()?;
+    let options = ClientOptions::new()
+        .with_timeout(Duration::from_secs(5))
+        .with_connect_timeout(CONNECT_TIMEOUT);
+    wait(rt, object_store::aws::resolve_bucket_region(bucket, &options)).ok()
 }
 
 /// The object path of a location's key.
