@@ -533,4 +533,17 @@ fn http_reads_a_prefix_for_head() {
     assert!(line.contains("globs cannot be expanded over HTTP"), "{line}");
     let line = tfr(&["count", &format!("{base}/missing.tfrecord")]).run().fails(2);
     assert!(line.contains("no such object"), "{line}");
+
+    // A presigned URL: its query string is sent as given, and its size
+    // comes from a ranged GET (it is signed for GET only: HEAD is refused).
+    std::fs::create_dir(dir.path("signed")).unwrap();
+    std::fs::copy(data("base20.tfrecord"), dir.path("signed/x.tfrecord")).unwrap();
+    let signed = format!("{base}/signed/x.tfrecord?X-Amz-Expires=60&sig=ok");
+    let want = tfr(&["to-jsonl", &data("base20.tfrecord")]).run().ok();
+    assert_eq!(tfr(&["to-jsonl", &signed]).run().ok(), want);
+    assert_eq!(tfr(&["count", &signed]).run().ok(), "20\n");
+    let line = tfr(&["count", &format!("{base}/signed/x.tfrecord?sig=no")])
+        .run()
+        .fails(2);
+    assert!(line.contains("signed/x.tfrecord?sig=no"), "{line}");
 }

@@ -4,6 +4,7 @@ counts the bytes it sends, and object uploads to moto (S3), azurite (Azure)
 and fake-gcs-server (GCS) on 127.0.0.1.
 
   objstore.py http DIR COUNTFILE      serve DIR; print the port; COUNTFILE holds the bytes sent
+                                      (DIR/signed/*: only GET with the query sig=ok, as a presigned URL)
   objstore.py s3-put URL BUCKET KEY FILE [ACL]    (creates the bucket)
   objstore.py s3-get URL BUCKET KEY FILE
   objstore.py s3-uploads URL BUCKET   print the number of open multipart uploads
@@ -31,8 +32,16 @@ def serve_http(root, count_file):
         def log_message(self, *args):
             pass
 
-        def _file(self):
-            path = os.path.join(root, self.path.split("?")[0].lstrip("/"))
+        def _file(self, head=False):
+            # Files under signed/ act as S3 presigned GET URLs do: only a
+            # GET carrying the query "sig=ok" is served (a HEAD is refused).
+            name, _, query = self.path.partition("?")
+            if name.startswith("/signed/") and (head or "sig=ok" not in query.split("&")):
+                self.send_response(403)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return None
+            path = os.path.join(root, name.lstrip("/"))
             if not os.path.isfile(path):
                 self.send_response(404)
                 self.send_header("Content-Length", "0")
@@ -52,7 +61,7 @@ def serve_http(root, count_file):
             self.end_headers()
 
         def do_HEAD(self):
-            path = self._file()
+            path = self._file(head=True)
             if path:
                 size = os.path.getsize(path)
                 self._headers(path, size, 0, size, False)

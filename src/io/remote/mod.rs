@@ -44,12 +44,19 @@ pub(crate) struct Location {
     pub(crate) bucket: String,
     /// The object's key, without a leading `/` (may be empty).
     pub(crate) key: String,
+    /// HTTP(S) only: the query string after `?` (a presigned URL's
+    /// signature), sent as given; empty when there is none.
+    pub(crate) query: String,
 }
 
 impl Location {
     /// The whole URL.
     pub(crate) fn url(&self) -> String {
-        format!("{}/{}", self.base, self.key)
+        if self.query.is_empty() {
+            format!("{}/{}", self.base, self.key)
+        } else {
+            format!("{}/{}?{}", self.base, self.key, self.query)
+        }
     }
 }
 
@@ -78,11 +85,18 @@ pub(crate) fn parse(arg: &[u8]) -> Option<Result<Location>> {
             }
         )));
     }
+    // In an HTTP URL `?` starts the query (a presigned URL's signature);
+    // in an object-store key it is a character (and a glob).
+    let (key, query) = match kind {
+        Kind::Http => key.split_once('?').unwrap_or((key, "")),
+        _ => (key, ""),
+    };
     Some(Ok(Location {
         kind,
         base: format!("{scheme}://{bucket}"),
         bucket: bucket.to_string(),
         key: key.to_string(),
+        query: query.to_string(),
     }))
 }
 
@@ -180,6 +194,15 @@ mod tests {
         assert_eq!((l.kind, l.key.as_str()), (Kind::Azure, "x/y"));
         let l = parse(b"https://host:8080/a/b.tfrecord").unwrap().unwrap();
         assert_eq!((l.kind, l.base.as_str()), (Kind::Http, "https://host:8080"));
+        let signed = b"https://h/a/b.tfrecord?X-Amz-Signature=ab%2Fc&X-Amz-Expires=60";
+        let l = parse(signed).unwrap().unwrap();
+        assert_eq!(
+            (l.key.as_str(), l.query.as_str()),
+            ("a/b.tfrecord", "X-Amz-Signature=ab%2Fc&X-Amz-Expires=60")
+        );
+        assert_eq!(l.url().as_bytes(), signed);
+        let l = parse(b"s3://bkt/what?.tfrecord").unwrap().unwrap();
+        assert_eq!((l.key.as_str(), l.query.as_str()), ("what?.tfrecord", ""));
         assert!(parse(b"gs:///x").unwrap().is_err());
         assert!(parse(b"data/train").is_none());
         assert!(parse(b"ftp://x/y").is_none());

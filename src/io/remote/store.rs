@@ -72,7 +72,15 @@ fn client(loc: &Location) -> Result<Arc<Client>> {
     type Clients = Mutex<HashMap<(Kind, String), Arc<Client>>>;
     static CLIENTS: OnceLock<Clients> = OnceLock::new();
     let clients = CLIENTS.get_or_init(Clients::default);
-    let key = (loc.kind, loc.base.clone());
+    // A presigned URL's store is the URL itself (its query is part of it).
+    let key = (
+        loc.kind,
+        if loc.query.is_empty() {
+            loc.base.clone()
+        } else {
+            loc.url()
+        },
+    );
     if let Some(c) = clients.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
         return Ok(c.clone());
     }
@@ -267,8 +275,13 @@ fn build(loc: &Location) -> Result<Client> {
         }
         Kind::Http => {
             use object_store::http::HttpBuilder;
+            let url = if loc.query.is_empty() {
+                loc.base.clone()
+            } else {
+                loc.url()
+            };
             let store = HttpBuilder::new()
-                .with_url(&loc.base)
+                .with_url(&url)
                 .with_client_options(client_options("", &[]).with_allow_http(true))
                 .with_retry(retry())
                 .build()
@@ -296,6 +309,8 @@ fn bucket_region(bucket: &str) -> Option<String> {
 /// The object path of a location's key.
 fn object_path(loc: &Location) -> Result<ObjectPath> {
     let parsed = match loc.kind {
+        // A URL with a query is its own store's only object.
+        Kind::Http if !loc.query.is_empty() => Ok(ObjectPath::default()),
         Kind::Http => ObjectPath::from_url_path(&loc.key),
         _ => ObjectPath::parse(&loc.key),
     };
@@ -364,7 +379,27 @@ pub(crate) fn open(loc: &Location) -> Result<(Box<dyn Read + Send>, u64)> {
     let client = client(loc)?;
     let path = object_path(loc)?;
     let rt = runtime()?;
-    let meta = match wait(rt, client.store.head(&path)) {
+    // A presigned URL is signed for GET only (S3 refuses a HEAD with it):
+    // the size comes from a one-byte ranged GET's Content-Range.
+    let signed_get = async {
+        let first = object_store::GetOptions {
+            range: Some(object_store::GetRange::Bounded(0..1)),
+            ..object_store::GetOptions::default()
+        };
+        match client.store.get_opts(&path, first).await {
+            Ok(got) => Ok(got.meta),
+            // An empty object has no byte 0 to ask for.
+            Err(_) => client.store.head(&path).await,
+        }
+    };
+    let head = async {
+        if loc.query.is_empty() {
+            client.store.head(&path).await
+        } else {
+            signed_get.await
+        }
+    };
+    let meta = match wait(rt, head) {
         Ok(meta) => meta,
         Err(e @ object_store::Error::NotFound { .. }) if loc.kind != Kind::Http => {
             // HEAD has no body to tell a missing bucket from a missing key:
