@@ -81,6 +81,9 @@ struct FileReport {
     unchecked: Option<String>,
     /// Why the input could not be read at all (open or I/O failure, not a TFRecord).
     error: Option<String>,
+    /// Why TensorFlow's reader cannot read the file although it is intact
+    /// (a SNAPPY block over 256 KiB).
+    tensorflow_unreadable: Option<String>,
 }
 
 impl FileReport {
@@ -258,6 +261,7 @@ fn verify_input(
         payload_issues: Vec::new(),
         unchecked: None,
         error: None,
+        tensorflow_unreadable: None,
     };
     let mut reader = match args.input.open(input) {
         Ok(r) => r,
@@ -285,6 +289,7 @@ fn verify_input(
             report.intact = prefix.records;
         }
     }
+    let snappy_blocks = reader.snappy_blocks();
     let mut scanner = Scanner::new(reader);
     // Records too long to hold are streamed; salvage gets them through a
     // temporary file.
@@ -385,6 +390,19 @@ fn verify_input(
     );
     if !batch.is_empty() {
         emit(Event::Intact(batch))?;
+    }
+    // TensorFlow writes a record over 256 KiB into a SNAPPY block of its
+    // own, which its reader then refuses: intact, but not for TensorFlow.
+    let largest = snappy_blocks.map_or(0, |b| b.load(std::sync::atomic::Ordering::Relaxed));
+    if largest > crate::io::snappy::TF_READ_BUFFER {
+        let why = format!(
+            "a SNAPPY block holds {} bytes, more than the 256 KiB TensorFlow's SNAPPY reader takes: \
+             TensorFlow cannot read this file (`tfr verify-crc --salvage OUT --salvage-compression snappy` \
+             rewrites it in blocks it can)",
+            crate::example::media::thousands(largest)
+        );
+        emit(Event::Line(format!("warning: {name}: {why}")))?;
+        report.tensorflow_unreadable = Some(why);
     }
     emit(Event::Report(report))?;
     Ok(())
@@ -603,6 +621,9 @@ fn file_json(r: &FileReport) -> serde_json::Value {
     }
     if let Some(why) = &r.unchecked {
         v["payloads_unchecked"] = json!(why);
+    }
+    if let Some(why) = &r.tensorflow_unreadable {
+        v["tensorflow_unreadable"] = json!(why);
     }
     v
 }

@@ -18,6 +18,13 @@
 //! allocated, so a hostile length cannot make it hold more than that.
 
 use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// The buffer TensorFlow's SNAPPY reader decompresses each block into
+/// (256 KiB, whatever `buffer_size` says): a longer block fails there with
+/// "Output buffer ... too small".
+pub const TF_READ_BUFFER: u64 = 256 << 10;
 
 /// How much input tfr compresses into one block: 192 KiB, so that even
 /// incompressible data (snappy's worst case is 32 + n + n/6 bytes) stays
@@ -51,6 +58,8 @@ pub struct SnappyReader<R> {
     pending: Option<io::Error>,
     /// Offset of the next block's length in the compressed input.
     at: u64,
+    /// The largest block decompressed so far (shared: see [`Self::largest_block`]).
+    largest: Arc<AtomicU64>,
 }
 
 impl<R: Read> SnappyReader<R> {
@@ -64,7 +73,15 @@ impl<R: Read> SnappyReader<R> {
             pos: 0,
             pending: None,
             at: 0,
+            largest: Arc::default(),
         }
+    }
+
+    /// The size of the largest block decompressed so far, readable while
+    /// the reader is in use elsewhere (on a read-ahead thread): a block
+    /// over [`TF_READ_BUFFER`] is one TensorFlow's reader refuses.
+    pub fn largest_block(&self) -> Arc<AtomicU64> {
+        self.largest.clone()
     }
 
     /// Decodes the next block into `block`: `Ok(false)` at a clean end
@@ -127,6 +144,7 @@ impl<R: Read> SnappyReader<R> {
             .decompress(&self.compressed, &mut self.block)
             .map_err(bad)?;
         self.block.truncate(made);
+        self.largest.fetch_max(made as u64, Ordering::Relaxed);
         self.pos = 0;
         Ok(true)
     }

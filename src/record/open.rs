@@ -136,7 +136,16 @@ pub fn open(input: &Input, forced: Option<Compression>) -> Result<RecordReader> 
     // tfr's decoders, not flate2's readers: they keep the bytes decoded
     // before a corrupt block and report a zlib stream cut short.
     let buffered = io::BufReader::with_capacity(COMPRESSED_BUF, joined);
-    let mut source = match decoder(buffered, compression) {
+    let mut snappy_blocks = None;
+    let decoded = match compression {
+        Compression::Snappy => {
+            let reader = snappy::SnappyReader::new(buffered);
+            snappy_blocks = Some(reader.largest_block());
+            Ok(Box::new(reader) as Box<dyn Read + Send>)
+        }
+        _ => decoder(buffered, compression),
+    };
+    let mut source = match decoded {
         Err(plain) => Source::from_reader(Box::new(plain.into_inner())),
         // A regular file is decoded in full chunks; a pipe eagerly, so
         // that a slow stream's records show at once.
@@ -146,7 +155,9 @@ pub fn open(input: &Input, forced: Option<Compression>) -> Result<RecordReader> 
     if regular {
         source.set_file_backed();
     }
-    Ok(RecordReader::new(source, compression))
+    let mut reader = RecordReader::new(source, compression);
+    reader.snappy_blocks = snappy_blocks;
+    Ok(reader)
 }
 
 /// Names the input in a reader error.

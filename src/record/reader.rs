@@ -33,6 +33,8 @@ pub struct RecordReader {
     check_data_crc: bool,
     /// The longest payload `next_record` holds.
     max_record: u64,
+    /// A SNAPPY input's largest block so far (set by `open`).
+    pub(super) snappy_blocks: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
 }
 
 impl RecordReader {
@@ -43,7 +45,16 @@ impl RecordReader {
             index: 0,
             check_data_crc: true,
             max_record: super::DEFAULT_MAX_RECORD,
+            snappy_blocks: None,
         }
+    }
+
+    /// A SNAPPY input's largest block so far, decompressed (`None` for
+    /// other compressions): a block over `io::snappy::TF_READ_BUFFER` makes
+    /// the file one TensorFlow's reader cannot read. Readable from another
+    /// thread (the handle is shared with the decoder).
+    pub fn snappy_blocks(&self) -> Option<std::sync::Arc<std::sync::atomic::AtomicU64>> {
+        self.snappy_blocks.clone()
     }
 
     /// The longest payload [`next_record`](Self::next_record) holds in

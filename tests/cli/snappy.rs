@@ -65,7 +65,32 @@ fn a_record_in_a_block_of_its_own_is_read() {
     let want = dir.write("big.tfrecord", &plain);
     let raw = tfr(&["cat", "--type", "raw", "--full", &want]).run().ok();
     assert_eq!(tfr(&["cat", "--type", "raw", "--full", &path]).run().ok(), raw);
-    assert_eq!(tfr(&["verify-crc", &path]).run().code, 0);
+    // verify-crc: intact (exit 0), but it says TensorFlow cannot read it,
+    // and a salvage in tfr's blocks is one TensorFlow can.
+    let ran = tfr(&["verify-crc", "--json", &path]).run();
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains(
+            "big.snappy: a SNAPPY block holds 700,000 bytes, more than the 256 KiB TensorFlow's SNAPPY reader takes"
+        ),
+        "{}",
+        ran.stderr
+    );
+    let report: serde_json::Value = serde_json::from_str(&ran.stdout_str()).unwrap();
+    assert!(report["files"][0]["tensorflow_unreadable"].is_string(), "{report}");
+    let out = dir.path("fixed.snappy");
+    let out = out.to_str().unwrap();
+    tfr(&["verify-crc", &path, "--salvage", out, "--salvage-compression", "snappy"])
+        .run()
+        .warns();
+    let fixed = tfr(&["verify-crc", out]).run();
+    assert_eq!((fixed.code, fixed.stderr.as_str()), (0, ""));
+    assert!(blocks(&std::fs::read(out).unwrap())
+        .iter()
+        .all(|&(_, n)| n <= 256 << 10));
+    // TensorFlow-sized blocks draw no warning.
+    let tf = tfr(&["verify-crc", &data("blocks.snappy.tfrecord")]).run();
+    assert_eq!((tf.code, tf.stderr.as_str()), (0, ""));
 }
 
 #[test]
