@@ -318,6 +318,48 @@ fn s3_on_moto() {
         assert_eq!(python(&venv, &["s3-uploads", &endpoint, "bkt"]), "0");
         let missing = tfr_env(&env, &["count", "s3://bkt/out/sig.tfrecord"]).run().fails(2);
         assert!(missing.contains("no such object"), "{missing}");
+
+        // Interrupted while the create request is out (its answer held
+        // back 10 s by a proxy): the upload moto made is aborted all the same.
+        let seen = dir.path("seen");
+        let mut proxy = Command::new(venv.join("bin/python"));
+        proxy
+            .arg(helper())
+            .args(["slow-proxy", &server.port.to_string(), "10", "?uploads"])
+            .arg(&seen);
+        let proxy = start(proxy, |l| l.trim().parse().ok());
+        let mut slow_env = env.clone();
+        slow_env[0].1 = format!("http://127.0.0.1:{}", proxy.port);
+        let input = dir.path("race.jsonl");
+        std::fs::write(&input, &jsonl[..jsonl.len() - 22]).unwrap();
+        let mut run = tfr_env(
+            &slow_env,
+            &[
+                "from-jsonl",
+                "-o",
+                "s3://bkt/out/race.tfrecord",
+                &input.to_string_lossy(),
+            ],
+        );
+        run.cmd.stdout(Stdio::null()).stderr(Stdio::null());
+        let mut child = run.cmd.spawn().expect("tfr");
+        let started = Instant::now();
+        while !seen.exists() || python(&venv, &["s3-uploads", &endpoint, "bkt"]) != "1" {
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "no multipart upload started"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // moto has made the upload, tfr has not heard of it yet.
+        let killed = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(killed.success());
+        let status = child.wait().expect("wait");
+        assert_eq!(status.code(), Some(143));
+        assert_eq!(python(&venv, &["s3-uploads", &endpoint, "bkt"]), "0");
     }
 
     // Credentials from a profile in ~/.aws/config (no AWS_ACCESS_KEY_ID).

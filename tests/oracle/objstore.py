@@ -10,6 +10,9 @@ and fake-gcs-server (GCS) on 127.0.0.1.
   objstore.py s3-uploads URL BUCKET   print the number of open multipart uploads
   objstore.py az-put URL CONTAINER KEY FILE   (creates the container)
   objstore.py gcs-put URL BUCKET KEY FILE     (creates the bucket)
+  objstore.py slow-proxy PORT DELAY PATTERN SEENFILE
+                                      a proxy to PORT holding back answers to requests
+                                      matching PATTERN for DELAY s; prints its port
 """
 import base64
 import email.utils
@@ -196,6 +199,53 @@ def gcs_put(url, bucket, key, file):
     urllib.request.urlopen(req).read()
 
 
+def slow_proxy(target_port, delay, pattern, seen_file):
+    """A TCP proxy to 127.0.0.1:TARGET_PORT that holds back the answer to a
+    request whose request line contains PATTERN for DELAY seconds (the
+    request itself goes through at once, so the server acts on it), and
+    writes that request line to SEEN_FILE when it passes. Prints its port."""
+    import socket
+
+    delay, pattern = float(delay), pattern.encode()
+
+    def pump(src, dst, mark, held):
+        # mark: set when a request matching PATTERN passes (client to
+        # server); held: the answer (server to client) waits while set.
+        try:
+            while True:
+                data = src.recv(65536)
+                if not data:
+                    break
+                if mark is not None and pattern in data.split(b"\r\n", 1)[0]:
+                    mark.set()
+                    with open(seen_file, "ab") as f:
+                        f.write(data.split(b"\r\n", 1)[0] + b"\n")
+                if held is not None and held.is_set():
+                    threading.Event().wait(delay)
+                    held.clear()
+                dst.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for sock in (src, dst):
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    print(listener.getsockname()[1], flush=True)
+    while True:
+        client, _ = listener.accept()
+        server = socket.create_connection(("127.0.0.1", int(target_port)))
+        held = threading.Event()
+        threading.Thread(target=pump, args=(client, server, held, None), daemon=True).start()
+        threading.Thread(target=pump, args=(server, client, None, held), daemon=True).start()
+
+
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
-    {"http": serve_http, "s3-put": s3_put, "s3-uploads": s3_uploads, "s3-get": s3_get, "az-put": az_put, "gcs-put": gcs_put}[cmd](*args)
+    {"http": serve_http, "s3-put": s3_put, "s3-uploads": s3_uploads, "s3-get": s3_get, "az-put": az_put, "gcs-put": gcs_put,
+     "slow-proxy": slow_proxy}[cmd](*args)

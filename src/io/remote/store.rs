@@ -689,14 +689,26 @@ impl Upload {
         let id = match &self.id {
             Some(id) => id.clone(),
             None => {
-                let id = self
-                    .runtime
-                    .block_on(mp.create_multipart(&self.path))
-                    .map_err(|e| io::Error::other(one_line(&e)))?;
-                let (mp2, path, id2, rt) = (mp.clone(), self.path.clone(), id.clone(), self.runtime);
+                // The hook is in place before the upload is created: a
+                // signal while the create request is out waits for its
+                // answer (a few seconds at most) and aborts what it made.
+                let slot: Created = Arc::default();
+                let (mp2, path, rt, seen) = (mp.clone(), self.path.clone(), self.runtime, slot.clone());
                 self._on_signal = Some(cleanup::on_signal(Box::new(move || {
-                    abort(rt, &mp2, &path, &id2);
+                    let (lock, answered) = &*seen;
+                    let id = lock.lock().unwrap_or_else(|e| e.into_inner());
+                    let (id, _) = answered
+                        .wait_timeout_while(id, Duration::from_secs(15), |id| id.is_none())
+                        .unwrap_or_else(|e| e.into_inner());
+                    if let Some(Some(id)) = &*id {
+                        abort(rt, &mp2, &path, id);
+                    }
                 })));
+                let created = self.runtime.block_on(mp.create_multipart(&self.path));
+                let (lock, answered) = &*slot;
+                *lock.lock().unwrap_or_else(|e| e.into_inner()) = Some(created.as_ref().ok().cloned());
+                answered.notify_all();
+                let id = created.map_err(|e| io::Error::other(one_line(&e)))?;
                 self.id = Some(id.clone());
                 id
             }
@@ -758,6 +770,10 @@ impl Upload {
         Ok(())
     }
 }
+
+/// A multipart upload's id as the signal hook sees it: `None` while the
+/// create request is out, then its answer (`Some(None)`: it failed).
+type Created = Arc<(Mutex<Option<Option<MultipartId>>>, std::sync::Condvar)>;
 
 /// Aborts a multipart upload, waiting at most a few seconds.
 fn abort(rt: &Runtime, mp: &Arc<dyn MultipartStore>, path: &ObjectPath, id: &MultipartId) {
