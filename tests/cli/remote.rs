@@ -185,6 +185,9 @@ fn s3_on_moto() {
         ("AWS_SECRET_ACCESS_KEY", "x".into()),
         ("AWS_REGION", "us-east-1".into()),
     ];
+    // A folder marker (a zero-byte `data/sub/`, as consoles make) is not
+    // matched by the glob `data/*`.
+    python(&venv, &["s3-put", &endpoint, "bkt", "data/sub/", "/dev/null"]);
     reads_like_local(&env, "s3://bkt");
     writes_round_trip(&env, "s3://bkt/out/rt.tfrecord.gz");
 

@@ -87,8 +87,12 @@ pub(crate) fn parse(arg: &[u8]) -> Option<Result<Location>> {
     }
     // In an HTTP URL `?` starts the query (a presigned URL's signature);
     // in an object-store key it is a character (and a glob).
+    // A fragment (`#...`) is never sent to a server.
     let (key, query) = match kind {
-        Kind::Http => key.split_once('?').unwrap_or((key, "")),
+        Kind::Http => {
+            let key = key.split_once('#').map_or(key, |(k, _)| k);
+            key.split_once('?').unwrap_or((key, ""))
+        }
         _ => (key, ""),
     };
     Some(Ok(Location {
@@ -201,6 +205,8 @@ mod tests {
             ("a/b.tfrecord", "X-Amz-Signature=ab%2Fc&X-Amz-Expires=60")
         );
         assert_eq!(l.url().as_bytes(), signed);
+        let l = parse(b"http://h/a.tfrecord?s=1#part").unwrap().unwrap();
+        assert_eq!((l.key.as_str(), l.query.as_str()), ("a.tfrecord", "s=1"));
         let l = parse(b"s3://bkt/what?.tfrecord").unwrap().unwrap();
         assert_eq!((l.key.as_str(), l.query.as_str()), ("what?.tfrecord", ""));
         assert!(parse(b"gs:///x").unwrap().is_err());

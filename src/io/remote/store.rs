@@ -141,12 +141,16 @@ fn build(loc: &Location) -> Result<Client> {
             use object_store::aws::AmazonS3Builder;
             let mut b = AmazonS3Builder::from_env()
                 .with_bucket_name(&loc.bucket)
-                .with_client_options(client_options("AWS_ALLOW_HTTP", &["AWS_ENDPOINT", "AWS_ENDPOINT_URL"]))
+                .with_client_options(client_options(
+                    "AWS_ALLOW_HTTP",
+                    &["AWS_ENDPOINT", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3"],
+                ))
                 .with_retry(retry());
             let skip = anonymous() || env_true("AWS_SKIP_SIGNATURE");
             let profile = super::profile::load();
             let region_in_env = env_set("AWS_REGION") || env_set("AWS_DEFAULT_REGION");
-            let endpoint_in_env = env_set("AWS_ENDPOINT") || env_set("AWS_ENDPOINT_URL");
+            let endpoint_in_env =
+                env_set("AWS_ENDPOINT") || env_set("AWS_ENDPOINT_URL") || env_set("AWS_ENDPOINT_URL_S3");
             if !region_in_env {
                 if let Some(r) = &profile.region {
                     b = b.with_region(r);
@@ -211,6 +215,7 @@ fn build(loc: &Location) -> Result<Client> {
                     .map(|h| std::path::Path::new(&h).join(".config/gcloud/application_default_credentials.json"));
                 let found = [
                     "GOOGLE_SERVICE_ACCOUNT",
+                    "GOOGLE_BEARER_TOKEN",
                     "GOOGLE_SERVICE_ACCOUNT_PATH",
                     "GOOGLE_SERVICE_ACCOUNT_KEY",
                     "GOOGLE_APPLICATION_CREDENTIALS",
@@ -599,7 +604,13 @@ pub(crate) fn list(loc: &Location) -> Result<Vec<String>> {
         let mut stream = store.list(prefix.as_ref());
         let mut keys = Vec::new();
         while let Some(item) = stream.next().await {
-            keys.push(item?.location.to_string());
+            // A zero-byte object is skipped: the folder markers consoles
+            // make (`dir/`) are listed without their `/` and cannot be
+            // opened by that name; an empty object holds no record anyway.
+            let item = item?;
+            if item.size > 0 {
+                keys.push(item.location.to_string());
+            }
         }
         Ok::<_, object_store::Error>(keys)
     });
@@ -624,7 +635,9 @@ pub(crate) fn list(loc: &Location) -> Result<Vec<String>> {
 /// fill; [`Upload::commit`] completes the upload (or PUTs an object
 /// smaller than one part whole). Dropped without a commit, or on a
 /// terminating signal, the multipart upload is aborted: no object appears,
-/// an existing one is untouched, no parts are left behind.
+/// an existing one is untouched; S3 and GCS drop the parts, while Azure has
+/// no abort (its uncommitted blocks stay invisible until Azure expires
+/// them, after 7 days).
 pub(crate) struct Upload {
     client: Arc<Client>,
     path: ObjectPath,
