@@ -467,6 +467,33 @@ fn azure_on_azurite() {
     ];
     reads_like_local(&env, "az://ctr");
     writes_round_trip(&env, "az://ctr/out/rt.tfrecord.gz");
+
+    // An upload that fails after more than one block (a bad line after
+    // 12 MB of output): no blob, and no staged block left behind; over an
+    // existing blob, that blob is kept as it was.
+    let mut jsonl = Vec::new();
+    let value = "v".repeat(1000);
+    for _ in 0..12_000 {
+        writeln!(jsonl, "{{\"b\": [\"{value}\"]}}").unwrap();
+    }
+    jsonl.extend_from_slice(b"{\"b\": [1, \"mixed\"]}\n");
+    tfr_env(&env, &["from-jsonl", "-o", "az://ctr/out/bad.tfrecord", "-"])
+        .stdin(&jsonl)
+        .run()
+        .fails(2);
+    assert_eq!(
+        python(&venv, &["az-blocks", &endpoint, "ctr", "out/bad.tfrecord"]),
+        "none"
+    );
+    let before = tfr_env(&env, &["to-jsonl", "az://ctr/out/rt.tfrecord.gz"]).run().ok();
+    tfr_env(&env, &["from-jsonl", "-o", "az://ctr/out/rt.tfrecord.gz", "-"])
+        .stdin(&jsonl)
+        .run()
+        .fails(2);
+    assert_eq!(
+        tfr_env(&env, &["to-jsonl", "az://ctr/out/rt.tfrecord.gz"]).run().ok(),
+        before
+    );
     let line = tfr_env(&env, &["count", "az://ctr/data/nope"]).run().fails(2);
     assert_eq!(line, "tfr: az://ctr/data/nope: no such object");
     let line = tfr_env(&env, &["count", "az://nocontainer/x"]).run().fails(2);

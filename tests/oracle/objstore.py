@@ -9,6 +9,7 @@ and fake-gcs-server (GCS) on 127.0.0.1.
   objstore.py s3-get URL BUCKET KEY FILE
   objstore.py s3-uploads URL BUCKET   print the number of open multipart uploads
   objstore.py az-put URL CONTAINER KEY FILE   (creates the container)
+  objstore.py az-blocks URL CONTAINER KEY     print the blob's block count (staged too), or none
   objstore.py gcs-put URL BUCKET KEY FILE     (creates the bucket)
   objstore.py slow-proxy PORT DELAY PATTERN SEENFILE
                                       a proxy to PORT holding back answers to requests
@@ -146,28 +147,51 @@ AZ_ACCOUNT = "devstoreaccount1"
 AZ_KEY = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
 
 
-def az_request(url, path, query, body, extra):
+def az_signed(url, path, query, body, extra, method="PUT"):
+    """A request to azurite signed with SharedKey (its well-known account)."""
     date = email.utils.formatdate(usegmt=True)
     headers = {"x-ms-date": date, "x-ms-version": "2021-08-06", **extra}
     length = str(len(body)) if body else ""
     canon_headers = "".join(f"{k}:{headers[k]}\n" for k in sorted(headers))
     resource = f"/{AZ_ACCOUNT}/{AZ_ACCOUNT}/{path}" + "".join(f"\n{k}:{v}" for k, v in sorted(query.items()))
-    ctype = "application/octet-stream"
-    to_sign = "\n".join(["PUT", "", "", length, "", ctype, "", "", "", "", "", ""]) + "\n" + canon_headers + resource
+    ctype = "application/octet-stream" if method == "PUT" else ""
+    to_sign = "\n".join([method, "", "", length, "", ctype, "", "", "", "", "", ""]) + "\n" + canon_headers + resource
     sig = base64.b64encode(hmac.new(base64.b64decode(AZ_KEY), to_sign.encode(), hashlib.sha256).digest()).decode()
     qs = "&".join(f"{k}={v}" for k, v in query.items())
     req = urllib.request.Request(
-        f"{url}/{AZ_ACCOUNT}/{path}" + (f"?{qs}" if qs else ""), data=body or b"", method="PUT"
+        f"{url}/{AZ_ACCOUNT}/{path}" + (f"?{qs}" if qs else ""),
+        data=(body or b"") if method == "PUT" else None,
+        method=method,
     )
-    req.add_header("Content-Type", ctype)
+    if ctype:
+        req.add_header("Content-Type", ctype)
     for k, v in headers.items():
         req.add_header(k, v)
     req.add_header("Authorization", f"SharedKey {AZ_ACCOUNT}:{sig}")
+    return urllib.request.urlopen(req).read()
+
+
+def az_request(url, path, query, body, extra):
     try:
-        urllib.request.urlopen(req).read()
+        az_signed(url, path, query, body, extra)
     except urllib.error.HTTPError as e:
         if e.code != 409:  # the container exists
             raise
+
+
+def az_blocks(url, container, key):
+    """Prints the number of blocks (committed and staged) a blob has, or
+    "none" when there is no blob and no staged block."""
+    import re
+
+    try:
+        xml = az_signed(url, f"{container}/{key}", {"blocklisttype": "all", "comp": "blocklist"}, b"", {}, "GET")
+    except urllib.error.HTTPError as e:
+        if e.code == 404:
+            print("none")
+            return
+        raise
+    print(len(re.findall(rb"<Block>", xml)))
 
 
 def az_put(url, container, key, file):
@@ -247,5 +271,5 @@ def slow_proxy(target_port, delay, pattern, seen_file):
 
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
-    {"http": serve_http, "s3-put": s3_put, "s3-uploads": s3_uploads, "s3-get": s3_get, "az-put": az_put, "gcs-put": gcs_put,
+    {"http": serve_http, "s3-put": s3_put, "s3-uploads": s3_uploads, "s3-get": s3_get, "az-put": az_put, "gcs-put": gcs_put, "az-blocks": az_blocks,
      "slow-proxy": slow_proxy}[cmd](*args)

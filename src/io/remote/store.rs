@@ -635,9 +635,10 @@ pub(crate) fn list(loc: &Location) -> Result<Vec<String>> {
 /// fill; [`Upload::commit`] completes the upload (or PUTs an object
 /// smaller than one part whole). Dropped without a commit, or on a
 /// terminating signal, the multipart upload is aborted: no object appears,
-/// an existing one is untouched; S3 and GCS drop the parts, while Azure has
-/// no abort (its uncommitted blocks stay invisible until Azure expires
-/// them, after 7 days).
+/// an existing one is untouched; S3 and GCS drop the parts; Azure has no
+/// abort: the blocks staged for a new blob are discarded (see [`abort`]),
+/// those staged over an existing blob stay, invisible, until Azure expires
+/// them after 7 days.
 pub(crate) struct Upload {
     client: Arc<Client>,
     path: ObjectPath,
@@ -651,6 +652,9 @@ pub(crate) struct Upload {
     runtime: &'static Runtime,
     /// Aborts the multipart upload on a terminating signal.
     _on_signal: Option<cleanup::HookGuard>,
+    /// Azure, writing a new blob: an abort also discards the staged blocks
+    /// (Azure has no abort: see [`discard`]).
+    discard_blocks: bool,
 }
 
 impl Upload {
@@ -675,6 +679,13 @@ impl Upload {
             Err(object_store::Error::NotFound { .. }) => bail!("{name}: no such bucket or container"),
             Err(e) => bail!("{name}: {}", one_line(&e)),
         }
+        let discard_blocks = loc.kind == Kind::Azure && {
+            let (store, path) = (client.store.clone(), path.clone());
+            matches!(
+                wait(rt, async move { store.head(&path).await }),
+                Err(object_store::Error::NotFound { .. })
+            )
+        };
         Ok(Upload {
             client,
             path,
@@ -685,6 +696,7 @@ impl Upload {
             done: Vec::new(),
             runtime: rt,
             _on_signal: None,
+            discard_blocks,
         })
     }
 
@@ -706,7 +718,8 @@ impl Upload {
                 // signal while the create request is out waits for its
                 // answer (a few seconds at most) and aborts what it made.
                 let slot: Created = Arc::default();
-                let (mp2, path, rt, seen) = (mp.clone(), self.path.clone(), self.runtime, slot.clone());
+                let (client, path, rt, seen) = (self.client.clone(), self.path.clone(), self.runtime, slot.clone());
+                let discard_blocks = self.discard_blocks;
                 self._on_signal = Some(cleanup::on_signal(Box::new(move || {
                     let (lock, answered) = &*seen;
                     let id = lock.lock().unwrap_or_else(|e| e.into_inner());
@@ -714,7 +727,7 @@ impl Upload {
                         .wait_timeout_while(id, Duration::from_secs(15), |id| id.is_none())
                         .unwrap_or_else(|e| e.into_inner());
                     if let Some(Some(id)) = &*id {
-                        abort(rt, &mp2, &path, id);
+                        abort(rt, &client, &path, id, discard_blocks);
                     }
                 })));
                 let created = self.runtime.block_on(mp.create_multipart(&self.path));
@@ -788,9 +801,25 @@ impl Upload {
 /// create request is out, then its answer (`Some(None)`: it failed).
 type Created = Arc<(Mutex<Option<Option<MultipartId>>>, std::sync::Condvar)>;
 
-/// Aborts a multipart upload, waiting at most a few seconds.
-fn abort(rt: &Runtime, mp: &Arc<dyn MultipartStore>, path: &ObjectPath, id: &MultipartId) {
-    let _ = rt.block_on(async { tokio::time::timeout(Duration::from_secs(10), mp.abort_multipart(path, id)).await });
+/// Aborts a multipart upload, waiting at most a few seconds. With
+/// `discard_blocks` (Azure, a blob that did not exist): Azure has no abort
+/// (object_store's is a no-op), and the blocks staged for a blob stay
+/// until Azure expires them after 7 days; committing an empty block list
+/// discards them, and the empty blob it makes is deleted at once.
+fn abort(rt: &Runtime, client: &Client, path: &ObjectPath, id: &MultipartId, discard_blocks: bool) {
+    let Some(mp) = client.multipart.clone() else { return };
+    let store = client.store.clone();
+    let _ = rt.block_on(async {
+        tokio::time::timeout(Duration::from_secs(10), async {
+            mp.abort_multipart(path, id).await?;
+            if discard_blocks {
+                mp.complete_multipart(path, id, Vec::new()).await?;
+                store.delete(path).await?;
+            }
+            Ok::<_, object_store::Error>(())
+        })
+        .await
+    });
 }
 
 impl Write for Upload {
@@ -815,9 +844,7 @@ impl Drop for Upload {
         for task in self.in_flight.drain(..) {
             task.abort();
         }
-        if let Some(mp) = self.client.multipart.clone() {
-            abort(self.runtime, &mp, &self.path, &id);
-        }
+        abort(self.runtime, &self.client, &self.path, &id, self.discard_blocks);
         self._on_signal = None;
     }
 }
