@@ -189,6 +189,28 @@ fn s3_on_moto() {
     // matched by the glob `data/*`.
     python(&venv, &["s3-put", &endpoint, "bkt", "data/sub/", "/dev/null"]);
     reads_like_local(&env, "s3://bkt");
+    // `*` in the last component lists one level; `**` and a glob higher
+    // up list everything below the prefix.
+    python(
+        &venv,
+        &[
+            "s3-put",
+            &endpoint,
+            "bkt",
+            "data/deep/x.tfrecord",
+            &data("base20.tfrecord"),
+        ],
+    );
+    for (glob, total) in [
+        ("s3://bkt/data/*", 240),
+        ("s3://bkt/**/*.tfrecord", 60),
+        ("s3://bkt/data/**", 260),
+        ("s3://bkt/*/deep/*", 20),
+    ] {
+        let count = tfr_env(&env, &["count", "--json", glob]).run().ok();
+        let got: serde_json::Value = serde_json::from_str(&count).unwrap();
+        assert_eq!(got["total"], total, "{glob}: {count}");
+    }
     writes_round_trip(&env, "s3://bkt/out/rt.tfrecord.gz");
 
     // The other outputs: to-jsonl -o, verify-crc --salvage, report -o.

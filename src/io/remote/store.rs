@@ -599,18 +599,23 @@ pub(crate) fn list(loc: &Location) -> Result<Vec<String>> {
         None => None,
     };
     let pattern: Vec<&[u8]> = loc.key.split('/').map(str::as_bytes).collect();
+    // Globs only in the last component: one level is listed (with a
+    // delimiter), not everything below the prefix.
+    let one_level = !loc.key[first_glob..].contains('/') && !loc.key.contains("**");
     let store = client.store.clone();
     let found = wait(rt, async move {
+        // A zero-byte object is skipped: the folder markers consoles make
+        // (`dir/`) are listed without their `/` and cannot be opened by
+        // that name; an empty object holds no record anyway.
+        let keep = |m: object_store::ObjectMeta| (m.size > 0).then(|| m.location.to_string());
+        if one_level {
+            let listed = store.list_with_delimiter(prefix.as_ref()).await?;
+            return Ok(listed.objects.into_iter().filter_map(keep).collect());
+        }
         let mut stream = store.list(prefix.as_ref());
         let mut keys = Vec::new();
         while let Some(item) = stream.next().await {
-            // A zero-byte object is skipped: the folder markers consoles
-            // make (`dir/`) are listed without their `/` and cannot be
-            // opened by that name; an empty object holds no record anyway.
-            let item = item?;
-            if item.size > 0 {
-                keys.push(item.location.to_string());
-            }
+            keys.extend(keep(item?));
         }
         Ok::<_, object_store::Error>(keys)
     });
@@ -673,7 +678,9 @@ impl Upload {
         let rt = runtime()?;
         let parent = loc.key.rfind('/').and_then(|i| ObjectPath::parse(&loc.key[..i]).ok());
         let store = client.store.clone();
-        let checked = wait(rt, async move { store.list_with_delimiter(parent.as_ref()).await });
+        // The first page of a listing is enough to know the bucket and the
+        // credentials are good (a prefix may hold millions of keys).
+        let checked = wait(rt, async move { store.list(parent.as_ref()).next().await.transpose() });
         match checked {
             Ok(_) => {}
             Err(object_store::Error::NotFound { .. }) => bail!("{name}: no such bucket or container"),
@@ -841,7 +848,19 @@ impl Write for Upload {
 impl Drop for Upload {
     fn drop(&mut self) {
         let Some(id) = self.id.take() else { return };
-        for task in self.in_flight.drain(..) {
+        // Parts already sent are let finish (10 s at most): one that
+        // lands after the abort would leave a part (S3) or a staged block
+        // (Azure) behind.
+        let mut in_flight: Vec<_> = self.in_flight.drain(..).collect();
+        let _ = self.runtime.block_on(async {
+            tokio::time::timeout(Duration::from_secs(10), async {
+                for task in in_flight.iter_mut() {
+                    let _ = task.await;
+                }
+            })
+            .await
+        });
+        for task in in_flight {
             task.abort();
         }
         abort(self.runtime, &self.client, &self.path, &id, self.discard_blocks);
