@@ -118,10 +118,12 @@ impl DecodeError {
             K::UnexpectedField { field, file_type } => {
                 let (what, hint) = if *field == 2 && *file_type == "Example" {
                     (
-                        format!("a SequenceExample field (feature_lists) at byte {at}"),
+                        format!("a SequenceExample's feature_lists or an ExampleListWithContext's context (field 2) at byte {at}"),
                         match raw_hint {
-                            true => "; use --type sequence if the file holds SequenceExamples, or --type raw",
-                            false => "; use --type sequence if the file holds SequenceExamples",
+                            true => "; use --type sequence if the file holds SequenceExamples, --type elwc if it holds \
+                                     ExampleListWithContext, or --type raw",
+                            false => "; use --type sequence if the file holds SequenceExamples, --type elwc if it holds \
+                                      ExampleListWithContext",
                         },
                     )
                 } else {

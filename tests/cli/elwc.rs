@@ -157,3 +157,16 @@ fn odd_names_stay_examples_and_edge_elwc_lines_round_trip() {
         std::fs::read(dir.path("e.tfrecord")).unwrap()
     );
 }
+
+/// A file whose first record is empty is taken for Examples; a later
+/// ELWC record (its context is field 2) stops with a hint naming
+/// `--type elwc`, which then reads it.
+#[test]
+fn an_elwc_after_an_empty_first_record_suggests_type_elwc() {
+    let dir = Dir::new();
+    let elwc: &[u8] = b"\x0a\x00\x12\x00"; // one empty example, an empty context
+    let path = dir.write("x.tfrecord", &records(&[b"", elwc]));
+    let err = tfr(&["cat", &path]).run().fails(2);
+    assert!(err.contains("--type elwc if it holds ExampleListWithContext"), "{err}");
+    tfr(&["cat", "--type", "elwc", &path]).run().ok();
+}
