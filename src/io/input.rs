@@ -178,10 +178,13 @@ fn walk(dir: &std::path::Path, parts: &[&[u8]], found: &mut Vec<PathBuf>) -> io:
     };
     if *first == b"**" {
         walk(dir, rest, found)?;
-        for entry in read_dir(dir)? {
-            let (_, path) = entry;
+        for (_, path) in read_dir(dir)? {
             if path.is_dir() {
                 walk(&path, parts, found)?;
+            } else if rest.is_empty() {
+                // A trailing `**` matches every file below (as in an
+                // object store's listing).
+                found.push(path);
             }
         }
         return Ok(());

@@ -189,3 +189,25 @@ fn lengths_near_u64_max_are_reported_not_panicking() {
         }
     }
 }
+
+/// Quoted globs: `*` stays in its directory, `**` crosses any number of
+/// them (a trailing `**` takes every file below, as on an object store).
+#[test]
+fn quoted_globs_with_double_stars() {
+    let dir = Dir::new();
+    let twenty = std::fs::read(data("base20.tfrecord")).unwrap();
+    std::fs::create_dir_all(dir.path("d/sub/deeper")).unwrap();
+    for f in ["d/a.tfrecord", "d/sub/b.tfrecord", "d/sub/deeper/c.tfrecord"] {
+        dir.write(f, &twenty);
+    }
+    for (glob, want) in [
+        ("d/*", "20\n"),
+        ("d/**", "60\n"),
+        ("d/**/*.tfrecord", "60\n"),
+        ("d/*/b*", "20\n"),
+    ] {
+        let json = dir.tfr(&["count", "--json", glob]).run().ok();
+        let total = serde_json::from_str::<serde_json::Value>(&json).unwrap()["total"].to_string() + "\n";
+        assert_eq!(total, want, "{glob}: {json}");
+    }
+}

@@ -201,9 +201,23 @@ fn s3_on_moto() {
             &data("base20.tfrecord"),
         ],
     );
+    // A key with a glob character in its name is taken as is when no key
+    // matches it as a glob.
+    python(
+        &venv,
+        &[
+            "s3-put",
+            &endpoint,
+            "bkt",
+            "odd/brack[1].tfrecord",
+            &data("base20.tfrecord"),
+        ],
+    );
+    let literal = tfr_env(&env, &["count", "s3://bkt/odd/brack[1].tfrecord"]).run().ok();
+    assert_eq!(literal, "20\n");
     for (glob, total) in [
         ("s3://bkt/data/*", 240),
-        ("s3://bkt/**/*.tfrecord", 60),
+        ("s3://bkt/**/*.tfrecord", 80),
         ("s3://bkt/data/**", 260),
         ("s3://bkt/*/deep/*", 20),
     ] {

@@ -633,6 +633,15 @@ pub(crate) fn list(loc: &Location) -> Result<Vec<String>> {
         .map(|k| format!("{}/{k}", loc.base))
         .collect();
     urls.sort();
+    // Nothing matches: the key may name an object with a glob character
+    // in its name (`brack[1].tfrecord`), taken as is, as a local file is.
+    if urls.is_empty() {
+        if let Ok(path) = ObjectPath::parse(&loc.key) {
+            if wait(rt, client.store.head(&path)).is_ok() {
+                urls.push(loc.url());
+            }
+        }
+    }
     Ok(urls)
 }
 
