@@ -443,6 +443,11 @@ fn s3_on_moto() {
     .run()
     .fails(2);
     assert!(line.contains("access denied") && line.contains("not public"), "{line}");
+    // A listing refused says so too.
+    let line = tfr_env(&env[..1], &["count", "--no-sign-request", "s3://bkt/data/*"])
+        .run()
+        .fails(2);
+    assert!(line.contains("access denied") && line.contains("not public"), "{line}");
 
     // One clear line, exit 2.
     let line = tfr_env(&env, &["count", "s3://bkt/data/nope"]).run().fails(2);

@@ -341,6 +341,18 @@ fn one_line(e: &object_store::Error) -> String {
             "no such bucket or container".to_string()
         }
         E::PermissionDenied { .. } => format!("access denied ({causes}); {hint}"),
+        // Listings report a refusal as a generic error.
+        _ if [
+            "AccessDenied",
+            "AuthorizationFailure",
+            "AuthenticationFailed",
+            "403 Forbidden",
+        ]
+        .iter()
+        .any(|m| causes.contains(m)) =>
+        {
+            format!("access denied ({causes}); {hint}")
+        }
         E::Unauthenticated { .. } => format!("credentials refused ({causes}); {hint}"),
         _ if causes.contains("Connection refused") => format!("cannot connect: connection refused ({causes})"),
         _ => causes,
