@@ -165,6 +165,38 @@ fn writes_round_trip(env: &[(&str, String)], url: &str) {
     assert_eq!(back, jsonl);
 }
 
+/// Waits (30 s at most) until `ready` holds, then sends SIGTERM to the
+/// child and returns its exit code.
+#[cfg(unix)]
+fn terminate_when(child: &mut std::process::Child, ready: impl Fn() -> bool) -> Option<i32> {
+    let started = Instant::now();
+    while !ready() {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "no multipart upload started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    child.wait().expect("wait").code()
+}
+
+/// 12 MB of JSON lines (more than one upload part of output), then a line
+/// from-jsonl refuses.
+fn big_jsonl_failing_at_the_end() -> Vec<u8> {
+    let mut jsonl = Vec::new();
+    let value = "v".repeat(1000);
+    for _ in 0..12_000 {
+        writeln!(jsonl, "{{\"b\": [\"{value}\"]}}").unwrap();
+    }
+    jsonl.extend_from_slice(b"{\"b\": [1, \"mixed\"]}\n");
+    jsonl
+}
+
 #[test]
 fn s3_on_moto() {
     let Some(venv) = venv().filter(|v| v.join("bin/moto_server").exists()) else {
@@ -304,12 +336,7 @@ fn s3_on_moto() {
     // An upload that fails midway (a bad line after more than one part of
     // output) leaves no object, no open multipart upload, and an existing
     // object untouched.
-    let mut jsonl = Vec::new();
-    let value = "v".repeat(1000);
-    for _ in 0..12_000 {
-        writeln!(jsonl, "{{\"b\": [\"{value}\"]}}").unwrap();
-    }
-    jsonl.extend_from_slice(b"{\"b\": [1, \"mixed\"]}\n");
+    let jsonl = big_jsonl_failing_at_the_end();
     let err = tfr_env(&env, &["from-jsonl", "-o", "s3://bkt/out/bad.tfrecord", "-"])
         .stdin(&jsonl)
         .run()
@@ -338,22 +365,9 @@ fn s3_on_moto() {
         let mut child = run.cmd.spawn().expect("tfr");
         let mut stdin = child.stdin.take().expect("stdin");
         stdin.write_all(&jsonl[..jsonl.len() - 22]).unwrap();
-        let started = Instant::now();
-        while python(&venv, &["s3-uploads", &endpoint, "bkt"]) != "1" {
-            assert!(
-                started.elapsed() < Duration::from_secs(30),
-                "no multipart upload started"
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        let killed = Command::new("kill")
-            .args(["-TERM", &child.id().to_string()])
-            .status()
-            .expect("kill");
-        assert!(killed.success());
-        let status = child.wait().expect("wait");
+        let code = terminate_when(&mut child, || python(&venv, &["s3-uploads", &endpoint, "bkt"]) == "1");
         drop(stdin);
-        assert_eq!(status.code(), Some(143));
+        assert_eq!(code, Some(143));
         assert_eq!(python(&venv, &["s3-uploads", &endpoint, "bkt"]), "0");
         let missing = tfr_env(&env, &["count", "s3://bkt/out/sig.tfrecord"]).run().fails(2);
         assert!(missing.contains("no such object"), "{missing}");
@@ -382,22 +396,11 @@ fn s3_on_moto() {
         );
         run.cmd.stdout(Stdio::null()).stderr(Stdio::null());
         let mut child = run.cmd.spawn().expect("tfr");
-        let started = Instant::now();
-        while !seen.exists() || python(&venv, &["s3-uploads", &endpoint, "bkt"]) != "1" {
-            assert!(
-                started.elapsed() < Duration::from_secs(30),
-                "no multipart upload started"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        // moto has made the upload, tfr has not heard of it yet.
-        let killed = Command::new("kill")
-            .args(["-TERM", &child.id().to_string()])
-            .status()
-            .expect("kill");
-        assert!(killed.success());
-        let status = child.wait().expect("wait");
-        assert_eq!(status.code(), Some(143));
+        // Once moto has made the upload, before tfr has heard of it.
+        let code = terminate_when(&mut child, || {
+            seen.exists() && python(&venv, &["s3-uploads", &endpoint, "bkt"]) == "1"
+        });
+        assert_eq!(code, Some(143));
         assert_eq!(python(&venv, &["s3-uploads", &endpoint, "bkt"]), "0");
     }
 
@@ -512,12 +515,7 @@ fn azure_on_azurite() {
     // An upload that fails after more than one block (a bad line after
     // 12 MB of output): no blob, and no staged block left behind; over an
     // existing blob, that blob is kept as it was.
-    let mut jsonl = Vec::new();
-    let value = "v".repeat(1000);
-    for _ in 0..12_000 {
-        writeln!(jsonl, "{{\"b\": [\"{value}\"]}}").unwrap();
-    }
-    jsonl.extend_from_slice(b"{\"b\": [1, \"mixed\"]}\n");
+    let jsonl = big_jsonl_failing_at_the_end();
     tfr_env(&env, &["from-jsonl", "-o", "az://ctr/out/bad.tfrecord", "-"])
         .stdin(&jsonl)
         .run()
