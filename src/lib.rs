@@ -44,12 +44,18 @@ mod cli_main {
     use crate::exit::Exit;
     use crate::{cli, cmd, output};
     use clap::Parser;
+    use std::io::Write as _;
 
     /// Parses the command line, runs the command, and turns the outcome into an
     /// exit code: errors print as one `tfr: ` line; a closed output pipe is success.
     pub fn main_entry() -> std::process::ExitCode {
         let cli = match cli::Cli::try_parse() {
             Ok(cli) => cli,
+            // `tfr` alone: the whole help, on stderr, exit 2.
+            Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                let _ = write!(std::io::stderr(), "{}", e.render());
+                return Exit::Error.into();
+            }
             Err(e) if e.use_stderr() => {
                 output::error_line(format_args!("{}", usage_error(&e)));
                 return Exit::Error.into();
@@ -98,7 +104,10 @@ mod cli_main {
             out = format!("{} {}", out, items.join(", "));
         }
         for line in lines {
-            if let Some(tip) = line.strip_prefix("tip: ").or_else(|| line.strip_prefix("  tip: ")) {
+            if let Some(values) = line.trim_start().strip_prefix('[') {
+                // `[possible values: auto, example, ...]`
+                out = format!("{out} [{values}");
+            } else if let Some(tip) = line.strip_prefix("tip: ").or_else(|| line.strip_prefix("  tip: ")) {
                 out = format!("{out}; tip: {tip}");
             } else if let Some(usage) = line.strip_prefix("Usage: ") {
                 out = format!("{out}; usage: {usage}");

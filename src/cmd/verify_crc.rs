@@ -427,13 +427,13 @@ impl Payloads {
             _ => MessageType::Example,
         };
         let mut ty = *self.ty.get_or_insert_with(|| auto(payload));
-        if self.auto
-            && ty == MessageType::Example
-            && has_feature_lists(payload)
-            && auto(payload) == MessageType::SequenceExample
-        {
-            ty = MessageType::SequenceExample;
-            self.ty = Some(ty);
+        // Field 2 is a SequenceExample's feature_lists or an ELWC's context.
+        if self.auto && ty == MessageType::Example && has_feature_lists(payload) {
+            let resolved = auto(payload);
+            if matches!(resolved, MessageType::SequenceExample | MessageType::Elwc) {
+                ty = resolved;
+                self.ty = Some(ty);
+            }
         }
         let check = match ty {
             MessageType::Example => tf_parser::check_example,

@@ -172,6 +172,9 @@ fn image_size(v: &[u8]) -> Option<(&'static str, u64, u64)> {
             _ => false,
         },
         T::Bmp => return bmp_size(v),
+        // The bare codestream's 2-byte magic (FF 0A) is too weak a sign:
+        // only the container's 12-byte signature counts.
+        T::Jxl => v.starts_with(b"\0\0\0\x0cJXL \r\n\x87\n"),
         _ => true,
     };
     let dim = imagesize::blob_size(v).ok().filter(|_| plausible)?;

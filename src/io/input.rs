@@ -167,6 +167,9 @@ fn glob(pattern: &[u8]) -> io::Result<Vec<PathBuf>> {
     let mut found = Vec::new();
     walk(&root, &parts, &mut found)?;
     found.retain(|p| !p.is_dir());
+    // `a/**/**` reaches a file along several ways.
+    found.sort();
+    found.dedup();
     Ok(found)
 }
 
@@ -179,9 +182,12 @@ fn walk(dir: &std::path::Path, parts: &[&[u8]], found: &mut Vec<PathBuf>) -> io:
     if *first == b"**" {
         walk(dir, rest, found)?;
         for (_, path) in read_dir(dir)? {
-            if path.is_dir() {
+            // Not through a symbolic link to a directory: a link loop
+            // would never end, a link to a sibling would count it twice.
+            let real_dir = path.symlink_metadata().is_ok_and(|m| m.is_dir());
+            if real_dir {
                 walk(&path, parts, found)?;
-            } else if rest.is_empty() {
+            } else if rest.is_empty() && !path.is_dir() {
                 // A trailing `**` matches every file below (as in an
                 // object store's listing).
                 found.push(path);

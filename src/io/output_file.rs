@@ -339,9 +339,17 @@ pub(crate) mod cleanup {
             return;
         };
         let _ = std::thread::Builder::new().name("tfr-signals".into()).spawn(move || {
-            if let Some(sig) = signals.forever().next() {
-                remove_pending();
-                std::process::exit(128 + sig);
+            let mut signals = signals.forever();
+            if let Some(sig) = signals.next() {
+                // The clean-up (an upload's abort can take seconds) runs
+                // beside this thread: a second signal exits at once.
+                let _ = std::thread::Builder::new().name("tfr-cleanup".into()).spawn(move || {
+                    remove_pending();
+                    std::process::exit(128 + sig);
+                });
+                if let Some(again) = signals.next() {
+                    std::process::exit(128 + again);
+                }
             }
         });
     }

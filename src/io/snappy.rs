@@ -58,7 +58,8 @@ pub struct SnappyReader<R> {
     pending: Option<io::Error>,
     /// Offset of the next block's length in the compressed input.
     at: u64,
-    /// The largest block decompressed so far (shared: see [`Self::largest_block`]).
+    /// The largest block so far, compressed or decompressed (shared: see
+    /// [`Self::largest_block`]).
     largest: Arc<AtomicU64>,
 }
 
@@ -144,7 +145,9 @@ impl<R: Read> SnappyReader<R> {
             .decompress(&self.compressed, &mut self.block)
             .map_err(bad)?;
         self.block.truncate(made);
-        self.largest.fetch_max(made as u64, Ordering::Relaxed);
+        // TensorFlow's reader refuses a block over its buffer compressed
+        // ("Input buffer too small") or decompressed ("Output buffer").
+        self.largest.fetch_max(made.max(len) as u64, Ordering::Relaxed);
         self.pos = 0;
         Ok(true)
     }

@@ -164,9 +164,20 @@ fn odd_names_stay_examples_and_edge_elwc_lines_round_trip() {
 #[test]
 fn an_elwc_after_an_empty_first_record_suggests_type_elwc() {
     let dir = Dir::new();
-    let elwc: &[u8] = b"\x0a\x00\x12\x00"; // one empty example, an empty context
+    // One example with `a: [1]`, an empty context.
+    let elwc: &[u8] = b"\x0a\x0e\x0a\x0c\x0a\x0a\x0a\x01a\x12\x05\x1a\x03\x0a\x01\x01\x12\x00";
     let path = dir.write("x.tfrecord", &records(&[b"", elwc]));
     let err = tfr(&["cat", &path]).run().fails(2);
     assert!(err.contains("--type elwc if it holds ExampleListWithContext"), "{err}");
     tfr(&["cat", "--type", "elwc", &path]).run().ok();
+    // verify-crc --payloads takes the file for ELWC (unchecked), not for
+    // Examples it would call rejected.
+    let ran = tfr(&["verify-crc", "--payloads", &path]).run();
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains("payloads not checked: the file holds ExampleListWithContext"),
+        "{}",
+        ran.stderr
+    );
 }

@@ -47,7 +47,19 @@ fn usage_errors_exit_2_with_one_line() {
     );
     let err = tfr(&["cat", "-n", "many", "x.tfrecord"]).run().fails(2);
     assert!(err.contains("invalid value 'many' for '--limit <N>'"), "{err}");
-    assert_eq!(tfr(&[]).run().fails(2).lines().count(), 1);
+    let err = tfr(&["cat", "--type", "foo", "x.tfrecord"]).run().fails(2);
+    assert!(
+        err.ends_with("[possible values: auto, example, sequence, elwc, raw]"),
+        "{err}"
+    );
+    // `tfr` alone: the whole help on stderr (the commands to choose from), exit 2.
+    let bare = tfr(&[]).run();
+    assert_eq!(bare.code, 2);
+    assert!(
+        bare.stderr.contains("Usage: tfr") && bare.stderr.contains("Commands:"),
+        "{}",
+        bare.stderr
+    );
 }
 
 #[test]

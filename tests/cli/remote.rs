@@ -233,6 +233,19 @@ fn s3_on_moto() {
             &data("base20.tfrecord"),
         ],
     );
+    // An empty shard is kept (only a marker, which a HEAD does not find
+    // under its listed name, is left out).
+    python(
+        &venv,
+        &["s3-put", &endpoint, "bkt", "data/deep/empty.tfrecord", "/dev/null"],
+    );
+    for glob in ["s3://bkt/data/deep/*", "s3://bkt/data/**"] {
+        let listed = tfr_env(&env, &["count", "--json", glob]).run().ok();
+        assert!(
+            listed.contains("data/deep/empty.tfrecord") && !listed.contains("data/sub\""),
+            "{glob}: {listed}"
+        );
+    }
     // A key with a glob character in its name is taken as is when no key
     // matches it as a glob.
     python(

@@ -15,6 +15,7 @@ use object_store::path::Path as ObjectPath;
 use object_store::{ClientOptions, MultipartId, ObjectStore, ObjectStoreExt, PutPayload, RetryConfig};
 use std::collections::{HashMap, VecDeque};
 use std::io::{self, Read, Write};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 use tokio::runtime::Runtime;
@@ -86,6 +87,11 @@ fn client(loc: &Location) -> Result<Arc<Client>> {
     }
     runtime()?;
     let made = Arc::new(build(loc)?);
+    // A presigned URL's client serves that URL only: not kept (hundreds of
+    // them would each hold a connection pool).
+    if !loc.query.is_empty() {
+        return Ok(made);
+    }
     clients
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -405,8 +411,14 @@ pub(crate) fn open(loc: &Location) -> Result<(Box<dyn Read + Send>, u64)> {
         };
         match client.store.get_opts(&path, first).await {
             Ok(got) => Ok(got.meta),
-            // An empty object has no byte 0 to ask for.
-            Err(_) => client.store.head(&path).await,
+            // An empty object has no byte 0 to ask for (416): a plain GET
+            // (of nothing) gives its size. Any other error is the answer.
+            Err(e) if causes(&e).contains("416") => client
+                .store
+                .get_opts(&path, object_store::GetOptions::default())
+                .await
+                .map(|got| got.meta),
+            Err(e) => Err(e),
         }
     };
     let head = async {
@@ -616,18 +628,28 @@ pub(crate) fn list(loc: &Location) -> Result<Vec<String>> {
     let one_level = !loc.key[first_glob..].contains('/') && !loc.key.contains("**");
     let store = client.store.clone();
     let found = wait(rt, async move {
-        // A zero-byte object is skipped: the folder markers consoles make
-        // (`dir/`) are listed without their `/` and cannot be opened by
-        // that name; an empty object holds no record anyway.
-        let keep = |m: object_store::ObjectMeta| (m.size > 0).then(|| m.location.to_string());
         if one_level {
+            // Folder markers (`dir/`) come back as prefixes here.
             let listed = store.list_with_delimiter(prefix.as_ref()).await?;
-            return Ok(listed.objects.into_iter().filter_map(keep).collect());
+            return Ok(listed.objects.into_iter().map(|m| m.location.to_string()).collect());
         }
         let mut stream = store.list(prefix.as_ref());
         let mut keys = Vec::new();
         while let Some(item) = stream.next().await {
-            keys.extend(keep(item?));
+            let item = item?;
+            // A console's folder marker (a zero-byte `dir/`) is listed
+            // without its `/` and cannot be opened by that name: a
+            // zero-byte key that a HEAD does not find is left out (an
+            // empty shard is found, and kept).
+            if item.size == 0
+                && matches!(
+                    store.head(&item.location).await,
+                    Err(object_store::Error::NotFound { .. })
+                )
+            {
+                continue;
+            }
+            keys.push(item.location.to_string());
         }
         Ok::<_, object_store::Error>(keys)
     });
@@ -679,8 +701,10 @@ pub(crate) struct Upload {
     /// Aborts the multipart upload on a terminating signal.
     _on_signal: Option<cleanup::HookGuard>,
     /// Azure, writing a new blob: an abort also discards the staged blocks
-    /// (Azure has no abort: see [`discard`]).
+    /// (Azure has no abort: see [`abort`]).
     discard_blocks: bool,
+    /// Set by the one abort that runs (signal hook or drop).
+    aborted: Arc<AtomicBool>,
 }
 
 impl Upload {
@@ -725,6 +749,7 @@ impl Upload {
             runtime: rt,
             _on_signal: None,
             discard_blocks,
+            aborted: Arc::default(),
         })
     }
 
@@ -747,7 +772,7 @@ impl Upload {
                 // answer (a few seconds at most) and aborts what it made.
                 let slot: Created = Arc::default();
                 let (client, path, rt, seen) = (self.client.clone(), self.path.clone(), self.runtime, slot.clone());
-                let discard_blocks = self.discard_blocks;
+                let (discard_blocks, aborted) = (self.discard_blocks, self.aborted.clone());
                 self._on_signal = Some(cleanup::on_signal(Box::new(move || {
                     let (lock, answered) = &*seen;
                     let id = lock.lock().unwrap_or_else(|e| e.into_inner());
@@ -755,7 +780,7 @@ impl Upload {
                         .wait_timeout_while(id, Duration::from_secs(15), |id| id.is_none())
                         .unwrap_or_else(|e| e.into_inner());
                     if let Some(Some(id)) = &*id {
-                        abort(rt, &client, &path, id, discard_blocks);
+                        abort(rt, &client, &path, id, discard_blocks, &aborted);
                     }
                 })));
                 let created = self.runtime.block_on(mp.create_multipart(&self.path));
@@ -832,17 +857,29 @@ type Created = Arc<(Mutex<Option<Option<MultipartId>>>, std::sync::Condvar)>;
 /// Aborts a multipart upload, waiting at most a few seconds. With
 /// `discard_blocks` (Azure, a blob that did not exist): Azure has no abort
 /// (object_store's is a no-op), and the blocks staged for a blob stay
-/// until Azure expires them after 7 days; committing an empty block list
-/// discards them, and the empty blob it makes is deleted at once.
-fn abort(rt: &Runtime, client: &Client, path: &ObjectPath, id: &MultipartId, discard_blocks: bool) {
+/// until Azure expires them after 7 days; when no blob has appeared since
+/// the upload began, committing an empty block list discards them, and
+/// the empty blob it makes is deleted at once (another writer's blob
+/// committed in the instant between the check and the commit would be
+/// lost: a window of one request). Runs once per upload
+/// (`once`: the signal hook and the drop may both get here).
+fn abort(rt: &Runtime, client: &Client, path: &ObjectPath, id: &MultipartId, discard_blocks: bool, once: &AtomicBool) {
+    if once.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        return;
+    }
     let Some(mp) = client.multipart.clone() else { return };
     let store = client.store.clone();
     let _ = rt.block_on(async {
         tokio::time::timeout(Duration::from_secs(10), async {
             mp.abort_multipart(path, id).await?;
             if discard_blocks {
-                mp.complete_multipart(path, id, Vec::new()).await?;
-                store.delete(path).await?;
+                // Only if no blob has appeared since (another writer's
+                // would be replaced): committing an empty block list drops
+                // the staged blocks, and the empty blob goes at once.
+                if let Err(object_store::Error::NotFound { .. }) = store.head(path).await {
+                    mp.complete_multipart(path, id, Vec::new()).await?;
+                    store.delete(path).await?;
+                }
             }
             Ok::<_, object_store::Error>(())
         })
@@ -884,7 +921,14 @@ impl Drop for Upload {
         for task in in_flight {
             task.abort();
         }
-        abort(self.runtime, &self.client, &self.path, &id, self.discard_blocks);
+        abort(
+            self.runtime,
+            &self.client,
+            &self.path,
+            &id,
+            self.discard_blocks,
+            &self.aborted,
+        );
         self._on_signal = None;
     }
 }
