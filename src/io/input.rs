@@ -24,7 +24,7 @@ impl Input {
         match self {
             Input::Stdin => "<stdin>".to_string(),
             Input::Path(p) => escape_name(&os_bytes(p.as_os_str())),
-            Input::Url(u) => escape_name(u.as_bytes()),
+            Input::Url(u) => escape_name(super::remote::hide_query(u).as_bytes()),
         }
     }
 

@@ -50,6 +50,12 @@ pub(crate) struct Location {
 }
 
 impl Location {
+    /// The URL as messages show it: a query string (a presigned URL's
+    /// signature, a credential) is not printed, only `?...`.
+    pub(crate) fn shown(&self) -> String {
+        super::input::escape_name(hide_query(&self.url()).as_bytes())
+    }
+
     /// The whole URL.
     pub(crate) fn url(&self) -> String {
         if self.query.is_empty() {
@@ -104,6 +110,17 @@ pub(crate) fn parse(arg: &[u8]) -> Option<Result<Location>> {
     }))
 }
 
+/// An HTTP(S) URL with its query string replaced by `...` (the URL of an
+/// object store never has one: `?` is part of its key).
+pub(crate) fn hide_query(url: &str) -> std::borrow::Cow<'_, str> {
+    let http = url.get(..7).is_some_and(|s| s.eq_ignore_ascii_case("http://"))
+        || url.get(..8).is_some_and(|s| s.eq_ignore_ascii_case("https://"));
+    match url.split_once('?') {
+        Some((before, _)) if http => format!("{before}?...").into(),
+        _ => url.into(),
+    }
+}
+
 /// The local path a `file://` URL names (`file:///data/x` is `/data/x`).
 pub(crate) fn file_url(arg: &[u8]) -> Option<&[u8]> {
     let rest = arg.strip_prefix(b"file://")?;
@@ -131,7 +148,7 @@ pub(crate) fn anonymous() -> bool {
 fn unsupported(loc: &Location) -> anyhow::Error {
     anyhow::anyhow!(
         "{}: this tfr was built without object-store support (the cargo feature `remote`)",
-        super::input::escape_name(loc.url().as_bytes())
+        loc.shown()
     )
 }
 
@@ -176,7 +193,7 @@ pub(crate) fn check_glob(loc: &Location) -> Result<()> {
     if loc.kind == Kind::Http {
         bail!(
             "{}: globs cannot be expanded over HTTP (it has no listing); name each URL",
-            super::input::escape_name(loc.url().as_bytes())
+            loc.shown()
         );
     }
     Ok(())
@@ -205,6 +222,8 @@ mod tests {
             ("a/b.tfrecord", "X-Amz-Signature=ab%2Fc&X-Amz-Expires=60")
         );
         assert_eq!(l.url().as_bytes(), signed);
+        assert_eq!(l.shown(), "https://h/a/b.tfrecord?...");
+        assert_eq!(hide_query("s3://b/what?.tfrecord"), "s3://b/what?.tfrecord");
         let l = parse(b"http://h/a.tfrecord?s=1#part").unwrap().unwrap();
         assert_eq!((l.key.as_str(), l.query.as_str()), ("a.tfrecord", "s=1"));
         let l = parse(b"s3://bkt/what?.tfrecord").unwrap().unwrap();

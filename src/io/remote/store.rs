@@ -5,7 +5,6 @@
 //! on the runtime with `block_on`; they are never runtime threads.
 
 use super::{anonymous, Kind, Location};
-use crate::io::input::escape_name;
 use crate::io::output_file::cleanup;
 use anyhow::{anyhow, bail, Result};
 use bytes::Bytes;
@@ -141,7 +140,7 @@ fn metadata_allowed() -> bool {
 const PUBLIC_HINT: &str = "for public data pass --no-sign-request";
 
 fn build(loc: &Location) -> Result<Client> {
-    let shown = escape_name(loc.url().as_bytes());
+    let shown = loc.shown();
     match loc.kind {
         Kind::S3 => {
             use object_store::aws::AmazonS3Builder;
@@ -325,7 +324,7 @@ fn object_path(loc: &Location) -> Result<ObjectPath> {
         Kind::Http => ObjectPath::from_url_path(&loc.key),
         _ => ObjectPath::parse(&loc.key),
     };
-    parsed.map_err(|e| anyhow!("{}: not a valid object name ({e})", escape_name(loc.url().as_bytes())))
+    parsed.map_err(|e| anyhow!("{}: not a valid object name ({e})", loc.shown()))
 }
 
 /// An object_store error as one line: the kind of failure in words, then
@@ -363,7 +362,14 @@ fn one_line(e: &object_store::Error) -> String {
         _ if causes.contains("Connection refused") => format!("cannot connect: connection refused ({causes})"),
         _ => causes,
     };
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    // URLs in the causes lose their query (a presigned URL's signature).
+    text.split_whitespace()
+        .map(|word| match word.find("://") {
+            Some(_) => super::hide_query(word),
+            None => word.into(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The error's message and its sources', each once.
@@ -398,7 +404,7 @@ fn wait<T>(rt: &Runtime, f: impl std::future::Future<Output = T>) -> T {
 /// finds a missing object or refused credentials now) and a reader with
 /// ranged read-ahead.
 pub(crate) fn open(loc: &Location) -> Result<(Box<dyn Read + Send>, u64)> {
-    let name = escape_name(loc.url().as_bytes());
+    let name = loc.shown();
     let client = client(loc)?;
     let path = object_path(loc)?;
     let rt = runtime()?;
@@ -612,7 +618,7 @@ impl Drop for RemoteReader {
 /// first glob character is listed, the keys matched here (`*` and `?` do
 /// not cross `/`; `**` as a whole component matches any depth). Sorted.
 pub(crate) fn list(loc: &Location) -> Result<Vec<String>> {
-    let name = escape_name(loc.url().as_bytes());
+    let name = loc.shown();
     let client = client(loc)?;
     let rt = runtime()?;
     let first_glob = loc.key.find(['*', '?', '[']).unwrap_or(loc.key.len());
@@ -711,7 +717,7 @@ impl Upload {
     /// Starts an upload to `loc`. A listing of the key's parent checks the
     /// bucket and the credentials now, before any work.
     pub(crate) fn create(loc: &Location) -> Result<Upload> {
-        let name = escape_name(loc.url().as_bytes());
+        let name = loc.shown();
         let client = client(loc)?;
         if client.multipart.is_none() {
             bail!("{name}: cannot write over HTTP (only to s3://, gs:// and az:// URLs)");
