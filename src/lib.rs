@@ -49,6 +49,15 @@ mod cli_main {
     /// Parses the command line, runs the command, and turns the outcome into an
     /// exit code: errors print as one `tfr: ` line; a closed output pipe is success.
     pub fn main_entry() -> std::process::ExitCode {
+        // A panic is a bug: one line, the clean-up a signal gets (temporary
+        // files, open uploads), exit 2 at once, from any thread. Unwinding
+        // could leave the other threads waiting for the one that panicked.
+        std::panic::set_hook(Box::new(|info| {
+            let what = info.to_string().replace('\n', ": ");
+            output::error_line(format_args!("internal error, a bug in tfr (please report it): {what}"));
+            crate::io::output_file::cleanup::remove_pending();
+            std::process::exit(Exit::Error as i32);
+        }));
         let cli = match cli::Cli::try_parse() {
             Ok(cli) => cli,
             // `tfr` alone: the whole help, on stderr, exit 2.

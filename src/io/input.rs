@@ -321,8 +321,8 @@ impl Input {
                     Some(parsed) => parsed?,
                     None => bail!("{}: not a URL tfr reads", escape_name(url.as_bytes())),
                 };
-                let (reader, size) = super::remote::open(&loc)?;
-                Ok(Opened::Object(reader, size))
+                let (object, size) = super::remote::open(&loc)?;
+                Ok(Opened::Object(object, size))
             }
         }
     }
@@ -334,7 +334,8 @@ impl Input {
         let name = self.display();
         let mut src: Box<dyn Read + Send> = match self.open()? {
             Opened::File(f, _) => Box::new(f),
-            Opened::Stream(s) | Opened::Object(s, _) => s,
+            Opened::Stream(s) => s,
+            Opened::Object(object, _) => Box::new(super::at::AtReader::new(object, 0)),
         };
         let mut head = Vec::with_capacity(3);
         (&mut src)
@@ -357,9 +358,9 @@ pub enum Opened {
     File(File, u64),
     /// stdin, a pipe, a device.
     Stream(Box<dyn Read + Send>),
-    /// An object in a store, read in order with ranged read-ahead, and its
-    /// size: it ends, like a file.
-    Object(Box<dyn Read + Send>, u64),
+    /// An object in a store, read by position (with ranged read-ahead), and
+    /// its size: it ends, like a file.
+    Object(super::at::At, u64),
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! - [`Compression`] and [`sniff_magic`]: the one compression enum and the
 //!   one magic-byte sniffer (the record layer adds its "a valid record
 //!   header wins" rule in record/open.rs).
+//! - [`at`]: positional reads of a file or an object in a store.
 //! - [`input`]: command-line inputs (paths, `-`, quoted globs) as bytes.
 //! - [`inflate`]: gzip/zlib decoding that never loses output; [`readahead`]
 //!   runs it on a second thread.
@@ -17,6 +18,7 @@
 //!
 //! Nothing here knows about TFRecord framing or tf.train.Example.
 
+pub mod at;
 pub mod deflate;
 pub mod inflate;
 pub mod input;

@@ -303,8 +303,10 @@ pub(crate) mod cleanup {
         }
     }
 
-    /// Removes every pending temporary file, runs every hook.
-    fn remove_pending() {
+    /// Removes every pending temporary file, runs every hook: what a
+    /// terminating signal does, for a process about to exit otherwise (a
+    /// panic, which is a bug).
+    pub(crate) fn remove_pending() {
         let pending = PENDING.lock().unwrap_or_else(|e| e.into_inner());
         for p in pending.iter() {
             let _ = std::fs::remove_file(p);

@@ -3,6 +3,7 @@
 //! input allows.
 
 use super::{parse_header, ReadError, RecordReader, Source, HEADER_LEN};
+use crate::io::at::AtReader;
 use crate::io::input::{Opened, COMPRESSED_BUF};
 use crate::io::readahead::ReadAhead;
 use crate::io::{decoder, snappy, sniff_magic, Compression, Input};
@@ -120,10 +121,16 @@ pub fn open(input: &Input, forced: Option<Compression>) -> Result<RecordReader> 
             }
             Box::new(file)
         }
-        Opened::Object(mut raw, _) => {
+        Opened::Object(at, len) => {
+            let mut raw = AtReader::new(at.clone(), 0);
             peek(&mut raw, &mut head, forced).with_context(|| format!("{name}: read failed"))?;
+            if forced.unwrap_or_else(|| sniff(&head)) == Compression::None {
+                // Read by position, like a plain file: skipped payloads are
+                // not fetched, and threads can share the object.
+                return Ok(RecordReader::new(Source::from_at(at, len), Compression::None));
+            }
             object = true;
-            raw
+            Box::new(raw)
         }
         Opened::Stream(mut raw) => {
             peek(&mut raw, &mut head, forced).with_context(|| format!("{name}: read failed"))?;

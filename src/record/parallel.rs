@@ -18,10 +18,9 @@
 //! reports it exactly as it would have from the start.
 
 use super::resync::{find_header, payload_checks, SCAN_CHUNK};
-use super::source::read_exact_at;
 use super::{mask, parse_header, RecordReader, Source, FOOTER_LEN, HEADER_LEN};
+use crate::io::at::At;
 use crate::io::Compression;
-use std::fs::File;
 
 /// Smallest range worth a thread of its own.
 const MIN_RANGE: u64 = 4 << 20;
@@ -66,7 +65,7 @@ pub struct CleanPrefix {
 /// as the walks go; work they did past the proven prefix is taken back at
 /// the end (negative increments), so the totals are the prefix's.
 pub fn clean_prefix(
-    file: &File,
+    file: &At,
     size: u64,
     jobs: usize,
     check: Check,
@@ -85,7 +84,7 @@ pub fn clean_prefix(
 /// proved (at most 16,384 records before it). The caller skips the rest
 /// itself, as it would from `(0, 0)`, which is the answer when the file is
 /// too small to split.
-pub fn seek_near(file: &File, size: u64, jobs: usize, n: u64) -> (u64, u64) {
+pub fn seek_near(file: &At, size: u64, jobs: usize, n: u64) -> (u64, u64) {
     let ranges = (size / MIN_RANGE).min(jobs as u64);
     if ranges < 2 {
         return (0, 0);
@@ -111,7 +110,7 @@ pub fn seek_near(file: &File, size: u64, jobs: usize, n: u64) -> (u64, u64) {
 /// [`clean_prefix`] over exactly `ranges` ranges, each thread looking at
 /// most `window` bytes past its cut for a start.
 fn walk_ranges(
-    file: &File,
+    file: &At,
     size: u64,
     ranges: u64,
     window: u64,
@@ -138,7 +137,7 @@ fn walk_ranges(
 
 /// The walks of [`walk_ranges`]: where each started, and what it found.
 fn walk_all(
-    file: &File,
+    file: &At,
     size: u64,
     ranges: u64,
     window: u64,
@@ -206,21 +205,19 @@ impl Walk {
     }
 }
 
-/// A reader of its own over the file from `offset` (positional reads on a
-/// clone of the handle: the very file the caller opened, whatever happens
-/// to its path), or `None` if the handle cannot be cloned.
-fn open_at(file: &File, size: u64, offset: u64) -> Option<Source> {
-    let mut src = Source::from_file(file.try_clone().ok()?, size);
-    src.seek_to(offset).ok()?;
-    Some(src)
+/// A reader of its own over the file or object from `offset` (positional
+/// reads on a shared handle: the very file the caller opened, whatever
+/// happens to its path).
+fn open_at(file: &At, size: u64, offset: u64) -> Source {
+    let mut src = Source::from_at(file.clone(), size);
+    src.skip(offset).expect("skipping a positional source is arithmetic");
+    src
 }
 
 /// Walks intact records from `start` until `target` is reached or passed,
 /// or a record does not check.
-fn walk(file: &File, size: u64, start: u64, target: u64, check: Check, progress: &(dyn Fn(i64, i64) + Sync)) -> Walk {
-    let Some(src) = open_at(file, size, start) else {
-        return Walk::nothing(start);
-    };
+fn walk(file: &At, size: u64, start: u64, target: u64, check: Check, progress: &(dyn Fn(i64, i64) + Sync)) -> Walk {
+    let src = open_at(file, size, start);
     let mut reader = RecordReader::new(src, Compression::None);
     reader.set_check_data_crc(check == Check::Both);
     let (mut records, mut reported, mut reported_at) = (0u64, 0u64, start);
@@ -327,8 +324,8 @@ fn streams_intact(src: &mut Source, size: u64) -> bool {
 /// checks, another header that checks (or the end of the file) follows it,
 /// and its payload checks. Gives up (`None`: the range goes to the thread
 /// before) once candidates that fail have cost `START_WORK` bytes read.
-fn find_start(file: &File, size: u64, from: u64, limit: u64) -> Option<u64> {
-    let mut src = open_at(file, size, from)?;
+fn find_start(file: &At, size: u64, from: u64, limit: u64) -> Option<u64> {
+    let mut src = open_at(file, size, from);
     let mut spent = 0u64;
     while src.offset() < limit && spent <= START_WORK {
         let got = src.fill(SCAN_CHUNK).ok()?;
@@ -356,7 +353,7 @@ fn find_start(file: &File, size: u64, from: u64, limit: u64) -> Option<u64> {
 /// Whether the record whose header (already found to check) is at the
 /// source's offset is followed by a header that checks (or the end), and
 /// is intact: `Err` with the bytes it cost to find out if not.
-fn starts_here(file: &File, src: &mut Source, size: u64) -> Option<Result<(), u64>> {
+fn starts_here(file: &At, src: &mut Source, size: u64) -> Option<Result<(), u64>> {
     let header: &[u8; HEADER_LEN] = src.buffer()[..HEADER_LEN].try_into().ok()?;
     let length = parse_header(header)?;
     if length > START_MAX_RECORD {
@@ -371,7 +368,7 @@ fn starts_here(file: &File, src: &mut Source, size: u64) -> Option<Result<(), u6
         // The next header first: one small read, where the payload's CRC
         // would read the whole record.
         let mut next = [0u8; HEADER_LEN];
-        if !read_exact_at(file, &mut next, after).ok()? || parse_header(&next).is_none() {
+        if !file.read_exact_at(&mut next, after).ok()? || parse_header(&next).is_none() {
             return Some(Err(HEADER_LEN as u64));
         }
     }
@@ -392,6 +389,10 @@ mod tests {
     use super::*;
     use std::io::Write;
 
+    fn at(f: &tempfile::NamedTempFile) -> At {
+        At::file(f.as_file().try_clone().unwrap())
+    }
+
     fn temp(bytes: &[u8]) -> tempfile::NamedTempFile {
         let mut f = tempfile::NamedTempFile::new().unwrap();
         f.write_all(bytes).unwrap();
@@ -401,8 +402,8 @@ mod tests {
 
     /// What a sequential scan of the whole file finds: intact records and
     /// the (offset, kind) of every fault.
-    fn sequential(file: &File, size: u64, from: CleanPrefix) -> (u64, Vec<(u64, u64, String)>) {
-        let mut reader = RecordReader::new(open_at(file, size, 0).unwrap(), Compression::None);
+    fn sequential(file: &At, size: u64, from: CleanPrefix) -> (u64, Vec<(u64, u64, String)>) {
+        let mut reader = RecordReader::new(open_at(file, size, 0), Compression::None);
         reader.seek_to(from.end, from.records).unwrap();
         let mut scanner = Scanner::new(reader);
         let (mut intact, mut faults) = (from.records, Vec::new());
@@ -417,8 +418,8 @@ mod tests {
 
     /// What a sequential header walk finds: records, and the offset where it
     /// stopped.
-    fn hops(file: &File, size: u64, from: CleanPrefix) -> (u64, u64) {
-        let mut reader = RecordReader::new(open_at(file, size, 0).unwrap(), Compression::None);
+    fn hops(file: &At, size: u64, from: CleanPrefix) -> (u64, u64) {
+        let mut reader = RecordReader::new(open_at(file, size, 0), Compression::None);
         reader.seek_to(from.end, from.records).unwrap();
         while let Ok(Some(_)) = reader.skip_record() {}
         (reader.index(), reader.offset())
@@ -441,7 +442,7 @@ mod tests {
     fn agrees_with_sequential(bytes: &[u8]) -> Vec<CleanPrefix> {
         let f = temp(bytes);
         let size = bytes.len() as u64;
-        let want = sequential(f.as_file(), size, CleanPrefix::default());
+        let want = sequential(&at(&f), size, CleanPrefix::default());
         let mut prefixes = Vec::new();
         for ranges in 2..=5 {
             for check in [Check::Headers, Check::Both] {
@@ -451,10 +452,10 @@ mod tests {
                     walked.fetch_add(b, std::sync::atomic::Ordering::Relaxed);
                     counted.fetch_add(r, std::sync::atomic::Ordering::Relaxed);
                 };
-                let p = walk_ranges(f.as_file(), size, ranges, size, check, &progress);
+                let p = walk_ranges(&at(&f), size, ranges, size, check, &progress);
                 assert!(p.end <= size);
                 if check == Check::Both {
-                    assert_eq!(sequential(f.as_file(), size, p), want, "{ranges} ranges: {p:?}");
+                    assert_eq!(sequential(&at(&f), size, p), want, "{ranges} ranges: {p:?}");
                     // Progress ends at the proven prefix, whatever was walked.
                     assert_eq!(
                         (walked.into_inner(), counted.into_inner()),
@@ -462,8 +463,8 @@ mod tests {
                     );
                     prefixes.push(p);
                 } else {
-                    let want = hops(f.as_file(), size, CleanPrefix::default());
-                    assert_eq!(hops(f.as_file(), size, p), want, "{ranges} ranges, headers: {p:?}");
+                    let want = hops(&at(&f), size, CleanPrefix::default());
+                    assert_eq!(hops(&at(&f), size, p), want, "{ranges} ranges, headers: {p:?}");
                 }
             }
         }
@@ -574,7 +575,7 @@ mod tests {
             let f = temp(&bytes);
             let none = |_: i64, _: i64| {};
             for check in [Check::Headers, Check::Both] {
-                let prefix = walk_ranges(f.as_file(), bytes.len() as u64, 3, START_WINDOW, check, &none);
+                let prefix = walk_ranges(&at(&f), bytes.len() as u64, 3, START_WINDOW, check, &none);
                 assert_eq!(
                     prefix,
                     CleanPrefix {
@@ -595,10 +596,17 @@ mod tests {
         damaged[clean.len() / 2] ^= 1;
         std::fs::write(&a, &clean).unwrap();
         std::fs::write(&b, &damaged).unwrap();
-        let opened = File::open(&a).unwrap();
+        let opened = std::fs::File::open(&a).unwrap();
         std::fs::rename(&b, &a).unwrap();
         let none = |_: i64, _: i64| {};
-        let prefix = walk_ranges(&opened, clean.len() as u64, 2, START_WINDOW, Check::Both, &none);
+        let prefix = walk_ranges(
+            &At::file(opened),
+            clean.len() as u64,
+            2,
+            START_WINDOW,
+            Check::Both,
+            &none,
+        );
         assert_eq!(
             prefix,
             CleanPrefix {
@@ -614,11 +622,11 @@ mod tests {
         let f = temp(&bytes);
         let none = |_: i64, _: i64| {};
         assert_eq!(
-            clean_prefix(f.as_file(), bytes.len() as u64, 8, Check::Both, &none),
+            clean_prefix(&at(&f), bytes.len() as u64, 8, Check::Both, &none),
             CleanPrefix::default()
         );
         assert_eq!(
-            clean_prefix(f.as_file(), 1 << 30, 1, Check::Both, &none),
+            clean_prefix(&at(&f), 1 << 30, 1, Check::Both, &none),
             CleanPrefix::default()
         );
     }

@@ -93,10 +93,12 @@ impl RecordReader {
 
     /// Another handle on the regular uncompressed file being read, and its
     /// size, for threads walking parts of it (positional reads: the handles
-    /// do not disturb each other).
-    pub fn shared_file(&self) -> Option<(std::fs::File, u64)> {
+    /// do not disturb each other). Not for an object in a store: it is read
+    /// in order, hopping over long payloads.
+    pub fn shared_file(&self) -> Option<(crate::io::at::At, u64)> {
         let size = self.size()?;
-        Some((self.src.file()?.try_clone().ok()?, size))
+        let file = self.src.file().filter(|f| f.splittable())?;
+        Some((file.clone(), size))
     }
 
     /// The underlying source (for resynchronising readers).

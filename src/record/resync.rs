@@ -125,7 +125,7 @@ enum Outcome {
 /// from the anonymous temporary file it was copied to as it streamed past.
 #[derive(Debug)]
 pub struct LongRecord {
-    file: std::fs::File,
+    file: crate::io::at::At,
     at: u64,
     left: u64,
 }
@@ -136,7 +136,7 @@ impl io::Read for LongRecord {
         if n == 0 {
             return Ok(0);
         }
-        let got = super::source::read_at_retry(&self.file, &mut buf[..n], self.at)?;
+        let got = self.file.read_at(&mut buf[..n], self.at)?;
         if got == 0 {
             return Err(io::Error::new(
                 io::ErrorKind::UnexpectedEof,
@@ -355,7 +355,7 @@ impl Scanner {
             return Ok(ahead == remaining);
         }
         let mut h = [0u8; HEADER_LEN];
-        Ok(super::source::read_exact_at(file, &mut h, at)? && parse_header(&h).is_some())
+        Ok(file.read_exact_at(&mut h, at)? && parse_header(&h).is_some())
     }
 
     /// On a regular uncompressed file: whether the record whose header is
@@ -370,14 +370,14 @@ impl Scanner {
         let (mut crc, mut done) = (0u32, 0u64);
         while done < length {
             let n = usize::try_from(length - done).unwrap_or(usize::MAX).min(STREAM_CHUNK);
-            if !super::source::read_exact_at(file, &mut buf[..n], start + done)? {
+            if !file.read_exact_at(&mut buf[..n], start + done)? {
                 return Ok(false);
             }
             crc = crc32c::crc32c_append(crc, &buf[..n]);
             done += n as u64;
         }
         let mut stored = [0u8; FOOTER_LEN];
-        if !super::source::read_exact_at(file, &mut stored, start + length)? {
+        if !file.read_exact_at(&mut stored, start + length)? {
             return Ok(false);
         }
         Ok(super::mask(crc) == u32::from_le_bytes(stored))
@@ -401,7 +401,7 @@ impl Scanner {
         // A regular uncompressed file is read again by position to copy
         // the record; anything else is copied to a temporary file as it goes.
         let positional = match (self.spool, self.src_ref().remaining(), self.src_ref().file()) {
-            (true, Some(_), Some(f)) => Some(f.try_clone()?),
+            (true, Some(_), Some(f)) => Some(f.clone()),
             _ => None,
         };
         let mut spool = match self.spool && positional.is_none() && length <= self.spool_limit {
@@ -461,7 +461,7 @@ impl Scanner {
                     left: total,
                 }),
                 (None, Some(file)) => Some(LongRecord {
-                    file,
+                    file: crate::io::at::At::file(file),
                     at: 0,
                     left: total,
                 }),

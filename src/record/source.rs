@@ -6,11 +6,10 @@
 //! regular files. Over a read-ahead thread it parses in the thread's chunks
 //! themselves instead of copying them (see [`crate::io::readahead`]).
 
+use crate::io::at::At;
 use crate::io::readahead::{ReadAhead, LEAD};
 use std::fs::File;
 use std::io::{self, Read};
-#[cfg(not(any(unix, windows)))]
-use std::io::{Seek, SeekFrom};
 
 /// Default buffer size: big enough to amortise system calls, small enough for cache.
 const DEFAULT_CAPACITY: usize = 256 * 1024;
@@ -19,8 +18,9 @@ const DEFAULT_CAPACITY: usize = 256 * 1024;
 const STREAM_READ: usize = 64 * 1024;
 
 enum Inner {
-    /// A regular file: seekable, with a known size.
-    File { file: File, size: u64 },
+    /// A regular file or an object in a store: read by position, with a
+    /// known size.
+    File { file: At, size: u64 },
     /// Anything else: stdin, a pipe, a decompressor.
     Stream(Box<dyn Read + Send>),
     /// A read-ahead thread (a decompressor): its chunks become `buf`.
@@ -45,6 +45,12 @@ impl Source {
     /// A source over a regular file of known size, read from offset 0 with
     /// positional reads (the file's cursor is neither used nor moved).
     pub fn from_file(file: File, size: u64) -> Source {
+        Source::from_at(At::file(file), size)
+    }
+
+    /// A source over positional reads of `size` bytes (a file or an
+    /// object), read from offset 0.
+    pub fn from_at(file: At, size: u64) -> Source {
         Source::new(Inner::File { file, size })
     }
 
@@ -100,8 +106,9 @@ impl Source {
         self.file_backed
     }
 
-    /// The regular file read, for readers sharing it (parallel walks).
-    pub fn file(&self) -> Option<&File> {
+    /// The file or object read by position, for readers sharing it
+    /// (parallel walks).
+    pub fn file(&self) -> Option<&At> {
         match &self.inner {
             Inner::File { file, .. } => Some(file),
             Inner::Stream(_) | Inner::Chunks(_) => None,
@@ -143,7 +150,7 @@ impl Source {
             let got = match &mut self.inner {
                 Inner::File { file, .. } => {
                     let at = self.offset + (self.end - self.pos) as u64;
-                    read_at_retry(file, &mut self.buf[self.end..], at)?
+                    file.read_at(&mut self.buf[self.end..], at)?
                 }
                 // Small reads from decompressors: a corrupt block then loses
                 // at most this much of the output decoded before it.
@@ -294,39 +301,6 @@ impl Source {
         }
         Ok(n - left)
     }
-}
-
-/// Reads from `file` at `offset`, whatever its cursor: clones of one open
-/// file (the threads of a parallel walk) read independently, and all of
-/// them read the file that was opened, even if its path is replaced.
-pub(super) fn read_at_retry(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
-    loop {
-        #[cfg(unix)]
-        let got = std::os::unix::fs::FileExt::read_at(file, buf, offset);
-        #[cfg(windows)]
-        let got = std::os::windows::fs::FileExt::seek_read(file, buf, offset);
-        #[cfg(not(any(unix, windows)))]
-        let got = {
-            let mut f = file;
-            f.seek(SeekFrom::Start(offset)).and_then(|_| f.read(buf))
-        };
-        match got {
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            other => return other,
-        }
-    }
-}
-
-/// Fills `buf` from `file` at `offset`; false if the file ends first.
-pub(super) fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<bool> {
-    let mut done = 0;
-    while done < buf.len() {
-        match read_at_retry(file, &mut buf[done..], offset + done as u64)? {
-            0 => return Ok(false),
-            n => done += n,
-        }
-    }
-    Ok(true)
 }
 
 fn read_retry(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {

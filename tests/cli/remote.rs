@@ -653,6 +653,38 @@ fn http_reads_a_prefix_for_head() {
 
     let count = tfr(&["count", &format!("{base}/big.tfrecord")]).run_within(120).ok();
     assert_eq!(count, "2000\n");
+    // Payloads longer than the read-ahead are hopped over, not fetched:
+    // count reads the headers of 12 records of 12 MiB (151 MB).
+    {
+        let file = std::fs::File::create(dir.path("huge.tfrecord")).unwrap();
+        let mut out = std::io::BufWriter::new(file);
+        let payload = vec![7u8; 12 << 20];
+        for _ in 0..12 {
+            out.write_all(&records(&[&payload])).unwrap();
+        }
+        out.flush().unwrap();
+    }
+    let before = sent();
+    for jobs in ["1", "16"] {
+        let count = tfr(&["count", "-j", jobs, &format!("{base}/huge.tfrecord")])
+            .run_within(60)
+            .ok();
+        assert_eq!(count, "12\n");
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let bytes = sent() - before;
+    assert!(
+        bytes < 12_000_000,
+        "count fetched {bytes} bytes of a 151 MB object twice"
+    );
+    let skipped = tfr(&["cat", "--skip", "11", "--type", "raw", &format!("{base}/huge.tfrecord")])
+        .run_within(60)
+        .ok();
+    assert!(
+        skipped.starts_with("# record 11"),
+        "{}",
+        &skipped[..80.min(skipped.len())]
+    );
     let line = tfr(&["count", &format!("{base}/*.tfrecord")]).run().fails(2);
     assert!(line.contains("globs cannot be expanded over HTTP"), "{line}");
     let line = tfr(&["count", &format!("{base}/missing.tfrecord")]).run().fails(2);

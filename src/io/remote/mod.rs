@@ -153,7 +153,7 @@ fn unsupported(loc: &Location) -> anyhow::Error {
 }
 
 #[cfg(not(feature = "remote"))]
-pub(crate) fn open(loc: &Location) -> Result<(Box<dyn std::io::Read + Send>, u64)> {
+pub(crate) fn open(loc: &Location) -> Result<(super::at::At, u64)> {
     Err(unsupported(loc))
 }
 
