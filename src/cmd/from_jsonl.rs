@@ -167,15 +167,56 @@ impl pipeline::Output for Encoded {
 /// reads as int64.
 #[derive(Default)]
 struct KindLog {
-    /// Per feature: the first (input, line) with each kind (int64, float, bytes).
-    first: HashMap<(Section, Vec<u8>), [Option<Line>; 3]>,
+    /// Per feature: the first line with each kind (int64, float, bytes),
+    /// packed by [`pack`] (0: not seen).
+    /// Keyed by the section's byte ([`section_key`]) and the name.
+    first: HashMap<Box<[u8]>, [u64; 3]>,
     /// Names seen past [`KIND_NAMES`], not tracked.
     untracked: bool,
 }
 
 /// Feature names whose kinds are tracked (memory stays bounded with
 /// millions of distinct names); kind changes of later names go unreported.
+/// Each batch's log keeps its first `KIND_NAMES` too (a single line may
+/// hold a million names); past that the warning says tracking was partial.
 const KIND_NAMES: usize = 20_000;
+
+/// A line as one number ordered like (input, line): the input in the top
+/// 24 bits, the line + 1 in the low 40 (0 is "not seen"); beyond 16M inputs
+/// or 1T lines the numbers saturate (the order of such lines may be off).
+fn pack((input, line): Line) -> u64 {
+    let input = (input as u64).min((1 << 24) - 1);
+    (input << 40) | line.saturating_add(1).min((1 << 40) - 1)
+}
+
+/// A feature's key in a [`KindLog`]: its section's byte, then its name.
+fn section_key(section: Section, name: &[u8]) -> Vec<u8> {
+    let tag = match section {
+        Section::Features => 0,
+        Section::Context => 1,
+        Section::FeatureLists => 2,
+    };
+    let mut key = Vec::with_capacity(name.len() + 1);
+    key.push(tag);
+    key.extend_from_slice(name);
+    key
+}
+
+fn split_key(key: &[u8]) -> (Section, &[u8]) {
+    let section = match key[0] {
+        0 => Section::Features,
+        1 => Section::Context,
+        _ => Section::FeatureLists,
+    };
+    (section, &key[1..])
+}
+
+fn unpack(packed: u64) -> Option<Line> {
+    match packed {
+        0 => None,
+        p => Some(((p >> 40) as usize, (p & ((1 << 40) - 1)) - 1)),
+    }
+}
 /// Features of one line remembered to skip map lookups on the next line.
 const LAST_LINE_MAX: usize = 4096;
 
@@ -188,40 +229,45 @@ type Line = (usize, u64);
 struct LastLine(Vec<(Section, Vec<u8>, Kind)>);
 
 impl KindLog {
-    fn note(&mut self, section: Section, name: &[u8], kind: Kind, at: Line) {
+    /// Notes `name` with `kind` at `at`, unless `cap` names are tracked
+    /// and it is not one of them.
+    fn note(&mut self, section: Section, name: &[u8], kind: Kind, at: u64, cap: usize) {
         let slot = match kind {
             Kind::Int64 => 0,
             Kind::Float => 1,
             Kind::Bytes => 2,
             Kind::None => return,
         };
-        let key = (section, name.to_vec());
-        if self.first.len() >= KIND_NAMES && !self.first.contains_key(&key) {
+        let key = section_key(section, name);
+        if self.first.len() >= cap && !self.first.contains_key(&key[..]) {
             self.untracked = true;
             return;
         }
-        let firsts = self.first.entry(key).or_default();
-        if firsts[slot].is_none_or(|f| at < f) {
-            firsts[slot] = Some(at);
+        let firsts = match self.first.get_mut(&key[..]) {
+            Some(firsts) => firsts,
+            None => self.first.entry(key.into_boxed_slice()).or_default(),
+        };
+        if firsts[slot] == 0 || at < firsts[slot] {
+            firsts[slot] = at;
         }
     }
 
     /// Notes the kinds of the line just encoded.
     fn note_line(&mut self, encoder: &Encoder, last: &mut LastLine, at: Line) {
-        let mut i = 0;
+        let (at, mut i) = (pack(at), 0);
         encoder.for_each_kind(|section, name, kind| {
             if i >= LAST_LINE_MAX {
-                self.note(section, name, kind, at);
+                self.note(section, name, kind, at, KIND_NAMES);
                 return;
             }
             match last.0.get_mut(i) {
                 Some((s, n, k)) if *s == section && *k == kind && n[..] == *name => {}
                 Some(entry) => {
-                    self.note(section, name, kind, at);
+                    self.note(section, name, kind, at, KIND_NAMES);
                     *entry = (section, name.to_vec(), kind);
                 }
                 None => {
-                    self.note(section, name, kind, at);
+                    self.note(section, name, kind, at, KIND_NAMES);
                     last.0.push((section, name.to_vec(), kind));
                 }
             }
@@ -235,12 +281,14 @@ impl KindLog {
         // In the order the names first appear, so that which names fit
         // under the limit does not depend on hashing.
         let mut entries: Vec<_> = other.first.iter().collect();
-        entries.sort_by_key(|(_, firsts)| firsts.iter().flatten().min().copied());
-        for ((section, name), firsts) in entries {
+        let first_seen = |firsts: &[u64; 3]| firsts.iter().copied().filter(|&at| at > 0).min();
+        entries.sort_by(|(a, fa), (b, fb)| first_seen(fa).cmp(&first_seen(fb)).then(a.cmp(b)));
+        for (key, firsts) in entries {
+            let (section, name) = split_key(key);
             let kinds = [Kind::Int64, Kind::Float, Kind::Bytes];
-            for (kind, at) in kinds.into_iter().zip(firsts) {
-                if let Some(at) = *at {
-                    self.note(*section, name, kind, at);
+            for (kind, &at) in kinds.into_iter().zip(firsts) {
+                if at > 0 {
+                    self.note(section, name, kind, at, KIND_NAMES);
                 }
             }
         }
@@ -252,12 +300,13 @@ impl KindLog {
         let mut mixed: Vec<_> = self
             .first
             .iter()
-            .filter(|(_, f)| f.iter().flatten().count() > 1)
-            .map(|((section, name), firsts)| {
+            .filter(|(_, f)| f.iter().filter(|&&at| at > 0).count() > 1)
+            .map(|(key, firsts)| {
+                let (section, name) = split_key(key);
                 let mut kinds: Vec<(Line, &str)> = firsts
                     .iter()
                     .zip(["int64", "float", "bytes"])
-                    .filter_map(|(at, kind)| Some(((*at)?, kind)))
+                    .filter_map(|(&at, kind)| Some((unpack(at)?, kind)))
                     .collect();
                 kinds.sort();
                 let list = matches!(section, Section::FeatureLists);
@@ -504,5 +553,26 @@ impl Chunks {
         self.lines += memchr::memchr_iter(b'\n', &buf).count() as u64 + 1;
         self.consumed += buf.len() as u64 + 1;
         Ok(Some((first, buf)))
+    }
+}
+
+#[cfg(test)]
+mod kind_log_tests {
+    use super::*;
+
+    #[test]
+    fn packed_lines_keep_their_order_and_value() {
+        let lines: [Line; 5] = [(0, 0), (0, 1), (0, 1 << 30), (1, 0), (70_000, 5)];
+        for pair in lines.windows(2) {
+            assert!(pack(pair[0]) < pack(pair[1]), "{pair:?}");
+        }
+        for line in lines {
+            assert_eq!(unpack(pack(line)), Some(line));
+        }
+        assert_eq!(unpack(0), None);
+        for section in [Section::Features, Section::Context, Section::FeatureLists] {
+            let key = section_key(section, b"name");
+            assert_eq!(split_key(&key), (section, &b"name"[..]));
+        }
     }
 }
