@@ -495,7 +495,9 @@ impl ReadAt for Object {
         }
         let found = {
             let mut cursors = self.cursors.lock().unwrap_or_else(|e| e.into_inner());
-            let i = cursors.iter().position(|c| c.reaches(offset));
+            // The nearest: threads reading parts of the object keep theirs.
+            let near = cursors.iter().enumerate().filter(|(_, c)| c.reaches(offset));
+            let i = near.min_by_key(|(_, c)| offset.saturating_sub(c.pos)).map(|(i, _)| i);
             i.and_then(|i| cursors.remove(i))
         };
         let mut cursor = found.unwrap_or_else(|| self.cursor(offset));
@@ -1016,3 +1018,7 @@ impl Drop for Upload {
         self._on_signal = None;
     }
 }
+
+#[cfg(test)]
+#[path = "store_tests.rs"]
+mod tests;

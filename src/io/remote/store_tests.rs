@@ -1,0 +1,143 @@
+//! Positional reads of an object ([`Object`]) against object_store's
+//! in-memory store: every pattern of reads returns the object's bytes, and
+//! reads that follow on share a cursor.
+
+use super::*;
+use object_store::memory::InMemory;
+
+/// Bytes that differ at every offset (a wrong offset shows).
+fn data(len: usize) -> Vec<u8> {
+    (0..len)
+        .map(|i| (i as u32).wrapping_mul(2_654_435_761).to_le_bytes()[1])
+        .collect()
+}
+
+fn object(store: Arc<InMemory>, bytes: &[u8]) -> Object {
+    let rt = runtime().unwrap();
+    let path = ObjectPath::from("o");
+    let meta = rt
+        .block_on(async {
+            store.put(&path, PutPayload::from(bytes.to_vec())).await?;
+            store.head(&path).await
+        })
+        .unwrap();
+    Object {
+        client: Arc::new(Client { store, multipart: None }),
+        path,
+        size: meta.size,
+        e_tag: meta.e_tag,
+        runtime: rt,
+        cursors: Mutex::new(VecDeque::new()),
+    }
+}
+
+fn cursors(o: &Object) -> usize {
+    o.cursors.lock().unwrap().len()
+}
+
+/// Reads `len` bytes at `at` as the record layer does (short reads taken).
+fn read(o: &Object, at: u64, len: usize) -> Vec<u8> {
+    let mut buf = vec![0u8; len];
+    let mut done = 0;
+    while done < len {
+        match o.read_at(&mut buf[done..], at + done as u64).unwrap() {
+            0 => break,
+            n => done += n,
+        }
+    }
+    buf.truncate(done);
+    buf
+}
+
+#[test]
+fn sequential_reads_share_one_cursor() {
+    let bytes = data(3 << 20);
+    let o = object(Arc::new(InMemory::new()), &bytes);
+    let mut got = Vec::new();
+    while got.len() < bytes.len() {
+        let chunk = read(&o, got.len() as u64, 100_000);
+        assert!(!chunk.is_empty());
+        got.extend(chunk);
+    }
+    assert!(got == bytes);
+    assert_eq!(cursors(&o), 1);
+    assert!(read(&o, bytes.len() as u64, 10).is_empty());
+}
+
+#[test]
+fn jumps_back_and_far_ahead_read_the_right_bytes() {
+    let len = 40 << 20;
+    let bytes = data(len);
+    let o = object(Arc::new(InMemory::new()), &bytes);
+    // Forward within the skip distance, back into the chunk just read, far
+    // ahead (a new cursor), back to the start (another), and on from each.
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut at = 0u64;
+    for step in 0..400 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        at = match step % 5 {
+            0 => at + state % (1 << 20),
+            1 => at.saturating_sub(state % 4096),
+            2 => at + (SKIP_AHEAD + state % (SKIP_AHEAD * 2)),
+            3 => state % len as u64,
+            _ => at,
+        } % len as u64;
+        let n = 1 + (state >> 20) as usize % 300_000;
+        let want = &bytes[at as usize..(at as usize + n).min(len)];
+        assert!(read(&o, at, n) == want, "step {step}: {n} bytes at {at}");
+        at += n as u64;
+        assert!(cursors(&o) <= CURSORS);
+    }
+}
+
+#[test]
+fn threads_reading_their_own_parts_get_their_own_bytes() {
+    let len = 12 << 20;
+    let bytes = data(len);
+    let o = object(Arc::new(InMemory::new()), &bytes);
+    std::thread::scope(|s| {
+        for part in 0..4u64 {
+            let (o, bytes) = (&o, &bytes);
+            s.spawn(move || {
+                let (start, end) = (part * len as u64 / 4, (part + 1) * len as u64 / 4);
+                let mut at = start;
+                while at < end {
+                    let n = 65_536.min((end - at) as usize);
+                    assert!(read(o, at, n) == bytes[at as usize..at as usize + n]);
+                    at += n as u64;
+                }
+            });
+        }
+    });
+    assert!(cursors(&o) <= CURSORS);
+}
+
+#[test]
+fn an_object_replaced_while_read_is_an_error_not_a_mix() {
+    let store = Arc::new(InMemory::new());
+    let bytes = data(4 << 20);
+    let o = object(store.clone(), &bytes);
+    assert!(read(&o, 0, 1000) == bytes[..1000]);
+    let rt = runtime().unwrap();
+    rt.block_on(store.put(&o.path, PutPayload::from(data(5 << 20))))
+        .unwrap();
+    let mut buf = vec![0u8; 1 << 20];
+    let mut at = 1000u64;
+    let failed = loop {
+        match o.read_at(&mut buf, at) {
+            Ok(0) => break None,
+            Ok(n) => {
+                assert!(
+                    buf[..n] == bytes[at as usize..at as usize + n],
+                    "bytes of the new object at {at}"
+                );
+                at += n as u64;
+            }
+            Err(e) => break Some(e),
+        }
+    };
+    let e = failed.expect("the replaced object was read to the end");
+    assert!(!e.to_string().is_empty());
+}
