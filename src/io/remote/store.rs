@@ -343,6 +343,8 @@ fn one_line(e: &object_store::Error) -> String {
     };
     let text = match e {
         E::NotFound { .. } => "no such object".to_string(),
+        // Reads ask for the version opened (If-Match on its ETag).
+        E::Precondition { .. } => "the object changed while being read (replaced since it was opened)".to_string(),
         _ if ["NoSuchBucket", "ContainerNotFound", "bucket does not exist"]
             .iter()
             .any(|m| causes.contains(m)) =>
