@@ -58,7 +58,7 @@ pub struct SnappyReader<R> {
     pending: Option<io::Error>,
     /// Offset of the next block's length in the compressed input.
     at: u64,
-    /// The largest block so far, compressed or decompressed (shared: see
+    /// The largest block so far, decompressed (shared: see
     /// [`Self::largest_block`]).
     largest: Arc<AtomicU64>,
 }
@@ -145,9 +145,11 @@ impl<R: Read> SnappyReader<R> {
             .decompress(&self.compressed, &mut self.block)
             .map_err(bad)?;
         self.block.truncate(made);
-        // TensorFlow's reader refuses a block over its buffer compressed
-        // ("Input buffer too small") or decompressed ("Output buffer").
-        self.largest.fetch_max(made.max(len) as u64, Ordering::Relaxed);
+        // TensorFlow's reader refuses a block that decompresses to more than
+        // its output buffer ("Output buffer ... too small"); the compressed
+        // size does not matter to it (measured: a block of 512 KiB that
+        // decompresses to 256 KiB is read, with any buffer_size).
+        self.largest.fetch_max(made as u64, Ordering::Relaxed);
         self.pos = 0;
         Ok(true)
     }

@@ -93,6 +93,49 @@ fn a_record_in_a_block_of_its_own_is_read() {
     assert_eq!((tf.code, tf.stderr.as_str()), (0, ""));
 }
 
+/// A raw snappy block of literals one byte long: twice the size of its
+/// data, the longest encoding there is.
+fn literal_block(data: &[u8]) -> Vec<u8> {
+    let mut raw = Vec::new();
+    let mut n = data.len();
+    while n >= 0x80 {
+        raw.push((n as u8) | 0x80);
+        n >>= 7;
+    }
+    raw.push(n as u8);
+    for &b in data {
+        raw.extend([0, b]);
+    }
+    let mut out = (raw.len() as u32).to_be_bytes().to_vec();
+    out.extend(raw);
+    out
+}
+
+#[test]
+fn only_the_decompressed_size_of_a_block_matters_to_tensorflow() {
+    // Measured with TensorFlow 2.21's tf.data.TFRecordDataset (any
+    // buffer_size): a block of 512 KiB that decompresses to 256 KiB is
+    // read; one that decompresses to 256 KiB + 1 is refused ("Output
+    // buffer(size: 262144 bytes) too small").
+    let dir = Dir::new();
+    let payload: Vec<u8> = (0..(256 << 10) - 16u32).map(|i| (i * 7 % 251) as u8).collect();
+    let plain = records(&[&payload]);
+    assert_eq!(plain.len(), 256 << 10);
+    let path = dir.write("wide.snappy", &literal_block(&plain));
+    let ran = tfr(&["verify-crc", &path]).run();
+    assert_eq!((ran.code, ran.stderr.as_str()), (0, ""));
+    let payload: Vec<u8> = (0..(256 << 10) - 15u32).map(|i| (i * 7 % 251) as u8).collect();
+    let path = dir.write("over.snappy", &block(&records(&[&payload])));
+    let ran = tfr(&["verify-crc", &path]).run();
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains("a SNAPPY block holds 262,145 bytes, more than the 256 KiB"),
+        "{}",
+        ran.stderr
+    );
+}
+
 #[test]
 fn tfr_writes_blocks_tensorflow_reads() {
     // Records of every size, one over a megabyte: blocks hold at most 192
