@@ -13,7 +13,10 @@ Checks (exit 1 on any mismatch):
    and records span them. (tf.io.TFRecordOptions refuses "SNAPPY" in 2.21.)
 2. A record over 256 KiB gets a block of its own, which TensorFlow's own
    reader then refuses ("Output buffer ... too small"); tfr reads it.
-3. tfr reads every file here as TensorFlow wrote it (same payloads), and
+3. Only a block's decompressed size counts: TensorFlow reads a block of
+   512 KiB that decompresses to 256 KiB, and refuses 256 KiB + 1; tfr
+   warns of the second only.
+4. tfr reads every file here as TensorFlow wrote it (same payloads), and
    TensorFlow reads `tfr from-jsonl --compression snappy` output, records of
    1.5 MB of random text included, with the same payloads as plain output.
 """
@@ -93,6 +96,30 @@ def main():
     check(any(s > 700000 for s in sizes) and back is None and "too small" in (err or ""),
           "TF gives a 700 KB record a block of its own (%s) and cannot read it back: %s" % (sizes, err))
     check(tfr_payloads(tfr, p) == big, "tfr reads that file")
+
+    # Only the decompressed size of a block counts: a block of one-byte
+    # literals (twice its data: 512 KiB) holding a 256 KiB record is read;
+    # one holding 256 KiB + 1 is refused. tfr warns of the second only.
+    for extra, readable in ((0, True), (1, False)):
+        plain_path = os.path.join(tmp, "one%d.tfrecord" % extra)
+        with tf.io.TFRecordWriter(plain_path) as w:
+            w.write(bytes(rng.randrange(256) for _ in range((256 << 10) - 16 + extra)))
+        plain = open(plain_path, "rb").read()
+        raw, n = bytearray(), len(plain)
+        while n >= 0x80:
+            raw.append((n & 0x7f) | 0x80)
+            n >>= 7
+        raw.append(n)
+        for byte in plain:
+            raw += bytes((0, byte))
+        p = os.path.join(tmp, "wide%d.snappy" % extra)
+        open(p, "wb").write(struct.pack(">I", len(raw)) + raw)
+        back, err = tf_read(p, "SNAPPY")
+        warned = subprocess.run([tfr, "verify-crc", p], capture_output=True).stderr.decode()
+        check((back is not None) == readable and ("SNAPPY block holds" in warned) != readable,
+              "a block of %d bytes decompressing to %d: TF %s, tfr %s"
+              % (len(raw), len(plain), "reads it" if back else "refuses it (%s)" % err[:60],
+                 "warns" if warned else "is silent"))
 
     lines = [json.dumps({"text": "".join(chr(97 + rng.randrange(26)) for _ in range(1500000))}),
              json.dumps({"a": [1.5, 2.5], "b": "x"})] + [json.dumps({"i": i}) for i in range(5000)]
