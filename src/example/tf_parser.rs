@@ -258,19 +258,20 @@ impl<'a> Wire<'a> {
 }
 
 /// Why TensorFlow's parser rejects a record.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 enum Reject {
     Group,
     Truncated,
     FeaturesField,
     Entry,
     SeqEntry,
-    Datatype,
+    /// The feature's name, quoted.
+    Datatype(String),
 }
 
 impl std::fmt::Display for Reject {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
+        let text = match self {
             Reject::Group => "a group field (TensorFlow: \"Could not parse example input\")",
             Reject::Truncated => "a field runs past its message (TensorFlow: \"Could not parse example input\")",
             Reject::FeaturesField => {
@@ -279,13 +280,17 @@ impl std::fmt::Display for Reject {
             Reject::Entry => {
                 "a map entry that is not exactly one key and one value (TensorFlow: \"Could not parse example input\")"
             }
-            Reject::Datatype => {
-                "a Feature whose first byte is not a list tag, in any entry of its name (TensorFlow: \"Unsupported datatype\")"
+            Reject::Datatype(name) => {
+                return write!(
+                    f,
+                    "feature {name}: a Feature whose first byte is not a list tag, in any entry of its name (TensorFlow: \"Unsupported datatype\")"
+                )
             }
             Reject::SeqEntry => {
                 "a map entry that is not a key then a value, with one-byte tags and nothing else (TensorFlow: \"Bad ProtoBuf map<string, Feature>\")"
             }
-        })
+        };
+        f.write_str(text)
     }
 }
 
@@ -339,7 +344,7 @@ fn example_features<'a>(entries: Vec<(&'a [u8], &'a [u8])>) -> Result<HashMap<&'
         match value.first() {
             None => continue,
             Some(0x0a | 0x12 | 0x1a) => {}
-            Some(_) => return Err(Reject::Datatype),
+            Some(_) => return Err(Reject::Datatype(quoted(&String::from_utf8_lossy(key)))),
         }
         map.entry(key).or_insert(value);
     }

@@ -709,6 +709,25 @@ fn payloads_flags_what_tensorflow_reads_differently() {
     assert!(flagged_total >= 30, "only {flagged_total} records flagged");
 }
 
+/// A record TensorFlow rejects for a feature's first byte ("Unsupported
+/// datatype") names the feature, as every other per-feature reason does.
+#[test]
+fn a_bad_datatype_names_its_feature() {
+    let ran = tfr(&["verify-crc", "--payloads", &data("payloads_noncanonical.tfrecord")]).run();
+    let lines: Vec<&str> = ran
+        .stderr
+        .lines()
+        .filter(|l| l.contains("first byte is not a list tag"))
+        .collect();
+    assert!(lines.len() >= 2, "{}", ran.stderr);
+    for line in lines {
+        assert!(
+            line.contains("rejects it: feature \"x\": a Feature whose first byte"),
+            "{line}"
+        );
+    }
+}
+
 /// A SequenceExample file whose first record has only a context (byte for
 /// byte an Example) is still checked as SequenceExamples once a record has
 /// feature_lists: its second record has a step in two packed chunks, which
