@@ -5,7 +5,7 @@ use super::*;
 impl Encoder {
     /// Reads a protojson Example; returns whether `features` is present.
     pub(super) fn proto_example(&mut self, p: &mut Parser<'_>, section: Section) -> Result<bool, LineError> {
-        let mut features = false;
+        let (mut features, mut seen) = (false, 0u8);
         p.members(|p| {
             let at = p.i;
             let key = p.string()?;
@@ -20,6 +20,7 @@ impl Encoder {
                     ),
                 ));
             }
+            once(&mut seen, 1, at, "features")?;
             if p.null()? {
                 return Ok(());
             }
@@ -31,18 +32,20 @@ impl Encoder {
 
     /// Reads a protojson SequenceExample; returns which fields are present.
     pub(super) fn proto_sequence(&mut self, p: &mut Parser<'_>) -> Result<(bool, bool), LineError> {
-        let (mut context, mut lists) = (false, false);
+        let (mut context, mut lists, mut seen) = (false, false, 0u8);
         p.members(|p| {
             let at = p.i;
             let key = p.string()?;
             p.colon()?;
             if self.key_is(p, key, "context")? {
+                once(&mut seen, 1, at, "context")?;
                 if p.null()? {
                     return Ok(());
                 }
                 context = true;
                 self.proto_features(p, Section::Context)
-            } else if self.key_is(p, key, "featureLists")? || self.key_is(p, key, "feature_lists")? {
+            } else if let Some(name) = self.key_among(p, key, ["featureLists", "feature_lists"])? {
+                once(&mut seen, if name == "featureLists" { 2 } else { 4 }, at, name)?;
                 if p.null()? {
                     return Ok(());
                 }
@@ -69,6 +72,7 @@ impl Encoder {
             p,
             ["Features", "a Features message", "the feature map"],
             names,
+            |name| section.path(name, None),
             |this, p, kspan| {
                 let feat = this
                     .proto_feature(p)
@@ -86,6 +90,7 @@ impl Encoder {
             p,
             ["FeatureLists", "a FeatureLists message", "the feature list map"],
             names,
+            |name| Section::FeatureLists.path(name, None),
             |this, p, kspan| {
                 let first = this.steps.len();
                 let path =
@@ -110,6 +115,30 @@ impl Encoder {
         )
     }
 
+    /// protobuf's JSON parser rejects a JSON object that names a key twice
+    /// (Python's json_format: "duplicate key"); `keys` are the names' arena
+    /// spans in one map object, the error is placed at `at` (the object).
+    fn unique_names(
+        &self,
+        keys: &[(usize, usize)],
+        at: usize,
+        path: impl Fn(&[u8]) -> String,
+    ) -> Result<(), LineError> {
+        let name = |k: &(usize, usize)| &self.arena[k.0..k.1];
+        let mut sorted: Vec<&(usize, usize)> = keys.iter().collect();
+        sorted.sort_unstable_by(|a, b| name(a).cmp(name(b)));
+        match sorted.windows(2).find(|w| name(w[0]) == name(w[1])) {
+            Some(w) => Err(LineError::new(
+                at,
+                format!(
+                    "feature {} is given twice (protobuf's JSON parser rejects a duplicate key)",
+                    path(name(w[0]))
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// Reads a message whose only field is a map (`{"FIELD": {"name":
     /// VALUE, ...}}`, FIELD in its JSON or its proto name; null for the
     /// map is no entries): `entry` reads each VALUE, given the name's span
@@ -119,25 +148,46 @@ impl Encoder {
         p: &mut Parser<'_>,
         [message, a_message, map]: [&str; 3],
         [json_name, proto_name]: [&str; 2],
+        path: impl Fn(&[u8]) -> String,
         mut entry: impl FnMut(&mut Self, &mut Parser<'_>, (usize, usize)) -> Result<(), LineError>,
     ) -> Result<(), LineError> {
         p.require_object(a_message)?;
+        let mut seen = 0u8;
         p.members(|p| {
             let at = p.i;
             let key = p.string()?;
             p.colon()?;
-            if !(self.key_is(p, key, json_name)? || self.key_is(p, key, proto_name)?) {
+            let Some(name) = self.key_among(p, key, [json_name, proto_name])? else {
                 return Err(self.unknown_field(p, key, at, message));
-            }
+            };
+            once(&mut seen, if name == json_name { 1 } else { 2 }, at, name)?;
             if p.null()? {
                 return Ok(());
             }
             p.require_object(map)?;
+            let (map_at, mut names) = (p.i, Vec::new());
             p.members(|p| {
                 let kspan = self.member_key(p)?;
+                names.push(kspan);
                 entry(self, p, kspan)
-            })
+            })?;
+            self.unique_names(&names, map_at, &path)
         })
+    }
+
+    /// Which of `names` the key `key` is, if any.
+    fn key_among<'n, const N: usize>(
+        &mut self,
+        p: &Parser<'_>,
+        key: Str,
+        names: [&'n str; N],
+    ) -> Result<Option<&'n str>, LineError> {
+        for name in names {
+            if self.key_is(p, key, name)? {
+                return Ok(Some(name));
+            }
+        }
+        Ok(None)
     }
 
     /// The error for a field `key` (at byte `at`) that `message` does not have.
@@ -161,19 +211,25 @@ impl Encoder {
             return Ok(feat);
         }
         p.require_object("a Feature message")?;
+        let mut seen = 0u8;
         p.members(|p| {
             let at = p.i;
             let key = p.string()?;
             p.colon()?;
-            let kind = if self.key_is(p, key, "int64List")? || self.key_is(p, key, "int64_list")? {
-                Kind::Int64
-            } else if self.key_is(p, key, "floatList")? || self.key_is(p, key, "float_list")? {
-                Kind::Float
-            } else if self.key_is(p, key, "bytesList")? || self.key_is(p, key, "bytes_list")? {
-                Kind::Bytes
-            } else {
+            const NAMES: [&str; 6] = [
+                "int64List",
+                "int64_list",
+                "floatList",
+                "float_list",
+                "bytesList",
+                "bytes_list",
+            ];
+            let Some(name) = self.key_among(p, key, NAMES)? else {
                 return Err(self.unknown_field(p, key, at, "a Feature"));
             };
+            let i = NAMES.iter().position(|&n| n == name).unwrap_or(0);
+            let kind = [Kind::Int64, Kind::Float, Kind::Bytes][i / 2];
+            once(&mut seen, 1 << i, at, name)?;
             if p.null()? {
                 return Ok(());
             }
@@ -199,6 +255,7 @@ impl Encoder {
         items: &str,
         mut each: impl FnMut(&mut Self, &mut Parser<'_>) -> Result<(), LineError>,
     ) -> Result<(), LineError> {
+        let mut seen = 0u8;
         p.members(|p| {
             let at = p.i;
             let key = p.string()?;
@@ -206,6 +263,7 @@ impl Encoder {
             if !self.key_is(p, key, field)? {
                 return Err(self.unknown_field(p, key, at, message));
             }
+            once(&mut seen, 1, at, field)?;
             if p.null()? {
                 return Ok(());
             }
@@ -298,4 +356,18 @@ impl Encoder {
     }
 
     // -- encoding -----------------------------------------------------------
+}
+
+/// Marks key `bit` of a message as given; the same key a second time is an
+/// error, as in protobuf's JSON parser (a field under its JSON name and
+/// under its proto name is two keys, which it takes).
+fn once(seen: &mut u8, bit: u8, at: usize, field: &str) -> Result<(), LineError> {
+    if *seen & bit != 0 {
+        return Err(LineError::new(
+            at,
+            format!("key \"{field}\" is given twice (protobuf's JSON parser rejects a duplicate key)"),
+        ));
+    }
+    *seen |= bit;
+    Ok(())
 }

@@ -141,3 +141,81 @@ fn schema_reads_only_kinds() {
     assert!(Schema::parse("[1]").is_err());
     assert!(Schema::parse(r#"{"features": 5}"#).is_err());
 }
+
+/// protojson keys given twice in one JSON object are refused, as Python's
+/// json_format refuses them ("duplicate key"); a field under its JSON name
+/// and under its proto name is two keys, which it takes. Each line's verdict
+/// here is json_format.Parse's (TensorFlow 2.21's protobuf).
+#[test]
+fn protojson_refuses_duplicate_keys_as_json_format_does() {
+    let cases: [(MessageType, &str, bool); 13] = [
+        (
+            MessageType::Example,
+            r#"{"features": {"feature": {"a": {"int64List": {"value": ["1"]}}}}}"#,
+            true,
+        ),
+        (
+            MessageType::Example,
+            r#"{"features": {"feature": {}}, "features": {}}"#,
+            false,
+        ),
+        (MessageType::Example, r#"{"features": null, "features": {}}"#, false),
+        (
+            MessageType::Example,
+            r#"{"features": {"feature": {"a": {}, "b": {}, "a": {}}}}"#,
+            false,
+        ),
+        (
+            MessageType::Example,
+            r#"{"features": {"feature": {"a\u0062": {}, "ab": {}}}}"#,
+            false,
+        ),
+        (
+            MessageType::Example,
+            r#"{"features": {"feature": {}, "feature": {}}}"#,
+            false,
+        ),
+        (
+            MessageType::Example,
+            r#"{"features": {"feature": {"a": {"int64List": {"value": ["1"], "value": ["2"]}}}}}"#,
+            false,
+        ),
+        (
+            MessageType::Example,
+            r#"{"features": {"feature": {"a": {"int64List": {"value": ["1"]}, "int64List": null}}}}"#,
+            false,
+        ),
+        (
+            MessageType::Example,
+            r#"{"features": {"feature": {"a": {"int64List": null, "int64_list": {"value": ["2"]}}}}}"#,
+            true,
+        ),
+        (
+            MessageType::Example,
+            r#"{"features": {"feature": {"a": {"floatList": null, "int64List": {"value": ["2"]}}}}}"#,
+            true,
+        ),
+        (
+            MessageType::SequenceExample,
+            r#"{"featureLists": {"featureList": {}}, "feature_lists": {"featureList": {}}}"#,
+            true,
+        ),
+        (
+            MessageType::SequenceExample,
+            r#"{"featureLists": {"featureList": {"a": {"feature": []}}, "feature_list": {"a": {"feature": []}}}}"#,
+            true,
+        ),
+        (
+            MessageType::SequenceExample,
+            r#"{"context": {}, "context": null}"#,
+            false,
+        ),
+    ];
+    for (ty, line, accepted) in cases {
+        let got = Encoder::new(JsonFormat::Protojson, None).encode(ty, line.as_bytes(), &mut Vec::new());
+        assert_eq!(got.is_ok(), accepted, "{line}: {got:?}");
+        if let Err(e) = got {
+            assert!(e.to_string().contains("given twice"), "{line}: {e}");
+        }
+    }
+}
