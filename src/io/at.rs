@@ -1,11 +1,11 @@
 //! Bytes read by position: a regular file, or an object in a store.
 //!
 //! The record layer reads a plain input through [`At`] whatever it is: it
-//! skips payloads by arithmetic (count's header hops, `cat --skip`), splits
-//! one input between threads (parallel walks), and reads a stretch again
-//! (verify-crc's resynchronisation). A file answers with `pread`; an object
-//! with ranged requests that keep streaming while reads follow on (see
-//! `remote::store::Object`).
+//! skips payloads by arithmetic (count's header hops, `cat --skip`), reads
+//! a stretch again (verify-crc's resynchronisation) and, for a file only
+//! ([`At::splittable`]), splits it between threads (parallel walks). A file
+//! answers with `pread`; an object with ranged requests that keep streaming
+//! while reads follow on (`io/remote/object.rs`).
 
 use std::fs::File;
 use std::io;

@@ -2,8 +2,8 @@
 //!
 //! Unlike `BufReader`, it can hold a whole record contiguously however large,
 //! growing its buffer only as data actually arrives (so a bogus length never
-//! allocates more than the bytes present), and it skips by seeking on
-//! regular files. Over a read-ahead thread it parses in the thread's chunks
+//! allocates more than the bytes present), and it skips by arithmetic on
+//! inputs read by position (regular files, objects in a store). Over a read-ahead thread it parses in the thread's chunks
 //! themselves instead of copying them (see [`crate::io::readahead`]).
 
 use crate::io::at::At;
@@ -20,7 +20,7 @@ const STREAM_READ: usize = 64 * 1024;
 enum Inner {
     /// A regular file or an object in a store: read by position, with a
     /// known size.
-    File { file: At, size: u64 },
+    Positional { file: At, size: u64 },
     /// Anything else: stdin, a pipe, a decompressor.
     Stream(Box<dyn Read + Send>),
     /// A read-ahead thread (a decompressor): its chunks become `buf`.
@@ -51,7 +51,7 @@ impl Source {
     /// A source over positional reads of `size` bytes (a file or an
     /// object), read from offset 0.
     pub fn from_at(file: At, size: u64) -> Source {
-        Source::new(Inner::File { file, size })
+        Source::new(Inner::Positional { file, size })
     }
 
     /// A source over any reader (no seeking, size unknown).
@@ -66,7 +66,7 @@ impl Source {
 
     fn new(inner: Inner) -> Source {
         Source {
-            file_backed: matches!(inner, Inner::File { .. }),
+            file_backed: matches!(inner, Inner::Positional { .. }),
             inner,
             buf: Vec::new(),
             pos: 0,
@@ -91,7 +91,7 @@ impl Source {
     /// Bytes left from the current offset to the end, when the size is known.
     pub fn remaining(&self) -> Option<u64> {
         match &self.inner {
-            Inner::File { size, .. } => Some(size.saturating_sub(self.offset)),
+            Inner::Positional { size, .. } => Some(size.saturating_sub(self.offset)),
             Inner::Stream(_) | Inner::Chunks(_) => None,
         }
     }
@@ -110,15 +110,15 @@ impl Source {
     /// (parallel walks).
     pub fn file(&self) -> Option<&At> {
         match &self.inner {
-            Inner::File { file, .. } => Some(file),
+            Inner::Positional { file, .. } => Some(file),
             Inner::Stream(_) | Inner::Chunks(_) => None,
         }
     }
 
-    /// Total input size when known up front (regular files).
+    /// Total input size when known up front (files and objects read by position).
     pub fn size(&self) -> Option<u64> {
         match &self.inner {
-            Inner::File { size, .. } => Some(*size),
+            Inner::Positional { size, .. } => Some(*size),
             Inner::Stream(_) | Inner::Chunks(_) => None,
         }
     }
@@ -148,7 +148,7 @@ impl Source {
                 self.make_room(0, n);
             }
             let got = match &mut self.inner {
-                Inner::File { file, .. } => {
+                Inner::Positional { file, .. } => {
                     let at = self.offset + (self.end - self.pos) as u64;
                     file.read_at(&mut self.buf[self.end..], at)?
                 }
@@ -234,10 +234,10 @@ impl Source {
         }
     }
 
-    /// Moves a regular file's source to `offset`, dropping what is buffered.
+    /// Moves a positional source to `offset`, dropping what is buffered.
     /// Streams cannot seek.
     pub fn seek_to(&mut self, offset: u64) -> io::Result<()> {
-        if !matches!(self.inner, Inner::File { .. }) {
+        if !matches!(self.inner, Inner::Positional { .. }) {
             return Err(io::Error::new(io::ErrorKind::Unsupported, "cannot seek a stream"));
         }
         self.pos = 0;
@@ -264,7 +264,7 @@ impl Source {
     }
 
     /// Skips `n` bytes; returns how many were skipped (fewer only at the end).
-    /// Regular files are skipped by seeking, without reading.
+    /// Positional inputs (files, objects) are skipped without reading.
     pub fn skip(&mut self, n: u64) -> io::Result<u64> {
         let held = (self.end - self.pos) as u64;
         if n <= held {
@@ -276,7 +276,7 @@ impl Source {
         self.pos = 0;
         self.end = 0;
         match &mut self.inner {
-            Inner::File { size, .. } => {
+            Inner::Positional { size, .. } => {
                 // Reads are positional: skipping is only arithmetic.
                 let room = size.saturating_sub(self.offset);
                 let step = left.min(room);

@@ -80,8 +80,9 @@ pub(crate) fn open(loc: &Location) -> Result<(At, u64)> {
     Ok((At::new(Arc::new(object)), meta.size))
 }
 
-/// Cursors kept per object: one per thread of a parallel walk, and the few
-/// a reader leaves behind when it jumps (the oldest go first).
+/// Cursors kept per object: the few a reader leaves behind when it jumps
+/// (back after damage, or past a long payload), and one per thread should
+/// several read it; the least recently used go first.
 const CURSORS: usize = 32;
 /// A read this far past a cursor's position continues it, discarding what
 /// lies between (its ranges are on their way); a longer jump starts a new

@@ -20,6 +20,11 @@ use std::time::Duration;
 use tokio::runtime::Runtime;
 use tokio::task::JoinHandle;
 
+// Reading an object by position: `open`, `Object` and its cursors.
+#[path = "object.rs"]
+mod object;
+pub(crate) use object::open;
+
 /// A response that sends nothing for this long fails (and is retried); a
 /// long transfer that keeps moving is never cut, unlike object_store's
 /// default 30 s timeout for the whole request.
@@ -31,10 +36,6 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 const PART_SIZE: usize = 8 * 1024 * 1024;
 /// Parts uploading at once.
 const PARTS_IN_FLIGHT: usize = 3;
-
-#[path = "object.rs"]
-mod object;
-pub(crate) use object::open;
 
 /// The process's runtime (a few threads: the work is waiting).
 fn runtime() -> io::Result<&'static Runtime> {
