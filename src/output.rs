@@ -203,6 +203,56 @@ pub(crate) fn table() -> comfy_table::Table {
 
 /// Writes one `tfr: ...` line to stderr. A closed or full stderr is ignored
 /// (unlike `eprintln!`, which would panic): the exit code still tells.
+///
+/// Every error and warning passes here, so this is where what a server or
+/// a file chose (an HTTP error body, an S3 `<Message>`, a key) is made
+/// harmless: control characters are escaped ([`escape_controls`]) and the
+/// user, password and query string of an HTTP(S) URL are hidden.
 pub(crate) fn error_line(msg: std::fmt::Arguments<'_>) {
-    let _ = writeln!(io::stderr().lock(), "tfr: {msg}");
+    let text = msg.to_string();
+    let text = crate::io::remote::redact_text(&text);
+    let _ = writeln!(io::stderr().lock(), "tfr: {}", escape_controls(&text));
+}
+
+/// A text with each control character that could drive a terminal or
+/// break the line shown as a visible escape: C0 (`\n`, `\t`, `\r`, else
+/// `\x1b`), DEL and C1 (`\x7f`, `\u{9b}`), and the bidirectional overrides
+/// and isolates (U+202A–U+202E, U+2066–U+2069, shown `\u{202e}`), which
+/// reorder what follows them. Text already escaped (a file name shown as
+/// `\x1b`) has no raw control character left and is unchanged.
+pub(crate) fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    let harmful = |c: char| c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    if !text.chars().any(harmful) {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x80 && harmful(c) => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if harmful(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_what_drives_a_terminal() {
+        assert_eq!(escape_controls("plain: a/b.tfrecord"), "plain: a/b.tfrecord");
+        assert_eq!(
+            escape_controls("x\u{1b}]0;title\u{7}\u{1b}[2J\u{7f}\u{9b}1m\nend\t"),
+            "x\\x1b]0;title\\x07\\x1b[2J\\x7f\\u{9b}1m\\nend\\t"
+        );
+        assert_eq!(escape_controls("a\u{202e}b\u{2066}c"), "a\\u{202e}b\\u{2066}c");
+        // Already escaped: unchanged (no double escaping).
+        assert_eq!(escape_controls("bad\\x1bname"), "bad\\x1bname");
+        assert_eq!(escape_controls("é ü 日本"), "é ü 日本");
+    }
 }

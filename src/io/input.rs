@@ -24,7 +24,7 @@ impl Input {
         match self {
             Input::Stdin => "<stdin>".to_string(),
             Input::Path(p) => escape_name(&os_bytes(p.as_os_str())),
-            Input::Url(u) => escape_name(super::remote::hide_query(u).as_bytes()),
+            Input::Url(u) => escape_name(super::remote::redact(u).as_bytes()),
         }
     }
 
@@ -113,7 +113,7 @@ pub fn expand(args: &[std::ffi::OsString]) -> Result<Vec<Input>> {
             if is_pattern(loc.key.as_bytes()) && !matches!(loc.kind, super::remote::Kind::Http) {
                 let matched = super::remote::list(&loc)?;
                 if matched.is_empty() {
-                    bail!("no objects match '{}'", escape_name(&whole));
+                    bail!("no objects match '{}'", loc.shown());
                 }
                 inputs.extend(matched.into_iter().map(Input::Url));
             } else {

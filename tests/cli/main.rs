@@ -28,6 +28,7 @@ mod process;
 mod readable;
 mod regressions_inflate;
 mod remote;
+mod remote_hostile;
 mod report;
 mod schema;
 mod snappy;

@@ -16,6 +16,8 @@ use anyhow::{bail, Result};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 #[cfg(feature = "remote")]
+mod connector;
+#[cfg(feature = "remote")]
 mod profile;
 #[cfg(feature = "remote")]
 mod store;
@@ -51,9 +53,10 @@ pub(crate) struct Location {
 
 impl Location {
     /// The URL as messages show it: a query string (a presigned URL's
-    /// signature, a credential) is not printed, only `?...`.
+    /// signature, a credential) is not printed, only `?...`, nor a user and
+    /// password (`https://***@host/...`).
     pub(crate) fn shown(&self) -> String {
-        super::input::escape_name(hide_query(&self.url()).as_bytes())
+        super::input::escape_name(redact(&self.url()).as_bytes())
     }
 
     /// The whole URL.
@@ -83,7 +86,7 @@ pub(crate) fn parse(arg: &[u8]) -> Option<Result<Location>> {
     if bucket.is_empty() {
         return Some(Err(anyhow::anyhow!(
             "{}: no {} in the URL",
-            super::input::escape_name(arg),
+            super::input::escape_name(redact(text).as_bytes()),
             match kind {
                 Kind::S3 | Kind::Gcs => "bucket",
                 Kind::Azure => "container",
@@ -110,15 +113,69 @@ pub(crate) fn parse(arg: &[u8]) -> Option<Result<Location>> {
     }))
 }
 
-/// An HTTP(S) URL with its query string replaced by `...` (the URL of an
-/// object store never has one: `?` is part of its key).
-pub(crate) fn hide_query(url: &str) -> std::borrow::Cow<'_, str> {
-    let http = url.get(..7).is_some_and(|s| s.eq_ignore_ascii_case("http://"))
-        || url.get(..8).is_some_and(|s| s.eq_ignore_ascii_case("https://"));
-    match url.split_once('?') {
-        Some((before, _)) if http => format!("{before}?...").into(),
-        _ => url.into(),
+/// A URL as messages show it: an HTTP(S) URL's query string (a presigned
+/// URL's signature) becomes `...` and its userinfo (`user:password@`)
+/// `***@`; anything else is unchanged (the URL of an object store has no
+/// query: `?` is part of its key; `@` in `abfs://c@account...` is not a
+/// user).
+pub(crate) fn redact(url: &str) -> std::borrow::Cow<'_, str> {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.into();
+    };
+    if !(scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")) {
+        return url.into();
     }
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, path) = rest.split_at(authority_end);
+    let user = authority.rfind('@');
+    let query = path.find('?');
+    if user.is_none() && query.is_none() {
+        return url.into();
+    }
+    let authority = match user {
+        Some(at) => format!("***{}", &authority[at..]),
+        None => authority.to_string(),
+    };
+    let path = match query {
+        Some(q) => format!("{}?...", &path[..q]),
+        None => path.to_string(),
+    };
+    format!("{scheme}://{authority}{path}").into()
+}
+
+/// A text (an error message) with each HTTP(S) URL in it shown as
+/// [`redact`] shows it (a URL ends at white space or a quote; a query is
+/// hidden to the end of its word).
+pub(crate) fn redact_text(text: &str) -> std::borrow::Cow<'_, str> {
+    let lower = text.to_ascii_lowercase();
+    if !lower.contains("http://") && !lower.contains("https://") {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        let lower = rest.to_ascii_lowercase();
+        let at = [lower.find("http://"), lower.find("https://")]
+            .into_iter()
+            .flatten()
+            .min();
+        let Some(at) = at else {
+            out.push_str(rest);
+            break;
+        };
+        out.push_str(&rest[..at]);
+        let url_len = rest[at..]
+            .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '<' | '>'))
+            .unwrap_or(rest.len() - at);
+        let url = &rest[at..at + url_len];
+        // A closing bracket or punctuation that ends a sentence stays.
+        let trail = url.len() - url.trim_end_matches([')', ']', ',', ';', '.', ':']).len();
+        let (url, tail) = url.split_at(url.len() - trail);
+        out.push_str(&redact(url));
+        out.push_str(tail);
+        rest = &rest[at + url_len..];
+    }
+    out.into()
 }
 
 /// The local path a `file://` URL names (`file:///data/x` is `/data/x`).
@@ -223,7 +280,19 @@ mod tests {
         );
         assert_eq!(l.url().as_bytes(), signed);
         assert_eq!(l.shown(), "https://h/a/b.tfrecord?...");
-        assert_eq!(hide_query("s3://b/what?.tfrecord"), "s3://b/what?.tfrecord");
+        assert_eq!(redact("s3://b/what?.tfrecord"), "s3://b/what?.tfrecord");
+        let l = parse(b"https://me:s3cr3t@h:8/a.tfrecord?sig=1").unwrap().unwrap();
+        assert_eq!(l.shown(), "https://***@h:8/a.tfrecord?...");
+        assert_eq!(redact("HTTP://u@h/x"), "HTTP://***@h/x");
+        assert_eq!(
+            redact("abfs://c@acct.dfs.core.windows.net/x"),
+            "abfs://c@acct.dfs.core.windows.net/x"
+        );
+        assert_eq!(
+            redact_text("error for url (https://u:p@h/a?X-Amz-Signature=s), then http://v:q@g/b: x"),
+            "error for url (https://***@h/a?...), then http://***@g/b: x"
+        );
+        assert_eq!(redact_text("no url here"), "no url here");
         let l = parse(b"http://h/a.tfrecord?s=1#part").unwrap().unwrap();
         assert_eq!((l.key.as_str(), l.query.as_str()), ("a.tfrecord", "s=1"));
         let l = parse(b"s3://bkt/what?.tfrecord").unwrap().unwrap();

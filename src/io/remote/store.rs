@@ -4,6 +4,7 @@
 //! Blocking callers (the record reader's threads, the output writer) wait
 //! on the runtime with `block_on`; they are never runtime threads.
 
+use super::connector::Connector;
 use super::{anonymous, Kind, Location};
 use crate::io::output_file::cleanup;
 use anyhow::{anyhow, bail, Result};
@@ -143,7 +144,8 @@ fn build(loc: &Location) -> Result<Client> {
                     "AWS_ALLOW_HTTP",
                     &["AWS_ENDPOINT", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3"],
                 ))
-                .with_retry(retry());
+                .with_retry(retry())
+                .with_http_connector(Connector { cross_origin: false });
             let skip = anonymous() || env_true("AWS_SKIP_SIGNATURE");
             let profile = super::profile::load();
             let region_in_env = env_set("AWS_REGION") || env_set("AWS_DEFAULT_REGION");
@@ -205,7 +207,8 @@ fn build(loc: &Location) -> Result<Client> {
             let mut b = GoogleCloudStorageBuilder::from_env()
                 .with_bucket_name(&loc.bucket)
                 .with_client_options(client_options("GOOGLE_ALLOW_HTTP", &["GOOGLE_BASE_URL"]))
-                .with_retry(retry());
+                .with_retry(retry())
+                .with_http_connector(Connector { cross_origin: false });
             if anonymous() || env_true("GOOGLE_SKIP_SIGNATURE") {
                 b = b.with_skip_signature(true);
             } else {
@@ -243,7 +246,8 @@ fn build(loc: &Location) -> Result<Client> {
                     "AZURE_ALLOW_HTTP",
                     &["AZURE_STORAGE_ENDPOINT", "AZURE_ENDPOINT", "AZURITE_BLOB_STORAGE_URL"],
                 ))
-                .with_retry(retry());
+                .with_retry(retry())
+                .with_http_connector(Connector { cross_origin: false });
             if anonymous() || env_true("AZURE_SKIP_SIGNATURE") {
                 b = b.with_skip_signature(true);
             } else {
@@ -287,6 +291,7 @@ fn build(loc: &Location) -> Result<Client> {
                 .with_url(&url)
                 .with_client_options(client_options("", &[]).with_allow_http(true))
                 .with_retry(retry())
+                .with_http_connector(Connector { cross_origin: true })
                 .build()
                 .map_err(|e| anyhow!("{shown}: {}", one_line(&e)))?;
             Ok(Client {
@@ -357,14 +362,9 @@ fn one_line(e: &object_store::Error) -> String {
         _ if causes.contains("Connection refused") => format!("cannot connect: connection refused ({causes})"),
         _ => causes,
     };
-    // URLs in the causes lose their query (a presigned URL's signature).
-    text.split_whitespace()
-        .map(|word| match word.find("://") {
-            Some(_) => super::hide_query(word),
-            None => word.into(),
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+    // URLs in the causes lose their query (a presigned URL's signature)
+    // and their user and password.
+    super::redact_text(&text).into_owned()
 }
 
 /// The error's message and its sources', each once.

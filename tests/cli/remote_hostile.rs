@@ -1,0 +1,199 @@
+//! Object stores and HTTP against servers that misbehave on purpose
+//! (tests/oracle/hostile.py, python3's standard library only, started here
+//! on a free 127.0.0.1 port and stopped by PID): secrets never leave tfr
+//! (a URL's password, a presigned URL's signature, a session token),
+//! server bytes never reach the terminal raw, bad settings are one line,
+//! listings are streamed and bounded, a stalled read has an end.
+
+use crate::util::*;
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A hostile.py server, killed by its PID when dropped.
+struct Hostile {
+    child: Child,
+    port: u16,
+}
+
+impl Drop for Hostile {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn python() -> Option<&'static str> {
+    let found = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    found.then_some("python3")
+}
+
+/// Starts `hostile.py MODE ARGS` and reads its port; `None` (skipped) without python3.
+fn hostile(args: &[&str]) -> Option<Hostile> {
+    let Some(py) = python() else {
+        skip_or_fail("python3 is needed for tests/oracle/hostile.py");
+        return None;
+    };
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/hostile.py");
+    let mut child = Command::new(py)
+        .arg(script)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start hostile.py");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("hostile.py port");
+    let port = line
+        .trim()
+        .rsplit_once(':')
+        .and_then(|(_, p)| p.parse().ok())
+        .unwrap_or_else(|| panic!("hostile.py {args:?} printed {line:?}"));
+    Some(Hostile { child, port })
+}
+
+/// The environment of an S3 endpoint at `port` with (fake) credentials
+/// and a session token.
+fn s3_env(run: Run, port: u16) -> Run {
+    run.env("AWS_ENDPOINT", &format!("http://127.0.0.1:{port}"))
+        .env("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE")
+        .env("AWS_SECRET_ACCESS_KEY", "SECRETKEYEXAMPLE")
+        .env("AWS_SESSION_TOKEN", "SESSIONTOKENSECRET")
+        .env("AWS_REGION", "us-east-1")
+        .env("AWS_ALLOW_HTTP", "true")
+        .env("HOME", "/nonexistent")
+}
+
+/// No raw control character that drives a terminal.
+#[track_caller]
+fn no_raw_controls(text: &str) {
+    let bad = text
+        .chars()
+        .find(|&c| (c.is_control() && c != '\n') || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'));
+    assert!(bad.is_none(), "raw {bad:?} in {text:?}");
+}
+
+/// Files served by the `s3` mode under the bucket `b`.
+fn served_dir() -> Dir {
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.path("srv")).unwrap();
+    std::fs::copy(data("base20.tfrecord"), dir.path("srv/a.tfrecord")).unwrap();
+    std::fs::copy(data("base20.tfrecord"), dir.path("srv/b.tfrecord")).unwrap();
+    dir
+}
+
+/// Issue 27, 1a: the password (the whole `user:password@`) of an HTTP URL
+/// is never printed: not in `count --json`, verify-crc's summary, nor an
+/// error line.
+#[test]
+fn url_password_is_never_printed() {
+    let dir = served_dir();
+    let log = dir.path("log").to_string_lossy().into_owned();
+    let srv = dir.path("srv").to_string_lossy().into_owned();
+    let Some(server) = hostile(&["s3", &srv, &log]) else {
+        return;
+    };
+    let url = format!("http://reader:PASSWORD123@127.0.0.1:{}/b/a.tfrecord", server.port);
+    let shown = format!("http://***@127.0.0.1:{}/b/a.tfrecord", server.port);
+    let count = tfr(&["count", "--json", &url]).run();
+    let out = count.ok();
+    assert!(!out.contains("PASSWORD123") && !out.contains("reader"), "{out}");
+    assert!(out.contains(&shown), "{out}");
+    let verify = tfr(&["verify-crc", &url, &url]).run();
+    let text = format!("{}{}", verify.stdout_str(), verify.stderr);
+    assert!(!text.contains("PASSWORD123"), "{text}");
+    let missing = format!("http://reader:PASSWORD123@127.0.0.1:{}/b/missing.tfrecord", server.port);
+    let err = tfr(&["head", &missing]).run().fails(2);
+    assert!(!err.contains("PASSWORD123") && err.contains("***@"), "{err}");
+    let refused = tfr(&["head", "http://reader:PASSWORD123@127.0.0.1:1/x.tfrecord"])
+        .run()
+        .fails(2);
+    assert!(!refused.contains("PASSWORD123"), "{refused}");
+}
+
+/// Issue 27, 1b: a redirect to another host gets no `Referer` carrying a
+/// presigned URL's signature (HTTP follows it; nothing of the query goes).
+#[test]
+fn redirect_carries_no_referer() {
+    let dir = Dir::new();
+    let log = dir.path("log");
+    let Some(server) = hostile(&["redirect", &log.to_string_lossy()]) else {
+        return;
+    };
+    let url = format!(
+        "http://127.0.0.1:{}/x.tfrecord?X-Amz-Signature=SIGNATURESECRET&X-Amz-Expires=60",
+        server.port
+    );
+    let err = tfr(&["head", &url]).run().fails(2);
+    assert!(!err.contains("SIGNATURESECRET"), "{err}");
+    let seen = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(
+        seen.starts_with("GET /x.tfrecord"),
+        "the redirect was not followed: {seen:?}"
+    );
+    assert!(!seen.contains("SIGNATURESECRET"), "{seen}");
+    assert!(!seen.to_ascii_lowercase().contains("referer"), "{seen}");
+}
+
+/// Issue 27, 1c: an S3 endpoint answering 307 to another host: the
+/// request (with `x-amz-security-token`) is not sent there at all.
+#[test]
+fn signed_store_does_not_follow_a_redirect_elsewhere() {
+    let dir = Dir::new();
+    let log = dir.path("log");
+    let Some(server) = hostile(&["redirect", &log.to_string_lossy()]) else {
+        return;
+    };
+    let err = s3_env(tfr(&["head", "s3://b/x.tfrecord"]), server.port)
+        .run_within(60)
+        .fails(2);
+    assert!(err.contains("redirect to another host"), "{err}");
+    assert!(!err.contains("SESSIONTOKENSECRET"), "{err}");
+    let seen = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(
+        !seen.contains("SESSIONTOKENSECRET"),
+        "the token went to the other host: {seen}"
+    );
+}
+
+/// Issue 27, 1c: a redirect to the instance-metadata address is never
+/// followed (HTTP and S3 alike), and says so at once.
+#[test]
+fn redirect_to_metadata_address_is_refused() {
+    let Some(server) = hostile(&["metadata"]) else { return };
+    let url = format!("http://127.0.0.1:{}/x.tfrecord", server.port);
+    let started = Instant::now();
+    let err = tfr(&["head", &url]).run_within(60).fails(2);
+    assert!(err.contains("169.254.169.254") && err.contains("link-local"), "{err}");
+    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    let err = s3_env(tfr(&["head", "s3://b/x.tfrecord"]), server.port)
+        .run_within(60)
+        .fails(2);
+    assert!(err.contains("link-local"), "{err}");
+}
+
+/// Issue 27, 2: an HTTP error body and an S3 error `<Message>` holding
+/// ESC]0;title BEL, ESC[2J and U+202E reach stderr escaped, on one line.
+#[test]
+fn server_bytes_are_escaped() {
+    let Some(server) = hostile(&["error-body"]) else { return };
+    let url = format!("http://127.0.0.1:{}/x.tfrecord", server.port);
+    let ran = tfr(&["head", &url]).run();
+    let err = ran.fails(2);
+    no_raw_controls(&ran.stderr);
+    assert!(err.contains("\\x1b]0;pwned\\x07\\x1b[2J\\u{202e}evil"), "{err}");
+    assert_eq!(ran.stderr.lines().count(), 1, "{}", ran.stderr);
+
+    let Some(s3) = hostile(&["s3-error"]) else { return };
+    let ran = s3_env(tfr(&["count", "s3://b/*.tfrecord"]), s3.port).run();
+    let err = ran.fails(2);
+    no_raw_controls(&ran.stderr);
+    assert!(err.contains("listing failed") && err.contains("\\x1b[2J"), "{err}");
+}
