@@ -197,3 +197,114 @@ fn server_bytes_are_escaped() {
     no_raw_controls(&ran.stderr);
     assert!(err.contains("listing failed") && err.contains("\\x1b[2J"), "{err}");
 }
+
+/// Issue 27, 3: settings object_store's signer would panic on (an endpoint
+/// that is no URL, has no host or a port over 65535, a region or a token
+/// with a newline, a bucket name with a space) are one line naming the
+/// variable, exit 2.
+#[test]
+fn bad_settings_are_one_line() {
+    let base = |run: Run| {
+        run.env("AWS_ACCESS_KEY_ID", "a")
+            .env("AWS_SECRET_ACCESS_KEY", "b")
+            .env("HOME", "/nonexistent")
+    };
+    let cases: [(&[(&str, &str)], &str, &str); 7] = [
+        (
+            &[("AWS_ENDPOINT", "not a url")],
+            "s3://b/x",
+            "AWS_ENDPOINT is not a usable URL",
+        ),
+        (
+            &[("AWS_ENDPOINT", "http://")],
+            "s3://b/x",
+            "AWS_ENDPOINT is not a usable URL",
+        ),
+        (
+            &[("AWS_ENDPOINT", "http://127.0.0.1:99999")],
+            "s3://b/x",
+            "AWS_ENDPOINT is not a usable URL",
+        ),
+        (
+            &[("AWS_ENDPOINT", "http://127.0.0.1:1"), ("AWS_REGION", "us-east-1\nx")],
+            "s3://b/x",
+            "AWS_REGION is not a region name",
+        ),
+        (
+            &[("AWS_ENDPOINT", "http://127.0.0.1:1"), ("AWS_SESSION_TOKEN", "tok\nen")],
+            "s3://b/x",
+            "AWS_SESSION_TOKEN holds a character",
+        ),
+        (
+            &[("AWS_ENDPOINT", "http://127.0.0.1:1")],
+            "s3://b c/x",
+            "not a valid bucket",
+        ),
+        (
+            &[("GOOGLE_BASE_URL", "not a url")],
+            "gs://b/x",
+            "GOOGLE_BASE_URL is not a usable URL",
+        ),
+    ];
+    for (env, url, want) in cases {
+        let mut run = base(tfr(&["head", "--no-sign-request", url]));
+        if !url.starts_with("gs") {
+            run = base(tfr(&["head", url]));
+        }
+        for (k, v) in env {
+            run = run.env(k, v);
+        }
+        let err = run.run_within(30).fails(2);
+        assert!(!err.contains("internal error"), "{env:?}: {err}");
+        assert!(err.contains(want) && !err.contains('\n'), "{env:?}: {err}");
+    }
+    for url in ["http://127.0.0.1:99999/x.tfrecord", "http://"] {
+        let err = tfr(&["head", url]).run_within(30).fails(2);
+        assert!(!err.contains("internal error"), "{url}: {err}");
+    }
+}
+
+/// Issue 27, 4: credential and configuration files are read with a bound
+/// (1 MiB): `/dev/zero` or a large file is refused in one line naming the
+/// variable and the file, at once.
+#[test]
+fn credential_files_are_bounded() {
+    let dir = Dir::new();
+    let big = dir.write("big.ini", &vec![b'#'; 2 << 20]);
+    let s3 = |var: &str, file: &str| {
+        tfr(&["head", "s3://b/x"])
+            .env("AWS_ENDPOINT", "http://127.0.0.1:1")
+            .env("HOME", "/nonexistent")
+            .env(var, file)
+    };
+    for var in ["AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE"] {
+        for file in ["/dev/zero", big.as_str()] {
+            let err = s3(var, file).run_within(20).fails(2);
+            assert!(err.contains(&format!("{var}: {file}: larger than 1 MiB")), "{err}");
+        }
+    }
+    let az = |file: &str| {
+        tfr(&["head", "az://c/x"])
+            .env("AZURE_STORAGE_ACCOUNT_NAME", "acct")
+            .env("AZURE_CLIENT_ID", "id")
+            .env("AZURE_TENANT_ID", "tenant")
+            .env("AZURE_FEDERATED_TOKEN_FILE", file)
+    };
+    for file in ["/dev/zero", big.as_str()] {
+        let err = az(file).run_within(20).fails(2);
+        assert!(
+            err.contains("AZURE_FEDERATED_TOKEN_FILE") && err.contains("larger than 1 MiB"),
+            "{err}"
+        );
+    }
+    let err = tfr(&["head", "s3://b/x"])
+        .env("AWS_ENDPOINT", "http://127.0.0.1:1")
+        .env("AWS_WEB_IDENTITY_TOKEN_FILE", &big)
+        .env("AWS_ROLE_ARN", "arn:aws:iam::1:role/r")
+        .run_within(20)
+        .fails(2);
+    assert!(
+        err.contains("AWS_WEB_IDENTITY_TOKEN_FILE") && err.contains("larger than 1 MiB"),
+        "{err}"
+    );
+}

@@ -20,6 +20,8 @@ mod connector;
 #[cfg(feature = "remote")]
 mod profile;
 #[cfg(feature = "remote")]
+mod settings;
+#[cfg(feature = "remote")]
 mod store;
 #[cfg(feature = "remote")]
 pub(crate) use store::{list, open, Upload};

@@ -20,8 +20,11 @@ pub(super) struct Profile {
 
 /// The profile from the shared files (`AWS_SHARED_CREDENTIALS_FILE` and
 /// `AWS_CONFIG_FILE` override their places); credentials in the
-/// credentials file win over those in the config file.
-pub(super) fn load() -> Profile {
+/// credentials file win over those in the config file. A file that is
+/// missing or unreadable is skipped; one larger than
+/// [`super::settings::FILE_LIMIT`] is refused (it is read with that bound:
+/// `/dev/zero` costs 1 MiB, not all memory).
+pub(super) fn load() -> anyhow::Result<Profile> {
     let name = std::env::var("AWS_PROFILE")
         .or_else(|_| std::env::var("AWS_DEFAULT_PROFILE"))
         .unwrap_or_else(|_| "default".to_string());
@@ -41,15 +44,23 @@ pub(super) fn load() -> Profile {
         format!("profile {name}")
     };
     let sources = [
-        (file("AWS_SHARED_CREDENTIALS_FILE", ".aws/credentials"), name.clone()),
-        (file("AWS_CONFIG_FILE", ".aws/config"), config_section),
+        ("AWS_SHARED_CREDENTIALS_FILE", ".aws/credentials", name.clone()),
+        ("AWS_CONFIG_FILE", ".aws/config", config_section),
     ];
-    for (path, section) in sources {
+    for (var, rel, section) in sources {
+        let path = file(var, rel);
         let Some(path) = path else { continue };
         profile.looked_in.push(path.display().to_string());
-        let Ok(text) = std::fs::read_to_string(&path) else {
+        if !path.exists() {
             continue;
+        }
+        let bytes = match super::settings::read_bounded(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.to_string().contains("larger than") => return Err(e.context(var)),
+            // Unreadable (a directory, no permission): as if absent.
+            Err(_) => continue,
         };
+        let text = String::from_utf8_lossy(&bytes);
         let values = section_values(&text, &section);
         let take = |key: &str, slot: &mut Option<String>| {
             if slot.is_none() {
@@ -62,7 +73,7 @@ pub(super) fn load() -> Profile {
         take("region", &mut profile.region);
         take("endpoint_url", &mut profile.endpoint_url);
     }
-    profile
+    Ok(profile)
 }
 
 /// The `key = value` lines of one `[section]` of an INI file (keys in

@@ -5,6 +5,7 @@
 //! on the runtime with `block_on`; they are never runtime threads.
 
 use super::connector::Connector;
+use super::settings;
 use super::{anonymous, Kind, Location};
 use crate::io::output_file::cleanup;
 use anyhow::{anyhow, bail, Result};
@@ -135,6 +136,10 @@ const PUBLIC_HINT: &str = "for public data pass --no-sign-request";
 
 fn build(loc: &Location) -> Result<Client> {
     let shown = loc.shown();
+    // What object_store's signer would unwrap (and panic on), and the
+    // files it would read whole, checked first.
+    settings::check(loc.kind, &loc.bucket).map_err(|e| anyhow!("{shown}: {e:#}"))?;
+    settings::check_files(loc.kind).map_err(|e| anyhow!("{shown}: {e:#}"))?;
     match loc.kind {
         Kind::S3 => {
             use object_store::aws::AmazonS3Builder;
@@ -147,17 +152,21 @@ fn build(loc: &Location) -> Result<Client> {
                 .with_retry(retry())
                 .with_http_connector(Connector { cross_origin: false });
             let skip = anonymous() || env_true("AWS_SKIP_SIGNATURE");
-            let profile = super::profile::load();
+            let profile = super::profile::load().map_err(|e| anyhow!("{shown}: {e:#}"))?;
             let region_in_env = env_set("AWS_REGION") || env_set("AWS_DEFAULT_REGION");
             let endpoint_in_env =
                 env_set("AWS_ENDPOINT") || env_set("AWS_ENDPOINT_URL") || env_set("AWS_ENDPOINT_URL_S3");
             if !region_in_env {
                 if let Some(r) = &profile.region {
+                    settings::check_region(&format!("the region of profile '{}'", profile.name), r)
+                        .map_err(|e| anyhow!("{shown}: {e}"))?;
                     b = b.with_region(r);
                 }
             }
             if !endpoint_in_env {
                 if let Some(e) = &profile.endpoint_url {
+                    settings::check_url(&format!("the endpoint_url of profile '{}'", profile.name), e)
+                        .map_err(|e| anyhow!("{shown}: {e}"))?;
                     b = b.with_endpoint(e);
                     if e.starts_with("http://") {
                         b = b.with_allow_http(true);
@@ -170,6 +179,12 @@ fn build(loc: &Location) -> Result<Client> {
                 let in_env = env_set("AWS_ACCESS_KEY_ID") && env_set("AWS_SECRET_ACCESS_KEY");
                 if !in_env {
                     if let (Some(id), Some(secret)) = (&profile.access_key_id, &profile.secret_access_key) {
+                        let named = |key: &str| format!("{key} of profile '{}'", profile.name);
+                        settings::check_header(&named("aws_access_key_id"), id).map_err(|e| anyhow!("{shown}: {e}"))?;
+                        if let Some(t) = &profile.session_token {
+                            settings::check_header(&named("aws_session_token"), t)
+                                .map_err(|e| anyhow!("{shown}: {e}"))?;
+                        }
                         b = b.with_access_key_id(id).with_secret_access_key(secret);
                         if let Some(t) = &profile.session_token {
                             b = b.with_token(t);
@@ -287,6 +302,7 @@ fn build(loc: &Location) -> Result<Client> {
             } else {
                 loc.url()
             };
+            reqwest::Url::parse(&url).map_err(|e| anyhow!("{shown}: not a valid URL ({e})"))?;
             let store = HttpBuilder::new()
                 .with_url(&url)
                 .with_client_options(client_options("", &[]).with_allow_http(true))
