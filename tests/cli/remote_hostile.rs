@@ -308,3 +308,106 @@ fn credential_files_are_bounded() {
         "{err}"
     );
 }
+
+/// The requests in a hostile.py log: (method, path with query).
+fn requests(log: &std::path::Path) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    text.split("\n\n")
+        .filter_map(|block| {
+            let first = block.lines().next()?;
+            let (method, path) = first.split_once(' ')?;
+            Some((method.to_string(), path.to_string()))
+        })
+        .collect()
+}
+
+/// Issue 27, 5: a key object_store refuses as a name (`..`, a control
+/// character) no longer fails the whole glob: it is skipped with a
+/// warning naming it, escaped, and the other objects are read.
+#[test]
+fn glob_skips_a_bad_key_with_a_warning() {
+    let dir = served_dir();
+    let log = dir.path("log");
+    let srv = dir.path("srv").to_string_lossy().into_owned();
+    let Some(server) = hostile(&["s3", &srv, &log.to_string_lossy(), "..", "bad\\x1b[2J.tfrecord"]) else {
+        return;
+    };
+    let ran = s3_env(tfr(&["count", "--json", "s3://b/*"]), server.port).run_within(60);
+    let out = ran.warns();
+    no_raw_controls(&ran.stderr);
+    let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(json["total"], 40, "{out}");
+    assert!(
+        ran.stderr.contains("s3://b/bad\\x1b[2J.tfrecord: skipped") && ran.stderr.contains("s3://b/..: skipped"),
+        "{}",
+        ran.stderr
+    );
+    assert_eq!(ran.stderr.lines().count(), 2, "{}", ran.stderr);
+}
+
+/// Issue 27, 5: `head s3://b/typo` costs a HEAD and a listing of one key
+/// (to tell a missing key from a missing bucket), not a listing of the
+/// bucket's whole top level.
+#[test]
+fn missing_key_costs_one_small_listing() {
+    let dir = served_dir();
+    let log = dir.path("log");
+    let srv = dir.path("srv").to_string_lossy().into_owned();
+    let Some(server) = hostile(&["s3", &srv, &log.to_string_lossy()]) else {
+        return;
+    };
+    let err = s3_env(tfr(&["head", "s3://b/typo.tfrecord"]), server.port)
+        .run_within(60)
+        .fails(2);
+    assert!(err.contains("no such object"), "{err}");
+    let seen = requests(&log);
+    let listings: Vec<_> = seen.iter().filter(|(_, p)| p.contains("list-type")).collect();
+    assert_eq!(listings.len(), 1, "{seen:?}");
+    assert!(listings[0].1.contains("max-keys=1"), "{seen:?}");
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    let err = s3_env(tfr(&["head", "s3://other/x.tfrecord"]), server.port)
+        .run_within(60)
+        .fails(2);
+    assert!(err.contains("no such bucket"), "{err}");
+}
+
+/// Issue 27, 5: a listing that never ends (each page 10,000 new matching
+/// keys and a next token) ends in one line past 1,000,000 matches, its
+/// memory bounded (it aborted at 2.8 GB).
+#[cfg(unix)]
+#[test]
+fn endless_listing_ends_in_one_line() {
+    if !std::path::Path::new("/usr/bin/time").exists() {
+        skip_or_fail("/usr/bin/time is needed to measure peak memory");
+        return;
+    }
+    let Some(server) = hostile(&["s3-endless", "10000"]) else {
+        return;
+    };
+    let mut run = s3_env(tfr(&["count", "s3://b/*.tfrecord"]), server.port);
+    let args: Vec<_> = run.cmd.get_args().map(|a| a.to_owned()).collect();
+    let envs: Vec<_> = run
+        .cmd
+        .get_envs()
+        .filter_map(|(k, v)| Some((k.to_owned(), v?.to_owned())))
+        .collect();
+    run.cmd = Command::new("/usr/bin/time");
+    run.cmd
+        .env_clear()
+        .envs(envs)
+        .arg("-f")
+        .arg("PEAK_KB=%M")
+        .arg(env!("CARGO_BIN_EXE_tfr"))
+        .args(args);
+    let ran = run.run_within(180);
+    let (err, peak) = ran.stderr.rsplit_once("PEAK_KB=").expect("peak");
+    let peak: u64 = peak.trim().parse().unwrap();
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    // /usr/bin/time adds "Command exited with non-zero status 2".
+    let err: Vec<&str> = err.lines().filter(|l| !l.starts_with("Command exited")).collect();
+    assert!(err.len() == 1, "{err:?}");
+    let err = err[0];
+    assert!(err.contains("more than 1000000 objects match"), "{err}");
+    assert!(peak < 400 << 10, "peak RSS {} MB", peak >> 10);
+    eprintln!("endless listing: peak RSS {} MB", peak >> 10);
+}

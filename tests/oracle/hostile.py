@@ -245,6 +245,9 @@ def s3(root, log, bad):
                 prefix = query.get("prefix", [""])[0]
                 delimiter = query.get("delimiter", [""])[0]
                 after = query.get("start-after", [""])[0]
+                token = query.get("continuation-token", [""])[0]
+                if token:
+                    after = bytes.fromhex(token).decode()
                 max_keys = int(query.get("max-keys", ["1000"])[0])
                 entries = sorted([(k, len(v)) for k, v in files.items()] + [(k, 0) for k in bad])
                 keys, prefixes = [], set()
@@ -256,9 +259,15 @@ def s3(root, log, bad):
                         prefixes.add(prefix + rest.split(delimiter, 1)[0] + delimiter)
                     else:
                         keys.append((k, size))
-                truncated = len(keys) > max_keys
-                keys = keys[:max_keys]
-                self.answer(200, list_page(keys, sorted(prefixes), "more" if truncated else None))
+                # Keys and common prefixes in one order, max-keys of them
+                # per page; the token is the last one's name, in hex.
+                merged = sorted([(k, size) for k, size in keys] + [(p, None) for p in prefixes])
+                page, rest = merged[:max_keys], merged[max_keys:]
+                token = page[-1][0].encode().hex() if rest else None
+                self.answer(
+                    200,
+                    list_page([e for e in page if e[1] is not None], [p for p, v in page if v is None], token),
+                )
                 return
             if key in files:
                 ranged(self, files[key])

@@ -58,9 +58,16 @@ pub(crate) fn open(loc: &Location) -> Result<(At, u64)> {
         Ok(meta) => meta,
         Err(e @ object_store::Error::NotFound { .. }) if loc.kind != Kind::Http => {
             // HEAD has no body to tell a missing bucket from a missing key:
-            // a listing does.
-            let store = client.store.clone();
-            let listed = wait(rt, async move { store.list_with_delimiter(None).await });
+            // a listing of one key does (one more request, whatever the
+            // bucket holds).
+            let Some(lister) = client.lister.clone() else {
+                bail!("{name}: {}", one_line(&e));
+            };
+            let one = object_store::list::PaginatedListOptions {
+                max_keys: Some(1),
+                ..Default::default()
+            };
+            let listed = wait(rt, async move { lister.list_paginated(None, one).await });
             return Err(match listed {
                 Err(object_store::Error::NotFound { .. }) => anyhow!("{name}: no such bucket or container"),
                 Err(other) => anyhow!("{name}: {}", one_line(&other)),

@@ -11,6 +11,7 @@ use crate::io::output_file::cleanup;
 use anyhow::{anyhow, bail, Result};
 use bytes::Bytes;
 use futures_util::StreamExt;
+use object_store::list::PaginatedListStore;
 use object_store::multipart::{MultipartStore, PartId};
 use object_store::path::Path as ObjectPath;
 use object_store::{ClientOptions, MultipartId, ObjectStore, ObjectStoreExt, PutPayload, RetryConfig};
@@ -26,6 +27,10 @@ use tokio::task::JoinHandle;
 #[path = "object.rs"]
 mod object;
 pub(crate) use object::open;
+// Glob expansion: listings read page by page.
+#[path = "listing.rs"]
+mod listing;
+pub(crate) use listing::list;
 
 /// A response that sends nothing for this long fails (and is retried); a
 /// long transfer that keeps moving is never cut, unlike object_store's
@@ -60,6 +65,8 @@ struct Client {
     store: Arc<dyn ObjectStore>,
     /// For uploads in parts (S3, GCS, Azure; not HTTP).
     multipart: Option<Arc<dyn MultipartStore>>,
+    /// Listings page by page (S3, GCS, Azure; HTTP has none).
+    lister: Option<Arc<dyn PaginatedListStore>>,
 }
 
 /// The client for a location's store: built once per bucket and reused.
@@ -214,7 +221,8 @@ fn build(loc: &Location) -> Result<Client> {
             let s3 = Arc::new(b.build().map_err(|e| anyhow!("{shown}: {}", one_line(&e)))?);
             Ok(Client {
                 store: s3.clone(),
-                multipart: Some(s3),
+                multipart: Some(s3.clone()),
+                lister: Some(s3),
             })
         }
         Kind::Gcs => {
@@ -250,7 +258,8 @@ fn build(loc: &Location) -> Result<Client> {
             let gcs = Arc::new(b.build().map_err(|e| anyhow!("{shown}: {}", one_line(&e)))?);
             Ok(Client {
                 store: gcs.clone(),
-                multipart: Some(gcs),
+                multipart: Some(gcs.clone()),
+                lister: Some(gcs),
             })
         }
         Kind::Azure => {
@@ -292,7 +301,8 @@ fn build(loc: &Location) -> Result<Client> {
             let az = Arc::new(b.build().map_err(|e| anyhow!("{shown}: {}", one_line(&e)))?);
             Ok(Client {
                 store: az.clone(),
-                multipart: Some(az),
+                multipart: Some(az.clone()),
+                lister: Some(az),
             })
         }
         Kind::Http => {
@@ -313,6 +323,7 @@ fn build(loc: &Location) -> Result<Client> {
             Ok(Client {
                 store: Arc::new(store),
                 multipart: None,
+                lister: None,
             })
         }
     }
@@ -409,77 +420,6 @@ fn causes(e: &(dyn std::error::Error + 'static)) -> String {
 
 fn wait<T>(rt: &Runtime, f: impl std::future::Future<Output = T>) -> T {
     rt.block_on(f)
-}
-
-/// The URLs of the objects a glob matches: the narrowest prefix before the
-/// first glob character is listed, the keys matched here (`*` and `?` do
-/// not cross `/`; `**` as a whole component matches any depth). Sorted.
-pub(crate) fn list(loc: &Location) -> Result<Vec<String>> {
-    let name = loc.shown();
-    let client = client(loc)?;
-    let rt = runtime()?;
-    let first_glob = loc.key.find(['*', '?', '[']).unwrap_or(loc.key.len());
-    let prefix = match loc.key[..first_glob].rfind('/') {
-        Some(slash) => {
-            Some(ObjectPath::parse(&loc.key[..slash]).map_err(|e| anyhow!("{name}: not a valid object name ({e})"))?)
-        }
-        None => None,
-    };
-    let pattern: Vec<&[u8]> = loc.key.split('/').map(str::as_bytes).collect();
-    // Globs only in the last component: one level is listed (with a
-    // delimiter), not everything below the prefix.
-    let one_level = !loc.key[first_glob..].contains('/') && !loc.key.contains("**");
-    let store = client.store.clone();
-    let found = wait(rt, async move {
-        if one_level {
-            // Folder markers (`dir/`) come back as prefixes here.
-            let listed = store.list_with_delimiter(prefix.as_ref()).await?;
-            return Ok(listed.objects.into_iter().map(|m| m.location.to_string()).collect());
-        }
-        let mut stream = store.list(prefix.as_ref());
-        let mut keys = Vec::new();
-        while let Some(item) = stream.next().await {
-            let item = item?;
-            // A console's folder marker (a zero-byte `dir/`) is listed
-            // without its `/` and cannot be opened by that name: a
-            // zero-byte key that a HEAD does not find is left out (an
-            // empty shard is found, and kept).
-            if item.size == 0
-                && matches!(
-                    store.head(&item.location).await,
-                    Err(object_store::Error::NotFound { .. })
-                )
-            {
-                continue;
-            }
-            keys.push(item.location.to_string());
-        }
-        Ok::<_, object_store::Error>(keys)
-    });
-    let keys = match found {
-        Ok(keys) => keys,
-        Err(object_store::Error::NotFound { .. }) => bail!("{name}: no such bucket or container"),
-        Err(e) => bail!("{name}: listing failed: {}", one_line(&e)),
-    };
-    let mut urls: Vec<String> = keys
-        .into_iter()
-        .filter(|k| {
-            let parts: Vec<&[u8]> = k.split('/').map(str::as_bytes).collect();
-            crate::io::input::matches_path(&pattern, &parts)
-        })
-        .map(|k| format!("{}/{k}", loc.base))
-        .collect();
-    urls.sort();
-    // Nothing matches: the key may name an object with a glob character
-    // in its name (`brack[1].tfrecord`), taken as is, as a local file is.
-    if urls.is_empty() {
-        if let Ok(path) = ObjectPath::parse(&loc.key) {
-            if wait(rt, client.store.head(&path)).is_ok() {
-                urls.push(loc.url());
-            }
-        }
-    }
-    Ok(urls)
 }
 
 /// An object being uploaded: bytes gather into parts uploaded as they
