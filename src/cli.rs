@@ -45,6 +45,35 @@ pub(crate) struct GlobalArgs {
     /// AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store).
     #[arg(long, global = true)]
     pub(crate) no_sign_request: bool,
+
+    /// Give up on a command that reads or writes a URL when it has not
+    /// finished DURATION after it started (e.g. 30s, 5m, 1h): one error
+    /// line, exit 2. Off by default: a stalled connection then fails
+    /// after 30 s without a byte (retried up to 4 times), but a server
+    /// that keeps sending a byte now and then is waited for.
+    #[arg(long, global = true, value_name = "DURATION", value_parser = parse_duration)]
+    pub(crate) timeout: Option<std::time::Duration>,
+}
+
+/// A duration: a number with an optional unit, `ms`, `s` (the default),
+/// `m` or `h` (`30`, `1.5s`, `5m`).
+fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
+    let t = s.trim();
+    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let bad = || format!("not a duration: '{s}' (e.g. 30s, 5m, 1h, 500ms)");
+    let n: f64 = num.parse().map_err(|_| bad())?;
+    let secs = match unit.trim() {
+        "ms" => n / 1000.0,
+        "" | "s" => n,
+        "m" | "min" => n * 60.0,
+        "h" => n * 3600.0,
+        _ => return Err(bad()),
+    };
+    std::time::Duration::try_from_secs_f64(secs)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(bad)
 }
 
 #[derive(Subcommand, Debug)]

@@ -129,6 +129,9 @@ mod cli_main {
     fn run(cli: &cli::Cli) -> anyhow::Result<Exit> {
         let ctx = output::Ctx::detect(cli.global.color, cli.global.quiet);
         crate::io::remote::set_no_sign_request(cli.global.no_sign_request);
+        if let Some(limit) = cli.global.timeout {
+            crate::io::remote::set_timeout(limit);
+        }
         match &cli.command {
             cli::Command::Cat(args) => cmd::cat::run_cat(args, &ctx),
             cli::Command::Head(args) => cmd::cat::run_head(args, &ctx),

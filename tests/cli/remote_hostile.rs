@@ -411,3 +411,40 @@ fn endless_listing_ends_in_one_line() {
     assert!(peak < 400 << 10, "peak RSS {} MB", peak >> 10);
     eprintln!("endless listing: peak RSS {} MB", peak >> 10);
 }
+
+/// Issue 27, 9: a server answering 405 to HEAD is not "no such object":
+/// the size comes from a one-byte ranged GET instead, and the file reads.
+#[test]
+fn head_refused_with_405_reads_by_get() {
+    let Some(server) = hostile(&["head405", &data("base20.tfrecord")]) else {
+        return;
+    };
+    let url = format!("http://127.0.0.1:{}/x.tfrecord", server.port);
+    let out = tfr(&["count", &url]).run_within(60).ok();
+    assert!(out.contains("20"), "{out}");
+    let want = tfr(&["cat", &data("base20.tfrecord")]).run().ok();
+    assert_eq!(tfr(&["cat", &url]).run_within(60).ok(), want);
+}
+
+/// Issue 27, 9: a server sending one byte a second keeps a read alive
+/// (each byte resets the read timeout); `--timeout` ends the command at
+/// its limit with one line, exit 2.
+#[test]
+fn timeout_ends_a_trickling_read() {
+    let Some(server) = hostile(&["trickle", &data("base20.tfrecord"), "1"]) else {
+        return;
+    };
+    let url = format!("http://127.0.0.1:{}/x.tfrecord", server.port);
+    let started = Instant::now();
+    let err = tfr(&["--timeout", "3s", "head", "-n", "1", &url])
+        .run_within(60)
+        .fails(2);
+    assert_eq!(err, "tfr: timed out: the command did not finish within 3s (--timeout)");
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_secs(3) && took < Duration::from_secs(10),
+        "{took:?}"
+    );
+    let err = tfr(&["--timeout", "soon", "head", &url]).run().fails(2);
+    assert!(err.contains("not a duration"), "{err}");
+}

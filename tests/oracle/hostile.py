@@ -13,7 +13,7 @@ then an empty line.
                                        logs it to LOG and answers 404
   hostile.py metadata                  every request: 307 to http://169.254.169.254/latest/meta-data/
   hostile.py head405 FILE              HEAD: 405; GET: FILE, honouring Range
-  hostile.py trickle FILE SECONDS      HEAD: FILE's size; GET: FILE one byte every SECONDS s
+  hostile.py trickle FILE SECONDS      HEAD: FILE's size; GET (Range honoured): one byte every SECONDS s
   hostile.py s3 DIR LOG [BADKEY...]    an S3 bucket `b` (path style) holding DIR's files and,
                                        in its listings, the keys BADKEY (\\xNN escapes allowed);
                                        GET/HEAD of objects honour Range; LOG as above
@@ -173,12 +173,20 @@ def trickle(path, seconds):
             self.answer(200, data, [("ETag", '"v1"'), ("Accept-Ranges", "bytes")], head=True)
 
         def do_GET(self):
-            self.send_response(200)
-            self.send_header("Content-Length", str(len(data)))
+            start, end = 0, len(data)
+            rng = self.headers.get("Range", "")
+            if rng.startswith("bytes="):
+                first, _, last = rng[6:].partition("-")
+                start = int(first)
+                end = min(end, int(last) + 1) if last else end
+            self.send_response(206 if rng else 200)
+            self.send_header("Content-Length", str(end - start))
+            if rng:
+                self.send_header("Content-Range", f"bytes {start}-{end - 1}/{len(data)}")
             self.send_header("ETag", '"v1"')
             self.end_headers()
             try:
-                for b in data:
+                for b in data[start:end]:
                     self.wfile.write(bytes([b]))
                     self.wfile.flush()
                     time.sleep(seconds)

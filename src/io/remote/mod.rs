@@ -202,6 +202,49 @@ pub(crate) fn anonymous() -> bool {
     ANONYMOUS.load(Ordering::Relaxed)
 }
 
+/// `--timeout`: when it was given (the command's start) and the limit.
+static TIMEOUT: std::sync::OnceLock<(std::time::Instant, std::time::Duration)> = std::sync::OnceLock::new();
+
+/// The command line's `--timeout`: a command that reads or writes a URL
+/// and has not finished `limit` after now ends with one error line and
+/// exit 2 (temporary outputs removed, uploads aborted). Off by default: a
+/// stalled connection then fails after 30 s without a byte (retried up
+/// to 4 times); one that trickles bytes is waited for.
+pub fn set_timeout(limit: std::time::Duration) {
+    let _ = TIMEOUT.set((std::time::Instant::now(), limit));
+}
+
+/// Starts the `--timeout` watchdog, once, when the first URL is used.
+#[cfg_attr(not(feature = "remote"), allow(dead_code))]
+pub(crate) fn start_deadline() {
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    let Some(&(start, limit)) = TIMEOUT.get() else { return };
+    STARTED.call_once(|| {
+        let _ = std::thread::Builder::new()
+            .name("tfr-timeout".to_string())
+            .spawn(move || {
+                std::thread::sleep((start + limit).saturating_duration_since(std::time::Instant::now()));
+                use std::io::Write;
+                let _ = writeln!(
+                    std::io::stderr().lock(),
+                    "tfr: timed out: the command did not finish within {} (--timeout)",
+                    humane(limit)
+                );
+                super::output_file::cleanup::remove_pending();
+                std::process::exit(2);
+            });
+    });
+}
+
+/// A duration as given (`90s`, `1.5s`).
+fn humane(d: std::time::Duration) -> String {
+    if d.subsec_nanos() == 0 {
+        format!("{}s", d.as_secs())
+    } else {
+        format!("{}s", d.as_secs_f64())
+    }
+}
+
 /// The error of a build without the `remote` feature.
 #[cfg(not(feature = "remote"))]
 fn unsupported(loc: &Location) -> anyhow::Error {

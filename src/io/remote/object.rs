@@ -48,10 +48,14 @@ pub(crate) fn open(loc: &Location) -> Result<(At, u64)> {
         }
     };
     let head = async {
-        if loc.query.is_empty() {
-            client.store.head(&path).await
-        } else {
-            signed_get.await
+        if !loc.query.is_empty() {
+            return signed_get.await;
+        }
+        match client.store.head(&path).await {
+            // A web server that refuses HEAD (405; object_store calls it
+            // "not found") is asked for a byte instead, as a presigned URL is.
+            Err(e) if loc.kind == Kind::Http && method_not_allowed(&e) => signed_get.await,
+            other => other,
         }
     };
     let meta = match wait(rt, head) {

@@ -49,6 +49,7 @@ fn runtime() -> io::Result<&'static Runtime> {
     static RUNTIME: OnceLock<Result<Runtime, String>> = OnceLock::new();
     let made = RUNTIME.get_or_init(|| {
         let _ = rustls::crypto::ring::default_provider().install_default();
+        super::start_deadline();
         tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .thread_name("tfr-net")
@@ -363,6 +364,7 @@ fn one_line(e: &object_store::Error) -> String {
         "if the data is public, pass --no-sign-request"
     };
     let text = match e {
+        E::NotFound { .. } if method_not_allowed(e) => format!("the server refused the request: {causes}"),
         E::NotFound { .. } => "no such object".to_string(),
         // Reads ask for the version opened (If-Match on its ETag).
         E::Precondition { .. } => "the object changed while being read (replaced since it was opened)".to_string(),
@@ -392,6 +394,12 @@ fn one_line(e: &object_store::Error) -> String {
     // URLs in the causes lose their query (a presigned URL's signature)
     // and their user and password.
     super::redact_text(&text).into_owned()
+}
+
+/// Whether the server answered 405 Method Not Allowed (which object_store
+/// reports as "not found").
+fn method_not_allowed(e: &object_store::Error) -> bool {
+    causes(e).contains("405 Method Not Allowed")
 }
 
 /// The error's message and its sources', each once.
