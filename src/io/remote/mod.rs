@@ -170,8 +170,9 @@ pub(crate) fn redact_text(text: &str) -> std::borrow::Cow<'_, str> {
             .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '<' | '>'))
             .unwrap_or(rest.len() - at);
         let url = &rest[at..at + url_len];
-        // A closing bracket or punctuation that ends a sentence stays.
-        let trail = url.len() - url.trim_end_matches([')', ']', ',', ';', '.', ':']).len();
+        // A closing bracket or punctuation after the URL stays (not `.`:
+        // a query already shown as `?...` stays so).
+        let trail = url.len() - url.trim_end_matches([')', ']', ',', ';', ':']).len();
         let (url, tail) = url.split_at(url.len() - trail);
         out.push_str(&redact(url));
         out.push_str(tail);
@@ -338,6 +339,10 @@ mod tests {
             "error for url (https://***@h/a?...), then http://***@g/b: x"
         );
         assert_eq!(redact_text("no url here"), "no url here");
+        // Idempotent: a shown URL is shown the same again.
+        let once = redact_text("tfr: https://u:p@h/x.tfrecord?sig=1: access denied");
+        assert_eq!(once, "tfr: https://***@h/x.tfrecord?...: access denied");
+        assert_eq!(redact_text(&once), once);
         let l = parse(b"http://h/a.tfrecord?s=1#part").unwrap().unwrap();
         assert_eq!((l.key.as_str(), l.query.as_str()), ("a.tfrecord", "s=1"));
         let l = parse(b"s3://bkt/what?.tfrecord").unwrap().unwrap();

@@ -22,7 +22,11 @@ fn object(store: Arc<InMemory>, bytes: &[u8]) -> Object {
         })
         .unwrap();
     Object {
-        client: Arc::new(Client { store, multipart: None }),
+        client: Arc::new(Client {
+            store,
+            multipart: None,
+            lister: None,
+        }),
         path,
         size: meta.size,
         e_tag: meta.e_tag,
