@@ -181,10 +181,9 @@ enum Failed {
 fn bad_key(e: &object_store::Error) -> Option<&str> {
     use object_store::path::Error as P;
     match e {
-        object_store::Error::InvalidPath { source } => match source {
-            P::BadSegment { path, .. } | P::EmptySegment { path } | P::NonUnicode { path, .. } => Some(path),
-            _ => None,
-        },
+        object_store::Error::InvalidPath {
+            source: P::BadSegment { path, .. } | P::EmptySegment { path } | P::NonUnicode { path, .. },
+        } => Some(path),
         _ => None,
     }
 }
