@@ -148,6 +148,7 @@ pub(crate) fn redact(url: &str) -> std::borrow::Cow<'_, str> {
 /// A text (an error message) with each HTTP(S) URL in it shown as
 /// [`redact`] shows it (a URL ends at white space or a quote; a query is
 /// hidden to the end of its word).
+#[cfg_attr(not(any(feature = "cli", feature = "remote")), allow(dead_code))]
 pub(crate) fn redact_text(text: &str) -> std::borrow::Cow<'_, str> {
     let lower = text.to_ascii_lowercase();
     if !lower.contains("http://") && !lower.contains("https://") {
