@@ -216,7 +216,7 @@ pub(crate) fn error_line(msg: std::fmt::Arguments<'_>) {
 
 /// A text with each control character that could drive a terminal or
 /// break the line shown as a visible escape: C0 (`\n`, `\t`, `\r`, else
-/// `\x1b`), DEL and C1 (`\x7f`, `\u{9b}`), and the bidirectional overrides
+/// `\x1b`), DEL and C1 (`\x7f`, `\x9b`), and the bidirectional overrides
 /// and isolates (U+202A–U+202E, U+2066–U+2069, shown `\u{202e}`), which
 /// reorder what follows them. Text already escaped (a file name shown as
 /// `\x1b`) has no raw control character left and is unchanged.
@@ -231,7 +231,7 @@ pub(crate) fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
             '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x80 && harmful(c) => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
             c if harmful(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
             c => out.push(c),
         }
@@ -248,7 +248,7 @@ mod tests {
         assert_eq!(escape_controls("plain: a/b.tfrecord"), "plain: a/b.tfrecord");
         assert_eq!(
             escape_controls("x\u{1b}]0;title\u{7}\u{1b}[2J\u{7f}\u{9b}1m\nend\t"),
-            "x\\x1b]0;title\\x07\\x1b[2J\\x7f\\u{9b}1m\\nend\\t"
+            "x\\x1b]0;title\\x07\\x1b[2J\\x7f\\x9b1m\\nend\\t"
         );
         assert_eq!(escape_controls("a\u{202e}b\u{2066}c"), "a\\u{202e}b\\u{2066}c");
         // Already escaped: unchanged (no double escaping).

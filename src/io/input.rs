@@ -81,6 +81,9 @@ pub fn escape_name(bytes: &[u8]) -> String {
                 '\t' => out.push_str("\\t"),
                 '\r' => out.push_str("\\r"),
                 c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
+                // The bidirectional overrides and isolates reorder what
+                // follows them on a terminal.
+                '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
                 c => out.push(c),
             }
         }
@@ -389,5 +392,9 @@ mod tests {
         assert_eq!(escape_name("é ü".as_bytes()), "é ü");
         assert_eq!(escape_name(b"a\nb\x1b[31m"), "a\\nb\\x1b[31m");
         assert_eq!(escape_name(b"bad\xff"), "bad\\xff");
+        assert_eq!(
+            escape_name("a\u{202e}gpj.exe\u{9b}".as_bytes()),
+            "a\\u{202e}gpj.exe\\x9b"
+        );
     }
 }
