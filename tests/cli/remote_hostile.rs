@@ -190,6 +190,10 @@ fn server_bytes_are_escaped() {
     no_raw_controls(&ran.stderr);
     assert!(err.contains("\\x1b]0;pwned\\x07\\x1b[2J\\u{202e}evil"), "{err}");
     assert_eq!(ran.stderr.lines().count(), 1, "{}", ran.stderr);
+    // In verify-crc's JSON (stdout) too.
+    let ran = tfr(&["verify-crc", "--json", &url]).run();
+    no_raw_controls(&ran.stdout_str());
+    assert!(ran.stdout_str().contains("\\u{202e}evil"), "{}", ran.stdout_str());
 
     let Some(s3) = hostile(&["s3-error"]) else { return };
     let ran = s3_env(tfr(&["count", "s3://b/*.tfrecord"]), s3.port).run();
@@ -348,6 +352,17 @@ fn glob_skips_a_bad_key_with_a_warning() {
         ran.stderr
     );
     assert_eq!(ran.stderr.lines().count(), 2, "{}", ran.stderr);
+    // An upload's check of the bucket (a listing's first page) takes a
+    // page holding such a key as the bucket's answer.
+    let jsonl = tfr(&["to-jsonl", &data("base20.tfrecord")]).run().ok();
+    s3_env(tfr(&["from-jsonl", "-o", "s3://b/out.tfrecord", "-"]), server.port)
+        .stdin(jsonl.as_bytes())
+        .run()
+        .ok();
+    let back = s3_env(tfr(&["to-jsonl", "s3://b/out.tfrecord"]), server.port)
+        .run()
+        .ok();
+    assert_eq!(back, jsonl);
 }
 
 /// Issue 27, 5: `head s3://b/typo` costs a HEAD and a listing of one key

@@ -16,7 +16,8 @@ then an empty line.
   hostile.py trickle FILE SECONDS      HEAD: FILE's size; GET (Range honoured): one byte every SECONDS s
   hostile.py s3 DIR LOG [BADKEY...]    an S3 bucket `b` (path style) holding DIR's files and,
                                        in its listings, the keys BADKEY (\\xNN escapes allowed);
-                                       GET/HEAD of objects honour Range; LOG as above
+                                       GET/HEAD of objects honour Range; a PUT (one part) stores
+                                       an object; LOG as above
   hostile.py s3-endless PERPAGE        an S3 bucket `b` whose listing never ends: each page
                                        PERPAGE new keys and a next continuation token
   hostile.py s3-error                  every request: 403 with an S3 error whose <Message>
@@ -282,6 +283,16 @@ def s3(root, log, bad):
             else:
                 body = b"<Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>"
                 self.answer(404, body)
+
+        def do_PUT(self):
+            bucket, key, _ = self.route()
+            n = int(self.headers.get("Content-Length") or 0)
+            data = self.rfile.read(n)
+            if bucket != "b" or not key:
+                self.answer(404)
+                return
+            files[key] = data
+            self.answer(200, headers=[("ETag", '"v2"')])
 
     return listen(H)
 

@@ -178,7 +178,7 @@ enum Failed {
 
 /// The key a listing's page failed on, when object_store refused it as a
 /// name (`..`, an empty component, a control character).
-fn bad_key(e: &object_store::Error) -> Option<&str> {
+pub(super) fn bad_key(e: &object_store::Error) -> Option<&str> {
     use object_store::path::Error as P;
     match e {
         object_store::Error::InvalidPath {

@@ -392,8 +392,10 @@ fn one_line(e: &object_store::Error) -> String {
         _ => causes,
     };
     // URLs in the causes lose their query (a presigned URL's signature)
-    // and their user and password.
-    super::redact_text(&text).into_owned()
+    // and their user and password; what the server sent (an error body)
+    // is escaped here, so that it is harmless in every output (JSON and
+    // tables too), not only on stderr.
+    crate::io::input::escape_name(super::redact_text(&text).as_bytes())
 }
 
 /// Whether the server answered 405 Method Not Allowed (which object_store
@@ -479,6 +481,8 @@ impl Upload {
         let checked = wait(rt, async move { store.list(parent.as_ref()).next().await.transpose() });
         match checked {
             Ok(_) => {}
+            // A key object_store refuses as a name: the bucket answered.
+            Err(e) if listing::bad_key(&e).is_some() => {}
             Err(object_store::Error::NotFound { .. }) => bail!("{name}: no such bucket or container"),
             Err(e) => bail!("{name}: {}", one_line(&e)),
         }
