@@ -18,8 +18,9 @@ then an empty line.
                                        in its listings, the keys BADKEY (\\xNN escapes allowed);
                                        GET/HEAD of objects honour Range; a PUT (one part) stores
                                        an object; LOG as above
-  hostile.py s3-endless PERPAGE        an S3 bucket `b` whose listing never ends: each page
-                                       PERPAGE new keys and a next continuation token
+  hostile.py s3-endless PERPAGE [PAGES]  an S3 bucket `b` whose listing never ends (or ends
+                                       after PAGES pages): each page PERPAGE new keys and a
+                                       next continuation token
   hostile.py s3-error                  every request: 403 with an S3 error whose <Message>
                                        holds ESC]0;title BEL and ESC[2J
 """
@@ -297,16 +298,17 @@ def s3(root, log, bad):
     return listen(H)
 
 
-def s3_endless(per_page):
+def s3_endless(per_page, pages):
     class H(Base):
         def do_HEAD(self):
-            self.answer(200, head=True)
+            self.answer(404, head=True)
 
         def do_GET(self):
             query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
             page = int(query.get("continuation-token", ["0"])[0])
             keys = [(f"part-{page:09d}-{i:06d}.tfrecord", 10) for i in range(per_page)]
-            self.answer(200, list_page(keys, [], str(page + 1)))
+            last = pages is not None and page + 1 >= pages
+            self.answer(200, list_page(keys, [], None if last else str(page + 1)))
 
     return listen(H)
 
@@ -342,7 +344,7 @@ def main():
     elif mode == "s3":
         server = s3(args[0], args[1], args[2:])
     elif mode == "s3-endless":
-        server = s3_endless(int(args[0]))
+        server = s3_endless(int(args[0]), int(args[1]) if len(args) > 1 else None)
     elif mode == "s3-error":
         server = s3_error()
     else:

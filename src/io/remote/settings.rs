@@ -43,11 +43,12 @@ pub(super) fn check_url(name: &str, value: &str) -> Result<()> {
     bail!("{name} is not a usable URL ('{}': {why})", shown(value))
 }
 
-/// Refuses a region that is not letters, digits and `-` (`us-east-1`).
+/// Refuses a region that is not letters, digits, `-`, `_` and `.`
+/// (`us-east-1`; S3-compatible stores name theirs more freely).
 pub(super) fn check_region(name: &str, value: &str) -> Result<()> {
-    if value.is_empty() || !value.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
+    if value.is_empty() || !value.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b)) {
         bail!(
-            "{name} is not a region name ('{}': letters, digits and '-' only)",
+            "{name} is not a region name ('{}': letters, digits, '-', '_' and '.' only)",
             shown(value)
         );
     }
