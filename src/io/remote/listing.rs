@@ -82,6 +82,11 @@ pub(crate) fn list(loc: &Location) -> Result<Vec<String>> {
                 Ok(page) => page,
                 Err(e) => match bad_key(&e) {
                     // One key is refused: narrow down to it, then skip it.
+                    // (A store that lists the key it is told to start
+                    // after would return it again: then the error stands.)
+                    Some(bad) if narrow == Some(1) && skipped.last() == Some(&format!("{base}/{bad}")) => {
+                        return Err(Failed::Store(e));
+                    }
                     Some(bad) => match narrow {
                         Some(1) => {
                             skipped.push(format!("{base}/{bad}"));
