@@ -707,3 +707,78 @@ fn http_reads_a_prefix_for_head() {
         "{line}"
     );
 }
+
+/// Python for objstore.py's HTTP server, which needs only the standard
+/// library: the remote venv's, else `python3` on PATH.
+fn http_python() -> Option<PathBuf> {
+    if let Some(venv) = venv() {
+        return Some(venv.join("bin/python"));
+    }
+    let ok = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    ok.then(|| PathBuf::from("python3"))
+}
+
+/// Issue 26: a gzip object whose connection is cut midway (on every try,
+/// so the retries fail too) is a read failure, exit 2, naming the cause;
+/// it was reported as damage ("corrupt compressed stream", and 1 fault
+/// with exit 1 from verify-crc) because any error without an OS code out
+/// of the decoder counted as the decoder's.
+#[test]
+fn http_connection_cut_midway_is_a_read_failure() {
+    let Some(python) = http_python() else {
+        return skip_or_fail("python3 missing (the HTTP server runs on it)");
+    };
+    let dir = Dir::new();
+    std::fs::create_dir(dir.path("cut")).unwrap();
+    // 800 KB of gzip: incompressible payloads, so the cut at 300,000 bytes
+    // falls inside the deflate data.
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let payloads: Vec<Vec<u8>> = (0..40)
+        .map(|_| {
+            (0..20_000)
+                .map(|_| {
+                    state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                    (state >> 56) as u8
+                })
+                .collect()
+        })
+        .collect();
+    let refs: Vec<&[u8]> = payloads.iter().map(Vec::as_slice).collect();
+    let gz = gzip(&records(&refs));
+    assert!(gz.len() > 600_000, "{}", gz.len());
+    std::fs::write(dir.path("cut/x.tfrecord.gz"), &gz).unwrap();
+    let mut cmd = Command::new(python);
+    cmd.arg(helper()).args([
+        "http",
+        &dir.path("").to_string_lossy(),
+        &dir.path("sent").to_string_lossy(),
+        "300000",
+    ]);
+    let server = start(cmd, |l| l.trim().parse().ok());
+    let url = format!("http://127.0.0.1:{}/cut/x.tfrecord.gz", server.port);
+    for args in [
+        vec!["verify-crc", url.as_str()],
+        vec!["verify-crc", "--json", url.as_str()],
+        vec!["cat", "--type", "raw", url.as_str()],
+        vec!["to-jsonl", "--type", "raw", url.as_str()],
+    ] {
+        let line = tfr(&args).run_within(120).fails(2);
+        assert!(
+            line.contains("read failed") && line.contains("end of file before message length reached"),
+            "{args:?}: {line}"
+        );
+        assert!(!line.contains("corrupt"), "{args:?}: {line}");
+    }
+    // The same bytes cut short in a file are damage, as before.
+    let local = dir.write("short.tfrecord.gz", &gz[..300_000]);
+    let ran = tfr(&["verify-crc", &local]).run();
+    let all = format!("{}{}", ran.stdout_str(), ran.stderr);
+    assert_eq!(ran.code, 1, "{all}");
+    assert!(
+        all.contains("1 fault") && all.contains("corrupt compressed stream"),
+        "{all}"
+    );
+}
