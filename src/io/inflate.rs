@@ -10,9 +10,14 @@
 //!
 //! After the end of a gzip member or a zlib stream, more input must be
 //! another member (stream) of the same format, read on as one stream as
-//! TensorFlow reads concatenated gzip members; anything else is an
-//! [`io::ErrorKind::InvalidData`] error naming how many bytes trail.
+//! TensorFlow reads concatenated gzip members; anything else is damage
+//! naming how many bytes trail.
+//!
+//! Damage (bad data, a stream cut short) is always a [`Corrupt`] error; an
+//! error of the input itself is passed on unchanged, so that a read failure
+//! is never taken for damage.
 
+use super::Corrupt;
 use flate2::{Crc, Decompress, FlushDecompress, Status};
 use std::io::{self, BufRead, Read};
 
@@ -100,6 +105,15 @@ impl<R: BufRead> Inflater<R> {
         Ok(n)
     }
 
+    /// Fills `buf` from the input; an input that ends first is a stream
+    /// cut short.
+    fn read_full(&mut self, buf: &mut [u8]) -> io::Result<()> {
+        match self.read_up_to(buf)? == buf.len() {
+            true => Ok(()),
+            false => Err(cut_short()),
+        }
+    }
+
     /// The error for input after the end of the last whole member or
     /// stream: `already` bytes of it were read, the rest is counted here.
     fn trailing(&mut self, already: usize) -> io::Error {
@@ -127,7 +141,7 @@ impl<R: BufRead> Inflater<R> {
             return Err(self.trailing(n));
         }
         if n < fixed.len() {
-            return Err(cut_short(io::ErrorKind::UnexpectedEof.into()));
+            return Err(cut_short());
         }
         if fixed[..3] != MAGIC {
             return Err(invalid("not a gzip member header"));
@@ -135,11 +149,11 @@ impl<R: BufRead> Inflater<R> {
         let flags = fixed[3];
         if flags & 0x04 != 0 {
             let mut len = [0u8; 2];
-            self.input.read_exact(&mut len).map_err(cut_short)?;
+            self.read_full(&mut len)?;
             let len = u64::from(u16::from_le_bytes(len));
             let skipped = io::copy(&mut (&mut self.input).take(len), &mut io::sink())?;
             if skipped < len {
-                return Err(cut_short(io::ErrorKind::UnexpectedEof.into()));
+                return Err(cut_short());
             }
         }
         for flag in [0x08, 0x10] {
@@ -147,12 +161,12 @@ impl<R: BufRead> Inflater<R> {
                 let mut text = Vec::new();
                 self.input.read_until(0, &mut text)?;
                 if text.last() != Some(&0) {
-                    return Err(cut_short(io::ErrorKind::UnexpectedEof.into()));
+                    return Err(cut_short());
                 }
             }
         }
         if flags & 0x02 != 0 {
-            self.input.read_exact(&mut [0u8; 2]).map_err(cut_short)?;
+            self.read_full(&mut [0u8; 2])?;
         }
         self.state.reset(false);
         self.crc.reset();
@@ -163,7 +177,7 @@ impl<R: BufRead> Inflater<R> {
     /// Reads and checks a gzip member trailer, then looks for another member.
     fn read_trailer(&mut self) -> io::Result<()> {
         let mut trailer = [0u8; 8];
-        self.input.read_exact(&mut trailer).map_err(cut_short)?;
+        self.read_full(&mut trailer)?;
         let crc = u32::from_le_bytes(trailer[..4].try_into().expect("4 bytes"));
         let size = u32::from_le_bytes(trailer[4..].try_into().expect("4 bytes"));
         if crc != self.crc.sum() || size != self.crc.amount() {
@@ -232,7 +246,7 @@ impl<R: BufRead> Inflater<R> {
                     self.phase = Phase::Trailer;
                     return (produced, None);
                 }
-                Ok(_) if eof && produced == 0 => Some(cut_short(io::ErrorKind::UnexpectedEof.into())),
+                Ok(_) if eof && produced == 0 => Some(cut_short()),
                 Ok(_) if consumed == 0 && produced == 0 => Some(invalid("the decompressor makes no progress")),
                 Ok(_) => None,
                 Err(e) => Some(invalid(&describe(&e))),
@@ -253,16 +267,12 @@ fn is_zlib_header([cmf, flg]: [u8; 2]) -> bool {
 
 /// An error for data that is not valid gzip/zlib.
 fn invalid(msg: &str) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, msg.to_string())
+    Corrupt::data(msg)
 }
 
 /// The stream ends inside a header, the deflate data or a trailer.
-fn cut_short(e: io::Error) -> io::Error {
-    if e.kind() == io::ErrorKind::UnexpectedEof {
-        io::Error::new(io::ErrorKind::UnexpectedEof, "the compressed stream is cut short")
-    } else {
-        e
-    }
+fn cut_short() -> io::Error {
+    Corrupt::cut_short("the compressed stream is cut short")
 }
 
 /// The decompressor's message without flate2's prefix. zlib-rs may first

@@ -165,7 +165,9 @@ fn is_pattern(s: &[u8]) -> bool {
 /// whole component matches any number of directories.
 fn glob(pattern: &[u8]) -> io::Result<Vec<PathBuf>> {
     let absolute = pattern.first() == Some(&b'/');
-    let parts: Vec<&[u8]> = pattern.split(|&b| b == b'/').filter(|p| !p.is_empty()).collect();
+    let mut parts: Vec<&[u8]> = pattern.split(|&b| b == b'/').filter(|p| !p.is_empty()).collect();
+    // `**/**` is `**`: walked once, not once per way to split the path.
+    parts.dedup_by(|a, b| *a == b"**" && *b == b"**");
     let root = PathBuf::from(if absolute { "/" } else { "" });
     let mut found = Vec::new();
     walk(&root, &parts, &mut found)?;
@@ -234,36 +236,92 @@ fn read_dir(dir: &std::path::Path) -> io::Result<Vec<(Vec<u8>, PathBuf)>> {
 }
 
 /// Whether a path's components match a glob's (`**` as a whole
-/// component matches any number of them, including none).
+/// component matches any number of them, including none). Linear in the
+/// path for each pattern component, as [`matches`] is in the name.
 #[cfg_attr(not(feature = "remote"), allow(dead_code))]
 pub(crate) fn matches_path(pattern: &[&[u8]], parts: &[&[u8]]) -> bool {
-    match pattern.split_first() {
-        None => parts.is_empty(),
-        Some((&b"**", rest)) => (0..=parts.len()).any(|i| matches_path(rest, &parts[i..])),
-        Some((first, rest)) => parts
-            .split_first()
-            .is_some_and(|(head, tail)| matches(first, head) && matches_path(rest, tail)),
+    wildcard(
+        pattern.len(),
+        parts.len(),
+        |p| pattern[p] == b"**",
+        |p, n| matches(pattern[p], parts[n]).then_some(1),
+    )
+}
+
+/// Whether a name matches a glob (`*`, `?`, `[a-z]`, `[!x]`), as bytes:
+/// `*` matches any run of bytes, `?` one byte, `[...]` one byte of a set
+/// (ranges `a-z`, negated by a leading `!` or `^`; a `]` right after the
+/// `[` is in the set; a `[` without its `]` is itself), any other byte
+/// itself. At most (pattern length × name length) steps, whatever the
+/// pattern: `*a*a*a*a*a*a*a*a*b` against 150 bytes is as quick as `*`.
+pub fn matches(pattern: &[u8], name: &[u8]) -> bool {
+    // Elements are parsed where they stand (no allocation: --features
+    // patterns are matched against every feature of every record).
+    wildcard(
+        pattern.len(),
+        name.len(),
+        |p| pattern[p] == b'*',
+        |p, n| {
+            let (element, len) = element(&pattern[p..]);
+            element.matches(name[n]).then_some(len)
+        },
+    )
+}
+
+/// The two-pointer wildcard walk over positions `0..pattern` and
+/// `0..items`: a `star` position (one long) matches any run of items; any
+/// other matches exactly one item, `one` saying whether and how many
+/// positions long it is. On a mismatch only the last star seen takes one
+/// more item and the walk resumes after it: earlier stars never need to
+/// (whatever they could take, the last one can take as well), so it never
+/// backtracks further and ends within O(pattern × items) steps.
+fn wildcard(
+    pattern: usize,
+    items: usize,
+    star: impl Fn(usize) -> bool,
+    one: impl Fn(usize, usize) -> Option<usize>,
+) -> bool {
+    let (mut p, mut n) = (0, 0);
+    // After the last star: where the pattern resumes, and the item it resumed at.
+    let mut resume: Option<(usize, usize)> = None;
+    loop {
+        if p < pattern {
+            if star(p) {
+                resume = Some((p + 1, n));
+                p += 1;
+                continue;
+            }
+            if let Some(len) = (n < items).then(|| one(p, n)).flatten() {
+                p += len;
+                n += 1;
+                continue;
+            }
+        } else if n == items {
+            return true;
+        }
+        match resume {
+            Some((after, from)) if from < items => {
+                resume = Some((after, from + 1));
+                (p, n) = (after, from + 1);
+            }
+            _ => return false,
+        }
     }
 }
 
-/// Whether a name matches a glob (`*`, `?`, `[a-z]`, `[!x]`), as bytes.
-pub fn matches(pattern: &[u8], name: &[u8]) -> bool {
-    fn go(p: &[u8], n: &[u8]) -> bool {
-        match p.split_first() {
-            None => n.is_empty(),
-            Some((b'*', rest)) => (0..=n.len()).any(|i| go(rest, &n[i..])),
-            Some((b'?', rest)) => !n.is_empty() && go(rest, &n[1..]),
-            Some((b'[', rest)) => {
-                let Some(close) = rest.iter().skip(1).position(|&b| b == b']').map(|i| i + 1) else {
-                    return n.first() == Some(&b'[') && go(rest, &n[1..]);
-                };
-                let Some((&c, after)) = n.split_first() else {
-                    return false;
-                };
-                let (negate, set) = match rest[..close].split_first() {
-                    Some((b'!' | b'^', set)) => (true, set),
-                    _ => (false, &rest[..close]),
-                };
+/// One element of a glob name pattern; each but `*` matches one byte.
+enum Element<'a> {
+    Any,
+    Set { negate: bool, set: &'a [u8] },
+    Byte(u8),
+}
+
+impl Element<'_> {
+    fn matches(&self, c: u8) -> bool {
+        match *self {
+            Element::Any => true,
+            Element::Byte(b) => b == c,
+            Element::Set { negate, set } => {
                 let mut hit = false;
                 let mut i = 0;
                 while i < set.len() {
@@ -275,12 +333,29 @@ pub fn matches(pattern: &[u8], name: &[u8]) -> bool {
                         i += 1;
                     }
                 }
-                hit != negate && go(&rest[close + 1..], after)
+                hit != negate
             }
-            Some((&b, rest)) => n.first() == Some(&b) && go(rest, &n[1..]),
         }
     }
-    go(pattern, name)
+}
+
+/// The element `p` starts with (not `*`) and its length in bytes.
+fn element(p: &[u8]) -> (Element<'_>, usize) {
+    match p[0] {
+        b'?' => (Element::Any, 1),
+        b'[' => {
+            let rest = &p[1..];
+            let Some(close) = rest.iter().skip(1).position(|&b| b == b']').map(|i| i + 1) else {
+                return (Element::Byte(b'['), 1);
+            };
+            let (negate, set) = match rest[..close].split_first() {
+                Some((b'!' | b'^', set)) => (true, set),
+                _ => (false, &rest[..close]),
+            };
+            (Element::Set { negate, set }, close + 2)
+        }
+        b => (Element::Byte(b), 1),
+    }
 }
 
 /// The inputs' total size in bytes (for a progress bar), when every input
@@ -384,6 +459,119 @@ mod tests {
         assert!(!matches_path(&path("data/*"), &path("data/sub/train-1")));
         assert!(matches_path(&path("data/**/t*"), &path("data/sub/x/train-1")));
         assert!(matches_path(&path("data/**/t*"), &path("data/train-1")));
+    }
+
+    /// The backtracking matcher tfr had before issue 26 (exponential in
+    /// the number of stars), the reference for the semantics.
+    fn old_matches(p: &[u8], n: &[u8]) -> bool {
+        match p.split_first() {
+            None => n.is_empty(),
+            Some((b'*', rest)) => (0..=n.len()).any(|i| old_matches(rest, &n[i..])),
+            Some((b'?', rest)) => !n.is_empty() && old_matches(rest, &n[1..]),
+            Some((b'[', rest)) => {
+                let Some(close) = rest.iter().skip(1).position(|&b| b == b']').map(|i| i + 1) else {
+                    return n.first() == Some(&b'[') && old_matches(rest, &n[1..]);
+                };
+                let Some((&c, after)) = n.split_first() else {
+                    return false;
+                };
+                let (negate, set) = match rest[..close].split_first() {
+                    Some((b'!' | b'^', set)) => (true, set),
+                    _ => (false, &rest[..close]),
+                };
+                let mut hit = false;
+                let mut i = 0;
+                while i < set.len() {
+                    if i + 2 < set.len() && set[i + 1] == b'-' {
+                        hit |= (set[i]..=set[i + 2]).contains(&c);
+                        i += 3;
+                    } else {
+                        hit |= set[i] == c;
+                        i += 1;
+                    }
+                }
+                hit != negate && old_matches(&rest[close + 1..], after)
+            }
+            Some((&b, rest)) => n.first() == Some(&b) && old_matches(rest, &n[1..]),
+        }
+    }
+
+    fn old_matches_path(pattern: &[&[u8]], parts: &[&[u8]]) -> bool {
+        match pattern.split_first() {
+            None => parts.is_empty(),
+            Some((&b"**", rest)) => (0..=parts.len()).any(|i| old_matches_path(rest, &parts[i..])),
+            Some((first, rest)) => parts
+                .split_first()
+                .is_some_and(|(head, tail)| old_matches(first, head) && old_matches_path(rest, tail)),
+        }
+    }
+
+    /// Every string of length up to `max` over `alphabet`.
+    fn all_strings(alphabet: &[u8], max: usize) -> Vec<Vec<u8>> {
+        let mut out = vec![Vec::new()];
+        let mut last = vec![Vec::new()];
+        for _ in 0..max {
+            last = last
+                .iter()
+                .flat_map(|s| {
+                    alphabet.iter().map(move |&c| {
+                        let mut s = s.clone();
+                        s.push(c);
+                        s
+                    })
+                })
+                .collect();
+            out.extend(last.iter().cloned());
+        }
+        out
+    }
+
+    /// Issue 26: the linear matcher agrees with the old one on every
+    /// pattern of up to 5 bytes over the glob syntax against every name of
+    /// up to 4 bytes.
+    #[test]
+    fn the_linear_matcher_has_the_old_semantics() {
+        let names = all_strings(b"ab]-", 4);
+        for pattern in all_strings(b"a*?[]!-", 5) {
+            for name in &names {
+                assert_eq!(
+                    matches(&pattern, name),
+                    old_matches(&pattern, name),
+                    "{} against {}",
+                    escape_name(&pattern),
+                    escape_name(name)
+                );
+            }
+        }
+        let comps: [&[u8]; 3] = [b"**", b"a*", b"b"];
+        let parts: [&[u8]; 2] = [b"a", b"b"];
+        for pattern in all_strings(&[0, 1, 2], 4) {
+            let pattern: Vec<&[u8]> = pattern.iter().map(|&i| comps[usize::from(i)]).collect();
+            for path in all_strings(&[0, 1], 4) {
+                let path: Vec<&[u8]> = path.iter().map(|&i| parts[usize::from(i)]).collect();
+                assert_eq!(
+                    matches_path(&pattern, &path),
+                    old_matches_path(&pattern, &path),
+                    "{pattern:?} against {path:?}"
+                );
+            }
+        }
+    }
+
+    /// Issue 26: a pattern with many stars against a long name that it
+    /// does not match took minutes (backtracking); now microseconds.
+    #[test]
+    fn many_stars_match_in_linear_time() {
+        let started = std::time::Instant::now();
+        let name = vec![b'a'; 150];
+        assert!(!matches(b"*a*a*a*a*a*a*a*a*b", &name));
+        assert!(!matches(&b"*a".repeat(40), &name[..39]));
+        assert!(matches(b"*a*a*a*a*a*a*a*a*a", &name));
+        let many: Vec<&[u8]> = std::iter::repeat_n(&b"**"[..], 30).chain([&b"*a*a*a*b"[..]]).collect();
+        let deep: Vec<&[u8]> = std::iter::repeat_n(&name[..], 60).collect();
+        assert!(!matches_path(&many, &deep));
+        let elapsed = started.elapsed();
+        assert!(elapsed < std::time::Duration::from_millis(500), "{elapsed:?}");
     }
 
     #[test]

@@ -9,7 +9,9 @@
 //! - [`inflate`]: gzip/zlib decoding that never loses output; [`readahead`]
 //!   runs it on a second thread.
 //! - [`snappy`]: TensorFlow's SNAPPY stream, both ways.
-//! - [`decoder`]: the decoder for a [`Compression`].
+//! - [`decoder`]: the decoder for a [`Compression`]; [`Corrupt`], the one
+//!   error a decoder raises for damaged data, told apart from an I/O failure
+//!   by [`corrupt`].
 //! - [`deflate`]: gzip output compressed on several threads.
 //! - [`output_file`]: atomic output files (temporary file, renamed on success;
 //!   an upload completed on success).
@@ -86,9 +88,83 @@ pub fn decoder<R: std::io::BufRead + Send + 'static>(
     }
 }
 
+/// Damage a decoder found in its compressed input (a corrupt gzip, zlib
+/// or snappy stream, or one cut short), as opposed to a failure to read
+/// that input (a disk error, a connection cut mid-object).
+///
+/// Only the decoders make one, always inside an [`std::io::Error`] (of kind
+/// `InvalidData`, or `UnexpectedEof` when cut short) so that it passes
+/// through readers unchanged; [`corrupt`] finds it again. Any other error
+/// out of a decoder is its input's, and is reported as a read failure.
+#[derive(Debug)]
+pub struct Corrupt {
+    message: String,
+    cut_short: bool,
+}
+
+impl Corrupt {
+    /// An `io::Error` for damaged data, `message` saying what is wrong.
+    pub(crate) fn data(message: impl Into<String>) -> std::io::Error {
+        Corrupt::wrap(message.into(), false)
+    }
+
+    /// An `io::Error` for a stream that ends inside a block, header or
+    /// trailer (its input ended cleanly, too early).
+    pub(crate) fn cut_short(message: impl Into<String>) -> std::io::Error {
+        Corrupt::wrap(message.into(), true)
+    }
+
+    fn wrap(message: String, cut_short: bool) -> std::io::Error {
+        let kind = match cut_short {
+            true => std::io::ErrorKind::UnexpectedEof,
+            false => std::io::ErrorKind::InvalidData,
+        };
+        std::io::Error::new(kind, Corrupt { message, cut_short })
+    }
+
+    /// Whether the stream merely ends too early (rather than holding bad data).
+    pub fn is_cut_short(&self) -> bool {
+        self.cut_short
+    }
+}
+
+impl std::fmt::Display for Corrupt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Corrupt {}
+
+/// The damage a decoder reported, when `e` is one (the one test of
+/// "damage or read failure" for a decompressed stream).
+pub fn corrupt(e: &std::io::Error) -> Option<&Corrupt> {
+    e.get_ref()?.downcast_ref::<Corrupt>()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn corrupt_is_told_from_read_failures() {
+        let e = Corrupt::data("bad block");
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidData);
+        assert_eq!(e.to_string(), "bad block");
+        assert!(!corrupt(&e).expect("damage").is_cut_short());
+        let e = Corrupt::cut_short("ends early");
+        assert_eq!(e.kind(), std::io::ErrorKind::UnexpectedEof);
+        assert!(corrupt(&e).expect("damage").is_cut_short());
+        // What a connection cut mid-object or a disk error looks like: never damage.
+        for e in [
+            std::io::Error::other("the connection ended 5 bytes before the end of a range"),
+            std::io::Error::new(std::io::ErrorKind::InvalidData, "not from a decoder"),
+            std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "failed to fill whole buffer"),
+            std::io::Error::from_raw_os_error(5),
+        ] {
+            assert!(corrupt(&e).is_none(), "{e}");
+        }
+    }
 
     #[test]
     fn sniffs_magic_bytes() {

@@ -328,9 +328,12 @@ pub(crate) mod cleanup {
     }
 
     /// On every terminating signal that can be caught: remove the temporary
-    /// files, exit 128 + the signal (130 for SIGINT, 143 for SIGTERM, 129
-    /// for SIGHUP), as a shell reports a process killed by it. SIGPIPE stays
-    /// ignored (a closed output pipe is a write error, handled as success).
+    /// files and run the hooks, then die by that same signal (its default
+    /// action, re-raised), so that a shell sees a process killed by it
+    /// (`$?` is 128 + the signal) and a loop around tfr stops on Ctrl-C.
+    /// A second signal during the clean-up (an upload's abort can take
+    /// seconds) dies by that one at once. SIGPIPE stays ignored (a closed
+    /// output pipe is a write error, handled as success).
     #[cfg(unix)]
     fn install() {
         use signal_hook::consts::signal::*;
@@ -343,17 +346,24 @@ pub(crate) mod cleanup {
         let _ = std::thread::Builder::new().name("tfr-signals".into()).spawn(move || {
             let mut signals = signals.forever();
             if let Some(sig) = signals.next() {
-                // The clean-up (an upload's abort can take seconds) runs
-                // beside this thread: a second signal exits at once.
+                // The clean-up runs beside this thread, which waits for a second signal.
                 let _ = std::thread::Builder::new().name("tfr-cleanup".into()).spawn(move || {
                     remove_pending();
-                    std::process::exit(128 + sig);
+                    die_by(sig);
                 });
                 if let Some(again) = signals.next() {
-                    std::process::exit(128 + again);
+                    die_by(again);
                 }
             }
         });
+    }
+
+    /// Ends the process by `sig` with its default action (terminate, or
+    /// dump core for SIGQUIT and SIGXCPU); 128 + `sig` should that fail.
+    #[cfg(unix)]
+    fn die_by(sig: i32) -> ! {
+        let _ = signal_hook::low_level::emulate_default_handler(sig);
+        std::process::exit(128 + sig)
     }
 
     #[cfg(not(unix))]

@@ -14,6 +14,8 @@
 //!
 //! [`SnappyReader`] never loses output: a damaged block's error comes after
 //! every byte of the blocks before it, as [`super::inflate::Inflater`]'s do.
+//! Damage is a [`super::Corrupt`] error; an error of the input itself is
+//! passed on unchanged (a read failure, not damage).
 //! A block length is checked against [`MAX_BLOCK`] before anything is
 //! allocated, so a hostile length cannot make it hold more than that.
 
@@ -334,12 +336,14 @@ fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     Ok(n)
 }
 
+/// The stream ends inside a block length or a block (damage, not a read failure).
 fn cut_short(msg: String) -> io::Error {
-    io::Error::new(io::ErrorKind::UnexpectedEof, msg)
+    super::Corrupt::cut_short(msg)
 }
 
+/// A block that does not decode (damage, not a read failure).
 fn corrupt(msg: String) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, msg)
+    super::Corrupt::data(msg)
 }
 
 #[cfg(test)]

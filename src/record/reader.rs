@@ -264,17 +264,19 @@ impl RecordReader {
         self.src.fill(n).map_err(|e| self.io_error(e))
     }
 
-    /// A read failure; inside a decompressor it means the stream is corrupt.
+    /// A read failure, or the damage a decompressor found.
     fn io_error(&self, e: io::Error) -> ReadError {
-        if self.compression == Compression::None || !is_decoder_error(&e) {
-            return ReadError::Io(e);
+        match crate::io::corrupt(&e) {
+            Some(corrupt) if self.compression != Compression::None => {
+                let reason = if corrupt.is_cut_short() {
+                    format!("the {} stream is cut short", self.compression.name())
+                } else {
+                    corrupt.to_string()
+                };
+                self.damage(DamageKind::CorruptCompressed { reason })
+            }
+            _ => ReadError::Io(e),
         }
-        let reason = if e.kind() == io::ErrorKind::UnexpectedEof {
-            format!("the {} stream is cut short", self.compression.name())
-        } else {
-            e.to_string()
-        };
-        self.damage(DamageKind::CorruptCompressed { reason })
     }
 
     fn damage(&self, kind: DamageKind) -> ReadError {
@@ -285,14 +287,6 @@ impl RecordReader {
             compression: self.compression,
         })
     }
-}
-
-/// Errors a decompressor raises for bad data (as opposed to the OS).
-fn is_decoder_error(e: &io::Error) -> bool {
-    matches!(
-        e.kind(),
-        io::ErrorKind::InvalidData | io::ErrorKind::InvalidInput | io::ErrorKind::UnexpectedEof | io::ErrorKind::Other
-    ) && e.raw_os_error().is_none()
 }
 
 #[cfg(test)]
@@ -376,5 +370,76 @@ mod tests {
         let d = err.unwrap();
         assert_eq!((recs.len(), d.record, d.offset), (1, 1, 21));
         assert_eq!(d.kind, DamageKind::DataCrcMismatch);
+    }
+
+    /// The first `n` bytes of `bytes`, then `fail` (a read error) or a clean end.
+    struct CutAt {
+        bytes: Vec<u8>,
+        at: usize,
+        fail: bool,
+    }
+
+    impl io::Read for CutAt {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.at == self.bytes.len() {
+                return match self.fail {
+                    true => Err(io::Error::other(
+                        "the connection ended 5 bytes before the end of a range",
+                    )),
+                    false => Ok(0),
+                };
+            }
+            let n = buf.len().min(self.bytes.len() - self.at).min(4096);
+            buf[..n].copy_from_slice(&self.bytes[self.at..self.at + n]);
+            self.at += n;
+            Ok(n)
+        }
+    }
+
+    /// Issue 26: an error of the decoder's input is a read failure, not damage;
+    /// the same input ending there is a gzip stream cut short (damage).
+    #[test]
+    fn an_input_failing_under_the_decoder_is_a_read_failure() {
+        use std::io::Write;
+        let mut state = 7u64;
+        let noise: Vec<u8> = (0..200_000)
+            .map(|_| {
+                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                (state >> 56) as u8
+            })
+            .collect();
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(&file_of::<&[u8]>(&[&noise[..100_000], &noise[100_000..]]))
+            .unwrap();
+        let mut gz = gz.finish().unwrap();
+        gz.truncate(150_000);
+        for fail in [true, false] {
+            let input = io::BufReader::new(CutAt {
+                bytes: gz.clone(),
+                at: 0,
+                fail,
+            });
+            let decoded = crate::io::decoder(input, Compression::Gzip).ok().expect("a decoder");
+            let mut r = RecordReader::new(Source::from_reader(decoded), Compression::Gzip);
+            assert_eq!(
+                r.next_record().map(|r| r.map(|r| r.data.len())).ok(),
+                Some(Some(100_000))
+            );
+            match (fail, r.next_record()) {
+                (true, Err(ReadError::Io(e))) => {
+                    assert!(e.to_string().contains("connection ended"), "{e}");
+                    assert!(crate::io::corrupt(&e).is_none());
+                }
+                (false, Err(ReadError::Damage(d))) => {
+                    assert_eq!(
+                        d.kind,
+                        DamageKind::CorruptCompressed {
+                            reason: "the gzip stream is cut short".into()
+                        }
+                    );
+                }
+                (_, other) => panic!("fail={fail}: {other:?}"),
+            }
+        }
     }
 }

@@ -285,7 +285,7 @@ impl Scanner {
         if self.dead.is_none() {
             match self.src().fill(n) {
                 Ok(got) => return Ok(got),
-                Err(e) if self.compression() != Compression::None && is_decoder_error(&e) => {
+                Err(e) if self.compression() != Compression::None && crate::io::corrupt(&e).is_some() => {
                     self.dead = Some(stream_reason(&e, self.compression()));
                 }
                 Err(e) => return Err(e),
@@ -740,20 +740,11 @@ pub(super) fn find_header(buf: &[u8]) -> Option<usize> {
         .position(|w| parse_header(w.try_into().expect("12 bytes")).is_some())
 }
 
-/// Errors a decompressor raises for bad data (as opposed to the OS).
-fn is_decoder_error(e: &io::Error) -> bool {
-    matches!(
-        e.kind(),
-        io::ErrorKind::InvalidData | io::ErrorKind::InvalidInput | io::ErrorKind::UnexpectedEof | io::ErrorKind::Other
-    ) && e.raw_os_error().is_none()
-}
-
 /// Why a decompressor stopped, for the report.
 fn stream_reason(e: &io::Error, compression: Compression) -> String {
-    if e.kind() == io::ErrorKind::UnexpectedEof {
-        format!("the {} stream is cut short", compression.name())
-    } else {
-        format!("{}: {e}", compression.name())
+    match crate::io::corrupt(e) {
+        Some(c) if c.is_cut_short() => format!("the {} stream is cut short", compression.name()),
+        _ => format!("{}: {e}", compression.name()),
     }
 }
 

@@ -1,6 +1,6 @@
 //! The process around an output file (issue 17): every catchable
-//! terminating signal removes the temporary file and exits 128 + the
-//! signal; `-o` through a dangling symlink creates its target; a read-only
+//! terminating signal removes the temporary file, then tfr dies by that
+//! signal (issue 26: so a shell loop around it stops on Ctrl-C); `-o` through a dangling symlink creates its target; a read-only
 //! target is refused; help into a full disk is an error.
 
 use crate::util::*;
@@ -17,9 +17,46 @@ fn temp_files(dir: &Dir) -> Vec<String> {
         .collect()
 }
 
+/// `tfr from-jsonl -o out.tfrecord` reading a stdin that stays open, run
+/// without core dumps (SIGQUIT's default action dumps one), once its
+/// temporary file exists.
+#[cfg(unix)]
+fn busy_writer(dir: &Dir) -> (std::process::Child, std::process::ChildStdin) {
+    let mut child = Command::new("sh")
+        .args(["-c", "ulimit -c 0; exec \"$0\" \"$@\""])
+        .arg(env!("CARGO_BIN_EXE_tfr"))
+        .args(["from-jsonl", "-o", "out.tfrecord"])
+        .current_dir(dir.path("."))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Mid-write: lines sent, the input still open.
+    let mut stdin = child.stdin.take().unwrap();
+    for i in 0..2000 {
+        writeln!(stdin, "{{\"a\": [{i}]}}").unwrap();
+    }
+    stdin.flush().unwrap();
+    let start = Instant::now();
+    while temp_files(dir).is_empty() {
+        assert!(start.elapsed() < Duration::from_secs(5), "no temporary file appeared");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::thread::sleep(Duration::from_millis(50));
+    (child, stdin)
+}
+
+#[cfg(unix)]
+fn kill(signal: &str, pid: &str) {
+    let killed = Command::new("kill").args(["-s", signal, "--", pid]).status().unwrap();
+    assert!(killed.success(), "kill -s {signal} {pid}");
+}
+
 #[cfg(unix)]
 #[test]
 fn every_terminating_signal_removes_the_temporary_file() {
+    use std::os::unix::process::ExitStatusExt;
     for (name, number) in [
         ("HUP", 1),
         ("INT", 2),
@@ -31,40 +68,102 @@ fn every_terminating_signal_removes_the_temporary_file() {
     ] {
         let dir = Dir::new();
         dir.write("out.tfrecord", b"old");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tfr"))
-            .args(["from-jsonl", "-o", "out.tfrecord"])
-            .current_dir(dir.path("."))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        // Mid-write: lines sent, the input still open.
-        let mut stdin = child.stdin.take().unwrap();
-        for i in 0..2000 {
-            writeln!(stdin, "{{\"a\": [{i}]}}").unwrap();
-        }
-        stdin.flush().unwrap();
-        let start = Instant::now();
-        while temp_files(&dir).is_empty() {
-            assert!(
-                start.elapsed() < Duration::from_secs(5),
-                "{name}: no temporary file appeared"
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        std::thread::sleep(Duration::from_millis(50));
-        let killed = Command::new("kill")
-            .args(["-s", name, &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(killed.success());
+        let (mut child, stdin) = busy_writer(&dir);
+        kill(name, &child.id().to_string());
         let status = child.wait().unwrap();
         drop(stdin);
-        assert_eq!(status.code(), Some(128 + number), "SIG{name}: {status:?}");
+        // Issue 26: killed by the signal itself (it was exit 128 + signal).
+        assert_eq!(status.signal(), Some(number), "SIG{name}: {status:?}");
         assert!(temp_files(&dir).is_empty(), "SIG{name}: temporary file left");
         assert_eq!(std::fs::read(dir.path("out.tfrecord")).unwrap(), b"old", "SIG{name}");
     }
+}
+
+/// A second signal while the first one's clean-up runs also kills tfr by
+/// a signal (never an exit code a shell would take for a handled one).
+#[cfg(unix)]
+#[test]
+fn a_second_signal_also_kills_by_the_signal() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = Dir::new();
+    let (mut child, stdin) = busy_writer(&dir);
+    let pid = child.id().to_string();
+    kill("INT", &pid);
+    // May arrive during the clean-up, or find the process gone.
+    let _ = Command::new("kill")
+        .args(["-s", "TERM", "--", &pid])
+        .stderr(Stdio::null())
+        .status();
+    let status = child.wait().unwrap();
+    drop(stdin);
+    assert!(matches!(status.signal(), Some(2 | 15)), "{status:?}");
+}
+
+/// Issue 26: Ctrl-C (SIGINT to the foreground process group: bash and
+/// tfr) during `for i in 1 2 3; do tfr ... -o out$i; done` stops the loop,
+/// as bash does when its child dies of SIGINT; when tfr exited 130 bash
+/// took the signal as handled and ran the next iteration.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_a_shell_loop() {
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    if Command::new("bash").arg("--version").output().is_err() {
+        return skip_or_fail("bash missing");
+    }
+    let dir = Dir::new();
+    let mut bash = Command::new("bash")
+        .args([
+            "-c",
+            "for i in 1 2 3; do \"$0\" from-jsonl -o out$i.tfrecord; echo \"$i $?\" >> log; done",
+        ])
+        .arg(env!("CARGO_BIN_EXE_tfr"))
+        .current_dir(dir.path("."))
+        .process_group(0)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = bash.stdin.take().unwrap();
+    writeln!(stdin, "{{\"a\": [1]}}").unwrap();
+    stdin.flush().unwrap();
+    let is_temp = |n: &str| n.starts_with(".out1.tfrecord.") && n.ends_with(".tmp");
+    let names = || -> Vec<String> {
+        std::fs::read_dir(dir.path("."))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    let start = Instant::now();
+    while !names().iter().any(|n| is_temp(n)) {
+        assert!(start.elapsed() < Duration::from_secs(5), "no temporary file appeared");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::thread::sleep(Duration::from_millis(50));
+    kill("INT", &format!("-{}", bash.id()));
+    // Once tfr has cleaned up, the input ends: a next iteration, if any,
+    // reads an ended input and finishes. (Ending it at once could let tfr
+    // finish its output before it sees the signal.)
+    let start = Instant::now();
+    while names().iter().any(|n| is_temp(n)) {
+        assert!(start.elapsed() < Duration::from_secs(10), "the temporary file stays");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    drop(stdin);
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = bash.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(20) {
+            let _ = bash.kill();
+            panic!("the loop did not end");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.signal(), Some(2), "bash: {status:?}; files: {:?}", names());
+    // Nothing after the interrupted tfr ran; its temporary file is gone.
+    assert_eq!(names(), Vec::<String>::new());
 }
 
 #[cfg(unix)]

