@@ -116,6 +116,8 @@ pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         bail!("refusing to write binary records to a terminal (redirect stdout, or use -o FILE)");
     }
     let inputs = crate::io::input::expand(&args.files)?;
+    let aux: Vec<&std::path::Path> = args.schema.iter().map(|p| p.as_path()).collect();
+    crate::io::same_file::refuse_input_as_output(&inputs, &aux, &args.output, "-o")?;
     let jobs = args.jobs.get();
     let mut out = AtomicOutput::create_threaded(&args.output, args.compression, jobs)?;
     // Kinds seen are merged in line order by the writer, so which names

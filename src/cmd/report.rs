@@ -67,6 +67,10 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
     // A schema that does not load fails before any reading.
     let schema = args.schema.as_deref().map(super::validate::load_schema).transpose()?;
     let inputs = args.input.expand()?;
+    if let Some(out) = &args.output {
+        let aux: Vec<&std::path::Path> = args.schema.iter().map(|p| p.as_path()).collect();
+        crate::io::same_file::refuse_input_as_output(&inputs, &aux, out, "-o")?;
+    }
     // The statistics and the gallery each read the inputs: a stream can
     // be read only once.
     for input in &inputs {

@@ -155,6 +155,9 @@ const PROGRESS_EVERY: u64 = 1 << 14;
 
 pub(crate) fn run(args: &VerifyCrcArgs, ctx: &Ctx) -> Result<Exit> {
     let inputs = args.input.expand()?;
+    if let Some(out) = &args.salvage {
+        crate::io::same_file::refuse_input_as_output(&inputs, &[], out, "--salvage")?;
+    }
     let total_bytes = crate::io::input::total_size(&inputs);
     let progress = ctx.progress(total_bytes);
     let mut salvage = args.salvage.as_ref().map(|path| Salvage {

@@ -13,6 +13,7 @@
 //! - [`deflate`]: gzip output compressed on several threads.
 //! - [`output_file`]: atomic output files (temporary file, renamed on success;
 //!   an upload completed on success).
+//! - [`same_file`]: refusing an output that is one of the inputs.
 //! - [`remote`]: object stores and HTTP(S) (`s3://`, `gs://`, `az://`,
 //!   `https://`), read by ranges, written by multipart upload.
 //!
@@ -25,6 +26,7 @@ pub mod input;
 pub mod output_file;
 pub mod readahead;
 pub mod remote;
+pub mod same_file;
 pub mod snappy;
 
 pub use input::Input;
