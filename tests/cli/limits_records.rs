@@ -282,3 +282,57 @@ fn printing_a_long_record_holds_the_record_not_its_rendering() {
     assert_eq!(v["ids"].as_array().unwrap().len(), 1 << 20);
     assert_eq!(v["ids"][5].as_i64(), Some(5_000_015));
 }
+
+/// Regression (issue 27, item 7): `cat --max-record-size 50` on an intact
+/// file said "truncated payload (needs 91 bytes, only 20065 present)": a
+/// record present whole is called over the limit, naming the flag.
+#[test]
+fn an_intact_record_over_the_limit_is_not_called_truncated() {
+    let dir = Dir::new();
+    let long = vec![b'x'; 87];
+    let mut payloads: Vec<&[u8]> = vec![&long];
+    let small = vec![b'y'; 100];
+    for _ in 0..170 {
+        payloads.push(&small);
+    }
+    dir.write("x.tfrecord", &records(&payloads));
+    let line = dir
+        .tfr(&["cat", "--type", "raw", "--max-record-size", "50", "x.tfrecord"])
+        .run()
+        .fails(2);
+    assert!(!line.contains("truncated"), "{line}");
+    assert!(
+        line.contains("record 0 at byte 0")
+            && line.contains("record of 87 bytes, over the --max-record-size limit (50 bytes)"),
+        "{line}"
+    );
+    // A record that really is cut short is still called truncated.
+    let mut cut = records(&[&long]);
+    cut.truncate(40);
+    dir.write("cut.tfrecord", &cut);
+    let line = dir
+        .tfr(&["cat", "--type", "raw", "--max-record-size", "50", "cut.tfrecord"])
+        .run()
+        .fails(2);
+    assert!(
+        !line.contains("--max-record-size") && line.contains("beyond the end of input"),
+        "{line}"
+    );
+    // The same cut record on a stream (where the size is not known ahead).
+    let ran = dir
+        .tfr(&["cat", "--type", "raw", "--max-record-size", "50", "-"])
+        .stdin(&cut)
+        .run();
+    let line = ran.fails(2);
+    assert!(
+        !line.contains("--max-record-size") && line.contains("beyond the end of input"),
+        "{line}"
+    );
+    // An intact record over the limit on a stream is named as such too.
+    let ran = dir
+        .tfr(&["cat", "--type", "raw", "--max-record-size", "50", "-"])
+        .stdin(&records(&payloads))
+        .run();
+    let line = ran.fails(2);
+    assert!(line.contains("over the --max-record-size limit (50 bytes)"), "{line}");
+}
