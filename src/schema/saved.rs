@@ -24,7 +24,7 @@
 //! NUM = {"n", "mean", "m2", "zeros", "quantiles": Q}
 //! ```
 
-use super::deep::{Deep, Distinct, Moments, Numeric, Quantiles, TopK};
+use super::deep::{Deep, Distinct, Moments, Numeric, Quantiles, TopK, TOP_TRACKED, TOP_VALUE_MAX};
 use super::stats::{BytesStats, Collector, Counts, FeatureStats, FeatureTable, FloatStats, IntStats, Seen};
 use super::{FileScan, Scan};
 use crate::example::MessageType;
@@ -172,12 +172,17 @@ pub fn from_json(text: &str, first_input: u32) -> Result<Scan, String> {
     let mut collector = Collector::deep();
     collector.records = u(&v["records"], "records")?;
     collector.example_count = u(&v["example_count"], "example_count")?;
-    collector.features = read_table(&v["features"], first_input)?;
-    collector.feature_lists = read_table(&v["feature_lists"], first_input)?;
-    collector.examples = read_table(&v["examples"], first_input)?;
-    let sum: u64 = per_input.iter().sum();
-    if sum != collector.records {
-        return Err(format!("its inputs hold {sum} records, not {}", collector.records));
+    let inputs = Inputs {
+        first: first_input,
+        count: files.len(),
+    };
+    let (records, examples) = (collector.records, collector.example_count);
+    collector.features = read_table(&v["features"], inputs, records)?;
+    collector.feature_lists = read_table(&v["feature_lists"], inputs, records)?;
+    collector.examples = read_table(&v["examples"], inputs, examples)?;
+    let sum = per_input.iter().try_fold(0u64, |t, &n| t.checked_add(n));
+    if sum != Some(collector.records) {
+        return Err(format!("its inputs do not hold {} records", collector.records));
     }
     collector.per_input = per_input;
     Ok(Scan {
@@ -239,7 +244,14 @@ fn read_counts(v: &Value, what: &str) -> Result<Counts, String> {
 
 fn read_quantiles(v: &Value, what: &str) -> Result<Quantiles, String> {
     let n = u(&v["n"], what)?;
-    let inf = (v["-inf"].as_u64().unwrap_or(0), v["+inf"].as_u64().unwrap_or(0));
+    let count_or_0 = |x: &Value, k: &str| {
+        if x.is_null() {
+            Ok(0)
+        } else {
+            u(x, &format!("{what}.{k}"))
+        }
+    };
+    let inf = (count_or_0(&v["-inf"], "-inf")?, count_or_0(&v["+inf"], "+inf")?);
     if v["tdigest"].is_object() {
         return Quantiles::from_state(n, inf, Vec::new(), Some(&v["tdigest"])).map_err(|e| format!("\"{what}\": {e}"));
     }
@@ -251,7 +263,7 @@ fn read_quantiles(v: &Value, what: &str) -> Result<Quantiles, String> {
 }
 
 fn read_numeric(v: &Value, what: &str) -> Result<Numeric, String> {
-    Ok(Numeric {
+    let n = Numeric {
         moments: Moments {
             n: u(&v["n"], what)?,
             mean: f(&v["mean"], what)?,
@@ -259,7 +271,15 @@ fn read_numeric(v: &Value, what: &str) -> Result<Numeric, String> {
         },
         zeros: u(&v["zeros"], what)?,
         quantiles: read_quantiles(&v["quantiles"], what)?,
-    })
+    };
+    // The moments are of the finite values the quantiles hold.
+    let (neg, pos) = n.quantiles.infinities();
+    let finite = n.quantiles.count() - neg - pos;
+    let m = &n.moments;
+    if m.n != finite || !m.mean.is_finite() || !m.m2.is_finite() || m.m2 < 0.0 || n.zeros > finite {
+        return Err(format!("\"{what}\": its moments do not match its values"));
+    }
+    Ok(n)
 }
 
 fn read_deep(v: &Value) -> Result<Deep, String> {
@@ -274,12 +294,21 @@ fn read_deep(v: &Value) -> Result<Deep, String> {
         Distinct::from_state(hashes, None)?
     };
     let mut counters = Vec::new();
-    for t in arr(&v["top"]["values"], "top")? {
+    let saved = arr(&v["top"]["values"], "top")?;
+    if saved.len() > 2 * TOP_TRACKED {
+        return Err(format!("\"top\": {} counters, more than tfr keeps", saved.len()));
+    }
+    let mut seen = std::collections::HashSet::new();
+    for t in saved {
         let key = B64
             .decode(nth(t, 1, "top")?.as_str().unwrap_or(""))
             .map_err(|e| format!("\"top\": {e}"))?;
         let len = usize::try_from(u(nth(t, 2, "top")?, "top")?).map_err(|_| "\"top\": a length too large")?;
-        counters.push((hash(nth(t, 0, "top")?, "top")?, key, len, u(nth(t, 3, "top")?, "top")?));
+        let (h, n) = (hash(nth(t, 0, "top")?, "top")?, u(nth(t, 3, "top")?, "top")?);
+        if n == 0 || !seen.insert(h) || key.len() > TOP_VALUE_MAX || key.len() > len {
+            return Err("\"top\": a counter is not one tfr wrote".into());
+        }
+        counters.push((h, key, len, n));
     }
     Ok(Deep {
         counts: read_quantiles(&v["counts"], "counts")?,
@@ -292,15 +321,49 @@ fn read_deep(v: &Value) -> Result<Deep, String> {
     })
 }
 
-fn read_table(v: &Value, first_input: u32) -> Result<FeatureTable, String> {
+/// The inputs a saved file lists: numbered from `first` (after those of
+/// the files merged before it), `count` of them.
+#[derive(Clone, Copy)]
+struct Inputs {
+    first: u32,
+    count: usize,
+}
+
+impl Inputs {
+    /// An input number of the file, as numbered in the merge.
+    fn number(self, v: &Value, what: &str) -> Result<u32, String> {
+        let n = u(v, what)?;
+        usize::try_from(n)
+            .ok()
+            .filter(|&n| n < self.count)
+            .and_then(|n| u32::try_from(n).ok())
+            .and_then(|n| self.first.checked_add(n))
+            .ok_or_else(|| format!("\"{what}\" names input {n}, not one of the {} listed", self.count))
+    }
+}
+
+/// A table of features, each present in at most `records` records (or
+/// examples), each name once.
+fn read_table(v: &Value, inputs: Inputs, records: u64) -> Result<FeatureTable, String> {
     let mut out = Vec::new();
+    let mut names = std::collections::HashSet::new();
     for x in arr(v, "features")? {
-        out.push(read_feature(x, first_input)?);
+        let f = read_feature(x, inputs)?;
+        if f.present > records {
+            return Err(format!(
+                "feature \"{}\" is present in {} records, more than the {records} read",
+                f.name, f.present
+            ));
+        }
+        if !names.insert(f.name.clone()) {
+            return Err(format!("feature \"{}\" is listed twice", f.name));
+        }
+        out.push(f);
     }
     Ok(FeatureTable::restored(out))
 }
 
-fn read_feature(x: &Value, first_input: u32) -> Result<FeatureStats, String> {
+fn read_feature(x: &Value, inputs: Inputs) -> Result<FeatureStats, String> {
     let name = x["name"].as_str().ok_or("a feature without \"name\"")?;
     let mut s = FeatureStats::new(name, true);
     let what = |k: &str| format!("{name}.{k}");
@@ -312,9 +375,8 @@ fn read_feature(x: &Value, first_input: u32) -> Result<FeatureStats, String> {
         s.first_seen[k] = if at.is_null() {
             None
         } else {
-            let input = u(nth(at, 0, "first_seen")?, "first_seen")?;
             Some(Seen {
-                input: first_input + u32::try_from(input).map_err(|_| "first_seen: input too large")?,
+                input: inputs.number(nth(at, 0, "first_seen")?, "first_seen")?,
                 record: u(nth(at, 1, "first_seen")?, "first_seen")?,
             })
         };
@@ -356,12 +418,21 @@ fn read_feature(x: &Value, first_input: u32) -> Result<FeatureStats, String> {
     }
     s.inputs = arr(&x["in_inputs"], "in_inputs")?
         .iter()
-        .map(|n| {
-            u(n, "in_inputs")
-                .and_then(|n| u32::try_from(n).map_err(|_| "in_inputs: too large".to_string()))
-                .map(|n| first_input + n)
-        })
+        .map(|n| inputs.number(n, "in_inputs"))
         .collect::<Result<Vec<u32>, String>>()?;
+    let ordered = |n: u64, min: u64, max: u64| n == 0 || min <= max;
+    if !ordered(s.values.n, s.values.min, s.values.max)
+        || !ordered(s.steps.n, s.steps.min, s.steps.max)
+        || (s.int64.count > 0 && s.int64.min > s.int64.max)
+        || (s.bytes.count > 0 && s.bytes.shortest > s.bytes.longest)
+        || s.float
+            .nan
+            .checked_add(s.float.pos_inf)
+            .and_then(|n| n.checked_add(s.float.neg_inf))
+            .is_none_or(|n| n > s.float.count)
+    {
+        return Err(format!("feature \"{name}\": its counts do not add up"));
+    }
     s.deep = Some(Box::new(
         read_deep(&x["deep"]).map_err(|e| format!("feature \"{name}\": {e}"))?,
     ));
