@@ -227,7 +227,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__from__subcmd__jsonl)
-            opts="-o -t -f -j -q -h -V --output --compression --type --format --schema --max-line-size --jobs --quiet --color --no-sign-request --help --version"
+            opts="-o -t -f -j -q -h -V --output --compression --type --format --schema --max-line-size --max-aux-size --jobs --quiet --color --no-sign-request --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -266,6 +266,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-line-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-aux-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -527,7 +531,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__report)
-            opts="-o -t -n -j -q -h -V --compression --max-record-size --output --records --sample --seed --image-feature --schema --title --type --limit --features --exclude --jobs --quiet --color --no-sign-request --help --version"
+            opts="-o -t -n -j -q -h -V --compression --max-record-size --output --records --sample --seed --image-feature --schema --max-aux-size --title --type --limit --features --exclude --jobs --quiet --color --no-sign-request --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -566,6 +570,10 @@ _tfr() {
                     return 0
                     ;;
                 --schema)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-aux-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -683,7 +691,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__stats)
-            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --merge --type --limit --features --exclude --jobs --quiet --color --no-sign-request --help --version"
+            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --merge --max-aux-size --type --limit --features --exclude --jobs --quiet --color --no-sign-request --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -706,6 +714,10 @@ _tfr() {
                     return 0
                     ;;
                 --merge)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-aux-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -839,7 +851,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__validate)
-            opts="-s -t -j -q -h -V --schema --compression --max-record-size --json --type --jobs --quiet --color --no-sign-request --help --version"
+            opts="-s -t -j -q -h -V --schema --max-aux-size --compression --max-record-size --json --type --jobs --quiet --color --no-sign-request --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -850,6 +862,10 @@ _tfr() {
                     return 0
                     ;;
                 -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-aux-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

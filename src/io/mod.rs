@@ -4,6 +4,7 @@
 //! - [`Compression`] and [`sniff_magic`]: the one compression enum and the
 //!   one magic-byte sniffer (the record layer adds its "a valid record
 //!   header wins" rule in record/open.rs).
+//! - [`aux_file`]: schema and statistics files, read within a size limit.
 //! - [`at`]: positional reads of a file or an object in a store.
 //! - [`input`]: command-line inputs (paths, `-`, quoted globs) as bytes.
 //! - [`inflate`]: gzip/zlib decoding that never loses output; [`readahead`]
@@ -20,6 +21,7 @@
 //! Nothing here knows about TFRecord framing or tf.train.Example.
 
 pub mod at;
+pub mod aux_file;
 pub mod deflate;
 pub mod inflate;
 pub mod input;
