@@ -336,3 +336,80 @@ fn an_intact_record_over_the_limit_is_not_called_truncated() {
     let line = ran.fails(2);
     assert!(line.contains("over the --max-record-size limit (50 bytes)"), "{line}");
 }
+
+/// An Example of one bytes feature `img` holding `images`.
+fn image_record(images: Vec<Vec<u8>>) -> Vec<u8> {
+    use crate::proto::{Example, Feature, FeatureEntry, Features};
+    use prost::Message;
+    Example {
+        features: Some(Features {
+            feature: vec![FeatureEntry::new("img", Feature::bytes(images))],
+        }),
+    }
+    .encode_to_vec()
+}
+
+/// Regression (issue 27, item 6): `report` of a 1.5 KB record holding a
+/// 36 MP WebP peaked at 248 MB; a GIF whose logical screen is 1x1 and
+/// whose frame is 6000x6000 was charged 1 pixel against the page's budget
+/// and decoded whole (144 of them: 420-625 MB; 1,200: two to three
+/// minutes). The frame is charged, an image over 8 megapixels is described
+/// instead of decoded, decoders run within a memory limit, large images one
+/// at a time, and the page's decoding time is bounded.
+#[test]
+fn report_images_are_decoded_in_bounded_memory_and_time() {
+    let dir = Dir::new();
+    let side = 6000u32;
+    let plain = image::RgbaImage::from_pixel(side, side, image::Rgba([200, 30, 30, 255]));
+    let mut webp = Vec::new();
+    image::codecs::webp::WebPEncoder::new_lossless(&mut webp)
+        .encode(plain.as_raw(), side, side, image::ExtendedColorType::Rgba8)
+        .unwrap();
+    let mut gif = Vec::new();
+    {
+        let frame = image::Frame::new(plain);
+        let mut enc = image::codecs::gif::GifEncoder::new(&mut gif);
+        enc.encode_frames([frame]).unwrap();
+    }
+    // The logical screen (bytes 6..10) says 1x1; the frame stays 6000x6000.
+    gif[6..10].copy_from_slice(&[1, 0, 1, 0]);
+    assert!(
+        webp.len() < 64 << 10 && gif.len() < 1 << 20,
+        "{} {}",
+        webp.len(),
+        gif.len()
+    );
+    // Just under the limit: a 7.8 MP photo is still drawn.
+    let photo = image::RgbImage::from_fn(3000, 2600, |x, y| image::Rgb([(x % 256) as u8, (y % 256) as u8, 90]));
+    let mut jpeg = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 80)
+        .encode_image(&photo)
+        .unwrap();
+    let mut payloads = vec![image_record(vec![webp.clone()]), image_record(vec![jpeg])];
+    for _ in 0..24 {
+        payloads.push(image_record(vec![gif.clone(); 6]));
+    }
+    let refs: Vec<&[u8]> = payloads.iter().map(|p| &p[..]).collect();
+    dir.write("pics.tfrecord", &records(&refs));
+    let start = std::time::Instant::now();
+    let Some((code, err, peak)) = measured(&dir, &["report", "pics.tfrecord", "-o", "pics.html"], None) else {
+        return;
+    };
+    let took = start.elapsed();
+    eprintln!("report of hostile images: peak RSS {peak} MB in {took:?}");
+    assert_eq!(code, 0, "{err}");
+    let page = std::fs::read_to_string(dir.path("pics.html")).unwrap();
+    assert!(
+        page.contains("6000x6000 is over 8 megapixels"),
+        "the WebP and the GIF's frame are described"
+    );
+    assert!(
+        !page.contains("x1 is over"),
+        "the GIF is charged its frame, not its screen"
+    );
+    assert!(page.contains("img · 3000×2600"), "the photo under the limit is drawn");
+    // 64 MB + 3 x the largest record.
+    let allowance = 64 + 3 * ((gif.len() as u64 * 6) >> 20);
+    assert!(peak <= allowance, "peak RSS {peak} MB over {allowance} MB");
+    assert!(took < std::time::Duration::from_secs(60), "took {took:?}");
+}

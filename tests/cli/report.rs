@@ -264,7 +264,7 @@ fn huge_announced_images_are_not_decoded() {
     dir.tfr(&["report", "-o", "bomb.html", "bomb.tfrecord"]).run().ok();
     let html = std::fs::read_to_string(dir.path("bomb.html")).unwrap();
     assert_eq!(
-        html.matches("9000x9000 is over 40 megapixels").count(),
+        html.matches("9000x9000 is over 8 megapixels").count(),
         3,
         "{html:.3000}"
     );
