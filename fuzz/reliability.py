@@ -134,22 +134,26 @@ def _multmodp(a: int, b: int) -> int:
     return p
 
 
-def _x2n_table():
+def _x2n_table(size: int):
     p, t = 1 << 30, []
-    for _ in range(32):
+    for _ in range(size):
         t.append(p)
         p = _multmodp(p, p)
     return t
 
 
-X2N = _x2n_table()
+# x^(2^k) mod p for k up to 3 + 64 (a length in bits of up to 2^64 bytes).
+# zlib indexes its 32-entry table with k & 31, which holds for its own
+# polynomial; for Castagnoli's x^(2^32) is not x^(2^0), so wrapping gave
+# wrong CRCs for lengths of 2^29 bytes (512 MiB) and more.
+X2N = _x2n_table(3 + 64 + 1)
 
 
 def _x2nmodp(n: int, k: int) -> int:
     p = 1 << 31
     while n:
         if n & 1:
-            p = _multmodp(X2N[k & 31], p)
+            p = _multmodp(X2N[k], p)
         n >>= 1
         k += 1
     return p
@@ -158,6 +162,42 @@ def _x2nmodp(n: int, k: int) -> int:
 def crc32c_combine(crc1: int, crc2: int, len2: int) -> int:
     """CRC of A+B from crc(A), crc(B) and len(B) (zlib's crc32_combine)."""
     return _multmodp(_x2nmodp(len2, 3), crc1) ^ crc2
+
+
+def _crc32c_combine_matrix(crc1: int, crc2: int, len2: int) -> int:
+    """crc32c_combine by another method (zlib 1.2's GF(2) operator
+    matrices, squared per bit of len2): a check on the one above."""
+    def times(mat, vec):
+        s, i = 0, 0
+        while vec:
+            if vec & 1:
+                s ^= mat[i]
+            vec >>= 1
+            i += 1
+        return s
+
+    def square(mat):
+        return [times(mat, mat[n]) for n in range(32)]
+
+    if len2 == 0:
+        return crc1
+    odd = [POLY] + [1 << n for n in range(31)]   # one zero bit
+    even = square(odd)                           # two zero bits
+    odd = square(even)                           # four zero bits
+    while True:
+        even = square(odd)  # first pass: one zero byte
+        if len2 & 1:
+            crc1 = times(even, crc1)
+        len2 >>= 1
+        if not len2:
+            break
+        odd = square(even)
+        if len2 & 1:
+            crc1 = times(odd, crc1)
+        len2 >>= 1
+        if not len2:
+            break
+    return crc1 ^ crc2
 
 
 def crc32c_repeat(block: bytes, k: int) -> int:
@@ -196,6 +236,30 @@ def _self_test():
             assert crc32c_repeat(blk, k) == crc32c(blk * k), ("repeat", n, k)
         assert crc32c(blk + b"xyz") == crc32c_combine(crc32c(blk), crc32c(b"xyz"), 3)
         assert crc32c(blk[3:], crc32c(blk[:3])) == crc32c(blk)
+    # Lengths of 512 MiB and more (a wrapped table got these wrong).
+    for n in (1, 1000, (1 << 29) - 1, 1 << 29, (1 << 29) + 12345, 3 << 30, (1 << 40) + 7, (1 << 62) + 1):
+        a, b = rnd.getrandbits(32), rnd.getrandbits(32)
+        assert crc32c_combine(a, b, n) == _crc32c_combine_matrix(a, b, n), ("combine", n)
+
+
+def _check_big_crc(tfr: str, root: str):
+    """The CRC of a record of 512 MiB + 12,345 zeros (a sparse file) as
+    computed here, checked by tfr verify-crc (whose CRC-32C is held to
+    TensorFlow's): the harness's own CRCs of huge records are right."""
+    n = (1 << 29) + 12345
+    p = os.path.join(root, "crc-check.tfrecord")
+    with open(p, "wb") as f:
+        f.write(header(n))
+        f.truncate(12 + n)
+        f.seek(12 + n)
+        f.write(struct.pack("<I", masked(crc32c_repeat(b"\0", n))))
+    try:
+        r = subprocess.run([tfr, "verify-crc", p], capture_output=True, text=True, timeout=120)
+    finally:
+        os.remove(p)
+    if r.returncode != 0:
+        raise SystemExit(f"reliability.py: self-test: tfr verify-crc disagrees with the harness's CRC of "
+                         f"{n} zeros: {r.stdout}{r.stderr}")
 
 
 # --------------------------------------------------------------------------
@@ -991,6 +1055,7 @@ def main() -> int:
     results: list[Result] = []
     t_start = time.monotonic()
     try:
+        _check_big_crc(args.tfr, root)
         fx = Fixtures(root, log)
         outroot = os.path.join(root, "out")
         os.mkdir(outroot)
