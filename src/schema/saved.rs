@@ -146,7 +146,20 @@ fn finite_or_null(v: f32) -> Value {
 /// Reads a saved statistics file; its inputs are numbered from `first_input`
 /// (so several files merge with distinct input numbers).
 pub fn from_json(text: &str, first_input: u32) -> Result<Scan, String> {
-    let v: Value = serde_json::from_str(text).map_err(|e| format!("not a tfr statistics file: {e}"))?;
+    let failed = std::cell::RefCell::new(None);
+    let mut de = serde_json::Deserializer::from_str(text);
+    let parsed = serde::Deserializer::deserialize_map(&mut de, Document { failed: &failed }).and_then(|d| {
+        de.end()?;
+        Ok(d)
+    });
+    let (v, [features, feature_lists, examples]) = match parsed {
+        Ok((top, tables)) => (Value::Object(top), tables),
+        Err(e) => {
+            return Err(failed
+                .take()
+                .unwrap_or_else(|| format!("not a tfr statistics file: {e}")))
+        }
+    };
     if v["tfr_stats"].as_u64() != Some(1) {
         return Err("not a tfr statistics file (saved by `tfr stats --format json`, version 1)".into());
     }
@@ -176,10 +189,10 @@ pub fn from_json(text: &str, first_input: u32) -> Result<Scan, String> {
         first: first_input,
         count: files.len(),
     };
-    let (records, examples) = (collector.records, collector.example_count);
-    collector.features = read_table(&v["features"], inputs, records)?;
-    collector.feature_lists = read_table(&v["feature_lists"], inputs, records)?;
-    collector.examples = read_table(&v["examples"], inputs, examples)?;
+    let records = collector.records;
+    collector.features = check_table(features, inputs, records)?;
+    collector.feature_lists = check_table(feature_lists, inputs, records)?;
+    collector.examples = check_table(examples, inputs, collector.example_count)?;
     let sum = per_input.iter().try_fold(0u64, |t, &n| t.checked_add(n));
     if sum != Some(collector.records) {
         return Err(format!("its inputs do not hold {} records", collector.records));
@@ -192,6 +205,86 @@ pub fn from_json(text: &str, first_input: u32) -> Result<Scan, String> {
         limited: false,
         error: None,
     })
+}
+
+/// The three tables of features, as read.
+type Tables = [Vec<FeatureStats>; 3];
+
+/// A saved file read in one pass: each feature is turned into its
+/// statistics as soon as its JSON is parsed (and that JSON dropped), so
+/// a large file is never held as a tree of JSON values (ten to twenty times
+/// its size); the other keys are kept as JSON. The first error of a
+/// feature is put in `failed` (serde's own would add a line and column).
+struct Document<'a> {
+    failed: &'a std::cell::RefCell<Option<String>>,
+}
+
+impl<'de> serde::de::Visitor<'de> for Document<'_> {
+    type Value = (serde_json::Map<String, Value>, Tables);
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut top = serde_json::Map::new();
+        let mut tables: Tables = Default::default();
+        while let Some(key) = map.next_key::<String>()? {
+            let slot = match key.as_str() {
+                "features" => 0,
+                "feature_lists" => 1,
+                "examples" => 2,
+                _ => {
+                    let value: Value = map.next_value()?;
+                    top.insert(key, value);
+                    continue;
+                }
+            };
+            tables[slot] = map.next_value_seed(Table { failed: self.failed })?;
+            top.insert(key, Value::Bool(true));
+        }
+        for key in ["features", "feature_lists", "examples"] {
+            if !top.contains_key(key) {
+                return Err(serde::de::Error::custom(format!("no \"{key}\"")));
+            }
+        }
+        Ok((top, tables))
+    }
+}
+
+/// One table of features: a list, read one feature at a time.
+struct Table<'a> {
+    failed: &'a std::cell::RefCell<Option<String>>,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Table<'_> {
+    type Value = Vec<FeatureStats>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Table<'_> {
+    type Value = Vec<FeatureStats>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a list of features")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(x) = seq.next_element::<Value>()? {
+            match read_feature(&x) {
+                Ok(f) => out.push(f),
+                Err(e) => {
+                    *self.failed.borrow_mut() = Some(e.clone());
+                    return Err(serde::de::Error::custom(e));
+                }
+            }
+        }
+        Ok(out)
+    }
 }
 
 fn arr<'a>(v: &'a Value, what: &str) -> Result<&'a Vec<Value>, String> {
@@ -330,25 +423,29 @@ struct Inputs {
 }
 
 impl Inputs {
-    /// An input number of the file, as numbered in the merge.
-    fn number(self, v: &Value, what: &str) -> Result<u32, String> {
-        let n = u(v, what)?;
+    /// An input number of the file (as read), numbered in the merge.
+    fn number(self, n: u32, what: &str) -> Result<u32, String> {
         usize::try_from(n)
             .ok()
             .filter(|&n| n < self.count)
-            .and_then(|n| u32::try_from(n).ok())
-            .and_then(|n| self.first.checked_add(n))
+            .and_then(|_| self.first.checked_add(n))
             .ok_or_else(|| format!("\"{what}\" names input {n}, not one of the {} listed", self.count))
     }
 }
 
 /// A table of features, each present in at most `records` records (or
-/// examples), each name once.
-fn read_table(v: &Value, inputs: Inputs, records: u64) -> Result<FeatureTable, String> {
-    let mut out = Vec::new();
+/// examples), each name once, naming inputs the file lists (renumbered
+/// from `inputs.first`).
+fn check_table(features: Vec<FeatureStats>, inputs: Inputs, records: u64) -> Result<FeatureTable, String> {
+    let mut out = Vec::with_capacity(features.len());
     let mut names = std::collections::HashSet::new();
-    for x in arr(v, "features")? {
-        let f = read_feature(x, inputs)?;
+    for mut f in features {
+        for seen in f.first_seen.iter_mut().flatten() {
+            seen.input = inputs.number(seen.input, "first_seen")?;
+        }
+        for n in f.inputs.iter_mut() {
+            *n = inputs.number(*n, "in_inputs")?;
+        }
         if f.present > records {
             return Err(format!(
                 "feature \"{}\" is present in {} records, more than the {records} read",
@@ -363,7 +460,9 @@ fn read_table(v: &Value, inputs: Inputs, records: u64) -> Result<FeatureTable, S
     Ok(FeatureTable::restored(out))
 }
 
-fn read_feature(x: &Value, inputs: Inputs) -> Result<FeatureStats, String> {
+/// One feature as saved; its input numbers are the file's own (see
+/// [`check_table`]).
+fn read_feature(x: &Value) -> Result<FeatureStats, String> {
     let name = x["name"].as_str().ok_or("a feature without \"name\"")?;
     let mut s = FeatureStats::new(name, true);
     let what = |k: &str| format!("{name}.{k}");
@@ -375,8 +474,9 @@ fn read_feature(x: &Value, inputs: Inputs) -> Result<FeatureStats, String> {
         s.first_seen[k] = if at.is_null() {
             None
         } else {
+            let input = u(nth(at, 0, "first_seen")?, "first_seen")?;
             Some(Seen {
-                input: inputs.number(nth(at, 0, "first_seen")?, "first_seen")?,
+                input: u32::try_from(input).map_err(|_| format!("\"first_seen\" names input {input}"))?,
                 record: u(nth(at, 1, "first_seen")?, "first_seen")?,
             })
         };
@@ -418,7 +518,7 @@ fn read_feature(x: &Value, inputs: Inputs) -> Result<FeatureStats, String> {
     }
     s.inputs = arr(&x["in_inputs"], "in_inputs")?
         .iter()
-        .map(|n| inputs.number(n, "in_inputs"))
+        .map(|n| u(n, "in_inputs").and_then(|n| u32::try_from(n).map_err(|_| format!("\"in_inputs\" names input {n}"))))
         .collect::<Result<Vec<u32>, String>>()?;
     let ordered = |n: u64, min: u64, max: u64| n == 0 || min <= max;
     if !ordered(s.values.n, s.values.min, s.values.max)
