@@ -413,3 +413,30 @@ fn report_images_are_decoded_in_bounded_memory_and_time() {
     assert!(peak <= allowance, "peak RSS {peak} MB over {allowance} MB");
     assert!(took < std::time::Duration::from_secs(60), "took {took:?}");
 }
+
+/// Regression (issue 27, item 4): `stats --merge` held a saved file as a
+/// tree of JSON values, 16 to 20 times its size (an 8 MB file: 175 MB).
+/// It now takes a few times the file: within 64 MB + 3 x its size.
+#[test]
+fn merging_saved_statistics_takes_a_few_times_the_file() {
+    let dir = Dir::new();
+    let mut lines = String::new();
+    for r in 0..80u64 {
+        let fields: Vec<String> = (0..5000u64).map(|k| format!("\"f{k:04}\": [{}]", r * 7919 + k)).collect();
+        lines.push('{');
+        lines.push_str(&fields.join(", "));
+        lines.push_str("}\n");
+    }
+    dir.write("d.jsonl", lines.as_bytes());
+    dir.tfr(&["from-jsonl", "d.jsonl", "-o", "d.tfrecord"]).run().ok();
+    let saved = dir.tfr(&["stats", "--format", "json", "d.tfrecord"]).run().stdout;
+    dir.write("saved.json", &saved);
+    let size_mb = saved.len() as u64 >> 20;
+    assert!(size_mb >= 6, "{size_mb} MB");
+    let Some((code, err, peak)) = measured(&dir, &["stats", "--merge", "saved.json"], None) else {
+        return;
+    };
+    eprintln!("stats --merge of a {size_mb} MB file: peak RSS {peak} MB");
+    assert_eq!(code, 0, "{err}");
+    assert!(peak <= 64 + 3 * size_mb, "peak RSS {peak} MB for a {size_mb} MB file");
+}
