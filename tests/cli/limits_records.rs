@@ -422,7 +422,9 @@ fn merging_saved_statistics_takes_a_few_times_the_file() {
     let dir = Dir::new();
     let mut lines = String::new();
     for r in 0..80u64 {
-        let fields: Vec<String> = (0..5000u64).map(|k| format!("\"f{k:04}\": [{}]", r * 7919 + k)).collect();
+        let fields: Vec<String> = (0..5000u64)
+            .map(|k| format!("\"f{k:04}\": [{}]", r * 7919 + k))
+            .collect();
         lines.push('{');
         lines.push_str(&fields.join(", "));
         lines.push_str("}\n");
