@@ -190,6 +190,10 @@ pub const MAX_NEW: usize = 1000;
 // The schema, compiled for checking records
 // ---------------------------------------------------------------------------
 
+/// A string domain as checked: its values, its name, and the share of
+/// values allowed outside it.
+type StringRule = (HashSet<Vec<u8>>, String, f64);
+
 /// One schema feature's checks.
 #[derive(Debug)]
 struct Rule {
@@ -211,7 +215,7 @@ struct Rule {
     bool_domain: Option<Box<[Vec<u8>]>>,
     /// The string domain's values and name, and the share of values allowed
     /// outside it.
-    strings: Option<Box<(HashSet<Vec<u8>>, String, f64)>>,
+    strings: Option<Box<StringRule>>,
     min_fraction: Option<f64>,
     min_count: Option<i64>,
     /// Checks that look at each value, per kind.
