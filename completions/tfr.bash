@@ -89,7 +89,7 @@ _tfr() {
 
     case "${cmd}" in
         tfr)
-            opts="-q -h -V --quiet --color --no-sign-request --timeout --help --version cat head count verify-crc to-jsonl from-jsonl schema stats report validate help"
+            opts="-q -h -V --quiet --color --no-sign-request --help --version cat head count verify-crc to-jsonl from-jsonl schema stats report validate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -97,10 +97,6 @@ _tfr() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                --timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -111,7 +107,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__cat)
-            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --type --max-bytes --max-values --full --features --exclude --skip --limit --sample --seed --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --type --max-bytes --max-values --full --features --exclude --skip --limit --sample --seed --jobs --quiet --color --no-sign-request --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -189,10 +185,6 @@ _tfr() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
-                --timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -201,7 +193,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__count)
-            opts="-j -q -h -V --compression --max-record-size --json --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-j -q -h -V --compression --max-record-size --json --jobs --quiet --color --no-sign-request --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -227,10 +219,6 @@ _tfr() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
-                --timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -239,7 +227,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__from__subcmd__jsonl)
-            opts="-o -t -f -j -q -h -V --output --compression --type --format --schema --max-line-size --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -t -f -j -q -h -V --output --compression --type --format --schema --max-line-size --max-aux-size --jobs --quiet --color --no-sign-request --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -281,6 +269,10 @@ _tfr() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-aux-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --jobs)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -293,10 +285,6 @@ _tfr() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
-                --timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -305,7 +293,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__head)
-            opts="-n -f -t -q -h -V --lines --skip --compression --max-record-size --format --type --max-bytes --max-values --full --features --exclude --quiet --color --no-sign-request --timeout --help --version"
+            opts="-n -f -t -q -h -V --lines --skip --compression --max-record-size --format --type --max-bytes --max-values --full --features --exclude --quiet --color --no-sign-request --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -365,10 +353,6 @@ _tfr() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                --timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -547,7 +531,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__report)
-            opts="-o -t -n -j -q -h -V --compression --max-record-size --output --records --sample --seed --image-feature --schema --title --type --limit --features --exclude --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -t -n -j -q -h -V --compression --max-record-size --output --records --sample --seed --image-feature --schema --max-aux-size --title --type --limit --features --exclude --jobs --quiet --color --no-sign-request --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -586,6 +570,10 @@ _tfr() {
                     return 0
                     ;;
                 --schema)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-aux-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -629,10 +617,6 @@ _tfr() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
-                --timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -641,7 +625,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__schema)
-            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --json --type --limit --features --exclude --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --json --type --limit --features --exclude --jobs --quiet --color --no-sign-request --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -699,10 +683,6 @@ _tfr() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
-                --timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -711,7 +691,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__stats)
-            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --merge --type --limit --features --exclude --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --merge --max-aux-size --type --limit --features --exclude --jobs --quiet --color --no-sign-request --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -737,6 +717,10 @@ _tfr() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-aux-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --type)
                     COMPREPLY=($(compgen -W "auto example sequence elwc" -- "${cur}"))
                     return 0
@@ -773,10 +757,6 @@ _tfr() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
-                --timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -785,7 +765,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__to__subcmd__jsonl)
-            opts="-t -f -o -n -j -q -h -V --compression --max-record-size --type --format --output --features --exclude --skip --limit --sample --seed --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-t -f -o -n -j -q -h -V --compression --max-record-size --type --format --output --features --exclude --skip --limit --sample --seed --jobs --quiet --color --no-sign-request --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -863,10 +843,6 @@ _tfr() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
-                --timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -875,7 +851,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__validate)
-            opts="-s -t -j -q -h -V --schema --compression --max-record-size --json --type --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-s -t -j -q -h -V --schema --max-aux-size --compression --max-record-size --json --type --jobs --quiet --color --no-sign-request --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -886,6 +862,10 @@ _tfr() {
                     return 0
                     ;;
                 -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-aux-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -917,10 +897,6 @@ _tfr() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
-                --timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -929,7 +905,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__verify__subcmd__crc)
-            opts="-t -j -q -h -V --compression --max-record-size --json --salvage --salvage-compression --payloads --type --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-t -j -q -h -V --compression --max-record-size --json --salvage --salvage-compression --payloads --type --jobs --quiet --color --no-sign-request --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -969,10 +945,6 @@ _tfr() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                --timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

@@ -142,7 +142,7 @@ always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l json -d 'Print the report as one JSON document on stdout: {"files": [{"file", "compression", "intact_records", "faults": [{"record", "offset", "kind", "message", "bytes_skipped", "resumed"}], "bytes_lost", "status"[, "error"]}], "total": {...}, "intact": bool}'
-complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l payloads -d 'Also check every intact payload as TensorFlow\'s C++ parser reads it (tf.io.parse_example, parse_single_example: what training uses): each record it would reject, or read other values from than protobuf (and tfr) does, is reported with the reason; exit 1. Checks Examples (parse_example) and SequenceExamples (parse_sequence_example), each file by its first record; ELWC files are said to be unchecked'
+complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l payloads -d 'Also check every intact payload as TensorFlow\'s C++ parser reads it (tf.io.parse_example, parse_single_example: what training uses): each record it would reject, or read other values from than protobuf (and tfr) does, is reported with the reason; exit 1. Checks Examples (parse_example) and SequenceExamples (parse_sequence_example), each file by its first record; ELWC files are said to be unchecked. A record over --max-record-size is not held: its CRCs are checked as it streams past, its payload is reported as not checked (exit 1)'
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -190,6 +190,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s f -l format -d 'I
 protojson\t'Protobuf\'s JSON mapping (json_format.MessageToJson, one line)'"
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l schema -d 'A schema from `tfr schema --format json`: forces the kind (int64, float, bytes) of each feature it names; others are inferred' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l max-line-size -d 'The longest line read (bytes; K, M, G suffixes): a longer one stops the run with an error instead of filling memory (converting a line takes a few times its size)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l max-aux-size -d 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
@@ -237,6 +238,7 @@ json\t'tfr\'s statistics with the state of every sketch: the input of `tfr stats
 tfdv-stats\t'TFDV\'s DatasetFeatureStatisticsList as binary protobuf in a TFRecord (what tfdv.generate_statistics_from_tfrecord writes; tfdv.load_statistics reads it)'
 tfdv-stats-text\t'TFDV\'s DatasetFeatureStatisticsList in protobuf text format (tfdv.load_stats_text)'"
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l merge -d 'Merge statistics saved by `tfr stats --format json` (repeatable; the FILES, if any, are added to them)' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -l max-aux-size -d 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused' -r
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -s t -l type -d 'Payload type (all inputs are one dataset of one type)' -r -f -a "auto\t'The first record decides: a SequenceExample when it has feature_lists, else an Example (an ExampleListWithContext when its names read as nested protobuf otherwise); every other record must match'
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
@@ -265,6 +267,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand report" -l sample -d 'Show N rec
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l seed -d 'Seed for --sample (the same seed picks the same records)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l image-feature -d 'Show this bytes feature as pictures even when its values are not recognised as JPEG, PNG, GIF or WebP (repeatable)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l schema -d 'Check the data against this schema (a schema.pbtxt from TFDV or `tfr schema -f tfdv-schema`, or tfr\'s schema JSON) and show the anomalies `tfr validate` reports, the features marked' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand report" -l max-aux-size -d 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l title -d 'The page\'s title (default: the inputs)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -s t -l type -d 'Payload type (all inputs are one dataset of one type)' -r -f -a "auto\t'The first record decides: a SequenceExample when it has feature_lists, else an Example (an ExampleListWithContext when its names read as nested protobuf otherwise); every other record must match'
 example\t'tf.train.Example'
@@ -283,6 +286,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand report" -l no-sign-request -d 'R
 complete -c tfr -n "__fish_tfr_using_subcommand report" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand report" -s V -l version -d 'Print version'
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -s s -l schema -d 'The schema: a schema.pbtxt (TFDV\'s tensorflow_metadata Schema in text format, from tfdv.write_schema_text or `tfr schema -f tfdv-schema`), or tfr\'s schema JSON (`tfr schema -f json`)' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand validate" -l max-aux-size -d 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused' -r
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''

@@ -45,6 +45,14 @@ GNU time (/usr/bin/time), when present, is tfr's parent and reports its peak
 RSS exactly. Sparse files do not count against disk; real disk use stays
 under about 1.5 GB. A full run takes about two minutes.
 
+Issue 27 added: schemas and saved statistics (/dev/zero as --schema and
+--merge, a 30 MB saved statistics file, a forged t-digest, a 20 MB
+schema.pbtxt at validate and report) and report's images (a 36 MP WebP
+header, GIFs whose 1x1 screen hides a 6000x6000 frame, 1,200 of them in one
+record); a saved statistics file's allowance is 64 MB + 3 x its size, a
+schema's 64 MB + 3 x the 64 MiB --max-aux-size bound (a schema.pbtxt of
+small features takes about 10 times its size: 230 MB for 20 MB).
+
 Exit status: 0 every row ok, 1 some row failed, 2 setup error.
 """
 
@@ -134,22 +142,26 @@ def _multmodp(a: int, b: int) -> int:
     return p
 
 
-def _x2n_table():
+def _x2n_table(size: int):
     p, t = 1 << 30, []
-    for _ in range(32):
+    for _ in range(size):
         t.append(p)
         p = _multmodp(p, p)
     return t
 
 
-X2N = _x2n_table()
+# x^(2^k) mod p for k up to 3 + 64 (a length in bits of up to 2^64 bytes).
+# zlib indexes its 32-entry table with k & 31, which holds for its own
+# polynomial; for Castagnoli's x^(2^32) is not x^(2^0), so wrapping gave
+# wrong CRCs for lengths of 2^29 bytes (512 MiB) and more.
+X2N = _x2n_table(3 + 64 + 1)
 
 
 def _x2nmodp(n: int, k: int) -> int:
     p = 1 << 31
     while n:
         if n & 1:
-            p = _multmodp(X2N[k & 31], p)
+            p = _multmodp(X2N[k], p)
         n >>= 1
         k += 1
     return p
@@ -158,6 +170,42 @@ def _x2nmodp(n: int, k: int) -> int:
 def crc32c_combine(crc1: int, crc2: int, len2: int) -> int:
     """CRC of A+B from crc(A), crc(B) and len(B) (zlib's crc32_combine)."""
     return _multmodp(_x2nmodp(len2, 3), crc1) ^ crc2
+
+
+def _crc32c_combine_matrix(crc1: int, crc2: int, len2: int) -> int:
+    """crc32c_combine by another method (zlib 1.2's GF(2) operator
+    matrices, squared per bit of len2): a check on the one above."""
+    def times(mat, vec):
+        s, i = 0, 0
+        while vec:
+            if vec & 1:
+                s ^= mat[i]
+            vec >>= 1
+            i += 1
+        return s
+
+    def square(mat):
+        return [times(mat, mat[n]) for n in range(32)]
+
+    if len2 == 0:
+        return crc1
+    odd = [POLY] + [1 << n for n in range(31)]   # one zero bit
+    even = square(odd)                           # two zero bits
+    odd = square(even)                           # four zero bits
+    while True:
+        even = square(odd)  # first pass: one zero byte
+        if len2 & 1:
+            crc1 = times(even, crc1)
+        len2 >>= 1
+        if not len2:
+            break
+        odd = square(even)
+        if len2 & 1:
+            crc1 = times(odd, crc1)
+        len2 >>= 1
+        if not len2:
+            break
+    return crc1 ^ crc2
 
 
 def crc32c_repeat(block: bytes, k: int) -> int:
@@ -196,6 +244,30 @@ def _self_test():
             assert crc32c_repeat(blk, k) == crc32c(blk * k), ("repeat", n, k)
         assert crc32c(blk + b"xyz") == crc32c_combine(crc32c(blk), crc32c(b"xyz"), 3)
         assert crc32c(blk[3:], crc32c(blk[:3])) == crc32c(blk)
+    # Lengths of 512 MiB and more (a wrapped table got these wrong).
+    for n in (1, 1000, (1 << 29) - 1, 1 << 29, (1 << 29) + 12345, 3 << 30, (1 << 40) + 7, (1 << 62) + 1):
+        a, b = rnd.getrandbits(32), rnd.getrandbits(32)
+        assert crc32c_combine(a, b, n) == _crc32c_combine_matrix(a, b, n), ("combine", n)
+
+
+def _check_big_crc(tfr: str, root: str):
+    """The CRC of a record of 512 MiB + 12,345 zeros (a sparse file) as
+    computed here, checked by tfr verify-crc (whose CRC-32C is held to
+    TensorFlow's): the harness's own CRCs of huge records are right."""
+    n = (1 << 29) + 12345
+    p = os.path.join(root, "crc-check.tfrecord")
+    with open(p, "wb") as f:
+        f.write(header(n))
+        f.truncate(12 + n)
+        f.seek(12 + n)
+        f.write(struct.pack("<I", masked(crc32c_repeat(b"\0", n))))
+    try:
+        r = subprocess.run([tfr, "verify-crc", p], capture_output=True, text=True, timeout=120)
+    finally:
+        os.remove(p)
+    if r.returncode != 0:
+        raise SystemExit(f"reliability.py: self-test: tfr verify-crc disagrees with the harness's CRC of "
+                         f"{n} zeros: {r.stdout}{r.stderr}")
 
 
 # --------------------------------------------------------------------------
@@ -286,6 +358,93 @@ class Fixtures:
 
     def path(self, name):
         return os.path.join(self.root, name)
+
+    # A few small records (the data beside a hostile --schema).
+    def small(self) -> str:
+        def make():
+            p = self.path("small.tfrecord")
+            with open(p, "wb") as f:
+                for i in range(10):
+                    f.write(record(example([(b"f0001", feat_int64(i))])))
+            with open(self.path("small.jsonl"), "w") as f:
+                f.write('{"f0001": [1]}\n')
+            return p
+        return self._once("small", make)
+
+    # A schema.pbtxt of 20 MB (about 240,000 features).
+    def pbtxt(self) -> str:
+        def make():
+            p = self.path("schema.pbtxt")
+            with open(p, "w") as f:
+                i = 0
+                while f.tell() < 20 * MB:
+                    f.write('feature {\n  name: "f%04d"\n  type: INT\n  value_count {\n    min: 1\n    max: 1\n  }\n}\n' % i)
+                    i += 1
+            self.sizes["pbtxt"] = os.path.getsize(p) / MB
+            return p
+        return self._once("pbtxt", make)
+
+    # Statistics saved by `tfr stats --format json` of 5,000 features with
+    # 400 distinct values each (about 30 MB).
+    def saved_stats(self) -> str:
+        def make():
+            data = self.path("wide.tfrecord")
+            with open(data, "wb") as f:
+                for r in range(400):
+                    f.write(record(example([(b"f%04d" % k, feat_int64(r * 7919 + k)) for k in range(5000)])))
+            p = self.path("saved.json")
+            with open(p, "wb") as out:
+                subprocess.run([self.tfr, "stats", "--format", "json", data], stdout=out,
+                               stderr=subprocess.DEVNULL, check=True)
+            self.sizes["saved_stats"] = os.path.getsize(p) / MB
+            return p
+        return self._once("saved_stats", make)
+
+    # A saved statistics file whose t-digest has count 0 and one centroid
+    # of weight 1e-9 (a panic in the tdigest crate, issue 27).
+    def forged_stats(self) -> str:
+        def make():
+            data = self.path("floats.tfrecord")
+            with open(data, "wb") as f:
+                for r in range(5000):
+                    f.write(record(example([(b"x", feat_float(r * 0.5))])))
+            saved = subprocess.run([self.tfr, "stats", "--format", "json", data], capture_output=True,
+                                   check=True).stdout
+            doc = json.loads(saved)
+            q = doc["features"][0]["deep"]["float"]["quantiles"]
+            q["n"] = 0
+            q["tdigest"].update(count=0, centroids=[{"mean": 1.0, "weight": 1e-9}], min=1.0, max=1.0)
+            p = self.path("forged.json")
+            with open(p, "w") as f:
+                json.dump(doc, f)
+            return p
+        return self._once("forged_stats", make)
+
+    # report's images: a WebP whose header announces 6000x6000 (36 MP), and
+    # GIFs whose logical screen is 1x1 and whose frame is 6000x6000:
+    # one record of the WebP then 24 of 6 GIFs each; and one record of
+    # 1,200 GIFs (200 features of 6).
+    def images(self, many: bool) -> str:
+        key = "images-1200" if many else "images"
+
+        def make():
+            side = 6000 - 1
+            vp8l = bytes([0x2F]) + struct.pack("<I", side | side << 14) + bytes(64)
+            webp = b"RIFF" + struct.pack("<I", 4 + 8 + len(vp8l)) + b"WEBP" + b"VP8L" + struct.pack("<I", len(vp8l)) + vp8l
+            gif = (b"GIF89a" + struct.pack("<HH", 1, 1) + bytes([0x80, 0, 0]) + bytes(6)
+                   + b"\x2c" + struct.pack("<HHHH", 0, 0, 6000, 6000) + b"\x00"
+                   + bytes([2, 2, 0x2C, 0x00, 0]) + b"\x3b")
+            p = self.path(key + ".tfrecord")
+            with open(p, "wb") as f:
+                if many:
+                    f.write(record(example([(b"img%03d" % k, feat_bytes(*[gif] * 6)) for k in range(200)])))
+                else:
+                    f.write(record(example([(b"img", feat_bytes(webp))])))
+                    for _ in range(24):
+                        f.write(record(example([(b"img", feat_bytes(*[gif] * 6))])))
+            self.sizes[key] = os.path.getsize(p) / MB
+            return p
+        return self._once(key, make)
 
     # 2,000 files of 200 KB (10 records of a 20 KB text value + a label).
     def glob(self) -> str:
@@ -637,6 +796,36 @@ def all_rows() -> list[Row]:
     rows.append(fj("jsonl:small-100k-lines", lambda fx: fx.small_jsonl(), lambda fx: 0.0, jobs="20000"))
     rows.append(fj("jsonl:small-100k-lines", lambda fx: fx.small_jsonl(), lambda fx: 0.0, jobs="8000", gzip=True))
     rows.append(fj("jsonl:small-100k-lines", lambda fx: fx.small_jsonl(), lambda fx: 0.0, jobs="20000", gzip=True))
+
+    # 7. Auxiliary files (issue 27): schemas and saved statistics, read
+    # within --max-aux-size (64 MiB); allowance: 3 x the file, or the bound.
+    small = lambda fx: fx.small()
+    bound = lambda fx: 64.0
+    for cmd, argv in (
+        ("stats --merge", lambda fx, o: ["stats", "--merge", "/dev/zero"]),
+        ("validate --schema", lambda fx, o: ["validate", "--schema", "/dev/zero", small(fx)]),
+        ("report --schema", lambda fx, o: ["report", "--schema", "/dev/zero", small(fx), "-o", os.path.join(o, "out.html")]),
+        ("from-jsonl --schema", lambda fx, o: ["from-jsonl", "--schema", "/dev/zero", small(fx)[:-len(".tfrecord")] + ".jsonl",
+                                               "-o", os.path.join(o, "out.tfrecord")]),
+    ):
+        rows.append(Row("aux:/dev/zero", cmd, argv, frozenset({2}), hold=bound, k=HOLD_K))
+    rows.append(Row("aux:saved-stats-30MB", "stats --merge", lambda fx, o: ["stats", "--merge", fx.saved_stats()],
+                    frozenset({0}), hold=lambda fx: fx.sizes["saved_stats"], k=HOLD_K))
+    rows.append(Row("aux:forged-tdigest", "stats --merge", lambda fx, o: ["stats", "--merge", fx.forged_stats()],
+                    frozenset({2})))
+    rows.append(Row("aux:schema.pbtxt-20MB", "validate --schema",
+                    lambda fx, o: ["validate", "--schema", fx.pbtxt(), small(fx)],
+                    frozenset({0, 1}), hold=bound, k=HOLD_K))
+    rows.append(Row("aux:schema.pbtxt-20MB", "report --schema",
+                    lambda fx, o: ["report", "--schema", fx.pbtxt(), small(fx), "-o", os.path.join(o, "out.html")],
+                    frozenset({0}), hold=bound, k=HOLD_K))
+
+    # 8. report's images (issue 27): a 36 MP WebP header, GIFs of a 1x1
+    # screen and a 6000x6000 frame; 1,200 such GIFs in one record.
+    rows.append(Row("report:webp-36MP+144-gif-frames", "report", lambda fx, o: ["report", fx.images(False), "-o",
+                    os.path.join(o, "out.html")], frozenset({0}), hold=lambda fx: fx.sizes["images"], k=HOLD_K))
+    rows.append(Row("report:1200-gif-frames-1-record", "report", lambda fx, o: ["report", fx.images(True), "-o",
+                    os.path.join(o, "out.html")], frozenset({0}), hold=lambda fx: fx.sizes["images-1200"], k=HOLD_K))
     return rows
 
 
@@ -888,7 +1077,7 @@ def run_row(row: Row, fx: Fixtures, args, outroot: str, idx: int) -> Result:
         elif res.exit == 2 and (len(lines) != 1 or not lines[0].startswith("tfr: ")):
             why.append(f"error is not one 'tfr: ...' line ({len(lines)} lines)")
     # Temp files: none may be left next to the output (SIGKILL excused).
-    left = sorted(n for n in os.listdir(outdir) if n != "out.tfrecord")
+    left = sorted(n for n in os.listdir(outdir) if n not in ("out.tfrecord", "out.html"))
     if left and not hard_killed and not over:
         why.append(f"temp file left: {left[0]}")
     if not why:
@@ -991,7 +1180,9 @@ def main() -> int:
     results: list[Result] = []
     t_start = time.monotonic()
     try:
+        _check_big_crc(args.tfr, root)
         fx = Fixtures(root, log)
+        fx.tfr = args.tfr
         outroot = os.path.join(root, "out")
         os.mkdir(outroot)
         for i, row in enumerate(rows):

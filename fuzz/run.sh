@@ -12,7 +12,7 @@ secs="${1:-600}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(record_reader example_text from_jsonl tfdv_files)
+    targets=(record_reader example_text from_jsonl tfdv_files stats_merge)
 fi
 toolchain=()
 if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then

@@ -91,6 +91,23 @@ mod tests {
 /// The most threads `-j` starts.
 pub(crate) const MAX_JOBS: usize = 64;
 
+/// `--max-aux-size`: the largest schema or statistics file read.
+#[derive(Args, Debug, Clone, Copy)]
+pub(crate) struct AuxSizeArg {
+    /// The largest --schema or --merge file read (bytes; K, M, G suffixes):
+    /// such a file is read whole, and its parsed form takes a few times its
+    /// size in memory; a larger one is refused.
+    #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = parse_size)]
+    pub(crate) max_aux_size: u64,
+}
+
+impl AuxSizeArg {
+    /// The bytes of a schema or statistics file, within the limit.
+    pub(crate) fn read(&self, path: &std::path::Path) -> anyhow::Result<Vec<u8>> {
+        crate::io::aux_file::read_bounded(path, self.max_aux_size)
+    }
+}
+
 /// `-j/--jobs`: how many threads a command may keep busy.
 #[derive(Args, Debug, Clone, Copy, Default)]
 pub(crate) struct JobsArg {

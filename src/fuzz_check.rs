@@ -359,6 +359,184 @@ pub fn tfdv_files(data: &[u8]) {
     }
 }
 
+/// The saved statistics `stats_merge` edits: 5,000 records of a float of
+/// distinct values (a t-digest), a text of distinct values (a HyperLogLog,
+/// Misra-Gries counters), a small int (exact summaries) and a list whose
+/// length varies.
+fn saved_base() -> &'static (String, Vec<String>) {
+    static BASE: std::sync::OnceLock<(String, Vec<String>)> = std::sync::OnceLock::new();
+    BASE.get_or_init(|| {
+        fn varint(mut v: u64, out: &mut Vec<u8>) {
+            while v >= 0x80 {
+                out.push(v as u8 | 0x80);
+                v >>= 7;
+            }
+            out.push(v as u8);
+        }
+        fn ld(field: u8, payload: &[u8]) -> Vec<u8> {
+            let mut out = vec![field << 3 | 2];
+            varint(payload.len() as u64, &mut out);
+            out.extend_from_slice(payload);
+            out
+        }
+        let entry = |name: &str, feature: Vec<u8>| ld(1, &[ld(1, name.as_bytes()), ld(2, &feature)].concat());
+        let mut stats = crate::schema::stats::Collector::deep();
+        let mut decoder = crate::example::Decoder::new();
+        for r in 0..5000u64 {
+            let float = ld(2, &ld(1, &(r as f32 * 0.5).to_le_bytes()));
+            let text = ld(1, &ld(1, format!("v{}", r * 7 % 4999).as_bytes()));
+            let mut ints = Vec::new();
+            for i in 0..r % 4 {
+                varint(i * 3, &mut ints);
+            }
+            let mut small = Vec::new();
+            varint(r % 5, &mut small);
+            let features = [
+                entry("x", float),
+                entry("s", text),
+                entry("n", ld(3, &ld(1, &small))),
+                entry("list", ld(3, &ld(1, &ints))),
+            ]
+            .concat();
+            let payload = ld(1, &features);
+            let ex = decoder.example(&payload, false).expect("an Example");
+            stats.add_example(&ex, 0, r);
+        }
+        stats.seal();
+        let scan = crate::schema::Scan {
+            ty: MessageType::Example,
+            stats,
+            files: vec![crate::schema::FileScan {
+                name: "base.tfrecord".into(),
+                compression: Compression::None,
+            }],
+            limited: false,
+            error: None,
+        };
+        let value = crate::schema::saved::to_json(&scan);
+        let mut places = Vec::new();
+        fn walk(v: &serde_json::Value, at: String, places: &mut Vec<String>) {
+            match v {
+                serde_json::Value::Object(m) => {
+                    for (k, x) in m {
+                        walk(x, format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")), places);
+                    }
+                }
+                // The first few elements of a list (the rest are alike).
+                serde_json::Value::Array(a) => {
+                    for (i, x) in a.iter().enumerate().take(4) {
+                        walk(x, format!("{at}/{i}"), places);
+                    }
+                }
+                _ => {}
+            }
+            places.push(at);
+        }
+        walk(&value, String::new(), &mut places);
+        (value.to_string(), places)
+    })
+}
+
+/// Fuzzes `tfr stats --merge` with forged saved statistics: the saved
+/// file of a generated dataset (a t-digest, exact quantiles, a HyperLogLog,
+/// Misra-Gries counters, several inputs' worth of numbers) edited by the
+/// input — each 3 bytes pick a place in its JSON (two bytes) and a hostile
+/// value for it (one byte: 0, 1e-9, -1, 2^44, u64::MAX, infinities as
+/// strings, empty lists, a copy of a list's first element appended, one
+/// centroid of weight 1e-9...).
+/// Reading never panics; what reads merges with the original and renders
+/// as every output (the saved JSON, TFDV's statistics, an inferred schema,
+/// the report page) without a panic.
+pub fn stats_merge(data: &[u8]) {
+    use serde_json::{json, Value};
+    let (base, places) = saved_base();
+    let mut doc: Value = serde_json::from_str(base).expect("base JSON");
+    for step in data.chunks_exact(3) {
+        let place = &places[u16::from_le_bytes([step[0], step[1]]) as usize % places.len()];
+        let Some(slot) = doc.pointer_mut(place) else {
+            continue;
+        };
+        let hostile = match step[2] % 25 {
+            0 => json!(0),
+            1 => json!(1),
+            2 => json!(-1),
+            3 => json!(1e-9),
+            4 => json!(0.5),
+            5 => json!(u64::MAX),
+            6 => json!(1u64 << 44),
+            7 => json!((1u64 << 44) + 1),
+            8 => json!(i64::MIN),
+            9 => json!(1e308),
+            10 => json!(-1e308),
+            11 => json!("NaN"),
+            12 => json!("Infinity"),
+            13 => json!("-Infinity"),
+            14 => json!("x"),
+            15 => Value::Null,
+            16 => json!(true),
+            17 => json!([]),
+            18 => json!({}),
+            19 => json!([0, 0, 0]),
+            20 => json!("AAAA"),
+            // One centroid of almost no weight (a panic in the tdigest crate).
+            23 => json!([{"mean": 1.0, "weight": 1e-9}]),
+            // A list grows by a copy of its first element; a number
+            // doubles; anything else goes.
+            21 => match slot {
+                Value::Array(a) if !a.is_empty() => {
+                    let first = a[0].clone();
+                    a.push(first);
+                    continue;
+                }
+                Value::Number(n) => json!(n.as_f64().unwrap_or(0.0) * 2.0),
+                _ => continue,
+            },
+            22 => match slot {
+                Value::Number(n) => json!(n.as_u64().map_or(0, |n| n.wrapping_add(1))),
+                _ => continue,
+            },
+            _ => match slot {
+                Value::Object(m) => {
+                    if let Some(k) = m.keys().next().cloned() {
+                        m.remove(&k);
+                    }
+                    continue;
+                }
+                Value::Array(a) => {
+                    a.pop();
+                    continue;
+                }
+                _ => continue,
+            },
+        };
+        *slot = hostile;
+    }
+    let text = doc.to_string();
+    let Ok(part) = crate::schema::saved::from_json(&text, 1) else {
+        return;
+    };
+    let mut scan = crate::schema::saved::from_json(base, 0).expect("the base reads");
+    scan.stats.merge(&part.stats);
+    scan.files.extend(part.files.iter().map(|f| crate::schema::FileScan {
+        name: f.name.clone(),
+        compression: f.compression,
+    }));
+    for s in [&part, &scan] {
+        let _ = crate::schema::saved::to_json(s).to_string();
+        let _ = crate::schema::tfdv::stats_file::write(s, true);
+        let _ = crate::schema::tfdv::stats_file::write(s, false);
+        let _ = crate::schema::tfdv::infer::infer(s).to_pbtxt();
+        let _ = crate::report::html(&crate::report::Page {
+            title: "fuzz",
+            scan: s,
+            cards: "",
+            cards_title: "",
+            anomalies: None,
+            notes: &[],
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::Path;
@@ -415,6 +593,11 @@ mod tests {
     fn example_text_regressions() {
         replay("example_text", super::example_text);
     }
+    #[test]
+    fn stats_merge_regressions() {
+        replay("stats_merge", super::stats_merge);
+    }
+
     #[test]
     fn from_jsonl_regressions() {
         replay("from_jsonl", super::from_jsonl);

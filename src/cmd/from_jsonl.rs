@@ -20,7 +20,6 @@ use crate::record::append_framed;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use std::collections::HashMap;
-use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -66,24 +65,16 @@ pub(crate) struct FromJsonlArgs {
     pub(crate) max_line_size: u64,
 
     #[command(flatten)]
+    pub(crate) aux: crate::args::AuxSizeArg,
+
+    #[command(flatten)]
     pub(crate) jobs: JobsArg,
 }
 
-/// Largest schema file read: far beyond any real one (a schema is a few
-/// hundred bytes per feature), and a device like /dev/zero stops here.
-const SCHEMA_MAX: u64 = 64 << 20;
-
-/// Reads a `--schema` file, refusing one beyond [`SCHEMA_MAX`].
-fn read_schema_file(path: &std::path::Path) -> Result<String> {
+/// Reads a `--schema` file, refusing one beyond `--max-aux-size`.
+fn read_schema_file(path: &std::path::Path, aux: &crate::args::AuxSizeArg) -> Result<String> {
     let name = crate::io::input::show_path(path);
-    let file = File::open(path).with_context(|| format!("{name}: cannot read"))?;
-    let mut bytes = Vec::new();
-    file.take(SCHEMA_MAX + 1)
-        .read_to_end(&mut bytes)
-        .with_context(|| format!("{name}: cannot read"))?;
-    if bytes.len() as u64 > SCHEMA_MAX {
-        bail!("{name}: not a tfr schema: larger than {} MiB", SCHEMA_MAX >> 20);
-    }
+    let bytes = aux.read(path)?;
     String::from_utf8(bytes).map_err(|_| anyhow!("{name}: not a tfr schema: not UTF-8 text"))
 }
 
@@ -97,7 +88,7 @@ pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
             if format == JsonFormat::Protojson {
                 bail!("--schema applies to the natural JSONL form; protojson names every kind");
             }
-            let text = read_schema_file(path)?;
+            let text = read_schema_file(path, &args.aux)?;
             Some(
                 Schema::parse(&text)
                     .map_err(|e| anyhow!("{}: not a tfr schema: {e}", crate::io::input::show_path(path)))?,
@@ -116,6 +107,8 @@ pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         bail!("refusing to write binary records to a terminal (redirect stdout, or use -o FILE)");
     }
     let inputs = crate::io::input::expand(&args.files)?;
+    let aux: Vec<&std::path::Path> = args.schema.iter().map(|p| p.as_path()).collect();
+    crate::io::same_file::refuse_input_as_output(&inputs, &aux, &args.output, "-o")?;
     let jobs = args.jobs.get();
     let mut out = AtomicOutput::create_threaded(&args.output, args.compression, jobs)?;
     // Kinds seen are merged in line order by the writer, so which names

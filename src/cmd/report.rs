@@ -52,6 +52,9 @@ pub(crate) struct ReportArgs {
     #[arg(long, value_name = "SCHEMA")]
     pub(crate) schema: Option<std::path::PathBuf>,
 
+    #[command(flatten)]
+    pub(crate) aux: crate::args::AuxSizeArg,
+
     /// The page's title (default: the inputs).
     #[arg(long, value_name = "TEXT")]
     pub(crate) title: Option<String>,
@@ -65,8 +68,16 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
         bail!("tfr report writes an HTML page: give -o report.html (or redirect stdout)");
     }
     // A schema that does not load fails before any reading.
-    let schema = args.schema.as_deref().map(super::validate::load_schema).transpose()?;
+    let schema = args
+        .schema
+        .as_deref()
+        .map(|p| super::validate::load_schema(p, &args.aux))
+        .transpose()?;
     let inputs = args.input.expand()?;
+    if let Some(out) = &args.output {
+        let aux: Vec<&std::path::Path> = args.schema.iter().map(|p| p.as_path()).collect();
+        crate::io::same_file::refuse_input_as_output(&inputs, &aux, out, "-o")?;
+    }
     // The statistics and the gallery each read the inputs: a stream can
     // be read only once.
     for input in &inputs {

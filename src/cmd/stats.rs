@@ -12,7 +12,7 @@ use crate::output::{self, Ctx};
 use crate::schema::stats::FeatureTable;
 use crate::schema::summary::{self, StatsType, Summary};
 use crate::schema::{saved, tfdv, Scan};
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::Args;
 use comfy_table::{presets, ContentArrangement, Table};
 use std::fmt::Write as _;
@@ -52,6 +52,9 @@ pub(crate) struct StatsArgs {
     pub(crate) merge: Vec<std::path::PathBuf>,
 
     #[command(flatten)]
+    pub(crate) aux: crate::args::AuxSizeArg,
+
+    #[command(flatten)]
     pub(crate) scan: ScanFlags,
 }
 
@@ -61,9 +64,12 @@ pub(crate) fn run(args: &StatsArgs, ctx: &Ctx) -> Result<Exit> {
     }
     let mut merged: Option<Scan> = None;
     for path in &args.merge {
-        let text = std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
+        let shown = crate::io::input::show_path(path);
+        let text = String::from_utf8(args.aux.read(path)?)
+            .map_err(|_| anyhow::anyhow!("{shown}: not a tfr statistics file: not UTF-8 text"))?;
         let first = merged.as_ref().map_or(0, |m| m.files.len() as u32);
-        let part = saved::from_json(&text, first).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let part = saved::from_json(&text, first).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
+        drop(text);
         merged = Some(match merged {
             None => part,
             Some(m) => combine(m, part, &path.display().to_string(), false)?,

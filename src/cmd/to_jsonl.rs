@@ -50,6 +50,9 @@ pub(crate) struct ToJsonlArgs {
 
 pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     let inputs = args.input.expand()?;
+    if let Some(out) = &args.output {
+        crate::io::same_file::refuse_input_as_output(&inputs, &[], out, "-o")?;
+    }
     // Open the output first: an unwritable target fails before any work.
     let mut atomic = match &args.output {
         Some(path) if path.as_os_str() != "-" => Some(AtomicOutput::create(path, Compression::None)?),

@@ -38,6 +38,9 @@ pub(crate) struct ValidateArgs {
     pub(crate) schema: std::path::PathBuf,
 
     #[command(flatten)]
+    pub(crate) aux: crate::args::AuxSizeArg,
+
+    #[command(flatten)]
     pub(crate) input: InputArgs,
 
     /// Print one JSON document (anomalies with TFDV's AnomalyInfo.Type
@@ -54,9 +57,9 @@ pub(crate) struct ValidateArgs {
 }
 
 /// Reads and parses the schema file; errors name it with line:column.
-pub(crate) fn load_schema(path: &std::path::Path) -> Result<Schema> {
+pub(crate) fn load_schema(path: &std::path::Path, aux: &crate::args::AuxSizeArg) -> Result<Schema> {
     let shown = crate::io::input::escape_name(path.as_os_str().as_encoded_bytes());
-    let bytes = std::fs::read(path).with_context(|| format!("reading schema {shown}"))?;
+    let bytes = aux.read(path)?;
     let text = String::from_utf8(bytes).map_err(|e| {
         anyhow::anyhow!(
             "{shown}: not a schema: not UTF-8 text (byte {})",
@@ -69,7 +72,7 @@ pub(crate) fn load_schema(path: &std::path::Path) -> Result<Schema> {
 }
 
 pub(crate) fn run(args: &ValidateArgs, ctx: &Ctx) -> Result<Exit> {
-    let schema = load_schema(&args.schema)?;
+    let schema = load_schema(&args.schema, &args.aux)?;
     let checker = Checker::new(&schema);
     let inputs = args.input.expand()?;
     let opts = check::Options {

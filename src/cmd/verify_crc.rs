@@ -46,6 +46,8 @@ pub(crate) struct VerifyCrcArgs {
     /// protobuf (and tfr) does, is reported with the reason; exit 1. Checks
     /// Examples (parse_example) and SequenceExamples (parse_sequence_example),
     /// each file by its first record; ELWC files are said to be unchecked.
+    /// A record over --max-record-size is not held: its CRCs are checked as
+    /// it streams past, its payload is reported as not checked (exit 1).
     #[arg(long)]
     pub(crate) payloads: bool,
 
@@ -79,6 +81,9 @@ struct FileReport {
     payload_issues: Vec<PayloadIssue>,
     /// With `--payloads`: why the payloads were not checked (not Examples).
     unchecked: Option<String>,
+    /// With `--payloads`: intact records over `--max-record-size`, streamed
+    /// for their CRCs but whose payloads were not checked.
+    too_long_to_check: u64,
     /// Why the input could not be read at all (open or I/O failure, not a TFRecord).
     error: Option<String>,
     /// Why TensorFlow's reader cannot read the file although it is intact
@@ -96,6 +101,7 @@ impl FileReport {
             (Some(_), _, _) => "unreadable",
             (None, false, _) => "damaged",
             (None, true, false) => "payloads differ",
+            (None, true, true) if self.too_long_to_check > 0 => "payloads not checked",
             (None, true, true) => "ok",
         }
     }
@@ -103,7 +109,7 @@ impl FileReport {
     fn exit(&self) -> Exit {
         match self.status() {
             "unreadable" => Exit::Error,
-            "damaged" | "payloads differ" => Exit::DamageFound,
+            "damaged" | "payloads differ" | "payloads not checked" => Exit::DamageFound,
             _ => Exit::Success,
         }
     }
@@ -155,6 +161,9 @@ const PROGRESS_EVERY: u64 = 1 << 14;
 
 pub(crate) fn run(args: &VerifyCrcArgs, ctx: &Ctx) -> Result<Exit> {
     let inputs = args.input.expand()?;
+    if let Some(out) = &args.salvage {
+        crate::io::same_file::refuse_input_as_output(&inputs, &[], out, "--salvage")?;
+    }
     let total_bytes = crate::io::input::total_size(&inputs);
     let progress = ctx.progress(total_bytes);
     let mut salvage = args.salvage.as_ref().map(|path| Salvage {
@@ -260,6 +269,7 @@ fn verify_input(
         faults: Vec::new(),
         payload_issues: Vec::new(),
         unchecked: None,
+        too_long_to_check: 0,
         error: None,
         tensorflow_unreadable: None,
     };
@@ -300,8 +310,10 @@ fn verify_input(
         auto: args.payload == PayloadType::Auto,
     });
     if payloads.is_some() {
-        // Each payload is checked: records up to --max-record-size are held.
-        scanner.set_hold_limit(args.input.max_record_size);
+        // Each payload is checked: records up to --max-record-size are held
+        // (the hold limit counts the framing too).
+        let framing = (record::HEADER_LEN + record::FOOTER_LEN) as u64;
+        scanner.set_hold_limit(args.input.max_record_size.saturating_add(framing));
     }
     let (mut batch, mut shown_at, mut shown) = (Vec::new(), scanner.offset(), report.intact);
     loop {
@@ -368,6 +380,15 @@ fn verify_input(
                         report.faults.push(fault);
                     }
                     None => {}
+                }
+                if payloads.is_some() {
+                    // A check not made is not a check passed.
+                    report.too_long_to_check += 1;
+                    let limit = crate::record::human_size(args.input.max_record_size);
+                    emit(Event::Line(format!(
+                        "{name}: record {index} at byte {offset}: payload not checked: record of {length} bytes, \
+                         over --max-record-size ({limit})"
+                    )))?;
                 }
                 report.intact += 1;
                 progress.add((scanner.offset() - shown_at) as i64, (report.intact - shown) as i64);
@@ -507,7 +528,7 @@ fn fault_message(fault: &Fault) -> String {
 /// The one-line summary of a single input.
 fn summary_line(r: &FileReport) -> String {
     let issues = r.payload_issues.len() as u64;
-    if r.faults.is_empty() && issues > 0 {
+    let mut line = if r.faults.is_empty() && issues > 0 {
         format!(
             "{}: {}, all intact; {} TensorFlow's parser rejects or reads differently",
             r.name,
@@ -524,7 +545,14 @@ fn summary_line(r: &FileReport) -> String {
             counted(r.faults.len() as u64, "fault"),
             counted(r.bytes_lost(), "byte")
         )
+    };
+    if r.too_long_to_check > 0 {
+        line += &format!(
+            "; {} not checked (over --max-record-size)",
+            counted(r.too_long_to_check, "payload")
+        );
     }
+    line
 }
 
 fn write_table(out: &mut dyn Write, reports: &[FileReport]) -> Result<()> {
@@ -578,6 +606,7 @@ fn write_json(out: &mut dyn Write, reports: &[FileReport]) -> Result<()> {
         "bytes_lost": reports.iter().map(FileReport::bytes_lost).sum::<u64>(),
         "damaged_files": reports.iter().filter(|r| r.status() == "damaged").count(),
         "payload_issues": reports.iter().map(|r| r.payload_issues.len()).sum::<usize>(),
+        "payloads_not_checked": reports.iter().map(|r| r.too_long_to_check).sum::<u64>(),
         "unreadable_files": reports.iter().filter(|r| r.status() == "unreadable").count(),
     });
     let intact = reports.iter().all(|r| r.status() == "ok");
@@ -618,6 +647,9 @@ fn file_json(r: &FileReport) -> serde_json::Value {
             .map(|p| json!({"record": p.record, "offset": p.offset, "verdict": p.verdict, "reason": p.reason}))
             .collect();
         v["payload_issues"] = json!(issues);
+    }
+    if r.too_long_to_check > 0 {
+        v["payloads_not_checked"] = json!(r.too_long_to_check);
     }
     if let Some(why) = &r.unchecked {
         v["payloads_unchecked"] = json!(why);

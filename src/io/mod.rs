@@ -4,6 +4,7 @@
 //! - [`Compression`] and [`sniff_magic`]: the one compression enum and the
 //!   one magic-byte sniffer (the record layer adds its "a valid record
 //!   header wins" rule in record/open.rs).
+//! - [`aux_file`]: schema and statistics files, read within a size limit.
 //! - [`at`]: positional reads of a file or an object in a store.
 //! - [`input`]: command-line inputs (paths, `-`, quoted globs) as bytes.
 //! - [`inflate`]: gzip/zlib decoding that never loses output; [`readahead`]
@@ -15,18 +16,21 @@
 //! - [`deflate`]: gzip output compressed on several threads.
 //! - [`output_file`]: atomic output files (temporary file, renamed on success;
 //!   an upload completed on success).
+//! - [`same_file`]: refusing an output that is one of the inputs.
 //! - [`remote`]: object stores and HTTP(S) (`s3://`, `gs://`, `az://`,
 //!   `https://`), read by ranges, written by multipart upload.
 //!
 //! Nothing here knows about TFRecord framing or tf.train.Example.
 
 pub mod at;
+pub mod aux_file;
 pub mod deflate;
 pub mod inflate;
 pub mod input;
 pub mod output_file;
 pub mod readahead;
 pub mod remote;
+pub mod same_file;
 pub mod snappy;
 
 pub use input::Input;

@@ -123,9 +123,11 @@ impl RecordReader {
         let offset = self.src.offset();
         let body = self.body_len(length)?;
         if length > self.max_record {
-            // A stream that ends soon after is a record cut short (the
-            // better message); anything longer is refused unread.
-            let look = HEADER_LEN + (64 << 10);
+            // A stream that ends soon after, before the record's end, is a
+            // record cut short (the better message); a record present whole
+            // (an intact one, over the limit) or anything longer is refused
+            // unread, naming the flag.
+            let look = (HEADER_LEN + (64 << 10)).min(HEADER_LEN.saturating_add(body));
             let got = self.fill(look)?;
             if got < look {
                 return Err(self.short_record(length, got));

@@ -14,14 +14,21 @@ use std::io::Cursor;
 pub const THUMB: u32 = 160;
 /// Images larger than this (either side) are not decoded.
 const MAX_SIDE: u32 = 16_384;
-/// Memory an image decoder may use.
-const MAX_ALLOC: u64 = 160 << 20;
+/// Memory an image decoder may use: the pixels of [`MAX_PIXELS`] at four
+/// bytes each, and some room for the decoder's own state.
+const MAX_ALLOC: u64 = 40 << 20;
 /// Pixels of one image decoded at most (a 633-byte JPEG can announce
-/// 9000x9000: its header is read first).
-const MAX_PIXELS: u64 = 40_000_000;
+/// 9000x9000, a GIF a 1x1 screen and a 6000x6000 frame: the header, and a
+/// GIF's first frame, are read first).
+const MAX_PIXELS: u64 = 8_000_000;
+/// Images over this many pixels are decoded one at a time (so the workers
+/// together never hold more than one large image).
+const LARGE_PIXELS: u64 = 1_000_000;
 /// Pixels decoded for one page at most (then images are described, not
 /// drawn): bounds the time a page of hostile images takes.
-pub const PAGE_PIXELS: u64 = 1_000_000_000;
+pub const PAGE_PIXELS: u64 = 500_000_000;
+/// Time spent decoding for one page at most (then images are described).
+const PAGE_DECODE_TIME: std::time::Duration = std::time::Duration::from_secs(20);
 /// Values of a list shown on a card.
 const LIST_SHOWN: usize = 6;
 /// Characters of a text value shown on a card.
@@ -35,6 +42,10 @@ pub struct Images {
     pub forced: Vec<String>,
     /// Pixels the page may still decode (see [`PAGE_PIXELS`]).
     pub budget: std::sync::atomic::AtomicU64,
+    /// Microseconds spent decoding so far (see [`PAGE_DECODE_TIME`]).
+    spent_us: std::sync::atomic::AtomicU64,
+    /// Held while a large image (or one of unknown size) is decoded.
+    large: std::sync::Mutex<()>,
 }
 
 impl Images {
@@ -44,7 +55,14 @@ impl Images {
         Images {
             forced,
             budget: std::sync::atomic::AtomicU64::new(PAGE_PIXELS),
+            spent_us: std::sync::atomic::AtomicU64::new(0),
+            large: std::sync::Mutex::new(()),
         }
+    }
+
+    /// Whether the page's decoding time is spent.
+    fn out_of_time(&self) -> bool {
+        self.spent_us.load(std::sync::atomic::Ordering::Relaxed) >= PAGE_DECODE_TIME.as_micros() as u64
     }
 
     /// Takes `pixels` from the page's budget; false when it is spent.
@@ -59,21 +77,77 @@ impl Images {
 /// A thumbnail of an encoded image as a `data:` URL, with the image's own
 /// size; `Err` says why it could not be decoded.
 pub fn thumbnail(bytes: &[u8], images: &Images) -> Result<(String, u32, u32), String> {
-    // The size its header announces, before any decoding.
-    if let Ok(size) = imagesize::blob_size(bytes) {
-        let pixels = size.width as u64 * size.height as u64;
+    if images.out_of_time() {
+        return Err(format!(
+            "the page's decoding time ({} s) is spent",
+            PAGE_DECODE_TIME.as_secs()
+        ));
+    }
+    // The size its header announces (for a GIF, also its first frame's),
+    // before any decoding.
+    let announced = imagesize::blob_size(bytes).ok().map(|size| {
+        let (w, h) = (size.width as u64, size.height as u64);
+        match gif_first_frame(bytes) {
+            Some((fw, fh)) => (w.max(fw), h.max(fh)),
+            None => (w, h),
+        }
+    });
+    if let Some((w, h)) = announced {
+        let pixels = w * h;
         if pixels > MAX_PIXELS {
-            return Err(format!(
-                "{}x{} is over {} megapixels",
-                size.width,
-                size.height,
-                MAX_PIXELS / 1_000_000
-            ));
+            return Err(format!("{w}x{h} is over {} megapixels", MAX_PIXELS / 1_000_000));
         }
         if !images.spend(pixels) {
             return Err("the page's decoding budget is spent".into());
         }
     }
+    // A large image (or one whose size is not known) is decoded alone.
+    let _alone = match announced {
+        Some((w, h)) if w * h <= LARGE_PIXELS => None,
+        _ => Some(images.large.lock().unwrap_or_else(|e| e.into_inner())),
+    };
+    let start = std::time::Instant::now();
+    let made = decode_small(bytes);
+    let took = start.elapsed().as_micros() as u64;
+    images.spent_us.fetch_add(took, std::sync::atomic::Ordering::Relaxed);
+    made
+}
+
+/// The end (left + width, top + height) of a GIF's first frame, which may
+/// lie outside the logical screen its header announces; `None` when the
+/// bytes are not a GIF or hold no frame.
+fn gif_first_frame(b: &[u8]) -> Option<(u64, u64)> {
+    if !(b.starts_with(b"GIF87a") || b.starts_with(b"GIF89a")) || b.len() < 13 {
+        return None;
+    }
+    let le = |i: usize| -> Option<u64> { Some(u16::from_le_bytes([*b.get(i)?, *b.get(i + 1)?]) as u64) };
+    let mut at = 13;
+    if b[10] & 0x80 != 0 {
+        at += 3 << ((b[10] & 7) + 1);
+    }
+    loop {
+        match *b.get(at)? {
+            // An image descriptor: left, top, width, height.
+            0x2c => return Some((le(at + 1)? + le(at + 5)?, le(at + 3)? + le(at + 7)?)),
+            // An extension: its label, then sub-blocks up to an empty one.
+            0x21 => {
+                at += 2;
+                loop {
+                    let len = *b.get(at)? as usize;
+                    at += 1 + len;
+                    if len == 0 {
+                        break;
+                    }
+                }
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// Decodes an image (within [`MAX_ALLOC`] and [`MAX_SIDE`]) and encodes
+/// its thumbnail.
+fn decode_small(bytes: &[u8]) -> Result<(String, u32, u32), String> {
     let mut reader = image::ImageReader::new(Cursor::new(bytes))
         .with_guessed_format()
         .map_err(|e| e.to_string())?;

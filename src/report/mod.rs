@@ -27,14 +27,22 @@ pub fn escape(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
-            // Controls would make the page invalid: shown as escapes.
-            c if c.is_control() && c != '\n' && c != '\t' => {
+            // Controls would make the page invalid, and bidirectional
+            // formatting characters (overrides U+202A-U+202E, isolates
+            // U+2066-U+2069, marks U+200E, U+200F, U+061C) would make a
+            // value read as something else: shown as escapes.
+            c if (c.is_control() && c != '\n' && c != '\t') || is_bidi_format(c) => {
                 let _ = write!(out, "\\u{{{:x}}}", c as u32);
             }
             c => out.push(c),
         }
     }
     out
+}
+
+/// Unicode's bidirectional formatting characters (Bidi_Control).
+fn is_bidi_format(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{061c}')
 }
 
 /// One anomaly of a feature, as the page shows it.

@@ -79,8 +79,10 @@ impl std::fmt::Debug for Quantiles {
 }
 
 /// Checks a saved t-digest before it is used: tfr's size, at most that
-/// many sorted centroids of finite means and positive weights that add up
-/// to the count, within [min, max].
+/// many sorted centroids of finite means and whole positive weights (each
+/// stands for at least one value) that add up to the count exactly, within
+/// [min, max], a finite sum, and at least one value (the crate unwraps the
+/// centroids of a digest it is asked to merge).
 fn check_digest(v: &serde_json::Value, n: u64) -> Result<(), String> {
     let bad = |why: &str| Err(format!("a t-digest is not one tfr wrote: {why}"));
     if v["max_size"].as_u64() != Some(CENTROIDS as u64) {
@@ -92,6 +94,12 @@ fn check_digest(v: &serde_json::Value, n: u64) -> Result<(), String> {
     if centroids.len() > 4 * CENTROIDS {
         return bad("too many centroids");
     }
+    if n == 0 || centroids.is_empty() {
+        return bad("no values");
+    }
+    if !v["sum"].as_f64().is_some_and(f64::is_finite) {
+        return bad("its sum");
+    }
     let (min, max) = match (v["min"].as_f64(), v["max"].as_f64()) {
         (Some(a), Some(b)) if a.is_finite() && b.is_finite() && a <= b => (a, b),
         _ => return bad("its range"),
@@ -99,14 +107,22 @@ fn check_digest(v: &serde_json::Value, n: u64) -> Result<(), String> {
     let (mut total, mut last) = (0.0, f64::NEG_INFINITY);
     for c in centroids {
         match (c["mean"].as_f64(), c["weight"].as_f64()) {
-            (Some(m), Some(w)) if m.is_finite() && w.is_finite() && w > 0.0 && m >= last && m >= min && m <= max => {
+            (Some(m), Some(w))
+                if m.is_finite()
+                    && w.is_finite()
+                    && w >= 1.0
+                    && w.fract() == 0.0
+                    && m >= last
+                    && m >= min
+                    && m <= max =>
+            {
                 total += w;
                 last = m;
             }
             _ => return bad("a centroid"),
         }
     }
-    if (total - n as f64).abs() > 1e-6 * (n as f64).max(1.0) || v["count"].as_f64() != Some(n as f64) {
+    if total != n as f64 || v["count"].as_f64() != Some(n as f64) {
         return bad("its weights do not add up to its count");
     }
     Ok(())
@@ -378,8 +394,27 @@ impl Quantiles {
         if q.digest.is_some() {
             q.n = n;
         } else {
+            // As tfr keeps them: at most EXACT_DISTINCT distinct finite
+            // values, each counted at least once (their sum is `n`,
+            // checked without overflowing).
+            if exact.len() > EXACT_DISTINCT {
+                return Err(format!(
+                    "exact quantiles hold {} distinct values, more than {EXACT_DISTINCT}",
+                    exact.len()
+                ));
+            }
+            if exact.iter().any(|&(v, c)| !v.is_finite() || c == 0) {
+                return Err("exact quantiles hold a value that is not finite or counted 0 times".into());
+            }
+            let total = exact.iter().try_fold(0u64, |t, r| t.checked_add(r.1));
+            if total != Some(n) {
+                return Err(format!("exact quantiles do not hold {n} values"));
+            }
             let mut runs = exact;
             runs.sort_by(|a, b| a.0.total_cmp(&b.0));
+            if runs.windows(2).any(|w| w[0].0.total_cmp(&w[1].0).is_eq()) {
+                return Err("exact quantiles hold a value twice".into());
+            }
             q.add_runs(&runs);
             if q.n != n {
                 return Err(format!("exact quantiles hold {} values, not {n}", q.n));

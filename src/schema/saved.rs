@@ -24,7 +24,7 @@
 //! NUM = {"n", "mean", "m2", "zeros", "quantiles": Q}
 //! ```
 
-use super::deep::{Deep, Distinct, Moments, Numeric, Quantiles, TopK};
+use super::deep::{Deep, Distinct, Moments, Numeric, Quantiles, TopK, TOP_TRACKED, TOP_VALUE_MAX};
 use super::stats::{BytesStats, Collector, Counts, FeatureStats, FeatureTable, FloatStats, IntStats, Seen};
 use super::{FileScan, Scan};
 use crate::example::MessageType;
@@ -146,7 +146,20 @@ fn finite_or_null(v: f32) -> Value {
 /// Reads a saved statistics file; its inputs are numbered from `first_input`
 /// (so several files merge with distinct input numbers).
 pub fn from_json(text: &str, first_input: u32) -> Result<Scan, String> {
-    let v: Value = serde_json::from_str(text).map_err(|e| format!("not a tfr statistics file: {e}"))?;
+    let failed = std::cell::RefCell::new(None);
+    let mut de = serde_json::Deserializer::from_str(text);
+    let parsed = serde::Deserializer::deserialize_map(&mut de, Document { failed: &failed }).and_then(|d| {
+        de.end()?;
+        Ok(d)
+    });
+    let (v, [features, feature_lists, examples]) = match parsed {
+        Ok((top, tables)) => (Value::Object(top), tables),
+        Err(e) => {
+            return Err(failed
+                .take()
+                .unwrap_or_else(|| format!("not a tfr statistics file: {e}")))
+        }
+    };
     if v["tfr_stats"].as_u64() != Some(1) {
         return Err("not a tfr statistics file (saved by `tfr stats --format json`, version 1)".into());
     }
@@ -172,12 +185,17 @@ pub fn from_json(text: &str, first_input: u32) -> Result<Scan, String> {
     let mut collector = Collector::deep();
     collector.records = u(&v["records"], "records")?;
     collector.example_count = u(&v["example_count"], "example_count")?;
-    collector.features = read_table(&v["features"], first_input)?;
-    collector.feature_lists = read_table(&v["feature_lists"], first_input)?;
-    collector.examples = read_table(&v["examples"], first_input)?;
-    let sum: u64 = per_input.iter().sum();
-    if sum != collector.records {
-        return Err(format!("its inputs hold {sum} records, not {}", collector.records));
+    let inputs = Inputs {
+        first: first_input,
+        count: files.len(),
+    };
+    let records = collector.records;
+    collector.features = check_table(features, inputs, records)?;
+    collector.feature_lists = check_table(feature_lists, inputs, records)?;
+    collector.examples = check_table(examples, inputs, collector.example_count)?;
+    let sum = per_input.iter().try_fold(0u64, |t, &n| t.checked_add(n));
+    if sum != Some(collector.records) {
+        return Err(format!("its inputs do not hold {} records", collector.records));
     }
     collector.per_input = per_input;
     Ok(Scan {
@@ -187,6 +205,86 @@ pub fn from_json(text: &str, first_input: u32) -> Result<Scan, String> {
         limited: false,
         error: None,
     })
+}
+
+/// The three tables of features, as read.
+type Tables = [Vec<FeatureStats>; 3];
+
+/// A saved file read in one pass: each feature is turned into its
+/// statistics as soon as its JSON is parsed (and that JSON dropped), so
+/// a large file is never held as a tree of JSON values (ten to twenty times
+/// its size); the other keys are kept as JSON. The first error of a
+/// feature is put in `failed` (serde's own would add a line and column).
+struct Document<'a> {
+    failed: &'a std::cell::RefCell<Option<String>>,
+}
+
+impl<'de> serde::de::Visitor<'de> for Document<'_> {
+    type Value = (serde_json::Map<String, Value>, Tables);
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut top = serde_json::Map::new();
+        let mut tables: Tables = Default::default();
+        while let Some(key) = map.next_key::<String>()? {
+            let slot = match key.as_str() {
+                "features" => 0,
+                "feature_lists" => 1,
+                "examples" => 2,
+                _ => {
+                    let value: Value = map.next_value()?;
+                    top.insert(key, value);
+                    continue;
+                }
+            };
+            tables[slot] = map.next_value_seed(Table { failed: self.failed })?;
+            top.insert(key, Value::Bool(true));
+        }
+        for key in ["features", "feature_lists", "examples"] {
+            if !top.contains_key(key) {
+                return Err(serde::de::Error::custom(format!("no \"{key}\"")));
+            }
+        }
+        Ok((top, tables))
+    }
+}
+
+/// One table of features: a list, read one feature at a time.
+struct Table<'a> {
+    failed: &'a std::cell::RefCell<Option<String>>,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Table<'_> {
+    type Value = Vec<FeatureStats>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Table<'_> {
+    type Value = Vec<FeatureStats>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a list of features")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(x) = seq.next_element::<Value>()? {
+            match read_feature(&x) {
+                Ok(f) => out.push(f),
+                Err(e) => {
+                    *self.failed.borrow_mut() = Some(e.clone());
+                    return Err(serde::de::Error::custom(e));
+                }
+            }
+        }
+        Ok(out)
+    }
 }
 
 fn arr<'a>(v: &'a Value, what: &str) -> Result<&'a Vec<Value>, String> {
@@ -239,7 +337,14 @@ fn read_counts(v: &Value, what: &str) -> Result<Counts, String> {
 
 fn read_quantiles(v: &Value, what: &str) -> Result<Quantiles, String> {
     let n = u(&v["n"], what)?;
-    let inf = (v["-inf"].as_u64().unwrap_or(0), v["+inf"].as_u64().unwrap_or(0));
+    let count_or_0 = |x: &Value, k: &str| {
+        if x.is_null() {
+            Ok(0)
+        } else {
+            u(x, &format!("{what}.{k}"))
+        }
+    };
+    let inf = (count_or_0(&v["-inf"], "-inf")?, count_or_0(&v["+inf"], "+inf")?);
     if v["tdigest"].is_object() {
         return Quantiles::from_state(n, inf, Vec::new(), Some(&v["tdigest"])).map_err(|e| format!("\"{what}\": {e}"));
     }
@@ -251,7 +356,7 @@ fn read_quantiles(v: &Value, what: &str) -> Result<Quantiles, String> {
 }
 
 fn read_numeric(v: &Value, what: &str) -> Result<Numeric, String> {
-    Ok(Numeric {
+    let n = Numeric {
         moments: Moments {
             n: u(&v["n"], what)?,
             mean: f(&v["mean"], what)?,
@@ -259,7 +364,15 @@ fn read_numeric(v: &Value, what: &str) -> Result<Numeric, String> {
         },
         zeros: u(&v["zeros"], what)?,
         quantiles: read_quantiles(&v["quantiles"], what)?,
-    })
+    };
+    // The moments are of the finite values the quantiles hold.
+    let (neg, pos) = n.quantiles.infinities();
+    let finite = n.quantiles.count() - neg - pos;
+    let m = &n.moments;
+    if m.n != finite || !m.mean.is_finite() || !m.m2.is_finite() || m.m2 < 0.0 || n.zeros > finite {
+        return Err(format!("\"{what}\": its moments do not match its values"));
+    }
+    Ok(n)
 }
 
 fn read_deep(v: &Value) -> Result<Deep, String> {
@@ -274,12 +387,21 @@ fn read_deep(v: &Value) -> Result<Deep, String> {
         Distinct::from_state(hashes, None)?
     };
     let mut counters = Vec::new();
-    for t in arr(&v["top"]["values"], "top")? {
+    let saved = arr(&v["top"]["values"], "top")?;
+    if saved.len() > 2 * TOP_TRACKED {
+        return Err(format!("\"top\": {} counters, more than tfr keeps", saved.len()));
+    }
+    let mut seen = std::collections::HashSet::new();
+    for t in saved {
         let key = B64
             .decode(nth(t, 1, "top")?.as_str().unwrap_or(""))
             .map_err(|e| format!("\"top\": {e}"))?;
         let len = usize::try_from(u(nth(t, 2, "top")?, "top")?).map_err(|_| "\"top\": a length too large")?;
-        counters.push((hash(nth(t, 0, "top")?, "top")?, key, len, u(nth(t, 3, "top")?, "top")?));
+        let (h, n) = (hash(nth(t, 0, "top")?, "top")?, u(nth(t, 3, "top")?, "top")?);
+        if n == 0 || !seen.insert(h) || key.len() > TOP_VALUE_MAX || key.len() > len {
+            return Err("\"top\": a counter is not one tfr wrote".into());
+        }
+        counters.push((h, key, len, n));
     }
     Ok(Deep {
         counts: read_quantiles(&v["counts"], "counts")?,
@@ -292,15 +414,55 @@ fn read_deep(v: &Value) -> Result<Deep, String> {
     })
 }
 
-fn read_table(v: &Value, first_input: u32) -> Result<FeatureTable, String> {
-    let mut out = Vec::new();
-    for x in arr(v, "features")? {
-        out.push(read_feature(x, first_input)?);
+/// The inputs a saved file lists: numbered from `first` (after those of
+/// the files merged before it), `count` of them.
+#[derive(Clone, Copy)]
+struct Inputs {
+    first: u32,
+    count: usize,
+}
+
+impl Inputs {
+    /// An input number of the file (as read), numbered in the merge.
+    fn number(self, n: u32, what: &str) -> Result<u32, String> {
+        usize::try_from(n)
+            .ok()
+            .filter(|&n| n < self.count)
+            .and_then(|_| self.first.checked_add(n))
+            .ok_or_else(|| format!("\"{what}\" names input {n}, not one of the {} listed", self.count))
+    }
+}
+
+/// A table of features, each present in at most `records` records (or
+/// examples), each name once, naming inputs the file lists (renumbered
+/// from `inputs.first`).
+fn check_table(features: Vec<FeatureStats>, inputs: Inputs, records: u64) -> Result<FeatureTable, String> {
+    let mut out = Vec::with_capacity(features.len());
+    let mut names = std::collections::HashSet::new();
+    for mut f in features {
+        for seen in f.first_seen.iter_mut().flatten() {
+            seen.input = inputs.number(seen.input, "first_seen")?;
+        }
+        for n in f.inputs.iter_mut() {
+            *n = inputs.number(*n, "in_inputs")?;
+        }
+        if f.present > records {
+            return Err(format!(
+                "feature \"{}\" is present in {} records, more than the {records} read",
+                f.name, f.present
+            ));
+        }
+        if !names.insert(f.name.clone()) {
+            return Err(format!("feature \"{}\" is listed twice", f.name));
+        }
+        out.push(f);
     }
     Ok(FeatureTable::restored(out))
 }
 
-fn read_feature(x: &Value, first_input: u32) -> Result<FeatureStats, String> {
+/// One feature as saved; its input numbers are the file's own (see
+/// [`check_table`]).
+fn read_feature(x: &Value) -> Result<FeatureStats, String> {
     let name = x["name"].as_str().ok_or("a feature without \"name\"")?;
     let mut s = FeatureStats::new(name, true);
     let what = |k: &str| format!("{name}.{k}");
@@ -314,7 +476,7 @@ fn read_feature(x: &Value, first_input: u32) -> Result<FeatureStats, String> {
         } else {
             let input = u(nth(at, 0, "first_seen")?, "first_seen")?;
             Some(Seen {
-                input: first_input + u32::try_from(input).map_err(|_| "first_seen: input too large")?,
+                input: u32::try_from(input).map_err(|_| format!("\"first_seen\" names input {input}"))?,
                 record: u(nth(at, 1, "first_seen")?, "first_seen")?,
             })
         };
@@ -356,12 +518,21 @@ fn read_feature(x: &Value, first_input: u32) -> Result<FeatureStats, String> {
     }
     s.inputs = arr(&x["in_inputs"], "in_inputs")?
         .iter()
-        .map(|n| {
-            u(n, "in_inputs")
-                .and_then(|n| u32::try_from(n).map_err(|_| "in_inputs: too large".to_string()))
-                .map(|n| first_input + n)
-        })
+        .map(|n| u(n, "in_inputs").and_then(|n| u32::try_from(n).map_err(|_| format!("\"in_inputs\" names input {n}"))))
         .collect::<Result<Vec<u32>, String>>()?;
+    let ordered = |n: u64, min: u64, max: u64| n == 0 || min <= max;
+    if !ordered(s.values.n, s.values.min, s.values.max)
+        || !ordered(s.steps.n, s.steps.min, s.steps.max)
+        || (s.int64.count > 0 && s.int64.min > s.int64.max)
+        || (s.bytes.count > 0 && s.bytes.shortest > s.bytes.longest)
+        || s.float
+            .nan
+            .checked_add(s.float.pos_inf)
+            .and_then(|n| n.checked_add(s.float.neg_inf))
+            .is_none_or(|n| n > s.float.count)
+    {
+        return Err(format!("feature \"{name}\": its counts do not add up"));
+    }
     s.deep = Some(Box::new(
         read_deep(&x["deep"]).map_err(|e| format!("feature \"{name}\": {e}"))?,
     ));

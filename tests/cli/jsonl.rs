@@ -431,7 +431,7 @@ fn schema_from_tfr_schema_works() {
     // Not a schema: binary, endless (/dev/zero must not be read to the end), missing.
     for (schema, want) in [
         (data("notebook.tfrecord"), "not a tfr schema: not UTF-8 text"),
-        ("/dev/zero".to_string(), "not a tfr schema: larger than 64 MiB"),
+        ("/dev/zero".to_string(), "over the --max-aux-size limit (64 MiB)"),
         (data("missing.json"), "cannot read"),
     ] {
         let line = tfr(&["from-jsonl", "--schema", &schema, "-o", "-"])

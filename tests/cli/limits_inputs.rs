@@ -159,3 +159,51 @@ fn absurd_job_counts_start_a_bounded_number_of_threads() {
     .ok();
     assert_eq!(dir.tfr(&["count", "-j", "20000", "x.tfrecord.gz"]).run().ok(), "5000\n");
 }
+
+/// Regression (issue 27, item 4): `--merge` and `--schema` files were read
+/// whole (`/dev/zero`: 4.2 GB and growing). Each is read within
+/// `--max-aux-size` (default 64 MiB) and refused in one line naming the
+/// file, its size and the flag.
+#[test]
+fn schema_and_statistics_files_are_read_within_a_limit() {
+    let dir = Dir::new();
+    dir.write("x.tfrecord", &records(&[b""]));
+    dir.write("x.jsonl", b"{}\n");
+    for args in [
+        &["stats", "--merge", "/dev/zero"][..],
+        &["validate", "--schema", "/dev/zero", "x.tfrecord"],
+        &["report", "--schema", "/dev/zero", "x.tfrecord", "-o", "r.html"],
+        &["from-jsonl", "x.jsonl", "--schema", "/dev/zero", "-o", "y.tfrecord"],
+    ] {
+        let line = dir.tfr(args).run_within(30).fails(2);
+        assert!(
+            line.contains("/dev/zero: more than 67108864 bytes, over the --max-aux-size limit (64 MiB)"),
+            "{args:?}: {line}"
+        );
+    }
+    let schema = dir.tfr(&["schema", "x.tfrecord", "--format", "json"]).run().ok();
+    dir.write("schema.json", schema.as_bytes());
+    let saved = dir.tfr(&["stats", "x.tfrecord", "--format", "json"]).run().ok();
+    dir.write("saved.json", saved.as_bytes());
+    for args in [
+        &["stats", "--merge", "saved.json", "--max-aux-size", "10"][..],
+        &[
+            "validate",
+            "--schema",
+            "schema.json",
+            "x.tfrecord",
+            "--max-aux-size",
+            "10",
+        ],
+    ] {
+        let line = dir.tfr(args).run().fails(2);
+        assert!(
+            line.contains("bytes, over the --max-aux-size limit (10 bytes)"),
+            "{args:?}: {line}"
+        );
+    }
+    dir.tfr(&["stats", "--merge", "saved.json"]).run().ok();
+    dir.tfr(&["validate", "--schema", "schema.json", "x.tfrecord"])
+        .run()
+        .ok();
+}

@@ -282,3 +282,163 @@ fn printing_a_long_record_holds_the_record_not_its_rendering() {
     assert_eq!(v["ids"].as_array().unwrap().len(), 1 << 20);
     assert_eq!(v["ids"][5].as_i64(), Some(5_000_015));
 }
+
+/// Regression (issue 27, item 7): `cat --max-record-size 50` on an intact
+/// file said "truncated payload (needs 91 bytes, only 20065 present)": a
+/// record present whole is called over the limit, naming the flag.
+#[test]
+fn an_intact_record_over_the_limit_is_not_called_truncated() {
+    let dir = Dir::new();
+    let long = vec![b'x'; 87];
+    let mut payloads: Vec<&[u8]> = vec![&long];
+    let small = vec![b'y'; 100];
+    for _ in 0..170 {
+        payloads.push(&small);
+    }
+    dir.write("x.tfrecord", &records(&payloads));
+    let line = dir
+        .tfr(&["cat", "--type", "raw", "--max-record-size", "50", "x.tfrecord"])
+        .run()
+        .fails(2);
+    assert!(!line.contains("truncated"), "{line}");
+    assert!(
+        line.contains("record 0 at byte 0")
+            && line.contains("record of 87 bytes, over the --max-record-size limit (50 bytes)"),
+        "{line}"
+    );
+    // A record that really is cut short is still called truncated.
+    let mut cut = records(&[&long]);
+    cut.truncate(40);
+    dir.write("cut.tfrecord", &cut);
+    let line = dir
+        .tfr(&["cat", "--type", "raw", "--max-record-size", "50", "cut.tfrecord"])
+        .run()
+        .fails(2);
+    assert!(
+        !line.contains("--max-record-size") && line.contains("beyond the end of input"),
+        "{line}"
+    );
+    // The same cut record on a stream (where the size is not known ahead).
+    let ran = dir
+        .tfr(&["cat", "--type", "raw", "--max-record-size", "50", "-"])
+        .stdin(&cut)
+        .run();
+    let line = ran.fails(2);
+    assert!(
+        !line.contains("--max-record-size") && line.contains("beyond the end of input"),
+        "{line}"
+    );
+    // An intact record over the limit on a stream is named as such too.
+    let ran = dir
+        .tfr(&["cat", "--type", "raw", "--max-record-size", "50", "-"])
+        .stdin(&records(&payloads))
+        .run();
+    let line = ran.fails(2);
+    assert!(line.contains("over the --max-record-size limit (50 bytes)"), "{line}");
+}
+
+/// An Example of one bytes feature `img` holding `images`.
+fn image_record(images: Vec<Vec<u8>>) -> Vec<u8> {
+    use crate::proto::{Example, Feature, FeatureEntry, Features};
+    use prost::Message;
+    Example {
+        features: Some(Features {
+            feature: vec![FeatureEntry::new("img", Feature::bytes(images))],
+        }),
+    }
+    .encode_to_vec()
+}
+
+/// Regression (issue 27, item 6): `report` of a 1.5 KB record holding a
+/// 36 MP WebP peaked at 248 MB; a GIF whose logical screen is 1x1 and
+/// whose frame is 6000x6000 was charged 1 pixel against the page's budget
+/// and decoded whole (144 of them: 420-625 MB; 1,200: two to three
+/// minutes). The frame is charged, an image over 8 megapixels is described
+/// instead of decoded, decoders run within a memory limit, large images one
+/// at a time, and the page's decoding time is bounded.
+#[test]
+fn report_images_are_decoded_in_bounded_memory_and_time() {
+    let dir = Dir::new();
+    let side = 6000u32;
+    let plain = image::RgbaImage::from_pixel(side, side, image::Rgba([200, 30, 30, 255]));
+    let mut webp = Vec::new();
+    image::codecs::webp::WebPEncoder::new_lossless(&mut webp)
+        .encode(plain.as_raw(), side, side, image::ExtendedColorType::Rgba8)
+        .unwrap();
+    let mut gif = Vec::new();
+    {
+        let frame = image::Frame::new(plain);
+        let mut enc = image::codecs::gif::GifEncoder::new(&mut gif);
+        enc.encode_frames([frame]).unwrap();
+    }
+    // The logical screen (bytes 6..10) says 1x1; the frame stays 6000x6000.
+    gif[6..10].copy_from_slice(&[1, 0, 1, 0]);
+    assert!(
+        webp.len() < 64 << 10 && gif.len() < 1 << 20,
+        "{} {}",
+        webp.len(),
+        gif.len()
+    );
+    // Just under the limit: a 7.8 MP photo is still drawn.
+    let photo = image::RgbImage::from_fn(3000, 2600, |x, y| image::Rgb([(x % 256) as u8, (y % 256) as u8, 90]));
+    let mut jpeg = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 80)
+        .encode_image(&photo)
+        .unwrap();
+    let mut payloads = vec![image_record(vec![webp.clone()]), image_record(vec![jpeg])];
+    for _ in 0..24 {
+        payloads.push(image_record(vec![gif.clone(); 6]));
+    }
+    let refs: Vec<&[u8]> = payloads.iter().map(|p| &p[..]).collect();
+    dir.write("pics.tfrecord", &records(&refs));
+    let start = std::time::Instant::now();
+    let Some((code, err, peak)) = measured(&dir, &["report", "pics.tfrecord", "-o", "pics.html"], None) else {
+        return;
+    };
+    let took = start.elapsed();
+    eprintln!("report of hostile images: peak RSS {peak} MB in {took:?}");
+    assert_eq!(code, 0, "{err}");
+    let page = std::fs::read_to_string(dir.path("pics.html")).unwrap();
+    assert!(
+        page.contains("6000x6000 is over 8 megapixels"),
+        "the WebP and the GIF's frame are described"
+    );
+    assert!(
+        !page.contains("x1 is over"),
+        "the GIF is charged its frame, not its screen"
+    );
+    assert!(page.contains("img · 3000×2600"), "the photo under the limit is drawn");
+    // 64 MB + 3 x the largest record.
+    let allowance = 64 + 3 * ((gif.len() as u64 * 6) >> 20);
+    assert!(peak <= allowance, "peak RSS {peak} MB over {allowance} MB");
+    assert!(took < std::time::Duration::from_secs(60), "took {took:?}");
+}
+
+/// Regression (issue 27, item 4): `stats --merge` held a saved file as a
+/// tree of JSON values, 16 to 20 times its size (an 8 MB file: 175 MB).
+/// It now takes a few times the file: within 64 MB + 3 x its size.
+#[test]
+fn merging_saved_statistics_takes_a_few_times_the_file() {
+    let dir = Dir::new();
+    let mut lines = String::new();
+    for r in 0..80u64 {
+        let fields: Vec<String> = (0..5000u64)
+            .map(|k| format!("\"f{k:04}\": [{}]", r * 7919 + k))
+            .collect();
+        lines.push('{');
+        lines.push_str(&fields.join(", "));
+        lines.push_str("}\n");
+    }
+    dir.write("d.jsonl", lines.as_bytes());
+    dir.tfr(&["from-jsonl", "d.jsonl", "-o", "d.tfrecord"]).run().ok();
+    let saved = dir.tfr(&["stats", "--format", "json", "d.tfrecord"]).run().stdout;
+    dir.write("saved.json", &saved);
+    let size_mb = saved.len() as u64 >> 20;
+    assert!(size_mb >= 6, "{size_mb} MB");
+    let Some((code, err, peak)) = measured(&dir, &["stats", "--merge", "saved.json"], None) else {
+        return;
+    };
+    eprintln!("stats --merge of a {size_mb} MB file: peak RSS {peak} MB");
+    assert_eq!(code, 0, "{err}");
+    assert!(peak <= 64 + 3 * size_mb, "peak RSS {peak} MB for a {size_mb} MB file");
+}

@@ -106,3 +106,56 @@ fn sigterm_leaves_no_temporary_file() {
     }
     assert_eq!(temps(), 0, "temporary file left behind");
 }
+
+/// Regression (issue 27, item 8): `report data.tfrecord -o data.tfrecord`
+/// replaced the dataset with the page, exit 0; to-jsonl, from-jsonl and
+/// verify-crc --salvage onto their own input did the same. Refused, also
+/// through a symlink, a hard link and `./`, and the input is untouched.
+#[test]
+fn an_output_that_is_an_input_is_refused() {
+    let dir = Dir::new();
+    let bytes = records(&[b"", b""]);
+    let data = dir.write("data.tfrecord", &bytes);
+    std::os::unix::fs::symlink(&data, dir.path("link.tfrecord")).unwrap();
+    std::fs::hard_link(&data, dir.path("hard.tfrecord")).unwrap();
+    let jsonl = dir.write("data.jsonl", b"{}\n");
+    let schema_text = dir.tfr(&["schema", "data.tfrecord", "--format", "json"]).run().ok();
+    let schema = dir.write("schema.json", schema_text.as_bytes());
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["report", "data.tfrecord", "-o", "data.tfrecord"],
+        vec!["report", "data.tfrecord", "-o", "./link.tfrecord"],
+        vec!["to-jsonl", "data.tfrecord", "-o", "hard.tfrecord"],
+        vec!["to-jsonl", "./data.tfrecord", "-o", "data.tfrecord"],
+        vec!["verify-crc", "data.tfrecord", "--salvage", "link.tfrecord"],
+        vec!["verify-crc", "*.tfrecord", "--salvage", "data.tfrecord"],
+    ];
+    for args in &cases {
+        let line = dir.tfr(args).run().fails(2);
+        assert!(line.contains("is also an input"), "{args:?}: {line}");
+        assert_eq!(std::fs::read(&data).unwrap(), bytes, "{args:?} touched the input");
+    }
+    for args in [
+        vec!["from-jsonl", "data.jsonl", "-o", "data.jsonl"],
+        vec![
+            "from-jsonl",
+            "data.jsonl",
+            "--schema",
+            "schema.json",
+            "-o",
+            "schema.json",
+        ],
+    ] {
+        let line = dir.tfr(&args).run().fails(2);
+        assert!(line.contains("is also an input"), "{args:?}: {line}");
+    }
+    assert_eq!(std::fs::read(&jsonl).unwrap(), b"{}\n");
+    assert_eq!(std::fs::read_to_string(&schema).unwrap(), schema_text);
+    // stdin redirected from the output file.
+    let mut cmd = dir.tfr(&["from-jsonl", "-o", "data.jsonl"]).cmd;
+    cmd.stdin(std::fs::File::open(&jsonl).unwrap());
+    let out = cmd.output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read(&jsonl).unwrap(), b"{}\n");
+    // Another file is still written.
+    dir.tfr(&["to-jsonl", "data.tfrecord", "-o", "other.jsonl"]).run().ok();
+}

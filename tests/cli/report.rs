@@ -264,8 +264,37 @@ fn huge_announced_images_are_not_decoded() {
     dir.tfr(&["report", "-o", "bomb.html", "bomb.tfrecord"]).run().ok();
     let html = std::fs::read_to_string(dir.path("bomb.html")).unwrap();
     assert_eq!(
-        html.matches("9000x9000 is over 40 megapixels").count(),
+        html.matches("9000x9000 is over 8 megapixels").count(),
         3,
         "{html:.3000}"
     );
+}
+
+/// Regression (issue 27, item 9): bidirectional override and isolate
+/// characters (U+202E...) in a feature name or value reached the page raw,
+/// making text read as something else; they are escaped like controls.
+#[test]
+fn bidi_formatting_characters_are_escaped() {
+    use crate::proto::{Example, Feature, FeatureEntry, Features};
+    use prost::Message;
+    let sneaky = "label\u{202e}gnp.exe\u{2066}x\u{2069}\u{200f}";
+    let ex = Example {
+        features: Some(Features {
+            feature: vec![FeatureEntry::new(
+                sneaky,
+                Feature::bytes(vec![sneaky.as_bytes().to_vec()]),
+            )],
+        }),
+    }
+    .encode_to_vec();
+    let dir = Dir::new();
+    dir.write("b.tfrecord", &records(&[&ex]));
+    dir.tfr(&["report", "-o", "b.html", "b.tfrecord", "--title", sneaky])
+        .run()
+        .warns();
+    let html = std::fs::read_to_string(dir.path("b.html")).unwrap();
+    for c in ['\u{202e}', '\u{2066}', '\u{2069}', '\u{200f}'] {
+        assert!(!html.contains(c), "U+{:04X} is on the page raw", c as u32);
+    }
+    assert!(html.contains("label\\u{202e}gnp.exe"), "{html:.2000}");
 }

@@ -302,3 +302,111 @@ fn features_past_the_limit_and_mixed_kinds_are_said() {
         );
     }
 }
+
+/// Regression (issue 27, item 3): `stats --merge` of a saved file whose
+/// t-digest has count 0 and one centroid of weight 1e-9 panicked inside the
+/// tdigest crate. Every field of a saved file is checked on load: each
+/// forgery below is one line, exit 2, never a panic.
+#[test]
+fn forged_saved_statistics_are_refused_in_one_line() {
+    let dir = Dir::new();
+    let lines: String = (0..5000)
+        .map(|i| format!("{{\"x\": [{}.5], \"s\": [\"v{}\"]}}\n", i, i % 7))
+        .collect();
+    dir.write("d.jsonl", lines.as_bytes());
+    dir.tfr(&["from-jsonl", "d.jsonl", "-o", "d.tfrecord"]).run().ok();
+    let saved = dir.tfr(&["stats", "--format", "json", "d.tfrecord"]).run().ok();
+    dir.write("good.json", saved.as_bytes());
+    dir.tfr(&["stats", "--merge", "good.json"]).run().ok();
+    let good: serde_json::Value = serde_json::from_str(&saved).unwrap();
+    let x = |v: &mut serde_json::Value| -> usize {
+        let names: Vec<&str> = v["features"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["name"].as_str().unwrap())
+            .collect();
+        names.iter().position(|n| *n == "x").unwrap()
+    };
+    type Forge = fn(&mut serde_json::Value, usize);
+    let forgeries: Vec<(&str, Forge)> = vec![
+        ("tdigest of no values", |v, i| {
+            let q = &mut v["features"][i]["deep"]["float"]["quantiles"];
+            q["n"] = 0.into();
+            let t = &mut q["tdigest"];
+            t["count"] = 0.into();
+            t["centroids"] = serde_json::json!([{"mean": 1.0, "weight": 1e-9}]);
+            t["min"] = 1.0.into();
+            t["max"] = 1.0.into();
+        }),
+        ("fractional weight", |v, i| {
+            let t = &mut v["features"][i]["deep"]["float"]["quantiles"]["tdigest"];
+            t["centroids"][0]["weight"] = 0.5.into();
+            t["centroids"][1]["weight"] = 1.5.into();
+        }),
+        ("infinite sum", |v, i| {
+            v["features"][i]["deep"]["float"]["quantiles"]["tdigest"]["sum"] = "Infinity".into();
+        }),
+        ("present > records", |v, i| v["features"][i]["present"] = 5001.into()),
+        ("first_seen input out of range", |v, i| {
+            v["features"][i]["first_seen"][1] = serde_json::json!([4294967295u64, 0])
+        }),
+        ("in_inputs out of range", |v, i| {
+            v["features"][i]["in_inputs"] = serde_json::json!([7])
+        }),
+        ("moments of other values", |v, i| {
+            v["features"][i]["deep"]["float"]["n"] = 3.into()
+        }),
+        ("negative m2", |v, i| {
+            v["features"][i]["deep"]["float"]["m2"] = (-1.0).into()
+        }),
+        ("infinities not a count", |v, i| {
+            v["features"][i]["deep"]["float"]["quantiles"]["+inf"] = serde_json::json!(u64::MAX)
+        }),
+        ("exact counts overflowing", |v, _| {
+            let s = v["features"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .position(|f| f["name"] == "s")
+                .unwrap();
+            let q = &mut v["features"][s]["deep"]["sizes"];
+            q["n"] = 5000.into();
+            q["exact"] = serde_json::json!([[1.0, 17592186044416u64], [2.0, 17592186044416u64]]);
+        }),
+        ("top counter twice", |v, _| {
+            let s = v["features"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .position(|f| f["name"] == "s")
+                .unwrap();
+            let top = v["features"][s]["deep"]["top"]["values"].as_array_mut().unwrap();
+            let first = top[0].clone();
+            top.push(first);
+        }),
+        ("feature twice", |v, i| {
+            let f = v["features"][i].clone();
+            v["features"].as_array_mut().unwrap().push(f);
+        }),
+        ("inputs overflowing", |v, _| {
+            v["inputs"] = serde_json::json!([
+                {"file": "a", "records": 17592186044416u64},
+                {"file": "b", "records": 17592186044416u64}
+            ]);
+            v["records"] = 5000.into();
+        }),
+        ("values min > max", |v, i| {
+            v["features"][i]["values"] = serde_json::json!([5000, 3, 1])
+        }),
+    ];
+    for (what, forge) in forgeries {
+        let mut v = good.clone();
+        let i = x(&mut v);
+        forge(&mut v, i);
+        dir.write("bad.json", v.to_string().as_bytes());
+        let line = dir.tfr(&["stats", "--merge", "bad.json"]).run().fails(2);
+        assert!(!line.contains("internal error"), "{what}: {line}");
+        assert_eq!(line.lines().count(), 1, "{what}: {line}");
+    }
+}

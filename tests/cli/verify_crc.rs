@@ -768,3 +768,56 @@ fn payloads_take_a_file_for_sequences_when_a_later_record_has_feature_lists() {
         raw.stderr
     );
 }
+
+/// Regression (issue 27, item 7): `verify-crc --payloads --max-record-size 1`
+/// on records TensorFlow rejects said "all intact", exit 0: payloads over
+/// the limit were streamed for their CRCs and never checked. Each is now
+/// said not to be checked, naming the flag, and the verdict is exit 1.
+#[test]
+fn payloads_over_max_record_size_are_reported_not_checked() {
+    let dir = Dir::new();
+    // Not Examples for protobuf (a truncated varint field), rejected by TF.
+    dir.write("bad.tfrecord", &records(&[b"\x08", b"\x08\xff"]));
+    let ran = dir
+        .tfr(&["verify-crc", "--payloads", "--max-record-size", "1", "bad.tfrecord"])
+        .run();
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    assert!(!ran.stdout_str().contains("all intact\n"), "{}", ran.stdout_str());
+    assert!(
+        ran.stdout_str()
+            .contains("1 payload not checked (over --max-record-size)"),
+        "{}",
+        ran.stdout_str()
+    );
+    assert!(
+        ran.stderr
+            .contains("record 1 at byte 17: payload not checked: record of 2 bytes, over --max-record-size (1 byte)"),
+        "{}",
+        ran.stderr
+    );
+    // Record 0 fits: it is checked (and rejected).
+    assert!(
+        ran.stderr.contains("record 0 at byte 0: not an Example"),
+        "{}",
+        ran.stderr
+    );
+    let json = dir
+        .tfr(&[
+            "verify-crc",
+            "--payloads",
+            "--json",
+            "--max-record-size",
+            "0",
+            "bad.tfrecord",
+        ])
+        .run();
+    assert_eq!(json.code, 1);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["total"]["payloads_not_checked"], 2);
+    assert_eq!(v["files"][0]["status"], "payloads not checked");
+    assert_eq!(v["intact"], false);
+    // Without --payloads, CRCs only: nothing is unchecked.
+    dir.tfr(&["verify-crc", "--max-record-size", "1", "bad.tfrecord"])
+        .run()
+        .ok();
+}

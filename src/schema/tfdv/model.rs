@@ -643,9 +643,17 @@ impl Schema {
     /// does not have, a value of the wrong kind or a syntax error is an
     /// error at its line and column.
     pub fn from_pbtxt(text: &str) -> ParseResult<Schema> {
-        let fields = pbtxt::parse(text)?;
         let mut schema = Schema::default();
-        for f in &fields {
+        // One top-level field at a time: the tree of a large schema is
+        // never held whole, only the model made from it.
+        pbtxt::parse_each(text, &mut |f| schema.read_top(&f))?;
+        Ok(schema)
+    }
+
+    /// Reads one top-level field of a `schema.pbtxt` into the schema.
+    fn read_top(&mut self, f: &pbtxt::Field) -> ParseResult<()> {
+        let schema = self;
+        {
             match f.name.as_str() {
                 "feature" => schema.features.push(Feature::read(f.message()?)?),
                 "string_domain" => {
@@ -685,7 +693,7 @@ impl Schema {
                 _ => return unknown(f, "Schema"),
             }
         }
-        Ok(schema)
+        Ok(())
     }
 
     /// The schema in protobuf text format, as `tfdv.write_schema_text`

@@ -64,6 +64,19 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// Parses a text-format document, handing each top-level field to `each`
+/// as soon as it is read (a large document is never held whole as a tree).
+pub fn parse_each(text: &str, each: &mut dyn FnMut(Field) -> Result<(), Error>) -> Result<(), Error> {
+    let mut p = Parser {
+        s: text.as_bytes(),
+        text,
+        pos: 0,
+        line: 1,
+        col: 1,
+    };
+    p.each_field(None, 0, each)
+}
+
 /// Parses a text-format document: the fields of the top-level message.
 pub fn parse(text: &str) -> Result<Vec<Field>, Error> {
     let mut p = Parser {
@@ -143,14 +156,29 @@ impl<'a> Parser<'a> {
     /// The fields of a message, up to `close` (or the end of input at the top).
     fn fields(&mut self, close: Option<u8>, depth: usize) -> Result<Vec<Field>, Error> {
         let mut fields = Vec::new();
+        self.each_field(close, depth, &mut |f| {
+            fields.push(f);
+            Ok(())
+        })?;
+        Ok(fields)
+    }
+
+    /// The fields up to `close` (or the end of input), each handed to
+    /// `each` as soon as it is read.
+    fn each_field(
+        &mut self,
+        close: Option<u8>,
+        depth: usize,
+        each: &mut dyn FnMut(Field) -> Result<(), Error>,
+    ) -> Result<(), Error> {
         loop {
             self.skip_space();
             match (self.peek(), close) {
-                (None, None) => return Ok(fields),
+                (None, None) => return Ok(()),
                 (None, Some(c)) => return self.err(format!("expected '{}' before the end of input", c as char)),
                 (Some(b), Some(c)) if b == c => {
                     self.bump();
-                    return Ok(fields);
+                    return Ok(());
                 }
                 _ => {}
             }
@@ -165,7 +193,7 @@ impl<'a> Parser<'a> {
             match self.peek() {
                 Some(b'{' | b'<') => {
                     let value = self.message(depth)?;
-                    fields.push(Field { name, value, line, col });
+                    each(Field { name, value, line, col })?;
                 }
                 Some(b'[') if colon => {
                     self.bump();
@@ -179,12 +207,12 @@ impl<'a> Parser<'a> {
                                 Some(b'{' | b'<') => self.message(depth)?,
                                 _ => Value::Scalar(self.scalar()?),
                             };
-                            fields.push(Field {
+                            each(Field {
                                 name: name.clone(),
                                 value,
                                 line,
                                 col,
-                            });
+                            })?;
                             self.skip_space();
                             match self.peek() {
                                 Some(b',') => self.bump(),
@@ -199,7 +227,7 @@ impl<'a> Parser<'a> {
                 }
                 _ if colon => {
                     let value = Value::Scalar(self.scalar()?);
-                    fields.push(Field { name, value, line, col });
+                    each(Field { name, value, line, col })?;
                 }
                 _ => {
                     return self.err(format!(

@@ -446,7 +446,7 @@ fn float_value(rule: &Rule, ff: &mut FeatureFound, v: f32, at: Loc, stamp: u64) 
 
 #[inline]
 fn bytes_value(rule: &Rule, ff: &mut FeatureFound, v: &[u8], at: Loc, stamp: u64) {
-    if let Some((values, name, _)) = &rule.strings {
+    if let Some((values, name, _)) = rule.strings.as_deref() {
         if std::str::from_utf8(v).is_err() {
             ff.hit(AnomalyKind::EnumInvalidUtf8, at, stamp, || {
                 format!("value {} is not UTF-8 (string domain)", bytes_text(v))

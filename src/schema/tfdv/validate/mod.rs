@@ -190,6 +190,10 @@ pub const MAX_NEW: usize = 1000;
 // The schema, compiled for checking records
 // ---------------------------------------------------------------------------
 
+/// A string domain as checked: its values, its name, and the share of
+/// values allowed outside it.
+type StringRule = (HashSet<Vec<u8>>, String, f64);
+
 /// One schema feature's checks.
 #[derive(Debug)]
 struct Rule {
@@ -208,10 +212,10 @@ struct Rule {
     nan: bool,
     inf: bool,
     /// bool_domain: the accepted strings.
-    bool_domain: Option<Vec<Vec<u8>>>,
+    bool_domain: Option<Box<[Vec<u8>]>>,
     /// The string domain's values and name, and the share of values allowed
     /// outside it.
-    strings: Option<(HashSet<Vec<u8>>, String, f64)>,
+    strings: Option<Box<StringRule>>,
     min_fraction: Option<f64>,
     min_count: Option<i64>,
     /// Checks that look at each value, per kind.
@@ -430,13 +434,17 @@ impl Rule {
                 let mut ok = Vec::new();
                 ok.extend(d.true_value.iter().map(|v| v.as_bytes().to_vec()));
                 ok.extend(d.false_value.iter().map(|v| v.as_bytes().to_vec()));
-                r.bool_domain = Some(ok);
+                r.bool_domain = Some(ok.into_boxed_slice());
             }
             _ => {}
         }
         if let Some((d, name)) = string_domain {
             let max_off = f.min_domain_mass.map_or(0.0, |m| 1.0 - m);
-            r.strings = Some((d.values.iter().map(|v| v.as_bytes().to_vec()).collect(), name, max_off));
+            r.strings = Some(Box::new((
+                d.values.iter().map(|v| v.as_bytes().to_vec()).collect(),
+                name,
+                max_off,
+            )));
         }
         r.int_values = r.int_min.is_some() || r.int_max.is_some() || r.bool_domain.is_some();
         r.float_values = r.float_min.is_some() || r.float_max.is_some() || r.nan || r.inf || r.bool_domain.is_some();
