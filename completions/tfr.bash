@@ -89,7 +89,7 @@ _tfr() {
 
     case "${cmd}" in
         tfr)
-            opts="-q -h -V --quiet --color --no-sign-request --help --version cat head count verify-crc to-jsonl from-jsonl schema stats report validate help"
+            opts="-q -h -V --quiet --color --no-sign-request --timeout --help --version cat head count verify-crc to-jsonl from-jsonl schema stats report validate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -97,6 +97,10 @@ _tfr() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -107,7 +111,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__cat)
-            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --type --max-bytes --max-values --full --features --exclude --skip --limit --sample --seed --jobs --quiet --color --no-sign-request --help --version"
+            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --type --max-bytes --max-values --full --features --exclude --skip --limit --sample --seed --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -185,6 +189,10 @@ _tfr() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -193,7 +201,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__count)
-            opts="-j -q -h -V --compression --max-record-size --json --jobs --quiet --color --no-sign-request --help --version"
+            opts="-j -q -h -V --compression --max-record-size --json --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -219,6 +227,10 @@ _tfr() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -227,7 +239,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__from__subcmd__jsonl)
-            opts="-o -t -f -j -q -h -V --output --compression --type --format --schema --max-line-size --max-aux-size --jobs --quiet --color --no-sign-request --help --version"
+            opts="-o -t -f -j -q -h -V --output --compression --type --format --schema --max-line-size --max-aux-size --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -285,6 +297,10 @@ _tfr() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -293,7 +309,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__head)
-            opts="-n -f -t -q -h -V --lines --skip --compression --max-record-size --format --type --max-bytes --max-values --full --features --exclude --quiet --color --no-sign-request --help --version"
+            opts="-n -f -t -q -h -V --lines --skip --compression --max-record-size --format --type --max-bytes --max-values --full --features --exclude --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -353,6 +369,10 @@ _tfr() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -531,7 +551,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__report)
-            opts="-o -t -n -j -q -h -V --compression --max-record-size --output --records --sample --seed --image-feature --schema --max-aux-size --title --type --limit --features --exclude --jobs --quiet --color --no-sign-request --help --version"
+            opts="-o -t -n -j -q -h -V --compression --max-record-size --output --records --sample --seed --image-feature --schema --max-aux-size --title --type --limit --features --exclude --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -617,6 +637,10 @@ _tfr() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -625,7 +649,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__schema)
-            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --json --type --limit --features --exclude --jobs --quiet --color --no-sign-request --help --version"
+            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --json --type --limit --features --exclude --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -683,6 +707,10 @@ _tfr() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -691,7 +719,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__stats)
-            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --merge --max-aux-size --type --limit --features --exclude --jobs --quiet --color --no-sign-request --help --version"
+            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --merge --max-aux-size --type --limit --features --exclude --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -757,6 +785,10 @@ _tfr() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -765,7 +797,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__to__subcmd__jsonl)
-            opts="-t -f -o -n -j -q -h -V --compression --max-record-size --type --format --output --features --exclude --skip --limit --sample --seed --jobs --quiet --color --no-sign-request --help --version"
+            opts="-t -f -o -n -j -q -h -V --compression --max-record-size --type --format --output --features --exclude --skip --limit --sample --seed --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -843,6 +875,10 @@ _tfr() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -851,7 +887,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__validate)
-            opts="-s -t -j -q -h -V --schema --max-aux-size --compression --max-record-size --json --type --jobs --quiet --color --no-sign-request --help --version"
+            opts="-s -t -j -q -h -V --schema --max-aux-size --compression --max-record-size --json --type --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -897,6 +933,10 @@ _tfr() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -905,7 +945,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__verify__subcmd__crc)
-            opts="-t -j -q -h -V --compression --max-record-size --json --salvage --salvage-compression --payloads --type --jobs --quiet --color --no-sign-request --help --version"
+            opts="-t -j -q -h -V --compression --max-record-size --json --salvage --salvage-compression --payloads --type --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -945,6 +985,10 @@ _tfr() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
