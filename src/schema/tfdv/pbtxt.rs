@@ -67,25 +67,13 @@ impl std::error::Error for Error {}
 /// Parses a text-format document, handing each top-level field to `each`
 /// as soon as it is read (a large document is never held whole as a tree).
 pub fn parse_each(text: &str, each: &mut dyn FnMut(Field) -> Result<(), Error>) -> Result<(), Error> {
-    let mut p = Parser {
-        s: text.as_bytes(),
-        text,
-        pos: 0,
-        line: 1,
-        col: 1,
-    };
+    let mut p = Parser::new(text);
     p.each_field(None, 0, each)
 }
 
 /// Parses a text-format document: the fields of the top-level message.
 pub fn parse(text: &str) -> Result<Vec<Field>, Error> {
-    let mut p = Parser {
-        s: text.as_bytes(),
-        text,
-        pos: 0,
-        line: 1,
-        col: 1,
-    };
+    let mut p = Parser::new(text);
     p.fields(None, 0)
 }
 
@@ -98,6 +86,16 @@ struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
+    fn new(text: &'a str) -> Self {
+        Parser {
+            s: text.as_bytes(),
+            text,
+            pos: 0,
+            line: 1,
+            col: 1,
+        }
+    }
+
     fn err<T>(&self, message: impl Into<String>) -> Result<T, Error> {
         Err(Error {
             line: self.line,
