@@ -292,3 +292,72 @@ fn long_skips_land_on_the_same_record_with_any_jobs() {
         }
     }
 }
+
+/// `verify-crc --payloads` checks payloads on several threads, `schema`,
+/// `stats` and `validate` read several inputs at once: the lines, their
+/// order, the reports and the exit codes are those of `-j 1`.
+#[test]
+fn payload_checks_and_scans_are_the_same_for_any_jobs() {
+    let dir = Dir::new();
+    // A SequenceExample with a context only (byte for byte an Example), and
+    // one with a step in two packed chunks, which TensorFlow rejects.
+    let context_only: &[u8] = b"\x0a\x0c\x0a\x0a\x0a\x01c\x12\x05\x1a\x03\x0a\x01\x01";
+    let mut two_chunks = context_only.to_vec();
+    two_chunks.extend_from_slice(b"\x12\x11\x0a\x0f\x0a\x01s\x12\x0a\x0a\x08\x1a\x06\x0a\x01\x01\x0a\x01\x02");
+    let payloads: Vec<&[u8]> = (0..30_000)
+        .map(|i| if i % 997 == 500 { &two_chunks[..] } else { context_only })
+        .collect();
+    let seq = dir.write("seq.tfrecord", &records(&payloads));
+    let ran = same_for_any_jobs(&["verify-crc", "--payloads"], std::slice::from_ref(&seq));
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    let flagged: Vec<&str> = ran.stderr.lines().filter(|l| l.contains("rejects it")).collect();
+    assert_eq!(flagged.len(), 30, "{}", ran.stderr);
+    assert!(flagged[0].contains("record 500 at"), "{}", flagged[0]);
+    assert!(flagged[29].contains("record 29413 at"), "{}", flagged[29]);
+    let report = same_for_any_jobs(&["verify-crc", "--payloads", "--json"], std::slice::from_ref(&seq));
+    assert!(
+        report.stdout_str().contains("\"payload_issues\":30"),
+        "{}",
+        report.stdout_str()
+    );
+    // Several inputs with the payloads checked: the lines in input order.
+    let inputs = inputs(&dir);
+    let mut with_seq = inputs.clone();
+    with_seq.insert(3, seq.clone());
+    let ran = same_for_any_jobs(&["verify-crc", "--payloads"], &with_seq);
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+
+    for args in [&["schema"][..], &["schema", "-f", "json"], &["stats", "-f", "json"]] {
+        let ran = same_for_any_jobs(args, &inputs);
+        assert_eq!(ran.code, 0, "{args:?}: {}", ran.stderr);
+    }
+    let schema = tfr(&[
+        &["schema", "-f", "tfdv-schema"][..],
+        &inputs.iter().map(String::as_str).collect::<Vec<_>>(),
+    ]
+    .concat())
+    .run()
+    .ok();
+    let schema = dir.write("schema.pbtxt", schema.as_bytes());
+    let ran = same_for_any_jobs(&["validate", "--schema", &schema], &inputs);
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    // The dataset's type is its first record's, whichever thread reads it:
+    // an empty input first, then Examples; the SequenceExamples after them
+    // stop the scan at the same record for any -j.
+    let mut typed = vec![data("empty.tfrecord")];
+    typed.extend(inputs.iter().cloned());
+    typed.push(seq);
+    for args in [
+        &["schema"][..],
+        &["stats", "-f", "json"],
+        &["validate", "--schema", &schema],
+    ] {
+        let ran = same_for_any_jobs(args, &typed);
+        assert_eq!(ran.code, 2, "{args:?}: {}", ran.stderr);
+        assert!(
+            ran.stderr.contains("seq.tfrecord: record 500"),
+            "{args:?}: {}",
+            ran.stderr
+        );
+    }
+}
