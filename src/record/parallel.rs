@@ -64,13 +64,7 @@ pub struct CleanPrefix {
 /// `progress(bytes, records)` is called with increments, from any thread,
 /// as the walks go; work they did past the proven prefix is taken back at
 /// the end (negative increments), so the totals are the prefix's.
-pub fn clean_prefix(
-    file: &At,
-    size: u64,
-    jobs: usize,
-    check: Check,
-    progress: &(dyn Fn(i64, i64) + Sync),
-) -> CleanPrefix {
+pub fn clean_prefix(file: &At, size: u64, jobs: usize, check: Check, progress: Added<'_>) -> CleanPrefix {
     let ranges = (size / MIN_RANGE).min(jobs as u64);
     if ranges < 2 {
         return CleanPrefix::default();
@@ -107,16 +101,13 @@ pub fn seek_near(file: &At, size: u64, jobs: usize, n: u64) -> (u64, u64) {
     best
 }
 
+/// Where the walks add what they proved: bytes and records (a correction
+/// may be negative).
+type Added<'a> = &'a (dyn Fn(i64, i64) + Sync);
+
 /// [`clean_prefix`] over exactly `ranges` ranges, each thread looking at
 /// most `window` bytes past its cut for a start.
-fn walk_ranges(
-    file: &At,
-    size: u64,
-    ranges: u64,
-    window: u64,
-    check: Check,
-    progress: &(dyn Fn(i64, i64) + Sync),
-) -> CleanPrefix {
+fn walk_ranges(file: &At, size: u64, ranges: u64, window: u64, check: Check, progress: Added<'_>) -> CleanPrefix {
     let (starts, walks) = walk_all(file, size, ranges, window, check, progress);
     let mut prefix = CleanPrefix::default();
     for w in &walks {
@@ -142,7 +133,7 @@ fn walk_all(
     ranges: u64,
     window: u64,
     check: Check,
-    progress: &(dyn Fn(i64, i64) + Sync),
+    progress: Added<'_>,
 ) -> (Vec<u64>, Vec<Walk>) {
     let cuts: Vec<u64> = (1..ranges).map(|k| size / ranges * k).collect();
     // Where records start after each cut (searching up to the next cut).
@@ -216,7 +207,7 @@ fn open_at(file: &At, size: u64, offset: u64) -> Source {
 
 /// Walks intact records from `start` until `target` is reached or passed,
 /// or a record does not check.
-fn walk(file: &At, size: u64, start: u64, target: u64, check: Check, progress: &(dyn Fn(i64, i64) + Sync)) -> Walk {
+fn walk(file: &At, size: u64, start: u64, target: u64, check: Check, progress: Added<'_>) -> Walk {
     let src = open_at(file, size, start);
     let mut reader = RecordReader::new(src, Compression::None);
     reader.set_check_data_crc(check == Check::Both);
