@@ -35,9 +35,10 @@ use std::sync::{Condvar, Mutex};
 
 /// Items each input in flight may hold in [`in_input_order`].
 const DEPTH: usize = 2;
-/// Batches queued for each worker of [`run`] (deep enough that workers do
-/// not wait while the producing thread works on a batch itself).
-const JOB_DEPTH: usize = 2;
+/// Batches queued for each worker of [`run`] besides the one it works on
+/// (the producing thread works on a batch itself when every queue is full,
+/// so the workers do not wait for it long; more would only hold memory).
+const JOB_DEPTH: usize = 1;
 
 /// How many workers to run for a thread budget of `jobs`: one per job (no
 /// cap below `--jobs`, itself at most 64). `-j 1` is 0: [`run`] then works

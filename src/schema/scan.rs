@@ -93,13 +93,10 @@ pub fn scan(inputs: &[Input], opts: &Options, progress: &(dyn Fn(u64, u64) + Syn
     (scan, error)
 }
 
-/// Records in batches of this many at most for the scan: a batch's
-/// statistics are merged on one thread, so a batch holds enough records for
-/// the merge to cost little beside them.
-const SCAN_BATCH_RECORDS: usize = 8192;
-
 /// The scan's consumer: each batch's records counted into a [`Collector`]
-/// (merged in order by [`scan`]).
+/// (merged in order by [`scan`], on one thread: a batch's merge costs about
+/// what a few of its 8,192 records at most do, so it keeps up with the
+/// workers).
 struct Collect<'k> {
     how: How<'k>,
     deep: bool,
@@ -107,9 +104,6 @@ struct Collect<'k> {
 
 impl Work for Collect<'_> {
     type Out = Collector;
-
-    const BATCH_BYTES: usize = 1 << 20;
-    const BATCH_RECORDS: usize = SCAN_BATCH_RECORDS;
 
     fn record(&self, decoder: &mut Decoder, r: &Record<'_>, out: &mut Collector) -> Result<()> {
         add(decoder, &self.how, r, out)
