@@ -471,6 +471,7 @@ fn produce<W: Work>(inputs: &[Input], shared: &Shared<'_, W>, tx: &mut Sender<'_
     let jobs = if shared.how.range.is_all() { shared.how.jobs } else { 1 };
     let spares = tx.spares();
     let read = |i: usize, emit: &mut dyn FnMut(Batch<W::Out>) -> Result<(), Stopped>| {
+        let _unwinding = AbortOnPanic(shared);
         let mut settled = false;
         let result = match shared.to_read.load(Relaxed) {
             0 => {
@@ -488,6 +489,18 @@ fn produce<W: Work>(inputs: &[Input], shared: &Shared<'_, W>, tx: &mut Sender<'_
         result
     };
     super::in_input_order(inputs.len(), jobs, read, |b| tx.send(b).inspect_err(|_| shared.abort()))
+}
+
+/// Stops the run when a reading thread panics, so that no other waits for
+/// it to settle.
+struct AbortOnPanic<'s, 'a, W: Work>(&'s Shared<'a, W>);
+
+impl<W: Work> Drop for AbortOnPanic<'_, '_, W> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.abort();
+        }
+    }
 }
 
 /// Reads the records of one input into batches.
