@@ -21,10 +21,11 @@ use anyhow::Result;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex};
 
-/// Payload bytes per batch handed to a worker.
+/// A batch handed to a worker holds the records that start in one window
+/// of this many bytes of its input (the record after a huge one starts a
+/// new batch too).
 pub const BATCH: usize = 256 * 1024;
-/// Records per batch at most.
-const BATCH_RECORDS: usize = 8192;
+const _: () = assert!(record::PIECE_ALIGN % BATCH as u64 == 0, "pieces start on batch windows");
 /// A payload longer than this is handed to [`Work::huge`] by the reading
 /// thread as it is read, not copied into a batch (memory: the record, plus
 /// the pipeline's window of batches).
@@ -110,10 +111,6 @@ pub struct Record<'a> {
 pub trait Work: Sync {
     /// What one batch becomes.
     type Out: Output;
-
-    /// Batch limits: payload bytes and records.
-    const BATCH_BYTES: usize = BATCH;
-    const BATCH_RECORDS: usize = BATCH_RECORDS;
 
     /// One record into `out` (on error, what it added may stay: the
     /// records before it are kept).
@@ -291,6 +288,11 @@ pub fn decode_error(name: &str, index: u64, offset: u64, e: example::DecodeError
     anyhow::Error::new(e).context(format!("{name}: record {index} at byte {offset}"))
 }
 
+/// From this many jobs on, one large plain file is read by several threads
+/// ([`produce_pieces`]); below, one reads it (the walk over its headers
+/// first would cost more than the threads win).
+const PIECES_FROM_JOBS: usize = 4;
+
 /// A skip this long through a plain file is done on several threads.
 const LONG_SKIP: u64 = 1 << 15;
 
@@ -404,14 +406,16 @@ impl<'a, W: Work> Shared<'a, W> {
         Ok(g.ty)
     }
 
-    /// The type of a record of `input` when its own type is not known yet.
-    fn type_of(&self, input: usize, record: &Record<'_>, settled: &mut bool) -> Result<MessageType> {
+    /// The type of a record of `part` when its own type is not known yet.
+    fn type_of(&self, part: Part, record: &Record<'_>, settled: &mut bool) -> Result<MessageType> {
         match self.how.types {
             Types::Fixed(t) => Ok(t),
-            Types::PerInput => self.work.resolve(record),
-            Types::Dataset => {
+            _ if !part.settles => self.work.resolve(record),
+            _ => {
                 *settled = true;
-                Ok(self.settle(input, Some(record))?.expect("a type from the first record"))
+                Ok(self
+                    .settle(part.slot, Some(record))?
+                    .expect("a type from the first record"))
             }
         }
     }
@@ -428,8 +432,8 @@ impl<'a, W: Work> Shared<'a, W> {
                 b
             }
             None => Batch {
-                data: Vec::with_capacity(W::BATCH_BYTES + W::BATCH_BYTES / 4),
-                records: Vec::with_capacity(W::BATCH_RECORDS.min(2048)),
+                data: Vec::with_capacity(BATCH + BATCH / 4),
+                records: Vec::with_capacity(2048),
                 ty,
                 strict,
                 input,
@@ -469,6 +473,12 @@ fn produce<W: Work>(inputs: &[Input], shared: &Shared<'_, W>, tx: &mut Sender<'_
     // A range counts over the inputs taken together: they are read one
     // after the other (skipped records hop from header to header).
     let jobs = if shared.how.range.is_all() { shared.how.jobs } else { 1 };
+    // One large plain file: several threads read it, a piece each.
+    if let [input] = inputs {
+        if jobs >= PIECES_FROM_JOBS && produce_pieces(input, shared, tx)?.is_some() {
+            return Ok(());
+        }
+    }
     let spares = tx.spares();
     let read = |i: usize, emit: &mut dyn FnMut(Batch<W::Out>) -> Result<(), Stopped>| {
         let _unwinding = AbortOnPanic(shared);
@@ -514,12 +524,44 @@ fn read_input<W: Work>(
 ) -> Result<()> {
     let mut reader = shared.how.open.open(input)?;
     shared.mark(i, |slot| slot.0 = Some(reader.compression()));
+    let part = Part {
+        input: i,
+        slot: i,
+        end: None,
+        settles: shared.how.types == Types::Dataset,
+    };
+    read_part(&mut reader, input, part, shared, spares, settled, emit)
+}
+
+/// What a reader reads: records of input `input` until `end` (or the end
+/// of the input), settling the type as `slot` ([`Shared::settle`]) when
+/// `settles`.
+#[derive(Clone, Copy)]
+struct Part {
+    input: usize,
+    slot: usize,
+    end: Option<u64>,
+    settles: bool,
+}
+
+/// Reads the records of a part of an input (skipping first what the range
+/// skips) into batches.
+fn read_part<W: Work>(
+    reader: &mut record::RecordReader,
+    input: &Input,
+    part: Part,
+    shared: &Shared<'_, W>,
+    spares: &Spares<Batch<W::Out>>,
+    settled: &mut bool,
+    emit: &mut dyn FnMut(Batch<W::Out>) -> Result<(), Stopped>,
+) -> Result<()> {
+    let i = part.input;
     let stream = input.is_stream();
     let name: Arc<str> = input.display().into();
     let strict = shared.how.types.fixed().is_none();
     let mut ty = shared.how.types.fixed();
     let mut batch: Option<Batch<W::Out>> = None;
-    let mut at = 0u64;
+    let mut at = reader.offset();
     let result = (|| -> Result<()> {
         // A long skip through a plain file: threads walk its headers and
         // the reader starts near the first record wanted (`--skip` costs
@@ -548,6 +590,9 @@ fn read_input<W: Work>(
             shared.to_skip.fetch_sub(1, Relaxed);
         }
         loop {
+            if part.end.is_some_and(|end| reader.offset() >= end) {
+                break;
+            }
             if shared.to_read.load(Relaxed) == 0 {
                 if shared.how.probe_limit
                     && reader
@@ -574,7 +619,7 @@ fn read_input<W: Work>(
             };
             record.ty = match ty {
                 Some(t) => t,
-                None => *ty.insert(shared.type_of(i, &record, settled)?),
+                None => *ty.insert(shared.type_of(part, &record, settled)?),
             };
             if rec.data.len() > HUGE {
                 if let Some(b) = batch.take() {
@@ -586,13 +631,26 @@ fn read_input<W: Work>(
                 shared.advanced(&mut at, reader.offset(), 1);
                 continue;
             }
+            // A batch holds the records that start in one window of BATCH
+            // bytes: the same batches however the input is cut into pieces
+            // (record::pieces), so statistics merged batch by batch come
+            // out the same, to the last bit, for any -j.
+            if batch
+                .as_ref()
+                .is_some_and(|b| b.records[0].2 / BATCH as u64 != rec.offset / BATCH as u64)
+            {
+                let b = batch.take().expect("a batch");
+                let n = b.records.len() as u64;
+                emit(b)?;
+                shared.advanced(&mut at, rec.offset, n);
+            }
             let b = batch.get_or_insert_with(|| shared.batch(spares, (record.ty, i as u32, &name)));
             b.data.extend_from_slice(rec.data);
             b.records.push((b.data.len(), rec.index, rec.offset));
             // A stream (stdin, a pipe) sends what it has before waiting for
             // more, so a slow producer's records are printed as they come.
             let waiting = stream && reader.source_mut().buffer().is_empty();
-            if b.data.len() >= W::BATCH_BYTES || b.records.len() >= W::BATCH_RECORDS || waiting {
+            if waiting {
                 let n = b.records.len() as u64;
                 emit(batch.take().expect("a batch"))?;
                 shared.advanced(&mut at, reader.offset(), n);
@@ -607,6 +665,91 @@ fn read_input<W: Work>(
         shared.advanced(&mut at, reader.offset(), n);
     }
     result
+}
+
+/// Bytes of one large plain file cut into pieces at a time, per job
+/// ([`record::pieces`]: its headers walked on every thread, then its pieces
+/// read, each by one thread, while the part is in the page cache).
+const PIECES_PER_JOB: u64 = 16 << 20;
+/// Smaller files are read by one thread.
+const PIECES_MIN_SIZE: u64 = 16 << 20;
+
+/// One large plain file read by several threads: its part ahead cut into
+/// pieces of about a megabyte at record boundaries, each piece read and
+/// copied into batches by one thread, the batches forwarded in piece
+/// order. `None` (nothing read) when the input is not such a file.
+fn produce_pieces<W: Work>(
+    input: &Input,
+    shared: &Shared<'_, W>,
+    tx: &mut Sender<'_, Batch<W::Out>>,
+) -> Result<Option<()>> {
+    // Only a regular file on disk (a stream would lose what a look took;
+    // an object is read in order).
+    let Input::Path(path) = input else {
+        return Ok(None);
+    };
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() >= PIECES_MIN_SIZE) {
+        return Ok(None);
+    }
+    let first = shared
+        .how
+        .open
+        .open(input)
+        .inspect_err(|_| shared.mark(0, |s| s.1 = true))?;
+    let Some((file, size)) = first.shared_file() else {
+        return Ok(None);
+    };
+    shared.mark(0, |slot| slot.0 = Some(first.compression()));
+    let jobs = shared.how.jobs;
+    let spares = tx.spares();
+    let readers = Mutex::new(vec![first]);
+    let mut from = (0u64, 0u64);
+    let mut slots = 0usize;
+    loop {
+        let to = from.0.saturating_add(PIECES_PER_JOB * jobs as u64);
+        let cut = record::pieces(&file, size, from, to, jobs);
+        let n = cut.starts.len();
+        let read = |k: usize, emit: &mut dyn FnMut(Batch<W::Out>) -> Result<(), Stopped>| {
+            let _unwinding = AbortOnPanic(shared);
+            let (offset, index) = cut.starts[k];
+            let end = match cut.starts.get(k + 1) {
+                Some(&(next, _)) => Some(next),
+                None => cut.next.map(|(next, _)| next),
+            };
+            let part = Part {
+                input: 0,
+                slot: slots + k,
+                end,
+                settles: shared.how.types.fixed().is_none(),
+            };
+            let mut settled = false;
+            let taken = readers.lock().unwrap_or_else(|e| e.into_inner()).pop();
+            let result = match taken.map_or_else(|| shared.how.open.open(input), Ok) {
+                Ok(mut reader) => {
+                    let done = reader
+                        .seek_to(offset, index)
+                        .map_err(|e| record::read_error(input, e.into()))
+                        .and_then(|()| read_part(&mut reader, input, part, shared, spares, &mut settled, emit));
+                    readers.lock().unwrap_or_else(|e| e.into_inner()).push(reader);
+                    done
+                }
+                Err(e) => Err(e),
+            };
+            if result.is_err() {
+                shared.mark(0, |slot| slot.1 = true);
+                shared.abort();
+            } else if part.settles && !settled {
+                shared.settle(part.slot, None)?;
+            }
+            result
+        };
+        super::in_input_order(n, jobs, read, |b| tx.send(b).inspect_err(|_| shared.abort()))?;
+        slots += n;
+        match cut.next {
+            Some(next) if next.0 < size && n > 0 => from = next,
+            _ => return Ok(Some(())),
+        }
+    }
 }
 
 /// A kept record of a sample.
@@ -700,11 +843,7 @@ fn produce_sample<W: Work>(
             Some(t) => t,
             None => *types[slot].insert(shared.work.resolve(&record)?),
         };
-        if batch
-            .as_ref()
-            .is_some_and(|b| b.name != name || b.data.len() >= W::BATCH_BYTES)
-            || r.payload.len() > HUGE
-        {
+        if batch.as_ref().is_some_and(|b| b.name != name || b.data.len() >= BATCH) || r.payload.len() > HUGE {
             if let Some(b) = batch.take() {
                 emit(b)?;
             }

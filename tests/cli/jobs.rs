@@ -5,6 +5,11 @@ use crate::util::*;
 
 /// An Example with one int64 feature `x` = [i] and a bytes feature `s`.
 fn example(i: u64) -> Vec<u8> {
+    example_text(i, &format!("row {i}"))
+}
+
+/// [`example`] with `s` = `text` (the Example under 128 bytes).
+fn example_text(i: u64, text: &str) -> Vec<u8> {
     let mut varint = Vec::new();
     let mut v = i;
     loop {
@@ -22,7 +27,6 @@ fn example(i: u64) -> Vec<u8> {
         out
     };
     let int64 = field(0x1a, &field(0x0a, &varint)); // Feature.int64_list{value: [i]}
-    let text = format!("row {i}");
     let bytes = field(0x0a, &field(0x0a, text.as_bytes())); // Feature.bytes_list{value: [text]}
     let entry_x = [field(0x0a, b"x"), field(0x12, &int64)].concat();
     let entry_s = [field(0x0a, b"s"), field(0x12, &bytes)].concat();
@@ -359,5 +363,47 @@ fn payload_checks_and_scans_are_the_same_for_any_jobs() {
             "{args:?}: {}",
             ran.stderr
         );
+    }
+}
+
+/// Issue 26: one large plain file is read by several threads, a piece
+/// each (from -j 4 on): the output, the statistics to the last bit, and
+/// where damage stops the run are those of one reader.
+#[test]
+fn one_large_file_read_in_pieces_gives_what_one_reader_does() {
+    let dir = Dir::new();
+    // About 18 MB of Examples whose bytes feature pads them to ~110 bytes.
+    let payloads: Vec<Vec<u8>> = (0..160_000u64)
+        .map(|i| example_text(i, &format!("row {i} {}", "p".repeat(60))))
+        .collect();
+    let refs: Vec<&[u8]> = payloads.iter().map(Vec::as_slice).collect();
+    let mut bytes = records(&refs);
+    assert!(bytes.len() > 17 << 20, "{} bytes", bytes.len());
+    let big = dir.write("big.tfrecord", &bytes);
+    for args in [
+        &["cat"][..],
+        &["to-jsonl"],
+        &["schema", "-f", "json"],
+        &["stats", "-f", "json"],
+    ] {
+        let ran = same_for_any_jobs(args, std::slice::from_ref(&big));
+        assert_eq!(ran.code, 0, "{args:?}: {}", ran.stderr);
+    }
+    // Damage: a payload byte of record 90,000, then (another file) the
+    // length of record 120,000.
+    let offset_of = |n: usize| refs[..n].iter().map(|p| p.len() + 16).sum::<usize>();
+    let mut payload_bad = bytes.clone();
+    payload_bad[offset_of(90_000) + 12 + 5] ^= 0x20;
+    bytes[offset_of(120_000) + 2] ^= 0x01;
+    let inputs = [
+        dir.write("payload_bad.tfrecord", &payload_bad),
+        dir.write("length_bad.tfrecord", &bytes),
+    ];
+    for (input, record) in inputs.iter().zip(["record 90000", "record 120000"]) {
+        for args in [&["to-jsonl"][..], &["stats", "-f", "json"]] {
+            let ran = same_for_any_jobs(args, std::slice::from_ref(input));
+            assert_eq!(ran.code, 2, "{args:?} {input}: {}", ran.stderr);
+            assert!(ran.stderr.contains(record), "{args:?}: {}", ran.stderr);
+        }
     }
 }
