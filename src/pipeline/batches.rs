@@ -5,9 +5,9 @@
 //! order) through [`run`].
 //!
 //! The reader: inputs are opened (and inflated) on up to `--jobs` threads
-//! at once, their records copied into numbered batches that reach the
-//! workers in input order ([`super::in_input_order`], then
-//! [`super::run`]); the payload type is resolved once ([`Types`]: fixed,
+//! at once (one large plain file: its pieces, [`record::pieces`]), their
+//! records copied into numbered batches that reach the workers in input
+//! order ([`super::in_input_order`], then [`super::run`]); the payload type is resolved once ([`Types`]: fixed,
 //! per input, or once for the dataset); `--skip/--limit` and `--sample`
 //! ([`Reading`]); a record over [`HUGE`] is handed to the consumer by the
 //! reading thread itself ([`Work::huge`]) instead of being copied; damage

@@ -22,8 +22,9 @@
 //! Memory is bounded by `--jobs` × batch: [`run`] holds at most
 //! `workers * (JOB_DEPTH + 1) + 1` batches (and as many outputs) between the
 //! producer and the writer, and [`in_input_order`] at most `DEPTH` items
-//! per input in flight, `jobs` inputs at once. Batches are [`batches::BATCH`]
-//! (256 KiB) of payload; ARCHITECTURE.md states the whole bound.
+//! per input in flight, `jobs` inputs (or pieces of one file) at once.
+//! A batch holds the records starting in one [`batches::BATCH`] (256 KiB)
+//! window of its input; ARCHITECTURE.md states the whole bound.
 
 pub mod batches;
 
