@@ -20,7 +20,7 @@
 //! writer's (a worker's or an I/O error), else the producer's.
 //!
 //! Memory is bounded by `--jobs` × batch: [`run`] holds at most
-//! `workers * (JOB_DEPTH + 1) + 1` batches (and as many outputs) between the
+//! `workers * (job_depth + 1) + 1` batches (and as many outputs) between the
 //! producer and the writer, and [`in_input_order`] at most `DEPTH` items
 //! per input in flight, `jobs` inputs (or pieces of one file) at once.
 //! A batch holds the records starting in one [`batches::BATCH`] (256 KiB)
@@ -36,10 +36,17 @@ use std::sync::{Condvar, Mutex};
 
 /// Items each input in flight may hold in [`in_input_order`].
 const DEPTH: usize = 2;
-/// Batches queued for each worker of [`run`] besides the one it works on
-/// (the producing thread works on a batch itself when every queue is full,
-/// so the workers do not wait for it long; more would only hold memory).
-const JOB_DEPTH: usize = 1;
+/// Batches queued for each worker of [`run`] besides the one it works on:
+/// two for up to 4 workers (so they do not wait while the producing thread
+/// works on a batch itself), one beyond (many workers keep one another
+/// busy; more would only hold memory).
+fn job_depth(workers: usize) -> usize {
+    if workers <= 4 {
+        2
+    } else {
+        1
+    }
+}
 
 /// How many workers to run for a thread budget of `jobs`: one per job (no
 /// cap below `--jobs`, itself at most 64). `-j 1` is 0: [`run`] then works
@@ -370,7 +377,7 @@ where
 /// Workers take batches from one queue; when all are busy and the queue is
 /// full, the producing thread works on the batch itself, so the reading
 /// thread's spare time is not lost. Outputs are numbered and put back in
-/// order by the writer. Memory is bounded: at most `workers * (JOB_DEPTH + 1)
+/// order by the writer. Memory is bounded: at most `workers * (job_depth + 1)
 /// + 1` batches are between `produce` and `write` at any time.
 ///
 /// The first error in stream order wins: a worker's (after the outputs of
@@ -391,7 +398,7 @@ where
     let window = Window {
         state: Mutex::new((0, false)),
         changed: Condvar::new(),
-        limit: workers * (JOB_DEPTH + 1) + 1,
+        limit: workers * (job_depth(workers) + 1) + 1,
     };
     let spare = Spares {
         pool: Pool(Mutex::new(Vec::new())),
@@ -402,7 +409,7 @@ where
     std::thread::scope(|scope| {
         let mut job_txs = Vec::with_capacity(workers);
         for _ in 0..workers {
-            let (job_tx, job_rx) = sync_channel::<(u64, In)>(JOB_DEPTH);
+            let (job_tx, job_rx) = sync_channel::<(u64, In)>(job_depth(workers));
             job_txs.push(job_tx);
             let (work, pool, spare, result_tx) = (&work, &pool, &spare, result_tx.clone());
             scope.spawn(move || {
@@ -617,7 +624,7 @@ mod tests {
             .unwrap();
             assert_eq!(got, (0..3000).collect::<Vec<_>>(), "workers {workers}");
             // The window, plus the one being counted before its send.
-            let limit = workers * (JOB_DEPTH + 1) + 1;
+            let limit = workers * (job_depth(workers) + 1) + 1;
             assert!(most.load(SeqCst) <= limit + 1, "{} alive", most.load(SeqCst));
         }
     }
