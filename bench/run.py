@@ -702,6 +702,137 @@ def print_table(rows: list[dict], out=sys.stdout):
             print(f"  {cmd} / {inp}: {n}", file=out)
 
 
+# ------------------------------------------------------------------ scaling
+#
+# `--scaling`: how each command's time falls with -j (issue 26). Needs only
+# python3 and a tfr binary (`--tfr PATH --no-build` on a machine without
+# cargo): the data is made by a pure-Python generator and `tfr from-jsonl`.
+
+SCALING_COMMANDS = [
+    # (name, argv after `tfr`, with {tfr}/{gz}/{jsonl}/{schema}/{out} filled in)
+    ("to-jsonl", ["to-jsonl", "{tfr}"]),
+    ("schema", ["schema", "{tfr}"]),
+    ("stats", ["stats", "-f", "tfdv-stats-text", "{tfr}"]),
+    ("validate", ["validate", "--schema", "{schema}", "{tfr}"]),
+    ("verify-crc --payloads", ["verify-crc", "--payloads", "{tfr}"]),
+    ("cat", ["cat", "{tfr}"]),
+    ("from-jsonl", ["from-jsonl", "{jsonl}", "-o", "{out}"]),
+    ("count", ["count", "{tfr}"]),
+    ("verify-crc", ["verify-crc", "{tfr}"]),
+    ("to-jsonl 16 gzip shards", ["to-jsonl", "{gz}"]),
+]
+
+ANIMALS = ["cat", "dog", "chicken", "horse", "goat"]
+
+
+def scaling_jsonl(path: Path, n: int):
+    """`n` small Examples as JSON lines, the notebook's four features
+    (deterministic: the same file for the same n on every machine)."""
+    import random
+    rng = random.Random(26)
+    tmp = path.with_suffix(".tmp")
+    with open(tmp, "w") as f:
+        lines = []
+        for i in range(n):
+            f1 = rng.randrange(5)
+            lines.append('{"feature0":[%d],"feature1":[%d],"feature2":["%s"],"feature3":[%.6f]}\n'
+                         % (rng.randrange(2), f1, ANIMALS[f1], rng.gauss(0.0, 1.0)))
+            if len(lines) == 65536:
+                f.writelines(lines)
+                lines.clear()
+        f.writelines(lines)
+    os.replace(tmp, path)
+
+
+def scaling_data(d: Path, tfr: Path, n: int) -> dict:
+    """The scaling data in d/scaling-N/: JSONL, one plain TFRecord file, 16
+    gzip shards of it, and the TFDV schema tfr infers (for validate)."""
+    out = d / f"scaling-{n}"
+    out.mkdir(parents=True, exist_ok=True)
+    files = {"jsonl": out / "small.jsonl", "tfr": out / "small.tfrecord", "schema": out / "schema.pbtxt"}
+    shards = [out / "gz" / f"small-{k:05}-of-00016.tfrecord.gz" for k in range(16)]
+    if not files["jsonl"].exists():
+        t = time.perf_counter()
+        scaling_jsonl(files["jsonl"], n)
+        log(f"scaling: {n} JSON lines in {time.perf_counter() - t:.1f} s")
+    if not files["tfr"].exists():
+        run_checked([str(tfr), "from-jsonl", str(files["jsonl"]), "-o", str(files["tfr"])])
+    if not all(p.exists() for p in shards):
+        (out / "gz").mkdir(exist_ok=True)
+        # 16 gzip shards: every 16th line each, written by tfr.
+        lines = files["jsonl"].read_bytes().splitlines(keepends=True)
+        for k, p in enumerate(shards):
+            part = out / "gz" / f"part-{k}.jsonl"
+            part.write_bytes(b"".join(lines[k::16]))
+            run_checked([str(tfr), "from-jsonl", str(part), "--compression", "gzip", "-o", str(p)])
+            part.unlink()
+    if not files["schema"].exists():
+        files["schema"].write_text(run_checked([str(tfr), "schema", "-f", "tfdv-schema", str(files["tfr"])]))
+    files["gz"] = out / "gz" / "*.tfrecord.gz"
+    return files
+
+
+def run_scaling(args, tfr: Path):
+    cores = os.cpu_count() or 1
+    jobs = [int(j) for j in args.jobs.split(",")]
+    if not args.force_jobs:
+        skipped = [j for j in jobs if j > cores]
+        jobs = [j for j in jobs if j <= cores]
+        if skipped:
+            log(f"scaling: {cores} cores here, -j {','.join(map(str, skipped))} left out (--force-jobs runs them)")
+    reps = args.reps or (1 if args.quick else 3)
+    files = scaling_data(args.data.resolve(), tfr, args.records)
+    tmp = Path(tempfile.mkdtemp(prefix="tfr-scaling-"))
+    cmds = tfr_commands(tfr)
+    results = {}
+    try:
+        for name, argv in SCALING_COMMANDS:
+            if argv[0] not in cmds:
+                continue
+            times = {}
+            for j in jobs:
+                fill = dict({k: str(v) for k, v in files.items()}, out=str(tmp / "out.tfrecord"))
+                cmd = [str(tfr)] + [a.format(**fill) for a in argv] + ["-j", str(j)]
+                walls = []
+                for rep in range(reps + 1):  # the first run warms up
+                    t = time.perf_counter()
+                    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV)
+                    wall = time.perf_counter() - t
+                    if r.returncode != 0:
+                        log(f"scaling: {' '.join(cmd)} failed ({r.returncode}): {r.stderr.decode()[-500:]}")
+                        walls = []
+                        break
+                    if rep:
+                        walls.append(wall)
+                times[j] = statistics.median(walls) if walls else None
+                log(f"scaling: {name} -j {j}: " + (f"{times[j]:.3f} s" if times[j] else "FAILED"))
+            results[name] = times
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    doc = {"records": args.records, "cpus": cores, "reps": reps, "jobs": jobs,
+           "tfr": run_checked([str(tfr), "--version"]).strip(),
+           "times_s": {k: {str(j): t for j, t in v.items()} for k, v in results.items()}}
+    if args.json:
+        args.json.write_text(json.dumps(doc, indent=1) + "\n")
+        log(f"wrote {args.json}")
+    print(f"tfr scaling — {args.records:,} small records, {cores} CPUs, median of {reps}; "
+          f"seconds, and speed-up over -j {jobs[0]}")
+    head = ["command"] + [f"-j {j}" for j in jobs] + [f"×{jobs[-1]}/{jobs[0]}"]
+    rows = []
+    for name, times in results.items():
+        base = times.get(jobs[0])
+        cells = [name]
+        for j in jobs:
+            t = times.get(j)
+            cells.append("FAILED" if t is None else f"{t:.3f}" + ("" if j == jobs[0] or not base else f" ({base / t:.1f}×)"))
+        last = times.get(jobs[-1])
+        cells.append(f"{base / last:.1f}×" if base and last else "-")
+        rows.append(cells)
+    widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
+    for r in [head] + rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+
+
 # --------------------------------------------------------------------- main
 
 ENV = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="", NO_COLOR="1")
@@ -726,8 +857,25 @@ def main():
                     help="seconds TFDV may take on the 1M file; slower, it runs on the first 100k records, scaled (default 300)")
     ap.add_argument("--peer-slice", type=int, default=100_000,
                     help="records of the 1M file the Python peers read, scaled up to 1M (0: all; default 100000)")
+    ap.add_argument("--scaling", action="store_true",
+                    help="instead: time to-jsonl, schema, stats, validate, verify-crc, cat, from-jsonl, count at each -j "
+                         "and print the speed-up table (needs only python3 and tfr: use --tfr PATH --no-build)")
+    ap.add_argument("--records", type=int, default=4_000_000, help="--scaling: records of the data (default 4000000)")
+    ap.add_argument("--jobs", default="1,2,4,8,16", help="--scaling: the -j values (default 1,2,4,8,16)")
+    ap.add_argument("--force-jobs", action="store_true", help="--scaling: also the -j values above the cores present")
     args = ap.parse_args()
     reps = args.reps or (1 if args.quick else 3)
+
+    if args.scaling:
+        tfr = args.tfr or ROOT / "target" / "release" / "tfr"
+        if not args.tfr and not args.no_build:
+            log("build: tfr (cargo build --release)")
+            run_checked(["cargo", "build", "--release", "--quiet"], cwd=ROOT)
+        if not tfr.exists():
+            log(f"no tfr binary at {tfr}")
+            sys.exit(2)
+        run_scaling(args, tfr)
+        return
 
     # Build.
     log("build: bench/limits (release)")

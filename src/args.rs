@@ -326,13 +326,14 @@ impl RangeArgs {
         });
         crate::pipeline::batches::Reading {
             open,
-            ty,
+            types: crate::pipeline::batches::Types::given(ty, crate::pipeline::batches::Types::PerInput),
             jobs,
             range: crate::pipeline::batches::Range {
                 skip: self.skip,
                 limit: self.limit,
             },
             sample: self.sample.map(|n| (n, seed)),
+            probe_limit: false,
         }
     }
 }

@@ -110,13 +110,12 @@ impl Drop for Progress {
 }
 
 /// A progress bar shown only once the work has run a moment (300 ms): no
-/// flash on small inputs. For one thread (`update` from the thread that
-/// made it).
+/// flash on small inputs. `update` may be called from any thread.
 pub(crate) struct LazyProgress<'a> {
     ctx: &'a Ctx,
     total: Option<u64>,
     started: std::time::Instant,
-    bar: std::cell::RefCell<Option<Progress>>,
+    bar: std::sync::Mutex<Option<Progress>>,
 }
 
 impl<'a> LazyProgress<'a> {
@@ -125,12 +124,12 @@ impl<'a> LazyProgress<'a> {
             ctx,
             total,
             started: std::time::Instant::now(),
-            bar: std::cell::RefCell::new(None),
+            bar: std::sync::Mutex::new(None),
         }
     }
 
     pub(crate) fn update(&self, bytes: u64, records: u64) {
-        let mut bar = self.bar.borrow_mut();
+        let mut bar = self.bar.lock().unwrap_or_else(|e| e.into_inner());
         if bar.is_none() && self.started.elapsed() > Duration::from_millis(300) {
             *bar = Some(self.ctx.progress(self.total));
         }
@@ -140,7 +139,7 @@ impl<'a> LazyProgress<'a> {
     }
 
     pub(crate) fn finish(&self) {
-        if let Some(p) = self.bar.borrow_mut().take() {
+        if let Some(p) = self.bar.lock().unwrap_or_else(|e| e.into_inner()).take() {
             p.finish();
         }
     }

@@ -4,8 +4,8 @@ use crate::args::{FeatureArgs, InputArgs, JobsArg, PayloadType, RangeArgs, Short
 use crate::example::{self, Decoder, Format, Keep, Look, MessageType, Out};
 use crate::exit::Exit;
 use crate::output::{self, Ctx};
-use crate::pipeline::batches::{self, decode_error, Batch};
-use crate::pipeline::{self, Sender};
+use crate::pipeline;
+use crate::pipeline::batches::{self, decode_error, Render};
 use crate::record;
 use anyhow::{Context, Result};
 use clap::Args;
@@ -109,7 +109,6 @@ fn cat_styled(
         render(decoder, style, r.ty, r.strict, &label, r.payload, out)
             .map_err(|e| decode_error(r.name, r.index, r.offset, e))
     };
-    let work = |batch: &mut Batch, out: &mut Vec<u8>| batch.render(&render_one, out);
     let jobs = args.jobs.get();
     let mut stdout = std::io::BufWriter::with_capacity(256 * 1024, std::io::stdout());
     let out = &mut stdout;
@@ -121,13 +120,17 @@ fn cat_styled(
             out.write_all(bytes)
         }
     };
-    let produce = |tx: &mut Sender<Batch>| {
-        let open = print.input.options();
-        let update = |bytes, records| progress.update(bytes, records);
-        let how = args.range.reading(&open, print.payload.fixed(), jobs);
-        batches::produce(inputs, &how, &update, &render_one, tx)
-    };
-    let result = pipeline::run(pipeline::workers(jobs), produce, work, write);
+    let open = print.input.options();
+    let update = |bytes, records| progress.update(bytes, records);
+    let how = args.range.reading(&open, print.payload.fixed(), jobs);
+    let (_, result) = batches::run(
+        inputs,
+        &how,
+        pipeline::workers(jobs),
+        &Render(render_one),
+        write,
+        &update,
+    );
     // Emit everything before the damage, then report it.
     let flushed = stdout.flush().context("writing output");
     result.and(flushed).map(|_| Exit::Success)

@@ -15,6 +15,9 @@ use crate::example::MessageType;
 use crate::exit::Exit;
 use crate::io::{AtomicOutput, Compression, Input};
 use crate::output::{self, Ctx};
+// Bytes of JSON lines handed to a worker at a time: the records' batch
+// size, so memory is bounded as for the commands that read records.
+use crate::pipeline::batches::BATCH;
 use crate::pipeline::{self, Sender};
 use crate::record::append_framed;
 use anyhow::{anyhow, bail, Context, Result};
@@ -77,9 +80,6 @@ fn read_schema_file(path: &std::path::Path, aux: &crate::args::AuxSizeArg) -> Re
     let bytes = aux.read(path)?;
     String::from_utf8(bytes).map_err(|_| anyhow!("{name}: not a tfr schema: not UTF-8 text"))
 }
-
-/// Bytes of JSON lines handed to a worker at a time.
-const BATCH: usize = 256 * 1024;
 
 pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     let format = args.format;

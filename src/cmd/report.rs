@@ -193,15 +193,19 @@ fn gallery_cards(args: &ReportArgs, inputs: &[crate::io::Input], ty: MessageType
         gallery::card(decoder, r.ty, false, r.payload, (r.name, r.index), &images, out)
             .map_err(|e| batches::decode_error(r.name, r.index, r.offset, e))
     };
-    let work = |batch: &mut batches::Batch, out: &mut Vec<u8>| batch.render(&render, out);
     let mut html = Vec::new();
     let write = |bytes: &Vec<u8>| {
         html.extend_from_slice(bytes);
         Ok(())
     };
-    let produce =
-        |tx: &mut pipeline::Sender<'_, batches::Batch>| batches::produce(inputs, &how, &|_, _| {}, &render, tx);
-    let shown = pipeline::run(pipeline::workers(jobs), produce, work, write);
+    let (_, shown) = batches::run(
+        inputs,
+        &how,
+        pipeline::workers(jobs),
+        &batches::Render(render),
+        write,
+        &|_, _| {},
+    );
     let shown_n = html.windows(9).filter(|w| w == b"<article ").count();
     let plural = if shown_n == 1 { "" } else { "s" };
     let title = match (args.sample, args.seed) {

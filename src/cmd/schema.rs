@@ -8,7 +8,7 @@ use crate::exit::Exit;
 use crate::output::{self, Ctx};
 use crate::pipeline;
 use crate::schema::stats::{self, FeatureStats};
-use crate::schema::{self, describe::*, Scan};
+use crate::schema::{self, describe::*, Part, Scan};
 use anyhow::Result;
 use clap::Args;
 use comfy_table::{presets, ColumnConstraint, ContentArrangement, Table, Width};
@@ -230,20 +230,15 @@ fn table_width() -> Option<u16> {
 
 fn write_table(out: &mut String, scan: &Scan, width: Option<u16>) {
     let _ = writeln!(out, "{}", summary(scan));
-    let records = scan.stats.records;
     let (mut notes, mut empty) = (Vec::new(), Vec::new());
-    let sections: Vec<(&str, &stats::FeatureTable, bool, u64)> = match scan.ty {
-        MessageType::SequenceExample => vec![
-            ("context feature", &scan.stats.features, false, records),
-            ("feature list", &scan.stats.feature_lists, true, records),
-        ],
-        MessageType::Elwc => vec![
-            ("context feature", &scan.stats.features, false, records),
-            ("example feature", &scan.stats.examples, false, scan.stats.example_count),
-        ],
-        _ => vec![("feature", &scan.stats.features, false, records)],
-    };
-    for (title, table, lists, records) in sections {
+    for (part, table, records) in scan.parts() {
+        let lists = part == Part::FeatureLists;
+        let title = match part {
+            Part::Features => "feature",
+            Part::Context => "context feature",
+            Part::FeatureLists => "feature list",
+            Part::Examples => "example feature",
+        };
         let plural = if table.len() == 1 { "" } else { "s" };
         let _ = writeln!(out, "\n{} {title}{plural}", table.len());
         let (untracked, lower_bound) = table.untracked();

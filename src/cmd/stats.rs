@@ -9,9 +9,8 @@ use crate::args::InputArgs;
 use crate::example::MessageType;
 use crate::exit::Exit;
 use crate::output::{self, Ctx};
-use crate::schema::stats::FeatureTable;
 use crate::schema::summary::{self, StatsType, Summary};
-use crate::schema::{saved, tfdv, Scan};
+use crate::schema::{saved, tfdv, Part, Scan};
 use anyhow::{bail, Result};
 use clap::Args;
 use comfy_table::{presets, ContentArrangement, Table};
@@ -168,17 +167,16 @@ fn write_table(out: &mut String, scan: &Scan) {
         "{records} records in {files} file{}",
         if files == 1 { "" } else { "s" }
     );
-    let sections: Vec<(&str, &FeatureTable, u64)> = match scan.ty {
-        MessageType::SequenceExample => vec![
-            ("context features", &scan.stats.features, records),
-            ("feature lists (values per step)", &scan.stats.feature_lists, records),
-        ],
-        MessageType::Elwc => vec![
-            ("context features", &scan.stats.features, records),
-            ("example features", &scan.stats.examples, scan.stats.example_count),
-        ],
-        _ => vec![("features", &scan.stats.features, records)],
+    let title = |part| match part {
+        Part::Features => "features",
+        Part::Context => "context features",
+        Part::FeatureLists => "feature lists (values per step)",
+        Part::Examples => "example features",
     };
+    let sections = scan
+        .parts()
+        .into_iter()
+        .map(|(part, table, total)| (title(part), table, total));
     let width = if std::io::stdout().is_terminal() {
         None
     } else {

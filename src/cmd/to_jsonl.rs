@@ -13,8 +13,8 @@ use crate::example::{self, Decoder, Keep, Look, Out};
 use crate::exit::Exit;
 use crate::io::{AtomicOutput, Compression};
 use crate::output::{self, Ctx};
-use crate::pipeline::batches::{self, decode_error, Batch};
-use crate::pipeline::{self, Sender};
+use crate::pipeline;
+use crate::pipeline::batches::{self, decode_error, Render};
 use anyhow::{Context, Result};
 use clap::Args;
 use std::io::Write;
@@ -69,7 +69,6 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         example::render_out(decoder, format, &look, r.ty, r.strict, r.payload, out)
             .map_err(|e| decode_error(r.name, r.index, r.offset, e))
     };
-    let work = |batch: &mut Batch, out: &mut Vec<u8>| batch.render(&render, out);
     let jobs = args.jobs.get();
     let progress = ctx.progress(None);
     {
@@ -88,13 +87,10 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
             true if flush_idle => out.flush(),
             _ => out.write_all(bytes),
         };
-        let produce = |tx: &mut Sender<Batch>| {
-            let open = args.input.options();
-            let update = |bytes, records| progress.update(bytes, records);
-            let how = args.range.reading(&open, args.payload.fixed(), jobs);
-            batches::produce(&inputs, &how, &update, &render, tx)
-        };
-        let result = pipeline::run(pipeline::workers(jobs), produce, work, write);
+        let open = args.input.options();
+        let update = |bytes, records| progress.update(bytes, records);
+        let how = args.range.reading(&open, args.payload.fixed(), jobs);
+        let (_, result) = batches::run(&inputs, &how, pipeline::workers(jobs), &Render(render), write, &update);
         let flushed = out.flush().context("writing output");
         result?;
         flushed?;

@@ -253,6 +253,9 @@ pub(crate) fn run(args: &VerifyCrcArgs, ctx: &Ctx) -> Result<Exit> {
 
 /// Verifies one input on up to `jobs` threads, emitting its faults as they
 /// are found, its intact records when `salvage` is on, and its report.
+/// With `--payloads`, the payloads are checked on `jobs` workers
+/// ([`pipeline::run`]), their verdicts kept in record order among the
+/// other lines.
 fn verify_input(
     input: &Input,
     args: &VerifyCrcArgs,
@@ -273,18 +276,234 @@ fn verify_input(
         error: None,
         tensorflow_unreadable: None,
     };
+    let workers = pipeline::workers(jobs);
+    if !args.payloads || workers == 0 {
+        let mut feed = Direct {
+            emit: &mut *emit,
+            name: &name,
+            issues: Vec::new(),
+        };
+        scan_input(input, args, jobs, salvage, progress, &mut feed, &mut report)?;
+        report.payload_issues = feed.issues;
+        return emit(Event::Report(report)).map_err(Into::into);
+    }
+    // Verdicts come back from the workers in order ([`Sink`]), and go on
+    // from this thread (which owns `emit`) after each batch it sends.
+    let done: std::sync::Mutex<Vec<Checked>> = std::sync::Mutex::new(Vec::new());
+    let sink = Verdicts(&done);
+    let work = |batch: &mut Queued, out: &mut Checked| -> Result<()> {
+        let mut start = 0;
+        for item in batch.items.drain(..) {
+            match item {
+                Item::Payload {
+                    end,
+                    ty,
+                    record,
+                    offset,
+                } => {
+                    out.0
+                        .extend(check_payload(ty, &batch.data[start..end], record, offset).map(Done::Issue));
+                    start = end;
+                }
+                Item::Event(e) => out.0.push(Done::Event(e)),
+            }
+        }
+        Ok(())
+    };
+    let mut issues = Vec::new();
+    let mut forward = |emit: &mut Emit<'_>| -> Result<(), Stopped> {
+        let checked = std::mem::take(&mut *done.lock().unwrap_or_else(|e| e.into_inner()));
+        for done in checked.into_iter().flat_map(|c| c.0) {
+            match done {
+                Done::Event(e) => emit(e)?,
+                Done::Issue((issue, line)) => {
+                    issues.push(issue);
+                    emit(Event::Line(format!("{name}: {line}")))?;
+                }
+            }
+        }
+        Ok(())
+    };
+    let produce = |tx: &mut pipeline::Sender<'_, Queued>| {
+        let mut feed = Queue {
+            tx,
+            batch: Queued::default(),
+            emit: &mut *emit,
+            forward: &mut forward,
+        };
+        let scanned = scan_input(input, args, jobs, salvage, progress, &mut feed, &mut report);
+        feed.send()?;
+        scanned
+    };
+    let result = pipeline::run(workers, produce, work, sink);
+    forward(&mut *emit)?;
+    result?;
+    report.payload_issues = issues;
+    emit(Event::Report(report))?;
+    Ok(())
+}
+
+/// Where the scan of an input sends what it finds, in order: straight to
+/// the reporting thread, or (`--payloads` on several threads) through the
+/// workers that check the payloads.
+trait Feed {
+    /// A fault line, salvage bytes, ...
+    fn event(&mut self, event: Event) -> Result<(), Stopped>;
+    /// An intact payload to check as `ty`.
+    fn payload(&mut self, ty: MessageType, payload: &[u8], record: u64, offset: u64) -> Result<(), Stopped>;
+}
+
+/// Events straight on; payloads checked here.
+struct Direct<'a> {
+    emit: &'a mut dyn FnMut(Event) -> Result<(), Stopped>,
+    name: &'a str,
+    issues: Vec<PayloadIssue>,
+}
+
+impl Feed for Direct<'_> {
+    fn event(&mut self, event: Event) -> Result<(), Stopped> {
+        (self.emit)(event)
+    }
+
+    fn payload(&mut self, ty: MessageType, payload: &[u8], record: u64, offset: u64) -> Result<(), Stopped> {
+        if let Some((issue, line)) = check_payload(ty, payload, record, offset) {
+            self.issues.push(issue);
+            (self.emit)(Event::Line(format!("{}: {line}", self.name)))?;
+        }
+        Ok(())
+    }
+}
+
+/// Payload bytes and items per batch of payloads to check.
+const CHECK_BATCH: usize = 256 * 1024;
+const CHECK_ITEMS: usize = 4096;
+
+/// What the scan hands to the workers: payloads to check, and the events
+/// between them, in order.
+#[derive(Default)]
+struct Queued {
+    data: Vec<u8>,
+    items: Vec<Item>,
+}
+
+enum Item {
+    /// An intact payload (ending at `end` in the batch's data).
+    Payload {
+        end: usize,
+        ty: MessageType,
+        record: u64,
+        offset: u64,
+    },
+    Event(Event),
+}
+
+/// What a worker made of a batch: the events, with the verdicts on the
+/// payloads TensorFlow reads differently among them.
+#[derive(Default)]
+struct Checked(Vec<Done>);
+
+enum Done {
+    Event(Event),
+    Issue((PayloadIssue, String)),
+}
+
+impl pipeline::Output for Checked {
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+}
+
+/// The in-order side of the payload check: each batch's events and
+/// verdicts, kept for the scanning thread to pass on.
+struct Verdicts<'a>(&'a std::sync::Mutex<Vec<Checked>>);
+
+impl pipeline::Sink<Checked> for Verdicts<'_> {
+    fn batch(&mut self, checked: &mut Checked) -> std::io::Result<()> {
+        if !checked.0.is_empty() {
+            self.0
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(std::mem::take(checked));
+        }
+        Ok(())
+    }
+}
+
+/// Where events go on to the reporting thread.
+type Emit<'e> = dyn FnMut(Event) -> Result<(), Stopped> + 'e;
+
+/// Events and payloads into batches for the workers; after each batch
+/// sent, the verdicts that came back are passed on (`forward`).
+struct Queue<'a, 's> {
+    tx: &'a mut pipeline::Sender<'s, Queued>,
+    batch: Queued,
+    emit: &'a mut dyn FnMut(Event) -> Result<(), Stopped>,
+    forward: &'a mut dyn FnMut(&mut Emit<'_>) -> Result<(), Stopped>,
+}
+
+impl Queue<'_, '_> {
+    fn send(&mut self) -> Result<(), Stopped> {
+        if !self.batch.items.is_empty() {
+            let mut next = self.tx.spares().take().unwrap_or_default();
+            next.data.clear();
+            next.items.clear();
+            self.tx.send(std::mem::replace(&mut self.batch, next))?;
+        }
+        (self.forward)(&mut *self.emit)
+    }
+}
+
+impl Feed for Queue<'_, '_> {
+    fn event(&mut self, event: Event) -> Result<(), Stopped> {
+        self.batch.items.push(Item::Event(event));
+        if self.batch.items.len() >= CHECK_ITEMS {
+            self.send()?;
+        }
+        Ok(())
+    }
+
+    fn payload(&mut self, ty: MessageType, payload: &[u8], record: u64, offset: u64) -> Result<(), Stopped> {
+        self.batch.data.extend_from_slice(payload);
+        self.batch.items.push(Item::Payload {
+            end: self.batch.data.len(),
+            ty,
+            record,
+            offset,
+        });
+        if self.batch.data.len() >= CHECK_BATCH || self.batch.items.len() >= CHECK_ITEMS {
+            self.send()?;
+        }
+        Ok(())
+    }
+}
+
+/// The scan of one input: its faults, intact records (for salvage) and
+/// payloads into `feed`, the counts into `report`.
+fn scan_input(
+    input: &Input,
+    args: &VerifyCrcArgs,
+    jobs: usize,
+    salvage: bool,
+    progress: &Progress,
+    feed: &mut dyn Feed,
+    report: &mut FileReport,
+) -> Result<()> {
+    let name = input.display();
     let mut reader = match args.input.open(input) {
         Ok(r) => r,
         Err(e) => {
-            emit(Event::Line(format!("{e:#}")))?;
+            feed.event(Event::Line(format!("{e:#}")))?;
             report.error = Some(format!("{e:#}"));
-            emit(Event::Report(report))?;
             return Ok(());
         }
     };
     report.compression = Some(reader.compression());
     if salvage {
-        emit(Event::Opened(reader.compression()))?;
+        feed.event(Event::Opened(reader.compression()))?;
     }
     // A large plain file: threads prove the clean part of it, and the scan
     // below goes on from where they stopped (at the end, for a clean file).
@@ -322,7 +541,7 @@ fn verify_input(
             Ok(None) => break,
             Err(e) => {
                 let err = anyhow::Error::new(e).context(format!("{name}: read failed"));
-                emit(Event::Line(format!("{err:#}")))?;
+                feed.event(Event::Line(format!("{err:#}")))?;
                 report.error = Some(format!("{err:#}"));
                 break;
             }
@@ -330,14 +549,16 @@ fn verify_input(
         match step {
             Step::Intact { framed, record } => {
                 if let Some(p) = payloads.as_mut() {
-                    if let Some(issue) = p.check(record.data, record.index, record.offset, &mut report) {
-                        emit(Event::Line(format!("{name}: {issue}")))?;
+                    match p.decide(record.data, report) {
+                        Ok(ty) => feed.payload(ty, record.data, record.index, record.offset)?,
+                        Err(Some(why)) => feed.event(Event::Line(format!("{name}: {why}")))?,
+                        Err(None) => {}
                     }
                 }
                 if salvage {
                     batch.extend_from_slice(framed);
                     if batch.len() >= SALVAGE_BATCH {
-                        emit(Event::Intact(std::mem::take(&mut batch)))?;
+                        feed.event(Event::Intact(std::mem::take(&mut batch)))?;
                     }
                 }
                 report.intact += 1;
@@ -355,9 +576,9 @@ fn verify_input(
                 match spooled {
                     Some(long) => {
                         if !batch.is_empty() {
-                            emit(Event::Intact(std::mem::take(&mut batch)))?;
+                            feed.event(Event::Intact(std::mem::take(&mut batch)))?;
                         }
-                        emit(Event::Spooled(long))?;
+                        feed.event(Event::Spooled(long))?;
                     }
                     None if salvage => {
                         // Intact, but too long to copy from a stream: the
@@ -373,7 +594,7 @@ fn verify_input(
                             skipped: 0,
                             resumed: true,
                         };
-                        emit(Event::Line(format!(
+                        feed.event(Event::Line(format!(
                             "{name}: {}: intact, but not salvaged (from a pipe or compressed input, long records are copied through a temporary file up to that size)",
                             fault.damage
                         )))?;
@@ -385,7 +606,7 @@ fn verify_input(
                     // A check not made is not a check passed.
                     report.too_long_to_check += 1;
                     let limit = crate::record::human_size(args.input.max_record_size);
-                    emit(Event::Line(format!(
+                    feed.event(Event::Line(format!(
                         "{name}: record {index} at byte {offset}: payload not checked: record of {length} bytes, \
                          over --max-record-size ({limit})"
                     )))?;
@@ -396,11 +617,11 @@ fn verify_input(
             }
             Step::Fault(fault) => {
                 if let DamageKind::NotTfrecord { .. } = fault.damage.kind {
-                    emit(Event::Line(format!("{name}: {}", fault.damage)))?;
+                    feed.event(Event::Line(format!("{name}: {}", fault.damage)))?;
                     report.error = Some(fault.damage.to_string());
                     break;
                 }
-                emit(Event::Line(format!("{name}: {}", fault_message(&fault))))?;
+                feed.event(Event::Line(format!("{name}: {}", fault_message(&fault))))?;
                 report.faults.push(fault);
             }
         }
@@ -410,7 +631,7 @@ fn verify_input(
         (report.intact - shown) as i64,
     );
     if !batch.is_empty() {
-        emit(Event::Intact(batch))?;
+        feed.event(Event::Intact(batch))?;
     }
     // TensorFlow writes a record over 256 KiB into a SNAPPY block of its
     // own, which its reader then refuses: intact, but not for TensorFlow.
@@ -422,10 +643,9 @@ fn verify_input(
              rewrites it in blocks it can)",
             crate::example::media::thousands(largest)
         );
-        emit(Event::Line(format!("warning: {name}: {why}")))?;
+        feed.event(Event::Line(format!("warning: {name}: {why}")))?;
         report.tensorflow_unreadable = Some(why);
     }
-    emit(Event::Report(report))?;
     Ok(())
 }
 
@@ -439,9 +659,11 @@ struct Payloads {
 }
 
 impl Payloads {
-    /// Checks one intact payload; the line to print when TensorFlow's
-    /// parser reads it differently (or, once, why the file is not checked).
-    fn check(&mut self, payload: &[u8], record: u64, offset: u64, report: &mut FileReport) -> Option<String> {
+    /// The type one intact payload is checked as (on the scanning thread,
+    /// in record order: auto may switch an input from Examples to
+    /// SequenceExamples); `Err` when it is not checked, with the line to
+    /// print once why the file is not.
+    fn decide(&mut self, payload: &[u8], report: &mut FileReport) -> Result<MessageType, Option<String>> {
         let auto = |payload: &[u8]| match resolve_auto(payload) {
             Ok(MessageType::Elwc) => MessageType::Elwc,
             Ok(MessageType::SequenceExample) => MessageType::SequenceExample,
@@ -456,45 +678,53 @@ impl Payloads {
                 self.ty = Some(ty);
             }
         }
-        let check = match ty {
-            MessageType::Example => tf_parser::check_example,
-            MessageType::SequenceExample => tf_parser::check_sequence,
-            _ => {
-                if report.unchecked.is_none() {
-                    let why = if ty == MessageType::Elwc {
-                        "payloads not checked: the file holds ExampleListWithContext records, \
-                         --payloads checks Examples and SequenceExamples"
-                    } else {
-                        "payloads not checked: --type raw"
-                    }
-                    .to_string();
-                    report.unchecked = Some(why.clone());
-                    return Some(why);
+        match ty {
+            MessageType::Example | MessageType::SequenceExample => Ok(ty),
+            _ if report.unchecked.is_none() => {
+                let why = if ty == MessageType::Elwc {
+                    "payloads not checked: the file holds ExampleListWithContext records, \
+                     --payloads checks Examples and SequenceExamples"
+                } else {
+                    "payloads not checked: --type raw"
                 }
-                return None;
+                .to_string();
+                report.unchecked = Some(why.clone());
+                Err(Some(why))
             }
-        };
-        let (verdict, reason) = match with_decoder(|d| check(d, payload)) {
-            Verdict::Same => return None,
-            Verdict::Rejects(why) => ("rejects", format!("TensorFlow's parser rejects it: {why}")),
-            Verdict::Differs(why) => ("differs", format!("TensorFlow's parser reads it differently: {why}")),
-            Verdict::NotProtobuf(why) => {
-                let what = match ty {
-                    MessageType::SequenceExample => "a SequenceExample",
-                    _ => "an Example",
-                };
-                ("not_protobuf", format!("not {what} for protobuf: {why}"))
-            }
-        };
-        let line = format!("record {record} at byte {offset}: {reason}");
-        report.payload_issues.push(PayloadIssue {
-            record,
-            offset,
-            verdict,
-            reason,
-        });
-        Some(line)
+            _ => Err(None),
+        }
     }
+}
+
+/// Checks one intact payload of type `ty` (an Example or a
+/// SequenceExample) against TensorFlow's parser (on any thread): the issue
+/// and the line to print when it reads it differently.
+fn check_payload(ty: MessageType, payload: &[u8], record: u64, offset: u64) -> Option<(PayloadIssue, String)> {
+    let check = match ty {
+        MessageType::Example => tf_parser::check_example,
+        MessageType::SequenceExample => tf_parser::check_sequence,
+        _ => return None,
+    };
+    let (verdict, reason) = match with_decoder(|d| check(d, payload)) {
+        Verdict::Same => return None,
+        Verdict::Rejects(why) => ("rejects", format!("TensorFlow's parser rejects it: {why}")),
+        Verdict::Differs(why) => ("differs", format!("TensorFlow's parser reads it differently: {why}")),
+        Verdict::NotProtobuf(why) => {
+            let what = match ty {
+                MessageType::SequenceExample => "a SequenceExample",
+                _ => "an Example",
+            };
+            ("not_protobuf", format!("not {what} for protobuf: {why}"))
+        }
+    };
+    let line = format!("record {record} at byte {offset}: {reason}");
+    let issue = PayloadIssue {
+        record,
+        offset,
+        verdict,
+        reason,
+    };
+    Some((issue, line))
 }
 
 /// Whether a payload has a length-delimited field 2 at its top level (a

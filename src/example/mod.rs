@@ -179,15 +179,12 @@ impl From<json::JsonFormat> for Format {
 /// `strict` rejects unknown top-level fields (auto mode, see the module
 /// doc). On error, `out` is left as it was. Decodes with this thread's
 /// [`Decoder`] ([`with_decoder`]).
-pub fn render(
-    format: Format,
-    ty: MessageType,
-    strict: bool,
-    payload: &[u8],
-    out: &mut Vec<u8>,
-) -> Result<(), DecodeError> {
+pub fn render(format: Format, ty: MessageType, strict: bool, payload: &[u8], out: &mut Vec<u8>) -> Rendered {
     with_decoder(|decoder| render_with(decoder, format, ty, strict, payload, out))
 }
+
+/// What rendering a payload gives: nothing, or why it is not the message.
+type Rendered = Result<(), DecodeError>;
 
 /// [`render`] with a caller-owned [`Decoder`].
 pub fn render_with(

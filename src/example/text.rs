@@ -97,12 +97,14 @@ struct Writer<'o, 's> {
 }
 
 impl Writer<'_, '_> {
+    #[inline]
     fn pad(&mut self) {
         let len = self.out.len() + self.indent;
         self.out.resize(len, b' ');
     }
 
     /// Starts a `name {` block.
+    #[inline]
     fn open(&mut self, name: &str) {
         self.pad();
         self.out.extend_from_slice(name.as_bytes());
@@ -111,6 +113,7 @@ impl Writer<'_, '_> {
     }
 
     /// Ends the innermost block.
+    #[inline]
     fn close(&mut self) {
         self.indent -= 2;
         self.pad();
@@ -118,6 +121,7 @@ impl Writer<'_, '_> {
     }
 
     /// Starts a `name: ` line; the caller writes the value and `end_line`.
+    #[inline]
     fn start_line(&mut self, name: &str) {
         self.pad();
         self.out.extend_from_slice(name.as_bytes());

@@ -1,25 +1,35 @@
-//! Records read into batches for the rendering pipeline of `cat` and
-//! `to-jsonl`: inputs are read (and inflated) on up to `--jobs` threads at
-//! once, and the batches reach the workers in input order
-//! ([`super::in_input_order`]).
+//! The one reader of records: every command that does something with each
+//! record of its inputs (cat, to-jsonl, schema, stats, validate, the
+//! report's statistics and gallery) reads them here and hands them to a
+//! consumer ([`Work`] on the workers, a [`Sink`](super::Sink) in record
+//! order) through [`run`].
+//!
+//! The reader: inputs are opened (and inflated) on up to `--jobs` threads
+//! at once (one large plain file: its pieces, [`record::pieces`]), their
+//! records copied into numbered batches that reach the workers in input
+//! order ([`super::in_input_order`], then [`super::run`]); the payload type is resolved once ([`Types`]: fixed,
+//! per input, or once for the dataset); `--skip/--limit` and `--sample`
+//! ([`Reading`]); a record over [`HUGE`] is handed to the consumer by the
+//! reading thread itself ([`Work::huge`]) instead of being copied; damage
+//! ends the run after the records before it.
 
-use super::{Sender, Spares, Stopped};
+use super::{Output, Sender, Sink, Spares, Stopped};
 use crate::example::{self, Decoder, MessageType, Out};
-use crate::io::Input;
+use crate::io::{Compression, Input};
 use crate::record;
 use anyhow::Result;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Condvar, Mutex};
 
-/// Payload bytes per batch handed to a worker.
-const BATCH: usize = 256 * 1024;
-/// Records per batch at most.
-const BATCH_RECORDS: usize = 8192;
-/// A payload longer than this is rendered by the reading thread as it is
-/// read, its output handed on in batches of about [`BATCH`] bytes, so
-/// neither the payload nor its rendering is copied whole (memory: the
-/// record, plus the pipeline's window of such batches: a few megabytes).
-const HUGE: usize = 4 << 20;
+/// A batch handed to a worker holds the records that start in one window
+/// of this many bytes of its input (the record after a huge one starts a
+/// new batch too).
+pub const BATCH: usize = 256 * 1024;
+const _: () = assert!(record::PIECE_ALIGN % BATCH as u64 == 0, "pieces start on batch windows");
+/// A payload longer than this is handed to [`Work::huge`] by the reading
+/// thread as it is read, not copied into a batch (memory: the record, plus
+/// the pipeline's window of batches).
+pub const HUGE: usize = 4 << 20;
 
 /// Which records of the inputs taken together are read: skip the first
 /// `skip`, then read at most `limit`.
@@ -36,14 +46,40 @@ impl Range {
     }
 }
 
-/// How the inputs of [`produce`] are read.
+/// How the payload type of a record is decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Types {
+    /// `--type` given: every record is of it.
+    Fixed(MessageType),
+    /// Auto, per input: each input's first record decides (cat, to-jsonl).
+    PerInput,
+    /// Auto, one dataset: its first record decides for all the inputs
+    /// (schema, stats, validate).
+    Dataset,
+}
+
+impl Types {
+    /// `Fixed(t)`, else `auto`.
+    pub fn given(ty: Option<MessageType>, auto: Types) -> Types {
+        ty.map_or(auto, Types::Fixed)
+    }
+
+    fn fixed(self) -> Option<MessageType> {
+        match self {
+            Types::Fixed(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+/// How the inputs of [`run`] are read.
 #[derive(Clone, Copy, Debug)]
 pub struct Reading<'a> {
     /// How each input is opened.
     pub open: &'a record::OpenOptions,
-    /// The message type of every record, or `None` to decide it per input
-    /// from its first record read (auto: decoded strictly).
-    pub ty: Option<MessageType>,
+    /// The payload type (auto types are decoded strictly: unknown fields
+    /// are an error).
+    pub types: Types,
     /// Inputs read at once.
     pub jobs: usize,
     /// Which records.
@@ -51,188 +87,110 @@ pub struct Reading<'a> {
     /// A uniform random sample of the records instead (the range is then
     /// not used): its size and the seed.
     pub sample: Option<(u64, u64)>,
+    /// With a limit: read one record past it, to tell whether it cut
+    /// anything ([`Read::limited`]).
+    pub probe_limit: bool,
 }
 
-/// One record to render, with what its input says about it.
+/// One record handed to a consumer, with what its input says about it.
 pub struct Record<'a> {
     pub payload: &'a [u8],
+    /// Its index and byte offset in its input.
     pub index: u64,
     pub offset: u64,
-    pub ty: MessageType,
-    pub strict: bool,
+    /// Its input: number (in the order given) and display name.
+    pub input: u32,
     pub name: &'a str,
-}
-
-/// How a command turns one record into output (appended to the [`Out`];
-/// a decode error already names the record, see [`decode_error`]).
-pub type Render<'r> = dyn Fn(&mut Decoder, &Record<'_>, &mut Out<'_>) -> Result<()> + Sync + 'r;
-
-/// Consecutive records of one input, for a worker to render.
-pub struct Batch {
-    data: Vec<u8>,
-    /// Per record: end of its payload in `data`, index, byte offset.
-    records: Vec<(usize, u64, u64)>,
-    /// The message type of every record of the input.
     pub ty: MessageType,
-    /// Whether the type was guessed (auto: unknown fields are an error).
     pub strict: bool,
-    /// The input's display name.
-    pub name: Arc<str>,
-    /// Output already rendered by the reading thread (a part of a huge
-    /// record's rendering), in `data`; no records.
-    rendered: bool,
 }
 
-impl Batch {
-    /// Renders every record of the batch, in order, with `render` (or
-    /// passes on what the reading thread rendered).
-    pub fn render(&self, render: &Render<'_>, out: &mut Vec<u8>) -> Result<()> {
-        if self.rendered {
-            out.extend_from_slice(&self.data);
-            return Ok(());
+/// The worker side of a consumer of records: what a worker makes of the
+/// records of one batch (`Out`, handed in batch order to the consumer's
+/// [`Sink`](super::Sink), which keeps what must be kept across records).
+pub trait Work: Sync {
+    /// What one batch becomes.
+    type Out: Output;
+
+    /// One record into `out` (on error, what it added may stay: the
+    /// records before it are kept).
+    fn record(&self, decoder: &mut Decoder, record: &Record<'_>, out: &mut Self::Out) -> Result<()>;
+
+    /// Every record of a batch, in order, stopping at the first error.
+    fn batch(&self, batch: &Batch<Self::Out>, out: &mut Self::Out) -> Result<()> {
+        each_record(self, batch, out)
+    }
+
+    /// A record over [`HUGE`], on the reading thread: what it becomes,
+    /// handed on in one or more outputs.
+    fn huge(&self, record: &Record<'_>, emit: &mut dyn FnMut(Self::Out) -> Result<(), Stopped>) -> Result<()> {
+        let mut out = Self::Out::default();
+        example::with_decoder(|d| self.record(d, record, &mut out))?;
+        emit(out)?;
+        Ok(())
+    }
+
+    /// Auto: the payload type from a first record (`record.ty` is not yet
+    /// known); an error names the record.
+    fn resolve(&self, record: &Record<'_>) -> Result<MessageType> {
+        example::resolve_auto(record.payload).map_err(|e| decode_error(record.name, record.index, record.offset, e))
+    }
+}
+
+/// [`Work::batch`]'s default: [`Work::record`] on every record.
+pub fn each_record<W: Work + ?Sized>(work: &W, batch: &Batch<W::Out>, out: &mut W::Out) -> Result<()> {
+    example::with_decoder(|decoder| {
+        for record in batch.records() {
+            work.record(decoder, &record, out)?;
         }
+        Ok(())
+    })
+}
+
+/// Rendering to bytes (cat, to-jsonl, the report's gallery): `F` appends
+/// one record's rendering to an [`Out`] (a decode error already names the
+/// record, see [`decode_error`]). A huge record is rendered as it is read,
+/// its output handed on in pieces of about [`BATCH`] bytes, so neither the
+/// payload nor its rendering is copied whole.
+pub struct Render<F>(pub F);
+
+impl<F> Work for Render<F>
+where
+    F: Fn(&mut Decoder, &Record<'_>, &mut Out<'_>) -> Result<()> + Sync,
+{
+    type Out = Vec<u8>;
+
+    fn record(&self, decoder: &mut Decoder, record: &Record<'_>, out: &mut Vec<u8>) -> Result<()> {
+        (self.0)(decoder, record, &mut Out::new(out))
+    }
+
+    fn batch(&self, batch: &Batch<Vec<u8>>, out: &mut Vec<u8>) -> Result<()> {
+        // Called through a reference to the trait object: the renderer is
+        // compiled once, as it was, not inlined into every batch loop (which
+        // made text rendering measurably slower).
+        let render: &RenderFn<'_> = &self.0;
         example::with_decoder(|decoder| {
             let mut out = Out::new(out);
-            for (payload, index, offset) in self.records() {
-                let record = Record {
-                    payload,
-                    index,
-                    offset,
-                    ty: self.ty,
-                    strict: self.strict,
-                    name: &self.name,
-                };
+            for record in batch.records() {
                 render(decoder, &record, &mut out)?;
             }
             Ok(())
         })
     }
 
-    /// The records: payload, index, byte offset.
-    pub fn records(&self) -> impl Iterator<Item = (&[u8], u64, u64)> {
-        let mut start = 0;
-        self.records.iter().map(move |&(end, index, offset)| {
-            let payload = &self.data[start..end];
-            start = end;
-            (payload, index, offset)
-        })
-    }
-}
-
-/// Reads the records of the inputs (all, a range, or a sample, see
-/// [`Reading`]) into batches for `send`, in input order, reading up to
-/// `jobs` inputs at once. A damaged input ends the run after the batches of
-/// the records before the damage. `progress(bytes, records)` is called from
-/// the reading threads as batches go out.
-pub fn produce(
-    inputs: &[Input],
-    how: &Reading<'_>,
-    progress: &(dyn Fn(u64, u64) + Sync),
-    render: &Render<'_>,
-    tx: &mut Sender<'_, Batch>,
-) -> Result<()> {
-    let Reading {
-        jobs, range, sample, ..
-    } = *how;
-    if let Some(sample) = sample {
-        return produce_sample(inputs, how, sample, progress, render, tx);
-    }
-    // A range counts over the inputs taken together: they are read one
-    // after the other (skipped records hop from header to header).
-    let jobs = if range.is_all() { jobs } else { 1 };
-    let shared = Shared::new(how, progress, tx.spares(), render);
-    let read = |i: usize, emit: &mut dyn FnMut(Batch) -> Result<(), Stopped>| {
-        if shared.to_read.load(Relaxed) == 0 {
-            return Ok(());
-        }
-        read_input(&inputs[i], &shared, emit)
-    };
-    super::in_input_order(inputs.len(), jobs, read, |b| tx.send(b))
-}
-
-/// A payload that is not the expected message, named by file, record and offset.
-pub fn decode_error(name: &str, index: u64, offset: u64, e: example::DecodeError) -> anyhow::Error {
-    anyhow::Error::new(e).context(format!("{name}: record {index} at byte {offset}"))
-}
-
-/// A skip this long through a plain file is done on several threads.
-const LONG_SKIP: u64 = 1 << 15;
-
-/// What every reading thread shares.
-struct Shared<'a, 'r> {
-    open: &'a record::OpenOptions,
-    fixed: Option<MessageType>,
-    records: AtomicU64,
-    progress: &'a (dyn Fn(u64, u64) + Sync),
-    spares: &'a Spares<Batch>,
-    render: &'a Render<'r>,
-    /// Records still to skip, and still to read (inputs read in turn).
-    to_skip: AtomicU64,
-    to_read: AtomicU64,
-    /// Threads a long skip through a plain file may walk it with.
-    jobs: usize,
-}
-
-impl<'a, 'r> Shared<'a, 'r> {
-    fn new(
-        how: &Reading<'a>,
-        progress: &'a (dyn Fn(u64, u64) + Sync),
-        spares: &'a Spares<Batch>,
-        render: &'a Render<'r>,
-    ) -> Self {
-        let Reading {
-            open, ty, range, jobs, ..
-        } = *how;
-        Shared {
-            open,
-            fixed: ty,
-            records: AtomicU64::new(0),
-            progress,
-            spares,
-            render,
-            to_skip: AtomicU64::new(range.skip),
-            to_read: AtomicU64::new(range.limit.unwrap_or(u64::MAX)),
-            jobs,
-        }
-    }
-    /// An empty batch (a spare one when there is one).
-    fn batch(&self, ty: MessageType, strict: bool, name: &Arc<str>) -> Batch {
-        match self.spares.take() {
-            Some(mut b) => {
-                b.data.clear();
-                b.records.clear();
-                (b.ty, b.strict, b.name, b.rendered) = (ty, strict, name.clone(), false);
-                b
-            }
-            None => Batch {
-                data: Vec::with_capacity(BATCH + BATCH / 4),
-                records: Vec::with_capacity(BATCH_RECORDS / 2),
-                ty,
-                strict,
-                name: name.clone(),
-                rendered: false,
-            },
-        }
-    }
-
-    /// Renders a huge record here, handing its output on in batches.
-    fn render_here(&self, record: &Record<'_>, emit: &mut dyn FnMut(Batch) -> Result<(), Stopped>) -> Result<()> {
-        let name: Arc<str> = record.name.into();
+    fn huge(&self, record: &Record<'_>, emit: &mut dyn FnMut(Vec<u8>) -> Result<(), Stopped>) -> Result<()> {
         let mut stopped = false;
         let mut sink = |bytes: &[u8]| {
-            let mut b = self.batch(record.ty, record.strict, &name);
-            b.rendered = true;
-            b.data.extend_from_slice(bytes);
-            emit(b).map_err(|_| {
+            emit(bytes.to_vec()).map_err(|_| {
                 stopped = true;
                 std::io::Error::other(Stopped)
             })
         };
         let mut buf = Vec::new();
         // Long values are escaped in pieces of BATCH / 4 bytes (at most
-        // BATCH once escaped), so no batch is much over 2 * BATCH.
+        // BATCH once escaped), so no piece is much over 2 * BATCH.
         let mut out = Out::spilling_every(&mut buf, &mut sink, BATCH, BATCH / 4);
-        let rendered = example::with_decoder(|decoder| (self.render)(decoder, record, &mut out));
+        let rendered = example::with_decoder(|decoder| (self.0)(decoder, record, &mut out));
         let flushed = out.finish();
         rendered?;
         flushed?;
@@ -246,25 +204,371 @@ impl<'a, 'r> Shared<'a, 'r> {
     }
 }
 
+/// What [`Render`] renders with, as a trait object.
+type RenderFn<'r> = dyn Fn(&mut Decoder, &Record<'_>, &mut Out<'_>) -> Result<()> + Sync + 'r;
+
+/// Consecutive records of one input, for a worker.
+pub struct Batch<O> {
+    data: Vec<u8>,
+    /// Per record: end of its payload in `data`, index, byte offset.
+    records: Vec<(usize, u64, u64)>,
+    /// The message type of every record of the batch.
+    pub ty: MessageType,
+    /// Whether the type was guessed (auto: unknown fields are an error).
+    pub strict: bool,
+    /// The input: number and display name.
+    pub input: u32,
+    pub name: Arc<str>,
+    /// Output already made by the reading thread (of a huge record); no records.
+    done: Option<O>,
+}
+
+impl<O> Batch<O> {
+    /// The records, in order.
+    pub fn records(&self) -> impl Iterator<Item = Record<'_>> {
+        let mut start = 0;
+        self.records.iter().map(move |&(end, index, offset)| {
+            let payload = &self.data[start..end];
+            start = end;
+            Record {
+                payload,
+                index,
+                offset,
+                input: self.input,
+                name: &self.name,
+                ty: self.ty,
+                strict: self.strict,
+            }
+        })
+    }
+}
+
+/// What [`run`] says about the reading.
+#[derive(Debug, Default)]
+pub struct Read {
+    /// The inputs opened, in order, with their compression (up to the one
+    /// that stopped the run, if it opened).
+    pub files: Vec<(usize, Compression)>,
+    /// `probe_limit`: the limit stopped the reading before the end.
+    pub limited: bool,
+    /// [`Types::Dataset`]: the type its first record decided.
+    pub ty: Option<MessageType>,
+}
+
+/// Reads the records of the inputs (all, a range, or a sample, see
+/// [`Reading`]) and hands them to `work` on `workers` threads (0: on this
+/// one), what it makes of each batch to `sink` in record order. A damaged
+/// input ends the run after the records before the damage. Memory: at most
+/// `jobs` inputs read at once, each holding a few batches, and the
+/// pipeline's window of batches ([`super::run`]). `progress(bytes,
+/// records)` is called from the reading threads as batches go out.
+pub fn run<W, S>(
+    inputs: &[Input],
+    how: &Reading<'_>,
+    workers: usize,
+    work: &W,
+    sink: S,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> (Read, Result<()>)
+where
+    W: Work,
+    S: Sink<W::Out>,
+{
+    let shared = Shared::new(how, inputs.len(), progress, work);
+    let produce = |tx: &mut Sender<'_, Batch<W::Out>>| match how.sample {
+        Some(sample) => produce_sample(inputs, &shared, sample, tx),
+        None => produce(inputs, &shared, tx),
+    };
+    let each = |batch: &mut Batch<W::Out>, out: &mut W::Out| match batch.done.take() {
+        Some(done) => {
+            *out = done;
+            Ok(())
+        }
+        None => work.batch(batch, out),
+    };
+    let result = super::run(workers, produce, each, sink);
+    (shared.summary(), result)
+}
+
+/// A payload that is not the expected message, named by file, record and offset.
+pub fn decode_error(name: &str, index: u64, offset: u64, e: example::DecodeError) -> anyhow::Error {
+    anyhow::Error::new(e).context(format!("{name}: record {index} at byte {offset}"))
+}
+
+/// From this many jobs on, one large plain file is read by several threads
+/// ([`produce_pieces`]); below, one reads it (the walk over its headers
+/// first would cost more than the threads win).
+const PIECES_FROM_JOBS: usize = 4;
+
+/// A skip this long through a plain file is done on several threads.
+const LONG_SKIP: u64 = 1 << 15;
+
+/// [`Types::Dataset`]: inputs settle in order (each once its first record
+/// decided the type or it ended empty), so the type is the first record's
+/// of the inputs taken together, whichever thread reads it.
+struct Settle {
+    /// The first input not yet settled.
+    next: usize,
+    ty: Option<MessageType>,
+}
+
+/// What every reading thread shares.
+struct Shared<'a, W> {
+    how: Reading<'a>,
+    work: &'a W,
+    records: AtomicU64,
+    bytes: AtomicU64,
+    progress: &'a (dyn Fn(u64, u64) + Sync),
+    /// Records still to skip, and still to read (inputs read in turn).
+    to_skip: AtomicU64,
+    to_read: AtomicU64,
+    limited: AtomicBool,
+    settle: Mutex<Settle>,
+    settled: Condvar,
+    /// The run stops (an input failed, or the output did): threads waiting
+    /// to settle give up.
+    aborted: AtomicBool,
+    /// Per input: its compression once opened, and whether it failed.
+    opened: Mutex<Vec<(Option<Compression>, bool)>>,
+}
+
+impl<'a, W: Work> Shared<'a, W> {
+    fn new(how: &Reading<'a>, inputs: usize, progress: &'a (dyn Fn(u64, u64) + Sync), work: &'a W) -> Self {
+        let range = if how.sample.is_some() {
+            Range::default()
+        } else {
+            how.range
+        };
+        Shared {
+            how: *how,
+            work,
+            records: AtomicU64::new(0),
+            bytes: AtomicU64::new(0),
+            progress,
+            to_skip: AtomicU64::new(range.skip),
+            to_read: AtomicU64::new(range.limit.unwrap_or(u64::MAX)),
+            limited: AtomicBool::new(false),
+            settle: Mutex::new(Settle {
+                next: 0,
+                ty: how.types.fixed(),
+            }),
+            settled: Condvar::new(),
+            aborted: AtomicBool::new(false),
+            opened: Mutex::new(vec![(None, false); inputs]),
+        }
+    }
+
+    fn summary(&self) -> Read {
+        let opened = self.opened.lock().unwrap_or_else(|e| e.into_inner());
+        let mut files = Vec::new();
+        for (i, &(compression, failed)) in opened.iter().enumerate() {
+            match compression {
+                Some(c) => files.push((i, c)),
+                None => break,
+            }
+            if failed {
+                break;
+            }
+        }
+        let ty = match self.how.types {
+            Types::Dataset => self.settle.lock().unwrap_or_else(|e| e.into_inner()).ty,
+            _ => None,
+        };
+        Read {
+            files,
+            limited: self.limited.load(Relaxed),
+            ty,
+        }
+    }
+
+    fn mark(&self, input: usize, f: impl FnOnce(&mut (Option<Compression>, bool))) {
+        if let Some(slot) = self.opened.lock().unwrap_or_else(|e| e.into_inner()).get_mut(input) {
+            f(slot);
+        }
+    }
+
+    /// The run stops: no thread waits to settle any more.
+    fn abort(&self) {
+        self.aborted.store(true, Relaxed);
+        let _g = self.settle.lock().unwrap_or_else(|e| e.into_inner());
+        self.settled.notify_all();
+    }
+
+    /// Settles `input` once the inputs before it have: with its first
+    /// record (which decides the type if none has), or without (it ended
+    /// empty). Returns the dataset's type.
+    fn settle(&self, input: usize, first: Option<&Record<'_>>) -> Result<Option<MessageType>> {
+        let mut g = self.settle.lock().unwrap_or_else(|e| e.into_inner());
+        while g.next < input && !self.aborted.load(Relaxed) {
+            g = self.settled.wait(g).unwrap_or_else(|e| e.into_inner());
+        }
+        if g.next < input {
+            return Err(Stopped.into());
+        }
+        if let (None, Some(record)) = (g.ty, first) {
+            g.ty = Some(self.work.resolve(record)?);
+        }
+        g.next = g.next.max(input + 1);
+        self.settled.notify_all();
+        Ok(g.ty)
+    }
+
+    /// The type of a record of `part` when its own type is not known yet.
+    fn type_of(&self, part: Part, record: &Record<'_>, settled: &mut bool) -> Result<MessageType> {
+        match self.how.types {
+            Types::Fixed(t) => Ok(t),
+            _ if !part.settles => self.work.resolve(record),
+            _ => {
+                *settled = true;
+                Ok(self
+                    .settle(part.slot, Some(record))?
+                    .expect("a type from the first record"))
+            }
+        }
+    }
+
+    /// An empty batch (a spare one when there is one).
+    fn batch(&self, spares: &Spares<Batch<W::Out>>, at: (MessageType, u32, &Arc<str>)) -> Batch<W::Out> {
+        let (ty, input, name) = at;
+        let strict = self.how.types.fixed().is_none();
+        match spares.take() {
+            Some(mut b) => {
+                b.data.clear();
+                b.records.clear();
+                (b.ty, b.strict, b.input, b.name, b.done) = (ty, strict, input, name.clone(), None);
+                b
+            }
+            None => Batch {
+                data: Vec::with_capacity(BATCH + BATCH / 4),
+                records: Vec::with_capacity(2048),
+                ty,
+                strict,
+                input,
+                name: name.clone(),
+                done: None,
+            },
+        }
+    }
+
+    /// Hands a huge record to the consumer on this thread.
+    fn huge(
+        &self,
+        spares: &Spares<Batch<W::Out>>,
+        record: &Record<'_>,
+        name: &Arc<str>,
+        emit: &mut dyn FnMut(Batch<W::Out>) -> Result<(), Stopped>,
+    ) -> Result<()> {
+        let mut put = |out: W::Out| {
+            let mut b = self.batch(spares, (record.ty, record.input, name));
+            b.done = Some(out);
+            emit(b)
+        };
+        self.work.huge(record, &mut put)
+    }
+
+    /// Progress: the reader moved from `*at` to `now`, `n` more records.
+    fn advanced(&self, at: &mut u64, now: u64, n: u64) {
+        let bytes = self.bytes.fetch_add(now.saturating_sub(*at), Relaxed) + now.saturating_sub(*at);
+        *at = now.max(*at);
+        (self.progress)(bytes, self.records.fetch_add(n, Relaxed) + n);
+    }
+}
+
+/// Reads every input (or the range) into batches for `tx`, in input order,
+/// up to `jobs` inputs at once.
+fn produce<W: Work>(inputs: &[Input], shared: &Shared<'_, W>, tx: &mut Sender<'_, Batch<W::Out>>) -> Result<()> {
+    // A range counts over the inputs taken together: they are read one
+    // after the other (skipped records hop from header to header).
+    let jobs = if shared.how.range.is_all() { shared.how.jobs } else { 1 };
+    // One large plain file: several threads read it, a piece each.
+    if let [input] = inputs {
+        if jobs >= PIECES_FROM_JOBS && produce_pieces(input, shared, tx)?.is_some() {
+            return Ok(());
+        }
+    }
+    let spares = tx.spares();
+    let read = |i: usize, emit: &mut dyn FnMut(Batch<W::Out>) -> Result<(), Stopped>| {
+        let _unwinding = AbortOnPanic(shared);
+        let mut settled = false;
+        let result = match shared.to_read.load(Relaxed) {
+            0 => {
+                shared.limited.store(shared.how.probe_limit, Relaxed);
+                Ok(())
+            }
+            _ => read_input(i, &inputs[i], shared, spares, &mut settled, emit),
+        };
+        if result.is_err() {
+            shared.mark(i, |slot| slot.1 = true);
+            shared.abort();
+        } else if shared.how.types == Types::Dataset && !settled {
+            shared.settle(i, None)?;
+        }
+        result
+    };
+    super::in_input_order(inputs.len(), jobs, read, |b| tx.send(b).inspect_err(|_| shared.abort()))
+}
+
+/// Stops the run when a reading thread panics, so that no other waits for
+/// it to settle.
+struct AbortOnPanic<'s, 'a, W: Work>(&'s Shared<'a, W>);
+
+impl<W: Work> Drop for AbortOnPanic<'_, '_, W> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.abort();
+        }
+    }
+}
+
 /// Reads the records of one input into batches.
-fn read_input(
+fn read_input<W: Work>(
+    i: usize,
     input: &Input,
-    shared: &Shared<'_, '_>,
-    emit: &mut dyn FnMut(Batch) -> Result<(), Stopped>,
+    shared: &Shared<'_, W>,
+    spares: &Spares<Batch<W::Out>>,
+    settled: &mut bool,
+    emit: &mut dyn FnMut(Batch<W::Out>) -> Result<(), Stopped>,
 ) -> Result<()> {
-    let Shared {
-        open,
-        fixed,
-        ref records,
-        progress,
-        ..
-    } = *shared;
-    let mut reader = open.open(input)?;
+    let mut reader = shared.how.open.open(input)?;
+    shared.mark(i, |slot| slot.0 = Some(reader.compression()));
+    let part = Part {
+        input: i,
+        slot: i,
+        end: None,
+        settles: shared.how.types == Types::Dataset,
+    };
+    read_part(&mut reader, input, part, shared, spares, settled, emit)
+}
+
+/// What a reader reads: records of input `input` until `end` (or the end
+/// of the input), settling the type as `slot` ([`Shared::settle`]) when
+/// `settles`.
+#[derive(Clone, Copy)]
+struct Part {
+    input: usize,
+    slot: usize,
+    end: Option<u64>,
+    settles: bool,
+}
+
+/// Reads the records of a part of an input (skipping first what the range
+/// skips) into batches.
+fn read_part<W: Work>(
+    reader: &mut record::RecordReader,
+    input: &Input,
+    part: Part,
+    shared: &Shared<'_, W>,
+    spares: &Spares<Batch<W::Out>>,
+    settled: &mut bool,
+    emit: &mut dyn FnMut(Batch<W::Out>) -> Result<(), Stopped>,
+) -> Result<()> {
+    let i = part.input;
     let stream = input.is_stream();
     let name: Arc<str> = input.display().into();
-    let strict = fixed.is_none();
-    let mut ty = fixed;
-    let mut batch: Option<Batch> = None;
+    let strict = shared.how.types.fixed().is_none();
+    let mut ty = shared.how.types.fixed();
+    let mut batch: Option<Batch<W::Out>> = None;
+    let mut at = reader.offset();
     let result = (|| -> Result<()> {
         // A long skip through a plain file: threads walk its headers and
         // the reader starts near the first record wanted (`--skip` costs
@@ -272,12 +576,13 @@ fn read_input(
         let want = shared.to_skip.load(Relaxed);
         if want >= LONG_SKIP {
             if let Some((file, size)) = reader.shared_file() {
-                let (offset, index) = record::seek_near(&file, size, shared.jobs, want);
+                let (offset, index) = record::seek_near(&file, size, shared.how.jobs, want);
                 if index > 0 {
                     reader
                         .seek_to(offset, index)
                         .map_err(|e| record::read_error(input, e.into()))?;
                     shared.to_skip.fetch_sub(index, Relaxed);
+                    at = reader.offset();
                 }
             }
         }
@@ -292,56 +597,166 @@ fn read_input(
             shared.to_skip.fetch_sub(1, Relaxed);
         }
         loop {
+            if part.end.is_some_and(|end| reader.offset() >= end) {
+                break;
+            }
             if shared.to_read.load(Relaxed) == 0 {
+                if shared.how.probe_limit
+                    && reader
+                        .next_record()
+                        .map_err(|e| record::read_error(input, e))?
+                        .is_some()
+                {
+                    shared.limited.store(true, Relaxed);
+                }
                 break;
             }
             let Some(rec) = reader.next_record().map_err(|e| record::read_error(input, e))? else {
                 break;
             };
             shared.to_read.fetch_sub(1, Relaxed);
-            let t = match ty {
+            let mut record = Record {
+                payload: rec.data,
+                index: rec.index,
+                offset: rec.offset,
+                input: i as u32,
+                name: &name,
+                ty: MessageType::Raw,
+                strict,
+            };
+            record.ty = match ty {
                 Some(t) => t,
-                None => *ty.insert(
-                    example::resolve_auto(rec.data).map_err(|e| decode_error(&name, rec.index, rec.offset, e))?,
-                ),
+                None => *ty.insert(shared.type_of(part, &record, settled)?),
             };
             if rec.data.len() > HUGE {
                 if let Some(b) = batch.take() {
-                    records.fetch_add(b.records.len() as u64, Relaxed);
+                    let n = b.records.len() as u64;
                     emit(b)?;
+                    shared.advanced(&mut at, rec.offset, n);
                 }
-                let record = Record {
-                    payload: rec.data,
-                    index: rec.index,
-                    offset: rec.offset,
-                    ty: t,
-                    strict,
-                    name: &name,
-                };
-                shared.render_here(&record, emit)?;
-                progress(reader.offset(), records.fetch_add(1, Relaxed) + 1);
+                shared.huge(spares, &record, &name, emit)?;
+                shared.advanced(&mut at, reader.offset(), 1);
                 continue;
             }
-            let b = batch.get_or_insert_with(|| shared.batch(t, strict, &name));
+            // A batch holds the records that start in one window of BATCH
+            // bytes: the same batches however the input is cut into pieces
+            // (record::pieces), so statistics merged batch by batch come
+            // out the same, to the last bit, for any -j.
+            if batch
+                .as_ref()
+                .is_some_and(|b| b.records[0].2 / BATCH as u64 != rec.offset / BATCH as u64)
+            {
+                let b = batch.take().expect("a batch");
+                let n = b.records.len() as u64;
+                emit(b)?;
+                shared.advanced(&mut at, rec.offset, n);
+            }
+            let b = batch.get_or_insert_with(|| shared.batch(spares, (record.ty, i as u32, &name)));
             b.data.extend_from_slice(rec.data);
             b.records.push((b.data.len(), rec.index, rec.offset));
             // A stream (stdin, a pipe) sends what it has before waiting for
             // more, so a slow producer's records are printed as they come.
             let waiting = stream && reader.source_mut().buffer().is_empty();
-            if b.data.len() >= BATCH || b.records.len() >= BATCH_RECORDS || waiting {
+            if waiting {
                 let n = b.records.len() as u64;
                 emit(batch.take().expect("a batch"))?;
-                progress(reader.offset(), records.fetch_add(n, Relaxed) + n);
+                shared.advanced(&mut at, reader.offset(), n);
             }
         }
         Ok(())
     })();
     // Everything before the damage goes out, then the error.
     if let Some(b) = batch.take() {
-        records.fetch_add(b.records.len() as u64, Relaxed);
+        let n = b.records.len() as u64;
         emit(b)?;
+        shared.advanced(&mut at, reader.offset(), n);
     }
     result
+}
+
+/// Bytes of one large plain file cut into pieces at a time, per job
+/// ([`record::pieces`]: its headers walked on every thread, then its pieces
+/// read, each by one thread, while the part is in the page cache).
+const PIECES_PER_JOB: u64 = 16 << 20;
+/// Smaller files are read by one thread.
+const PIECES_MIN_SIZE: u64 = 16 << 20;
+
+/// One large plain file read by several threads: its part ahead cut into
+/// pieces of about a megabyte at record boundaries, each piece read and
+/// copied into batches by one thread, the batches forwarded in piece
+/// order. `None` (nothing read) when the input is not such a file.
+fn produce_pieces<W: Work>(
+    input: &Input,
+    shared: &Shared<'_, W>,
+    tx: &mut Sender<'_, Batch<W::Out>>,
+) -> Result<Option<()>> {
+    // Only a regular file on disk (a stream would lose what a look took;
+    // an object is read in order).
+    let Input::Path(path) = input else {
+        return Ok(None);
+    };
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() >= PIECES_MIN_SIZE) {
+        return Ok(None);
+    }
+    let first = shared
+        .how
+        .open
+        .open(input)
+        .inspect_err(|_| shared.mark(0, |s| s.1 = true))?;
+    let Some((file, size)) = first.shared_file() else {
+        return Ok(None);
+    };
+    shared.mark(0, |slot| slot.0 = Some(first.compression()));
+    let jobs = shared.how.jobs;
+    let spares = tx.spares();
+    let readers = Mutex::new(vec![first]);
+    let mut from = (0u64, 0u64);
+    let mut slots = 0usize;
+    loop {
+        let to = from.0.saturating_add(PIECES_PER_JOB * jobs as u64);
+        let cut = record::pieces(&file, size, from, to, jobs);
+        let n = cut.starts.len();
+        let read = |k: usize, emit: &mut dyn FnMut(Batch<W::Out>) -> Result<(), Stopped>| {
+            let _unwinding = AbortOnPanic(shared);
+            let (offset, index) = cut.starts[k];
+            let end = match cut.starts.get(k + 1) {
+                Some(&(next, _)) => Some(next),
+                None => cut.next.map(|(next, _)| next),
+            };
+            let part = Part {
+                input: 0,
+                slot: slots + k,
+                end,
+                settles: shared.how.types.fixed().is_none(),
+            };
+            let mut settled = false;
+            let taken = readers.lock().unwrap_or_else(|e| e.into_inner()).pop();
+            let result = match taken.map_or_else(|| shared.how.open.open(input), Ok) {
+                Ok(mut reader) => {
+                    let done = reader
+                        .seek_to(offset, index)
+                        .map_err(|e| record::read_error(input, e.into()))
+                        .and_then(|()| read_part(&mut reader, input, part, shared, spares, &mut settled, emit));
+                    readers.lock().unwrap_or_else(|e| e.into_inner()).push(reader);
+                    done
+                }
+                Err(e) => Err(e),
+            };
+            if result.is_err() {
+                shared.mark(0, |slot| slot.1 = true);
+                shared.abort();
+            } else if part.settles && !settled {
+                shared.settle(part.slot, None)?;
+            }
+            result
+        };
+        super::in_input_order(n, jobs, read, |b| tx.send(b).inspect_err(|_| shared.abort()))?;
+        slots += n;
+        match cut.next {
+            Some(next) if next.0 < size && n > 0 => from = next,
+            _ => return Ok(Some(())),
+        }
+    }
 }
 
 /// A kept record of a sample.
@@ -356,13 +771,11 @@ struct Kept {
 /// algorithm L: the gaps between picks are drawn, and the records in a gap
 /// hop from header to header), then the kept records go out in input
 /// order. Holds N payloads.
-fn produce_sample(
+fn produce_sample<W: Work>(
     inputs: &[Input],
-    how: &Reading<'_>,
+    shared: &Shared<'_, W>,
     (n, seed): (u64, u64),
-    progress: &(dyn Fn(u64, u64) + Sync),
-    render: &Render<'_>,
-    tx: &mut Sender<'_, Batch>,
+    tx: &mut Sender<'_, Batch<W::Out>>,
 ) -> Result<()> {
     let mut rng = SplitMix(seed);
     let k = usize::try_from(n).unwrap_or(usize::MAX);
@@ -373,7 +786,12 @@ fn produce_sample(
         // The position (over all inputs) of the next record to take.
         let mut next = k as u64;
         for (i, input) in inputs.iter().enumerate() {
-            let mut reader = how.open.open(input)?;
+            let mut reader = shared
+                .how
+                .open
+                .open(input)
+                .inspect_err(|_| shared.mark(i, |s| s.1 = true))?;
+            shared.mark(i, |slot| slot.0 = Some(reader.compression()));
             loop {
                 let take = kept.len() < k || seen == next;
                 if !take {
@@ -404,28 +822,33 @@ fn produce_sample(
                 }
                 seen += 1;
                 if seen & 0xffff == 0 {
-                    progress(reader.offset(), seen);
+                    (shared.progress)(reader.offset(), seen);
                 }
             }
         }
     }
     kept.sort_by_key(|r| (r.input, r.index));
     let spares = tx.spares();
-    let mut types: Vec<Option<MessageType>> = vec![how.ty; inputs.len()];
-    let strict = how.ty.is_none();
-    let mut batch: Option<Batch> = None;
-    let mut emit = |b: Batch| tx.send(b);
-    let all = Reading {
-        range: Range::default(),
-        ..*how
-    };
-    let shared = Shared::new(&all, progress, spares, render);
+    // One type per input, or one for them all.
+    let mut types: Vec<Option<MessageType>> = vec![shared.how.types.fixed(); inputs.len()];
+    let strict = shared.how.types.fixed().is_none();
+    let mut batch: Option<Batch<W::Out>> = None;
+    let mut emit = |b: Batch<W::Out>| tx.send(b);
     for r in &kept {
         let name: Arc<str> = inputs[r.input].display().into();
-        let t = match types[r.input] {
+        let slot = if shared.how.types == Types::Dataset { 0 } else { r.input };
+        let mut record = Record {
+            payload: &r.payload,
+            index: r.index,
+            offset: r.offset,
+            input: r.input as u32,
+            name: &name,
+            ty: MessageType::Raw,
+            strict,
+        };
+        record.ty = match types[slot] {
             Some(t) => t,
-            None => *types[r.input]
-                .insert(example::resolve_auto(&r.payload).map_err(|e| decode_error(&name, r.index, r.offset, e))?),
+            None => *types[slot].insert(shared.work.resolve(&record)?),
         };
         if batch.as_ref().is_some_and(|b| b.name != name || b.data.len() >= BATCH) || r.payload.len() > HUGE {
             if let Some(b) = batch.take() {
@@ -433,18 +856,10 @@ fn produce_sample(
             }
         }
         if r.payload.len() > HUGE {
-            let record = Record {
-                payload: &r.payload,
-                index: r.index,
-                offset: r.offset,
-                ty: t,
-                strict,
-                name: &name,
-            };
-            shared.render_here(&record, &mut emit)?;
+            shared.huge(spares, &record, &name, &mut emit)?;
             continue;
         }
-        let b = batch.get_or_insert_with(|| shared.batch(t, strict, &name));
+        let b = batch.get_or_insert_with(|| shared.batch(spares, (record.ty, r.input as u32, &name)));
         b.data.extend_from_slice(&r.payload);
         b.records.push((b.data.len(), r.index, r.offset));
     }

@@ -1,20 +1,30 @@
 //! The one ordered worker pool every command runs on.
 //!
 //! - [`in_input_order`]: several inputs read at once (up to `--jobs`), what
-//!   they emit handed on in input order (count, verify-crc, schema, and
-//!   the readers of cat and to-jsonl).
-//! - [`run`]: one thread produces batches (reading input), several workers
-//!   convert them, one thread writes the results in the order the batches
-//!   were made (cat, to-jsonl, from-jsonl).
-//! - [`batches`]: records of many inputs read into batches for [`run`].
+//!   they emit handed on in input order (count, verify-crc, and the readers
+//!   of [`batches`]).
+//! - [`run`]: one thread produces numbered batches (reading input),
+//!   `workers` threads turn them into outputs, one thread hands the outputs
+//!   to a [`Sink`] in the order the batches were made (from-jsonl,
+//!   verify-crc --payloads, and every command through [`batches`]).
+//! - [`batches`]: the one reader of records and the consumer trait
+//!   ([`batches::Work`] on the workers, a [`Sink`] in order) that cat,
+//!   to-jsonl, schema, stats, validate and the report plug into.
 //!
-//! Batch `k` goes to worker `k % W` and the writer takes results round-robin
-//! from the workers, so order needs no sequence numbers. A worker error ends
-//! that worker's output after the bytes it converted before the error (the
-//! records before a bad one are written, as when reading damaged input);
-//! the first error in stream order wins: the writer's (a worker's or an
-//! I/O error), else the producer's. Memory is bounded: each channel holds at
-//! most two batches.
+//! Batches are numbered as they are sent; a worker takes the next from its
+//! queue, and the writer puts the outputs back in number order (a
+//! `BTreeMap` of those that came early). A worker error ends the output
+//! after the bytes of the batches before it and what that worker converted
+//! before the error (the records before a bad one are written, as when
+//! reading damaged input); the first error in stream order wins: the
+//! writer's (a worker's or an I/O error), else the producer's.
+//!
+//! Memory is bounded by `--jobs` × batch: [`run`] holds at most
+//! `workers * (job_depth + 1) + 1` batches (and as many outputs) between the
+//! producer and the writer, and [`in_input_order`] at most `DEPTH` items
+//! per input in flight, `jobs` inputs (or pieces of one file) at once.
+//! A batch holds the records starting in one [`batches::BATCH`] (256 KiB)
+//! window of its input; ARCHITECTURE.md states the whole bound.
 
 pub mod batches;
 
@@ -24,19 +34,27 @@ use std::io;
 use std::sync::mpsc::{sync_channel, TryRecvError, TrySendError};
 use std::sync::{Condvar, Mutex};
 
-/// Batches each channel holds.
 /// Items each input in flight may hold in [`in_input_order`].
 const DEPTH: usize = 2;
-/// Batches queued for each worker of [`run`] (deep enough that workers do
-/// not wait while the producing thread works on a batch itself).
-const JOB_DEPTH: usize = 2;
+/// Batches queued for each worker of [`run`] besides the one it works on:
+/// two for up to 4 workers (so they do not wait while the producing thread
+/// works on a batch itself), one beyond (many workers keep one another
+/// busy; more would only hold memory).
+fn job_depth(workers: usize) -> usize {
+    if workers <= 4 {
+        2
+    } else {
+        1
+    }
+}
 
-/// How many workers to run for a thread budget of `jobs`: at most 4.
-/// `-j 1` is 0: [`run`] then works on the calling thread alone.
+/// How many workers to run for a thread budget of `jobs`: one per job (no
+/// cap below `--jobs`, itself at most 64). `-j 1` is 0: [`run`] then works
+/// on the calling thread alone.
 pub fn workers(jobs: usize) -> usize {
     match jobs {
         0 | 1 => 0,
-        j => j.min(4),
+        j => j,
     }
 }
 
@@ -209,6 +227,35 @@ impl Output for Vec<u8> {
     }
 }
 
+/// The in-order side of a consumer: what the workers made of each batch,
+/// handed over on one thread in the order the batches were sent. A consumer
+/// that keeps state across records (statistics merged, kinds logged, a
+/// writer with a header or row groups) keeps it here. Any
+/// `FnMut(&O) -> io::Result<()>` is a sink (its `batch`).
+pub trait Sink<O>: Send {
+    /// Before the first batch.
+    fn begin(&mut self) -> Result<()> {
+        Ok(())
+    }
+
+    /// One batch's output, in order. An empty output means the writer is
+    /// about to wait for the next one: the moment to flush a stream (so a
+    /// slow input's records are not held back).
+    fn batch(&mut self, out: &mut O) -> io::Result<()>;
+
+    /// After the last batch, when the run succeeded (not called when an
+    /// error stopped it).
+    fn finish(&mut self) -> Result<()> {
+        Ok(())
+    }
+}
+
+impl<O, F: FnMut(&O) -> io::Result<()> + Send> Sink<O> for F {
+    fn batch(&mut self, out: &mut O) -> io::Result<()> {
+        self(out)
+    }
+}
+
 /// Spare outputs (or batches), shared by the threads of a pipeline.
 struct Pool<O>(Mutex<Vec<O>>);
 
@@ -275,13 +322,14 @@ impl Drop for StopOnDrop<'_> {
 
 /// [`run`] with no threads: each batch is worked on and written as soon as
 /// it is sent.
-fn run_here<In, Out, P, W, S>(produce: P, work: W, mut write: S) -> Result<()>
+fn run_here<In, Out, P, W, S>(produce: P, work: W, sink: &mut S) -> Result<()>
 where
     Out: Output,
     P: FnOnce(&mut Sender<'_, In>) -> Result<()>,
     W: Fn(&mut In, &mut Out) -> Result<()>,
-    S: FnMut(&Out) -> io::Result<()>,
+    S: Sink<Out>,
 {
+    sink.begin()?;
     let spares = Spares {
         pool: Pool(Mutex::new(Vec::new())),
         max: 1,
@@ -297,9 +345,9 @@ where
                 // Written, then flushed (the producer may now wait for input).
                 let written = match Output::is_empty(&out) {
                     true => Ok(()),
-                    false => write(&out),
+                    false => sink.batch(&mut out),
                 }
-                .and_then(|()| write(&Out::default()))
+                .and_then(|()| sink.batch(&mut Out::default()))
                 .map_err(|e| anyhow::Error::new(e).context("writing output"));
                 match written.and(result) {
                     Ok(()) => Ok(()),
@@ -315,42 +363,42 @@ where
     };
     match failed {
         Some(e) => Err(e),
-        None => produced,
+        None => produced.and_then(|()| sink.finish()),
     }
 }
 
 /// Runs the pipeline: `produce` sends batches until its input ends (or
 /// fails), `work` turns one batch into an output (an error keeps what was
-/// appended before it), `write` takes the outputs in the order the batches
-/// were sent. `write` with an empty output means the writer is about to
-/// wait for the next one: the moment to flush a stream (so a slow input's
-/// records are not held back).
+/// appended before it), `sink` takes the outputs in the order the batches
+/// were sent ([`Sink::batch`]; an empty output means the writer is about to
+/// wait), after [`Sink::begin`]; [`Sink::finish`] ends a run that
+/// succeeded.
 ///
 /// Workers take batches from one queue; when all are busy and the queue is
 /// full, the producing thread works on the batch itself, so the reading
 /// thread's spare time is not lost. Outputs are numbered and put back in
-/// order by the writer. Memory is bounded: at most `workers * (JOB_DEPTH + 1)
+/// order by the writer. Memory is bounded: at most `workers * (job_depth + 1)
 /// + 1` batches are between `produce` and `write` at any time.
 ///
 /// The first error in stream order wins: a worker's (after the outputs of
 /// the batches before it and what it appended before failing) or the
 /// writer's, else the producer's.
-pub fn run<In, Out, P, W, S>(workers: usize, produce: P, work: W, mut write: S) -> Result<()>
+pub fn run<In, Out, P, W, S>(workers: usize, produce: P, work: W, mut sink: S) -> Result<()>
 where
     In: Send,
     Out: Output,
     P: FnOnce(&mut Sender<'_, In>) -> Result<()>,
     W: Fn(&mut In, &mut Out) -> Result<()> + Sync,
-    S: FnMut(&Out) -> io::Result<()> + Send,
+    S: Sink<Out>,
 {
     if workers == 0 {
-        return run_here(produce, work, write);
+        return run_here(produce, work, &mut sink);
     }
     let pool = Pool(Mutex::new(Vec::new()));
     let window = Window {
         state: Mutex::new((0, false)),
         changed: Condvar::new(),
-        limit: workers * (JOB_DEPTH + 1) + 1,
+        limit: workers * (job_depth(workers) + 1) + 1,
     };
     let spare = Spares {
         pool: Pool(Mutex::new(Vec::new())),
@@ -361,7 +409,7 @@ where
     std::thread::scope(|scope| {
         let mut job_txs = Vec::with_capacity(workers);
         for _ in 0..workers {
-            let (job_tx, job_rx) = sync_channel::<(u64, In)>(JOB_DEPTH);
+            let (job_tx, job_rx) = sync_channel::<(u64, In)>(job_depth(workers));
             job_txs.push(job_tx);
             let (work, pool, spare, result_tx) = (&work, &pool, &spare, result_tx.clone());
             scope.spawn(move || {
@@ -375,17 +423,18 @@ where
                 }
             });
         }
-        let (pool, window) = (&pool, &window);
+        let (pool, window, sink) = (&pool, &window, &mut sink);
         let writer = scope.spawn(move || -> Result<()> {
             let _stop = StopOnDrop(window);
+            sink.begin()?;
             let failed = |e: io::Error| anyhow::Error::new(e).context("writing output");
-            let idle = Out::default();
+            let mut idle = Out::default();
             let mut pending = BTreeMap::new();
             let mut next = 0u64;
             loop {
-                while let Some((out, result)) = pending.remove(&next) {
+                while let Some((mut out, result)) = pending.remove(&next) {
                     if !Output::is_empty(&out) {
-                        write(&out).map_err(failed)?;
+                        sink.batch(&mut out).map_err(failed)?;
                     }
                     pool.give(out);
                     window.release();
@@ -394,7 +443,7 @@ where
                 }
                 let received = match result_rx.try_recv() {
                     Err(TryRecvError::Empty) => {
-                        write(&idle).map_err(failed)?;
+                        sink.batch(&mut idle).map_err(failed)?;
                         result_rx.recv().ok()
                     }
                     other => other.ok(),
@@ -437,7 +486,8 @@ where
         let written = writer.join().expect("writer thread panicked");
         written?;
         produced
-    })
+    })?;
+    sink.finish()
 }
 
 #[cfg(test)]
@@ -574,9 +624,42 @@ mod tests {
             .unwrap();
             assert_eq!(got, (0..3000).collect::<Vec<_>>(), "workers {workers}");
             // The window, plus the one being counted before its send.
-            let limit = workers * (JOB_DEPTH + 1) + 1;
+            let limit = workers * (job_depth(workers) + 1) + 1;
             assert!(most.load(SeqCst) <= limit + 1, "{} alive", most.load(SeqCst));
         }
+    }
+
+    /// `-j N` runs N workers (no cap below it): with work that waits, at
+    /// least N threads take batches at once.
+    #[test]
+    fn every_job_gets_a_worker() {
+        use std::collections::HashSet;
+        assert_eq!(workers(1), 0);
+        let threads = Mutex::new(HashSet::new());
+        let mut n = 0;
+        run(
+            workers(8),
+            |s: &mut Sender<u32>| {
+                for i in 0..400 {
+                    s.send(i)?;
+                }
+                Ok(())
+            },
+            |_: &mut u32, buf: &mut Vec<u8>| {
+                threads.lock().unwrap().insert(std::thread::current().id());
+                std::thread::sleep(std::time::Duration::from_millis(2));
+                buf.push(1);
+                Ok(())
+            },
+            |b: &Vec<u8>| {
+                n += b.len();
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(n, 400);
+        let busy = threads.lock().unwrap().len();
+        assert!(busy >= 8, "{busy} threads worked");
     }
 
     /// Input `i` emits `i * 10 .. i * 10 + i`; input `fail` fails after one item.

@@ -15,7 +15,7 @@ mod writer;
 
 pub use damage::{counted, diagnose_not_tfrecord, human_size, Damage, DamageKind, ReadError};
 pub use open::{open, read_error, sniff, OpenOptions};
-pub use parallel::{clean_prefix, seek_near, Check, CleanPrefix};
+pub use parallel::{clean_prefix, pieces, seek_near, Check, CleanPrefix, Pieces, PIECE_ALIGN};
 pub use reader::{Record, RecordMeta, RecordReader};
 pub use resync::{Fault, LongRecord, Scanner, Step, HOLD_LIMIT};
 pub use source::Source;

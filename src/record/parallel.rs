@@ -39,6 +39,9 @@ const STREAM_OVER: u64 = 1 << 20;
 const STREAM_PIECE: usize = 256 * 1024;
 /// Records between progress reports.
 const PROGRESS_EVERY: u64 = 1 << 14;
+/// The pieces of [`pieces`] start at the first record that starts in a new
+/// window of this many bytes.
+pub const PIECE_ALIGN: u64 = 1 << 20;
 
 /// What each record's walk checks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,13 +67,7 @@ pub struct CleanPrefix {
 /// `progress(bytes, records)` is called with increments, from any thread,
 /// as the walks go; work they did past the proven prefix is taken back at
 /// the end (negative increments), so the totals are the prefix's.
-pub fn clean_prefix(
-    file: &At,
-    size: u64,
-    jobs: usize,
-    check: Check,
-    progress: &(dyn Fn(i64, i64) + Sync),
-) -> CleanPrefix {
+pub fn clean_prefix(file: &At, size: u64, jobs: usize, check: Check, progress: Added<'_>) -> CleanPrefix {
     let ranges = (size / MIN_RANGE).min(jobs as u64);
     if ranges < 2 {
         return CleanPrefix::default();
@@ -89,7 +86,7 @@ pub fn seek_near(file: &At, size: u64, jobs: usize, n: u64) -> (u64, u64) {
     if ranges < 2 {
         return (0, 0);
     }
-    let (starts, walks) = walk_all(file, size, ranges, START_WINDOW, Check::Headers, &|_, _| {});
+    let (starts, walks) = walk_all(file, size, (0, size), ranges, START_WINDOW, Check::Headers, &|_, _| {});
     let mut best = (0, 0);
     let mut before = 0;
     for (w, &start) in walks.iter().zip(&starts) {
@@ -107,17 +104,77 @@ pub fn seek_near(file: &At, size: u64, jobs: usize, n: u64) -> (u64, u64) {
     best
 }
 
+/// A part of a regular, uncompressed file cut into pieces for threads to
+/// read one each ([`pieces`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Pieces {
+    /// Where each piece starts: a record boundary (byte offset, record
+    /// index), in order. A piece ends where the next starts; the last at
+    /// `next`.
+    pub starts: Vec<(u64, u64)>,
+    /// Where the next part starts (a piece start), `None` when this part
+    /// goes to the end of the file: its last piece then reads on to the
+    /// end, meeting a record that does not check there as a reader from the
+    /// start would.
+    pub next: Option<(u64, u64)>,
+}
+
+/// Cuts the regular, uncompressed `file` (`size` bytes) from `from` (a
+/// piece start: offset 0, or a boundary given as `next`) to about `to` into
+/// pieces, on up to `jobs` threads walking record headers (payloads are
+/// hopped over: their CRCs are left to the readers of the pieces). A piece
+/// starts at the first record that starts in a new window of
+/// [`PIECE_ALIGN`] bytes, wherever the walks were cut, so the pieces (and
+/// batches cut at such windows within them) are the same for any `jobs`.
+/// Every start is proven by the unbroken chain of record lengths from
+/// `from`, as [`clean_prefix`]'s are. The walk reads the part once, so its
+/// pieces read right after are in the page cache.
+pub fn pieces(file: &At, size: u64, from: (u64, u64), to: u64, jobs: usize) -> Pieces {
+    let to = to.clamp(from.0, size);
+    let ranges = ((to - from.0) / MIN_RANGE).clamp(1, jobs.max(1) as u64);
+    let (starts, walks) = walk_all(
+        file,
+        size,
+        (from.0, to),
+        ranges,
+        START_WINDOW,
+        Check::Headers,
+        &|_, _| {},
+    );
+    let mut out = Pieces {
+        starts: vec![from],
+        next: None,
+    };
+    let mut before = from.1;
+    for (w, k) in walks.iter().zip(1..) {
+        out.starts
+            .extend(w.cuts.iter().map(|&(r, offset)| (offset, before + r)));
+        if !w.reached || k == starts.len() {
+            if w.reached && w.end >= size {
+                // The whole file: the last piece reads to its end.
+                return out;
+            }
+            break;
+        }
+        before += w.records;
+    }
+    // The records after the last start are walked again by the next part;
+    // a part with no start past `from` (a record longer than the walk)
+    // is read to the end.
+    if out.starts.len() > 1 {
+        out.next = out.starts.pop();
+    }
+    out
+}
+
+/// Where the walks add what they proved: bytes and records (a correction
+/// may be negative).
+type Added<'a> = &'a (dyn Fn(i64, i64) + Sync);
+
 /// [`clean_prefix`] over exactly `ranges` ranges, each thread looking at
 /// most `window` bytes past its cut for a start.
-fn walk_ranges(
-    file: &At,
-    size: u64,
-    ranges: u64,
-    window: u64,
-    check: Check,
-    progress: &(dyn Fn(i64, i64) + Sync),
-) -> CleanPrefix {
-    let (starts, walks) = walk_all(file, size, ranges, window, check, progress);
+fn walk_ranges(file: &At, size: u64, ranges: u64, window: u64, check: Check, progress: Added<'_>) -> CleanPrefix {
+    let (starts, walks) = walk_all(file, size, (0, size), ranges, window, check, progress);
     let mut prefix = CleanPrefix::default();
     for w in &walks {
         prefix.records += w.records;
@@ -139,31 +196,32 @@ fn walk_ranges(
 fn walk_all(
     file: &At,
     size: u64,
+    (from, to): (u64, u64),
     ranges: u64,
     window: u64,
     check: Check,
-    progress: &(dyn Fn(i64, i64) + Sync),
+    progress: Added<'_>,
 ) -> (Vec<u64>, Vec<Walk>) {
-    let cuts: Vec<u64> = (1..ranges).map(|k| size / ranges * k).collect();
+    let cuts: Vec<u64> = (1..ranges).map(|k| from + (to - from) / ranges * k).collect();
     // Where records start after each cut (searching up to the next cut).
     let found: Vec<Option<u64>> = std::thread::scope(|scope| {
         let searches: Vec<_> = cuts
             .iter()
             .enumerate()
             .map(|(k, &cut)| {
-                let limit = cuts.get(k + 1).copied().unwrap_or(size).min(cut.saturating_add(window));
+                let limit = cuts.get(k + 1).copied().unwrap_or(to).min(cut.saturating_add(window));
                 scope.spawn(move || find_start(file, size, cut, limit))
             })
             .collect();
         searches.into_iter().map(|s| s.join().ok().flatten()).collect()
     });
-    let starts: Vec<u64> = std::iter::once(0).chain(found.into_iter().flatten()).collect();
+    let starts: Vec<u64> = std::iter::once(from).chain(found.into_iter().flatten()).collect();
     let walks: Vec<Walk> = std::thread::scope(|scope| {
         let walks: Vec<_> = starts
             .iter()
             .enumerate()
             .map(|(i, &start)| {
-                let target = starts.get(i + 1).copied().unwrap_or(size);
+                let target = starts.get(i + 1).copied().unwrap_or(to);
                 scope.spawn(move || walk(file, size, start, target, check, progress))
             })
             .collect();
@@ -192,6 +250,9 @@ struct Walk {
     /// Record boundaries passed, every `PROGRESS_EVERY` records: (records
     /// walked before it, offset).
     marks: Vec<(u64, u64)>,
+    /// Record boundaries where the next record starts in a new window of
+    /// [`PIECE_ALIGN`] bytes: (records walked before it, offset).
+    cuts: Vec<(u64, u64)>,
 }
 
 impl Walk {
@@ -201,6 +262,7 @@ impl Walk {
             end: start,
             reached: false,
             marks: Vec::new(),
+            cuts: Vec::new(),
         }
     }
 }
@@ -216,12 +278,12 @@ fn open_at(file: &At, size: u64, offset: u64) -> Source {
 
 /// Walks intact records from `start` until `target` is reached or passed,
 /// or a record does not check.
-fn walk(file: &At, size: u64, start: u64, target: u64, check: Check, progress: &(dyn Fn(i64, i64) + Sync)) -> Walk {
+fn walk(file: &At, size: u64, start: u64, target: u64, check: Check, progress: Added<'_>) -> Walk {
     let src = open_at(file, size, start);
     let mut reader = RecordReader::new(src, Compression::None);
     reader.set_check_data_crc(check == Check::Both);
     let (mut records, mut reported, mut reported_at) = (0u64, 0u64, start);
-    let mut marks = Vec::new();
+    let (mut marks, mut cuts) = (Vec::new(), Vec::new());
     let done = loop {
         let end = reader.offset();
         if end >= target {
@@ -230,6 +292,7 @@ fn walk(file: &At, size: u64, start: u64, target: u64, check: Check, progress: &
                 end,
                 reached: end == target,
                 marks,
+                cuts,
             };
         }
         let src = reader.source_mut();
@@ -253,6 +316,7 @@ fn walk(file: &At, size: u64, start: u64, target: u64, check: Check, progress: &
                 end,
                 reached: false,
                 marks,
+                cuts,
             };
         }
         records += 1;
@@ -260,6 +324,9 @@ fn walk(file: &At, size: u64, start: u64, target: u64, check: Check, progress: &
             progress(signed(reader.offset() - reported_at), signed(records - reported));
             (reported, reported_at) = (records, reader.offset());
             marks.push((records, reader.offset()));
+        }
+        if reader.offset() / PIECE_ALIGN != end / PIECE_ALIGN {
+            cuts.push((records, reader.offset()));
         }
     };
     progress(signed(done.end - reported_at), signed(records - reported));

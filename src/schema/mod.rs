@@ -100,7 +100,37 @@ pub struct Scan {
     pub error: Option<String>,
 }
 
+/// A table of a scan's statistics: whose features it holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// An Example's features.
+    Features,
+    /// A SequenceExample's or an ExampleListWithContext's context.
+    Context,
+    /// A SequenceExample's feature lists (values per step).
+    FeatureLists,
+    /// The features of an ExampleListWithContext's examples.
+    Examples,
+}
+
 impl Scan {
+    /// The tables of the statistics in the order they are shown, each with
+    /// the count its features are out of (records, or an ELWC's examples).
+    pub fn parts(&self) -> Vec<(Part, &stats::FeatureTable, u64)> {
+        let (s, records) = (&self.stats, self.stats.records);
+        match self.ty {
+            MessageType::SequenceExample => vec![
+                (Part::Context, &s.features, records),
+                (Part::FeatureLists, &s.feature_lists, records),
+            ],
+            MessageType::Elwc => vec![
+                (Part::Context, &s.features, records),
+                (Part::Examples, &s.examples, s.example_count),
+            ],
+            _ => vec![(Part::Features, &s.features, records)],
+        }
+    }
+
     /// Records scanned from input `i`.
     pub fn records_of(&self, i: usize) -> u64 {
         self.stats.per_input.get(i).copied().unwrap_or(0)

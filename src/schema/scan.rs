@@ -1,15 +1,17 @@
 //! The scan behind `tfr schema`: every record of every input (shards are
-//! one dataset) decoded once. One thread reads records into batches,
-//! workers decode them into per-batch statistics, and those are merged in
-//! record order ([`crate::pipeline::run`]): the result is the same whatever
-//! the number of threads, and a payload that does not decode stops the
-//! scan with exactly the records before it counted.
+//! one dataset) decoded once. The reader of records
+//! ([`crate::pipeline::batches`]) reads them into batches, workers decode
+//! them into per-batch statistics ([`Collect`]), and those are merged in
+//! record order: the result is the same whatever the number of threads,
+//! and a payload that does not decode stops the scan with exactly the
+//! records before it counted.
 
 use super::stats::Collector;
 use super::{FileScan, Scan};
 use crate::example::{self, DecodeErrorKind, Decoder, Keep, MessageType};
 use crate::io::Input;
-use crate::pipeline::{self, Sender};
+use crate::pipeline::batches::{self, Batch, Range, Reading, Record, Types, Work};
+use crate::pipeline::{self, Stopped};
 use crate::record;
 use anyhow::Result;
 
@@ -44,230 +46,89 @@ impl std::fmt::Debug for KeepShared {
 /// Scans the inputs. Returns the statistics of every record read and the
 /// error that stopped the scan early, if any (a damaged input, a payload
 /// that does not decode): the records before it are in the scan, whose
-/// `error` then says what stopped it. `progress(bytes, records)` is called
-/// from this thread now and then.
-pub fn scan(inputs: &[Input], opts: &Options, progress: &dyn Fn(u64, u64)) -> (Scan, Option<anyhow::Error>) {
-    let mut ty = opts.ty;
-    let new = || if opts.deep { Collector::deep() } else { Collector::new() };
-    let mut stats = new();
+/// `error` then says what stopped it. Inputs are read on up to
+/// `workers` threads at once ([`pipeline::batches`]); `progress(bytes,
+/// records)` is called from the reading threads now and then.
+pub fn scan(inputs: &[Input], opts: &Options, progress: &(dyn Fn(u64, u64) + Sync)) -> (Scan, Option<anyhow::Error>) {
+    let mut stats = if opts.deep { Collector::deep() } else { Collector::new() };
     let all = |_: &str| true;
-    let how = How {
-        strict: opts.ty.is_none(),
-        keep: opts.keep.as_ref().map_or(&all, |k| &*k.0),
-    };
-    let work = |batch: &mut Batch<Collector>, out: &mut Collector| -> Result<()> {
-        if opts.deep && !out.is_deep() {
-            out.keep_deep();
-        }
-        let ty = batch.ty;
-        let done = example::with_decoder(|decoder| {
-            batch.work(out, |payload, r, out| add(decoder, &how, ty, payload, r, out, inputs))
-        });
-        out.seal();
-        done
+    let collect = Collect {
+        how: How {
+            strict: opts.ty.is_none(),
+            keep: opts.keep.as_ref().map_or(&all, |k| &*k.0),
+        },
+        deep: opts.deep,
     };
     let merge = |batch: &Collector| {
         stats.merge(batch);
         Ok(())
     };
-    let resolve = |i: u32, index: u64, offset: u64, payload: &[u8]| {
-        example::resolve_auto(payload).map_err(|e| decode_error(inputs, i, index, offset, not_for_schema(e)))
-    };
-    let huge = |t: MessageType, payload: &[u8], r: &BatchRec| {
-        let mut collector = Box::new(new());
-        example::with_decoder(|d| add(d, &how, t, payload, r, &mut collector, inputs))?;
-        collector.seal();
-        Ok(collector)
-    };
     let reading = Reading {
-        inputs,
         open: &opts.open,
-        limit: opts.limit,
-        resolve: &resolve,
-        huge: &huge,
+        types: Types::given(opts.ty, Types::Dataset),
+        jobs: opts.workers.max(1),
+        range: Range {
+            skip: 0,
+            limit: opts.limit,
+        },
+        sample: None,
+        probe_limit: true,
     };
-    let mut read = Read::default();
-    let produce = |tx: &mut Sender<Batch<Collector>>| read_batches(&reading, &mut ty, &mut read, progress, tx);
-    let result = pipeline::run(opts.workers, produce, work, merge);
+    let (read, result) = batches::run(inputs, &reading, opts.workers, &collect, merge, progress);
     let error = result.err();
     let scan = Scan {
-        ty: ty.unwrap_or(MessageType::Example),
+        ty: opts.ty.or(read.ty).unwrap_or(MessageType::Example),
         stats,
-        files: read.files,
+        files: read
+            .files
+            .iter()
+            .map(|&(i, compression)| FileScan {
+                name: inputs[i].display(),
+                compression,
+            })
+            .collect(),
         limited: read.limited,
         error: error.as_ref().map(|e| format!("{e:#}")),
     };
     (scan, error)
 }
 
-/// Records copied out of the reader for a worker, in any pass over the
-/// records of a dataset (`T`: what a worker makes of a batch; the scan's
-/// [`Collector`], validation's findings).
-pub(crate) struct Batch<T> {
-    pub(crate) ty: MessageType,
-    data: Vec<u8>,
-    recs: Vec<BatchRec>,
-    /// A huge record already done by the reading thread (no copy of it).
-    done: Option<Result<Box<T>>>,
+/// The scan's consumer: each batch's records counted into a [`Collector`]
+/// (merged in order by [`scan`], on one thread: a batch's merge costs about
+/// what a few of its 8,192 records at most do, so it keeps up with the
+/// workers).
+struct Collect<'k> {
+    how: How<'k>,
+    deep: bool,
 }
 
-/// Where a record of a batch is: the end of its payload in the batch,
-/// its input, index and byte offset.
-pub(crate) struct BatchRec {
-    end: usize,
-    pub(crate) input: u32,
-    pub(crate) index: u64,
-    pub(crate) offset: u64,
-}
+impl Work for Collect<'_> {
+    type Out = Collector;
 
-/// Flush a batch at this many records or bytes.
-const BATCH_RECORDS: usize = 2048;
-const BATCH_BYTES: usize = 1 << 20;
-/// A payload longer than this is done where it is read, not copied.
-const HUGE: usize = 4 << 20;
-
-impl<T> Batch<T> {
-    /// An empty batch: `spare` emptied, or a new one.
-    fn new(ty: MessageType, spare: Option<Batch<T>>) -> Batch<T> {
-        match spare {
-            Some(mut b) => {
-                b.ty = ty;
-                b.data.clear();
-                b.recs.clear();
-                b.done = None;
-                b
-            }
-            None => Batch {
-                ty,
-                data: Vec::with_capacity(BATCH_BYTES + BATCH_BYTES / 4),
-                recs: Vec::with_capacity(BATCH_RECORDS),
-                done: None,
-            },
-        }
+    fn record(&self, decoder: &mut Decoder, r: &Record<'_>, out: &mut Collector) -> Result<()> {
+        add(decoder, &self.how, r, out)
     }
 
-    fn is_full(&self) -> bool {
-        self.recs.len() >= BATCH_RECORDS || self.data.len() >= BATCH_BYTES
+    fn batch(&self, batch: &Batch<Collector>, out: &mut Collector) -> Result<()> {
+        if self.deep && !out.is_deep() {
+            out.keep_deep();
+        }
+        let done = batches::each_record(self, batch, out);
+        out.seal();
+        done
     }
 
-    /// The worker's part: the output of a huge record done by the reading
-    /// thread, or `each` called on every record in order (stopping at the
-    /// first error, the records before it done).
-    pub(crate) fn work(
-        &mut self,
-        out: &mut T,
-        mut each: impl FnMut(&[u8], &BatchRec, &mut T) -> Result<()>,
-    ) -> Result<()> {
-        if let Some(done) = self.done.take() {
-            *out = *done?;
-            return Ok(());
-        }
-        let mut start = 0;
-        for r in &self.recs {
-            each(&self.data[start..r.end], r, out)?;
-            start = r.end;
-        }
+    fn huge(&self, r: &Record<'_>, emit: &mut dyn FnMut(Collector) -> Result<(), Stopped>) -> Result<()> {
+        let mut out = if self.deep { Collector::deep() } else { Collector::new() };
+        example::with_decoder(|d| add(d, &self.how, r, &mut out))?;
+        out.seal();
+        emit(out)?;
         Ok(())
     }
-}
 
-/// Auto mode's payload type from a record: input, index, offset, payload.
-pub(crate) type Resolve<'a> = dyn Fn(u32, u64, u64, &[u8]) -> Result<MessageType> + 'a;
-/// A huge record, done by the reading thread.
-pub(crate) type Huge<'a, T> = dyn Fn(MessageType, &[u8], &BatchRec) -> Result<Box<T>> + 'a;
-
-/// How [`read_batches`] reads: its inputs, how they open, how many records
-/// at most, and what the reading thread does itself.
-pub(crate) struct Reading<'a, T> {
-    pub(crate) inputs: &'a [Input],
-    pub(crate) open: &'a record::OpenOptions,
-    pub(crate) limit: Option<u64>,
-    /// The payload type of auto mode, from the first record: input number,
-    /// record index, byte offset, payload.
-    pub(crate) resolve: &'a Resolve<'a>,
-    /// A huge record, done by the reading thread (no copy).
-    pub(crate) huge: &'a Huge<'a, T>,
-}
-
-/// What [`read_batches`] says about the reading.
-#[derive(Default)]
-pub(crate) struct Read {
-    /// Each input opened, with its compression.
-    pub(crate) files: Vec<FileScan>,
-    /// Stopped by the limit before the end of the inputs.
-    pub(crate) limited: bool,
-}
-
-/// Reads the records of every input, at most `how.limit`, into batches;
-/// decides the type from the first record when `ty` is auto. The records
-/// before an error are sent, then the error returned.
-pub(crate) fn read_batches<T>(
-    how: &Reading<'_, T>,
-    ty: &mut Option<MessageType>,
-    read: &mut Read,
-    progress: &dyn Fn(u64, u64),
-    tx: &mut Sender<Batch<T>>,
-) -> Result<()> {
-    let limit = how.limit.unwrap_or(u64::MAX);
-    let mut batch: Option<Batch<T>> = None;
-    let mut seen = 0u64;
-    let mut done_bytes = 0u64;
-    let result = (|| -> Result<()> {
-        for (i, input) in how.inputs.iter().enumerate() {
-            if seen >= limit {
-                read.limited = true;
-                break;
-            }
-            let mut reader = how.open.open(input)?;
-            read.files.push(FileScan {
-                name: input.display(),
-                compression: reader.compression(),
-            });
-            while let Some(rec) = reader.next_record().map_err(|e| record::read_error(input, e))? {
-                if seen >= limit {
-                    read.limited = true;
-                    break;
-                }
-                let t = match *ty {
-                    Some(t) => t,
-                    None => *ty.insert((how.resolve)(i as u32, rec.index, rec.offset, rec.data)?),
-                };
-                let at = BatchRec {
-                    end: 0,
-                    input: i as u32,
-                    index: rec.index,
-                    offset: rec.offset,
-                };
-                seen += 1;
-                if rec.data.len() > HUGE {
-                    if let Some(b) = batch.take() {
-                        tx.send(b)?;
-                    }
-                    let mut b = Batch::new(t, tx.spares().take());
-                    b.done = Some((how.huge)(t, rec.data, &at));
-                    tx.send(b)?;
-                    progress(done_bytes + reader.offset(), seen);
-                    continue;
-                }
-                let b = batch.get_or_insert_with(|| Batch::new(t, tx.spares().take()));
-                b.data.extend_from_slice(rec.data);
-                b.recs.push(BatchRec {
-                    end: b.data.len(),
-                    ..at
-                });
-                if b.is_full() {
-                    tx.send(batch.take().expect("a batch"))?;
-                    progress(done_bytes + reader.offset(), seen);
-                }
-            }
-            done_bytes += reader.source_mut().size().unwrap_or(0);
-        }
-        Ok(())
-    })();
-    if let Some(b) = batch.take() {
-        tx.send(b)?;
+    fn resolve(&self, r: &Record<'_>) -> Result<MessageType> {
+        example::resolve_auto(r.payload).map_err(|e| decode_error(r, not_for_schema(e)))
     }
-    result
 }
 
 /// How records are decoded and counted.
@@ -277,17 +138,10 @@ struct How<'k> {
 }
 
 /// Decodes one record into `out`.
-fn add(
-    decoder: &mut Decoder,
-    how: &How<'_>,
-    ty: MessageType,
-    payload: &[u8],
-    r: &BatchRec,
-    out: &mut Collector,
-    inputs: &[Input],
-) -> Result<()> {
-    let failed = |e| decode_error(inputs, r.input, r.index, r.offset, e);
-    match ty {
+fn add(decoder: &mut Decoder, how: &How<'_>, r: &Record<'_>, out: &mut Collector) -> Result<()> {
+    let failed = |e| decode_error(r, e);
+    let payload = r.payload;
+    match r.ty {
         MessageType::SequenceExample => {
             let se = decoder.sequence_example(payload, how.strict).map_err(failed)?;
             out.add_sequence_where(&se, r.input, r.index, how.keep);
@@ -315,11 +169,10 @@ impl pipeline::Output for Collector {
 }
 
 /// A payload that does not decode, named by file, record and offset.
-fn decode_error(inputs: &[Input], input: u32, index: u64, offset: u64, e: example::DecodeError) -> anyhow::Error {
-    let name = inputs[input as usize].display();
+fn decode_error(r: &Record<'_>, e: example::DecodeError) -> anyhow::Error {
     // schema has no --type raw: the message goes without that advice.
     let message = e.without_raw_hint().to_string();
-    anyhow::anyhow!(message).context(format!("{name}: record {index} at byte {offset}"))
+    anyhow::anyhow!(message).context(format!("{}: record {} at byte {}", r.name, r.index, r.offset))
 }
 
 /// The auto-mode error without its `--type raw` hint, which schema lacks.

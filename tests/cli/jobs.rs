@@ -5,6 +5,11 @@ use crate::util::*;
 
 /// An Example with one int64 feature `x` = [i] and a bytes feature `s`.
 fn example(i: u64) -> Vec<u8> {
+    example_text(i, &format!("row {i}"))
+}
+
+/// [`example`] with `s` = `text` (the Example under 128 bytes).
+fn example_text(i: u64, text: &str) -> Vec<u8> {
     let mut varint = Vec::new();
     let mut v = i;
     loop {
@@ -22,7 +27,6 @@ fn example(i: u64) -> Vec<u8> {
         out
     };
     let int64 = field(0x1a, &field(0x0a, &varint)); // Feature.int64_list{value: [i]}
-    let text = format!("row {i}");
     let bytes = field(0x0a, &field(0x0a, text.as_bytes())); // Feature.bytes_list{value: [text]}
     let entry_x = [field(0x0a, b"x"), field(0x12, &int64)].concat();
     let entry_s = [field(0x0a, b"s"), field(0x12, &bytes)].concat();
@@ -290,6 +294,117 @@ fn long_skips_land_on_the_same_record_with_any_jobs() {
                 };
                 assert!(one.starts_with(want), "{one}");
             }
+        }
+    }
+}
+
+/// `verify-crc --payloads` checks payloads on several threads, `schema`,
+/// `stats` and `validate` read several inputs at once: the lines, their
+/// order, the reports and the exit codes are those of `-j 1`.
+#[test]
+fn payload_checks_and_scans_are_the_same_for_any_jobs() {
+    let dir = Dir::new();
+    // A SequenceExample with a context only (byte for byte an Example), and
+    // one with a step in two packed chunks, which TensorFlow rejects.
+    let context_only: &[u8] = b"\x0a\x0c\x0a\x0a\x0a\x01c\x12\x05\x1a\x03\x0a\x01\x01";
+    let mut two_chunks = context_only.to_vec();
+    two_chunks.extend_from_slice(b"\x12\x11\x0a\x0f\x0a\x01s\x12\x0a\x0a\x08\x1a\x06\x0a\x01\x01\x0a\x01\x02");
+    let payloads: Vec<&[u8]> = (0..30_000)
+        .map(|i| if i % 997 == 500 { &two_chunks[..] } else { context_only })
+        .collect();
+    let seq = dir.write("seq.tfrecord", &records(&payloads));
+    let ran = same_for_any_jobs(&["verify-crc", "--payloads"], std::slice::from_ref(&seq));
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    let flagged: Vec<&str> = ran.stderr.lines().filter(|l| l.contains("rejects it")).collect();
+    assert_eq!(flagged.len(), 30, "{}", ran.stderr);
+    assert!(flagged[0].contains("record 500 at"), "{}", flagged[0]);
+    assert!(flagged[29].contains("record 29413 at"), "{}", flagged[29]);
+    let report = same_for_any_jobs(&["verify-crc", "--payloads", "--json"], std::slice::from_ref(&seq));
+    assert!(
+        report.stdout_str().contains("\"payload_issues\":30"),
+        "{}",
+        report.stdout_str()
+    );
+    // Several inputs with the payloads checked: the lines in input order.
+    let inputs = inputs(&dir);
+    let mut with_seq = inputs.clone();
+    with_seq.insert(3, seq.clone());
+    let ran = same_for_any_jobs(&["verify-crc", "--payloads"], &with_seq);
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+
+    for args in [&["schema"][..], &["schema", "-f", "json"], &["stats", "-f", "json"]] {
+        let ran = same_for_any_jobs(args, &inputs);
+        assert_eq!(ran.code, 0, "{args:?}: {}", ran.stderr);
+    }
+    let schema = tfr(&[
+        &["schema", "-f", "tfdv-schema"][..],
+        &inputs.iter().map(String::as_str).collect::<Vec<_>>(),
+    ]
+    .concat())
+    .run()
+    .ok();
+    let schema = dir.write("schema.pbtxt", schema.as_bytes());
+    let ran = same_for_any_jobs(&["validate", "--schema", &schema], &inputs);
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    // The dataset's type is its first record's, whichever thread reads it:
+    // an empty input first, then Examples; the SequenceExamples after them
+    // stop the scan at the same record for any -j.
+    let mut typed = vec![data("empty.tfrecord")];
+    typed.extend(inputs.iter().cloned());
+    typed.push(seq);
+    for args in [
+        &["schema"][..],
+        &["stats", "-f", "json"],
+        &["validate", "--schema", &schema],
+    ] {
+        let ran = same_for_any_jobs(args, &typed);
+        assert_eq!(ran.code, 2, "{args:?}: {}", ran.stderr);
+        assert!(
+            ran.stderr.contains("seq.tfrecord: record 500"),
+            "{args:?}: {}",
+            ran.stderr
+        );
+    }
+}
+
+/// Issue 26: one large plain file is read by several threads, a piece
+/// each (from -j 4 on): the output, the statistics to the last bit, and
+/// where damage stops the run are those of one reader.
+#[test]
+fn one_large_file_read_in_pieces_gives_what_one_reader_does() {
+    let dir = Dir::new();
+    // About 18 MB of Examples whose bytes feature pads them to ~110 bytes.
+    let payloads: Vec<Vec<u8>> = (0..160_000u64)
+        .map(|i| example_text(i, &format!("row {i} {}", "p".repeat(60))))
+        .collect();
+    let refs: Vec<&[u8]> = payloads.iter().map(Vec::as_slice).collect();
+    let mut bytes = records(&refs);
+    assert!(bytes.len() > 17 << 20, "{} bytes", bytes.len());
+    let big = dir.write("big.tfrecord", &bytes);
+    for args in [
+        &["cat"][..],
+        &["to-jsonl"],
+        &["schema", "-f", "json"],
+        &["stats", "-f", "json"],
+    ] {
+        let ran = same_for_any_jobs(args, std::slice::from_ref(&big));
+        assert_eq!(ran.code, 0, "{args:?}: {}", ran.stderr);
+    }
+    // Damage: a payload byte of record 90,000, then (another file) the
+    // length of record 120,000.
+    let offset_of = |n: usize| refs[..n].iter().map(|p| p.len() + 16).sum::<usize>();
+    let mut payload_bad = bytes.clone();
+    payload_bad[offset_of(90_000) + 12 + 5] ^= 0x20;
+    bytes[offset_of(120_000) + 2] ^= 0x01;
+    let inputs = [
+        dir.write("payload_bad.tfrecord", &payload_bad),
+        dir.write("length_bad.tfrecord", &bytes),
+    ];
+    for (input, record) in inputs.iter().zip(["record 90000", "record 120000"]) {
+        for args in [&["to-jsonl"][..], &["stats", "-f", "json"]] {
+            let ran = same_for_any_jobs(args, std::slice::from_ref(input));
+            assert_eq!(ran.code, 2, "{args:?} {input}: {}", ran.stderr);
+            assert!(ran.stderr.contains(record), "{args:?}: {}", ran.stderr);
         }
     }
 }

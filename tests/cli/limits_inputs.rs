@@ -207,3 +207,36 @@ fn schema_and_statistics_files_are_read_within_a_limit() {
         .run()
         .ok();
 }
+
+/// Issue 26: every core renders, and memory stays bounded by `-j` × batch:
+/// `to-jsonl -j 16` over 16 gzip shards peaks under 64 MB.
+#[test]
+fn sixteen_jobs_over_sixteen_gzip_shards_stay_under_64_mb() {
+    if !std::path::Path::new("/usr/bin/time").exists() {
+        return skip_or_fail("GNU time (/usr/bin/time) is not installed");
+    }
+    let dir = Dir::new();
+    std::fs::create_dir(dir.path("gz")).unwrap();
+    for shard in 0..16u32 {
+        let payloads: Vec<Vec<u8>> = (0..40_000u32)
+            .map(|i| format!("shard {shard} record {i} {}", "x".repeat((i % 97) as usize)).into_bytes())
+            .collect();
+        let refs: Vec<&[u8]> = payloads.iter().map(Vec::as_slice).collect();
+        dir.write(&format!("gz/{shard:02}.tfrecord.gz"), &gzip(&records(&refs)));
+    }
+    let out = Command::new("/usr/bin/time")
+        .arg("-f")
+        .arg("PEAK_KB=%M")
+        .arg(env!("CARGO_BIN_EXE_tfr"))
+        .args(["to-jsonl", "-t", "raw", "-j", "16", "gz/*"])
+        .current_dir(dir.path("."))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert_eq!(out.stdout.iter().filter(|&&b| b == b'\n').count(), 16 * 40_000);
+    let peak: u64 = err.rsplit_once("PEAK_KB=").unwrap().1.trim().parse().unwrap();
+    assert!(peak < 64 << 10, "peak RSS {} MB", peak >> 10);
+}

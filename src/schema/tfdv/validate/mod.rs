@@ -58,9 +58,9 @@
 use super::model::{Domain, Feature, FeatureType, Schema};
 use crate::example::{self, DecodeErrorKind, Decoder, FeatureView, FeaturesView, Kind, MessageType};
 use crate::io::Input;
-use crate::pipeline::{self, Sender};
+use crate::pipeline;
+use crate::pipeline::batches::{self, Range, Reading, Record, Types, Work};
 use crate::record;
-use crate::schema::scan::{read_batches, Batch, BatchRec, Read, Reading};
 use anyhow::Result;
 use std::collections::{HashMap, HashSet};
 
@@ -522,14 +522,14 @@ fn without_raw_hint(e: example::DecodeError) -> String {
 /// Checks every record of the inputs (one dataset) against the schema.
 /// Returns the report of the records read and the error that stopped the
 /// reading early (damage, a payload that does not decode), if any.
-/// `progress(bytes, records)` is called from this thread now and then.
+/// `progress(bytes, records)` is called from the reading threads now and
+/// then.
 pub fn validate(
     ck: &Checker,
     inputs: &[Input],
     opts: &Options,
-    progress: &dyn Fn(u64, u64),
+    progress: &(dyn Fn(u64, u64) + Sync),
 ) -> (Report, Option<anyhow::Error>) {
-    let mut ty = opts.ty;
     let run = Run {
         ck,
         inputs,
@@ -540,45 +540,42 @@ pub fn validate(
         let e = anyhow::anyhow!(not_checkable(t));
         return (ck.report(&found, opts.ty), Some(e));
     }
-    let work = |batch: &mut Batch<Found>, out: &mut Found| -> Result<()> {
-        let ty = batch.ty;
-        example::with_decoder(|decoder| {
-            batch.work(out, |payload, r, out| {
-                check_record(&run, decoder, ty, payload, (r.input, r.index, r.offset), out)
-            })
-        })
-    };
     let merge = |batch: &Found| {
         found.merge(batch);
         Ok(())
     };
-    let resolve = |i: u32, index: u64, offset: u64, payload: &[u8]| -> Result<MessageType> {
-        let input = inputs[i as usize].display();
-        let t = example::resolve_auto(payload).map_err(|e| {
-            anyhow::anyhow!(without_raw_hint(e)).context(format!("{input}: record {index} at byte {offset}"))
+    let reading = Reading {
+        open: &opts.open,
+        types: Types::given(opts.ty, Types::Dataset),
+        jobs: opts.workers.max(1),
+        range: Range::default(),
+        sample: None,
+        probe_limit: false,
+    };
+    let (read, result) = batches::run(inputs, &reading, opts.workers, &run, merge, progress);
+    let error = result.err();
+    (ck.report(&found, opts.ty.or(read.ty)), error)
+}
+
+/// Validation's consumer: each batch's findings (merged in order by
+/// [`validate`]).
+impl Work for Run<'_> {
+    type Out = Found;
+
+    fn record(&self, decoder: &mut Decoder, r: &Record<'_>, out: &mut Found) -> Result<()> {
+        check_record(self, decoder, r.ty, r.payload, (r.input, r.index, r.offset), out)
+    }
+
+    fn resolve(&self, r: &Record<'_>) -> Result<MessageType> {
+        let input = r.name;
+        let t = example::resolve_auto(r.payload).map_err(|e| {
+            anyhow::anyhow!(without_raw_hint(e)).context(format!("{input}: record {} at byte {}", r.index, r.offset))
         })?;
         if !checkable(t) {
             anyhow::bail!("{input}: {}", not_checkable(t));
         }
         Ok(t)
-    };
-    let huge = |t: MessageType, payload: &[u8], r: &BatchRec| -> Result<Box<Found>> {
-        let mut found = Box::<Found>::default();
-        example::with_decoder(|d| check_record(&run, d, t, payload, (r.input, r.index, r.offset), &mut found))?;
-        Ok(found)
-    };
-    let reading = Reading {
-        inputs,
-        open: &opts.open,
-        limit: None,
-        resolve: &resolve,
-        huge: &huge,
-    };
-    let mut read = Read::default();
-    let produce = |tx: &mut Sender<Batch<Found>>| read_batches(&reading, &mut ty, &mut read, progress, tx);
-    let result = pipeline::run(opts.workers, produce, work, merge);
-    let error = result.err();
-    (ck.report(&found, ty), error)
+    }
 }
 
 /// Whether `tfr validate` checks payloads of this type.
