@@ -29,6 +29,19 @@ fn shown(value: &str) -> String {
     crate::io::input::escape_name(super::redact(value).as_bytes())
 }
 
+/// The longest endpoint taken: a request's URI (`http::Uri`) holds at most
+/// 65,534 bytes, and the endpoint is only its start.
+const URL_LIMIT: usize = 4096;
+
+/// The longest web identity token sent to STS: AWS takes 20,000 characters,
+/// and the token travels in the query string of the request's URI.
+const WEB_TOKEN_LIMIT: usize = 20_000;
+
+/// A byte RFC 3986 allows in a URI: unreserved, reserved and `%`.
+fn uri_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=%".contains(&b)
+}
+
 /// Refuses an endpoint that is not an `http(s)://` URL with a host and a
 /// valid port.
 pub(super) fn check_url(name: &str, value: &str) -> Result<()> {
@@ -38,6 +51,10 @@ pub(super) fn check_url(name: &str, value: &str) -> Result<()> {
         Ok(url) if !matches!(url.scheme(), "http" | "https") => "not http:// or https://".to_string(),
         Ok(url) if url.host_str().is_none_or(str::is_empty) => "no host".to_string(),
         Ok(_) if value.chars().any(char::is_control) => "a control character".to_string(),
+        // The URL parser mends what `http::Uri` (object_store's requests)
+        // refuses and would panic on: a space, `"<>{}|^` and backquote.
+        Ok(_) if !value.bytes().all(uri_byte) => "a character a URI may not hold".to_string(),
+        Ok(_) if value.len() > URL_LIMIT => format!("longer than {URL_LIMIT} bytes"),
         Ok(_) => return Ok(()),
     };
     bail!("{name} is not a usable URL ('{}': {why})", shown(value))
@@ -130,7 +147,25 @@ pub(super) fn check_files(kind: Kind) -> Result<()> {
     };
     for var in vars {
         if let Some(path) = std::env::var_os(var).filter(|p| !p.is_empty()) {
-            read_bounded(Path::new(&path)).with_context(|| var.to_string())?;
+            let bytes = read_bounded(Path::new(&path)).with_context(|| var.to_string())?;
+            // Its length once percent-encoded in the query string.
+            let token = bytes.trim_ascii();
+            let encoded: usize = token
+                .iter()
+                .map(|&b| {
+                    if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+                        1
+                    } else {
+                        3
+                    }
+                })
+                .sum();
+            if *var == "AWS_WEB_IDENTITY_TOKEN_FILE" && encoded > WEB_TOKEN_LIMIT {
+                bail!(
+                    "{var}: {}: the token is longer than {WEB_TOKEN_LIMIT} bytes, the most AWS STS takes",
+                    crate::io::input::show_path(Path::new(&path))
+                );
+            }
         }
     }
     if kind == Kind::Gcs {
@@ -174,6 +209,11 @@ mod tests {
             "http://127.0.0.1:99999",
             "ftp://h",
             "http://h\n/x",
+            " http://127.0.0.1:1",
+            "http://127.0.0.1:1 ",
+            "http://127.0.0.1:1/pa th",
+            "http://127.0.0.1:1/\"<>",
+            "http://127.0.0.1:1/{x}|^`",
         ] {
             let e = check_url("AWS_ENDPOINT", bad).unwrap_err().to_string();
             assert!(e.starts_with("AWS_ENDPOINT is not a usable URL ("), "{bad:?}: {e}");
