@@ -296,6 +296,12 @@ fn bad_settings_are_one_line() {
 fn credential_files_are_bounded() {
     let dir = Dir::new();
     let big = dir.write("big.ini", &vec![b'#'; 2 << 20]);
+    let fifo = dir.path("fifo").to_string_lossy().into_owned();
+    let made = Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
+    if !made {
+        skip_or_fail("mkfifo is needed for a FIFO as a credentials file");
+        return;
+    }
     let s3 = |var: &str, file: &str| {
         tfr(&["head", "s3://b/x"])
             .env("AWS_ENDPOINT", "http://127.0.0.1:1")
@@ -303,9 +309,13 @@ fn credential_files_are_bounded() {
             .env(var, file)
     };
     for var in ["AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE"] {
-        for file in ["/dev/zero", big.as_str()] {
+        let err = s3(var, &big).run_within(20).fails(2);
+        assert!(err.contains(&format!("{var}: {big}: larger than 1 MiB")), "{err}");
+        // Review 9: a device, a directory, a FIFO (whose open would block)
+        // are refused at once; a directory was "no AWS credentials found".
+        for file in ["/dev/zero", "/", fifo.as_str()] {
             let err = s3(var, file).run_within(20).fails(2);
-            assert!(err.contains(&format!("{var}: {file}: larger than 1 MiB")), "{err}");
+            assert!(err.contains(&format!("{var}: {file}: not a regular file")), "{err}");
         }
     }
     let az = |file: &str| {
@@ -315,12 +325,27 @@ fn credential_files_are_bounded() {
             .env("AZURE_TENANT_ID", "tenant")
             .env("AZURE_FEDERATED_TOKEN_FILE", file)
     };
-    for file in ["/dev/zero", big.as_str()] {
+    for (file, want) in [
+        ("/dev/zero", "not a regular file"),
+        (fifo.as_str(), "not a regular file"),
+        (big.as_str(), "larger than 1 MiB"),
+    ] {
         let err = az(file).run_within(20).fails(2);
         assert!(
-            err.contains("AZURE_FEDERATED_TOKEN_FILE") && err.contains("larger than 1 MiB"),
+            err.contains("AZURE_FEDERATED_TOKEN_FILE") && err.contains(want),
             "{err}"
         );
+    }
+    for var in ["AWS_WEB_IDENTITY_TOKEN_FILE", "GOOGLE_APPLICATION_CREDENTIALS"] {
+        let url = if var.starts_with("AWS") { "s3://b/x" } else { "gs://b/x" };
+        let err = tfr(&["head", url])
+            .env("AWS_ENDPOINT", "http://127.0.0.1:1")
+            .env("AWS_ROLE_ARN", "arn:aws:iam::1:role/r")
+            .env("HOME", "/nonexistent")
+            .env(var, &fifo)
+            .run_within(20)
+            .fails(2);
+        assert!(err.contains(var) && err.contains("not a regular file"), "{err}");
     }
     let err = tfr(&["head", "s3://b/x"])
         .env("AWS_ENDPOINT", "http://127.0.0.1:1")

@@ -178,11 +178,23 @@ pub(super) fn check_files(kind: Kind) -> Result<()> {
     Ok(())
 }
 
-/// A file's bytes, refused in one line when it holds more than
-/// [`FILE_LIMIT`] (read with a bound: a device or a FIFO that never ends
-/// costs at most the limit).
+/// A regular file's bytes, refused in one line when it holds more than
+/// [`FILE_LIMIT`] (read with a bound: a file that grows costs at most the
+/// limit) or when it is no regular file (a directory, a FIFO that would
+/// block, a device such as `/dev/zero`).
 pub(super) fn read_bounded(path: &Path) -> Result<Vec<u8>> {
     let name = crate::io::input::show_path(path);
+    // Before opening: a FIFO's open waits for a writer; a directory or a
+    // device is no credentials file.
+    let meta = std::fs::metadata(path).with_context(|| format!("{name}: cannot open"))?;
+    if !meta.is_file() {
+        let what = if meta.is_dir() {
+            "a directory"
+        } else {
+            "a FIFO, a socket or a device"
+        };
+        bail!("{name}: not a regular file ({what}); credentials and configuration are read from files");
+    }
     let file = std::fs::File::open(path).with_context(|| format!("{name}: cannot open"))?;
     let mut bytes = Vec::new();
     file.take(FILE_LIMIT + 1)
@@ -238,7 +250,9 @@ mod tests {
     #[test]
     fn bounds_files() {
         let e = read_bounded(Path::new("/dev/zero")).unwrap_err().to_string();
-        assert!(e.contains("larger than 1 MiB"), "{e}");
+        assert!(e.contains("not a regular file"), "{e}");
+        let e = read_bounded(Path::new("/")).unwrap_err().to_string();
+        assert!(e.contains("not a regular file (a directory)"), "{e}");
         let dir = std::env::temp_dir().join(format!("tfr-settings-{}", std::process::id()));
         std::fs::write(&dir, b"[default]\n").unwrap();
         assert_eq!(read_bounded(&dir).unwrap(), b"[default]\n");
