@@ -283,6 +283,29 @@ fn bad_settings_are_one_line() {
         assert!(!err.contains("internal error"), "{endpoint:?}: {err}");
         assert!(err.contains("AWS_ENDPOINT is not a usable URL"), "{endpoint:?}: {err}");
     }
+    // A role's ARN or session name too long for the STS request's URI
+    // (a panic, InvalidUri(TooLong)), or any setting over 16 KiB.
+    let dir = Dir::new();
+    let token = dir.write("tok", b"abc");
+    let long = "a".repeat(70_000);
+    for (var, value, most) in [
+        ("AWS_ROLE_ARN", format!("arn:aws:iam::1:role/{long}"), 2048),
+        ("AWS_ROLE_SESSION_NAME", long.clone(), 64),
+        ("AWS_SESSION_TOKEN", long.clone(), 16384),
+    ] {
+        let err = base(tfr(&["head", "s3://b/x"]))
+            .env("AWS_ENDPOINT", "http://127.0.0.1:1")
+            .env("AWS_WEB_IDENTITY_TOKEN_FILE", &token)
+            .env("AWS_ROLE_ARN", "arn:aws:iam::1:role/r")
+            .env(var, &value)
+            .run_within(30)
+            .fails(2);
+        assert!(!err.contains("internal error"), "{var}: {err}");
+        assert!(
+            err.contains(&format!("{var} is longer than {most} bytes")),
+            "{var}: {err}"
+        );
+    }
     for url in ["http://127.0.0.1:99999/x.tfrecord", "http://"] {
         let err = tfr(&["head", url]).run_within(30).fails(2);
         assert!(!err.contains("internal error"), "{url}: {err}");

@@ -95,6 +95,18 @@ pub(super) fn check(kind: Kind, bucket: &str) -> Result<()> {
         .collect();
     for (name, value) in &env {
         let upper = name.to_ascii_uppercase();
+        // What reaches a request's URI must fit in it (`http::Uri` holds
+        // 65,534 bytes; object_store panics past that): STS takes a role's
+        // ARN of 2,048 bytes and a session name of 64; no other setting
+        // is near 16 KiB. The value is not shown (it may be a secret).
+        let most = match upper.as_str() {
+            "AWS_ROLE_ARN" => 2048,
+            "AWS_ROLE_SESSION_NAME" => 64,
+            _ => 16 << 10,
+        };
+        if value.len() > most {
+            bail!("{name} is longer than {most} bytes, more than can be sent");
+        }
         let url = upper.ends_with("_ENDPOINT")
             || upper.contains("ENDPOINT_URL")
             || upper.ends_with("_URL")
