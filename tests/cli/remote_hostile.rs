@@ -306,6 +306,24 @@ fn bad_settings_are_one_line() {
             "{var}: {err}"
         );
     }
+    // A bucket, a key or an HTTP URL too long for a request's URI (a
+    // panic, InvalidUri(TooLong)).
+    for (url, want) in [
+        (
+            format!("s3://{long}/x"),
+            "bucket or container name longer than 255 bytes",
+        ),
+        (format!("s3://b/{long}"), "a key longer than 1024 bytes"),
+        (format!("gs://b/{long}"), "a key longer than 1024 bytes"),
+        (format!("http://127.0.0.1:1/{long}"), "longer than 16384 bytes"),
+    ] {
+        let err = base(tfr(&["head", &url]))
+            .env("AWS_ENDPOINT", "http://127.0.0.1:1")
+            .run_within(30)
+            .fails(2);
+        assert!(!err.contains("internal error") && err.contains(want), "{err}");
+        assert!(err.len() < 200, "{err}");
+    }
     for url in ["http://127.0.0.1:99999/x.tfrecord", "http://"] {
         let err = tfr(&["head", url]).run_within(30).fails(2);
         assert!(!err.contains("internal error"), "{url}: {err}");
