@@ -70,10 +70,26 @@ fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
         "h" => n * 3600.0,
         _ => return Err(bad()),
     };
+    if secs == 0.0 {
+        return Err(format!("'{s}': the timeout must be more than 0"));
+    }
     std::time::Duration::try_from_secs_f64(secs)
         .ok()
         .filter(|d| !d.is_zero())
         .ok_or_else(bad)
+}
+
+#[cfg(test)]
+mod duration_tests {
+    #[test]
+    fn zero_is_refused_as_zero() {
+        for zero in ["0", "0s", "0.0ms"] {
+            let e = super::parse_duration(zero).unwrap_err();
+            assert!(e.contains("must be more than 0"), "{zero}: {e}");
+        }
+        assert!(super::parse_duration("x").unwrap_err().contains("not a duration"));
+        assert_eq!(super::parse_duration("1.5s").unwrap().as_millis(), 1500);
+    }
 }
 
 #[derive(Subcommand, Debug)]

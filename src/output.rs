@@ -215,12 +215,12 @@ pub(crate) fn error_line(msg: std::fmt::Arguments<'_>) {
 
 /// A text with each control character that could drive a terminal or
 /// break the line shown as a visible escape: C0 (`\n`, `\t`, `\r`, else
-/// `\x1b`), DEL and C1 (`\x7f`, `\x9b`), and the bidirectional overrides
-/// and isolates (U+202A–U+202E, U+2066–U+2069, shown `\u{202e}`), which
-/// reorder what follows them. Text already escaped (a file name shown as
+/// `\x1b`), DEL and C1 (`\x7f`, `\x9b`), and the line separators and
+/// format characters of [`crate::io::input::hidden_char`] (shown
+/// `\u{202e}`), which reorder or hide what follows them. Text already escaped (a file name shown as
 /// `\x1b`) has no raw control character left and is unchanged.
 pub(crate) fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
-    let harmful = |c: char| c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    let harmful = crate::io::input::hidden_char;
     if !text.chars().any(harmful) {
         return text.into();
     }

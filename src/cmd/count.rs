@@ -172,7 +172,7 @@ fn write_json(out: &mut dyn Write, counts: &[Row]) -> Result<()> {
         .map(|c| {
             let mut v = serde_json::json!({"file": c.name, "records": c.records});
             if let Some(e) = &c.error {
-                v["error"] = serde_json::Value::String(e.clone());
+                v["error"] = serde_json::Value::String(output::escape_controls(e).into_owned());
             }
             v
         })

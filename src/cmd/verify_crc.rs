@@ -868,7 +868,7 @@ fn file_json(r: &FileReport) -> serde_json::Value {
         "status": r.status(),
     });
     if let Some(e) = &r.error {
-        v["error"] = json!(e);
+        v["error"] = json!(output::escape_controls(e));
     }
     if !r.payload_issues.is_empty() {
         let issues: Vec<serde_json::Value> = r

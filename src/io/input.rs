@@ -71,6 +71,41 @@ pub fn show_path(path: &std::path::Path) -> String {
     escape_name(&os_bytes(path.as_os_str()))
 }
 
+/// Whether a character is shown escaped in a name or a message: a control
+/// character (C0, DEL, C1), a line or paragraph separator (U+2028, U+2029),
+/// or a format character (Unicode's Cf: the bidirectional marks, overrides
+/// and isolates such as U+202E and U+061C, which reorder what follows;
+/// zero-width and invisible ones such as U+200B, U+FEFF, U+00AD, U+180E,
+/// which hide what a name holds). The one class [`escape_name`] and the
+/// error line (`output::escape_controls`) share.
+pub fn hidden_char(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{00ad}'
+                | '\u{0600}'..='\u{0605}'
+                | '\u{061c}'
+                | '\u{06dd}'
+                | '\u{070f}'
+                | '\u{0890}'..='\u{0891}'
+                | '\u{08e2}'
+                | '\u{180e}'
+                | '\u{200b}'..='\u{200f}'
+                | '\u{2028}'..='\u{202e}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{2066}'..='\u{206f}'
+                | '\u{feff}'
+                | '\u{fff9}'..='\u{fffb}'
+                | '\u{110bd}'
+                | '\u{110cd}'
+                | '\u{13430}'..='\u{1343f}'
+                | '\u{1bca0}'..='\u{1bca3}'
+                | '\u{1d173}'..='\u{1d17a}'
+                | '\u{e0001}'
+                | '\u{e0020}'..='\u{e007f}'
+        )
+}
+
 /// A file name as printed: see [`Input::display`].
 pub fn escape_name(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len());
@@ -81,9 +116,7 @@ pub fn escape_name(bytes: &[u8]) -> String {
                 '\t' => out.push_str("\\t"),
                 '\r' => out.push_str("\\r"),
                 c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
-                // The bidirectional overrides and isolates reorder what
-                // follows them on a terminal.
-                '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+                c if hidden_char(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
                 c => out.push(c),
             }
         }
@@ -122,6 +155,18 @@ pub fn expand(args: &[std::ffi::OsString]) -> Result<Vec<Input>> {
             } else {
                 if loc.key.contains('*') {
                     super::remote::check_glob(&loc)?;
+                }
+                // A bucket's root (HEAD is HeadBucket's 200) or a "folder"
+                // would be read as an empty object; `a.tfrecord/` as
+                // `a.tfrecord` (a key is no path). An HTTP server's `/` is
+                // a resource like any other.
+                if loc.kind != super::remote::Kind::Http {
+                    if loc.key.is_empty() {
+                        bail!("{}: names no object (no key after the bucket)", loc.shown());
+                    }
+                    if loc.key.ends_with('/') {
+                        bail!("{}: names no object (the URL ends with `/`)", loc.shown());
+                    }
                 }
                 inputs.push(Input::Url(loc.url()));
             }
@@ -170,7 +215,7 @@ fn glob(pattern: &[u8]) -> io::Result<Vec<PathBuf>> {
     parts.dedup_by(|a, b| *a == b"**" && *b == b"**");
     let root = PathBuf::from(if absolute { "/" } else { "" });
     let mut found = Vec::new();
-    walk(&root, &parts, &mut found)?;
+    walk(&root, &parts, &mut found, &mut std::collections::HashSet::new())?;
     found.retain(|p| !p.is_dir());
     // `a/**/**` reaches a file along several ways.
     found.sort();
@@ -178,20 +223,31 @@ fn glob(pattern: &[u8]) -> io::Result<Vec<PathBuf>> {
     Ok(found)
 }
 
-/// Matches `parts` below `dir` (`""` is the current directory).
-fn walk(dir: &std::path::Path, parts: &[&[u8]], found: &mut Vec<PathBuf>) -> io::Result<()> {
+/// Matches `parts` below `dir` (`""` is the current directory). Each
+/// (directory, pattern suffix) is walked once (`seen`): several `**` reach
+/// the same directory with the same rest of the pattern along many ways,
+/// and walking each way again was exponential in the number of `**`.
+fn walk(
+    dir: &std::path::Path,
+    parts: &[&[u8]],
+    found: &mut Vec<PathBuf>,
+    seen: &mut std::collections::HashSet<(PathBuf, usize)>,
+) -> io::Result<()> {
+    if !seen.insert((dir.to_path_buf(), parts.len())) {
+        return Ok(());
+    }
     let Some((first, rest)) = parts.split_first() else {
         found.push(dir.to_path_buf());
         return Ok(());
     };
     if *first == b"**" {
-        walk(dir, rest, found)?;
+        walk(dir, rest, found, seen)?;
         for (_, path) in read_dir(dir)? {
             // Not through a symbolic link to a directory: a link loop
             // would never end, a link to a sibling would count it twice.
             let real_dir = path.symlink_metadata().is_ok_and(|m| m.is_dir());
             if real_dir {
-                walk(&path, parts, found)?;
+                walk(&path, parts, found, seen)?;
             } else if rest.is_empty() && !path.is_dir() {
                 // A trailing `**` matches every file below (as in an
                 // object store's listing).
@@ -203,13 +259,13 @@ fn walk(dir: &std::path::Path, parts: &[&[u8]], found: &mut Vec<PathBuf>) -> io:
     if !is_pattern(first) {
         let path = dir.join(os_string(first.to_vec()));
         if (rest.is_empty() || path.is_dir()) && path.symlink_metadata().is_ok() {
-            walk(&path, rest, found)?;
+            walk(&path, rest, found, seen)?;
         }
         return Ok(());
     }
     for (name, path) in read_dir(dir)? {
         if matches(first, &name) && (rest.is_empty() || path.is_dir()) {
-            walk(&path, rest, found)?;
+            walk(&path, rest, found, seen)?;
         }
     }
     Ok(())
@@ -572,6 +628,31 @@ mod tests {
         assert!(!matches_path(&many, &deep));
         let elapsed = started.elapsed();
         assert!(elapsed < std::time::Duration::from_millis(500), "{elapsed:?}");
+    }
+
+    #[test]
+    fn many_double_stars_walk_in_polynomial_time() {
+        // Review 4: 30 directories deep, 7 `**` pairs: each way of
+        // splitting the path among the `**`s was walked again (>30 s).
+        let root = std::env::temp_dir().join(format!("tfr-glob-deep-{}", std::process::id()));
+        let mut deep = root.join("lgd");
+        for _ in 0..30 {
+            deep.push("a");
+        }
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::write(deep.join("q"), b"").unwrap();
+        std::fs::write(root.join("lgd/a/q"), b"").unwrap();
+        let mut pattern = format!("{}/lgd", root.display());
+        for _ in 0..7 {
+            pattern.push_str("/**/a");
+        }
+        pattern.push_str("/**/q");
+        let start = std::time::Instant::now();
+        let found = glob(pattern.as_bytes()).unwrap();
+        let took = start.elapsed();
+        std::fs::remove_dir_all(&root).unwrap();
+        assert_eq!(found, vec![deep.join("q")]);
+        assert!(took < std::time::Duration::from_millis(500), "{took:?}");
     }
 
     #[test]

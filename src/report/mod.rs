@@ -27,22 +27,17 @@ pub fn escape(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
-            // Controls would make the page invalid, and bidirectional
-            // formatting characters (overrides U+202A-U+202E, isolates
-            // U+2066-U+2069, marks U+200E, U+200F, U+061C) would make a
-            // value read as something else: shown as escapes.
-            c if (c.is_control() && c != '\n' && c != '\t') || is_bidi_format(c) => {
+            // Controls would make the page invalid, and format characters
+            // (bidirectional overrides, isolates and marks, zero-width and
+            // invisible ones) and line separators would make a value read
+            // as something else: shown as escapes, as names are printed.
+            c if c != '\n' && c != '\t' && crate::io::input::hidden_char(c) => {
                 let _ = write!(out, "\\u{{{:x}}}", c as u32);
             }
             c => out.push(c),
         }
     }
     out
-}
-
-/// Unicode's bidirectional formatting characters (Bidi_Control).
-fn is_bidi_format(c: char) -> bool {
-    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{061c}')
 }
 
 /// One anomaly of a feature, as the page shows it.
@@ -404,5 +399,18 @@ fn values_text(s: &Summary) -> String {
         s.min_values.to_string()
     } else {
         format!("{}..{} (avg {:.1})", s.min_values, s.max_values, s.avg_values)
+    }
+}
+
+#[cfg(test)]
+mod escape_tests {
+    #[test]
+    fn hidden_characters_are_escaped() {
+        // The class names and error lines share (review 7).
+        assert_eq!(
+            super::escape("a\u{200b}b\u{2028}c\u{61c}<"),
+            "a\\u{200b}b\\u{2028}c\\u{61c}&lt;"
+        );
+        assert_eq!(super::escape("x\ny\tz"), "x\ny\tz");
     }
 }

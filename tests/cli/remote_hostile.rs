@@ -267,6 +267,63 @@ fn bad_settings_are_one_line() {
         assert!(!err.contains("internal error"), "{env:?}: {err}");
         assert!(err.contains(want) && !err.contains('\n'), "{env:?}: {err}");
     }
+    // Review 1: bytes the URL parser mends but `http::Uri` refuses (the
+    // signer panicked with InvalidUriChar).
+    for endpoint in [
+        " http://127.0.0.1:1",
+        "http://127.0.0.1:1 ",
+        "http://127.0.0.1:1/pa th",
+        "http://127.0.0.1:1/\"<>",
+        "http://127.0.0.1:1/{x}|^`",
+    ] {
+        let err = base(tfr(&["head", "s3://b/x"]))
+            .env("AWS_ENDPOINT", endpoint)
+            .run_within(30)
+            .fails(2);
+        assert!(!err.contains("internal error"), "{endpoint:?}: {err}");
+        assert!(err.contains("AWS_ENDPOINT is not a usable URL"), "{endpoint:?}: {err}");
+    }
+    // A role's ARN or session name too long for the STS request's URI
+    // (a panic, InvalidUri(TooLong)), or any setting over 16 KiB.
+    let dir = Dir::new();
+    let token = dir.write("tok", b"abc");
+    let long = "a".repeat(70_000);
+    for (var, value, most) in [
+        ("AWS_ROLE_ARN", format!("arn:aws:iam::1:role/{long}"), 2048),
+        ("AWS_ROLE_SESSION_NAME", long.clone(), 64),
+        ("AWS_SESSION_TOKEN", long.clone(), 16384),
+    ] {
+        let err = base(tfr(&["head", "s3://b/x"]))
+            .env("AWS_ENDPOINT", "http://127.0.0.1:1")
+            .env("AWS_WEB_IDENTITY_TOKEN_FILE", &token)
+            .env("AWS_ROLE_ARN", "arn:aws:iam::1:role/r")
+            .env(var, &value)
+            .run_within(30)
+            .fails(2);
+        assert!(!err.contains("internal error"), "{var}: {err}");
+        assert!(
+            err.contains(&format!("{var} is longer than {most} bytes")),
+            "{var}: {err}"
+        );
+    }
+    // A bucket, a key or an HTTP URL too long for a request's URI (a
+    // panic, InvalidUri(TooLong)).
+    for (url, want) in [
+        (
+            format!("s3://{long}/x"),
+            "bucket or container name longer than 255 bytes",
+        ),
+        (format!("s3://b/{long}"), "a key longer than 1024 bytes"),
+        (format!("gs://b/{long}"), "a key longer than 1024 bytes"),
+        (format!("http://127.0.0.1:1/{long}"), "longer than 16384 bytes"),
+    ] {
+        let err = base(tfr(&["head", &url]))
+            .env("AWS_ENDPOINT", "http://127.0.0.1:1")
+            .run_within(30)
+            .fails(2);
+        assert!(!err.contains("internal error") && err.contains(want), "{err}");
+        assert!(err.len() < 200, "{err}");
+    }
     for url in ["http://127.0.0.1:99999/x.tfrecord", "http://"] {
         let err = tfr(&["head", url]).run_within(30).fails(2);
         assert!(!err.contains("internal error"), "{url}: {err}");
@@ -280,6 +337,12 @@ fn bad_settings_are_one_line() {
 fn credential_files_are_bounded() {
     let dir = Dir::new();
     let big = dir.write("big.ini", &vec![b'#'; 2 << 20]);
+    let fifo = dir.path("fifo").to_string_lossy().into_owned();
+    let made = Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
+    if !made {
+        skip_or_fail("mkfifo is needed for a FIFO as a credentials file");
+        return;
+    }
     let s3 = |var: &str, file: &str| {
         tfr(&["head", "s3://b/x"])
             .env("AWS_ENDPOINT", "http://127.0.0.1:1")
@@ -287,9 +350,13 @@ fn credential_files_are_bounded() {
             .env(var, file)
     };
     for var in ["AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE"] {
-        for file in ["/dev/zero", big.as_str()] {
+        let err = s3(var, &big).run_within(20).fails(2);
+        assert!(err.contains(&format!("{var}: {big}: larger than 1 MiB")), "{err}");
+        // Review 9: a device, a directory, a FIFO (whose open would block)
+        // are refused at once; a directory was "no AWS credentials found".
+        for file in ["/dev/zero", "/", fifo.as_str()] {
             let err = s3(var, file).run_within(20).fails(2);
-            assert!(err.contains(&format!("{var}: {file}: larger than 1 MiB")), "{err}");
+            assert!(err.contains(&format!("{var}: {file}: not a regular file")), "{err}");
         }
     }
     let az = |file: &str| {
@@ -299,12 +366,27 @@ fn credential_files_are_bounded() {
             .env("AZURE_TENANT_ID", "tenant")
             .env("AZURE_FEDERATED_TOKEN_FILE", file)
     };
-    for file in ["/dev/zero", big.as_str()] {
+    for (file, want) in [
+        ("/dev/zero", "not a regular file"),
+        (fifo.as_str(), "not a regular file"),
+        (big.as_str(), "larger than 1 MiB"),
+    ] {
         let err = az(file).run_within(20).fails(2);
         assert!(
-            err.contains("AZURE_FEDERATED_TOKEN_FILE") && err.contains("larger than 1 MiB"),
+            err.contains("AZURE_FEDERATED_TOKEN_FILE") && err.contains(want),
             "{err}"
         );
+    }
+    for var in ["AWS_WEB_IDENTITY_TOKEN_FILE", "GOOGLE_APPLICATION_CREDENTIALS"] {
+        let url = if var.starts_with("AWS") { "s3://b/x" } else { "gs://b/x" };
+        let err = tfr(&["head", url])
+            .env("AWS_ENDPOINT", "http://127.0.0.1:1")
+            .env("AWS_ROLE_ARN", "arn:aws:iam::1:role/r")
+            .env("HOME", "/nonexistent")
+            .env(var, &fifo)
+            .run_within(20)
+            .fails(2);
+        assert!(err.contains(var) && err.contains("not a regular file"), "{err}");
     }
     let err = tfr(&["head", "s3://b/x"])
         .env("AWS_ENDPOINT", "http://127.0.0.1:1")
@@ -314,6 +396,21 @@ fn credential_files_are_bounded() {
         .fails(2);
     assert!(
         err.contains("AWS_WEB_IDENTITY_TOKEN_FILE") && err.contains("larger than 1 MiB"),
+        "{err}"
+    );
+    // Review 2: a 70 KB token (under 1 MiB) overflowed the STS request's
+    // URI (a panic, InvalidUri(TooLong)); 20,000 bytes is what STS takes.
+    let long = dir.write("long.jwt", &vec![b'a'; 70_000]);
+    let err = tfr(&["head", "s3://b/x"])
+        .env("AWS_ENDPOINT", "http://127.0.0.1:1")
+        .env("HOME", "/nonexistent")
+        .env("AWS_WEB_IDENTITY_TOKEN_FILE", &long)
+        .env("AWS_ROLE_ARN", "arn:aws:iam::1:role/r")
+        .run_within(20)
+        .fails(2);
+    assert!(!err.contains("internal error"), "{err}");
+    assert!(
+        err.contains("AWS_WEB_IDENTITY_TOKEN_FILE") && err.contains("longer than 20000 bytes"),
         "{err}"
     );
 }
@@ -418,6 +515,42 @@ fn endless_listing_ends_in_one_line() {
     eprintln!("10^6 keys, none matching: peak RSS {} MB", peak >> 10);
 }
 
+/// Review 3: listing pages that hold no key but say IsTruncated with a
+/// token (a new one each page, or the same one) went on forever; now one
+/// line, exit 2, in seconds.
+#[test]
+fn empty_truncated_listing_ends() {
+    for (mode, want) in [
+        ("same", "the server repeats its listing"),
+        ("new", "empty pages in a row without ending"),
+    ] {
+        let Some(server) = hostile(&["s3-empty", mode]) else {
+            return;
+        };
+        let err = s3_env(tfr(&["count", "s3://b/*.tfrecord"]), server.port)
+            .run_within(60)
+            .fails(2);
+        assert!(err.contains(want) && !err.contains('\n'), "{mode}: {err}");
+    }
+}
+
+/// hostile.py's own listing after a common prefix (`sl//` at max-keys=1)
+/// gave the same prefix forever; tfr lists `sl//ash.tfrecord` below it.
+#[test]
+fn listing_after_a_common_prefix_ends() {
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.path("srv/sl")).unwrap();
+    std::fs::copy(data("base20.tfrecord"), dir.path("srv/sl/x.tfrecord")).unwrap();
+    let log = dir.path("log").to_string_lossy().into_owned();
+    let srv = dir.path("srv").to_string_lossy().into_owned();
+    let Some(server) = hostile(&["s3", &srv, &log, "sl//ash.tfrecord"]) else {
+        return;
+    };
+    let ran = s3_env(tfr(&["count", "s3://b/sl/*.tfrecord"]), server.port).run_within(60);
+    let out = ran.warns();
+    assert!(out.contains("20"), "{out}");
+}
+
 /// Runs a failing `tfr` under /usr/bin/time: its one error line (exit 2)
 /// and its peak RSS in KiB.
 #[cfg(unix)]
@@ -481,4 +614,72 @@ fn timeout_ends_a_trickling_read() {
     );
     let err = tfr(&["--timeout", "soon", "head", &url]).run().fails(2);
     assert!(err.contains("not a duration"), "{err}");
+}
+
+/// Review 5: an input URL naming no object (a bucket's root, a key ending
+/// with `/`) was read as an empty object (HEAD of the root is HeadBucket's
+/// 200): "0 records, all intact", exit 0. Refused like `-o s3://b/`.
+#[test]
+fn url_naming_no_object_is_refused() {
+    for (cmd, url) in [
+        ("verify-crc", "s3://b/"),
+        ("count", "s3://b"),
+        ("count", "s3://b/a.tfrecord/"),
+        ("head", "gs://b/dir/"),
+    ] {
+        let err = s3_env(tfr(&[cmd, url]), 1).run_within(30).fails(2);
+        assert!(err.contains("names no object"), "{cmd} {url}: {err}");
+    }
+}
+
+/// Review 8: `--json`'s "error" carried a dangling link's name raw (ESC,
+/// BEL) while "file" had it escaped; both are escaped alike now.
+#[cfg(unix)]
+#[test]
+fn json_error_is_escaped_like_the_file() {
+    let dir = Dir::new();
+    std::os::unix::fs::symlink("/nonexistent", dir.path("e\u{1b}]0;T\u{7}.tfrecord")).unwrap();
+    for cmd in ["count", "verify-crc"] {
+        let ran = dir.tfr(&[cmd, "--json", "*"]).run_within(30);
+        assert_eq!(ran.code, 2, "{cmd}: {}", ran.stderr);
+        no_raw_controls(&ran.stderr);
+        let json: serde_json::Value = serde_json::from_slice(&ran.stdout).expect("json");
+        let file = &json["files"][0];
+        let error = file["error"].as_str().expect("error");
+        assert!(!error.chars().any(char::is_control), "{cmd}: {error:?}");
+        assert!(error.contains("e\\x1b]0;T\\x07.tfrecord"), "{cmd}: {error:?}");
+        assert!(
+            file["file"].as_str().unwrap().contains("e\\x1b]0;T\\x07"),
+            "{cmd}: {file}"
+        );
+    }
+}
+
+/// Review 7: invisible and bidirectional format characters (Unicode's Cf)
+/// and the line/paragraph separators in a name printed raw.
+#[test]
+fn format_characters_in_names_are_escaped() {
+    let dir = Dir::new();
+    let hidden = [
+        '\u{61c}', '\u{2028}', '\u{2029}', '\u{200b}', '\u{200e}', '\u{feff}', '\u{ad}', '\u{180e}',
+    ];
+    for c in hidden {
+        std::fs::copy(data("base20.tfrecord"), dir.path(&format!("x{c}y.tfrecord"))).unwrap();
+    }
+    let out = dir.tfr(&["count", "x*"]).run_within(30).ok();
+    for c in hidden {
+        assert!(!out.contains(c), "raw {c:?}: {out}");
+        assert!(out.contains(&format!("x\\u{{{:x}}}y", c as u32)), "{c:?}: {out}");
+    }
+    #[cfg(unix)]
+    for c in hidden {
+        let link = dir.path(&format!("z{c}.tfrecord"));
+        std::os::unix::fs::symlink("/nonexistent", &link).unwrap();
+        let err = dir.tfr(&["count", &format!("z{c}.tfrecord")]).run_within(30).fails(2);
+        assert!(
+            !err.contains(c) && err.contains(&format!("z\\u{{{:x}}}", c as u32)),
+            "{c:?}: {err}"
+        );
+        std::fs::remove_file(link).unwrap();
+    }
 }

@@ -21,6 +21,8 @@ then an empty line.
   hostile.py s3-endless PERPAGE [PAGES]  an S3 bucket `b` whose listing never ends (or ends
                                        after PAGES pages): each page PERPAGE new keys and a
                                        next continuation token
+  hostile.py s3-empty new|same         an S3 bucket `b` whose listing pages hold no key and say
+                                       IsTruncated with a token: a new one each page, or the same
   hostile.py s3-error                  every request: 403 with an S3 error whose <Message>
                                        holds ESC]0;title BEL and ESC[2J
 """
@@ -258,11 +260,16 @@ def s3(root, log, bad):
                 token = query.get("continuation-token", [""])[0]
                 if token:
                     after = bytes.fromhex(token).decode()
+                rolled = after if token and delimiter and after.endswith(delimiter) else None
                 max_keys = int(query.get("max-keys", ["1000"])[0])
                 entries = sorted([(k, len(v)) for k, v in files.items()] + [(k, 0) for k in bad])
                 keys, prefixes = [], set()
                 for k, size in entries:
                     if not k.startswith(prefix) or (after and k <= after):
+                        continue
+                    # After a token naming a common prefix, nothing under it
+                    # (`sl//` then `sl//ash.tfrecord` gave `sl//` again, forever).
+                    if rolled and k.startswith(rolled):
                         continue
                     rest = k[len(prefix):]
                     if delimiter and delimiter in rest:
@@ -313,6 +320,19 @@ def s3_endless(per_page, pages):
     return listen(H)
 
 
+def s3_empty(same):
+    class H(Base):
+        def do_HEAD(self):
+            self.answer(404, head=True)
+
+        def do_GET(self):
+            query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
+            page = int(query.get("continuation-token", ["0"])[0])
+            self.answer(200, list_page([], [], "7" if same else str(page + 1)))
+
+    return listen(H)
+
+
 def s3_error():
     body = (
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>AccessDenied</Code>"
@@ -345,6 +365,8 @@ def main():
         server = s3(args[0], args[1], args[2:])
     elif mode == "s3-endless":
         server = s3_endless(int(args[0]), int(args[1]) if len(args) > 1 else None)
+    elif mode == "s3-empty":
+        server = s3_empty(args[0] == "same")
     elif mode == "s3-error":
         server = s3_error()
     else:

@@ -10,8 +10,11 @@
 //! - HTTP(S) follows redirects to other hosts (downloads often move to a
 //!   CDN), but never from `https` to `http`;
 //! - nothing follows a redirect to a link-local address (169.254.0.0/16,
-//!   `fe80::/10`: the cloud's instance-metadata service) or to a metadata
-//!   host name;
+//!   `fe80::/10`: the cloud's instance-metadata service), to EC2's IPv6
+//!   one (`fd00:ec2::254`), Alibaba's (100.100.100.200) or to a metadata
+//!   host name (`metadata.google.internal`, `instance-data.ec2.internal`).
+//!   The check is of the URL's host as written: a name that resolves to
+//!   such an address (a wildcard DNS name) is not caught;
 //! - at most 10 redirects.
 //!
 //! The client options object_store passes (timeouts, `allow_http`, proxy,
@@ -142,16 +145,24 @@ fn metadata_host(url: &reqwest::Url) -> bool {
     use std::net::IpAddr;
     let host = url.host_str().unwrap_or_default();
     let bare = host.trim_start_matches('[').trim_end_matches(']');
+    // Alibaba Cloud's metadata service is not link-local.
+    let v4 = |ip: std::net::Ipv4Addr| ip.is_link_local() || ip == std::net::Ipv4Addr::new(100, 100, 100, 200);
     match bare.parse::<IpAddr>() {
-        Ok(IpAddr::V4(ip)) => ip.is_link_local(),
+        Ok(IpAddr::V4(ip)) => v4(ip),
         Ok(IpAddr::V6(ip)) => match ip.to_ipv4_mapped() {
-            Some(mapped) => mapped.is_link_local(),
-            None => (ip.segments()[0] & 0xffc0) == 0xfe80,
+            Some(mapped) => v4(mapped),
+            // fe80::/10, and EC2's metadata service over IPv6.
+            None => {
+                (ip.segments()[0] & 0xffc0) == 0xfe80
+                    || ip == std::net::Ipv6Addr::new(0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254)
+            }
         },
         Err(_) => {
             let name = host.trim_end_matches('.').to_ascii_lowercase();
-            matches!(name.as_str(), "metadata" | "metadata.google.internal" | "instance-data")
-                || name.ends_with(".metadata.google.internal")
+            matches!(
+                name.as_str(),
+                "metadata" | "metadata.google.internal" | "instance-data" | "instance-data.ec2.internal"
+            ) || name.ends_with(".metadata.google.internal")
         }
     }
 }
@@ -169,6 +180,11 @@ mod tests {
             "http://[::ffff:169.254.169.254]/x",
             "http://metadata.google.internal/computeMetadata/v1/",
             "http://METADATA.google.internal./x",
+            "http://[fd00:ec2::254]/latest/meta-data/",
+            "http://100.100.100.200/latest/meta-data/",
+            "http://[::ffff:100.100.100.200]/x",
+            "http://instance-data/latest/",
+            "http://instance-data.ec2.internal/latest/",
         ] {
             assert!(metadata_host(&reqwest::Url::parse(url).unwrap()), "{url}");
         }

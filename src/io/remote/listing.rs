@@ -1,7 +1,8 @@
 //! Glob expansion over an object store (a child of `store.rs`): the
 //! narrowest prefix before the first glob character is listed page by page,
 //! each key matched as it comes; only the matches are kept, and those are
-//! bounded ([`MAX_MATCHES`]), as is the listing itself ([`MAX_LISTED`]): a
+//! bounded ([`MAX_MATCHES`]), as is the listing itself ([`MAX_LISTED`] keys,
+//! [`MAX_PAGES`] pages, [`MAX_EMPTY_PAGES`] empty ones in a row, no token twice in a row): a
 //! bucket that lists forever ends in one line, not in all memory.
 //!
 //! A key object_store will not take as a name (a `..` or empty component,
@@ -17,6 +18,12 @@ use std::borrow::Cow;
 pub(crate) const MAX_MATCHES: usize = 1_000_000;
 /// The most keys (and common prefixes) a listing may go through.
 pub(crate) const MAX_LISTED: u64 = 10_000_000;
+/// The most pages a listing may go through: pages that hold no key but
+/// say there is more would otherwise go on forever.
+pub(crate) const MAX_PAGES: u64 = 100_000;
+/// The most pages in a row that hold no key (nor prefix) while saying
+/// there is more.
+pub(crate) const MAX_EMPTY_PAGES: u64 = 100;
 /// Keys per request once a page held a key object_store refuses (then
 /// halved down to one, to find it).
 const NARROW_FROM: usize = 512;
@@ -63,6 +70,8 @@ pub(crate) fn list(loc: &Location) -> Result<Vec<String>> {
         let mut keys: Vec<String> = Vec::new();
         let mut skipped: Vec<String> = Vec::new();
         let mut listed = 0u64;
+        let mut pages = 0u64;
+        let mut empty = 0u64;
         let mut from = From::Start;
         let mut narrow: Option<usize> = None;
         loop {
@@ -90,7 +99,14 @@ pub(crate) fn list(loc: &Location) -> Result<Vec<String>> {
                     Some(bad) => match narrow {
                         Some(1) => {
                             skipped.push(format!("{base}/{bad}"));
-                            from = From::After(bad.to_string());
+                            // A common prefix (`sl//`): after every key
+                            // below it, or it is rolled up again.
+                            let after = if one_level && bad.ends_with('/') {
+                                format!("{bad}\u{10ffff}")
+                            } else {
+                                bad.to_string()
+                            };
+                            from = From::After(after);
                             narrow = None;
                             continue;
                         }
@@ -106,6 +122,9 @@ pub(crate) fn list(loc: &Location) -> Result<Vec<String>> {
                     None => return Err(Failed::Store(e)),
                 },
             };
+            pages += 1;
+            let held = page.result.objects.len() + page.result.common_prefixes.len();
+            empty = if held == 0 { empty + 1 } else { 0 };
             listed += (page.result.objects.len() + page.result.common_prefixes.len()) as u64;
             for meta in page.result.objects {
                 let key = meta.location.to_string();
@@ -130,10 +149,11 @@ pub(crate) fn list(loc: &Location) -> Result<Vec<String>> {
                 }
                 keys.push(key);
             }
-            if listed > MAX_LISTED {
+            if listed > MAX_LISTED || pages > MAX_PAGES || empty > MAX_EMPTY_PAGES {
                 return Err(Failed::TooLong);
             }
             match page.page_token {
+                Some(token) if matches!(&from, From::Token(t) if *t == token) => return Err(Failed::Repeats),
                 Some(token) => from = From::Token(token),
                 None => break,
             }
@@ -148,8 +168,11 @@ pub(crate) fn list(loc: &Location) -> Result<Vec<String>> {
             "{name}: more than {MAX_MATCHES} objects match (the most one pattern may name); narrow the pattern"
         ),
         Err(Failed::TooLong) => bail!(
-            "{name}: the listing went past {MAX_LISTED} keys without ending (the most tfr lists for one pattern); narrow the prefix before the first glob character"
+            "{name}: the listing went past {MAX_LISTED} keys, {MAX_PAGES} pages or {MAX_EMPTY_PAGES} empty pages in a row without ending (the most tfr lists for one pattern); narrow the prefix before the first glob character"
         ),
+        Err(Failed::Repeats) => {
+            bail!("{name}: listing failed: the server repeats its listing (the same continuation token twice in a row)")
+        }
     };
     for url in skipped {
         // The io layer has no printer of its own: one warning line, the
@@ -179,6 +202,8 @@ enum Failed {
     Store(object_store::Error),
     TooMany,
     TooLong,
+    /// The same continuation token twice in a row.
+    Repeats,
 }
 
 /// The key a listing's page failed on, when object_store refused it as a

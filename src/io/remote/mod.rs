@@ -71,6 +71,9 @@ impl Location {
     }
 }
 
+/// The longest HTTP(S) URL taken (a presigned URL's query is a few KiB).
+const HTTP_URL_LIMIT: usize = 16 << 10;
+
 /// What an argument names: `Some` when it is a URL tfr reads over the
 /// network, `Some(Err)` for such a URL that is malformed; `None` for
 /// anything else (a path; `file://` is handled by [`file_url`]).
@@ -106,6 +109,25 @@ pub(crate) fn parse(arg: &[u8]) -> Option<Result<Location>> {
         }
         _ => (key, ""),
     };
+    // What reaches a request's URI must fit in it (`http::Uri` holds
+    // 65,534 bytes; object_store panics past that, and a key may be
+    // percent-encoded to three times its length): object stores take
+    // bucket names of at most 255 bytes (S3 63, GCS 222) and keys of
+    // 1,024 (what a glob lists is the part before its first wildcard).
+    let listed = key.find(['*', '?', '[']).map_or(key, |i| &key[..i]);
+    let too_long = match kind {
+        Kind::Http => (text.len() > HTTP_URL_LIMIT).then(|| format!("longer than {HTTP_URL_LIMIT} bytes")),
+        _ if bucket.len() > 255 => Some("a bucket or container name longer than 255 bytes".to_string()),
+        _ if listed.len() > 1024 => Some("a key longer than 1024 bytes, the most an object store takes".to_string()),
+        _ => None,
+    };
+    if let Some(why) = too_long {
+        let start: String = redact(text).chars().take(64).collect();
+        return Some(Err(anyhow::anyhow!(
+            "{}...: {why}",
+            super::input::escape_name(start.as_bytes())
+        )));
+    }
     Some(Ok(Location {
         kind,
         base: format!("{scheme}://{bucket}"),

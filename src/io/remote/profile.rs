@@ -54,10 +54,13 @@ pub(super) fn load() -> anyhow::Result<Profile> {
         if !path.exists() {
             continue;
         }
+        let named = std::env::var_os(var).is_some_and(|v| !v.is_empty());
         let bytes = match super::settings::read_bounded(&path) {
             Ok(bytes) => bytes,
-            Err(e) if e.to_string().contains("larger than") => return Err(e.context(var)),
-            // Unreadable (a directory, no permission): as if absent.
+            // A file the variable names that cannot be read (a directory,
+            // a FIFO, an I/O error) is an error, not "no credentials".
+            Err(e) if named || e.to_string().contains("larger than") => return Err(e.context(var)),
+            // The default place unreadable (no permission): as if absent.
             Err(_) => continue,
         };
         let text = String::from_utf8_lossy(&bytes);

@@ -29,6 +29,19 @@ fn shown(value: &str) -> String {
     crate::io::input::escape_name(super::redact(value).as_bytes())
 }
 
+/// The longest endpoint taken: a request's URI (`http::Uri`) holds at most
+/// 65,534 bytes, and the endpoint is only its start.
+const URL_LIMIT: usize = 4096;
+
+/// The longest web identity token sent to STS: AWS takes 20,000 characters,
+/// and the token travels in the query string of the request's URI.
+const WEB_TOKEN_LIMIT: usize = 20_000;
+
+/// A byte RFC 3986 allows in a URI: unreserved, reserved and `%`.
+fn uri_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=%".contains(&b)
+}
+
 /// Refuses an endpoint that is not an `http(s)://` URL with a host and a
 /// valid port.
 pub(super) fn check_url(name: &str, value: &str) -> Result<()> {
@@ -38,6 +51,10 @@ pub(super) fn check_url(name: &str, value: &str) -> Result<()> {
         Ok(url) if !matches!(url.scheme(), "http" | "https") => "not http:// or https://".to_string(),
         Ok(url) if url.host_str().is_none_or(str::is_empty) => "no host".to_string(),
         Ok(_) if value.chars().any(char::is_control) => "a control character".to_string(),
+        // The URL parser mends what `http::Uri` (object_store's requests)
+        // refuses and would panic on: a space, `"<>{}|^` and backquote.
+        Ok(_) if !value.bytes().all(uri_byte) => "a character a URI may not hold".to_string(),
+        Ok(_) if value.len() > URL_LIMIT => format!("longer than {URL_LIMIT} bytes"),
         Ok(_) => return Ok(()),
     };
     bail!("{name} is not a usable URL ('{}': {why})", shown(value))
@@ -78,6 +95,18 @@ pub(super) fn check(kind: Kind, bucket: &str) -> Result<()> {
         .collect();
     for (name, value) in &env {
         let upper = name.to_ascii_uppercase();
+        // What reaches a request's URI must fit in it (`http::Uri` holds
+        // 65,534 bytes; object_store panics past that): STS takes a role's
+        // ARN of 2,048 bytes and a session name of 64; no other setting
+        // is near 16 KiB. The value is not shown (it may be a secret).
+        let most = match upper.as_str() {
+            "AWS_ROLE_ARN" => 2048,
+            "AWS_ROLE_SESSION_NAME" => 64,
+            _ => 16 << 10,
+        };
+        if value.len() > most {
+            bail!("{name} is longer than {most} bytes, more than can be sent");
+        }
         let url = upper.ends_with("_ENDPOINT")
             || upper.contains("ENDPOINT_URL")
             || upper.ends_with("_URL")
@@ -130,7 +159,25 @@ pub(super) fn check_files(kind: Kind) -> Result<()> {
     };
     for var in vars {
         if let Some(path) = std::env::var_os(var).filter(|p| !p.is_empty()) {
-            read_bounded(Path::new(&path)).with_context(|| var.to_string())?;
+            let bytes = read_bounded(Path::new(&path)).with_context(|| var.to_string())?;
+            // Its length once percent-encoded in the query string.
+            let token = bytes.trim_ascii();
+            let encoded: usize = token
+                .iter()
+                .map(|&b| {
+                    if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+                        1
+                    } else {
+                        3
+                    }
+                })
+                .sum();
+            if *var == "AWS_WEB_IDENTITY_TOKEN_FILE" && encoded > WEB_TOKEN_LIMIT {
+                bail!(
+                    "{var}: {}: the token is longer than {WEB_TOKEN_LIMIT} bytes, the most AWS STS takes",
+                    crate::io::input::show_path(Path::new(&path))
+                );
+            }
         }
     }
     if kind == Kind::Gcs {
@@ -143,11 +190,23 @@ pub(super) fn check_files(kind: Kind) -> Result<()> {
     Ok(())
 }
 
-/// A file's bytes, refused in one line when it holds more than
-/// [`FILE_LIMIT`] (read with a bound: a device or a FIFO that never ends
-/// costs at most the limit).
+/// A regular file's bytes, refused in one line when it holds more than
+/// [`FILE_LIMIT`] (read with a bound: a file that grows costs at most the
+/// limit) or when it is no regular file (a directory, a FIFO that would
+/// block, a device such as `/dev/zero`).
 pub(super) fn read_bounded(path: &Path) -> Result<Vec<u8>> {
     let name = crate::io::input::show_path(path);
+    // Before opening: a FIFO's open waits for a writer; a directory or a
+    // device is no credentials file.
+    let meta = std::fs::metadata(path).with_context(|| format!("{name}: cannot open"))?;
+    if !meta.is_file() {
+        let what = if meta.is_dir() {
+            "a directory"
+        } else {
+            "a FIFO, a socket or a device"
+        };
+        bail!("{name}: not a regular file ({what}); credentials and configuration are read from files");
+    }
     let file = std::fs::File::open(path).with_context(|| format!("{name}: cannot open"))?;
     let mut bytes = Vec::new();
     file.take(FILE_LIMIT + 1)
@@ -174,6 +233,11 @@ mod tests {
             "http://127.0.0.1:99999",
             "ftp://h",
             "http://h\n/x",
+            " http://127.0.0.1:1",
+            "http://127.0.0.1:1 ",
+            "http://127.0.0.1:1/pa th",
+            "http://127.0.0.1:1/\"<>",
+            "http://127.0.0.1:1/{x}|^`",
         ] {
             let e = check_url("AWS_ENDPOINT", bad).unwrap_err().to_string();
             assert!(e.starts_with("AWS_ENDPOINT is not a usable URL ("), "{bad:?}: {e}");
@@ -198,7 +262,9 @@ mod tests {
     #[test]
     fn bounds_files() {
         let e = read_bounded(Path::new("/dev/zero")).unwrap_err().to_string();
-        assert!(e.contains("larger than 1 MiB"), "{e}");
+        assert!(e.contains("not a regular file"), "{e}");
+        let e = read_bounded(Path::new("/")).unwrap_err().to_string();
+        assert!(e.contains("not a regular file (a directory)"), "{e}");
         let dir = std::env::temp_dir().join(format!("tfr-settings-{}", std::process::id()));
         std::fs::write(&dir, b"[default]\n").unwrap();
         assert_eq!(read_bounded(&dir).unwrap(), b"[default]\n");
