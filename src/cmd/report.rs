@@ -179,7 +179,7 @@ fn anomalies(
 /// The gallery's cards, rendered by the workers as the records stream
 /// past (thumbnails included), and what they show.
 fn gallery_cards(args: &ReportArgs, inputs: &[crate::io::Input], ty: MessageType) -> Result<(String, String)> {
-    let images = gallery::Images::new(args.image_feature.clone());
+    let images = gallery::Images::new(args.image_feature.clone(), args.sample.unwrap_or(args.records));
     let open = args.input.options();
     let range = crate::args::RangeArgs {
         skip: 0,

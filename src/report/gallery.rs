@@ -21,11 +21,11 @@ const MAX_ALLOC: u64 = 40 << 20;
 /// 9000x9000, a GIF a 1x1 screen and a 6000x6000 frame: the header, and a
 /// GIF's first frame, are read first).
 const MAX_PIXELS: u64 = 8_000_000;
-/// Images over this many pixels are decoded one at a time (so the workers
-/// together never hold more than one large image).
-const LARGE_PIXELS: u64 = 1_000_000;
-/// Pixels decoded for one page at most (then images are described, not
-/// drawn): bounds the time a page of hostile images takes.
+/// Pixels decoded for one page at most, shared out evenly between its
+/// cards (then images are described, not drawn): bounds the time a page of
+/// hostile images takes, and each card's share does not depend on the
+/// order in which the workers reach the cards (the page is the same for
+/// any `-j`).
 pub const PAGE_PIXELS: u64 = 500_000_000;
 /// Time spent decoding for one page at most (then images are described).
 const PAGE_DECODE_TIME: std::time::Duration = std::time::Duration::from_secs(20);
@@ -40,23 +40,23 @@ pub struct Images {
     /// Features forced to be images (`--image-feature`); others are
     /// pictures when their bytes are JPEG, PNG, GIF or WebP.
     pub forced: Vec<String>,
-    /// Pixels the page may still decode (see [`PAGE_PIXELS`]).
-    pub budget: std::sync::atomic::AtomicU64,
+    /// Pixels one card may decode (its share of [`PAGE_PIXELS`]).
+    per_card: u64,
     /// Microseconds spent decoding so far (see [`PAGE_DECODE_TIME`]).
     spent_us: std::sync::atomic::AtomicU64,
-    /// Held while a large image (or one of unknown size) is decoded.
-    large: std::sync::Mutex<()>,
 }
 
 impl Images {
-    /// Images of the features `forced` and the recognised ones, with a
-    /// page budget of [`PAGE_PIXELS`].
-    pub fn new(forced: Vec<String>) -> Self {
+    /// Images of the features `forced` and the recognised ones, for a page
+    /// of `cards` cards: each may decode `PAGE_PIXELS / cards` pixels, and
+    /// at least one image of the largest size drawn ([`MAX_PIXELS`]), so a
+    /// page of many cards still shows one picture on each (its time is
+    /// then bounded by [`PAGE_DECODE_TIME`]).
+    pub fn new(forced: Vec<String>, cards: u64) -> Self {
         Images {
             forced,
-            budget: std::sync::atomic::AtomicU64::new(PAGE_PIXELS),
+            per_card: (PAGE_PIXELS / cards.max(1)).max(MAX_PIXELS),
             spent_us: std::sync::atomic::AtomicU64::new(0),
-            large: std::sync::Mutex::new(()),
         }
     }
 
@@ -64,19 +64,12 @@ impl Images {
     fn out_of_time(&self) -> bool {
         self.spent_us.load(std::sync::atomic::Ordering::Relaxed) >= PAGE_DECODE_TIME.as_micros() as u64
     }
-
-    /// Takes `pixels` from the page's budget; false when it is spent.
-    fn spend(&self, pixels: u64) -> bool {
-        use std::sync::atomic::Ordering::Relaxed;
-        self.budget
-            .fetch_update(Relaxed, Relaxed, |left| left.checked_sub(pixels))
-            .is_ok()
-    }
 }
 
 /// A thumbnail of an encoded image as a `data:` URL, with the image's own
-/// size; `Err` says why it could not be decoded.
-pub fn thumbnail(bytes: &[u8], images: &Images) -> Result<(String, u32, u32), String> {
+/// size; `Err` says why it could not be decoded. `left`: the pixels the
+/// card may still decode.
+pub fn thumbnail(bytes: &[u8], images: &Images, left: &mut u64) -> Result<(String, u32, u32), String> {
     if images.out_of_time() {
         return Err(format!(
             "the page's decoding time ({} s) is spent",
@@ -97,19 +90,18 @@ pub fn thumbnail(bytes: &[u8], images: &Images) -> Result<(String, u32, u32), St
         if pixels > MAX_PIXELS {
             return Err(format!("{w}x{h} is over {} megapixels", MAX_PIXELS / 1_000_000));
         }
-        if !images.spend(pixels) {
-            return Err("the page's decoding budget is spent".into());
+        match left.checked_sub(pixels) {
+            Some(rest) => *left = rest,
+            None => {
+                return Err(format!(
+                    "the card's share of the page's decoding budget ({:.1} megapixels) is spent",
+                    images.per_card as f64 / 1e6
+                ))
+            }
         }
     }
-    // A large image (or one whose size is not known) is decoded alone.
-    let _alone = match announced {
-        Some((w, h)) if w * h <= LARGE_PIXELS => None,
-        _ => Some(images.large.lock().unwrap_or_else(|e| e.into_inner())),
-    };
-    let start = std::time::Instant::now();
-    let made = decode_small(bytes);
-    let took = start.elapsed().as_micros() as u64;
-    images.spent_us.fetch_add(took, std::sync::atomic::Ordering::Relaxed);
+    let (made, took_us) = decode_on_one_thread(bytes);
+    images.spent_us.fetch_add(took_us, std::sync::atomic::Ordering::Relaxed);
     made
 }
 
@@ -143,6 +135,45 @@ fn gif_first_frame(b: &[u8]) -> Option<(u64, u64)> {
             _ => return None,
         }
     }
+}
+
+/// An image to decode, and where its thumbnail goes.
+type DecodeJob = (Vec<u8>, std::sync::mpsc::SyncSender<(Thumbnail, u64)>);
+/// A thumbnail (`data:` URL, width, height) or why there is none.
+type Thumbnail = Result<(String, u32, u32), String>;
+
+/// [`decode_small`] on the one thread that decodes every image of the
+/// process, one at a time. Each thread that frees a large buffer keeps it
+/// in its own allocator arena: decoded on every worker, a page of large
+/// images held a 32 MB buffer per worker (over 700 MB at `-j 16`); on one
+/// thread, memory is that of one image whatever `-j` is. Also returns the
+/// microseconds the decoding took (not counting the wait for the thread).
+fn decode_on_one_thread(bytes: &[u8]) -> (Thumbnail, u64) {
+    use std::sync::mpsc::sync_channel;
+    static DECODER: std::sync::OnceLock<Option<std::sync::mpsc::SyncSender<DecodeJob>>> = std::sync::OnceLock::new();
+    let decoder = DECODER.get_or_init(|| {
+        let (tx, rx) = sync_channel::<DecodeJob>(0);
+        std::thread::Builder::new()
+            .name("tfr-images".into())
+            .spawn(move || {
+                for (bytes, reply) in rx {
+                    let start = std::time::Instant::now();
+                    let made = decode_small(&bytes);
+                    let _ = reply.send((made, start.elapsed().as_micros() as u64));
+                }
+            })
+            .ok()
+            .map(|_| tx)
+    });
+    let stopped = || (Err("the image decoder stopped".to_string()), 0);
+    let Some(decoder) = decoder else {
+        return stopped();
+    };
+    let (reply, answer) = sync_channel(1);
+    if decoder.send((bytes.to_vec(), reply)).is_err() {
+        return stopped();
+    }
+    answer.recv().unwrap_or_else(|_| stopped())
 }
 
 /// Decodes an image (within [`MAX_ALLOC`] and [`MAX_SIDE`]) and encodes
@@ -218,7 +249,7 @@ fn short_values(f: &FeatureView<'_>) -> String {
 }
 
 /// The pictures and the other features of a features map, as HTML.
-fn features_html(out: &mut String, features: &FeaturesView<'_>, images: &Images) {
+fn features_html(out: &mut String, features: &FeaturesView<'_>, images: &Images, left: &mut u64) {
     let mut pictures = String::new();
     let mut fields = String::new();
     for (name, f) in features.sorted() {
@@ -238,7 +269,7 @@ fn features_html(out: &mut String, features: &FeaturesView<'_>, images: &Images)
             continue;
         }
         for v in pics.iter().take(LIST_SHOWN) {
-            match thumbnail(v, images) {
+            match thumbnail(v, images, left) {
                 Ok((url, w, h)) => {
                     let _ = write!(
                         pictures,
@@ -279,6 +310,8 @@ pub fn card(
     out: &mut Vec<u8>,
 ) -> Result<(), crate::example::DecodeError> {
     let mut html = String::new();
+    let mut card_pixels = images.per_card;
+    let left = &mut card_pixels;
     let _ = write!(
         html,
         r#"<article class="card"><header>{} <b>#{index}</b></header>"#,
@@ -288,7 +321,7 @@ pub fn card(
         MessageType::SequenceExample => {
             let se = decoder.sequence_example(payload, strict)?;
             if let Some(c) = se.context() {
-                features_html(&mut html, &c, images);
+                features_html(&mut html, &c, images, left);
             }
             if let Some(lists) = se.feature_lists() {
                 let mut fields = String::new();
@@ -312,7 +345,7 @@ pub fn card(
             let mut context = String::new();
             elwc::with_context(decoder, payload, &parts, |view: &ExampleView<'_>| {
                 if let Some(f) = view.features() {
-                    features_html(&mut context, &f, images);
+                    features_html(&mut context, &f, images, left);
                 }
             });
             let mut examples = String::new();
@@ -321,7 +354,7 @@ pub fn card(
                 count += 1;
                 if count == 1 {
                     if let Some(f) = view.features() {
-                        features_html(&mut examples, &f, images);
+                        features_html(&mut examples, &f, images, left);
                     }
                 }
             });
@@ -333,7 +366,7 @@ pub fn card(
         _ => {
             let ex = decoder.example(payload, strict)?;
             if let Some(f) = ex.features() {
-                features_html(&mut html, &f, images);
+                features_html(&mut html, &f, images, left);
             }
         }
     }

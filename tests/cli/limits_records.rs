@@ -442,3 +442,43 @@ fn merging_saved_statistics_takes_a_few_times_the_file() {
     assert_eq!(code, 0, "{err}");
     assert!(peak <= 64 + 3 * size_mb, "peak RSS {peak} MB for a {size_mb} MB file");
 }
+
+/// Regression (review of issue 27, item 6): thumbnails were decoded on
+/// every worker, and each worker's allocator arena kept a freed image
+/// buffer: a page of 2820x2820 PNGs peaked at 711 MB with `-j 16` (48 MB
+/// with `-j 1`). The page's pixel budget was also taken in whatever order
+/// the workers reached the cards, so which cards had a thumbnail changed
+/// from run to run. Images are now decoded on one thread, and each card
+/// has its own share of the budget: the same page, in the same memory,
+/// for any `-j`.
+#[test]
+fn report_thumbnails_are_the_same_in_the_same_memory_for_any_jobs() {
+    let dir = Dir::new();
+    let (w, h) = (2400u32, 1600u32);
+    let mut payloads = Vec::new();
+    for k in 0..12u8 {
+        let img = image::RgbaImage::from_fn(w, h, |x, y| image::Rgba([k * 20, (x / 64) as u8, (y / 64) as u8, 255]));
+        let mut png = Vec::new();
+        img.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+            .unwrap();
+        payloads.push(image_record(vec![png]));
+    }
+    let refs: Vec<&[u8]> = payloads.iter().map(|p| &p[..]).collect();
+    dir.write("pngs.tfrecord", &records(&refs));
+    let mut pages = Vec::new();
+    for jobs in ["1", "8"] {
+        let out = format!("p{jobs}.html");
+        let Some((code, err, peak)) = measured(&dir, &["report", "-j", jobs, "pngs.tfrecord", "-o", &out], None) else {
+            return;
+        };
+        assert_eq!(code, 0, "{err}");
+        eprintln!("report -j {jobs} of 12 PNGs of {w}x{h}: peak RSS {peak} MB");
+        assert!(peak <= 64, "-j {jobs}: peak RSS {peak} MB");
+        let page = std::fs::read_to_string(dir.path(&out)).unwrap();
+        let start = page.find("<article").expect("a card");
+        let end = page.rfind("</article>").expect("a card");
+        pages.push(page[start..end].to_string());
+    }
+    assert_eq!(pages[0].matches("<img").count(), 12, "every PNG is drawn");
+    assert!(pages[0] == pages[1], "the gallery differs between -j 1 and -j 8");
+}
