@@ -230,6 +230,11 @@ impl<'de> serde::de::Visitor<'de> for Document<'_> {
         let mut top = serde_json::Map::new();
         let mut tables: Tables = Default::default();
         while let Some(key) = map.next_key::<String>()? {
+            // JSON lets the last of two values win: a forged file could
+            // show one count to a reader and another to tfr.
+            if top.contains_key(&key) {
+                return Err(serde::de::Error::custom(format!("\"{key}\" is given twice")));
+            }
             let slot = match key.as_str() {
                 "features" => 0,
                 "feature_lists" => 1,

@@ -409,4 +409,15 @@ fn forged_saved_statistics_are_refused_in_one_line() {
         assert!(!line.contains("internal error"), "{what}: {line}");
         assert_eq!(line.lines().count(), 1, "{what}: {line}");
     }
+    // A key given twice (JSON's last value would win unseen), found by
+    // review: accepted before.
+    let text = good.to_string();
+    for (key, twice) in [
+        ("records", text.replacen("{", "{\"records\":1,", 1)),
+        ("features", text.replacen("{", "{\"features\":[],", 1)),
+    ] {
+        dir.write("twice.json", twice.as_bytes());
+        let line = dir.tfr(&["stats", "--merge", "twice.json"]).run().fails(2);
+        assert!(line.contains(&format!("\"{key}\" is given twice")), "{line}");
+    }
 }
