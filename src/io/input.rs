@@ -106,19 +106,25 @@ pub fn hidden_char(c: char) -> bool {
         )
 }
 
+/// Appends `c`, escaped when it is a control or [`hidden_char`]: `\n`,
+/// `\t`, `\r`, `\xNN`, `\u{NNNN}`.
+pub(crate) fn push_escaped(out: &mut String, c: char) {
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\t' => out.push_str("\\t"),
+        '\r' => out.push_str("\\r"),
+        c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
+        c if hidden_char(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+        c => out.push(c),
+    }
+}
+
 /// A file name as printed: see [`Input::display`].
 pub fn escape_name(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len());
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {
-            match c {
-                '\n' => out.push_str("\\n"),
-                '\t' => out.push_str("\\t"),
-                '\r' => out.push_str("\\r"),
-                c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
-                c if hidden_char(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-                c => out.push(c),
-            }
+            push_escaped(&mut out, c);
         }
         for b in chunk.invalid() {
             out.push_str(&format!("\\x{b:02x}"));
