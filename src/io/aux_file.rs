@@ -23,18 +23,25 @@ pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>> {
             shown_size(limit)
         );
     }
-    let mut bytes = Vec::with_capacity(known.unwrap_or(0).min(limit) as usize);
-    file.take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .with_context(|| format!("{name}: cannot read"))?;
-    if bytes.len() as u64 > limit {
-        bail!(
+    let capacity = known.unwrap_or(0).min(limit) as usize;
+    match read_at_most(file, limit, capacity).with_context(|| format!("{name}: cannot read"))? {
+        Some(bytes) => Ok(bytes),
+        None => bail!(
             "{name}: more than {} bytes, over the --max-aux-size limit ({}) on a schema or statistics file",
             limit,
             shown_size(limit)
-        );
+        ),
     }
-    Ok(bytes)
+}
+
+/// All of `reader` if it holds at most `limit` bytes, else `None`; reads
+/// at most `limit + 1` bytes (a reader that never ends costs the limit).
+/// Shared by every auxiliary file tfr reads whole (schemas, saved
+/// statistics, credentials and configuration).
+pub(crate) fn read_at_most(reader: impl Read, limit: u64, capacity: usize) -> std::io::Result<Option<Vec<u8>>> {
+    let mut bytes = Vec::with_capacity(capacity);
+    reader.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= limit).then_some(bytes))
 }
 
 /// A limit as printed: whole MiB or GiB as such, else bytes.

@@ -7,7 +7,6 @@
 
 use super::Kind;
 use anyhow::{bail, Context, Result};
-use std::io::Read;
 use std::path::Path;
 
 /// The most an auxiliary file (a credentials or config file, a token file,
@@ -208,17 +207,13 @@ pub(super) fn read_bounded(path: &Path) -> Result<Vec<u8>> {
         bail!("{name}: not a regular file ({what}); credentials and configuration are read from files");
     }
     let file = std::fs::File::open(path).with_context(|| format!("{name}: cannot open"))?;
-    let mut bytes = Vec::new();
-    file.take(FILE_LIMIT + 1)
-        .read_to_end(&mut bytes)
-        .with_context(|| format!("{name}: cannot read"))?;
-    if bytes.len() as u64 > FILE_LIMIT {
-        bail!(
+    match crate::io::aux_file::read_at_most(file, FILE_LIMIT, 0).with_context(|| format!("{name}: cannot read"))? {
+        Some(bytes) => Ok(bytes),
+        None => bail!(
             "{name}: larger than {} MiB, the most a credentials or configuration file may hold",
             FILE_LIMIT >> 20
-        );
+        ),
     }
-    Ok(bytes)
 }
 
 #[cfg(test)]
