@@ -41,6 +41,7 @@
 
 pub(crate) mod elwc;
 pub mod error;
+pub mod filter;
 pub mod json;
 pub mod media;
 pub mod out;
@@ -56,6 +57,7 @@ pub(crate) mod wire;
 mod tests;
 
 pub use error::{DecodeError, DecodeErrorKind};
+pub use filter::Where;
 pub use out::{Keep, Look, Out};
 pub use short::Shorten;
 pub use view::{
