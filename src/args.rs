@@ -334,7 +334,39 @@ impl RangeArgs {
             },
             sample: self.sample.map(|n| (n, seed)),
             probe_limit: false,
+            filter: None,
         }
+    }
+}
+
+/// `--where EXPR` (cat, head, count, to-jsonl, schema, stats): a command
+/// gets it by flattening this struct and handing `filter` to the reader
+/// ([`crate::pipeline::batches::Reading::filter`]).
+#[derive(Args, Debug, Clone, Default)]
+pub(crate) struct WhereArg {
+    /// Only the records whose features match EXPR: comparisons ('label ==
+    /// 1', 'score >= 0.5', 'country == "US"', 'label in [1, 2]'), has(NAME),
+    /// len(NAME) > 512 (number of values), a regex on bytes
+    /// ('image/filename ~ "^img_00"'), &&, ||, !, parentheses. Names are
+    /// written as they are (image/encoded, a.b) or in backticks. A feature
+    /// with several values matches when any value does; a missing feature
+    /// makes every comparison false (!has(x) finds it); a value of another
+    /// kind (a string against int64) is false. SequenceExamples and ELWC:
+    /// their context. With --skip/--limit/--sample, they count matching
+    /// records.
+    #[arg(long = "where", value_name = "EXPR", value_parser = parse_where)]
+    pub(crate) filter: Option<crate::example::Where>,
+}
+
+/// A `--where` expression, parsed (an error names the column).
+fn parse_where(s: &str) -> Result<crate::example::Where, String> {
+    crate::example::Where::parse(s).map_err(|e| e.to_string())
+}
+
+impl WhereArg {
+    /// The filter, if given.
+    pub(crate) fn get(&self) -> Option<&crate::example::Where> {
+        self.filter.as_ref()
     }
 }
 

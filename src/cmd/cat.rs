@@ -1,6 +1,6 @@
 //! `tfr cat` and `tfr head`: print records (head is cat with a limit).
 
-use crate::args::{FeatureArgs, InputArgs, JobsArg, PayloadType, RangeArgs, ShortArgs};
+use crate::args::{FeatureArgs, InputArgs, JobsArg, PayloadType, RangeArgs, ShortArgs, WhereArg};
 use crate::example::{self, Decoder, Format, Keep, Look, MessageType, Out};
 use crate::exit::Exit;
 use crate::output::{self, Ctx};
@@ -66,6 +66,9 @@ pub(crate) struct CatArgs {
     pub(crate) range: RangeArgs,
 
     #[command(flatten)]
+    pub(crate) filter: WhereArg,
+
+    #[command(flatten)]
     pub(crate) jobs: JobsArg,
 }
 
@@ -82,6 +85,9 @@ pub(crate) struct HeadArgs {
 
     #[command(flatten)]
     pub(crate) print: PrintArgs,
+
+    #[command(flatten)]
+    pub(crate) filter: WhereArg,
 }
 
 /// `cat`: inputs read (and inflated) up to `--jobs` at once, records
@@ -122,7 +128,8 @@ fn cat_styled(
     };
     let open = print.input.options();
     let update = |bytes, records| progress.update(bytes, records);
-    let how = args.range.reading(&open, print.payload.fixed(), jobs);
+    let mut how = args.range.reading(&open, print.payload.fixed(), jobs);
+    how.filter = args.filter.get();
     let (_, result) = batches::run(
         inputs,
         &how,
@@ -214,6 +221,9 @@ fn print_first(
         return Ok(Exit::Success);
     }
     let mut to_skip = head.skip;
+    // `--where`: the skip and the limit count matching records, so each
+    // record is read and evaluated.
+    let filter = head.filter.get();
     let progress = print_progress(ctx);
     let mut printed = 0u64;
     let mut buf = Vec::with_capacity(64 * 1024);
@@ -225,7 +235,7 @@ fn print_first(
         let name = input.display();
         let strict = args.payload == PayloadType::Auto;
         let mut ty = args.payload.fixed();
-        while to_skip > 0 {
+        while filter.is_none() && to_skip > 0 {
             if reader
                 .skip_record()
                 .map_err(|e| record::read_error(input, e))?
@@ -235,7 +245,7 @@ fn print_first(
             }
             to_skip -= 1;
         }
-        if to_skip > 0 {
+        if filter.is_none() && to_skip > 0 {
             continue;
         }
         while let Some(rec) = reader.next_record().map_err(|e| record::read_error(input, e))? {
@@ -248,6 +258,24 @@ fn print_first(
                     t
                 }
             };
+            if let Some(f) = filter {
+                let record = batches::Record {
+                    payload: rec.data,
+                    index: rec.index,
+                    offset: rec.offset,
+                    input: 0,
+                    name: &name,
+                    ty: t,
+                    strict,
+                };
+                if !batches::keeps(f, &mut decoder, &record)? {
+                    continue;
+                }
+                if to_skip > 0 {
+                    to_skip -= 1;
+                    continue;
+                }
+            }
             buf.clear();
             let label = Label {
                 name: &name,

@@ -1,14 +1,19 @@
-//! `tfr count`: records per input, by hopping from header to header.
+//! `tfr count`: records per input, by hopping from header to header; with
+//! `--where` or `--by`, records decoded on the workers of the reader of
+//! records ([`batches::run`]) and tallied ([`Tally`]).
 
-use crate::args::{InputArgs, JobsArg};
+use crate::args::{InputArgs, JobsArg, PayloadType, WhereArg};
+use crate::example::{self, Decoder, Kind};
 use crate::exit::Exit;
 use crate::io::Input;
 use crate::output::{self, Ctx};
 use crate::pipeline;
+use crate::pipeline::batches::{self, Batch, Record, Types, Work};
 use crate::record::{self, Check, ReadError, RecordReader};
 use anyhow::{Context, Result};
 use clap::Args;
 use comfy_table::CellAlignment;
+use std::collections::HashMap;
 use std::io::Write;
 
 #[derive(Args, Debug, Clone)]
@@ -16,9 +21,29 @@ pub(crate) struct CountArgs {
     #[command(flatten)]
     pub(crate) input: InputArgs,
 
-    /// Print JSON: {"files": [{"file", "records"[, "error"]}], "total"}.
+    /// Print JSON: {"files": [{"file", "records"[, "error"]}], "total"};
+    /// with --by: {"by", "total", "values": [{"value", "records"}],
+    /// "missing", "no_values"[, "other"]}.
     #[arg(long)]
     pub(crate) json: bool,
+
+    /// Records per value of FEATURE, most frequent first (then by value):
+    /// a record counts once under each distinct value it has (a list
+    /// [1, 2, 2] counts under 1 and 2); records without the feature are
+    /// counted as (missing), with an empty list as (no values). At most
+    /// 1,000,000 distinct values (or 64 MiB of them) are told apart; the
+    /// records of any further value are counted as (other values), with a
+    /// warning. SequenceExamples and ELWC: their context.
+    #[arg(long, value_name = "FEATURE")]
+    pub(crate) by: Option<String>,
+
+    /// Payload type (for --where and --by; the first record decides when
+    /// auto).
+    #[arg(long = "type", short = 't', value_enum, default_value_t = PayloadType::Auto, value_name = "TYPE")]
+    pub(crate) payload: PayloadType,
+
+    #[command(flatten)]
+    pub(crate) filter: WhereArg,
 
     #[command(flatten)]
     pub(crate) jobs: JobsArg,
@@ -41,6 +66,9 @@ struct FileCount {
 
 pub(crate) fn run(args: &CountArgs, ctx: &Ctx) -> Result<Exit> {
     let inputs = args.input.expand()?;
+    if args.by.is_some() || args.filter.get().is_some() {
+        return count_decoded(&inputs, args, ctx);
+    }
     let total_bytes = crate::io::input::total_size(&inputs);
     let progress = ctx.progress(total_bytes);
     let jobs = args.jobs.for_inputs(&inputs);
@@ -197,6 +225,346 @@ fn write_table(out: &mut dyn Write, counts: &[Row]) -> Result<()> {
     table.add_row(vec!["total".to_string(), total.to_string()]);
     if let Some(col) = table.column_mut(1) {
         col.set_cell_alignment(CellAlignment::Right);
+    }
+    writeln!(out, "{table}")?;
+    Ok(())
+}
+
+/// A value of the `--by` feature, as a key of the tally.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Key {
+    Int(i64),
+    /// A float32 by its bits (NaNs with the same bits are one value).
+    Float(u32),
+    Bytes(Vec<u8>),
+}
+
+impl Key {
+    fn size(&self) -> usize {
+        match self {
+            Key::Bytes(b) => b.len() + 32,
+            _ => 32,
+        }
+    }
+}
+
+/// Distinct values told apart by `--by` (then counted as other values).
+const MAX_KEYS: usize = 1_000_000;
+/// Bytes of distinct values kept by `--by`.
+const MAX_KEY_BYTES: usize = 64 << 20;
+
+/// What `count --where/--by` tallies: per batch (on a worker), then for
+/// the run (merged in record order).
+#[derive(Debug, Default)]
+struct Tally {
+    /// Records per input (matching `--where`).
+    per_input: Vec<u64>,
+    /// `--by`: records per value, records without the feature, records
+    /// with no values, records counted past the cap.
+    by: HashMap<Key, u64>,
+    missing: u64,
+    no_values: u64,
+    other: u64,
+    key_bytes: usize,
+}
+
+impl pipeline::Output for Tally {
+    fn is_empty(&self) -> bool {
+        self.per_input.is_empty() && self.by.is_empty() && self.missing + self.no_values + self.other == 0
+    }
+
+    fn clear(&mut self) {
+        self.per_input.clear();
+        self.by.clear();
+        (self.missing, self.no_values, self.other, self.key_bytes) = (0, 0, 0, 0);
+    }
+}
+
+impl Tally {
+    fn add_input(&mut self, input: u32, n: u64) {
+        let i = input as usize;
+        if self.per_input.len() <= i {
+            self.per_input.resize(i + 1, 0);
+        }
+        self.per_input[i] += n;
+    }
+
+    /// Adds one record's count to `key`, within the caps.
+    fn bump(&mut self, key: Key, n: u64) {
+        if let Some(c) = self.by.get_mut(&key) {
+            *c += n;
+        } else if self.by.len() < MAX_KEYS && self.key_bytes + key.size() <= MAX_KEY_BYTES {
+            self.key_bytes += key.size();
+            self.by.insert(key, n);
+        } else {
+            self.other += n;
+        }
+    }
+
+    /// Adds a batch's tally (the next in record order).
+    fn merge(&mut self, other: &Tally) {
+        for (i, &n) in other.per_input.iter().enumerate() {
+            if n > 0 {
+                self.add_input(i as u32, n);
+            }
+        }
+        self.missing += other.missing;
+        self.no_values += other.no_values;
+        self.other += other.other;
+        // Values in record order of first sight would need the batch's
+        // order; sorted, the keys that get in past the cap are the same
+        // for any -j (the batches are).
+        let mut keys: Vec<(&Key, &u64)> = other.by.iter().collect();
+        keys.sort_unstable();
+        for (k, &n) in keys {
+            self.bump(k.clone(), n);
+        }
+    }
+}
+
+/// The worker side of `count --where/--by`.
+struct Counting<'a> {
+    by: Option<&'a str>,
+}
+
+impl Work for Counting<'_> {
+    type Out = Tally;
+
+    fn record(&self, decoder: &mut Decoder, r: &Record<'_>, out: &mut Tally) -> Result<()> {
+        out.add_input(r.input, 1);
+        let Some(name) = self.by else {
+            return Ok(());
+        };
+        if r.ty == example::MessageType::Raw {
+            anyhow::bail!(
+                "{}: record {} at byte {}: --by reads features, and a --type raw record has none",
+                r.name,
+                r.index,
+                r.offset
+            );
+        }
+        let mut keys: Vec<Key> = Vec::new();
+        let found = example::filter::with_features(decoder, r.ty, r.strict, r.payload, |fs| {
+            let f = example::filter::lookup(fs, name)?;
+            match f.kind() {
+                Kind::None => {}
+                Kind::Int64 => keys.extend(f.int64s().map(Key::Int)),
+                Kind::Float => keys.extend(f.floats().map(|v| Key::Float(v.to_bits()))),
+                Kind::Bytes => keys.extend(f.bytes().map(|v| Key::Bytes(v.to_vec()))),
+            }
+            Some(())
+        })
+        .map_err(|e| batches::decode_error(r.name, r.index, r.offset, e))?;
+        if found.is_none() {
+            out.missing += 1;
+        } else if keys.is_empty() {
+            out.no_values += 1;
+        } else {
+            keys.sort_unstable();
+            keys.dedup();
+            for k in keys {
+                out.bump(k, 1);
+            }
+        }
+        Ok(())
+    }
+
+    fn batch(&self, batch: &Batch<Tally>, out: &mut Tally) -> Result<()> {
+        out.add_input(batch.input, 0);
+        if self.by.is_none() {
+            // --where alone: the batch holds the matching records.
+            out.add_input(batch.input, batch.records().count() as u64);
+            return Ok(());
+        }
+        batches::each_record(self, batch, out)
+    }
+}
+
+/// `count --where/--by`: every record read and decoded (one dataset: the
+/// first record decides the type), counted per input and per value.
+fn count_decoded(inputs: &[Input], args: &CountArgs, ctx: &Ctx) -> Result<Exit> {
+    let progress = ctx.progress(crate::io::input::total_size(inputs));
+    let jobs = args.jobs.for_inputs(inputs);
+    let open = args.input.options();
+    let how = batches::Reading {
+        open: &open,
+        types: Types::given(args.payload.fixed(), Types::Dataset),
+        jobs,
+        range: batches::Range::default(),
+        sample: None,
+        probe_limit: false,
+        filter: args.filter.get(),
+    };
+    let mut total = Tally::default();
+    let merge = |t: &Tally| {
+        total.merge(t);
+        Ok(())
+    };
+    let work = Counting { by: args.by.as_deref() };
+    let update = |bytes, records| progress.update(bytes, records);
+    let (read, result) = batches::run(inputs, &how, pipeline::workers(jobs), &work, merge, &update);
+    progress.finish();
+    let error = result.err();
+    if let (Some(e), true) = (&error, read.files.is_empty()) {
+        return Err(anyhow::anyhow!("{e:#}"));
+    }
+    let mut out = output::stdout();
+    let written = (|| -> Result<()> {
+        match &args.by {
+            Some(name) => {
+                if total.other > 0 {
+                    output::error_line(format_args!(
+                        "warning: --by {}: more than {} distinct values (or {} MiB of them): the records of the \
+                         rest are counted as (other values)",
+                        output::escape_controls(name),
+                        MAX_KEYS,
+                        MAX_KEY_BYTES >> 20
+                    ));
+                }
+                write_by(&mut out, name, &total, args.json)?;
+            }
+            None => {
+                let rows: Vec<Row> = read
+                    .files
+                    .iter()
+                    .map(|&(i, _)| Row {
+                        name: inputs[i].display(),
+                        records: total.per_input.get(i).copied().unwrap_or(0),
+                        error: None,
+                    })
+                    .collect();
+                if args.json {
+                    write_json(&mut out, &rows)?;
+                } else if inputs.len() == 1 {
+                    writeln!(out, "{}", rows.first().map_or(0, |r| r.records))?;
+                } else {
+                    write_table(&mut out, &rows)?;
+                }
+            }
+        }
+        out.flush().context("writing output")
+    })();
+    match error {
+        // What was counted before the damage, then the error.
+        Some(e) => {
+            written?;
+            Err(e)
+        }
+        None => output::keep_verdict(written, Exit::Success),
+    }
+}
+
+/// The `--by` rows: most records first, then by value.
+fn by_rows(total: &Tally) -> Vec<(&Key, u64)> {
+    let mut rows: Vec<(&Key, u64)> = total.by.iter().map(|(k, &n)| (k, n)).collect();
+    rows.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+    rows
+}
+
+/// A value as printed in the table: numbers as TensorFlow prints them,
+/// bytes as text when UTF-8 (controls escaped), else as escaped bytes.
+fn key_text(k: &Key) -> String {
+    match k {
+        Key::Int(v) => v.to_string(),
+        Key::Float(bits) => {
+            let mut buf = Vec::new();
+            example::text::write_float(f32::from_bits(*bits), &mut buf);
+            String::from_utf8_lossy(&buf).into_owned()
+        }
+        Key::Bytes(b) => match std::str::from_utf8(b) {
+            Ok(t) => format!("\"{}\"", output::escape_controls(t)),
+            Err(_) => format!("\"{}\"", b.escape_ascii()),
+        },
+    }
+}
+
+/// A value in JSON: a number, a string, or {"base64": ...} for bytes that
+/// are not UTF-8 (as to-jsonl writes them); a float that is not finite is
+/// a string ("nan", "inf", "-inf").
+fn key_json(k: &Key) -> serde_json::Value {
+    use base64::Engine;
+    match k {
+        Key::Int(v) => serde_json::json!(v),
+        Key::Float(bits) => {
+            let v = f32::from_bits(*bits);
+            if v.is_finite() {
+                let mut buf = ryu::Buffer::new();
+                serde_json::from_str(buf.format(v)).unwrap_or(serde_json::Value::Null)
+            } else {
+                serde_json::Value::String(
+                    if v.is_nan() {
+                        "nan"
+                    } else if v > 0.0 {
+                        "inf"
+                    } else {
+                        "-inf"
+                    }
+                    .into(),
+                )
+            }
+        }
+        Key::Bytes(b) => match std::str::from_utf8(b) {
+            Ok(t) => serde_json::Value::String(t.to_owned()),
+            Err(_) => serde_json::json!({"base64": base64::engine::general_purpose::STANDARD.encode(b)}),
+        },
+    }
+}
+
+fn write_by(out: &mut dyn Write, name: &str, total: &Tally, json: bool) -> Result<()> {
+    let records: u64 = total.per_input.iter().sum();
+    let rows = by_rows(total);
+    if json {
+        let values: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|(k, n)| serde_json::json!({"value": key_json(k), "records": n}))
+            .collect();
+        let mut doc = serde_json::json!({
+            "by": name,
+            "total": records,
+            "values": values,
+            "missing": total.missing,
+            "no_values": total.no_values,
+        });
+        if total.other > 0 {
+            doc["other"] = serde_json::json!(total.other);
+        }
+        writeln!(out, "{doc}")?;
+        return Ok(());
+    }
+    let mut table = output::table();
+    table.set_header(vec![
+        output::escape_controls(name).into_owned(),
+        "records".into(),
+        "%".into(),
+    ]);
+    let share = |n: u64| {
+        if records == 0 {
+            "-".to_owned()
+        } else {
+            format!("{:.1}", n as f64 * 100.0 / records as f64)
+        }
+    };
+    let mut extra = vec![("(missing)", total.missing), ("(no values)", total.no_values)];
+    if total.other > 0 {
+        extra.push(("(other values)", total.other));
+    }
+    let mut all: Vec<(String, u64)> = rows.iter().map(|(k, n)| (key_text(k), *n)).collect();
+    all.extend(
+        extra
+            .into_iter()
+            .filter(|&(_, n)| n > 0)
+            .map(|(t, n)| (t.to_owned(), n)),
+    );
+    // The special rows take their place by count too.
+    all.sort_by(|a, b| b.1.cmp(&a.1));
+    for (text, n) in all {
+        table.add_row(vec![text, n.to_string(), share(n)]);
+    }
+    table.add_row(vec!["total records".to_string(), records.to_string(), String::new()]);
+    for c in [1, 2] {
+        if let Some(col) = table.column_mut(c) {
+            col.set_cell_alignment(CellAlignment::Right);
+        }
     }
     writeln!(out, "{table}")?;
     Ok(())

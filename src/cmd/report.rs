@@ -93,6 +93,7 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
         input: &args.input,
         flags: &args.scan,
         deep: true,
+        filter: None,
     };
     // A damaged input: the page shows the statistics before the damage
     // and says where it is.

@@ -67,6 +67,9 @@ pub(crate) struct SchemaArgs {
 
     #[command(flatten)]
     pub(crate) scan: ScanFlags,
+
+    #[command(flatten)]
+    pub(crate) filter: crate::args::WhereArg,
 }
 
 /// The flags of a scan, shared by `schema`, `stats` and `report`.
@@ -93,6 +96,8 @@ pub(crate) struct ScanArgs<'a> {
     pub(crate) flags: &'a ScanFlags,
     /// Full statistics ([`schema::deep`]).
     pub(crate) deep: bool,
+    /// `--where`: only the records that match.
+    pub(crate) filter: Option<&'a crate::example::Where>,
 }
 
 /// Scans the inputs with a progress bar (on a terminal, after 300 ms).
@@ -125,6 +130,7 @@ pub(crate) fn scan_inputs(
         keep: projection
             .clone()
             .map(|p| schema::KeepShared(std::sync::Arc::new(move |key: &str| p.keeps(key)))),
+        filter: args.filter.cloned().map(std::sync::Arc::new),
     };
     let bar = output::LazyProgress::new(ctx, crate::io::input::total_size(inputs));
     let progress = |bytes, records| bar.update(bytes, records);
@@ -189,6 +195,7 @@ pub(crate) fn run(args: &SchemaArgs, ctx: &Ctx) -> Result<Exit> {
         input: &args.input,
         flags: &args.scan,
         deep: format == SchemaFormat::TfdvSchema,
+        filter: args.filter.get(),
     };
     let (scan, error) = scan(&scan_args, ctx)?;
     if format == SchemaFormat::TfdvSchema {

@@ -55,6 +55,9 @@ pub(crate) struct StatsArgs {
 
     #[command(flatten)]
     pub(crate) scan: ScanFlags,
+
+    #[command(flatten)]
+    pub(crate) filter: crate::args::WhereArg,
 }
 
 pub(crate) fn run(args: &StatsArgs, ctx: &Ctx) -> Result<Exit> {
@@ -78,6 +81,7 @@ pub(crate) fn run(args: &StatsArgs, ctx: &Ctx) -> Result<Exit> {
         input: &args.input,
         flags: &args.scan,
         deep: true,
+        filter: args.filter.get(),
     };
     let mut error = None;
     let scan = if args.merge.is_empty() || !args.input.files.is_empty() {

@@ -45,6 +45,9 @@ pub(crate) struct ToJsonlArgs {
     pub(crate) range: RangeArgs,
 
     #[command(flatten)]
+    pub(crate) filter: crate::args::WhereArg,
+
+    #[command(flatten)]
     pub(crate) jobs: JobsArg,
 }
 
@@ -89,7 +92,8 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         };
         let open = args.input.options();
         let update = |bytes, records| progress.update(bytes, records);
-        let how = args.range.reading(&open, args.payload.fixed(), jobs);
+        let mut how = args.range.reading(&open, args.payload.fixed(), jobs);
+        how.filter = args.filter.get();
         let (_, result) = batches::run(&inputs, &how, pipeline::workers(jobs), &Render(render), write, &update);
         let flushed = out.flush().context("writing output");
         result?;

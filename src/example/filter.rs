@@ -172,20 +172,33 @@ impl Where {
         strict: bool,
         payload: &[u8],
     ) -> Result<bool, DecodeError> {
-        Ok(match ty {
-            MessageType::Example => self.matches(decoder.example(payload, strict)?.features()),
-            MessageType::SequenceExample => self.matches(decoder.sequence_example(payload, strict)?.context()),
-            MessageType::Elwc => {
-                let parts = Decoder::elwc_parts(payload, strict)?;
-                self.matches(decoder.nested_example(payload, &parts.context)?.features())
-            }
-            MessageType::Raw => false,
-        })
+        with_features(decoder, ty, strict, payload, |fs| self.matches(fs))
     }
 }
 
+/// Decodes `payload` as `ty` and calls `f` with the features `--where`
+/// and `count --by` read: an Example's, the context of a SequenceExample or
+/// an ExampleListWithContext (`None` for a raw payload or when absent).
+pub fn with_features<T>(
+    decoder: &mut Decoder,
+    ty: MessageType,
+    strict: bool,
+    payload: &[u8],
+    f: impl FnOnce(Option<FeaturesView<'_>>) -> T,
+) -> Result<T, DecodeError> {
+    Ok(match ty {
+        MessageType::Example => f(decoder.example(payload, strict)?.features()),
+        MessageType::SequenceExample => f(decoder.sequence_example(payload, strict)?.context()),
+        MessageType::Elwc => {
+            let parts = Decoder::elwc_parts(payload, strict)?;
+            f(decoder.nested_example(payload, &parts.context)?.features())
+        }
+        MessageType::Raw => f(None),
+    })
+}
+
 /// The feature called `name` (protobuf's map: the last entry wins).
-fn lookup<'a>(features: Option<FeaturesView<'a>>, name: &str) -> Option<FeatureView<'a>> {
+pub fn lookup<'a>(features: Option<FeaturesView<'a>>, name: &str) -> Option<FeatureView<'a>> {
     features?.entries().filter(|(k, _)| *k == name).last().map(|(_, v)| v)
 }
 
@@ -241,12 +254,9 @@ impl Node {
                 op.holds((len as i64).cmp(n))
             }
             Node::Cmp(name, op, lit) => lookup(fs, name).is_some_and(|f| any_value(&f, *op, lit)),
-            Node::In(name, lits) => {
-                lookup(fs, name).is_some_and(|f| lits.iter().any(|lit| any_value(&f, Op::Eq, lit)))
-            }
-            Node::Regex(name, re, negated) => lookup(fs, name).is_some_and(|f| {
-                f.kind() == Kind::Bytes && f.bytes().any(|v| re.is_match(v) != *negated)
-            }),
+            Node::In(name, lits) => lookup(fs, name).is_some_and(|f| lits.iter().any(|lit| any_value(&f, Op::Eq, lit))),
+            Node::Regex(name, re, negated) => lookup(fs, name)
+                .is_some_and(|f| f.kind() == Kind::Bytes && f.bytes().any(|v| re.is_match(v) != *negated)),
         }
     }
 
@@ -405,7 +415,10 @@ fn number(chars: &[char], col: usize) -> Result<(Tok, usize), ParseError> {
         }
     }
     if chars.get(len).is_some_and(|&c| name_char(c) && c != '-') {
-        return Err(err(col + len, "a number runs into a name (quote a name with backticks)"));
+        return Err(err(
+            col + len,
+            "a number runs into a name (quote a name with backticks)",
+        ));
     }
     let text: String = chars[..len].iter().collect();
     let lit = if float {
@@ -577,7 +590,10 @@ impl Parser {
             Tok::Name(name) => self.comparison(name, col),
             other => Err(err(
                 col,
-                format!("expected a feature name, has(...), len(...), '!' or '(', found {}", other.describe()),
+                format!(
+                    "expected a feature name, has(...), len(...), '!' or '(', found {}",
+                    other.describe()
+                ),
             )),
         }
     }
@@ -606,7 +622,10 @@ impl Parser {
                 let negated = op == Tok::NotTilde;
                 let (scol, s) = self.bump();
                 let Tok::Str(pattern) = s else {
-                    return Err(err(scol, format!("expected a string (the regex) after '~', found {}", s.describe())));
+                    return Err(err(
+                        scol,
+                        format!("expected a string (the regex) after '~', found {}", s.describe()),
+                    ));
                 };
                 let pattern = String::from_utf8(pattern).map_err(|_| err(scol, "a regex must be UTF-8 text"))?;
                 let re = regex::bytes::RegexBuilder::new(&pattern)
@@ -641,7 +660,10 @@ impl Parser {
                 col,
                 format!("expected a value after {after}, found name '{n}' (strings are quoted: \"{n}\")"),
             )),
-            other => Err(err(col, format!("expected a value after {after}, found {}", other.describe()))),
+            other => Err(err(
+                col,
+                format!("expected a value after {after}, found {}", other.describe()),
+            )),
         }
     }
 }

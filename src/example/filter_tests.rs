@@ -112,7 +112,9 @@ fn names_with_slashes_dots_and_backticks() {
     let odd = example(vec![("my feature", Feature::int64s(vec![3]))]);
     assert!(eval("`my feature` == 3", &odd));
     assert_eq!(
-        Where::parse("has(image/filename) && `x y` > 1").expect("parses").names(),
+        Where::parse("has(image/filename) && `x y` > 1")
+            .expect("parses")
+            .names(),
         ["image/filename", "x y"]
     );
 }

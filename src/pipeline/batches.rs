@@ -12,9 +12,16 @@
 //! ([`Reading`]); a record over [`HUGE`] is handed to the consumer by the
 //! reading thread itself ([`Work::huge`]) instead of being copied; damage
 //! ends the run after the records before it.
+//!
+//! `--where` ([`Reading::filter`]): when every record is read, the workers
+//! drop the records that do not match from each batch before the consumer
+//! sees it (every core evaluates); with `--skip/--limit` or `--sample`
+//! the reading thread evaluates each record, so that they count matching
+//! records only (`head -n 5 --where X`: the first 5 matches; `--skip 10`:
+//! the first 10 matches skipped; `--sample 5`: 5 of the matches).
 
 use super::{Output, Sender, Sink, Spares, Stopped};
-use crate::example::{self, Decoder, MessageType, Out};
+use crate::example::{self, Decoder, MessageType, Out, Where};
 use crate::io::{Compression, Input};
 use crate::record;
 use anyhow::Result;
@@ -90,6 +97,38 @@ pub struct Reading<'a> {
     /// With a limit: read one record past it, to tell whether it cut
     /// anything ([`Read::limited`]).
     pub probe_limit: bool,
+    /// `--where`: only the records that match (the range and the sample
+    /// then count matching records).
+    pub filter: Option<&'a Where>,
+}
+
+impl Reading<'_> {
+    /// The filter evaluated by the reading threads (with a range or a
+    /// sample, which count matching records), not by the workers.
+    fn filter_on_reader(&self) -> Option<&Where> {
+        self.filter.filter(|_| self.sample.is_some() || !self.range.is_all())
+    }
+
+    /// The filter evaluated by the workers.
+    fn filter_on_workers(&self) -> Option<&Where> {
+        self.filter.filter(|_| self.sample.is_none() && self.range.is_all())
+    }
+}
+
+/// Whether `record` matches `filter` (`--where`); a payload that does not
+/// decode is an error naming the record, and so is a raw one.
+pub fn keeps(filter: &Where, decoder: &mut Decoder, record: &Record<'_>) -> Result<bool> {
+    if record.ty == MessageType::Raw {
+        anyhow::bail!(
+            "{}: record {} at byte {}: --where reads features, and a --type raw record has none",
+            record.name,
+            record.index,
+            record.offset
+        );
+    }
+    filter
+        .matches_payload(decoder, record.ty, record.strict, record.payload)
+        .map_err(|e| decode_error(record.name, record.index, record.offset, e))
 }
 
 /// One record handed to a consumer, with what its input says about it.
@@ -224,6 +263,33 @@ pub struct Batch<O> {
 }
 
 impl<O> Batch<O> {
+    /// Keeps only the records that match `filter`. On an error, the
+    /// matching records before the failing one are kept, the rest dropped.
+    fn retain(&mut self, filter: &Where) -> Result<()> {
+        let mut keep = Vec::with_capacity(self.records.len());
+        let checked = example::with_decoder(|decoder| {
+            for record in self.records() {
+                keep.push(keeps(filter, decoder, &record)?);
+            }
+            Ok(())
+        });
+        // Compacts the kept payloads to the front, in order.
+        let (mut start, mut to, mut n) = (0usize, 0usize, 0usize);
+        for k in 0..keep.len() {
+            let (end, index, offset) = self.records[k];
+            if keep[k] {
+                self.data.copy_within(start..end, to);
+                to += end - start;
+                self.records[n] = (to, index, offset);
+                n += 1;
+            }
+            start = end;
+        }
+        self.records.truncate(n);
+        self.data.truncate(to);
+        checked
+    }
+
     /// The records, in order.
     pub fn records(&self) -> impl Iterator<Item = Record<'_>> {
         let mut start = 0;
@@ -279,12 +345,21 @@ where
         Some(sample) => produce_sample(inputs, &shared, sample, tx),
         None => produce(inputs, &shared, tx),
     };
+    let filter = how.filter_on_workers();
     let each = |batch: &mut Batch<W::Out>, out: &mut W::Out| match batch.done.take() {
         Some(done) => {
             *out = done;
             Ok(())
         }
-        None => work.batch(batch, out),
+        None => match filter {
+            None => work.batch(batch, out),
+            Some(f) => {
+                // The matching records before a failing one still go on.
+                let kept = batch.retain(f);
+                work.batch(batch, out)?;
+                kept
+            }
+        },
     };
     let result = super::run(workers, produce, each, sink);
     (shared.summary(), result)
@@ -569,11 +644,19 @@ fn read_part<W: Work>(
     let mut ty = shared.how.types.fixed();
     let mut batch: Option<Batch<W::Out>> = None;
     let mut at = reader.offset();
+    // With a range, the reader evaluates `--where` (the range counts
+    // matches); else the workers do, but a huge record is filtered here.
+    let on_reader = shared.how.filter_on_reader();
     let result = (|| -> Result<()> {
         // A long skip through a plain file: threads walk its headers and
         // the reader starts near the first record wanted (`--skip` costs
-        // about what `count` does).
-        let want = shared.to_skip.load(Relaxed);
+        // about what `count` does). With `--where`, skipped records are
+        // matches: each is read and evaluated below.
+        let want = if on_reader.is_some() {
+            0
+        } else {
+            shared.to_skip.load(Relaxed)
+        };
         if want >= LONG_SKIP {
             if let Some((file, size)) = reader.shared_file() {
                 let (offset, index) = record::seek_near(&file, size, shared.how.jobs, want);
@@ -586,7 +669,7 @@ fn read_part<W: Work>(
                 }
             }
         }
-        while shared.to_skip.load(Relaxed) > 0 {
+        while on_reader.is_none() && shared.to_skip.load(Relaxed) > 0 {
             if reader
                 .skip_record()
                 .map_err(|e| record::read_error(input, e))?
@@ -601,20 +684,40 @@ fn read_part<W: Work>(
                 break;
             }
             if shared.to_read.load(Relaxed) == 0 {
-                if shared.how.probe_limit
-                    && reader
-                        .next_record()
-                        .map_err(|e| record::read_error(input, e))?
-                        .is_some()
-                {
-                    shared.limited.store(true, Relaxed);
+                if shared.how.probe_limit {
+                    // Is there one more (matching) record?
+                    while let Some(rec) = reader.next_record().map_err(|e| record::read_error(input, e))? {
+                        let Some(f) = on_reader else {
+                            shared.limited.store(true, Relaxed);
+                            break;
+                        };
+                        let mut record = Record {
+                            payload: rec.data,
+                            index: rec.index,
+                            offset: rec.offset,
+                            input: i as u32,
+                            name: &name,
+                            ty: MessageType::Raw,
+                            strict,
+                        };
+                        record.ty = match ty {
+                            Some(t) => t,
+                            None => *ty.insert(shared.type_of(part, &record, settled)?),
+                        };
+                        if example::with_decoder(|d| keeps(f, d, &record))? {
+                            shared.limited.store(true, Relaxed);
+                            break;
+                        }
+                    }
                 }
                 break;
             }
             let Some(rec) = reader.next_record().map_err(|e| record::read_error(input, e))? else {
                 break;
             };
-            shared.to_read.fetch_sub(1, Relaxed);
+            if on_reader.is_none() {
+                shared.to_read.fetch_sub(1, Relaxed);
+            }
             let mut record = Record {
                 payload: rec.data,
                 index: rec.index,
@@ -628,6 +731,20 @@ fn read_part<W: Work>(
                 Some(t) => t,
                 None => *ty.insert(shared.type_of(part, &record, settled)?),
             };
+            if let Some(f) = on_reader {
+                if !example::with_decoder(|d| keeps(f, d, &record))? {
+                    continue;
+                }
+                if shared.to_skip.load(Relaxed) > 0 {
+                    shared.to_skip.fetch_sub(1, Relaxed);
+                    continue;
+                }
+                shared.to_read.fetch_sub(1, Relaxed);
+            } else if let Some(f) = shared.how.filter.filter(|_| rec.data.len() > HUGE) {
+                if !example::with_decoder(|d| keeps(f, d, &record))? {
+                    continue;
+                }
+            }
             if rec.data.len() > HUGE {
                 if let Some(b) = batch.take() {
                     let n = b.records.len() as u64;
@@ -780,6 +897,11 @@ fn produce_sample<W: Work>(
     let mut rng = SplitMix(seed);
     let k = usize::try_from(n).unwrap_or(usize::MAX);
     let mut kept: Vec<Kept> = Vec::new();
+    // One type per input, or one for them all.
+    let mut types: Vec<Option<MessageType>> = vec![shared.how.types.fixed(); inputs.len()];
+    let strict = shared.how.types.fixed().is_none();
+    // `--where`: a sample of the matching records (each record read).
+    let filter = shared.how.filter;
     if k > 0 {
         let mut w = (rng.unit().ln() / k as f64).exp();
         let mut seen = 0u64;
@@ -792,9 +914,10 @@ fn produce_sample<W: Work>(
                 .open(input)
                 .inspect_err(|_| shared.mark(i, |s| s.1 = true))?;
             shared.mark(i, |slot| slot.0 = Some(reader.compression()));
+            let name: Arc<str> = input.display().into();
             loop {
                 let take = kept.len() < k || seen == next;
-                if !take {
+                if !take && filter.is_none() {
                     let Some(_) = reader.skip_record().map_err(|e| record::read_error(input, e))? else {
                         break;
                     };
@@ -804,6 +927,29 @@ fn produce_sample<W: Work>(
                 let Some(rec) = reader.next_record().map_err(|e| record::read_error(input, e))? else {
                     break;
                 };
+                if let Some(f) = filter {
+                    let slot = if shared.how.types == Types::Dataset { 0 } else { i };
+                    let mut record = Record {
+                        payload: rec.data,
+                        index: rec.index,
+                        offset: rec.offset,
+                        input: i as u32,
+                        name: &name,
+                        ty: MessageType::Raw,
+                        strict,
+                    };
+                    record.ty = match types[slot] {
+                        Some(t) => t,
+                        None => *types[slot].insert(shared.work.resolve(&record)?),
+                    };
+                    if !example::with_decoder(|d| keeps(f, d, &record))? {
+                        continue;
+                    }
+                    if !take {
+                        seen += 1;
+                        continue;
+                    }
+                }
                 let record = Kept {
                     input: i,
                     index: rec.index,
@@ -829,9 +975,6 @@ fn produce_sample<W: Work>(
     }
     kept.sort_by_key(|r| (r.input, r.index));
     let spares = tx.spares();
-    // One type per input, or one for them all.
-    let mut types: Vec<Option<MessageType>> = vec![shared.how.types.fixed(); inputs.len()];
-    let strict = shared.how.types.fixed().is_none();
     let mut batch: Option<Batch<W::Out>> = None;
     let mut emit = |b: Batch<W::Out>| tx.send(b);
     for r in &kept {

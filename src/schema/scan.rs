@@ -31,6 +31,8 @@ pub struct Options {
     pub keep: Option<KeepShared>,
     /// Keep the full statistics of every feature ([`super::deep`]).
     pub deep: bool,
+    /// Only the records that match (`--where`; the limit counts matches).
+    pub filter: Option<std::sync::Arc<example::Where>>,
 }
 
 /// A feature-name filter shared by the scan's threads.
@@ -73,6 +75,7 @@ pub fn scan(inputs: &[Input], opts: &Options, progress: &(dyn Fn(u64, u64) + Syn
         },
         sample: None,
         probe_limit: true,
+        filter: opts.filter.as_deref(),
     };
     let (read, result) = batches::run(inputs, &reading, opts.workers, &collect, merge, progress);
     let error = result.err();

@@ -551,6 +551,7 @@ pub fn validate(
         range: Range::default(),
         sample: None,
         probe_limit: false,
+        filter: None,
     };
     let (read, result) = batches::run(inputs, &reading, opts.workers, &run, merge, progress);
     let error = result.err();
