@@ -107,6 +107,7 @@ pub(crate) enum Command {
     ///   tfr cat 'data/train-*.tfrecord.gz' | less
     ///   tfr cat --skip 1000 -n 10 --features 'image/*,label' train.tfrecord
     ///   tfr cat --sample 20 --seed 1 'data/train-*'
+    ///   tfr cat --where 'label in [1, 2] && !has(image/encoded)' train.tfrecord
     ///   tfr cat --type raw lines.tfrecord
     #[command(verbatim_doc_comment)]
     Cat(crate::cmd::cat::CatArgs),
@@ -121,6 +122,7 @@ pub(crate) enum Command {
     ///   tfr head -n 1 --full train.tfrecord.gz
     ///   tfr head -n 3 --exclude 'image/*' 'shards/train-*-of-*'
     ///   tfr head --skip 500 -n 2 -f json train.tfrecord
+    ///   tfr head -n 5 --where 'image/filename ~ "^img_00"' train.tfrecord
     #[command(verbatim_doc_comment)]
     Head(crate::cmd::cat::HeadArgs),
 
@@ -130,9 +132,15 @@ pub(crate) enum Command {
     /// Plain files are counted by hopping from header to header (checking
     /// each length CRC) without reading payloads.
     ///
+    /// With --where EXPR, the records that match are counted (each decoded);
+    /// with --by FEATURE, records per value of the feature, most frequent
+    /// first, with a row for the records without it.
+    ///
     /// Examples:
     ///   tfr count train.tfrecord
     ///   tfr count 'data/train-*' --json
+    ///   tfr count --where 'label == 1 && score >= 0.5' 'data/train-*'
+    ///   tfr count --by label --where 'has(image/encoded)' train.tfrecord
     #[command(verbatim_doc_comment)]
     Count(crate::cmd::count::CountArgs),
 
@@ -176,6 +184,7 @@ pub(crate) enum Command {
     ///   tfr to-jsonl 'data/train-*.tfrecord.gz' -o train.jsonl
     ///   tfr to-jsonl --features 'image/*,label' --sample 100 train.tfrecord
     ///   tfr to-jsonl --format protojson --type sequence clips.tfrecord
+    ///   tfr to-jsonl --where 'country == "US"' train.tfrecord -o us.jsonl
     #[command(verbatim_doc_comment)]
     ToJsonl(crate::cmd::to_jsonl::ToJsonlArgs),
 
@@ -217,6 +226,7 @@ pub(crate) enum Command {
     ///   tfr schema 'data/train-*' --format tf > spec.py
     ///   tfr schema --json --limit 10000 train.tfrecord.gz
     ///   tfr schema --exclude 'image/*' train.tfrecord
+    ///   tfr schema --where 'label == 1' train.tfrecord
     #[command(verbatim_doc_comment)]
     Schema(crate::cmd::schema::SchemaArgs),
 
@@ -243,6 +253,7 @@ pub(crate) enum Command {
     ///   tfr stats 'data/train-*' --format tfdv-stats > train_stats.tfrecord
     ///   tfr stats shard-0* --format json > part1.json
     ///   tfr stats --merge part1.json --merge part2.json --format tfdv-stats-text
+    ///   tfr stats --where 'country == "US"' 'data/train-*'
     #[command(verbatim_doc_comment)]
     Stats(crate::cmd::stats::StatsArgs),
 
@@ -292,4 +303,30 @@ pub(crate) enum Command {
     ///   tfr validate -s schema.json --json new.tfrecord.gz
     #[command(verbatim_doc_comment)]
     Validate(crate::cmd::validate::ValidateArgs),
+
+    /// Write an index file per input, for DALI and the tfrecord package.
+    ///
+    /// FILE.idx (or DIR/NAME.idx with --out-dir) gets one line per record:
+    /// the byte offset of its header, a space, its framed size (16 + the
+    /// payload's length), as DALI's tfrecord2idx and `python -m
+    /// tfrecord.tools.tfrecord2idx` write it. Inputs are indexed in
+    /// parallel; local files and objects (s3://, gs://, az://, https://;
+    /// the index is then uploaded beside the object). Every record's CRCs
+    /// are checked: a damaged input is an error and gets no index (an
+    /// existing one is left as it was). A compressed input is refused:
+    /// offsets inside it mean nothing to those readers.
+    ///
+    /// --check writes nothing and says for each input whether its index
+    /// still matches it.
+    ///
+    /// Exit codes: 0 written (or every index matches), 1 --check found an
+    /// index that does not match or is missing, 2 an error (unreadable,
+    /// damaged or compressed input).
+    ///
+    /// Examples:
+    ///   tfr index 'data/train-*.tfrecord'
+    ///   tfr index --out-dir idx/ 's3://bucket/train-*.tfrecord'
+    ///   tfr index --check 'data/train-*.tfrecord' || tfr index 'data/train-*.tfrecord'
+    #[command(verbatim_doc_comment)]
+    Index(crate::cmd::index::IndexArgs),
 }

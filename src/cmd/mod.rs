@@ -5,6 +5,7 @@
 pub(crate) mod cat;
 pub(crate) mod count;
 pub(crate) mod from_jsonl;
+pub(crate) mod index;
 pub(crate) mod report;
 pub(crate) mod schema;
 pub(crate) mod stats;
