@@ -37,6 +37,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand stats 'Full statistics of a dataset, as TensorFlow Data Validation computes them.'
             cand report 'One HTML page to look at a dataset: statistics, charts, thumbnails.'
             cand validate 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.'
+            cand index 'Write an index file per input, for DALI and the tfrecord package.'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'tfr;cat'= {
@@ -55,6 +56,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --limit 'Stop after N records (over the inputs taken together)'
             cand --sample 'A uniform random sample of N records of the inputs taken together (reservoir sampling: one pass, holding N records), in input order'
             cand --seed 'Seed for --sample (the same seed picks the same records; default: a new sample each run)'
+            cand --where 'Only the records whose features match EXPR: comparisons (''label == 1'', ''score >= 0.5'', ''country == "US"'', ''label in [1, 2]''), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (''image/filename ~ "^img_00"''), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records'
             cand -j 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
             cand --jobs 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
             cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
@@ -82,6 +84,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --max-values 'On a terminal, lists longer than N show their first N values and a summary (`# ... 504 more (512 floats, min -2.3, max 2.1)`). Given, lists (only) are shortened on a pipe too'
             cand --features 'Only these features: names or globs, comma-separated (`--features ''image/*,label''`). For a SequenceExample, context features and feature lists alike'
             cand --exclude 'Leave out these features (names or globs, comma-separated)'
+            cand --where 'Only the records whose features match EXPR: comparisons (''label == 1'', ''score >= 0.5'', ''country == "US"'', ''label in [1, 2]''), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (''image/filename ~ "^img_00"''), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records'
             cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
             cand --timeout 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for'
             cand --full 'Print every value in full, on a terminal too'
@@ -96,11 +99,15 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;count'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --by 'Records per value of FEATURE, most frequent first (then by value): a record counts once under each distinct value it has (a list [1, 2, 2] counts under 1 and 2); records without the feature are counted as (missing), with an empty list as (no values). At most 1,000,000 distinct values (or 64 MiB of them) are told apart; the records of any further value are counted as (other values), with a warning. SequenceExamples and ELWC: their context'
+            cand -t 'Payload type (for --where and --by; the first record decides when auto)'
+            cand --type 'Payload type (for --where and --by; the first record decides when auto)'
+            cand --where 'Only the records whose features match EXPR: comparisons (''label == 1'', ''score >= 0.5'', ''country == "US"'', ''label in [1, 2]''), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (''image/filename ~ "^img_00"''), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records'
             cand -j 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
             cand --jobs 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
             cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
             cand --timeout 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for'
-            cand --json 'Print JSON: {"files": [{"file", "records"[, "error"]}], "total"}'
+            cand --json 'Print JSON: {"files": [{"file", "records"[, "error"]}], "total"}; with --by: {"by", "total", "values": [{"value", "records"}], "missing", "no_values"[, "other"]}'
             cand -q 'Never show progress bars'
             cand --quiet 'Never show progress bars'
             cand --no-sign-request 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI''s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
@@ -146,6 +153,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --limit 'Stop after N records (over the inputs taken together)'
             cand --sample 'A uniform random sample of N records of the inputs taken together (reservoir sampling: one pass, holding N records), in input order'
             cand --seed 'Seed for --sample (the same seed picks the same records; default: a new sample each run)'
+            cand --where 'Only the records whose features match EXPR: comparisons (''label == 1'', ''score >= 0.5'', ''country == "US"'', ''label in [1, 2]''), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (''image/filename ~ "^img_00"''), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records'
             cand -j 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
             cand --jobs 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
             cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
@@ -194,6 +202,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --exclude 'Leave out these features (names or globs, comma-separated)'
             cand -j 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
             cand --jobs 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --where 'Only the records whose features match EXPR: comparisons (''label == 1'', ''score >= 0.5'', ''country == "US"'', ''label in [1, 2]''), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (''image/filename ~ "^img_00"''), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records'
             cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
             cand --timeout 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for'
             cand --json 'Same as --format json'
@@ -220,6 +229,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --exclude 'Leave out these features (names or globs, comma-separated)'
             cand -j 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
             cand --jobs 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --where 'Only the records whose features match EXPR: comparisons (''label == 1'', ''score >= 0.5'', ''country == "US"'', ''label in [1, 2]''), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (''image/filename ~ "^img_00"''), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records'
             cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
             cand --timeout 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for'
             cand -q 'Never show progress bars'
@@ -281,6 +291,23 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'tfr;index'= {
+            cand --compression 'Input compression: detected from the first bytes unless forced'
+            cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --out-dir 'Write the index files into DIR (named after each input: DIR/NAME.idx) instead of beside the inputs'
+            cand -j 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --jobs 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
+            cand --timeout 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for'
+            cand --check 'Write nothing: say for each input whether its index file still matches it (exit 1 when one does not, or is missing)'
+            cand -q 'Never show progress bars'
+            cand --quiet 'Never show progress bars'
+            cand --no-sign-request 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI''s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'tfr;help'= {
             cand cat 'Print every record (or a range, or a random sample, of them).'
             cand head 'Print the first records (10 by default) of the inputs, taken together.'
@@ -292,6 +319,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand stats 'Full statistics of a dataset, as TensorFlow Data Validation computes them.'
             cand report 'One HTML page to look at a dataset: statistics, charts, thumbnails.'
             cand validate 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.'
+            cand index 'Write an index file per input, for DALI and the tfrecord package.'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'tfr;help;cat'= {
@@ -313,6 +341,8 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;help;report'= {
         }
         &'tfr;help;validate'= {
+        }
+        &'tfr;help;index'= {
         }
         &'tfr;help;help'= {
         }

@@ -556,7 +556,7 @@ fn write_by(out: &mut dyn Write, name: &str, total: &Tally, json: bool) -> Resul
             .map(|(t, n)| (t.to_owned(), n)),
     );
     // The special rows take their place by count too.
-    all.sort_by(|a, b| b.1.cmp(&a.1));
+    all.sort_by_key(|row| std::cmp::Reverse(row.1));
     for (text, n) in all {
         table.add_row(vec![text, n.to_string(), share(n)]);
     }

@@ -52,7 +52,7 @@ enum Done {
 
 pub(crate) fn run(args: &IndexArgs, ctx: &Ctx) -> Result<Exit> {
     let inputs = args.input.expand()?;
-    if inputs.iter().any(|i| *i == Input::Stdin) {
+    if inputs.contains(&Input::Stdin) {
         bail!("index: standard input has no file to write an index beside (name the files)");
     }
     if let Some(dir) = &args.out_dir {

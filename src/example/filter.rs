@@ -207,7 +207,7 @@ fn cmp_int_float(v: i64, x: f64) -> Option<Ordering> {
     // An integral literal within range compares as an integer; any other
     // is below 2^53 in magnitude, where every int64 it could tie with is
     // exact as an f64.
-    if x.fract() == 0.0 && x >= -9.223_372_036_854_776e18 && x < 9.223_372_036_854_776e18 {
+    if x.fract() == 0.0 && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&x) {
         Some(v.cmp(&(x as i64)))
     } else {
         (v as f64).partial_cmp(&x)

@@ -275,9 +275,9 @@ impl<O> Batch<O> {
         });
         // Compacts the kept payloads to the front, in order.
         let (mut start, mut to, mut n) = (0usize, 0usize, 0usize);
-        for k in 0..keep.len() {
+        for (k, &kept) in keep.iter().enumerate() {
             let (end, index, offset) = self.records[k];
-            if keep[k] {
+            if kept {
                 self.data.copy_within(start..end, to);
                 to += end - start;
                 self.records[n] = (to, index, offset);

@@ -249,3 +249,100 @@ fn many_star_globs_answer_at_once() {
     let elapsed = started.elapsed();
     assert!(elapsed < std::time::Duration::from_secs(10), "{elapsed:?}");
 }
+
+/// `count --by` (issue 29): records of `labels` (a list per record) and
+/// `user` (bytes, missing on some records).
+fn by_fixture(dir: &Dir) -> String {
+    use crate::proto::{Example, Feature, FeatureEntry, Features};
+    use prost::Message;
+    let payloads: Vec<Vec<u8>> = (0..30u32)
+        .map(|i| {
+            let mut f = vec![FeatureEntry::new(
+                "labels",
+                // [i % 3, i % 3, 7]: a repeated value counts once per record.
+                Feature::int64s(vec![i64::from(i % 3), i64::from(i % 3), 7]),
+            )];
+            if i % 4 != 0 {
+                f.push(FeatureEntry::new(
+                    "user",
+                    Feature::bytes(vec![format!("u{}", i % 2).into_bytes()]),
+                ));
+            } else if i % 8 == 0 {
+                f.push(FeatureEntry::new("user", Feature::bytes(vec![])));
+            }
+            f.push(FeatureEntry::new("score", Feature::floats(vec![(i % 2) as f32 / 2.0])));
+            Example {
+                features: Some(Features { feature: f }),
+            }
+            .encode_to_vec()
+        })
+        .collect();
+    let refs: Vec<&[u8]> = payloads.iter().map(Vec::as_slice).collect();
+    dir.write("by.tfrecord", &records(&refs))
+}
+
+#[test]
+fn count_by_counts_records_per_value() {
+    let dir = Dir::new();
+    let f = by_fixture(&dir);
+    let json: serde_json::Value =
+        serde_json::from_str(&tfr(&["count", "--by", "labels", "--json", &f]).run().ok()).unwrap();
+    assert_eq!(json["by"], "labels");
+    assert_eq!(json["total"], 30);
+    // Most records first, then by value; each distinct value of a record once.
+    assert_eq!(
+        json["values"],
+        serde_json::json!([
+            {"value": 7, "records": 30},
+            {"value": 0, "records": 10},
+            {"value": 1, "records": 10},
+            {"value": 2, "records": 10},
+        ])
+    );
+    assert_eq!(json["missing"], 0);
+    // Bytes, with records without the feature and with an empty list.
+    let json: serde_json::Value =
+        serde_json::from_str(&tfr(&["count", "--by", "user", "--json", &f]).run().ok()).unwrap();
+    assert_eq!(
+        json["values"],
+        serde_json::json!([{"value": "u1", "records": 15}, {"value": "u0", "records": 7}])
+    );
+    assert_eq!(json["missing"], 4);
+    assert_eq!(json["no_values"], 4);
+    // Floats as TensorFlow prints them.
+    let table = tfr(&["count", "--by", "score", &f]).run().ok();
+    assert!(table.contains("0.5") && table.contains("total records"), "{table}");
+    let table = tfr(&["count", "--by", "user", &f]).run().ok();
+    let rows: Vec<&str> = table.lines().filter(|l| l.contains('┆')).collect();
+    assert!(
+        rows[1].contains("\"u1\"") && rows[1].contains("15") && rows[1].contains("50.0"),
+        "{table}"
+    );
+    assert!(rows[2].contains("\"u0\""), "{table}");
+    assert!(table.contains("(missing)") && table.contains("(no values)"), "{table}");
+    assert!(rows.last().unwrap().contains("30"), "{table}");
+}
+
+#[test]
+fn count_by_with_where_and_several_inputs() {
+    let dir = Dir::new();
+    let f = by_fixture(&dir);
+    let g = dir.write("by.tfrecord.gz", &gzip(&std::fs::read(&f).unwrap()));
+    let json: serde_json::Value = serde_json::from_str(
+        &tfr(&["count", "--by", "labels", "--where", "user == \"u1\"", "--json", &f, &g])
+            .run()
+            .ok(),
+    )
+    .unwrap();
+    assert_eq!(json["total"], 30);
+    assert_eq!(json["values"][0], serde_json::json!({"value": 7, "records": 30}));
+    // --where alone keeps the per-file table.
+    let json: serde_json::Value =
+        serde_json::from_str(&tfr(&["count", "--where", "has(user)", "--json", &f, &g]).run().ok()).unwrap();
+    assert_eq!(json["files"][0]["records"], 26);
+    assert_eq!(json["files"][1]["records"], 26);
+    assert_eq!(json["total"], 52);
+    // A raw payload has no features.
+    let line = tfr(&["count", "--by", "x", "--type", "raw", &f]).run().fails(2);
+    assert!(line.contains("--type raw"), "{line}");
+}

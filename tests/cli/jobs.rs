@@ -103,6 +103,39 @@ fn output_is_the_same_for_any_jobs() {
 }
 
 #[test]
+fn where_and_count_by_are_the_same_for_any_jobs() {
+    let dir = Dir::new();
+    let inputs = inputs(&dir);
+    let expr = "x >= 19000 && x < 21000 || s ~ \"^row 6[0-9]{3}5$\" || has(feature1)";
+    for args in [
+        &["cat", "-f", "json", "--where", expr][..],
+        &["to-jsonl", "--where", expr],
+        &["to-jsonl", "--where", expr, "--skip", "1500", "-n", "700"],
+        &["count", "--where", expr],
+        &["count", "--where", expr, "--json"],
+        &["count", "--by", "x", "--json"],
+        &["count", "--by", "x", "--where", "x < 20010"],
+        &["schema", "--json", "--where", expr],
+        &["stats", "-f", "json", "--where", expr],
+    ] {
+        let ran = same_for_any_jobs(args, &inputs);
+        assert_eq!(ran.code, 0, "{args:?}: {}", ran.stderr);
+    }
+    // The matches, in input order.
+    let ran = same_for_any_jobs(
+        &["to-jsonl", "--where", "x >= 19990 && x < 20010 || x == 60005"],
+        &inputs,
+    );
+    let text = ran.stdout_str();
+    let xs: Vec<u64> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("{\"x\":[")?.split(']').next()?.parse().ok())
+        .collect();
+    let want: Vec<u64> = (19_990..20_010).chain([60_005]).collect();
+    assert_eq!(xs, want);
+}
+
+#[test]
 fn damage_stops_at_the_same_place_for_any_jobs() {
     let dir = Dir::new();
     let mut inputs = inputs(&dir);
