@@ -526,6 +526,21 @@ def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_s
     tfr_case("tfr.verify.payloads", "verify-crc", "notebook 1M", ["--payloads", str(nb)], N, nb_b, "tfr.verify.notebook", None,
              Target(), expect_in_stdout("all intact"), flags=" --payloads", note="ratio: × verify-crc")
     tfr_case("tfr.schema.notebook", "schema", "notebook 1M", [str(nb)], N, nb_b, None, None, Target(min_rps=4e6), nonempty)
+    # --where and count --by (issue 29): every record decoded, only the
+    # named feature read; no slower than tfr schema on the same file.
+    tfr_case("tfr.count.where.notebook", "count", "notebook 1M", ["--where", "feature1 == 2", str(nb)], N, nb_b,
+             "tfr.schema.notebook", None, Target(max_ratio=1.0), nonempty, flags=" --where",
+             note="ratio: × tfr schema (target ≤ 1)")
+    tfr_case("tfr.count.by.notebook", "count", "notebook 1M", ["--by", "feature1", str(nb)], N, nb_b,
+             "tfr.schema.notebook", None, Target(max_ratio=1.0), expect_in_stdout("total records"), flags=" --by",
+             note="ratio: × tfr schema")
+    tfr_case("tfr.cat.where.notebook", "cat", "notebook 1M", ["-f", "json", "--where", "feature1 == 2 && feature3 > 1", str(nb)],
+             N, nb_b, "tfr.schema.notebook", None, Target(), nonempty, flags=" -f json --where",
+             note="ratio: × tfr schema")
+    # Index files for DALI / the tfrecord package: every record CRC-checked.
+    tfr_case("tfr.index.notebook", "index", "notebook 1M", ["--out-dir", str(tmp), str(nb)], N, nb_b,
+             "tfr.verify.notebook", None, Target(), nonempty, tmp / "notebook.tfrecord.idx",
+             note="ratio: × verify-crc")
     # Full statistics (TFDV's): the binary DatasetFeatureStatisticsList, as
     # tfdv.generate_statistics_from_tfrecord writes it. vs TF = × faster than TFDV.
     stats_tf = "tfdv.stats.notebook" if tfdv_py else None
