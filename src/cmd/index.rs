@@ -212,7 +212,15 @@ fn check_one(input: &Input, target: &Path, args: &IndexArgs, progress: &output::
         Input::Path(target.to_path_buf())
     };
     let mut reader = open(input, args)?;
-    let mut index = BufReader::new(index_input.open_decompressed()?);
+    let opened = match index_input.open_decompressed() {
+        Ok(r) => r,
+        // An object store says so of a missing index.
+        Err(e) if format!("{e:#}").contains("no such object") => {
+            return Ok(Done::Stale(shown, "no index file".into()));
+        }
+        Err(e) => return Err(e),
+    };
+    let mut index = BufReader::new(opened);
     let mut have = Vec::with_capacity(MAX_LINE as usize);
     let mut why: Option<String> = None;
     let mut lineno = 0u64;

@@ -225,6 +225,61 @@ fn s3_on_moto() {
     // matched by the glob `data/*`.
     python(&venv, &["s3-put", &endpoint, "bkt", "data/sub/", "/dev/null"]);
     reads_like_local(&env, "s3://bkt");
+    // tfr index (issue 29): the index uploaded beside the object (or
+    // under --out-dir), the same bytes as a local index, read back by
+    // --check. (In a bucket of its own: the globs below list bkt.)
+    for f in ["base20.tfrecord", "data_crc.tfrecord"] {
+        python(&venv, &["s3-put", &endpoint, "idxb", &format!("d/{f}"), &data(f)]);
+    }
+    let url = "s3://idxb/d/base20.tfrecord";
+    let out = tfr_env(&env, &["index", url]).run().ok();
+    assert!(out.contains("base20.tfrecord.idx: 20 records"), "{out}");
+    let local = Dir::new();
+    tfr(&[
+        "index",
+        "--out-dir",
+        local.path("").to_str().unwrap(),
+        &data("base20.tfrecord"),
+    ])
+    .run()
+    .ok();
+    let got = local.path("got.idx");
+    python(
+        &venv,
+        &[
+            "s3-get",
+            &endpoint,
+            "idxb",
+            "d/base20.tfrecord.idx",
+            got.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(
+        std::fs::read(&got).unwrap(),
+        std::fs::read(local.path("base20.tfrecord.idx")).unwrap()
+    );
+    let out = tfr_env(&env, &["index", "--check", url]).run().ok();
+    assert!(out.contains("ok (20 records)"), "{out}");
+    tfr_env(&env, &["index", "--out-dir", "s3://idxb/idx/", url]).run().ok();
+    let out = tfr_env(&env, &["index", "--check", "--out-dir", "s3://idxb/idx", url])
+        .run()
+        .ok();
+    assert!(
+        out.contains("s3://idxb/idx/base20.tfrecord.idx: ok (20 records)"),
+        "{out}"
+    );
+    let damaged = "s3://idxb/d/data_crc.tfrecord";
+    let ran = tfr_env(&env, &["index", "--check", damaged]).run();
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    assert!(ran.stdout_str().contains("no index file"), "{}", ran.stdout_str());
+    let line = tfr_env(&env, &["index", damaged]).run().fails(2);
+    assert!(line.contains("checksum"), "{line}");
+    let ran = tfr_env(&env, &["index", "--check", damaged]).run();
+    assert!(
+        ran.stdout_str().contains("no index file"),
+        "nothing uploaded: {}",
+        ran.stdout_str()
+    );
     // `*` in the last component lists one level; `**` and a glob higher
     // up list everything below the prefix.
     python(
