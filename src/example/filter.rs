@@ -172,6 +172,9 @@ impl Where {
         strict: bool,
         payload: &[u8],
     ) -> Result<bool, DecodeError> {
+        if ty == MessageType::Raw {
+            return Ok(false);
+        }
         with_features(decoder, ty, strict, payload, |fs| self.matches(fs))
     }
 }
