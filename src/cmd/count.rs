@@ -569,3 +569,48 @@ fn write_by(out: &mut dyn Write, name: &str, total: &Tally, json: bool) -> Resul
     writeln!(out, "{table}")?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distinct_values_past_the_caps_are_counted_as_other() {
+        let mut t = Tally::default();
+        // 1 MiB values: 63 fit in 64 MiB with their overhead, the rest are other.
+        for i in 0..70u8 {
+            t.bump(Key::Bytes(vec![i; 1 << 20]), 1);
+        }
+        assert_eq!(t.by.len(), 63);
+        assert_eq!(t.other, 7);
+        // A value already counted is still counted past the cap.
+        t.bump(Key::Bytes(vec![0; 1 << 20]), 5);
+        assert_eq!(t.by[&Key::Bytes(vec![0; 1 << 20])], 6);
+        let mut t = Tally::default();
+        for i in 0..MAX_KEYS as i64 + 10 {
+            t.bump(Key::Int(i), 1);
+        }
+        assert_eq!((t.by.len(), t.other), (MAX_KEYS, 10));
+    }
+
+    #[test]
+    fn merging_batches_keeps_the_first_values_in_record_order() {
+        let mut total = Tally::default();
+        let mut a = Tally::default();
+        a.add_input(0, 3);
+        a.bump(Key::Int(2), 2);
+        a.bump(Key::Int(1), 1);
+        a.missing = 1;
+        let mut b = Tally::default();
+        b.add_input(1, 2);
+        b.bump(Key::Int(2), 1);
+        b.no_values = 1;
+        total.merge(&a);
+        total.merge(&b);
+        assert_eq!(total.per_input, [3, 2]);
+        assert_eq!(total.by[&Key::Int(2)], 3);
+        assert_eq!((total.missing, total.no_values), (1, 1));
+        let rows = by_rows(&total);
+        assert_eq!(rows, [(&Key::Int(2), 3), (&Key::Int(1), 1)]);
+    }
+}

@@ -224,3 +224,48 @@ fn records_that_cannot_be_read_as_features_are_errors() {
     assert!(ran.stderr.contains("record 3"), "{}", ran.stderr);
     assert_eq!(numbers(&ran.stdout_str()), [0, 1, 2]);
 }
+
+#[test]
+fn records_over_4_mib_are_filtered_by_their_reading_thread() {
+    // Records over 4 MiB skip the batches (handed on by the thread that
+    // reads them): the filter must see them there too.
+    let dir = Dir::new();
+    let big = |label: i64| {
+        Example {
+            features: Some(Features {
+                feature: vec![
+                    FeatureEntry::new("label", Feature::int64s(vec![label])),
+                    FeatureEntry::new("blob", Feature::bytes(vec![vec![b'x'; 5 << 20]])),
+                ],
+            }),
+        }
+        .encode_to_vec()
+    };
+    let payloads = [big(1), payload(1), big(2), payload(2), big(1)];
+    let refs: Vec<&[u8]> = payloads.iter().map(Vec::as_slice).collect();
+    let f = dir.write("big.tfrecord", &records(&refs));
+    for jobs in ["1", "4"] {
+        assert_eq!(
+            tfr(&["count", "-j", jobs, "--where", "label == 1 && has(blob)", &f])
+                .run()
+                .ok(),
+            "2\n"
+        );
+        assert_eq!(
+            tfr(&["count", "-j", jobs, "--where", "label == 2", &f]).run().ok(),
+            "2\n"
+        );
+        let out = tfr(&["cat", "-j", jobs, "--where", "label == 2", &f]).run().ok();
+        assert!(
+            out.contains("# record 2") && out.contains("# record 3"),
+            "{}",
+            &out[..200]
+        );
+        assert!(!out.contains("# record 0") && !out.contains("# record 4"));
+        let out = tfr(&["cat", "-j", jobs, "-n", "1", "--skip", "1", "--where", "has(blob)", &f])
+            .run()
+            .ok();
+        assert!(out.starts_with("# record 2\n"), "{}", &out[..40]);
+        assert_eq!(out.matches("# record").count(), 1);
+    }
+}
