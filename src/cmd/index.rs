@@ -64,6 +64,15 @@ pub(crate) fn run(args: &IndexArgs, ctx: &Ctx) -> Result<Exit> {
         .iter()
         .map(|i| index_path(i, args.out_dir.as_deref()))
         .collect::<Result<Vec<_>>>()?;
+    let mut seen = std::collections::HashSet::new();
+    for t in &targets {
+        if !seen.insert(t) {
+            bail!(
+                "two inputs have the same index file {} (name them apart, or leave out --out-dir)",
+                crate::io::input::show_path(t)
+            );
+        }
+    }
     if !args.check {
         for t in &targets {
             crate::io::same_file::refuse_input_as_output(&inputs, &[], t, "the index")?;

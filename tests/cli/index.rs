@@ -49,6 +49,16 @@ fn writes_one_line_per_record_beside_each_input() {
     assert!(!Path::new(&format!("{fa}.idx")).exists());
     let line = dir.tfr(&["index", "--out-dir", "nope", "a.tfrecord"]).run().fails(2);
     assert!(line.contains("not a directory"), "{line}");
+    // Two inputs of one name would write one index: refused before any.
+    std::fs::create_dir(dir.path("sub")).unwrap();
+    std::fs::write(dir.path("sub/a.tfrecord"), records(&a)).unwrap();
+    std::fs::remove_file(dir.path("idx/a.tfrecord.idx")).unwrap();
+    let line = dir
+        .tfr(&["index", "--out-dir", "idx", "a.tfrecord", "sub/a.tfrecord"])
+        .run()
+        .fails(2);
+    assert!(line.contains("the same index file"), "{line}");
+    assert!(!dir.path("idx/a.tfrecord.idx").exists());
 }
 
 #[test]
