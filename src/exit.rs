@@ -7,7 +7,8 @@ use std::process::ExitCode;
 pub(crate) enum Exit {
     /// Everything worked (also: output pipe closed early).
     Success = 0,
-    /// A check found damage (verify-crc) or anomalies (validate).
+    /// A check found damage (verify-crc), anomalies (validate) or a stale
+    /// index (index --check).
     DamageFound = 1,
     /// Any error: usage, I/O, damaged input.
     Error = 2,
