@@ -484,8 +484,23 @@ struct Run<'a> {
     strict: bool,
 }
 
-/// Checks one record (input, index, byte offset) into `out`.
+/// Checks one record (input, index, byte offset) into `out`, its maps
+/// read as C++ protobuf (TFDV) reads them.
 fn check_record(
+    run: &Run<'_>,
+    decoder: &mut Decoder,
+    ty: MessageType,
+    payload: &[u8],
+    at: (u32, u64, u64),
+    out: &mut Found,
+) -> Result<()> {
+    decoder.set_cpp_map_entries(true);
+    let checked = check_read(run, decoder, ty, payload, at, out);
+    decoder.set_cpp_map_entries(false);
+    checked
+}
+
+fn check_read(
     run: &Run<'_>,
     decoder: &mut Decoder,
     ty: MessageType,
