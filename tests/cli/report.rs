@@ -106,7 +106,11 @@ fn notebook_histograms_are_the_statistics() {
     // minimum in the first, the maximum's bucket ending at rank 199).
     let q = bars(&html, "feature3", "quantiles");
     let counts: Vec<&str> = q.iter().map(|x| x.2.as_str()).collect();
-    assert_eq!(counts, ["21", "20", "20", "20", "20", "20", "20", "20", "20", "19"], "{q:?}");
+    assert_eq!(
+        counts,
+        ["21", "20", "20", "20", "20", "20", "20", "20", "20", "19"],
+        "{q:?}"
+    );
 }
 
 #[test]
