@@ -726,9 +726,12 @@ impl TopK {
         }
         self.insert(h, v, v.len(), n);
         // A huge record of distinct values: prune as it goes.
-        if self.sketch && self.entries.len() > TOP_HELD {
-            self.prune();
-        } else if !self.sketch && self.over_exact() {
+        let over = if self.sketch {
+            self.entries.len() > TOP_HELD
+        } else {
+            self.over_exact()
+        };
+        if over {
             self.prune();
         }
     }
@@ -761,7 +764,7 @@ impl TopK {
     }
 
     /// Leaves the exact counts for the summary: values kept by their start.
-    fn to_sketch(&mut self) {
+    fn become_sketch(&mut self) {
         if self.sketch {
             return;
         }
@@ -780,7 +783,7 @@ impl TopK {
             if !self.over_exact() {
                 return;
             }
-            self.to_sketch();
+            self.become_sketch();
         }
         if self.entries.len() <= 2 * TOP_TRACKED {
             return;
@@ -798,7 +801,7 @@ impl TopK {
 
     pub fn merge(&mut self, o: &TopK) {
         if o.sketch {
-            self.to_sketch();
+            self.become_sketch();
         }
         for e in &o.entries {
             match self.slots.get(&e.hash) {

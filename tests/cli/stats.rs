@@ -465,10 +465,10 @@ fn compared(fields: &[Field]) -> Vec<&Field> {
             let tfr_own = f.name == "custom_stats"
                 && matches!(&f.value, Value::Message(m) if m.iter().any(|x| x.name == "name"
                     && x.value == Value::Scalar(Scalar::Str(b"media_type".to_vec()))));
-            !tfr_own
-                && !(f.name == "name"
-                    && matches!(f.value, Value::Scalar(Scalar::Str(_)))
-                    && fields.iter().any(|x| x.name == "num_examples"))
+            let dataset_name = f.name == "name"
+                && matches!(f.value, Value::Scalar(Scalar::Str(_)))
+                && fields.iter().any(|x| x.name == "num_examples");
+            !(tfr_own || dataset_name)
         })
         .collect()
 }
@@ -588,4 +588,61 @@ fn distinct_counts_never_exceed_the_values() {
         .ok();
     let unique: u64 = field_of(&text, "file", "unique")[0].parse().unwrap();
     assert!(unique <= 70_000 && unique > 68_000, "{unique}");
+}
+
+/// Issue 28: exact top values (whole), distinct counts and TFDV's
+/// histograms merge from saved statistics exactly as one pass gives them,
+/// whatever `-j`.
+#[test]
+fn issue_28_statistics_merge_and_thread_as_one_pass() {
+    let dir = Dir::new();
+    for case in ["long_strings", "distinct_2001", "ties", "infinities"] {
+        let bytes = std::fs::read(data(&format!("tfdv/issue28/{case}.tfrecord"))).unwrap();
+        dir.write("a.tfrecord", &bytes);
+        dir.write("b.tfrecord", &bytes);
+        for part in ["a", "b"] {
+            let saved = dir
+                .tfr(&["stats", "-q", "-f", "json", &format!("{part}.tfrecord")])
+                .run()
+                .ok();
+            dir.write(&format!("{part}.json"), saved.as_bytes());
+        }
+        let without_name = |t: String| -> String {
+            t.lines()
+                .filter(|l| !l.starts_with("  name: "))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let merged = without_name(
+            dir.tfr(&[
+                "stats",
+                "-q",
+                "-f",
+                "tfdv-stats-text",
+                "--merge",
+                "a.json",
+                "--merge",
+                "b.json",
+            ])
+            .run()
+            .ok(),
+        );
+        for j in ["1", "2"] {
+            let once = without_name(
+                dir.tfr(&[
+                    "stats",
+                    "-q",
+                    "-j",
+                    j,
+                    "-f",
+                    "tfdv-stats-text",
+                    "a.tfrecord",
+                    "b.tfrecord",
+                ])
+                .run()
+                .ok(),
+            );
+            assert_eq!(merged, once, "{case} -j {j}");
+        }
+    }
 }
