@@ -183,7 +183,8 @@ def read_truth(path, compression):
             t = feats.setdefault(name, Truth())
             kind = f.WhichOneof("kind")
             vals = list(getattr(f, kind).value) if kind else []
-            t.counts.append(len(vals))
+            if kind:  # a Feature with no kind set is missing to TFDV
+                t.counts.append(len(vals))
             if kind == "bytes_list":
                 for v in vals:
                     t.strs[v] = t.strs.get(v, 0) + 1
@@ -308,6 +309,11 @@ def compare_common(c, mine, theirs, truth):
               "%d buckets type %d" % (len(ht.buckets), ht.type))
         return
     counts = truth.counts if truth else []
+    if truth and counts and ht == model_quantile_histogram(counts, 10):
+        # TFDV's sketch was exact here: tfr must say the same, to the bit.
+        c.eq(g, "num_values_histogram (TFDV exact)", text_format.MessageToString(hm, as_one_line=True),
+             text_format.MessageToString(ht, as_one_line=True))
+        return
     for i, (bm, bt) in enumerate(zip(hm.buckets, ht.buckets)):
         for side in ("low_value", "high_value"):
             c.rank(g, "num_values_histogram[%d].%s" % (i, side), counts, getattr(bm, side), getattr(bt, side))
@@ -350,8 +356,17 @@ def compare_num(c, mine, theirs, truth):
                 c.differs(g, "quantiles[%d].sample_count" % i, bm.sample_count, bt.sample_count,
                           "TFDV: the weight between the boundaries; ±%.2f would be its rank error" % allowed)
     s = statistics_pb2.Histogram.STANDARD
-    if s in hists_m:
-        check_standard_histogram(c, hists_m[s], data, truth.nan if truth else 0)
+    if truth and data and s in hists_t and q in hists_t:
+        std_model, q_model = model_numeric_histograms(data)
+        exact = hists_t[s].buckets == std_model.buckets and hists_t[q].buckets == q_model.buckets
+        if exact:
+            # TFDV's sketch was exact here: both histograms to the bit.
+            for kind, name in ((s, "standard"), (q, "quantiles")):
+                hm_ = hists_m.get(kind, statistics_pb2.Histogram())
+                c.eq("histogram", "histograms[%s] (TFDV exact)" % name,
+                     text_format.MessageToString(hm_, as_one_line=True),
+                     text_format.MessageToString(hists_t[kind], as_one_line=True))
+            return
     if s in hists_m and s in hists_t:
         hm, ht = hists_m[s], hists_t[s]
         shape_m = [(b.low_value, b.high_value) for b in hm.buckets]
@@ -369,6 +384,37 @@ def compare_num(c, mine, theirs, truth):
                               "[%s, %s]" % (fmt(bm.low_value), fmt(bm.high_value)))
         if hm.num_nan != ht.num_nan:
             c.differs("histogram", "histogram.num_nan", hm.num_nan, ht.num_nan)
+
+
+def exact_bounds(data, k):
+    """TFDV's sketch while exact (GetQuantilesAndCumulativeWeights(k)): the
+    value of rank i*n//k (the last n-1) and the count of values at or below it."""
+    n = len(data)
+    values, weights = [], []
+    for i in range(k + 1):
+        v = float(data[min(i * n // k, n - 1)])
+        values.append(v)
+        weights.append(float(bisect.bisect_right(data, v)))
+    return np.array(values, dtype=np.float64), np.array(weights, dtype=np.float64)
+
+
+def model_quantile_histogram(data, k):
+    """TFDV's quantiles histogram of sorted data when its sketch is exact."""
+    from tensorflow_data_validation.utils import quantiles_util
+    return quantiles_util.generate_quantiles_histogram(*exact_bounds(data, k))
+
+
+def model_numeric_histograms(data):
+    """TFDV's standard and quantiles histograms of sorted numbers (infinities
+    included, NaN not) when its sketch is exact, made by TFDV's own code."""
+    from tensorflow_data_validation.utils import quantiles_util
+    qv, qc = exact_bounds(data, 1000)
+    finite = [float(x) for x in data if math.isfinite(x)]
+    fmin, fmax = (min(finite), max(finite)) if finite else (float("inf"), float("-inf"))
+    pos_inf = float(sum(1 for x in data if x == float("inf")))
+    std = quantiles_util.generate_equi_width_histogram(qv, qc, fmin, fmax, 10, pos_inf)
+    quant = quantiles_util.generate_quantiles_histogram(*quantiles_util.rebin_quantiles(qv, qc, 100))
+    return std, quant
 
 
 def check_standard_histogram(c, h, data, nan):
@@ -881,12 +927,108 @@ def check_merge(args, rep, whole, shards):
                   + (" (+%d more)" % (len(diffs) - 4) if len(diffs) > 4 else ""))
 
 
+# ---------------------------------------------------------------------------
+# Issue 28: one small dataset per item, held to TFDV field for field
+# ---------------------------------------------------------------------------
+
+def issue28_cases():
+    """The cases of tests/oracle/gen_tfdv_expected.py (the committed fixtures
+    of tests/data/tfdv/issue28 come from them), plus 20,000 distinct file
+    names (item 9)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "gen_tfdv_expected", os.path.join(ROOT, "tests", "oracle", "gen_tfdv_expected.py"))
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    cases = gen.issue28_cases()
+    cases["file_names_20000"] = ([gen.example(file=("b", ["img_%06d.jpg" % i])) for i in range(20000)], True)
+    return gen, cases
+
+
+def without_tfr_extras(stats):
+    """tfr's statistics less what TFDV does not write (the dataset's name,
+    tfr's custom_stats media_type)."""
+    out = statistics_pb2.DatasetFeatureStatisticsList()
+    out.CopyFrom(stats)
+    for ds in out.datasets:
+        ds.name = ""
+        for f in ds.features:
+            keep = [x for x in f.custom_stats if x.name != "media_type"]
+            del f.custom_stats[:]
+            f.custom_stats.extend(keep)
+    return out
+
+
+def check_issue28(args, rep):
+    print()
+    print("== issue 28: one dataset per item, tfr's TFDV formats against TFDV field for field")
+    d = tempfile.mkdtemp(dir=args.tmp, prefix="issue28.")
+    with quiet_stderr():
+        gen, cases = issue28_cases()
+    from tensorflow_metadata.proto.v0 import anomalies_pb2
+    for name, (records, with_schema) in cases.items():
+        path = os.path.join(d, name + ".tfrecord")
+        with quiet_stderr():
+            with tf.io.TFRecordWriter(path) as w:
+                for r in records:
+                    w.write(r)
+        theirs = tfdv_stats(path, tempfile.mkdtemp(dir=d))
+        for ds in theirs.datasets:
+            ds.name = ""
+        try:
+            mine = without_tfr_extras(tfr_stats(args.tfr, [path], d, name))
+        except Exception as e:  # noqa: BLE001
+            rep.check(False, "%s: tfr stats" % name, str(e)[:300])
+            continue
+        diffs = proto_diff(canonical_stats(mine), canonical_stats(theirs))
+        rep.check(not diffs, "%s: tfdv-stats == TFDV's, every field" % name,
+                  "; ".join("%s: tfr %s, TFDV %s" % (p, fmt(x), fmt(y)) for p, x, y in diffs[:3])
+                  + (" (+%d more)" % (len(diffs) - 3) if len(diffs) > 3 else ""))
+        if not with_schema:
+            continue
+        schema_path = os.path.join(d, name + ".schema.pbtxt")
+        run_tfr(args.tfr, ["schema", "-q", "-f", "tfdv-schema", path], schema_path)
+        with quiet_stderr():
+            diff = schema_diff(tfdv.load_schema_text(schema_path), tfdv.infer_schema(theirs))
+        rep.check(not diff, "%s: tfr schema -f tfdv-schema == infer_schema(TFDV)" % name, "; ".join(diff[:2])[:300])
+        p = subprocess.run([args.tfr, "validate", "-q", "--schema", schema_path, path], capture_output=True)
+        rep.check(p.returncode == 0, "%s: tfr validate on its own schema's data: exit 0" % name,
+                  p.stderr.decode(errors="replace")[-300:])
+    # Item 2: a schema feature present only as empty Features.
+    path = os.path.join(d, "empty_feature.tfrecord")
+    schema = schema_pb2.Schema()
+    text_format.Parse('feature { name: "x" type: INT presence { min_fraction: 1.0 min_count: 1 } } '
+                      'feature { name: "y" type: INT presence { min_fraction: 1.0 min_count: 1 } shape { dim { size: 1 } } }',
+                      schema)
+    schema_path = os.path.join(d, "empty_feature.required.pbtxt")
+    with open(schema_path, "w") as fh:
+        fh.write(text_format.MessageToString(schema))
+    with quiet_stderr():
+        anomalies = tfdv.validate_statistics(tfdv_stats(path, tempfile.mkdtemp(dir=d)), schema)
+    want = sorted((k, anomalies_pb2.AnomalyInfo.Type.Name(r.type))
+                  for k, v in anomalies.anomaly_info.items() for r in v.reason)
+    p = subprocess.run([args.tfr, "validate", "-q", "--json", "--schema", schema_path, path], capture_output=True)
+    got = sorted((a["feature"], a["type"]) for a in json.loads(p.stdout)["anomalies"]) if p.stdout else p.stderr
+    rep.check(got == want, "empty_feature: tfr validate == tfdv.validate_statistics", "tfr %s, TFDV %s" % (got, want))
+
+
+def canonical_stats(stats):
+    """Features sorted by path (TFDV's order follows its decoder's map)."""
+    out = statistics_pb2.DatasetFeatureStatisticsList()
+    out.CopyFrom(stats)
+    for ds in out.datasets:
+        feats = sorted(ds.features, key=lambda f: list(f.path.step))
+        del ds.features[:]
+        ds.features.extend(feats)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     default = os.path.join(ROOT, "target", "release", "tfr")
     ap.add_argument("--tfr", default=default, help="the tfr binary (default: target/release/tfr)")
     ap.add_argument("--records", type=int, default=50_000, help="records of the generated dataset (default 50000)")
-    ap.add_argument("--only", metavar="REGEX", help="only the datasets whose label matches (notebook, images, edge, generated, merge, ...)")
+    ap.add_argument("--only", metavar="REGEX", help="only the datasets whose label matches (notebook, images, edge, issue28, generated, merge, ...)")
     ap.add_argument("--keep", metavar="DIR", help="keep the generated data and statistics in DIR")
     ap.add_argument("-v", "--verbose", action="store_true", help="every mismatch and the sketch notes")
     args = ap.parse_args()
@@ -910,6 +1052,8 @@ def main():
             path = os.path.join(DATA, f["file"])
             tfdv_path, note = tfdv_readable(path, f["tf_compression"], tempfile.mkdtemp(dir=args.tmp))
             check_dataset(args, rep, f["name"], [path], tfdv_path, f["tf_compression"], note)
+        if want("issue28"):
+            check_issue28(args, rep)
         if want("generated") or want("merge"):
             gen_dir = tempfile.mkdtemp(dir=args.tmp, prefix="generated.")
             with quiet_stderr():
