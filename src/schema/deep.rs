@@ -12,22 +12,29 @@
 //!   sketch, most accurate at the tails, whatever the values' offset or
 //!   scale (tests/oracle/tfdv_check.py holds it to 1% of n in rank against
 //!   the sorted data, the bound of TFDV's own sketch). Exact quantiles are
-//!   TFDV's: the value of rank `floor(q * n)`.
+//!   TFDV's ([`Quantiles::boundaries`]: the value of rank `i * n / k` in
+//!   integers, with the count of values at or below it).
 //! - [`Moments`]: count, mean and sum of squared deviations, merged with
 //!   Chan's formula (no loss of precision to large means).
 //! - [`Distinct`]: exact (64-bit xxh3 hashes) up to [`EXACT_UNIQUE`]
-//!   values, then a HyperLogLog of 2^14 registers (standard error 0.81%).
-//! - [`TopK`]: exact counts while at most `2 * TOP_TRACKED` (2,000)
-//!   distinct values are seen; past that a Misra-Gries summary (mergeable,
-//!   Agarwal et al. 2012) of [`TOP_TRACKED`] to `2 * TOP_TRACKED` counters:
-//!   a count it reports is at most [`TopK::error`] below the true count, an
-//!   error bounded by `n / (TOP_TRACKED + 1)`, and only values counted more
-//!   than that are reported (on data without heavy hitters, none). Values
-//!   are counted whole (by hash); only their first [`TOP_VALUE_MAX`] bytes
-//!   are kept to show them.
+//!   (65,536) values, then a HyperLogLog of 2^14 registers (standard error
+//!   0.81%).
+//! - [`TopK`]: exact counts of every distinct value, kept whole (so TFDV's
+//!   top values and string domains hold the data's values), while at most
+//!   [`EXACT_TOP`] (65,536) distinct values of at most [`EXACT_TOP_BYTES`]
+//!   (4 MiB) together are seen; past that a Misra-Gries summary
+//!   (mergeable, Agarwal et al. 2012) of [`TOP_TRACKED`] to
+//!   `2 * TOP_TRACKED` counters: a count it reports is at most
+//!   [`TopK::error`] below the true count, an error bounded by
+//!   `n / (TOP_TRACKED + 1)`, and only values counted more than that are
+//!   reported (on data without heavy hitters, none). Values are counted
+//!   whole (by hash); in the summary only their first [`TOP_VALUE_MAX`]
+//!   bytes are kept to show them.
 //!
-//! Memory: at most about 700 KB per feature (4,096 exact values or hashes,
-//! 2,000 counters of up to 256 bytes, 16 KB of HyperLogLog), for at most
+//! Memory: at most about 9 MB per feature (65,536 exact counters and
+//! 4 MiB of their values, 65,536 hashes, 4,096 exact numbers; past them
+//! 2,000 counters of up to 256 bytes, 16 KB of HyperLogLog), reached only
+//! by a feature with that many distinct values, for at most
 //! [`super::stats::MAX_FEATURES`] features; the notebook benchmark (1M
 //! records, 4 features) runs in under 10 MB.
 

@@ -18,26 +18,34 @@ lists, Unix timestamps):
      the quantile histogram's boundaries and the values-per-record quantile
      histogram within TFDV's sketch rank error: their ranks in the true
      sorted data (decoded here with protobuf) differ by at most 1% of n, or
-     the values are equal; NaN counts exactly; tfr's equal-width histogram
-     against the data (its cumulative counts between the values below and
-     at each upper bound, within 1% of n; infinities counted, as TFDV
-     does);
-   - strings: unique (exact under 4,096 distinct values, else within 2%,
+     the values are equal; NaN counts exactly; the histograms to the bit
+     where TFDV's sketch was exact (see 4), else their bucket counts within
+     2% of n of TFDV's;
+   - strings: unique (exact under 65,536 distinct values, else within 2%,
      tfr's HyperLogLog), top_values (values and counts; values of equal
      count compared as sets, the cut at the last count checked against the
-     true counts; past 4,096 distinct values tfr's Misra-Gries counts may be
+     true counts; past 65,536 distinct values tfr's Misra-Gries counts may be
      n/1001 short), avg_length within 1e-6; bytes stats where TFDV has them;
-   Fields outside that list where tfr differs from TFDV (the quantile
-   buckets' sample_count, the equal-width histogram's buckets and counts,
-   histograms of empty features) are summarised under the table with `~`
-   (every one with -v); they do not fail the check.
+   Fields outside that list where tfr differs from TFDV (histogram counts
+   where TFDV's sketch is not exact) are summarised under the table with
+   `~` (every one with -v); they do not fail the check.
 2. checks that `tfdv.load_stats_text` opens `tfr stats -f tfdv-stats-text`
    and reads the same proto as the binary file;
 3. checks that `tfdv.infer_schema` on tfr's statistics equals
    `tfdv.infer_schema` on TFDV's (as protos, features and string domains
    compared by name), and that `tfr schema -f tfdv-schema`, loaded with
    `tfdv.load_schema_text`, equals `tfdv.infer_schema` on TFDV's statistics;
-4. merges: the generated dataset in 3 shards, `tfr stats -f json` on each,
+4. issue 28: one small dataset per item (the cases of
+   tests/oracle/gen_tfdv_expected.py, written with TensorFlow, and 20,000
+   distinct file names): `tfr stats -f tfdv-stats` equals TFDV's statistics
+   in every field (tfr's media_type and the dataset name aside), schemas
+   equal TFDV's and validate their own data, and `tfr validate` gives
+   `tfdv.validate_statistics`'s FEATURE_TYPE_NOT_PRESENT. On every dataset,
+   wherever TFDV's quantile sketch was exact (its histograms equal those
+   its own quantiles_util makes from the exact boundaries of the data),
+   tfr's num_values, standard and quantile histograms must equal TFDV's to
+   the bit;
+5. merges: the generated dataset in 3 shards, `tfr stats -f json` on each,
    `tfr stats --merge a --merge b --merge c -f tfdv-stats` must equal
    `tfr stats -f tfdv-stats` over the three shards at once (exactly, but
    mean / std_dev within 1e-9 relative), and `-j 1` must equal `-j 2`
@@ -117,7 +125,7 @@ for name in ("apache_beam", "tensorflow", "absl", "root"):
 
 FNS = statistics_pb2.FeatureNameStatistics
 TYPE_NAMES = {FNS.INT: "INT", FNS.FLOAT: "FLOAT", FNS.STRING: "STRING", FNS.BYTES: "BYTES", FNS.STRUCT: "STRUCT"}
-EXACT_DISTINCT = 4096  # tfr's sketches are exact up to this many distinct values
+EXACT_DISTINCT = 65536  # tfr's distinct counts and top values are exact up to this many distinct values
 RANK_EPS = 0.01  # TFDV's quantiles sketch: StatsOptions.epsilon
 
 
@@ -415,33 +423,6 @@ def model_numeric_histograms(data):
     std = quantiles_util.generate_equi_width_histogram(qv, qc, fmin, fmax, 10, pos_inf)
     quant = quantiles_util.generate_quantiles_histogram(*quantiles_util.rebin_quantiles(qv, qc, 100))
     return std, quant
-
-
-def check_standard_histogram(c, h, data, nan):
-    """tfr's equal-width histogram against the data: counts summing to the
-    values, each cumulative count between the values below the bucket's upper
-    bound and those at or below it (a value on a boundary may go either way)."""
-    g = "histogram"
-    c.eq(g, "histogram.num_nan", h.num_nan, nan)
-    if not data:
-        return
-    total = sum(b.sample_count for b in h.buckets)
-    if not close(total, float(len(data)), 1e-9):
-        c.bad(g, "histogram (total count)", total, "(the data) %d" % len(data), "non-NaN values, infinities included as TFDV counts them")
-        return
-    cum = 0.0
-    slack = RANK_EPS * len(data) + 1e-6
-    near = 1e-12 * max(abs(data[0]), abs(data[-1])) if math.isfinite(data[0]) and math.isfinite(data[-1]) else 0.0
-    for i, b in enumerate(h.buckets):
-        cum += b.sample_count
-        # (a double boundary cannot tell values apart closer than its precision)
-        below = bisect.bisect_left(data, b.high_value - near)
-        upto = bisect.bisect_right(data, b.high_value + near)
-        if not (below - slack <= cum <= upto + slack):
-            c.bad(g, "histogram[%d] cumulative count" % i, cum, "(the data) %d..%d" % (below, upto),
-                  "values up to %s in the data" % fmt(b.high_value))
-        else:
-            c.mark(g, True)
 
 
 def compare_top(c, group, field, mine, theirs, truth, sketched, n_values):
@@ -904,11 +885,12 @@ def check_merge(args, rep, whole, shards):
 
     m, m_names = features_only(merged)
     a, a_names = features_only(at_once)
-    # Exact parts merge exactly; what a t-digest gives (medians, histogram
-    # bounds and counts, past 4,096 distinct values) and Misra-Gries top
-    # values (past 2,000 distinct) depend on the merge order: those are held
-    # to their bounds against the data instead.
-    sketched = re.compile(r"\.(median|histograms\[\d+\]|num_values_histogram|rank_histogram|top_values)")
+    # Exact parts merge exactly (top values and distinct counts are exact
+    # up to 65,536 distinct values: every feature here); what a t-digest
+    # gives (medians, histogram bounds and counts, past 4,096 distinct
+    # numbers) depends on the merge order: those are held to their bounds
+    # against the data instead.
+    sketched = re.compile(r"\.(median|histograms\[\d+\])")
     diffs = [x for x in proto_diff(m, a, fp_fields=("mean", "std_dev"), fp_rel=1e-9) if not sketched.search(x[0])]
     rep.check(not diffs, "--merge of 3 saved JSON == the 3 shards at once (exact parts)",
               "; ".join("%s: merged %s, at once %s" % (p, fmt(x), fmt(y)) for p, x, y in diffs[:4])
@@ -986,6 +968,9 @@ def check_issue28(args, rep):
                   + (" (+%d more)" % (len(diffs) - 3) if len(diffs) > 3 else ""))
         if not with_schema:
             continue
+        with quiet_stderr():
+            diff = schema_diff(tfdv.infer_schema(mine), tfdv.infer_schema(theirs))
+        rep.check(not diff, "%s: infer_schema(tfr stats) == infer_schema(TFDV)" % name, "; ".join(diff[:2])[:300])
         schema_path = os.path.join(d, name + ".schema.pbtxt")
         run_tfr(args.tfr, ["schema", "-q", "-f", "tfdv-schema", path], schema_path)
         with quiet_stderr():
