@@ -18,7 +18,8 @@
 //! 2. else an **Example** file if it parses as an Example and has a
 //!    `features` field (field 1) or no field at all (an empty record is an
 //!    empty Example: that is how TensorFlow writes one); a field 2 that
-//!    does not read as a FeatureLists is then an unknown field, skipped as
+//!    does not read as a FeatureLists (nor as an ELWC's context: empty, or
+//!    an Example holding features) is then an unknown field, skipped as
 //!    protobuf and TensorFlow's parsers (and TFDV) skip it;
 //!
 //! In either case, when the reading has a feature name that is not a name
@@ -30,7 +31,8 @@
 //!
 //! The later records are then decoded *strictly* (`strict = true`) by the
 //! same rule: in an Example file, a record whose field 2 reads as a
-//! FeatureLists holding a list is an error that suggests `--type sequence`; in either file, a record whose top-level
+//! FeatureLists holding a list (or as an ELWC's context) is an error that
+//! suggests `--type sequence`; in either file, a record whose top-level
 //! fields are all unknown is an error that suggests `--type raw`, rather
 //! than an empty message printed for a payload that only happened to parse.
 //! Unknown fields next to known ones are skipped, as protobuf does. (A

@@ -581,6 +581,16 @@ fn distinct_counts_never_exceed_the_values() {
     assert_eq!(field_of(&text, "file", "frequency").len(), 20);
     let table = dir.tfr(&["stats", "-q", "files.tfrecord"]).run().ok();
     assert!(table.contains("unique 20000"), "{table}");
+    // The report: the exact count and the top value's frequency.
+    dir.tfr(&["report", "-q", "-o", "files.html", "files.tfrecord"])
+        .run()
+        .ok();
+    let html = std::fs::read_to_string(dir.path("files.html")).unwrap();
+    assert!(
+        html.contains("<td>1</td><td>20000</td><td class=\"name\">img_019999.jpg</td><td>1</td>"),
+        "{}",
+        &html[html.find("Text features").unwrap_or(0)..][..600]
+    );
     dir.write("more.tfrecord", &names(70_000));
     let text = dir
         .tfr(&["stats", "-q", "-f", "tfdv-stats-text", "more.tfrecord"])
@@ -588,6 +598,19 @@ fn distinct_counts_never_exceed_the_values() {
         .ok();
     let unique: u64 = field_of(&text, "file", "unique")[0].parse().unwrap();
     assert!(unique <= 70_000 && unique > 68_000, "{unique}");
+    // Past the exact range the report says "about", and no frequency it
+    // does not know.
+    dir.tfr(&["report", "-q", "-o", "more.html", "more.tfrecord"])
+        .run()
+        .ok();
+    let html = std::fs::read_to_string(dir.path("more.html")).unwrap();
+    assert!(
+        html.contains(&format!(
+            "<td>1</td><td>≈{unique}</td><td class=\"name\"></td><td>-</td>"
+        )),
+        "{}",
+        &html[html.find("Text features").unwrap_or(0)..][..600]
+    );
 }
 
 /// Issue 28: exact top values (whole), distinct counts and TFDV's

@@ -120,11 +120,12 @@ impl Decoder {
 
     /// Validates `payload` as a `tf.train.Example` and indexes it.
     ///
-    /// With `strict` (auto mode), a `feature_lists` field (2) that reads as
-    /// a SequenceExample's (a FeatureLists holding a list) is an error, and
-    /// so is a record whose top-level fields are all unknown; otherwise
-    /// unknown fields (a field 2 that is no FeatureLists included) are
-    /// skipped, as protobuf does.
+    /// With `strict` (auto mode), a field 2 that reads as a
+    /// SequenceExample's `feature_lists` or an ExampleListWithContext's
+    /// `context` (empty, a FeatureLists holding a list, an Example holding
+    /// features) is an error, and so is a record whose top-level fields are
+    /// all unknown; otherwise unknown fields (any other field 2 included)
+    /// are skipped, as protobuf does.
     pub fn example<'a>(&'a mut self, payload: &'a [u8], strict: bool) -> Result<ExampleView<'a>, DecodeError> {
         self.clear();
         let mut has_features = false;
@@ -135,7 +136,7 @@ impl Decoder {
                 Ok(true)
             }
             // A SequenceExample's feature_lists: not to be silently dropped.
-            num::FEATURE_LISTS if strict && is_feature_lists(sub) => Err(unexpected(number, at, "Example")),
+            num::FEATURE_LISTS if strict && is_other_message(sub) => Err(unexpected(number, at, "Example")),
             _ => Ok(false),
         })?;
         Ok(self.example_view(payload, has_features))
@@ -349,12 +350,28 @@ impl Decoder {
     }
 }
 
-/// Whether a field 2 of an Example is a SequenceExample's `feature_lists`:
-/// it reads as a FeatureLists holding at least one list (anything else is
-/// an unknown field, which protobuf and TensorFlow's parsers skip).
-fn is_feature_lists(sub: Reader<'_>) -> bool {
+/// Whether a field 2 of an Example is another message's own field: a
+/// SequenceExample's `feature_lists` or an ExampleListWithContext's
+/// `context`: it is empty, or reads as a FeatureLists holding a list, or
+/// as an Example holding features. Anything else is an unknown field,
+/// which protobuf and TensorFlow's parsers (and so TFDV) skip.
+fn is_other_message(sub: Reader<'_>) -> bool {
+    if sub.is_empty() {
+        return true;
+    }
     let mut scratch = Decoder::new();
-    scratch.index_feature_lists(sub).is_ok() && !scratch.list_entries.is_empty()
+    if scratch.index_feature_lists(sub).is_ok() && !scratch.list_entries.is_empty() {
+        return true;
+    }
+    let mut features = false;
+    let read = walk(sub, |n, f| {
+        if n == num::FEATURES {
+            features = true;
+            scratch.index_features(f)?;
+        }
+        Ok(())
+    });
+    read.is_ok() && features
 }
 
 /// Validates the top-level fields of a payload: `check(number, at, bytes)`
