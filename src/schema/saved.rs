@@ -398,12 +398,14 @@ fn read_deep(v: &Value) -> Result<Deep, String> {
     let saved = arr(&v["top"]["values"], "top")?;
     let error = u(&v["top"]["error"], "top")?;
     // Exact counts (values whole), or a summary (values by their start);
-    // a file of an earlier tfr has no flag: a summary once it lost a count.
-    let sketch = match &v["top"]["sketch"] {
-        Value::Bool(b) => *b,
-        Value::Null => error > 0,
+    // a file of an earlier tfr has no flag (and its limits): a summary once
+    // it lost a count or cut a value.
+    let flag = match &v["top"]["sketch"] {
+        Value::Bool(b) => Some(*b),
+        Value::Null => None,
         _ => return Err("\"top\": \"sketch\" is not true or false".into()),
     };
+    let sketch = flag.unwrap_or(true);
     let (most, longest) = if sketch {
         (2 * TOP_TRACKED, TOP_VALUE_MAX)
     } else {
@@ -427,6 +429,7 @@ fn read_deep(v: &Value) -> Result<Deep, String> {
         }
         counters.push((h, key, len, n));
     }
+    let sketch = flag.unwrap_or_else(|| error > 0 || counters.iter().any(|c| c.1.len() < c.2));
     Ok(Deep {
         counts: read_quantiles(&v["counts"], "counts")?,
         steps: read_quantiles(&v["steps"], "steps")?,

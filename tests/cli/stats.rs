@@ -669,3 +669,25 @@ fn issue_28_statistics_merge_and_thread_as_one_pass() {
         }
     }
 }
+
+/// Statistics saved by an earlier tfr (no `sketch` flag on top values)
+/// still merge: exact while no count was lost and no value cut.
+#[test]
+fn saved_statistics_without_the_sketch_flag_still_merge() {
+    let dir = Dir::new();
+    let file = data("notebook.tfrecord");
+    let saved = dir.tfr(&["stats", "-q", "-f", "json", &file]).run().ok();
+    assert!(saved.contains("\"sketch\":false"), "{saved}");
+    dir.write("new.json", saved.as_bytes());
+    dir.write("old.json", saved.replace("\"sketch\":false,", "").as_bytes());
+    let text = |f: &str| {
+        dir.tfr(&["stats", "-q", "-f", "tfdv-stats-text", "--merge", f])
+            .run()
+            .ok()
+    };
+    assert_eq!(text("old.json"), text("new.json"));
+    let broken = saved.replace("\"sketch\":false", "\"sketch\":1");
+    dir.write("bad.json", broken.as_bytes());
+    let err = dir.tfr(&["stats", "-q", "--merge", "bad.json"]).run().fails(2);
+    assert!(err.contains("sketch"), "{err}");
+}
