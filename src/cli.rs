@@ -238,10 +238,10 @@ pub(crate) enum Command {
     /// mean, standard deviation, zeros, NaN and infinities, min, median,
     /// max, a 10-bucket histogram and 10 quantile buckets; text: distinct
     /// values, the 20 most frequent, average length; other bytes: sizes and
-    /// media type. Exact up to 4,096 distinct values per feature, then
-    /// sketches with documented bounds (quantiles within 1% of n in rank,
-    /// distinct counts ~0.8%, top counts within n/1001) that merge; -j
-    /// never changes a result.
+    /// media type. Exact up to 4,096 distinct numbers and 65,536 distinct
+    /// bytes values per feature, then sketches with documented bounds
+    /// (quantiles within 1% of n in rank, distinct counts ~0.8%, top counts
+    /// within n/1001) that merge; -j never changes a result.
     ///
     /// --format tfdv-stats writes the file TFDV's own tools open
     /// (tfdv.load_statistics, tfdv.visualize_statistics); --format json

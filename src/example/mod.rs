@@ -17,7 +17,10 @@
 //!    (field 2, length-delimited) and parses as a SequenceExample;
 //! 2. else an **Example** file if it parses as an Example and has a
 //!    `features` field (field 1) or no field at all (an empty record is an
-//!    empty Example: that is how TensorFlow writes one);
+//!    empty Example: that is how TensorFlow writes one); a field 2 that
+//!    does not read as a FeatureLists (nor as an ELWC's context: empty, or
+//!    an Example holding features) is then an unknown field, skipped as
+//!    protobuf and TensorFlow's parsers (and TFDV) skip it;
 //!
 //! In either case, when the reading has a feature name that is not a name
 //! (control characters: nested protobuf) and the record reads cleanly as
@@ -27,8 +30,9 @@
 //!    not taken for an empty Example.
 //!
 //! The later records are then decoded *strictly* (`strict = true`) by the
-//! same rule: in an Example file, a record with `feature_lists` is an error
-//! that suggests `--type sequence`; in either file, a record whose top-level
+//! same rule: in an Example file, a record whose field 2 reads as a
+//! FeatureLists holding a list (or as an ELWC's context) is an error that
+//! suggests `--type sequence`; in either file, a record whose top-level
 //! fields are all unknown is an error that suggests `--type raw`, rather
 //! than an empty message printed for a payload that only happened to parse.
 //! Unknown fields next to known ones are skipped, as protobuf does. (A
@@ -112,7 +116,15 @@ pub fn resolve_auto(first_payload: &[u8]) -> Result<MessageType, DecodeError> {
                         .is_none_or(|l| l.entries().all(|(k, _)| elwc::is_name(k)));
                 (Ok(MessageType::SequenceExample), clean)
             }
-            Err(e) => (Err(not_an_example(e)), false),
+            // A field 2 that is no FeatureLists: an unknown field of an
+            // Example (protobuf and TensorFlow's parsers skip it).
+            Err(e) => match decoder.example(first_payload, true) {
+                Ok(view) if view.features().is_some() => {
+                    let clean = view.features().is_none_or(|f| names_are_clean(&f));
+                    (Ok(MessageType::Example), clean)
+                }
+                _ => (Err(not_an_example(e)), false),
+            },
         }
     } else {
         match decoder.example(first_payload, true) {

@@ -624,3 +624,33 @@ fn oracle_prost_reencodes_tf_payloads() {
         }
     }
 }
+
+/// Issue 28, item 8: a map entry carrying an unknown field is left out as
+/// Python protobuf does (printing), kept as C++ protobuf does (TFDV's
+/// reading, for statistics and validation); an Example carrying a field 2
+/// that is no FeatureLists is an Example, also read strictly, while one
+/// whose field 2 holds a feature list still asks for `--type sequence`.
+#[test]
+fn unknown_fields_in_entries_and_field_2() {
+    let odd = example(&[ld(1, &[ld(1, b"a"), ld(2, &int64s(&[7])), vec![0x18, 0x05]].concat())]);
+    let mut d = Decoder::new();
+    let names = |d: &mut Decoder| -> Vec<String> {
+        let view = d.example(&odd, true).unwrap();
+        view.features()
+            .map_or(Vec::new(), |f| f.entries().map(|(k, _)| k.to_string()).collect())
+    };
+    assert!(names(&mut d).is_empty());
+    d.set_cpp_map_entries(true);
+    assert_eq!(names(&mut d), ["a"]);
+    let with_2 = [example(&[entry(b"a", &int64s(&[1]))]), ld(2, b"hello")].concat();
+    assert_eq!(resolve_auto(&with_2).unwrap(), MessageType::Example);
+    assert!(Decoder::new().example(&with_2, true).is_ok());
+    let list = ld(1, &[ld(1, b"l"), ld(2, &ld(1, &int64s(&[1])))].concat());
+    let sequence = [example(&[entry(b"a", &int64s(&[1]))]), ld(2, &list)].concat();
+    assert_eq!(resolve_auto(&sequence).unwrap(), MessageType::SequenceExample);
+    let err = Decoder::new().example(&sequence, true).unwrap_err();
+    assert!(err.to_string().contains("--type sequence"), "{err}");
+    // Not an Example at all: still the advice to read it raw.
+    let err = resolve_auto(b"hello, world").unwrap_err();
+    assert!(err.to_string().contains("--type raw"), "{err}");
+}

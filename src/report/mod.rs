@@ -308,7 +308,10 @@ fn features(h: &mut String, table: &FeatureTable, total: u64, anomalies: &[Anoma
                     .iter()
                     .map(|(v, n)| (String::from_utf8_lossy(v).into_owned(), *n))
                     .collect();
-                let (first, freq) = top.first().map_or((String::new(), 0), |t| (t.0.clone(), t.1));
+                // No value known past the sketch's bound: say nothing, not 0.
+                let (first, freq) = top
+                    .first()
+                    .map_or((String::new(), "-".to_string()), |t| (t.0.clone(), t.1.to_string()));
                 let approx = if b.unique_exact { "" } else { "≈" };
                 let _ = writeln!(
                     text,

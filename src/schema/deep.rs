@@ -12,22 +12,29 @@
 //!   sketch, most accurate at the tails, whatever the values' offset or
 //!   scale (tests/oracle/tfdv_check.py holds it to 1% of n in rank against
 //!   the sorted data, the bound of TFDV's own sketch). Exact quantiles are
-//!   TFDV's: the value of rank `floor(q * n)`.
+//!   TFDV's ([`Quantiles::boundaries`]: the value of rank `i * n / k` in
+//!   integers, with the count of values at or below it).
 //! - [`Moments`]: count, mean and sum of squared deviations, merged with
 //!   Chan's formula (no loss of precision to large means).
 //! - [`Distinct`]: exact (64-bit xxh3 hashes) up to [`EXACT_UNIQUE`]
-//!   values, then a HyperLogLog of 2^14 registers (standard error 0.81%).
-//! - [`TopK`]: exact counts while at most `2 * TOP_TRACKED` (2,000)
-//!   distinct values are seen; past that a Misra-Gries summary (mergeable,
-//!   Agarwal et al. 2012) of [`TOP_TRACKED`] to `2 * TOP_TRACKED` counters:
-//!   a count it reports is at most [`TopK::error`] below the true count, an
-//!   error bounded by `n / (TOP_TRACKED + 1)`, and only values counted more
-//!   than that are reported (on data without heavy hitters, none). Values
-//!   are counted whole (by hash); only their first [`TOP_VALUE_MAX`] bytes
-//!   are kept to show them.
+//!   (65,536) values, then a HyperLogLog of 2^14 registers (standard error
+//!   0.81%).
+//! - [`TopK`]: exact counts of every distinct value, kept whole (so TFDV's
+//!   top values and string domains hold the data's values), while at most
+//!   [`EXACT_TOP`] (65,536) distinct values of at most [`EXACT_TOP_BYTES`]
+//!   (4 MiB) together are seen; past that a Misra-Gries summary
+//!   (mergeable, Agarwal et al. 2012) of [`TOP_TRACKED`] to
+//!   `2 * TOP_TRACKED` counters: a count it reports is at most
+//!   [`TopK::error`] below the true count, an error bounded by
+//!   `n / (TOP_TRACKED + 1)`, and only values counted more than that are
+//!   reported (on data without heavy hitters, none). Values are counted
+//!   whole (by hash); in the summary only their first [`TOP_VALUE_MAX`]
+//!   bytes are kept to show them.
 //!
-//! Memory: at most about 700 KB per feature (4,096 exact values or hashes,
-//! 2,000 counters of up to 256 bytes, 16 KB of HyperLogLog), for at most
+//! Memory: at most about 9 MB per feature (65,536 exact counters and
+//! 4 MiB of their values, 65,536 hashes, 4,096 exact numbers; past them
+//! 2,000 counters of up to 256 bytes, 16 KB of HyperLogLog), reached only
+//! by a feature with that many distinct values, for at most
 //! [`super::stats::MAX_FEATURES`] features; the notebook benchmark (1M
 //! records, 4 features) runs in under 10 MB.
 
@@ -44,11 +51,16 @@ const TOP_HELD: usize = 8 * TOP_TRACKED;
 /// Centroids of a t-digest.
 pub const CENTROIDS: usize = 200;
 /// Distinct values a [`Distinct`] counts exactly.
-pub const EXACT_UNIQUE: usize = 4096;
+pub const EXACT_UNIQUE: usize = EXACT_TOP;
 /// HyperLogLog precision: 2^14 registers.
 const HLL_BITS: u32 = 14;
-/// Values a [`TopK`] keeps counters for.
+/// Values a [`TopK`] keeps counters for once past its exact bounds.
 pub const TOP_TRACKED: usize = 1000;
+/// Distinct values a [`TopK`] counts exactly (and a [`Distinct`] counts
+/// exactly).
+pub const EXACT_TOP: usize = 1 << 16;
+/// Bytes of distinct values a [`TopK`] keeps whole while exact.
+pub const EXACT_TOP_BYTES: usize = 4 << 20;
 /// Bytes of a value a [`TopK`] keeps (longer values are counted whole,
 /// by their hash, and shown by their start).
 pub const TOP_VALUE_MAX: usize = 256;
@@ -294,6 +306,72 @@ impl Quantiles {
             }
         }
         self.exact.last().map(|r| r.0)
+    }
+
+    /// TFDV's quantile boundaries (`GetQuantilesAndCumulativeWeights(k)` of
+    /// its sketch, exact while its sketch is): for `i` in `0..=k`, the value
+    /// of 0-based rank `i * n / k` (integer division, so 0.7 * 360 is 252,
+    /// not 251.99…; the last rank is `n - 1`) and its cumulative weight, the
+    /// number of values at or below it. Infinities rank first and last.
+    /// Past the exact range the values are the t-digest's and the weights
+    /// their ranks (a boundary's weight is that of the last equal one).
+    /// Empty when there is no value.
+    pub fn boundaries(&self, k: usize) -> Vec<(f64, f64)> {
+        let total = self.count();
+        if total == 0 || k == 0 {
+            return Vec::new();
+        }
+        let rank_of = |i: usize| ((i as u128 * u128::from(total) / k as u128) as u64).min(total - 1);
+        let mut out = Vec::with_capacity(k + 1);
+        if self.digest.is_some() {
+            let mut last = f64::NEG_INFINITY;
+            for i in 0..=k {
+                let r = rank_of(i);
+                // (the t-digest's estimates, made non-decreasing)
+                let v = self.quantile_at(r).unwrap_or(0.0).max(last);
+                last = v;
+                let cum = if i == k { total } else { r + 1 };
+                out.push((v, cum as f64));
+            }
+            for j in (0..k).rev() {
+                if out[j].0 == out[j + 1].0 {
+                    out[j].1 = out[j + 1].1;
+                }
+            }
+            return out;
+        }
+        // Exact: walk the runs once (the ranks only grow).
+        let (mut run, mut below) = (0usize, self.neg_inf);
+        for i in 0..=k {
+            let r = rank_of(i);
+            if r < self.neg_inf {
+                out.push((f64::NEG_INFINITY, self.neg_inf as f64));
+                continue;
+            }
+            if r >= self.neg_inf + self.n {
+                out.push((f64::INFINITY, total as f64));
+                continue;
+            }
+            while run < self.exact.len() && below + self.exact[run].1 <= r {
+                below += self.exact[run].1;
+                run += 1;
+            }
+            let (v, c) = self.exact[run];
+            out.push((v, (below + c) as f64));
+        }
+        out
+    }
+
+    /// The value of 0-based rank `rank` among all values (infinities first
+    /// and last).
+    fn quantile_at(&self, rank: u64) -> Option<f64> {
+        if rank < self.neg_inf {
+            return Some(f64::NEG_INFINITY);
+        }
+        if rank >= self.neg_inf + self.n {
+            return Some(f64::INFINITY);
+        }
+        self.finite_at(rank - self.neg_inf)
     }
 
     /// `buckets` equal-width buckets over `[lo, hi]` (the last one closed;
@@ -614,9 +692,11 @@ fn hll_add(r: &mut [u8], h: u64) {
     }
 }
 
-/// The most frequent values: exact counts, then a Misra-Gries summary.
-/// Values are keyed by their [`value_hash`] (computed once per value for
-/// this and [`Distinct`]); their bytes are kept in one arena.
+/// The most frequent values: exact counts of every distinct value (kept
+/// whole) while there are at most [`EXACT_TOP`] of them holding at most
+/// [`EXACT_TOP_BYTES`] bytes, then a Misra-Gries summary. Values are keyed
+/// by their [`value_hash`] (computed once per value for this and
+/// [`Distinct`]); their bytes are kept in one arena.
 #[derive(Clone, Debug, Default)]
 pub struct TopK {
     /// Hash -> index in `entries`.
@@ -626,13 +706,17 @@ pub struct TopK {
     /// Subtracted from every count so far (0 while exact): the most a
     /// reported count can be below the true one.
     error: u64,
+    /// Past the exact bounds: a Misra-Gries summary, values kept by their
+    /// first [`TOP_VALUE_MAX`] bytes.
+    sketch: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
 struct TopEntry {
     hash: u64,
     start: usize,
-    /// Bytes kept (at most [`TOP_VALUE_MAX`]).
+    /// Bytes kept (the whole value while exact, else at most
+    /// [`TOP_VALUE_MAX`]).
     len: usize,
     /// The value's own length.
     full: usize,
@@ -647,14 +731,29 @@ impl TopK {
             self.entries[i as usize].count += n;
             return;
         }
-        self.insert(h, &v[..v.len().min(TOP_VALUE_MAX)], v.len(), n);
+        self.insert(h, v, v.len(), n);
         // A huge record of distinct values: prune as it goes.
-        if self.entries.len() > TOP_HELD {
+        let over = if self.sketch {
+            self.entries.len() > TOP_HELD
+        } else {
+            self.over_exact()
+        };
+        if over {
             self.prune();
         }
     }
 
-    fn insert(&mut self, h: u64, kept: &[u8], full: usize, n: u64) {
+    fn over_exact(&self) -> bool {
+        self.entries.len() > EXACT_TOP || self.arena.len() > EXACT_TOP_BYTES
+    }
+
+    /// Keeps `value` (whole while exact, its start in a sketch).
+    fn insert(&mut self, h: u64, value: &[u8], full: usize, n: u64) {
+        let kept = if self.sketch {
+            &value[..value.len().min(TOP_VALUE_MAX)]
+        } else {
+            value
+        };
         let start = self.arena.len();
         self.arena.extend_from_slice(kept);
         self.slots.insert(h, self.entries.len() as u32);
@@ -671,9 +770,28 @@ impl TopK {
         &self.arena[e.start..e.start + e.len]
     }
 
-    /// Keeps the summary within `2 * TOP_TRACKED` counters (called per
-    /// batch and after merges).
+    /// Leaves the exact counts for the summary: values kept by their start.
+    fn become_sketch(&mut self) {
+        if self.sketch {
+            return;
+        }
+        let old = std::mem::take(self);
+        self.sketch = true;
+        self.error = old.error;
+        for e in &old.entries {
+            self.insert(e.hash, old.value(e), e.full, e.count);
+        }
+    }
+
+    /// Past the exact bounds, turns the counts into a summary of at most
+    /// `2 * TOP_TRACKED` counters (called per batch and after merges).
     pub fn prune(&mut self) {
+        if !self.sketch {
+            if !self.over_exact() {
+                return;
+            }
+            self.become_sketch();
+        }
         if self.entries.len() <= 2 * TOP_TRACKED {
             return;
         }
@@ -681,6 +799,7 @@ impl TopK {
         c.sort_unstable_by(|a, b| b.cmp(a));
         let cut = c[TOP_TRACKED];
         let old = std::mem::take(self);
+        self.sketch = true;
         self.error = old.error + cut;
         for e in old.entries.iter().filter(|e| e.count > cut) {
             self.insert(e.hash, old.value(e), e.full, e.count - cut);
@@ -688,6 +807,9 @@ impl TopK {
     }
 
     pub fn merge(&mut self, o: &TopK) {
+        if o.sketch {
+            self.become_sketch();
+        }
         for e in &o.entries {
             match self.slots.get(&e.hash) {
                 Some(&i) => self.entries[i as usize].count += e.count,
@@ -703,11 +825,17 @@ impl TopK {
         self.error
     }
 
+    /// Whether every distinct value is counted exactly and kept whole.
+    pub fn is_exact(&self) -> bool {
+        !self.sketch
+    }
+
     /// The `k` most frequent values, most frequent first (ties: the larger
-    /// value first, as TFDV orders them): (the value's first
-    /// [`TOP_VALUE_MAX`] bytes, its length, its count). Once the summary is
-    /// approximate, only values counted more than [`Self::error`] times:
-    /// the others may be no more frequent than values it dropped.
+    /// value first, as TFDV orders them): (the value, whole while exact,
+    /// else its first [`TOP_VALUE_MAX`] bytes; its length; its count).
+    /// Once the summary is approximate, only values counted more than
+    /// [`Self::error`] times: the others may be no more frequent than
+    /// values it dropped.
     pub fn top(&self, k: usize) -> Vec<(&[u8], usize, u64)> {
         let mut v: Vec<(&[u8], usize, u64)> = self
             .entries
@@ -715,8 +843,16 @@ impl TopK {
             .filter(|e| e.count > self.error)
             .map(|e| (self.value(e), e.full, e.count))
             .collect();
-        v.sort_unstable_by(|a, b| b.2.cmp(&a.2).then_with(|| b.0.cmp(a.0)));
-        v.truncate(k);
+        let k = k.min(v.len());
+        if k == 0 {
+            return Vec::new();
+        }
+        let order = |a: &(&[u8], usize, u64), b: &(&[u8], usize, u64)| b.2.cmp(&a.2).then_with(|| b.0.cmp(a.0));
+        if k < v.len() {
+            v.select_nth_unstable_by(k - 1, order);
+            v.truncate(k);
+        }
+        v.sort_unstable_by(order);
         v
     }
 
@@ -725,12 +861,17 @@ impl TopK {
         self.entries.iter().map(|e| (e.hash, self.value(e), e.full, e.count))
     }
 
-    pub(crate) fn from_state(counters: Vec<(u64, Vec<u8>, usize, u64)>, error: u64) -> Self {
-        let mut t = TopK::default();
+    /// A summary from its saved counters; `sketch`: the saved one was past
+    /// the exact bounds.
+    pub(crate) fn from_state(counters: Vec<(u64, Vec<u8>, usize, u64)>, error: u64, sketch: bool) -> Self {
+        let mut t = TopK {
+            sketch,
+            ..TopK::default()
+        };
         for (h, kept, full, n) in counters {
             match t.slots.get(&h) {
                 Some(&i) => t.entries[i as usize].count += n,
-                None => t.insert(h, &kept[..kept.len().min(TOP_VALUE_MAX)], full.max(kept.len()), n),
+                None => t.insert(h, &kept, full.max(kept.len()), n),
             }
         }
         t.error = error;

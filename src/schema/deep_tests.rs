@@ -122,3 +122,101 @@ fn top_values_are_exact_then_bounded() {
     assert!(top[0].2 <= 25_000 && top[0].2 + t.error() >= 25_000);
     assert!(t.error() <= 100_000 / (TOP_TRACKED as u64 + 1));
 }
+
+fn quantiles_of(values: &[f64]) -> Quantiles {
+    let mut q = Quantiles::default();
+    values.iter().for_each(|v| q.add(*v));
+    q.seal();
+    q
+}
+
+/// Issue 28, item 6: boundary ranks in integers (0.7 * 360 is rank 252,
+/// where floating point says 251.99…), with cumulative weights.
+#[test]
+fn boundaries_rank_in_integers() {
+    let q = quantiles_of(&(0..360).map(f64::from).collect::<Vec<_>>());
+    let b = q.boundaries(10);
+    assert_eq!(b[7], (252.0, 253.0));
+    assert_eq!(b[0], (0.0, 1.0));
+    assert_eq!(b[10], (359.0, 360.0));
+    // Ties: every boundary's weight counts the values at or below it.
+    let q = quantiles_of(&[1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    let values: Vec<f64> = q.boundaries(10).iter().map(|b| b.0).collect();
+    let weights: Vec<f64> = q.boundaries(10).iter().map(|b| b.1).collect();
+    assert_eq!(values, [1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 6.0]);
+    assert_eq!(weights, [5.0, 5.0, 5.0, 5.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 10.0]);
+    // Infinities rank first and last.
+    let q = quantiles_of(&[1.0, 2.0, f64::INFINITY]);
+    let b = q.boundaries(10);
+    assert_eq!(b[3], (1.0, 1.0));
+    assert_eq!(b[4], (2.0, 2.0));
+    assert_eq!(b[7], (f64::INFINITY, 3.0));
+}
+
+/// Issue 28, items 3 and 4, with the figures TFDV 1.16.1 wrote: quantile
+/// buckets with ties spread (1.25 x 4, 1 x 4, 0.5 x 2), and the standard
+/// histogram interpolated from 1,000 quantiles (a value on a bound in the
+/// lower bucket).
+#[test]
+fn histograms_are_tfdvs() {
+    use crate::schema::summary::{bin_weights, tfdv_standard, FINE_QUANTILES};
+    let q = quantiles_of(&[1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    let counts: Vec<f64> = bin_weights(&q.boundaries(10)).iter().map(|b| b.2).collect();
+    assert_eq!(counts, [1.25, 1.25, 1.25, 1.25, 1.0, 1.0, 1.0, 1.0, 0.5, 0.5]);
+    let q = quantiles_of(&[0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0]);
+    let h = tfdv_standard(&q.boundaries(FINE_QUANTILES), q.finite_range(), 0);
+    let counts: Vec<f64> = h.iter().map(|b| b.2).collect();
+    assert_eq!(
+        counts,
+        [
+            3.00200000000002,
+            0.002,
+            0.002000000000000001,
+            0.0019999999999999996,
+            3.991999999999959,
+            0.0019933554817275763,
+            0.001993355481727574,
+            0.001993355481727574,
+            0.001993355481727574,
+            2.992026578073079
+        ]
+    );
+    assert_eq!((h[4].0, h[4].1), (0.8, 1.0));
+    assert_eq!(h[2].1, 0.6000000000000001);
+    // No finite value: one bucket from +inf to -inf holding them all.
+    let q = quantiles_of(&[f64::NEG_INFINITY, f64::NEG_INFINITY]);
+    let h = tfdv_standard(&q.boundaries(FINE_QUANTILES), q.finite_range(), 0);
+    assert_eq!(h, [(f64::INFINITY, f64::NEG_INFINITY, 2.0)]);
+}
+
+/// Issue 28, items 1 and 5: values are counted exactly, and kept whole,
+/// far past 2,000 distinct values; past the bounds a summary of their
+/// starts.
+#[test]
+fn top_values_are_exact_and_whole_within_the_bounds() {
+    let long = vec![b'x'; 300];
+    let mut t = TopK::default();
+    t.add_hashed(value_hash(&long), &long, 2);
+    for i in 0..(EXACT_TOP as u32 - 1) {
+        let v = i.to_string().into_bytes();
+        t.add_hashed(value_hash(&v), &v, 1);
+    }
+    t.prune();
+    assert!(t.is_exact());
+    assert_eq!(t.error(), 0);
+    let top = t.top(20);
+    assert_eq!((top[0].0.len(), top[0].2), (300, 2));
+    assert_eq!(top[1].0, b"9999");
+    assert_eq!(t.top(usize::MAX).len(), EXACT_TOP);
+    let v = b"one more".to_vec();
+    t.add_hashed(value_hash(&v), &v, 1);
+    assert!(!t.is_exact());
+    // Bytes past the budget: a summary too, values by their start.
+    let mut t = TopK::default();
+    for i in 0..(EXACT_TOP_BYTES / 100_000 + 1) {
+        let v = vec![i as u8; 100_000];
+        t.add_hashed(value_hash(&v), &v, 1);
+    }
+    assert!(!t.is_exact());
+    assert!(t.top(1).iter().all(|v| v.0.len() <= TOP_VALUE_MAX));
+}

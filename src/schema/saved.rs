@@ -18,13 +18,16 @@
 //!   "in_inputs": [input, ...],
 //!   "deep": {"counts": Q, "steps": Q, "int": NUM, "float": NUM,
 //!            "unique": {"hashes": [u64...]} | {"hll": base64},
-//!            "top": {"error": n, "values": [[xxh3, base64 of the first 256 bytes, length, count], ...]}}}
+//!            "top": {"error": n, "sketch": bool,   // exact counts, values whole; or a summary
+//!                    "values": [[xxh3, base64 of the value (its first 256 bytes in a summary), length, count], ...]}}}
 //!            "sizes": Q,   // bytes values' lengths
 //! Q = {"n": finite values, "-inf": n, "+inf": n (when any), "exact": [[value, count], ...]} | {"n": n, "tdigest": {...}}  // crate tdigest's serde form
 //! NUM = {"n", "mean", "m2", "zeros", "quantiles": Q}
 //! ```
 
-use super::deep::{Deep, Distinct, Moments, Numeric, Quantiles, TopK, TOP_TRACKED, TOP_VALUE_MAX};
+use super::deep::{
+    Deep, Distinct, Moments, Numeric, Quantiles, TopK, EXACT_TOP, EXACT_TOP_BYTES, TOP_TRACKED, TOP_VALUE_MAX,
+};
 use super::stats::{BytesStats, Collector, Counts, FeatureStats, FeatureTable, FloatStats, IntStats, Seen};
 use super::{FileScan, Scan};
 use crate::example::MessageType;
@@ -124,7 +127,7 @@ fn feature(f: &FeatureStats) -> Value {
             "float": numeric(&d.float),
             "sizes": quantiles(&d.sizes),
             "unique": unique,
-            "top": {"error": d.top.error(), "values": top.iter().map(|(h, k, len, n)| json!([h, B64.encode(k), len, n])).collect::<Vec<_>>()},
+            "top": {"error": d.top.error(), "sketch": !d.top.is_exact(), "values": top.iter().map(|(h, k, len, n)| json!([h, B64.encode(k), len, n])).collect::<Vec<_>>()},
         });
     }
     v
@@ -393,9 +396,25 @@ fn read_deep(v: &Value) -> Result<Deep, String> {
     };
     let mut counters = Vec::new();
     let saved = arr(&v["top"]["values"], "top")?;
-    if saved.len() > 2 * TOP_TRACKED {
+    let error = u(&v["top"]["error"], "top")?;
+    // Exact counts (values whole), or a summary (values by their start);
+    // a file of an earlier tfr has no flag (and its limits): a summary once
+    // it lost a count or cut a value.
+    let flag = match &v["top"]["sketch"] {
+        Value::Bool(b) => Some(*b),
+        Value::Null => None,
+        _ => return Err("\"top\": \"sketch\" is not true or false".into()),
+    };
+    let sketch = flag.unwrap_or(true);
+    let (most, longest) = if sketch {
+        (2 * TOP_TRACKED, TOP_VALUE_MAX)
+    } else {
+        (EXACT_TOP, EXACT_TOP_BYTES)
+    };
+    if saved.len() > most {
         return Err(format!("\"top\": {} counters, more than tfr keeps", saved.len()));
     }
+    let mut bytes = 0usize;
     let mut seen = std::collections::HashSet::new();
     for t in saved {
         let key = B64
@@ -403,11 +422,14 @@ fn read_deep(v: &Value) -> Result<Deep, String> {
             .map_err(|e| format!("\"top\": {e}"))?;
         let len = usize::try_from(u(nth(t, 2, "top")?, "top")?).map_err(|_| "\"top\": a length too large")?;
         let (h, n) = (hash(nth(t, 0, "top")?, "top")?, u(nth(t, 3, "top")?, "top")?);
-        if n == 0 || !seen.insert(h) || key.len() > TOP_VALUE_MAX || key.len() > len {
+        bytes += key.len();
+        let cut = if sketch { key.len() > len } else { key.len() != len };
+        if n == 0 || !seen.insert(h) || key.len() > longest || cut || bytes > EXACT_TOP_BYTES {
             return Err("\"top\": a counter is not one tfr wrote".into());
         }
         counters.push((h, key, len, n));
     }
+    let sketch = flag.unwrap_or_else(|| error > 0 || counters.iter().any(|c| c.1.len() < c.2));
     Ok(Deep {
         counts: read_quantiles(&v["counts"], "counts")?,
         steps: read_quantiles(&v["steps"], "steps")?,
@@ -415,7 +437,7 @@ fn read_deep(v: &Value) -> Result<Deep, String> {
         float: read_numeric(&v["float"], "float")?,
         sizes: read_quantiles(&v["sizes"], "sizes")?,
         unique,
-        top: TopK::from_state(counters, u(&v["top"]["error"], "top")?),
+        top: TopK::from_state(counters, error, sketch),
     })
 }
 

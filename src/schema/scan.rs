@@ -140,8 +140,17 @@ struct How<'k> {
     keep: Keep<'k>,
 }
 
-/// Decodes one record into `out`.
+/// Decodes one record into `out`. Full statistics (TFDV's) read its maps
+/// as C++ protobuf does (TFDV's reading: a map entry with an unknown field
+/// keeps its feature); `tfr schema` as Python protobuf (upb) does.
 fn add(decoder: &mut Decoder, how: &How<'_>, r: &Record<'_>, out: &mut Collector) -> Result<()> {
+    decoder.set_cpp_map_entries(out.is_deep());
+    let added = add_read(decoder, how, r, out);
+    decoder.set_cpp_map_entries(false);
+    added
+}
+
+fn add_read(decoder: &mut Decoder, how: &How<'_>, r: &Record<'_>, out: &mut Collector) -> Result<()> {
     let failed = |e| decode_error(r, e);
     let payload = r.payload;
     match r.ty {

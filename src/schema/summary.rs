@@ -60,9 +60,14 @@ pub struct NumSummary {
     pub nan: u64,
     pub pos_inf: u64,
     pub neg_inf: u64,
-    /// Equal-width buckets between min and max.
+    /// Equal-width buckets between the finite min and max, with exact
+    /// counts (a value on a bound in the upper bucket; the last closed):
+    /// tfr's own table and report.
     pub standard: Vec<Bucket>,
-    /// Equal-mass buckets.
+    /// The same buckets as TFDV counts them ([`tfdv_standard`]):
+    /// interpolated from its quantiles, for TFDV's statistics file.
+    pub tfdv_standard: Vec<Bucket>,
+    /// Equal-mass buckets ([`quantile_buckets`]).
     pub quantiles: Vec<Bucket>,
     /// The quantiles are exact (else within the sketch's bound).
     pub exact: bool,
@@ -79,6 +84,9 @@ pub struct BytesSummary {
     pub ranked: Vec<(Vec<u8>, u64)>,
     /// How far below the truth a count may be (0: exact).
     pub top_error: u64,
+    /// Every distinct value counted exactly and kept whole (else the
+    /// most frequent ones, by their start).
+    pub top_exact: bool,
     pub avg_len: f64,
     pub min_len: u64,
     pub max_len: u64,
@@ -108,18 +116,150 @@ pub struct Summary {
     pub bytes: Option<BytesSummary>,
 }
 
-/// TFDV's quantile histogram: [`BUCKETS`] buckets of equal mass, bounded
-/// by the quantiles `i / BUCKETS`.
+/// Quantiles TFDV computes for its standard histogram and median: its
+/// `_NUM_QUANTILES_FACTOR_FOR_STD_HISTOGRAM` (100) times [`BUCKETS`].
+pub const FINE_QUANTILES: usize = 100 * BUCKETS;
+
+/// TFDV's quantile histogram: [`BUCKETS`] buckets bounded by the quantiles
+/// `i / BUCKETS` ([`Quantiles::boundaries`]), each holding the values
+/// between its bounds, ties spread over the buckets they bound
+/// ([`bin_weights`]).
 pub fn quantile_buckets(q: &Quantiles) -> Vec<Bucket> {
-    let n = q.count();
-    if n == 0 {
+    bin_weights(&q.boundaries(BUCKETS))
+}
+
+/// TFDV's `quantiles_util._get_bin_weights`: the buckets between
+/// successive boundaries `(value, cumulative weight)`, each weighing the
+/// difference of the cumulative weights; buckets sharing an upper bound
+/// share their weight evenly; the weight at the first boundary (the values
+/// equal to the minimum) is spread over the leading buckets equal to the
+/// first.
+pub fn bin_weights(bounds: &[(f64, f64)]) -> Vec<Bucket> {
+    if bounds.len() < 2 {
         return Vec::new();
     }
-    let bounds: Vec<f64> = (0..=BUCKETS)
-        .map(|i| q.quantile(i as f64 / BUCKETS as f64).unwrap_or(0.0))
+    let len = bounds.len() - 1;
+    let low = |i: usize| bounds[i].0;
+    let high = |i: usize| bounds[i + 1].0;
+    let mut counts: Vec<f64> = bounds.windows(2).map(|w| w[1].1 - w[0].1).collect();
+    let mut i = 0;
+    while i < len {
+        let mut j = i + 1;
+        while j < len && high(i) == high(j) {
+            j += 1;
+        }
+        if j > i + 1 {
+            let share = counts[i..j].iter().sum::<f64>() / (j - i) as f64;
+            counts[i..j].iter_mut().for_each(|c| *c = share);
+        }
+        i = j;
+    }
+    let same = (0..len).take_while(|&i| low(0) == low(i) && high(0) == high(i)).count();
+    if same > 0 {
+        let share = bounds[0].1 / same as f64;
+        counts[..same].iter_mut().for_each(|c| *c += share);
+    }
+    (0..len).map(|i| (low(i), high(i), counts[i])).collect()
+}
+
+/// The share of a quantile bucket within `[lo, hi]` (TFDV's
+/// `quantiles_util._overlap`): (fraction, precedes, follows).
+fn overlap(b: Bucket, lo: f64, hi: f64, first: bool) -> (f64, bool, bool) {
+    let (bl, bh) = (b.0, b.1);
+    if bh == bl && bl == lo {
+        return if first { (1.0, false, false) } else { (0.0, true, false) };
+    }
+    if bh < lo {
+        return (0.0, true, false);
+    }
+    if bl > hi {
+        return (0.0, false, true);
+    }
+    if lo <= bl && hi >= bh {
+        return (1.0, false, false);
+    }
+    if lo <= bl {
+        return ((hi - bl) / (bh - bl), false, false);
+    }
+    if hi >= bh {
+        return ((bh - lo) / (bh - bl), false, false);
+    }
+    ((hi - lo) / (bh - bl), false, false)
+}
+
+/// `numpy.linspace(lo, hi, n + 1)`, as numpy computes it.
+fn linspace(lo: f64, hi: f64, n: usize) -> Vec<f64> {
+    let delta = hi - lo;
+    let step = delta / n as f64;
+    let mut v: Vec<f64> = (0..=n)
+        .map(|i| {
+            let y = if step == 0.0 {
+                i as f64 / n as f64 * delta
+            } else {
+                i as f64 * step
+            };
+            y + lo
+        })
         .collect();
-    let share = n as f64 / BUCKETS as f64;
-    bounds.windows(2).map(|w| (w[0], w[1], share)).collect()
+    v[n] = hi;
+    v
+}
+
+/// TFDV's standard histogram (`quantiles_util.generate_equi_width_histogram`):
+/// [`BUCKETS`] equal widths over the finite values, each bucket's count
+/// interpolated linearly from the [`FINE_QUANTILES`] quantile buckets
+/// (`bounds`); the infinities in a bucket of their own at either end; with
+/// no finite value, one bucket from `+inf` to `-inf` (TFDV's unset finite
+/// range) holding every value.
+pub fn tfdv_standard(bounds: &[(f64, f64)], finite: Option<(f64, f64)>, pos_inf: u64) -> Vec<Bucket> {
+    let Some(&(_, total)) = bounds.last() else {
+        return Vec::new();
+    };
+    let Some((min, max)) = finite else {
+        return vec![(f64::INFINITY, f64::NEG_INFINITY, total)];
+    };
+    // Strip the infinities.
+    let neg = bounds.iter().take_while(|b| b.0 == f64::NEG_INFINITY).count();
+    let neg_count = if neg > 0 { bounds[neg - 1].1 } else { 0.0 };
+    let mut q: Vec<(f64, f64)> = bounds[neg..].iter().map(|&(v, c)| (v, c - neg_count)).collect();
+    if pos_inf > 0 {
+        let finite_count = q.last().map_or(0.0, |b| b.1) - pos_inf as f64;
+        q.retain(|b| b.0 < f64::INFINITY);
+        q.push((max, finite_count));
+    }
+    let fine = bin_weights(&q);
+    let edges = if min == max {
+        vec![min, max]
+    } else {
+        linspace(min, max, BUCKETS)
+    };
+    if edges.iter().any(|e| !e.is_finite()) {
+        return Vec::new();
+    }
+    let mut out = Vec::with_capacity(edges.len() + 1);
+    if neg_count != 0.0 {
+        out.push((f64::NEG_INFINITY, f64::NEG_INFINITY, neg_count));
+    }
+    let mut start = 0;
+    for (i, w) in edges.windows(2).enumerate() {
+        let (lo, hi) = (w[0], w[1]);
+        let mut count = 0.0;
+        for (cur, b) in fine.iter().enumerate().skip(start) {
+            let (share, precedes, follows) = overlap(*b, lo, hi, i == 0);
+            if follows {
+                break;
+            }
+            if precedes {
+                start = cur;
+            }
+            count += share * b.2;
+        }
+        out.push((lo, hi, count));
+    }
+    if pos_inf > 0 {
+        out.push((f64::INFINITY, f64::INFINITY, pos_inf as f64));
+    }
+    out
 }
 
 /// The type TFDV gives the feature (its one kind; the first seen when
@@ -210,11 +350,13 @@ pub fn summarize(f: &FeatureStats, total: u64) -> Option<Summary> {
                 .map(|(kept, len, n)| (label(kept, len), n))
                 .collect();
             Some(BytesSummary {
-                unique: deep.unique.count(),
+                // (an estimate never says more than there are values)
+                unique: deep.unique.count().min(b.count),
                 unique_exact: deep.unique.is_exact(),
                 top: ranked.iter().take(TOP_VALUES).cloned().collect(),
                 ranked,
                 top_error: deep.top.error(),
+                top_exact: deep.top.is_exact(),
                 avg_len: if b.count == 0 {
                     0.0
                 } else {
@@ -279,12 +421,14 @@ fn numeric(
 ) -> NumSummary {
     let finite = q.finite_range();
     let (min, max) = if q.count() == 0 { (0.0, 0.0) } else { range };
+    let fine = q.boundaries(FINE_QUANTILES);
+    let coarse: Vec<(f64, f64)> = fine.iter().step_by(FINE_QUANTILES / BUCKETS).copied().collect();
     NumSummary {
         mean,
         std_dev,
         zeros,
         min,
-        median: q.quantile(0.5).unwrap_or(0.0),
+        median: fine.get(FINE_QUANTILES / 2).map_or(0.0, |b| b.0),
         max,
         nan: special.0,
         pos_inf: special.1,
@@ -304,7 +448,8 @@ fn numeric(
             }
             h
         },
-        quantiles: quantile_buckets(q),
+        tfdv_standard: tfdv_standard(&fine, finite, special.1),
+        quantiles: bin_weights(&coarse),
         exact: q.is_exact(),
     }
 }

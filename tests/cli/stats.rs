@@ -421,3 +421,273 @@ fn forged_saved_statistics_are_refused_in_one_line() {
         assert!(line.contains(&format!("\"{key}\" is given twice")), "{line}");
     }
 }
+
+// ---------------------------------------------------------------------------
+// Issue 28: TFDV to the last field
+// ---------------------------------------------------------------------------
+
+use tfr::schema::tfdv::pbtxt::{self, Field, Scalar, Value};
+
+/// The issue-28 cases (tests/data/tfdv/issue28, written with TensorFlow by
+/// tests/oracle/gen_tfdv_expected.py --issue28 with TFDV 1.16.1's answers).
+const ISSUE_28: [&str; 9] = [
+    "long_strings",
+    "empty_feature",
+    "bounds",
+    "ties",
+    "distinct_2001",
+    "ranks_360",
+    "infinities",
+    "map_entry_unknown",
+    "example_field2",
+];
+
+/// A number of text format (`1.5`, `nan`, `-inf`), or `None`.
+fn number(s: &Scalar) -> Option<f64> {
+    match s {
+        Scalar::Number(n) => n.parse().ok(),
+        Scalar::Ident(i) => match i.as_str() {
+            "nan" => Some(f64::NAN),
+            "inf" => Some(f64::INFINITY),
+            "-inf" => Some(f64::NEG_INFINITY),
+            _ => None,
+        },
+        Scalar::Str(_) => None,
+    }
+}
+
+/// The fields of a statistics message that tfr and TFDV must agree on:
+/// all but the dataset's name and tfr's own `custom_stats` (media_type).
+fn compared(fields: &[Field]) -> Vec<&Field> {
+    fields
+        .iter()
+        .filter(|f| {
+            let tfr_own = f.name == "custom_stats"
+                && matches!(&f.value, Value::Message(m) if m.iter().any(|x| x.name == "name"
+                    && x.value == Value::Scalar(Scalar::Str(b"media_type".to_vec()))));
+            let dataset_name = f.name == "name"
+                && matches!(f.value, Value::Scalar(Scalar::Str(_)))
+                && fields.iter().any(|x| x.name == "num_examples");
+            !(tfr_own || dataset_name)
+        })
+        .collect()
+}
+
+/// Where two statistics differ (`path: tfr …, TFDV …`), numbers compared
+/// as doubles (every bit: both are shortest round-trip forms).
+fn differences(mine: &[Field], theirs: &[Field], path: &str, out: &mut Vec<String>) {
+    let (a, b) = (compared(mine), compared(theirs));
+    if a.len() != b.len() {
+        let names = |v: &[&Field]| v.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(",");
+        out.push(format!("{path}: tfr fields [{}], TFDV [{}]", names(&a), names(&b)));
+        return;
+    }
+    for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+        let here = format!("{path}.{}[{i}]", x.name);
+        if x.name != y.name {
+            out.push(format!("{here}: tfr {}, TFDV {}", x.name, y.name));
+            continue;
+        }
+        match (&x.value, &y.value) {
+            (Value::Message(m), Value::Message(n)) => differences(m, n, &here, out),
+            (Value::Scalar(s), Value::Scalar(t)) => {
+                let same = match (number(s), number(t)) {
+                    (Some(p), Some(q)) => p == q || (p.is_nan() && q.is_nan()),
+                    _ => s == t,
+                };
+                if !same {
+                    out.push(format!("{here}: tfr {s:?}, TFDV {t:?}"));
+                }
+            }
+            _ => out.push(format!("{here}: tfr {:?}, TFDV {:?}", x.value, y.value)),
+        }
+    }
+}
+
+/// Issue 28, items 3 to 9: on each case, `tfr stats -f tfdv-stats-text`
+/// is what TFDV 1.16.1 wrote, field for field and number for number
+/// (boundary values in the lower standard bucket, quantile and
+/// num_values counts with ties spread, 0.7 * 360 as rank 252, NaN means
+/// with infinities, 20 top values and 1,000 ranks of 2,001 distinct
+/// values, the feature of a map entry with an unknown field kept, an
+/// Example carrying field 2 read).
+#[test]
+fn tfdv_statistics_equal_tfdvs_on_the_issue_28_cases() {
+    let mut all = Vec::new();
+    for case in ISSUE_28 {
+        let text = tfr(&[
+            "stats",
+            "-q",
+            "-f",
+            "tfdv-stats-text",
+            &data(&format!("tfdv/issue28/{case}.tfrecord")),
+        ])
+        .run()
+        .ok();
+        let expected = std::fs::read_to_string(data(&format!("tfdv/issue28/{case}.stats.pbtxt"))).unwrap();
+        let mine = pbtxt::parse(&text).unwrap_or_else(|e| panic!("{case}: {e}"));
+        let theirs = pbtxt::parse(&expected).unwrap();
+        let mut diffs = Vec::new();
+        differences(&mine, &theirs, case, &mut diffs);
+        all.extend(diffs.into_iter().take(8));
+    }
+    assert!(all.is_empty(), "{}", all.join("\n"));
+}
+
+/// Issue 28, items 1 and 5: the schema tfr infers is TFDV's, byte for byte
+/// (string values longer than 256 bytes whole in the string domain; no
+/// domain for 2,001 distinct values), and it validates the data it came
+/// from.
+#[test]
+fn tfdv_schemas_of_the_issue_28_cases_are_tfdvs_and_validate_their_data() {
+    let dir = Dir::new();
+    for case in ["long_strings", "distinct_2001"] {
+        let want = std::fs::read_to_string(data(&format!("tfdv/issue28/{case}.schema.pbtxt"))).unwrap();
+        let file = data(&format!("tfdv/issue28/{case}.tfrecord"));
+        let got = tfr(&["schema", "-q", "-f", "tfdv-schema", &file]).run().ok();
+        assert_eq!(got, want, "{case}");
+        let schema = dir.write(&format!("{case}.pbtxt"), got.as_bytes());
+        let ran = tfr(&["validate", "--schema", &schema, &file]).run();
+        assert_eq!(ran.code, 0, "{case}: {}", ran.stderr);
+    }
+}
+
+/// Issue 28, item 9: 20,000 distinct file names are counted exactly
+/// (TFDV's `unique: 20000`, its top values the largest names, once each),
+/// not estimated above the number of values; past the exact range the
+/// estimate never says more distinct values than values.
+#[test]
+fn distinct_counts_never_exceed_the_values() {
+    let dir = Dir::new();
+    let names = |n: usize| -> Vec<u8> {
+        let recs: Vec<Vec<u8>> = (0..n)
+            .map(|i| {
+                example(vec![(
+                    "file",
+                    Feature::bytes(vec![format!("img_{i:06}.jpg").into_bytes()]),
+                )])
+            })
+            .collect();
+        records(&recs.iter().map(|r| r.as_slice()).collect::<Vec<_>>())
+    };
+    dir.write("files.tfrecord", &names(20_000));
+    let text = dir
+        .tfr(&["stats", "-q", "-f", "tfdv-stats-text", "files.tfrecord"])
+        .run()
+        .ok();
+    assert_eq!(field_of(&text, "file", "unique"), ["20000"]);
+    assert_eq!(field_of(&text, "file", "value")[0], "\"img_019999.jpg\"");
+    assert_eq!(field_of(&text, "file", "frequency")[0], "1.0");
+    assert_eq!(field_of(&text, "file", "frequency").len(), 20);
+    let table = dir.tfr(&["stats", "-q", "files.tfrecord"]).run().ok();
+    assert!(table.contains("unique 20000"), "{table}");
+    // The report: the exact count and the top value's frequency.
+    dir.tfr(&["report", "-q", "-o", "files.html", "files.tfrecord"])
+        .run()
+        .ok();
+    let html = std::fs::read_to_string(dir.path("files.html")).unwrap();
+    assert!(
+        html.contains("<td>1</td><td>20000</td><td class=\"name\">img_019999.jpg</td><td>1</td>"),
+        "{}",
+        &html[html.find("Text features").unwrap_or(0)..][..600]
+    );
+    dir.write("more.tfrecord", &names(70_000));
+    let text = dir
+        .tfr(&["stats", "-q", "-f", "tfdv-stats-text", "more.tfrecord"])
+        .run()
+        .ok();
+    let unique: u64 = field_of(&text, "file", "unique")[0].parse().unwrap();
+    assert!(unique <= 70_000 && unique > 68_000, "{unique}");
+    // Past the exact range the report says "about", and no frequency it
+    // does not know.
+    dir.tfr(&["report", "-q", "-o", "more.html", "more.tfrecord"])
+        .run()
+        .ok();
+    let html = std::fs::read_to_string(dir.path("more.html")).unwrap();
+    assert!(
+        html.contains(&format!(
+            "<td>1</td><td>≈{unique}</td><td class=\"name\"></td><td>-</td>"
+        )),
+        "{}",
+        &html[html.find("Text features").unwrap_or(0)..][..600]
+    );
+}
+
+/// Issue 28: exact top values (whole), distinct counts and TFDV's
+/// histograms merge from saved statistics exactly as one pass gives them,
+/// whatever `-j`.
+#[test]
+fn issue_28_statistics_merge_and_thread_as_one_pass() {
+    let dir = Dir::new();
+    for case in ["long_strings", "distinct_2001", "ties", "infinities"] {
+        let bytes = std::fs::read(data(&format!("tfdv/issue28/{case}.tfrecord"))).unwrap();
+        dir.write("a.tfrecord", &bytes);
+        dir.write("b.tfrecord", &bytes);
+        for part in ["a", "b"] {
+            let saved = dir
+                .tfr(&["stats", "-q", "-f", "json", &format!("{part}.tfrecord")])
+                .run()
+                .ok();
+            dir.write(&format!("{part}.json"), saved.as_bytes());
+        }
+        let without_name = |t: String| -> String {
+            t.lines()
+                .filter(|l| !l.starts_with("  name: "))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let merged = without_name(
+            dir.tfr(&[
+                "stats",
+                "-q",
+                "-f",
+                "tfdv-stats-text",
+                "--merge",
+                "a.json",
+                "--merge",
+                "b.json",
+            ])
+            .run()
+            .ok(),
+        );
+        for j in ["1", "2"] {
+            let once = without_name(
+                dir.tfr(&[
+                    "stats",
+                    "-q",
+                    "-j",
+                    j,
+                    "-f",
+                    "tfdv-stats-text",
+                    "a.tfrecord",
+                    "b.tfrecord",
+                ])
+                .run()
+                .ok(),
+            );
+            assert_eq!(merged, once, "{case} -j {j}");
+        }
+    }
+}
+
+/// Statistics saved by an earlier tfr (no `sketch` flag on top values)
+/// still merge: exact while no count was lost and no value cut.
+#[test]
+fn saved_statistics_without_the_sketch_flag_still_merge() {
+    let dir = Dir::new();
+    let file = data("notebook.tfrecord");
+    let saved = dir.tfr(&["stats", "-q", "-f", "json", &file]).run().ok();
+    assert!(saved.contains("\"sketch\":false"), "{saved}");
+    dir.write("new.json", saved.as_bytes());
+    dir.write("old.json", saved.replace("\"sketch\":false,", "").as_bytes());
+    let text = |f: &str| {
+        dir.tfr(&["stats", "-q", "-f", "tfdv-stats-text", "--merge", f])
+            .run()
+            .ok()
+    };
+    assert_eq!(text("old.json"), text("new.json"));
+    let broken = saved.replace("\"sketch\":false", "\"sketch\":1");
+    dir.write("bad.json", broken.as_bytes());
+    let err = dir.tfr(&["stats", "-q", "--merge", "bad.json"]).run().fails(2);
+    assert!(err.contains("sketch"), "{err}");
+}

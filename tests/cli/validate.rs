@@ -375,3 +375,50 @@ fn sequence_examples_are_checked_on_their_context() {
         ran.stderr
     );
 }
+
+/// Issue 28, item 2: a schema feature present in the data only as an empty
+/// `Feature {}` (no kind set) in every record is FEATURE_TYPE_NOT_PRESENT,
+/// as TFDV 1.16.1 says (SCHEMA_MISSING_COLUMN is for a key in no record);
+/// such a feature not in the schema is a new column, as in TFDV.
+#[test]
+fn a_feature_only_empty_is_type_not_present() {
+    let dir = Dir::new();
+    let required = dir.write(
+        "s.pbtxt",
+        b"feature {\n  name: \"x\"\n  type: INT\n  presence {\n    min_fraction: 1.0\n    min_count: 1\n  }\n}\n\
+feature {\n  name: \"y\"\n  type: INT\n  presence {\n    min_fraction: 1.0\n    min_count: 1\n  }\n  shape {\n    dim {\n      size: 1\n    }\n  }\n}\n\
+feature {\n  name: \"z\"\n  type: INT\n  presence {\n    min_count: 1\n  }\n}\n",
+    );
+    let file = data("tfdv/issue28/empty_feature.tfrecord");
+    let ran = tfr(&["validate", "--json", "--schema", &required, &file]).run();
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    let doc: Value = serde_json::from_slice(&ran.stdout).unwrap();
+    assert_eq!(
+        anomalies(&doc),
+        [
+            (
+                "y".into(),
+                "FEATURE_TYPE_NOT_PRESENT".into(),
+                "empty_feature.tfrecord".into(),
+                Some(0)
+            ),
+            ("z".into(), "SCHEMA_MISSING_COLUMN".into(), String::new(), None),
+        ]
+    );
+    assert!(ran.stderr.contains("empty Feature"), "{}", ran.stderr);
+    let only_x = dir.write(
+        "x.pbtxt",
+        b"feature {\n  name: \"x\"\n  type: INT\n  presence {\n    min_count: 1\n  }\n}\n",
+    );
+    let ran = tfr(&["validate", "--json", "--schema", &only_x, &file]).run();
+    let doc: Value = serde_json::from_slice(&ran.stdout).unwrap();
+    assert_eq!(
+        anomalies(&doc),
+        [(
+            "y".into(),
+            "SCHEMA_NEW_COLUMN".into(),
+            "empty_feature.tfrecord".into(),
+            Some(0)
+        )]
+    );
+}

@@ -18,26 +18,34 @@ lists, Unix timestamps):
      the quantile histogram's boundaries and the values-per-record quantile
      histogram within TFDV's sketch rank error: their ranks in the true
      sorted data (decoded here with protobuf) differ by at most 1% of n, or
-     the values are equal; NaN counts exactly; tfr's equal-width histogram
-     against the data (its cumulative counts between the values below and
-     at each upper bound, within 1% of n; infinities counted, as TFDV
-     does);
-   - strings: unique (exact under 4,096 distinct values, else within 2%,
+     the values are equal; NaN counts exactly; the histograms to the bit
+     where TFDV's sketch was exact (see 4), else their bucket counts within
+     2% of n of TFDV's;
+   - strings: unique (exact under 65,536 distinct values, else within 2%,
      tfr's HyperLogLog), top_values (values and counts; values of equal
      count compared as sets, the cut at the last count checked against the
-     true counts; past 4,096 distinct values tfr's Misra-Gries counts may be
+     true counts; past 65,536 distinct values tfr's Misra-Gries counts may be
      n/1001 short), avg_length within 1e-6; bytes stats where TFDV has them;
-   Fields outside that list where tfr differs from TFDV (the quantile
-   buckets' sample_count, the equal-width histogram's buckets and counts,
-   histograms of empty features) are summarised under the table with `~`
-   (every one with -v); they do not fail the check.
+   Fields outside that list where tfr differs from TFDV (histogram counts
+   where TFDV's sketch is not exact) are summarised under the table with
+   `~` (every one with -v); they do not fail the check.
 2. checks that `tfdv.load_stats_text` opens `tfr stats -f tfdv-stats-text`
    and reads the same proto as the binary file;
 3. checks that `tfdv.infer_schema` on tfr's statistics equals
    `tfdv.infer_schema` on TFDV's (as protos, features and string domains
    compared by name), and that `tfr schema -f tfdv-schema`, loaded with
    `tfdv.load_schema_text`, equals `tfdv.infer_schema` on TFDV's statistics;
-4. merges: the generated dataset in 3 shards, `tfr stats -f json` on each,
+4. issue 28: one small dataset per item (the cases of
+   tests/oracle/gen_tfdv_expected.py, written with TensorFlow, and 20,000
+   distinct file names): `tfr stats -f tfdv-stats` equals TFDV's statistics
+   in every field (tfr's media_type and the dataset name aside), schemas
+   equal TFDV's and validate their own data, and `tfr validate` gives
+   `tfdv.validate_statistics`'s FEATURE_TYPE_NOT_PRESENT. On every dataset,
+   wherever TFDV's quantile sketch was exact (its histograms equal those
+   its own quantiles_util makes from the exact boundaries of the data),
+   tfr's num_values, standard and quantile histograms must equal TFDV's to
+   the bit;
+5. merges: the generated dataset in 3 shards, `tfr stats -f json` on each,
    `tfr stats --merge a --merge b --merge c -f tfdv-stats` must equal
    `tfr stats -f tfdv-stats` over the three shards at once (exactly, but
    mean / std_dev within 1e-9 relative), and `-j 1` must equal `-j 2`
@@ -117,7 +125,7 @@ for name in ("apache_beam", "tensorflow", "absl", "root"):
 
 FNS = statistics_pb2.FeatureNameStatistics
 TYPE_NAMES = {FNS.INT: "INT", FNS.FLOAT: "FLOAT", FNS.STRING: "STRING", FNS.BYTES: "BYTES", FNS.STRUCT: "STRUCT"}
-EXACT_DISTINCT = 4096  # tfr's sketches are exact up to this many distinct values
+EXACT_DISTINCT = 65536  # tfr's distinct counts and top values are exact up to this many distinct values
 RANK_EPS = 0.01  # TFDV's quantiles sketch: StatsOptions.epsilon
 
 
@@ -183,7 +191,8 @@ def read_truth(path, compression):
             t = feats.setdefault(name, Truth())
             kind = f.WhichOneof("kind")
             vals = list(getattr(f, kind).value) if kind else []
-            t.counts.append(len(vals))
+            if kind:  # a Feature with no kind set is missing to TFDV
+                t.counts.append(len(vals))
             if kind == "bytes_list":
                 for v in vals:
                     t.strs[v] = t.strs.get(v, 0) + 1
@@ -308,6 +317,11 @@ def compare_common(c, mine, theirs, truth):
               "%d buckets type %d" % (len(ht.buckets), ht.type))
         return
     counts = truth.counts if truth else []
+    if truth and counts and ht == model_quantile_histogram(counts, 10):
+        # TFDV's sketch was exact here: tfr must say the same, to the bit.
+        c.eq(g, "num_values_histogram (TFDV exact)", text_format.MessageToString(hm, as_one_line=True),
+             text_format.MessageToString(ht, as_one_line=True))
+        return
     for i, (bm, bt) in enumerate(zip(hm.buckets, ht.buckets)):
         for side in ("low_value", "high_value"):
             c.rank(g, "num_values_histogram[%d].%s" % (i, side), counts, getattr(bm, side), getattr(bt, side))
@@ -350,8 +364,17 @@ def compare_num(c, mine, theirs, truth):
                 c.differs(g, "quantiles[%d].sample_count" % i, bm.sample_count, bt.sample_count,
                           "TFDV: the weight between the boundaries; ±%.2f would be its rank error" % allowed)
     s = statistics_pb2.Histogram.STANDARD
-    if s in hists_m:
-        check_standard_histogram(c, hists_m[s], data, truth.nan if truth else 0)
+    if truth and data and s in hists_t and q in hists_t:
+        std_model, q_model = model_numeric_histograms(data)
+        exact = hists_t[s].buckets == std_model.buckets and hists_t[q].buckets == q_model.buckets
+        if exact:
+            # TFDV's sketch was exact here: both histograms to the bit.
+            for kind, name in ((s, "standard"), (q, "quantiles")):
+                hm_ = hists_m.get(kind, statistics_pb2.Histogram())
+                c.eq("histogram", "histograms[%s] (TFDV exact)" % name,
+                     text_format.MessageToString(hm_, as_one_line=True),
+                     text_format.MessageToString(hists_t[kind], as_one_line=True))
+            return
     if s in hists_m and s in hists_t:
         hm, ht = hists_m[s], hists_t[s]
         shape_m = [(b.low_value, b.high_value) for b in hm.buckets]
@@ -371,31 +394,35 @@ def compare_num(c, mine, theirs, truth):
             c.differs("histogram", "histogram.num_nan", hm.num_nan, ht.num_nan)
 
 
-def check_standard_histogram(c, h, data, nan):
-    """tfr's equal-width histogram against the data: counts summing to the
-    values, each cumulative count between the values below the bucket's upper
-    bound and those at or below it (a value on a boundary may go either way)."""
-    g = "histogram"
-    c.eq(g, "histogram.num_nan", h.num_nan, nan)
-    if not data:
-        return
-    total = sum(b.sample_count for b in h.buckets)
-    if not close(total, float(len(data)), 1e-9):
-        c.bad(g, "histogram (total count)", total, "(the data) %d" % len(data), "non-NaN values, infinities included as TFDV counts them")
-        return
-    cum = 0.0
-    slack = RANK_EPS * len(data) + 1e-6
-    near = 1e-12 * max(abs(data[0]), abs(data[-1])) if math.isfinite(data[0]) and math.isfinite(data[-1]) else 0.0
-    for i, b in enumerate(h.buckets):
-        cum += b.sample_count
-        # (a double boundary cannot tell values apart closer than its precision)
-        below = bisect.bisect_left(data, b.high_value - near)
-        upto = bisect.bisect_right(data, b.high_value + near)
-        if not (below - slack <= cum <= upto + slack):
-            c.bad(g, "histogram[%d] cumulative count" % i, cum, "(the data) %d..%d" % (below, upto),
-                  "values up to %s in the data" % fmt(b.high_value))
-        else:
-            c.mark(g, True)
+def exact_bounds(data, k):
+    """TFDV's sketch while exact (GetQuantilesAndCumulativeWeights(k)): the
+    value of rank i*n//k (the last n-1) and the count of values at or below it."""
+    n = len(data)
+    values, weights = [], []
+    for i in range(k + 1):
+        v = float(data[min(i * n // k, n - 1)])
+        values.append(v)
+        weights.append(float(bisect.bisect_right(data, v)))
+    return np.array(values, dtype=np.float64), np.array(weights, dtype=np.float64)
+
+
+def model_quantile_histogram(data, k):
+    """TFDV's quantiles histogram of sorted data when its sketch is exact."""
+    from tensorflow_data_validation.utils import quantiles_util
+    return quantiles_util.generate_quantiles_histogram(*exact_bounds(data, k))
+
+
+def model_numeric_histograms(data):
+    """TFDV's standard and quantiles histograms of sorted numbers (infinities
+    included, NaN not) when its sketch is exact, made by TFDV's own code."""
+    from tensorflow_data_validation.utils import quantiles_util
+    qv, qc = exact_bounds(data, 1000)
+    finite = [float(x) for x in data if math.isfinite(x)]
+    fmin, fmax = (min(finite), max(finite)) if finite else (float("inf"), float("-inf"))
+    pos_inf = float(sum(1 for x in data if x == float("inf")))
+    std = quantiles_util.generate_equi_width_histogram(qv, qc, fmin, fmax, 10, pos_inf)
+    quant = quantiles_util.generate_quantiles_histogram(*quantiles_util.rebin_quantiles(qv, qc, 100))
+    return std, quant
 
 
 def compare_top(c, group, field, mine, theirs, truth, sketched, n_values):
@@ -858,11 +885,12 @@ def check_merge(args, rep, whole, shards):
 
     m, m_names = features_only(merged)
     a, a_names = features_only(at_once)
-    # Exact parts merge exactly; what a t-digest gives (medians, histogram
-    # bounds and counts, past 4,096 distinct values) and Misra-Gries top
-    # values (past 2,000 distinct) depend on the merge order: those are held
-    # to their bounds against the data instead.
-    sketched = re.compile(r"\.(median|histograms\[\d+\]|num_values_histogram|rank_histogram|top_values)")
+    # Exact parts merge exactly (top values and distinct counts are exact
+    # up to 65,536 distinct values: every feature here); what a t-digest
+    # gives (medians, histogram bounds and counts, past 4,096 distinct
+    # numbers) depends on the merge order: those are held to their bounds
+    # against the data instead.
+    sketched = re.compile(r"\.(median|histograms\[\d+\])")
     diffs = [x for x in proto_diff(m, a, fp_fields=("mean", "std_dev"), fp_rel=1e-9) if not sketched.search(x[0])]
     rep.check(not diffs, "--merge of 3 saved JSON == the 3 shards at once (exact parts)",
               "; ".join("%s: merged %s, at once %s" % (p, fmt(x), fmt(y)) for p, x, y in diffs[:4])
@@ -881,12 +909,111 @@ def check_merge(args, rep, whole, shards):
                   + (" (+%d more)" % (len(diffs) - 4) if len(diffs) > 4 else ""))
 
 
+# ---------------------------------------------------------------------------
+# Issue 28: one small dataset per item, held to TFDV field for field
+# ---------------------------------------------------------------------------
+
+def issue28_cases():
+    """The cases of tests/oracle/gen_tfdv_expected.py (the committed fixtures
+    of tests/data/tfdv/issue28 come from them), plus 20,000 distinct file
+    names (item 9)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "gen_tfdv_expected", os.path.join(ROOT, "tests", "oracle", "gen_tfdv_expected.py"))
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    cases = gen.issue28_cases()
+    cases["file_names_20000"] = ([gen.example(file=("b", ["img_%06d.jpg" % i])) for i in range(20000)], True)
+    return gen, cases
+
+
+def without_tfr_extras(stats):
+    """tfr's statistics less what TFDV does not write (the dataset's name,
+    tfr's custom_stats media_type)."""
+    out = statistics_pb2.DatasetFeatureStatisticsList()
+    out.CopyFrom(stats)
+    for ds in out.datasets:
+        ds.name = ""
+        for f in ds.features:
+            keep = [x for x in f.custom_stats if x.name != "media_type"]
+            del f.custom_stats[:]
+            f.custom_stats.extend(keep)
+    return out
+
+
+def check_issue28(args, rep):
+    print()
+    print("== issue 28: one dataset per item, tfr's TFDV formats against TFDV field for field")
+    d = tempfile.mkdtemp(dir=args.tmp, prefix="issue28.")
+    with quiet_stderr():
+        gen, cases = issue28_cases()
+    from tensorflow_metadata.proto.v0 import anomalies_pb2
+    for name, (records, with_schema) in cases.items():
+        path = os.path.join(d, name + ".tfrecord")
+        with quiet_stderr():
+            with tf.io.TFRecordWriter(path) as w:
+                for r in records:
+                    w.write(r)
+        theirs = tfdv_stats(path, tempfile.mkdtemp(dir=d))
+        for ds in theirs.datasets:
+            ds.name = ""
+        try:
+            mine = without_tfr_extras(tfr_stats(args.tfr, [path], d, name))
+        except Exception as e:  # noqa: BLE001
+            rep.check(False, "%s: tfr stats" % name, str(e)[:300])
+            continue
+        diffs = proto_diff(canonical_stats(mine), canonical_stats(theirs))
+        rep.check(not diffs, "%s: tfdv-stats == TFDV's, every field" % name,
+                  "; ".join("%s: tfr %s, TFDV %s" % (p, fmt(x), fmt(y)) for p, x, y in diffs[:3])
+                  + (" (+%d more)" % (len(diffs) - 3) if len(diffs) > 3 else ""))
+        if not with_schema:
+            continue
+        with quiet_stderr():
+            diff = schema_diff(tfdv.infer_schema(mine), tfdv.infer_schema(theirs))
+        rep.check(not diff, "%s: infer_schema(tfr stats) == infer_schema(TFDV)" % name, "; ".join(diff[:2])[:300])
+        schema_path = os.path.join(d, name + ".schema.pbtxt")
+        run_tfr(args.tfr, ["schema", "-q", "-f", "tfdv-schema", path], schema_path)
+        with quiet_stderr():
+            diff = schema_diff(tfdv.load_schema_text(schema_path), tfdv.infer_schema(theirs))
+        rep.check(not diff, "%s: tfr schema -f tfdv-schema == infer_schema(TFDV)" % name, "; ".join(diff[:2])[:300])
+        p = subprocess.run([args.tfr, "validate", "-q", "--schema", schema_path, path], capture_output=True)
+        rep.check(p.returncode == 0, "%s: tfr validate on its own schema's data: exit 0" % name,
+                  p.stderr.decode(errors="replace")[-300:])
+    # Item 2: a schema feature present only as empty Features.
+    path = os.path.join(d, "empty_feature.tfrecord")
+    schema = schema_pb2.Schema()
+    text_format.Parse('feature { name: "x" type: INT presence { min_fraction: 1.0 min_count: 1 } } '
+                      'feature { name: "y" type: INT presence { min_fraction: 1.0 min_count: 1 } shape { dim { size: 1 } } }',
+                      schema)
+    schema_path = os.path.join(d, "empty_feature.required.pbtxt")
+    with open(schema_path, "w") as fh:
+        fh.write(text_format.MessageToString(schema))
+    with quiet_stderr():
+        anomalies = tfdv.validate_statistics(tfdv_stats(path, tempfile.mkdtemp(dir=d)), schema)
+    want = sorted((k, anomalies_pb2.AnomalyInfo.Type.Name(r.type))
+                  for k, v in anomalies.anomaly_info.items() for r in v.reason)
+    p = subprocess.run([args.tfr, "validate", "-q", "--json", "--schema", schema_path, path], capture_output=True)
+    got = sorted((a["feature"], a["type"]) for a in json.loads(p.stdout)["anomalies"]) if p.stdout else p.stderr
+    rep.check(got == want, "empty_feature: tfr validate == tfdv.validate_statistics", "tfr %s, TFDV %s" % (got, want))
+
+
+def canonical_stats(stats):
+    """Features sorted by path (TFDV's order follows its decoder's map)."""
+    out = statistics_pb2.DatasetFeatureStatisticsList()
+    out.CopyFrom(stats)
+    for ds in out.datasets:
+        feats = sorted(ds.features, key=lambda f: list(f.path.step))
+        del ds.features[:]
+        ds.features.extend(feats)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     default = os.path.join(ROOT, "target", "release", "tfr")
     ap.add_argument("--tfr", default=default, help="the tfr binary (default: target/release/tfr)")
     ap.add_argument("--records", type=int, default=50_000, help="records of the generated dataset (default 50000)")
-    ap.add_argument("--only", metavar="REGEX", help="only the datasets whose label matches (notebook, images, edge, generated, merge, ...)")
+    ap.add_argument("--only", metavar="REGEX", help="only the datasets whose label matches (notebook, images, edge, issue28, generated, merge, ...)")
     ap.add_argument("--keep", metavar="DIR", help="keep the generated data and statistics in DIR")
     ap.add_argument("-v", "--verbose", action="store_true", help="every mismatch and the sketch notes")
     args = ap.parse_args()
@@ -910,6 +1037,8 @@ def main():
             path = os.path.join(DATA, f["file"])
             tfdv_path, note = tfdv_readable(path, f["tf_compression"], tempfile.mkdtemp(dir=args.tmp))
             check_dataset(args, rep, f["name"], [path], tfdv_path, f["tf_compression"], note)
+        if want("issue28"):
+            check_issue28(args, rep)
         if want("generated") or want("merge"):
             gen_dir = tempfile.mkdtemp(dir=args.tmp, prefix="generated.")
             with quiet_stderr():

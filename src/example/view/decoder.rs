@@ -22,6 +22,9 @@ pub struct Decoder {
     pub(super) steps: Vec<FeatureRec>,
     /// The list messages of every Feature.
     pub(super) lists: Vec<ListRec>,
+    /// Map entries with other fields are kept, as C++ protobuf does
+    /// ([`Decoder::set_cpp_map_entries`]).
+    cpp_entries: bool,
 }
 
 /// The payload range of a reader's bytes.
@@ -105,11 +108,24 @@ impl Decoder {
         self.lists.clear();
     }
 
+    /// How a `Features` or `FeatureLists` map entry holding another field
+    /// (an unknown number, or key or value with another wire type) is read:
+    /// left out, as Python protobuf (upb) does (the default: what `cat`
+    /// prints), or kept with the key and value it has (defaults for those
+    /// it lacks), as C++ protobuf does (`true`: what TFDV and TensorFlow's
+    /// readers see; statistics, schemas and validation use it).
+    pub fn set_cpp_map_entries(&mut self, cpp: bool) {
+        self.cpp_entries = cpp;
+    }
+
     /// Validates `payload` as a `tf.train.Example` and indexes it.
     ///
-    /// With `strict` (auto mode), a `feature_lists` field (2, as in a
-    /// SequenceExample) is an error, and so is a record whose top-level
-    /// fields are all unknown; otherwise unknown fields are skipped.
+    /// With `strict` (auto mode), a field 2 that reads as a
+    /// SequenceExample's `feature_lists` or an ExampleListWithContext's
+    /// `context` (empty, a FeatureLists holding a list, an Example holding
+    /// features) is an error, and so is a record whose top-level fields are
+    /// all unknown; otherwise unknown fields (any other field 2 included)
+    /// are skipped, as protobuf does.
     pub fn example<'a>(&'a mut self, payload: &'a [u8], strict: bool) -> Result<ExampleView<'a>, DecodeError> {
         self.clear();
         let mut has_features = false;
@@ -120,7 +136,7 @@ impl Decoder {
                 Ok(true)
             }
             // A SequenceExample's feature_lists: not to be silently dropped.
-            num::FEATURE_LISTS if strict => Err(unexpected(number, at, "Example")),
+            num::FEATURE_LISTS if strict && is_other_message(sub) => Err(unexpected(number, at, "Example")),
             _ => Ok(false),
         })?;
         Ok(self.example_view(payload, has_features))
@@ -255,7 +271,7 @@ impl Decoder {
                 _ => unknown = true,
             }
         }
-        if unknown {
+        if unknown && !self.cpp_entries {
             self.lists.truncate(lists);
             return Ok(());
         }
@@ -300,7 +316,7 @@ impl Decoder {
                 _ => unknown = true,
             }
         }
-        if unknown {
+        if unknown && !self.cpp_entries {
             self.steps.truncate(first);
             self.lists.truncate(lists);
             return Ok(());
@@ -332,6 +348,30 @@ impl Decoder {
             Ok(())
         })
     }
+}
+
+/// Whether a field 2 of an Example is another message's own field: a
+/// SequenceExample's `feature_lists` or an ExampleListWithContext's
+/// `context`: it is empty, or reads as a FeatureLists holding a list, or
+/// as an Example holding features. Anything else is an unknown field,
+/// which protobuf and TensorFlow's parsers (and so TFDV) skip.
+fn is_other_message(sub: Reader<'_>) -> bool {
+    if sub.is_empty() {
+        return true;
+    }
+    let mut scratch = Decoder::new();
+    if scratch.index_feature_lists(sub).is_ok() && !scratch.list_entries.is_empty() {
+        return true;
+    }
+    let mut features = false;
+    let read = walk(sub, |n, f| {
+        if n == num::FEATURES {
+            features = true;
+            scratch.index_features(f)?;
+        }
+        Ok(())
+    });
+    read.is_ok() && features
 }
 
 /// Validates the top-level fields of a payload: `check(number, at, bytes)`

@@ -101,7 +101,7 @@ fn infer_feature(f: &FeatureStats, total: u64, domains: &mut Vec<StringDomain>) 
             } else if b.unique_exact
                 && b.unique <= MAX_STRING_DOMAIN
                 && b.unique > 0
-                && b.top_error == 0
+                && b.top_exact
                 && b.ranked.len() as u64 == b.unique
             {
                 let mut values: Vec<String> = b

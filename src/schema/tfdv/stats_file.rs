@@ -256,7 +256,10 @@ fn common(p: &mut Proto, s: &Summary) {
         c.uint(3, "min_num_values", s.min_values);
         c.uint(4, "max_num_values", s.max_values);
         c.float(5, "avg_num_values", s.avg_values as f32);
-        histogram(c, 6, "num_values_histogram", &s.values_histogram, true, 0);
+        // None for a feature never present with a kind (TFDV's).
+        if s.present > 0 {
+            histogram(c, 6, "num_values_histogram", &s.values_histogram, true, 0);
+        }
         c.uint(8, "tot_num_values", s.tot_values);
         if let Some(steps) = &s.steps_histogram {
             histogram(c, 9, "feature_list_length_histogram", steps, true, 0);
@@ -283,15 +286,19 @@ fn feature(p: &mut Proto, name: &str, s: &Summary) {
     match (&s.num, &s.bytes) {
         (Some(n), _) => p.message(3, "num_stats", |m| {
             common(m, s);
-            m.double(2, "mean", n.mean);
+            // Any infinity makes TFDV's mean NaN (its running mean meets
+            // 0 * inf when a batch's infinite mean is combined), its
+            // deviation 0.
+            let mean = if n.pos_inf + n.neg_inf > 0 { f64::NAN } else { n.mean };
+            m.double(2, "mean", mean);
             m.double(3, "std_dev", n.std_dev);
             m.uint(4, "num_zeros", n.zeros);
             m.double(5, "min", n.min);
             m.double(6, "median", n.median);
             m.double(7, "max", n.max);
             // Histograms when there is a value: NaN only, they say how many.
-            if !n.standard.is_empty() || n.nan > 0 {
-                histogram(m, 8, "histograms", &n.standard, false, n.nan);
+            if s.tot_values > 0 {
+                histogram(m, 8, "histograms", &n.tfdv_standard, false, n.nan);
                 histogram(m, 8, "histograms", &n.quantiles, true, n.nan);
             }
         }),

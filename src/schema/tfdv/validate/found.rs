@@ -22,6 +22,10 @@ struct Tally {
 #[derive(Clone, Debug, Default)]
 struct FeatureFound {
     present: u64,
+    /// Records holding the key only as a `Feature {}` with no kind set
+    /// (missing to TFDV, but named in its statistics).
+    empty: u64,
+    first_empty: Option<Loc>,
     first_missing: Option<Loc>,
     /// Values of the feature (bytes, for the string domain's share) and
     /// those outside the domain.
@@ -106,6 +110,8 @@ impl FeatureFound {
 
     fn merge(&mut self, o: &FeatureFound) {
         self.present += o.present;
+        self.empty += o.empty;
+        self.first_empty = earliest(self.first_empty, o.first_empty);
         self.first_missing = earliest(self.first_missing, o.first_missing);
         self.values += o.values;
         self.off_domain += o.off_domain;
@@ -193,7 +199,9 @@ impl Found {
                 let (slot, pos) = (*slot, *pos);
                 if slot >= n_rules {
                     let n = &mut self.new[(slot - n_rules) as usize];
-                    if (dups && n.pos != pos) || f.kind() == Kind::None {
+                    // A key only as an empty Feature is still a new column
+                    // to TFDV (its statistics name it).
+                    if dups && n.pos != pos {
                         continue;
                     }
                     if n.records == 0 {
@@ -203,7 +211,12 @@ impl Found {
                     continue;
                 }
                 let ff = &mut self.features[slot as usize];
-                if (dups && ff.pos != pos) || f.kind() == Kind::None {
+                if dups && ff.pos != pos {
+                    continue;
+                }
+                if f.kind() == Kind::None {
+                    ff.empty += 1;
+                    ff.first_empty.get_or_insert(at);
                     continue;
                 }
                 ff.present += 1;
@@ -503,8 +516,21 @@ impl Checker {
             let required = rule.kind.is_some()
                 && (rule.min_count.is_some_and(|c| c > 0) || rule.min_fraction.is_some_and(|f| f > 0.0));
             if ff.present == 0 {
-                // TFDV checks nothing else of a feature absent from the data.
-                if required {
+                // TFDV checks nothing else of a feature absent from the data;
+                // one named only by empty Features (no kind set) is in its
+                // statistics, but with no type.
+                if required && ff.empty > 0 {
+                    anomalies.push(Anomaly {
+                        feature: name,
+                        kind: AnomalyKind::TypeNotPresent,
+                        records: ff.empty,
+                        first: ff.first_empty,
+                        detail: format!(
+                            "in {} of the {records} records, always as an empty Feature (no kind set); the schema's presence requires values",
+                            ff.empty
+                        ),
+                    });
+                } else if required {
                     anomalies.push(Anomaly {
                         feature: name,
                         kind: AnomalyKind::SchemaMissingColumn,

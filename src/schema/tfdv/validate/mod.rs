@@ -13,7 +13,9 @@
 //! What is checked, per schema feature (features whose `lifecycle_stage`
 //! TFDV does not validate — PLANNED, ALPHA, DEPRECATED, DEBUG_ONLY,
 //! DISABLED — or `deprecated: true` are skipped):
-//! - in no record while `presence` asks for it: `SCHEMA_MISSING_COLUMN`;
+//! - in no record while `presence` asks for it: `SCHEMA_MISSING_COLUMN`,
+//!   or `FEATURE_TYPE_NOT_PRESENT` when some records name it, but only
+//!   as an empty `Feature {}` (no kind set);
 //!   in fewer records than `presence.min_count`:
 //!   `FEATURE_TYPE_LOW_NUMBER_PRESENT`; in a smaller share than
 //!   `presence.min_fraction` (or missing anywhere when it is 1.0):
@@ -41,8 +43,8 @@
 //!   distribution constraints); a value that is not UTF-8 there:
 //!   `ENUM_TYPE_INVALID_UTF8`.
 //!
-//! And for the dataset: a feature the schema does not have:
-//! `SCHEMA_NEW_COLUMN`; fewer / more records than `dataset_constraints`
+//! And for the dataset: a feature the schema does not have (an empty
+//! `Feature {}` included): `SCHEMA_NEW_COLUMN`; fewer / more records than `dataset_constraints`
 //! min / max_examples_count: `DATASET_LOW_NUM_EXAMPLES` /
 //! `DATASET_HIGH_NUM_EXAMPLES`.
 //!
@@ -69,6 +71,7 @@ use std::collections::{HashMap, HashSet};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum AnomalyKind {
     SchemaMissingColumn,
+    TypeNotPresent,
     SchemaNewColumn,
     LowFractionPresent,
     LowNumberPresent,
@@ -99,6 +102,7 @@ impl AnomalyKind {
         use AnomalyKind::*;
         match self {
             SchemaMissingColumn => "SCHEMA_MISSING_COLUMN",
+            TypeNotPresent => "FEATURE_TYPE_NOT_PRESENT",
             SchemaNewColumn => "SCHEMA_NEW_COLUMN",
             LowFractionPresent => "FEATURE_TYPE_LOW_FRACTION_PRESENT",
             LowNumberPresent => "FEATURE_TYPE_LOW_NUMBER_PRESENT",
@@ -128,7 +132,7 @@ impl AnomalyKind {
     pub fn short(self) -> &'static str {
         use AnomalyKind::*;
         match self {
-            SchemaMissingColumn => "Column dropped",
+            SchemaMissingColumn | TypeNotPresent => "Column dropped",
             SchemaNewColumn => "New column",
             LowFractionPresent | LowNumberPresent => "Column dropped (too rarely present)",
             UnexpectedDataType => "Unexpected data type",
@@ -480,8 +484,23 @@ struct Run<'a> {
     strict: bool,
 }
 
-/// Checks one record (input, index, byte offset) into `out`.
+/// Checks one record (input, index, byte offset) into `out`, its maps
+/// read as C++ protobuf (TFDV) reads them.
 fn check_record(
+    run: &Run<'_>,
+    decoder: &mut Decoder,
+    ty: MessageType,
+    payload: &[u8],
+    at: (u32, u64, u64),
+    out: &mut Found,
+) -> Result<()> {
+    decoder.set_cpp_map_entries(true);
+    let checked = check_read(run, decoder, ty, payload, at, out);
+    decoder.set_cpp_map_entries(false);
+    checked
+}
+
+fn check_read(
     run: &Run<'_>,
     decoder: &mut Decoder,
     ty: MessageType,
