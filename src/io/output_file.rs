@@ -213,6 +213,26 @@ impl AtomicOutput {
         self.name.clone()
     }
 
+    /// Writes out everything written so far, compressed (a sync flush for
+    /// gzip and zlib, the end of a block for SNAPPY; gzip on several
+    /// threads waits for them), and returns [`written`](Self::written):
+    /// then exact, and the whole file once finished is at most a few bytes
+    /// more (the final block and trailer) plus what is written after.
+    pub fn sync(&mut self) -> io::Result<u64> {
+        match &mut self.sink {
+            Sink::ParallelGzip(w) => w.sync()?,
+            _ => self.flush()?,
+        }
+        Ok(self.written())
+    }
+
+    /// Puts the file in place under `path` instead (in the same directory
+    /// as the target it was created for: the temporary file is there).
+    /// Only for a file: an upload's object, or stdout, keeps its name.
+    pub(super) fn set_target(&mut self, path: &Path) -> Result<()> {
+        retarget(&mut self.target, &mut self.name, path)
+    }
+
     /// Finishes the compressed stream, flushes, and renames the temporary
     /// file over the target (or completes the upload).
     pub fn commit(self) -> Result<()> {
@@ -252,6 +272,11 @@ impl Finished {
     /// The name to use in messages: the target path, or `<stdout>`.
     pub fn display(&self) -> &str {
         &self.name
+    }
+
+    /// [`AtomicOutput::set_target`] for an output already written.
+    pub(super) fn set_target(&mut self, path: &Path) -> Result<()> {
+        retarget(&mut self.target, &mut self.name, path)
     }
 
     /// Renames the temporary file over the target (or completes the upload).
@@ -306,6 +331,24 @@ impl Write for AtomicOutput {
             Sink::Snappy(w) => w.flush(),
         }
     }
+}
+
+/// A new target for a temporary file, in the old target's directory.
+fn retarget(target: &mut Option<PathBuf>, name: &mut String, path: &Path) -> Result<()> {
+    let Some(old) = target else {
+        anyhow::bail!("{name}: only a local file can be renamed before it is in place");
+    };
+    let dir = |p: &Path| p.parent().map(Path::to_path_buf).unwrap_or_default();
+    let new = match path.file_name() {
+        Some(file) => dir(old).join(file),
+        None => anyhow::bail!("{}: not a file name", show_path(path)),
+    };
+    if dir(path) != dir(Path::new(name.as_str())) && std::fs::canonicalize(dir(path)).ok() != Some(dir(old)) {
+        anyhow::bail!("{}: not in the directory of {name}", show_path(path));
+    }
+    *target = Some(new);
+    *name = show_path(path);
+    Ok(())
 }
 
 /// Where a dangling symlink points (what writing through it creates), or

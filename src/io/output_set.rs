@@ -100,6 +100,29 @@ impl OutputSet {
         Ok(self.slots.len() - 1)
     }
 
+    /// Names output `i` `path` instead of the name it was created with
+    /// (which only chose its directory): for outputs whose final names are
+    /// known only at the end (`-of-NNNNN` when the count depends on sizes).
+    /// Local files only, in the same directory; refused as [`create`]
+    /// refuses a name.
+    ///
+    /// [`create`]: OutputSet::create
+    pub fn rename(&mut self, i: usize, path: &Path) -> Result<()> {
+        let aux: Vec<&Path> = self.aux.iter().map(|p| p.as_path()).collect();
+        super::same_file::refuse_input_as_output(&self.inputs, &aux, path, &self.flag)?;
+        let key = identity(path);
+        if self.keys.iter().enumerate().any(|(j, k)| j != i && *k == key) {
+            bail!("{} {}: named twice among the outputs", self.flag, show_path(path));
+        }
+        match &mut self.slots[i] {
+            Slot::Open(out) => out.set_target(path)?,
+            Slot::Ended(f) => f.set_target(path)?,
+            Slot::Gone => bail!("{}: output {i} failed", show_path(path)),
+        }
+        self.keys[i] = key;
+        Ok(())
+    }
+
     /// How many outputs the set holds.
     pub fn len(&self) -> usize {
         self.slots.len()
@@ -382,6 +405,47 @@ mod tests {
         assert!(set.commit().is_err());
         assert_eq!(names(dir.path()), ["sub"]);
         assert_eq!(names(&sub), ["b"]);
+    }
+
+    #[test]
+    fn renamed_outputs_appear_under_their_new_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().join("t.tfrecord");
+        let mut set = OutputSet::new(&[], &[], "-o");
+        for k in 0..2 {
+            let i = set.create(&shard_name(&base, k, 0), None, 1).unwrap();
+            set.get(i).write_all(b"x").unwrap();
+        }
+        set.end(0).unwrap();
+        for k in 0..2 {
+            set.rename(k, &shard_name(&base, k, 2)).unwrap();
+        }
+        assert!(set.rename(0, &shard_name(&base, 1, 2)).is_err(), "taken by output 1");
+        assert!(
+            set.rename(0, &dir.path().join("sub").join("x")).is_err(),
+            "another directory"
+        );
+        set.commit().unwrap();
+        assert_eq!(
+            names(dir.path()),
+            ["t-00000-of-00002.tfrecord", "t-00001-of-00002.tfrecord"]
+        );
+    }
+
+    #[test]
+    fn sync_makes_written_exact_for_every_compression() {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, threads) in [("a.gz", 1), ("b.gz", 4), ("c.zz", 1), ("d.snappy", 1), ("e", 1)] {
+            let path = dir.path().join(name);
+            let mut out = AtomicOutput::create_threaded(&path, Compression::from_name(&path), threads).unwrap();
+            let data: Vec<u8> = (0..3_000_000u32).map(|i| (i % 251) as u8).collect();
+            out.write_all(&data).unwrap();
+            let synced = out.sync().unwrap();
+            assert!(synced > 0, "{name}");
+            out.commit().unwrap();
+            let len = std::fs::metadata(&path).unwrap().len();
+            assert!(len >= synced && len <= synced + 64, "{name}: {synced} then {len}");
+        }
     }
 
     #[test]
