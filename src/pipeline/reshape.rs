@@ -6,7 +6,7 @@
 //! ([`crate::record::shards`]).
 //!
 //! [`Route`] is split's rule: a record's group is chosen by a hash (xxh3,
-//! seeded) of its payload, or of one feature's values (`--by`), mapped onto
+//! seeded, then mixed) of its payload, or of one feature's values (`--by`), mapped onto
 //! the cumulative ratios: the same record (the same value) goes to the same
 //! split on every run, machine and `-j`.
 
@@ -109,7 +109,7 @@ impl Route {
     /// The group of a hash: where its top 53 bits, as a fraction of 1,
     /// fall among the cumulative shares.
     pub fn group_of(&self, hash: u64) -> u32 {
-        let u = (hash >> 11) as f64 / (1u64 << 53) as f64;
+        let u = (mix(hash) >> 11) as f64 / (1u64 << 53) as f64;
         self.ends.iter().position(|&end| u < end).unwrap_or(self.ends.len() - 1) as u32
     }
 
@@ -151,6 +151,18 @@ impl Route {
     }
 }
 
+/// A final avalanche over the hash (murmur3's fmix64), so that its top
+/// bits, which pick the split, depend on every bit (without it, xxh3 of
+/// 20,000 short, similar payloads put 21.1% instead of 20% in one split,
+/// 3.7 standard deviations off, for seed 0).
+fn mix(mut h: u64) -> u64 {
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
+}
+
 /// The bytes a feature's values hash as.
 fn value_key(v: &FeatureView<'_>, key: &mut Vec<u8>) {
     match v.kind() {
@@ -188,8 +200,7 @@ mod tests {
         assert!((79_000..81_000).contains(&counts[0]), "{counts:?}");
         assert!((9_500..10_500).contains(&counts[1]), "{counts:?}");
         assert!((9_500..10_500).contains(&counts[2]), "{counts:?}");
-        assert_eq!(route.group_of(0), 0);
-        assert_eq!(route.group_of(u64::MAX), 2);
+        assert_eq!(route.group_of(0), 0, "mix(0) is 0");
         assert!(Route::new(&[1.0, 0.0], 0, None).is_err());
         assert!(Route::new(&[], 0, None).is_err());
     }
