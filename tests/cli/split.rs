@@ -9,7 +9,9 @@ use std::collections::{HashMap, HashSet};
 
 /// Framed records of `n` distinct payloads.
 fn distinct(n: usize) -> Vec<Vec<u8>> {
-    (0..n).map(|i| format!("record {i} {}", "x".repeat(i % 50)).into_bytes()).collect()
+    (0..n)
+        .map(|i| format!("record {i} {}", "x".repeat(i % 50)).into_bytes())
+        .collect()
 }
 
 /// Splits a file of framed records into its payloads.
@@ -56,14 +58,26 @@ fn ratios_hold_and_the_same_records_go_to_the_same_split_for_any_jobs() {
         }
         runs.push(got);
     }
-    assert!(runs.iter().all(|r| *r == runs[0]), "the same split for every run and -j");
+    assert!(
+        runs.iter().all(|r| *r == runs[0]),
+        "the same split for every run and -j"
+    );
     // Another seed: another split, in the same ratios.
     let out = dir.path("seeded");
     std::fs::create_dir(&out).unwrap();
     let pattern = format!("{}/{{split}}.tfrecord", out.display());
-    dir.tfr(&["split", &input, "--ratio", "train=8,eval=2", "-o", &pattern, "--seed", "7"])
-        .run()
-        .ok();
+    dir.tfr(&[
+        "split",
+        &input,
+        "--ratio",
+        "train=8,eval=2",
+        "-o",
+        &pattern,
+        "--seed",
+        "7",
+    ])
+    .run()
+    .ok();
     assert!(files(&out) != runs[0]);
 }
 
@@ -76,7 +90,9 @@ fn by_a_feature_keeps_each_value_in_one_split() {
         jsonl.push_str(&format!("{{\"user_id\": [\"{user}\"], \"x\": [{i}]}}\n"));
     }
     dir.write("in.jsonl", jsonl.as_bytes());
-    dir.tfr(&["from-jsonl", "in.jsonl", "-o", "data.tfrecord.gz"]).run().ok();
+    dir.tfr(&["from-jsonl", "in.jsonl", "-o", "data.tfrecord.gz"])
+        .run()
+        .ok();
     let printed = dir
         .tfr(&[
             "split",
@@ -113,7 +129,16 @@ fn by_a_feature_keeps_each_value_in_one_split() {
     // --by on records that are not Examples is one line.
     dir.write("raw.tfrecord", &records(&[b"\xff\xff"]));
     let err = dir
-        .tfr(&["split", "raw.tfrecord", "--ratio", "a=1,b=1", "--by", "user_id", "-o", "{split}"])
+        .tfr(&[
+            "split",
+            "raw.tfrecord",
+            "--ratio",
+            "a=1,b=1",
+            "--by",
+            "user_id",
+            "-o",
+            "{split}",
+        ])
         .run()
         .fails(2);
     assert!(err.contains("raw.tfrecord"), "{err}");
@@ -127,7 +152,16 @@ fn splits_combine_with_shards() {
     let input = dir.write("data.tfrecord", &framed(&p));
     std::fs::create_dir(dir.path("out")).unwrap();
     let printed = dir
-        .tfr(&["split", &input, "--ratio", "train=9,eval=1", "-o", "out/{split}.tfrecord", "--shards", "4"])
+        .tfr(&[
+            "split",
+            &input,
+            "--ratio",
+            "train=9,eval=1",
+            "-o",
+            "out/{split}.tfrecord",
+            "--shards",
+            "4",
+        ])
         .run()
         .ok();
     assert!(printed.contains("in 4 shards"), "{printed}");
@@ -144,7 +178,10 @@ fn splits_combine_with_shards() {
     assert_eq!(all, 1000);
     // Balanced within each split.
     let train: Vec<usize> = got[4..].iter().map(|(_, b)| unframe(b).len()).collect();
-    assert!(train.iter().max().unwrap() - train.iter().min().unwrap() <= 1, "{train:?}");
+    assert!(
+        train.iter().max().unwrap() - train.iter().min().unwrap() <= 1,
+        "{train:?}"
+    );
 }
 
 #[test]
@@ -157,13 +194,28 @@ fn mistakes_are_one_line_and_leave_nothing() {
     dir.write("bad.tfrecord", &bad);
     dir.write("good.tfrecord", &framed(&p));
     for (args, want) in [
-        (vec!["good.tfrecord", "--ratio", "a=1,b=1", "-o", "out.tfrecord"], "{split}"),
-        (vec!["good.tfrecord", "--ratio", "a=1,a=2", "-o", "{split}"], "named twice"),
+        (
+            vec!["good.tfrecord", "--ratio", "a=1,b=1", "-o", "out.tfrecord"],
+            "{split}",
+        ),
+        (
+            vec!["good.tfrecord", "--ratio", "a=1,a=2", "-o", "{split}"],
+            "named twice",
+        ),
         (vec!["good.tfrecord", "--ratio", "a=1", "-o", "{split}"], "at least two"),
         (vec!["good.tfrecord", "--ratio", "a=0,b=1", "-o", "{split}"], "positive"),
-        (vec!["good.tfrecord", "--ratio", "../x=1,b=1", "-o", "{split}"], "a split's name"),
-        (vec!["bad.tfrecord", "--ratio", "a=1,b=1", "-o", "{split}"], "data checksum"),
-        (vec!["good.tfrecord", "--ratio", "good=1,b=1", "-o", "{split}.tfrecord"], "is also an input"),
+        (
+            vec!["good.tfrecord", "--ratio", "../x=1,b=1", "-o", "{split}"],
+            "a split's name",
+        ),
+        (
+            vec!["bad.tfrecord", "--ratio", "a=1,b=1", "-o", "{split}"],
+            "data checksum",
+        ),
+        (
+            vec!["good.tfrecord", "--ratio", "good=1,b=1", "-o", "{split}.tfrecord"],
+            "is also an input",
+        ),
     ] {
         let mut full = vec!["split"];
         full.extend(args.iter());
