@@ -136,6 +136,9 @@ pub(crate) fn reshape(plan: &Plan<'_>, ctx: &Ctx) -> Result<Vec<(u64, usize)>> {
     if counting && plan.inputs.iter().any(|i| matches!(i, Input::Stdin)) {
         bail!("--shards reads the inputs twice (to count their records first): stdin cannot be; use --shard-size, or write stdin to a file");
     }
+    if plan.outputs.iter().any(|p| p.as_os_str() == "-") {
+        bail!("-o -: reshard and split write files (or objects), not stdout");
+    }
     let mut set = OutputSet::new(plan.inputs, &[], "-o");
     let policy = match plan.sharding {
         Sharding::One => Policy::One,

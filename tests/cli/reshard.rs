@@ -274,6 +274,7 @@ fn refusals_are_one_line() {
             vec!["reshard", "in.tfrecord", "-o", "o.tfrecord", "--shards", "0"],
             "--shards",
         ),
+        (vec!["reshard", "in.tfrecord", "-o", "-", "--shards", "2"], "not stdout"),
         (
             vec![
                 "reshard",
