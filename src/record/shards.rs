@@ -24,13 +24,18 @@
 //!
 //! Shard `k` of `n` is named by [`shard_name`]. One shard is open at a
 //! time (shards are filled one after the other); gzip is compressed on
-//! `threads` threads, in independent 1 MiB chunks ([`crate::io::deflate`]),
+//! `threads` threads (2 to 8), in independent 1 MiB chunks ([`crate::io::deflate`]),
 //! so the bytes written are the same whatever the number of threads.
 
 use crate::io::output_set::{shard_name, OutputSet};
 use crate::io::Compression;
 use anyhow::{bail, Result};
 use std::path::{Path, PathBuf};
+
+/// The most threads gzip is compressed on (each holds two 1 MiB chunks
+/// and their output): the memory bound stays about 32 MiB above the
+/// reader's however many cores there are.
+const COMPRESSION_THREADS: usize = 8;
 
 /// How records are cut into shards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,7 +144,9 @@ impl ShardWriter {
         let name = self.name(self.made.len());
         // gzip always in the threaded writer's independent chunks, so the
         // bytes (and the shards' cuts) are the same for any -j.
-        let i = set.create(&name, Some(self.compression), self.threads.max(2))?;
+        // At most COMPRESSION_THREADS: each holds about 4 MiB of chunks.
+        let threads = self.threads.clamp(2, COMPRESSION_THREADS);
+        let i = set.create(&name, Some(self.compression), threads)?;
         self.made.push(i);
         self.in_shard = 0;
         self.on_disk = 0;
