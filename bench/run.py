@@ -581,6 +581,26 @@ def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_s
              "tfr.cat.images", None, Target(), nonempty, flags=" --max-values 8", note="ratio: × full text")
     tfr_case("tfr.cat.images", "cat", "images 2k", [str(img)], I, img_b, None, None, Target(), nonempty)
 
+    # Reshaping (issue 29): records rewritten byte for byte into shards or
+    # splits, beside a plain copy of the file (dd) as the anchor.
+    for sub in ("reshard", "split"):
+        (tmp / sub).mkdir(exist_ok=True)
+    add(Case("dd.copy.notebook", "anchor", "dd copy bs=1M", "notebook 1M",
+             ["dd", f"if={nb}", f"of={tmp / 'copy.tfrecord'}", "bs=1M", "status=none"], N, nb_b))
+    tfr_case("tfr.reshard.notebook", "reshard", "notebook 1M", [str(nb), "-o", str(tmp / "reshard" / "nb.tfrecord"), "--shards", "8"],
+             N, nb_b, "dd.copy.notebook", None, Target(), None, flags=" --shards 8",
+             note="ratio: × dd copy; two passes (count, then write)")
+    tfr_case("tfr.reshard.size", "reshard", "notebook 1M",
+             [str(nb), "-o", str(tmp / "reshard" / "sz.tfrecord"), "--shard-size", "16M"], N, nb_b, "dd.copy.notebook", None,
+             Target(), None, flags=" --shard-size 16M", note="ratio: × dd copy; one pass")
+    tfr_case("tfr.reshard.gz", "reshard", "notebook 1M", [str(nb), "-o", str(tmp / "reshard" / "nb.tfrecord.gz"), "--shards", "8"],
+             N, nb_b, "dd.copy.notebook", None, Target(), None, flags=" -o NAME.tfrecord.gz --shards 8",
+             note="ratio: × dd copy; gzip on all cores")
+    tfr_case("tfr.split.notebook", "split", "notebook 1M",
+             [str(nb), "--ratio", "train=8,eval=2", "-o", str(tmp / "split" / "{split}.tfrecord")], N, nb_b,
+             "dd.copy.notebook", None, Target(), expect_in_stdout("eval: "), flags=" --ratio train=8,eval=2",
+             note="ratio: × dd copy")
+
     # Object stores (issue 15): the images file served over HTTP on
     # 127.0.0.1 by tests/oracle/objstore.py (Range-honouring, stdlib only),
     # tfr streaming it beside curl downloading it (target: within 1.2x).

@@ -36,6 +36,8 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             [CompletionResult]::new('verify-crc', 'verify-crc', [CompletionResultType]::ParameterValue, 'Check both CRCs of every record; report every fault; salvage the rest.')
             [CompletionResult]::new('to-jsonl', 'to-jsonl', [CompletionResultType]::ParameterValue, 'Write records as JSON lines: one compact object per record.')
             [CompletionResult]::new('from-jsonl', 'from-jsonl', [CompletionResultType]::ParameterValue, 'Write JSON lines as TFRecord records: the reverse of to-jsonl.')
+            [CompletionResult]::new('reshard', 'reshard', [CompletionResultType]::ParameterValue, 'Rewrite records into shards: N balanced by records, or at most a size each.')
+            [CompletionResult]::new('split', 'split', [CompletionResultType]::ParameterValue, 'Split records into train/eval/test by a stable hash.')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Infer what a dataset holds, per feature; print a parse spec that works.')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Full statistics of a dataset, as TensorFlow Data Validation computes them.')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'One HTML page to look at a dataset: statistics, charts, thumbnails.')
@@ -127,7 +129,7 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Input compression: detected from the first bytes unless forced')
             [CompletionResult]::new('--max-record-size', '--max-record-size', [CompletionResultType]::ParameterName, 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit')
             [CompletionResult]::new('--salvage', '--salvage', [CompletionResultType]::ParameterName, 'Write every intact record of every input, in order and byte-identical, to OUT (''-'' for stdout). OUT is written through a temporary file and renamed into place at the end')
-            [CompletionResult]::new('--salvage-compression', '--salvage-compression', [CompletionResultType]::ParameterName, 'Compression of the salvage file [default: as the first input that could be opened]')
+            [CompletionResult]::new('--salvage-compression', '--salvage-compression', [CompletionResultType]::ParameterName, 'Compression of the salvage file [default: from OUT''s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]')
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'With --payloads: what the payloads are. Auto decides by the first record, and takes a file for SequenceExamples as soon as a record has feature_lists (a SequenceExample with only a context is, byte for byte, an Example)')
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'With --payloads: what the payloads are. Auto decides by the first record, and takes a file for SequenceExamples as soon as a record has feature_lists (a SequenceExample with only a context is, byte for byte, an Example)')
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is')
@@ -178,7 +180,7 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
         'tfr;from-jsonl' {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'The TFRecord file to write (''-'' for stdout). It appears only when every line converted')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'The TFRecord file to write (''-'' for stdout). It appears only when every line converted')
-            [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Compression of the output')
+            [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Compression of the output [default: from OUT''s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]')
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Message type of the records. auto: an ExampleListWithContext when the first line has an "examples" array of Examples (and at most "context" besides); a SequenceExample when its only keys are "context" (holding an object of features) and/or "feature_lists" (protojson: "context" or "featureLists"); else an Example; raw: each line is the payload, a JSON string or {"base64": "..."}')
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Message type of the records. auto: an ExampleListWithContext when the first line has an "examples" array of Examples (and at most "context" besides); a SequenceExample when its only keys are "context" (holding an object of features) and/or "feature_lists" (protojson: "context" or "featureLists"); else an Example; raw: each line is the payload, a JSON string or {"base64": "..."}')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Input form')
@@ -186,6 +188,51 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'A schema from `tfr schema --format json`: forces the kind (int64, float, bytes) of each feature it names; others are inferred')
             [CompletionResult]::new('--max-line-size', '--max-line-size', [CompletionResultType]::ParameterName, 'The longest line read (bytes; K, M, G suffixes): a longer one stops the run with an error instead of filling memory (converting a line takes a few times its size)')
             [CompletionResult]::new('--max-aux-size', '--max-aux-size', [CompletionResultType]::ParameterName, 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (terminal and no NO_COLOR), always, never')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('--no-sign-request', '--no-sign-request', [CompletionResultType]::ParameterName, 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI''s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'tfr;reshard' {
+            [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Input compression: detected from the first bytes unless forced')
+            [CompletionResult]::new('--max-record-size', '--max-record-size', [CompletionResultType]::ParameterName, 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Where the shards go: DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] (5 digits, more from 100000 shards). A local directory or an object-store URL prefix')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Where the shards go: DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] (5 digits, more from 100000 shards). A local directory or an object-store URL prefix')
+            [CompletionResult]::new('--shards', '--shards', [CompletionResultType]::ParameterName, 'N shards, balanced by records (their counts differ by at most one; with more shards than records, some are empty). The records are counted in a first pass: the inputs are read twice (not stdin)')
+            [CompletionResult]::new('--shard-size', '--shard-size', [CompletionResultType]::ParameterName, 'Shards of at most SIZE bytes as written (compressed, for a compressed output; K, M, G: binary units, 100M = 104857600 bytes): a new shard starts when the next record could go over it; a record larger than SIZE alone has a shard of its own. One pass; local outputs only (the count is known at the end)')
+            [CompletionResult]::new('--output-compression', '--output-compression', [CompletionResultType]::ParameterName, 'Compression of the output [default: from OUT''s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none] (--compression is the inputs'')')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (terminal and no NO_COLOR), always, never')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('--no-sign-request', '--no-sign-request', [CompletionResultType]::ParameterName, 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI''s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'tfr;split' {
+            [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Input compression: detected from the first bytes unless forced')
+            [CompletionResult]::new('--max-record-size', '--max-record-size', [CompletionResultType]::ParameterName, 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit')
+            [CompletionResult]::new('--ratio', '--ratio', [CompletionResultType]::ParameterName, 'The splits and their ratios: NAME=WEIGHT,... (weights are relative: train=8,eval=1,test=1 and train=0.8,eval=0.1,test=0.1 are the same). Names: letters, digits, ''_'', ''-'', ''.''')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'The output of each split: a name holding {split}, replaced by the split''s name (''data/{split}.tfrecord.gz''); with --shards or --shard-size each split is sharded (''{split}-00000-of-00004...'')')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'The output of each split: a name holding {split}, replaced by the split''s name (''data/{split}.tfrecord.gz''); with --shards or --shard-size each split is sharded (''{split}-00000-of-00004...'')')
+            [CompletionResult]::new('--by', '--by', [CompletionResultType]::ParameterName, 'Hash this feature''s values instead of the whole record (an Example''s feature, a SequenceExample''s context feature): records with equal values go to the same split. Records without it all go to one split')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed of the hash: another seed, another (equally stable) split')
+            [CompletionResult]::new('--shards', '--shards', [CompletionResultType]::ParameterName, 'N shards, balanced by records (their counts differ by at most one; with more shards than records, some are empty). The records are counted in a first pass: the inputs are read twice (not stdin)')
+            [CompletionResult]::new('--shard-size', '--shard-size', [CompletionResultType]::ParameterName, 'Shards of at most SIZE bytes as written (compressed, for a compressed output; K, M, G: binary units, 100M = 104857600 bytes): a new shard starts when the next record could go over it; a record larger than SIZE alone has a shard of its own. One pass; local outputs only (the count is known at the end)')
+            [CompletionResult]::new('--output-compression', '--output-compression', [CompletionResultType]::ParameterName, 'Compression of the output [default: from OUT''s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none] (--compression is the inputs'')')
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is')
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (terminal and no NO_COLOR), always, never')
@@ -330,6 +377,8 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             [CompletionResult]::new('verify-crc', 'verify-crc', [CompletionResultType]::ParameterValue, 'Check both CRCs of every record; report every fault; salvage the rest.')
             [CompletionResult]::new('to-jsonl', 'to-jsonl', [CompletionResultType]::ParameterValue, 'Write records as JSON lines: one compact object per record.')
             [CompletionResult]::new('from-jsonl', 'from-jsonl', [CompletionResultType]::ParameterValue, 'Write JSON lines as TFRecord records: the reverse of to-jsonl.')
+            [CompletionResult]::new('reshard', 'reshard', [CompletionResultType]::ParameterValue, 'Rewrite records into shards: N balanced by records, or at most a size each.')
+            [CompletionResult]::new('split', 'split', [CompletionResultType]::ParameterValue, 'Split records into train/eval/test by a stable hash.')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Infer what a dataset holds, per feature; print a parse spec that works.')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Full statistics of a dataset, as TensorFlow Data Validation computes them.')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'One HTML page to look at a dataset: statistics, charts, thumbnails.')
@@ -354,6 +403,12 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             break
         }
         'tfr;help;from-jsonl' {
+            break
+        }
+        'tfr;help;reshard' {
+            break
+        }
+        'tfr;help;split' {
             break
         }
         'tfr;help;schema' {

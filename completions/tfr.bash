@@ -31,14 +31,17 @@ _tfr() {
             tfr,help)
                 cmd="tfr__subcmd__help"
                 ;;
-            tfr,index)
-                cmd="tfr__subcmd__index"
-                ;;
             tfr,report)
                 cmd="tfr__subcmd__report"
                 ;;
+            tfr,reshard)
+                cmd="tfr__subcmd__reshard"
+                ;;
             tfr,schema)
                 cmd="tfr__subcmd__schema"
+                ;;
+            tfr,split)
+                cmd="tfr__subcmd__split"
                 ;;
             tfr,stats)
                 cmd="tfr__subcmd__stats"
@@ -67,14 +70,17 @@ _tfr() {
             tfr__subcmd__help,help)
                 cmd="tfr__subcmd__help__subcmd__help"
                 ;;
-            tfr__subcmd__help,index)
-                cmd="tfr__subcmd__help__subcmd__index"
-                ;;
             tfr__subcmd__help,report)
                 cmd="tfr__subcmd__help__subcmd__report"
                 ;;
+            tfr__subcmd__help,reshard)
+                cmd="tfr__subcmd__help__subcmd__reshard"
+                ;;
             tfr__subcmd__help,schema)
                 cmd="tfr__subcmd__help__subcmd__schema"
+                ;;
+            tfr__subcmd__help,split)
+                cmd="tfr__subcmd__help__subcmd__split"
                 ;;
             tfr__subcmd__help,stats)
                 cmd="tfr__subcmd__help__subcmd__stats"
@@ -95,7 +101,7 @@ _tfr() {
 
     case "${cmd}" in
         tfr)
-            opts="-q -h -V --quiet --color --no-sign-request --timeout --help --version cat head count verify-crc to-jsonl from-jsonl schema stats report validate index help"
+            opts="-q -h -V --quiet --color --no-sign-request --timeout --help --version cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -117,7 +123,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__cat)
-            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --type --max-bytes --max-values --full --features --exclude --skip --limit --sample --seed --where --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --type --max-bytes --max-values --full --features --exclude --skip --limit --sample --seed --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -183,10 +189,6 @@ _tfr() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --where)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --jobs)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -211,7 +213,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__count)
-            opts="-t -j -q -h -V --compression --max-record-size --json --by --type --where --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-j -q -h -V --compression --max-record-size --json --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -222,22 +224,6 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --by)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --type)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
-                    return 0
-                    ;;
-                -t)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
-                    return 0
-                    ;;
-                --where)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -335,7 +321,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__head)
-            opts="-n -f -t -q -h -V --lines --skip --compression --max-record-size --format --type --max-bytes --max-values --full --features --exclude --where --quiet --color --no-sign-request --timeout --help --version"
+            opts="-n -f -t -q -h -V --lines --skip --compression --max-record-size --format --type --max-bytes --max-values --full --features --exclude --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -393,10 +379,6 @@ _tfr() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --where)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -413,7 +395,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__help)
-            opts="cat head count verify-crc to-jsonl from-jsonl schema stats report validate index help"
+            opts="cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -496,20 +478,6 @@ _tfr() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        tfr__subcmd__help__subcmd__index)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
         tfr__subcmd__help__subcmd__report)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -524,7 +492,35 @@ _tfr() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        tfr__subcmd__help__subcmd__reshard)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         tfr__subcmd__help__subcmd__schema)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tfr__subcmd__help__subcmd__split)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -587,48 +583,6 @@ _tfr() {
                 return 0
             fi
             case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        tfr__subcmd__index)
-            opts="-j -q -h -V --compression --max-record-size --out-dir --check --jobs --quiet --color --no-sign-request --timeout --help --version"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                --compression)
-                    COMPREPLY=($(compgen -W "auto none gzip zlib snappy" -- "${cur}"))
-                    return 0
-                    ;;
-                --max-record-size)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --out-dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --jobs)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -j)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                --timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -734,8 +688,66 @@ _tfr() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        tfr__subcmd__reshard)
+            opts="-o -j -q -h -V --compression --max-record-size --output --shards --shard-size --output-compression --jobs --quiet --color --no-sign-request --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --compression)
+                    COMPREPLY=($(compgen -W "auto none gzip zlib snappy" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shards)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shard-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output-compression)
+                    COMPREPLY=($(compgen -W "none gzip zlib snappy" -- "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         tfr__subcmd__schema)
-            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --json --type --limit --features --exclude --jobs --where --quiet --color --no-sign-request --timeout --help --version"
+            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --json --type --limit --features --exclude --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -789,7 +801,73 @@ _tfr() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --where)
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tfr__subcmd__split)
+            opts="-o -j -q -h -V --compression --max-record-size --ratio --output --by --seed --shards --shard-size --output-compression --jobs --quiet --color --no-sign-request --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --compression)
+                    COMPREPLY=($(compgen -W "auto none gzip zlib snappy" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ratio)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --by)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shards)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shard-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output-compression)
+                    COMPREPLY=($(compgen -W "none gzip zlib snappy" -- "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -809,7 +887,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__stats)
-            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --merge --max-aux-size --type --limit --features --exclude --jobs --where --quiet --color --no-sign-request --timeout --help --version"
+            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --merge --max-aux-size --type --limit --features --exclude --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -871,10 +949,6 @@ _tfr() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --where)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -891,7 +965,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__to__subcmd__jsonl)
-            opts="-t -f -o -n -j -q -h -V --compression --max-record-size --type --format --output --features --exclude --skip --limit --sample --seed --where --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-t -f -o -n -j -q -h -V --compression --max-record-size --type --format --output --features --exclude --skip --limit --sample --seed --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -954,10 +1028,6 @@ _tfr() {
                     return 0
                     ;;
                 --seed)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --where)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

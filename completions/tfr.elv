@@ -33,6 +33,8 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand verify-crc 'Check both CRCs of every record; report every fault; salvage the rest.'
             cand to-jsonl 'Write records as JSON lines: one compact object per record.'
             cand from-jsonl 'Write JSON lines as TFRecord records: the reverse of to-jsonl.'
+            cand reshard 'Rewrite records into shards: N balanced by records, or at most a size each.'
+            cand split 'Split records into train/eval/test by a stable hash.'
             cand schema 'Infer what a dataset holds, per feature; print a parse spec that works.'
             cand stats 'Full statistics of a dataset, as TensorFlow Data Validation computes them.'
             cand report 'One HTML page to look at a dataset: statistics, charts, thumbnails.'
@@ -120,7 +122,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
             cand --salvage 'Write every intact record of every input, in order and byte-identical, to OUT (''-'' for stdout). OUT is written through a temporary file and renamed into place at the end'
-            cand --salvage-compression 'Compression of the salvage file [default: as the first input that could be opened]'
+            cand --salvage-compression 'Compression of the salvage file [default: from OUT''s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]'
             cand -t 'With --payloads: what the payloads are. Auto decides by the first record, and takes a file for SequenceExamples as soon as a record has feature_lists (a SequenceExample with only a context is, byte for byte, an Example)'
             cand --type 'With --payloads: what the payloads are. Auto decides by the first record, and takes a file for SequenceExamples as soon as a record has feature_lists (a SequenceExample with only a context is, byte for byte, an Example)'
             cand -j 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
@@ -169,7 +171,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;from-jsonl'= {
             cand -o 'The TFRecord file to write (''-'' for stdout). It appears only when every line converted'
             cand --output 'The TFRecord file to write (''-'' for stdout). It appears only when every line converted'
-            cand --compression 'Compression of the output'
+            cand --compression 'Compression of the output [default: from OUT''s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]'
             cand -t 'Message type of the records. auto: an ExampleListWithContext when the first line has an "examples" array of Examples (and at most "context" besides); a SequenceExample when its only keys are "context" (holding an object of features) and/or "feature_lists" (protojson: "context" or "featureLists"); else an Example; raw: each line is the payload, a JSON string or {"base64": "..."}'
             cand --type 'Message type of the records. auto: an ExampleListWithContext when the first line has an "examples" array of Examples (and at most "context" besides); a SequenceExample when its only keys are "context" (holding an object of features) and/or "feature_lists" (protojson: "context" or "featureLists"); else an Example; raw: each line is the payload, a JSON string or {"base64": "..."}'
             cand -f 'Input form'
@@ -177,6 +179,49 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --schema 'A schema from `tfr schema --format json`: forces the kind (int64, float, bytes) of each feature it names; others are inferred'
             cand --max-line-size 'The longest line read (bytes; K, M, G suffixes): a longer one stops the run with an error instead of filling memory (converting a line takes a few times its size)'
             cand --max-aux-size 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused'
+            cand -j 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --jobs 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
+            cand --timeout 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for'
+            cand -q 'Never show progress bars'
+            cand --quiet 'Never show progress bars'
+            cand --no-sign-request 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI''s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'tfr;reshard'= {
+            cand --compression 'Input compression: detected from the first bytes unless forced'
+            cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand -o 'Where the shards go: DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] (5 digits, more from 100000 shards). A local directory or an object-store URL prefix'
+            cand --output 'Where the shards go: DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] (5 digits, more from 100000 shards). A local directory or an object-store URL prefix'
+            cand --shards 'N shards, balanced by records (their counts differ by at most one; with more shards than records, some are empty). The records are counted in a first pass: the inputs are read twice (not stdin)'
+            cand --shard-size 'Shards of at most SIZE bytes as written (compressed, for a compressed output; K, M, G: binary units, 100M = 104857600 bytes): a new shard starts when the next record could go over it; a record larger than SIZE alone has a shard of its own. One pass; local outputs only (the count is known at the end)'
+            cand --output-compression 'Compression of the output [default: from OUT''s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none] (--compression is the inputs'')'
+            cand -j 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --jobs 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
+            cand --timeout 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for'
+            cand -q 'Never show progress bars'
+            cand --quiet 'Never show progress bars'
+            cand --no-sign-request 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI''s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'tfr;split'= {
+            cand --compression 'Input compression: detected from the first bytes unless forced'
+            cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --ratio 'The splits and their ratios: NAME=WEIGHT,... (weights are relative: train=8,eval=1,test=1 and train=0.8,eval=0.1,test=0.1 are the same). Names: letters, digits, ''_'', ''-'', ''.'''
+            cand -o 'The output of each split: a name holding {split}, replaced by the split''s name (''data/{split}.tfrecord.gz''); with --shards or --shard-size each split is sharded (''{split}-00000-of-00004...'')'
+            cand --output 'The output of each split: a name holding {split}, replaced by the split''s name (''data/{split}.tfrecord.gz''); with --shards or --shard-size each split is sharded (''{split}-00000-of-00004...'')'
+            cand --by 'Hash this feature''s values instead of the whole record (an Example''s feature, a SequenceExample''s context feature): records with equal values go to the same split. Records without it all go to one split'
+            cand --seed 'Seed of the hash: another seed, another (equally stable) split'
+            cand --shards 'N shards, balanced by records (their counts differ by at most one; with more shards than records, some are empty). The records are counted in a first pass: the inputs are read twice (not stdin)'
+            cand --shard-size 'Shards of at most SIZE bytes as written (compressed, for a compressed output; K, M, G: binary units, 100M = 104857600 bytes): a new shard starts when the next record could go over it; a record larger than SIZE alone has a shard of its own. One pass; local outputs only (the count is known at the end)'
+            cand --output-compression 'Compression of the output [default: from OUT''s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none] (--compression is the inputs'')'
             cand -j 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
             cand --jobs 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
             cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
@@ -315,6 +360,8 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand verify-crc 'Check both CRCs of every record; report every fault; salvage the rest.'
             cand to-jsonl 'Write records as JSON lines: one compact object per record.'
             cand from-jsonl 'Write JSON lines as TFRecord records: the reverse of to-jsonl.'
+            cand reshard 'Rewrite records into shards: N balanced by records, or at most a size each.'
+            cand split 'Split records into train/eval/test by a stable hash.'
             cand schema 'Infer what a dataset holds, per feature; print a parse spec that works.'
             cand stats 'Full statistics of a dataset, as TensorFlow Data Validation computes them.'
             cand report 'One HTML page to look at a dataset: statistics, charts, thumbnails.'
@@ -333,6 +380,10 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;help;to-jsonl'= {
         }
         &'tfr;help;from-jsonl'= {
+        }
+        &'tfr;help;reshard'= {
+        }
+        &'tfr;help;split'= {
         }
         &'tfr;help;schema'= {
         }

@@ -38,11 +38,12 @@ complete -c tfr -n "__fish_tfr_needs_command" -f -a "count" -d 'Count the record
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "verify-crc" -d 'Check both CRCs of every record; report every fault; salvage the rest.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "to-jsonl" -d 'Write records as JSON lines: one compact object per record.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "from-jsonl" -d 'Write JSON lines as TFRecord records: the reverse of to-jsonl.'
+complete -c tfr -n "__fish_tfr_needs_command" -f -a "reshard" -d 'Rewrite records into shards: N balanced by records, or at most a size each.'
+complete -c tfr -n "__fish_tfr_needs_command" -f -a "split" -d 'Split records into train/eval/test by a stable hash.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "schema" -d 'Infer what a dataset holds, per feature; print a parse spec that works.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "stats" -d 'Full statistics of a dataset, as TensorFlow Data Validation computes them.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "report" -d 'One HTML page to look at a dataset: statistics, charts, thumbnails.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "validate" -d 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.'
-complete -c tfr -n "__fish_tfr_needs_command" -f -a "index" -d 'Write an index file per input, for DALI and the tfrecord package.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
@@ -66,7 +67,6 @@ complete -c tfr -n "__fish_tfr_using_subcommand cat" -l skip -d 'Skip the first 
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -s n -l limit -d 'Stop after N records (over the inputs taken together)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l sample -d 'A uniform random sample of N records of the inputs taken together (reservoir sampling: one pass, holding N records), in input order' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l seed -d 'Seed for --sample (the same seed picks the same records; default: a new sample each run)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand cat" -l where -d 'Only the records whose features match EXPR: comparisons (\'label == 1\', \'score >= 0.5\', \'country == "US"\', \'label in [1, 2]\'), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (\'image/filename ~ "^img_00"\'), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
@@ -97,7 +97,6 @@ complete -c tfr -n "__fish_tfr_using_subcommand head" -l max-bytes -d 'On a term
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l max-values -d 'On a terminal, lists longer than N show their first N values and a summary (`# ... 504 more (512 floats, min -2.3, max 2.1)`). Given, lists (only) are shortened on a pipe too' -r
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand head" -l where -d 'Only the records whose features match EXPR: comparisons (\'label == 1\', \'score >= 0.5\', \'country == "US"\', \'label in [1, 2]\'), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (\'image/filename ~ "^img_00"\'), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records' -r
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -113,19 +112,12 @@ gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand count" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
-complete -c tfr -n "__fish_tfr_using_subcommand count" -l by -d 'Records per value of FEATURE, most frequent first (then by value): a record counts once under each distinct value it has (a list [1, 2, 2] counts under 1 and 2); records without the feature are counted as (missing), with an empty list as (no values). At most 1,000,000 distinct values (or 64 MiB of them) are told apart; the records of any further value are counted as (other values), with a warning. SequenceExamples and ELWC: their context' -r
-complete -c tfr -n "__fish_tfr_using_subcommand count" -s t -l type -d 'Payload type (for --where and --by; the first record decides when auto)' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example; an ExampleListWithContext when that reading has names made of nested protobuf and the ELWC reading does not (from-jsonl: when the line\'s keys are "examples" and "context")'
-example\t'tf.train.Example'
-sequence\t'tf.train.SequenceExample'
-elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
-raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
-complete -c tfr -n "__fish_tfr_using_subcommand count" -l where -d 'Only the records whose features match EXPR: comparisons (\'label == 1\', \'score >= 0.5\', \'country == "US"\', \'label in [1, 2]\'), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (\'image/filename ~ "^img_00"\'), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records' -r
 complete -c tfr -n "__fish_tfr_using_subcommand count" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand count" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand count" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
-complete -c tfr -n "__fish_tfr_using_subcommand count" -l json -d 'Print JSON: {"files": [{"file", "records"[, "error"]}], "total"}; with --by: {"by", "total", "values": [{"value", "records"}], "missing", "no_values"[, "other"]}'
+complete -c tfr -n "__fish_tfr_using_subcommand count" -l json -d 'Print JSON: {"files": [{"file", "records"[, "error"]}], "total"}'
 complete -c tfr -n "__fish_tfr_using_subcommand count" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand count" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
 complete -c tfr -n "__fish_tfr_using_subcommand count" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -137,7 +129,7 @@ zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l salvage -d 'Write every intact record of every input, in order and byte-identical, to OUT (\'-\' for stdout). OUT is written through a temporary file and renamed into place at the end' -r -F
-complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l salvage-compression -d 'Compression of the salvage file [default: as the first input that could be opened]' -r -f -a "none\t'Plain, not compressed'
+complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l salvage-compression -d 'Compression of the salvage file [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]' -r -f -a "none\t'Plain, not compressed'
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
 zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
@@ -177,7 +169,6 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l skip -d 'Skip the f
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s n -l limit -d 'Stop after N records (over the inputs taken together)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l sample -d 'A uniform random sample of N records of the inputs taken together (reservoir sampling: one pass, holding N records), in input order' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l seed -d 'Seed for --sample (the same seed picks the same records; default: a new sample each run)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l where -d 'Only the records whose features match EXPR: comparisons (\'label == 1\', \'score >= 0.5\', \'country == "US"\', \'label in [1, 2]\'), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (\'image/filename ~ "^img_00"\'), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
@@ -188,7 +179,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l no-sign-request -d 
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s V -l version -d 'Print version'
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s o -l output -d 'The TFRecord file to write (\'-\' for stdout). It appears only when every line converted' -r -F
-complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l compression -d 'Compression of the output' -r -f -a "none\t'Plain, not compressed'
+complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]' -r -f -a "none\t'Plain, not compressed'
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
 zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
@@ -211,6 +202,53 @@ complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s q -l quiet -d 'Ne
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s V -l version -d 'Print version'
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
+none\t''
+gzip\t''
+zlib\t''
+snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -s o -l output -d 'Where the shards go: DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] (5 digits, more from 100000 shards). A local directory or an object-store URL prefix' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l shards -d 'N shards, balanced by records (their counts differ by at most one; with more shards than records, some are empty). The records are counted in a first pass: the inputs are read twice (not stdin)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l shard-size -d 'Shards of at most SIZE bytes as written (compressed, for a compressed output; K, M, G: binary units, 100M = 104857600 bytes): a new shard starts when the next record could go over it; a record larger than SIZE alone has a shard of its own. One pass; local outputs only (the count is known at the end)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l output-compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none] (--compression is the inputs\')' -r -f -a "none\t'Plain, not compressed'
+gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
+zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
+snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t''
+never\t''"
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -s q -l quiet -d 'Never show progress bars'
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -s V -l version -d 'Print version'
+complete -c tfr -n "__fish_tfr_using_subcommand split" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
+none\t''
+gzip\t''
+zlib\t''
+snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
+complete -c tfr -n "__fish_tfr_using_subcommand split" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
+complete -c tfr -n "__fish_tfr_using_subcommand split" -l ratio -d 'The splits and their ratios: NAME=WEIGHT,... (weights are relative: train=8,eval=1,test=1 and train=0.8,eval=0.1,test=0.1 are the same). Names: letters, digits, \'_\', \'-\', \'.\'' -r
+complete -c tfr -n "__fish_tfr_using_subcommand split" -s o -l output -d 'The output of each split: a name holding {split}, replaced by the split\'s name (\'data/{split}.tfrecord.gz\'); with --shards or --shard-size each split is sharded (\'{split}-00000-of-00004...\')' -r
+complete -c tfr -n "__fish_tfr_using_subcommand split" -l by -d 'Hash this feature\'s values instead of the whole record (an Example\'s feature, a SequenceExample\'s context feature): records with equal values go to the same split. Records without it all go to one split' -r
+complete -c tfr -n "__fish_tfr_using_subcommand split" -l seed -d 'Seed of the hash: another seed, another (equally stable) split' -r
+complete -c tfr -n "__fish_tfr_using_subcommand split" -l shards -d 'N shards, balanced by records (their counts differ by at most one; with more shards than records, some are empty). The records are counted in a first pass: the inputs are read twice (not stdin)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand split" -l shard-size -d 'Shards of at most SIZE bytes as written (compressed, for a compressed output; K, M, G: binary units, 100M = 104857600 bytes): a new shard starts when the next record could go over it; a record larger than SIZE alone has a shard of its own. One pass; local outputs only (the count is known at the end)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand split" -l output-compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none] (--compression is the inputs\')' -r -f -a "none\t'Plain, not compressed'
+gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
+zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
+snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
+complete -c tfr -n "__fish_tfr_using_subcommand split" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand split" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t''
+never\t''"
+complete -c tfr -n "__fish_tfr_using_subcommand split" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand split" -s q -l quiet -d 'Never show progress bars'
+complete -c tfr -n "__fish_tfr_using_subcommand split" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand split" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c tfr -n "__fish_tfr_using_subcommand split" -s V -l version -d 'Print version'
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''
@@ -229,7 +267,6 @@ complete -c tfr -n "__fish_tfr_using_subcommand schema" -s n -l limit -d 'Scan o
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
-complete -c tfr -n "__fish_tfr_using_subcommand schema" -l where -d 'Only the records whose features match EXPR: comparisons (\'label == 1\', \'score >= 0.5\', \'country == "US"\', \'label in [1, 2]\'), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (\'image/filename ~ "^img_00"\'), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records' -r
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -259,7 +296,6 @@ complete -c tfr -n "__fish_tfr_using_subcommand stats" -s n -l limit -d 'Scan on
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
-complete -c tfr -n "__fish_tfr_using_subcommand stats" -l where -d 'Only the records whose features match EXPR: comparisons (\'label == 1\', \'score >= 0.5\', \'country == "US"\', \'label in [1, 2]\'), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (\'image/filename ~ "^img_00"\'), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records' -r
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -319,32 +355,16 @@ complete -c tfr -n "__fish_tfr_using_subcommand validate" -s q -l quiet -d 'Neve
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand index" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
-none\t''
-gzip\t''
-zlib\t''
-snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
-complete -c tfr -n "__fish_tfr_using_subcommand index" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
-complete -c tfr -n "__fish_tfr_using_subcommand index" -l out-dir -d 'Write the index files into DIR (named after each input: DIR/NAME.idx) instead of beside the inputs' -r -F
-complete -c tfr -n "__fish_tfr_using_subcommand index" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
-complete -c tfr -n "__fish_tfr_using_subcommand index" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
-always\t''
-never\t''"
-complete -c tfr -n "__fish_tfr_using_subcommand index" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
-complete -c tfr -n "__fish_tfr_using_subcommand index" -l check -d 'Write nothing: say for each input whether its index file still matches it (exit 1 when one does not, or is missing)'
-complete -c tfr -n "__fish_tfr_using_subcommand index" -s q -l quiet -d 'Never show progress bars'
-complete -c tfr -n "__fish_tfr_using_subcommand index" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
-complete -c tfr -n "__fish_tfr_using_subcommand index" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c tfr -n "__fish_tfr_using_subcommand index" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate index help" -f -a "cat" -d 'Print every record (or a range, or a random sample, of them).'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate index help" -f -a "head" -d 'Print the first records (10 by default) of the inputs, taken together.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate index help" -f -a "count" -d 'Count the records of each input.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate index help" -f -a "verify-crc" -d 'Check both CRCs of every record; report every fault; salvage the rest.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate index help" -f -a "to-jsonl" -d 'Write records as JSON lines: one compact object per record.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate index help" -f -a "from-jsonl" -d 'Write JSON lines as TFRecord records: the reverse of to-jsonl.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate index help" -f -a "schema" -d 'Infer what a dataset holds, per feature; print a parse spec that works.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate index help" -f -a "stats" -d 'Full statistics of a dataset, as TensorFlow Data Validation computes them.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate index help" -f -a "report" -d 'One HTML page to look at a dataset: statistics, charts, thumbnails.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate index help" -f -a "validate" -d 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate index help" -f -a "index" -d 'Write an index file per input, for DALI and the tfrecord package.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate index help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate help" -f -a "cat" -d 'Print every record (or a range, or a random sample, of them).'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate help" -f -a "head" -d 'Print the first records (10 by default) of the inputs, taken together.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate help" -f -a "count" -d 'Count the records of each input.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate help" -f -a "verify-crc" -d 'Check both CRCs of every record; report every fault; salvage the rest.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate help" -f -a "to-jsonl" -d 'Write records as JSON lines: one compact object per record.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate help" -f -a "from-jsonl" -d 'Write JSON lines as TFRecord records: the reverse of to-jsonl.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate help" -f -a "reshard" -d 'Rewrite records into shards: N balanced by records, or at most a size each.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate help" -f -a "split" -d 'Split records into train/eval/test by a stable hash.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate help" -f -a "schema" -d 'Infer what a dataset holds, per feature; print a parse spec that works.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate help" -f -a "stats" -d 'Full statistics of a dataset, as TensorFlow Data Validation computes them.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate help" -f -a "report" -d 'One HTML page to look at a dataset: statistics, charts, thumbnails.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate help" -f -a "validate" -d 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -199,10 +199,49 @@ pub(crate) enum Command {
     ///
     /// Examples:
     ///   tfr to-jsonl x.tfrecord | jq -c 'select(.label | first == 1)' | tfr from-jsonl -o y.tfrecord
-    ///   tfr from-jsonl data.jsonl -o data.tfrecord.gz --compression gzip
+    ///   tfr from-jsonl data.jsonl -o data.tfrecord.gz   # gzip: from the name
     ///   tfr from-jsonl --schema schema.json edited.jsonl -o edited.tfrecord
     #[command(verbatim_doc_comment)]
     FromJsonl(crate::cmd::from_jsonl::FromJsonlArgs),
+
+    /// Rewrite records into shards: N balanced by records, or at most a size each.
+    ///
+    /// The records of every input, in order and byte for byte, in contiguous
+    /// runs: shard k of --shards N holds records k*T/N up to (k+1)*T/N of
+    /// the T records (counted in a first pass); --shard-size starts a new
+    /// shard when the next record could make the current one larger than
+    /// SIZE as written (compressed, if it is). Shards are named as Beam and
+    /// TFDS name them: -o out/train.tfrecord.gz writes
+    /// out/train-00000-of-00064.tfrecord.gz ... Compression from the output's
+    /// name (--output-compression overrides); inputs in any compression.
+    /// All shards appear together at the end, or none (a damaged input, an
+    /// error, Ctrl-C: nothing is left). Also how files are merged and
+    /// recompressed.
+    ///
+    /// Examples:
+    ///   tfr reshard 'raw/*.tfrecord' -o out/train.tfrecord.gz --shards 64
+    ///   tfr reshard big.tfrecord -o shards/big.tfrecord --shard-size 100M
+    ///   tfr reshard 'part-*' -o merged.tfrecord.gz --shards 1   # merge and gzip
+    #[command(verbatim_doc_comment)]
+    Reshard(crate::cmd::reshard::ReshardArgs),
+
+    /// Split records into train/eval/test by a stable hash.
+    ///
+    /// Each record goes to one split, chosen by a hash (xxh3, --seed) of its
+    /// payload, or with --by FEATURE of that feature's values (so all
+    /// records of one user or session land in one split): the same records
+    /// on every run, machine and -j. A split's share of the records is its
+    /// ratio's on average (with --by: of the distinct values). Records are
+    /// written byte for byte, in input order, to -o with {split} replaced by
+    /// the split's name; with --shards/--shard-size each split is sharded.
+    /// Prints each split's count. All outputs appear together, or none.
+    ///
+    /// Examples:
+    ///   tfr split data.tfrecord --ratio train=8,eval=2 -o '{split}.tfrecord'
+    ///   tfr split 'raw/*' --ratio train=8,eval=1,test=1 --by user_id -o 'out/{split}.tfrecord.gz'
+    ///   tfr split data.tfrecord --ratio train=9,eval=1 -o 'out/{split}.tfrecord' --shards 4
+    #[command(verbatim_doc_comment)]
+    Split(crate::cmd::split::SplitArgs),
 
     /// Infer what a dataset holds, per feature; print a parse spec that works.
     ///

@@ -139,6 +139,8 @@ mod cli_main {
             cli::Command::VerifyCrc(args) => cmd::verify_crc::run(args, &ctx),
             cli::Command::ToJsonl(args) => cmd::to_jsonl::run(args, &ctx),
             cli::Command::FromJsonl(args) => cmd::from_jsonl::run(args, &ctx),
+            cli::Command::Reshard(args) => cmd::reshard::run(args, &ctx),
+            cli::Command::Split(args) => cmd::split::run(args, &ctx),
             cli::Command::Schema(args) => cmd::schema::run(args, &ctx),
             cli::Command::Stats(args) => cmd::stats::run(args, &ctx),
             cli::Command::Report(args) => cmd::report::run(args, &ctx),

@@ -123,6 +123,20 @@ impl<W: Write> ParallelGzip<W> {
         Ok(())
     }
 
+    /// Compresses and writes out everything written so far (the current
+    /// chunk ends early, with its sync flush), and flushes the inner
+    /// writer: what it holds is then a prefix of the stream that ends on a
+    /// byte boundary, and only the final block and trailer are missing.
+    pub fn sync(&mut self) -> io::Result<()> {
+        if !self.chunk.is_empty() {
+            self.dispatch(false)?;
+        }
+        while self.received < self.sent {
+            self.collect()?;
+        }
+        self.inner.flush()
+    }
+
     /// Ends the stream (final block, CRC-32 and size trailer) and returns the inner writer.
     pub fn finish(mut self) -> io::Result<W> {
         self.dispatch(true)?;

@@ -27,6 +27,7 @@
 //! window of its input; ARCHITECTURE.md states the whole bound.
 
 pub mod batches;
+pub mod reshape;
 
 use anyhow::Result;
 use std::collections::BTreeMap;

@@ -10,6 +10,7 @@ mod open;
 mod parallel;
 mod reader;
 mod resync;
+pub mod shards;
 mod source;
 mod writer;
 

@@ -330,6 +330,57 @@ fn s3_on_moto() {
         assert_eq!(got["total"], total, "{glob}: {count}");
     }
     writes_round_trip(&env, "s3://bkt/out/rt.tfrecord.gz");
+    // reshard (issue 29) into objects: every shard completed at the end;
+    // a damaged input leaves none, and no open upload.
+    tfr_env(
+        &env,
+        &[
+            "reshard",
+            "s3://bkt/data/base20.tfrecord",
+            "-o",
+            "s3://bkt/rs/t.tfrecord.gz",
+            "--shards",
+            "3",
+        ],
+    )
+    .run()
+    .ok();
+    let shards = tfr_env(&env, &["count", "--json", "s3://bkt/rs/t-*-of-00003.tfrecord.gz"])
+        .run()
+        .ok();
+    let shards: serde_json::Value = serde_json::from_str(&shards).unwrap();
+    assert_eq!(shards["total"], 20, "{shards}");
+    assert_eq!(
+        tfr_env(&env, &["cat", "s3://bkt/rs/*"])
+            .run()
+            .ok()
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .count(),
+        tfr(&["cat", &data("base20.tfrecord")])
+            .run()
+            .ok()
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .count()
+    );
+    let err = tfr_env(
+        &env,
+        &[
+            "reshard",
+            &data("data_crc.tfrecord"),
+            "-o",
+            "s3://bkt/bad/t.tfrecord",
+            "--shards",
+            "2",
+        ],
+    )
+    .run()
+    .fails(2);
+    assert!(err.contains("data_crc.tfrecord"), "{err}");
+    let none = tfr_env(&env, &["count", "s3://bkt/bad/*"]).run().fails(2);
+    assert!(none.contains("no") && none.contains("match"), "{none}");
+    assert_eq!(python(&venv, &["s3-uploads", &endpoint, "bkt"]), "0");
 
     // The other outputs: to-jsonl -o, verify-crc --salvage, report -o.
     let dir = Dir::new();

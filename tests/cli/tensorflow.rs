@@ -10,6 +10,9 @@
 //!   protojson equals MessageToJson; floats read back exactly.
 //! - `snappy.py`: TensorFlow's SNAPPY framing as measured, and TensorFlow
 //!   reading tfr's SNAPPY output (a 1.5 MB record included).
+//! - `reshape.py`: TensorFlow reading `reshard`'s gzip shards (and zlib
+//!   shards cut by size) back as the source's records in order, and
+//!   `split --by`'s outputs.
 
 use crate::util::*;
 use std::path::{Path, PathBuf};
@@ -55,4 +58,9 @@ fn tensorflow_reads_what_from_jsonl_writes() {
 #[test]
 fn tensorflow_reads_tfrs_snappy_files() {
     run_oracle("snappy.py");
+}
+
+#[test]
+fn tensorflow_reads_reshard_and_split_outputs() {
+    run_oracle("reshape.py");
 }

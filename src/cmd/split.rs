@@ -1,0 +1,144 @@
+//! `tfr split`: each record of the inputs into one of several splits
+//! (train / eval / test), chosen by a stable hash, byte for byte, every
+//! split's records in input order; optionally each split into shards.
+//!
+//! The hash (xxh3 with `--seed`) is of the whole payload, or with `--by
+//! FEATURE` of that feature's values (only it is decoded), so every record
+//! of one user, session or group lands in the same split. The hash's top
+//! 53 bits, as a fraction of 1, fall into one split's share of the
+//! cumulative ratios: a split gets its ratio's share of the records on
+//! average (of the distinct values with --by), the same records on every
+//! run, machine and `-j`. Writing is `reshard`'s ([`super::reshard::reshape`]):
+//! all the outputs appear together, or none.
+
+use super::reshard::{reshape, Plan, ShardingArgs};
+use crate::args::{InputArgs, JobsArg};
+use crate::exit::Exit;
+use crate::output::Ctx;
+use crate::pipeline::batches::{Range, Reading, Types};
+use crate::pipeline::reshape::Route;
+use anyhow::{bail, Result};
+use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
+
+#[derive(Args, Debug, Clone)]
+pub(crate) struct SplitArgs {
+    #[command(flatten)]
+    pub(crate) input: InputArgs,
+
+    /// The splits and their ratios: NAME=WEIGHT,... (weights are relative:
+    /// train=8,eval=1,test=1 and train=0.8,eval=0.1,test=0.1 are the same).
+    /// Names: letters, digits, '_', '-', '.'.
+    #[arg(long, value_name = "NAME=W,...", required = true, value_parser = parse_ratio, value_delimiter = ',')]
+    pub(crate) ratio: Vec<(String, f64)>,
+
+    /// The output of each split: a name holding {split}, replaced by the
+    /// split's name ('data/{split}.tfrecord.gz'); with --shards or
+    /// --shard-size each split is sharded ('{split}-00000-of-00004...').
+    #[arg(short = 'o', long, value_name = "OUT", required = true)]
+    pub(crate) output: String,
+
+    /// Hash this feature's values instead of the whole record (an Example's
+    /// feature, a SequenceExample's context feature): records with equal
+    /// values go to the same split. Records without it all go to one split.
+    #[arg(long, value_name = "FEATURE")]
+    pub(crate) by: Option<String>,
+
+    /// Seed of the hash: another seed, another (equally stable) split.
+    #[arg(long, value_name = "SEED", default_value_t = 0)]
+    pub(crate) seed: u64,
+
+    #[command(flatten)]
+    pub(crate) sharding: ShardingArgs,
+
+    #[command(flatten)]
+    pub(crate) jobs: JobsArg,
+}
+
+/// One `NAME=WEIGHT`.
+fn parse_ratio(s: &str) -> Result<(String, f64), String> {
+    let Some((name, weight)) = s.split_once('=') else {
+        return Err(format!("'{s}': write NAME=WEIGHT (train=8)"));
+    };
+    let name = name.trim();
+    if name.is_empty()
+        || !name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+        || name.starts_with('.')
+    {
+        return Err(format!(
+            "'{name}': a split's name is letters, digits, '_', '-' and '.' (not first)"
+        ));
+    }
+    match weight.trim().parse::<f64>() {
+        Ok(w) if w.is_finite() && w > 0.0 => Ok((name.to_string(), w)),
+        _ => Err(format!("'{s}': the weight must be a positive number")),
+    }
+}
+
+pub(crate) fn run(args: &SplitArgs, ctx: &Ctx) -> Result<Exit> {
+    if !args.output.contains("{split}") {
+        bail!(
+            "-o {}: needs {{split}} where each split's name goes ('data/{{split}}.tfrecord')",
+            args.output
+        );
+    }
+    for (i, (name, _)) in args.ratio.iter().enumerate() {
+        if args.ratio[..i].iter().any(|(n, _)| n == name) {
+            bail!("--ratio: the split '{name}' is named twice");
+        }
+    }
+    if args.ratio.len() < 2 {
+        bail!("--ratio: name at least two splits (train=8,eval=2)");
+    }
+    let weights: Vec<f64> = args.ratio.iter().map(|(_, w)| *w).collect();
+    let route = Route::new(&weights, args.seed, args.by.clone())?;
+    let outputs: Vec<PathBuf> = args
+        .ratio
+        .iter()
+        .map(|(name, _)| PathBuf::from(args.output.replace("{split}", name)))
+        .collect();
+    let inputs = args.input.expand()?;
+    // --by decodes the feature: the dataset's first record decides the
+    // type (Example or SequenceExample); without it nothing is decoded.
+    let types = match args.by {
+        Some(_) => Types::Dataset,
+        None => Types::Fixed(crate::example::MessageType::Raw),
+    };
+    let reading = Reading {
+        open: &args.input.options(),
+        types,
+        jobs: args.jobs.for_inputs(&inputs),
+        range: Range::default(),
+        sample: None,
+        probe_limit: false,
+    };
+    let plan = Plan {
+        inputs: &inputs,
+        reading: &reading,
+        jobs: args.jobs.get(),
+        route: Some(&route),
+        outputs,
+        sharding: args.sharding.sharding(),
+        compression: args.sharding.output_compression,
+    };
+    let done = reshape(&plan, ctx)?;
+    let total: u64 = done.iter().map(|(records, _)| records).sum();
+    let mut out = crate::output::stdout();
+    for ((name, _), (records, shards)) in args.ratio.iter().zip(&done) {
+        let share = if total == 0 {
+            0.0
+        } else {
+            *records as f64 * 100.0 / total as f64
+        };
+        let files = match shards {
+            1 => String::new(),
+            n => format!(" in {n} shards"),
+        };
+        writeln!(out, "{name}: {records} records ({share:.1}%){files}")?;
+    }
+    out.flush()?;
+    Ok(Exit::Success)
+}
