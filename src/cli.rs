@@ -190,7 +190,7 @@ pub(crate) enum Command {
     ///
     /// Examples:
     ///   tfr to-jsonl x.tfrecord | jq -c 'select(.label | first == 1)' | tfr from-jsonl -o y.tfrecord
-    ///   tfr from-jsonl data.jsonl -o data.tfrecord.gz --compression gzip
+    ///   tfr from-jsonl data.jsonl -o data.tfrecord.gz   # gzip: from the name
     ///   tfr from-jsonl --schema schema.json edited.jsonl -o edited.tfrecord
     #[command(verbatim_doc_comment)]
     FromJsonl(crate::cmd::from_jsonl::FromJsonlArgs),

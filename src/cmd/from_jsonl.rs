@@ -39,9 +39,10 @@ pub(crate) struct FromJsonlArgs {
     #[arg(short = 'o', long, value_name = "OUT", required = true)]
     pub(crate) output: PathBuf,
 
-    /// Compression of the output.
-    #[arg(long, value_enum, default_value_t = Compression::None, value_name = "KIND")]
-    pub(crate) compression: Compression,
+    /// Compression of the output [default: from OUT's name: .gz gzip,
+    /// .zz or .zlib zlib, .snappy SNAPPY, else none].
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub(crate) compression: Option<Compression>,
 
     /// Message type of the records. auto: an ExampleListWithContext when the
     /// first line has an "examples" array of Examples (and at most
@@ -110,7 +111,8 @@ pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     let aux: Vec<&std::path::Path> = args.schema.iter().map(|p| p.as_path()).collect();
     crate::io::same_file::refuse_input_as_output(&inputs, &aux, &args.output, "-o")?;
     let jobs = args.jobs.get();
-    let mut out = AtomicOutput::create_threaded(&args.output, args.compression, jobs)?;
+    let compression = Compression::for_output(&args.output, args.compression);
+    let mut out = AtomicOutput::create_threaded(&args.output, compression, jobs)?;
     // Kinds seen are merged in line order by the writer, so which names
     // are tracked (the first KIND_NAMES) does not depend on thread timing.
     let mut kinds = KindLog::default();

@@ -35,8 +35,8 @@ pub(crate) struct VerifyCrcArgs {
     #[arg(long, value_name = "OUT")]
     pub(crate) salvage: Option<PathBuf>,
 
-    /// Compression of the salvage file [default: as the first input that
-    /// could be opened].
+    /// Compression of the salvage file [default: from OUT's name: .gz
+    /// gzip, .zz or .zlib zlib, .snappy SNAPPY, else none].
     #[arg(long, value_enum, value_name = "KIND", requires = "salvage")]
     pub(crate) salvage_compression: Option<Compression>,
 
@@ -115,35 +115,8 @@ impl FileReport {
     }
 }
 
-/// The salvage output, created once the first input's compression is known.
-struct Salvage {
-    path: PathBuf,
-    /// Forced by `--salvage-compression`; else the first input's.
-    compression: Option<Compression>,
-    out: Option<AtomicOutput>,
-}
-
-impl Salvage {
-    /// The open output, creating it for an input of `compression` if needed.
-    fn out(&mut self, compression: Compression) -> Result<&mut AtomicOutput> {
-        if self.out.is_none() {
-            let c = self.compression.unwrap_or(compression);
-            self.out = Some(AtomicOutput::create(&self.path, c)?);
-        }
-        Ok(self.out.as_mut().expect("created"))
-    }
-
-    /// Writes the file (an empty one if no input could be opened).
-    fn commit(mut self) -> Result<()> {
-        self.out(Compression::None)?;
-        self.out.take().expect("created").commit()
-    }
-}
-
 /// What verifying one input hands to the thread that reports, in order.
 enum Event {
-    /// The input was opened (the salvage output takes the first one's compression).
-    Opened(Compression),
     /// Intact records, framed as stored, for the salvage output.
     Intact(Vec<u8>),
     /// One long intact record, framed as stored, in a temporary file.
@@ -166,15 +139,15 @@ pub(crate) fn run(args: &VerifyCrcArgs, ctx: &Ctx) -> Result<Exit> {
     }
     let total_bytes = crate::io::input::total_size(&inputs);
     let progress = ctx.progress(total_bytes);
-    let mut salvage = args.salvage.as_ref().map(|path| Salvage {
-        path: path.clone(),
-        compression: args.salvage_compression,
-        out: None,
-    });
-    if let Some(s) = salvage.as_mut().filter(|s| s.compression.is_some()) {
-        // Fail on an unwritable OUT before reading anything.
-        s.out(Compression::None)?;
-    }
+    // Created (so an unwritable OUT fails) before anything is read; its
+    // compression from its name unless forced.
+    let mut salvage = match &args.salvage {
+        Some(path) => Some(AtomicOutput::create(
+            path,
+            Compression::for_output(path, args.salvage_compression),
+        )?),
+        None => None,
+    };
     // One input: its threads walk parts of it. Several: one thread per
     // input, faults and salvage still in input order.
     let jobs = args.jobs.for_inputs(&inputs);
@@ -187,22 +160,21 @@ pub(crate) fn run(args: &VerifyCrcArgs, ctx: &Ctx) -> Result<Exit> {
     };
     let result = pipeline::in_input_order(inputs.len(), across, read, |event| {
         let done = match event {
-            Event::Opened(c) => salvage.as_mut().map_or(Ok(()), |s| s.out(c).map(drop)),
             Event::Intact(framed) => match salvage.as_mut() {
-                Some(s) => s.out(Compression::None).and_then(|out| {
+                Some(out) => {
                     let target = out.display();
                     out.write_all(&framed)
                         .with_context(|| format!("{target}: write failed"))
-                }),
+                }
                 None => Ok(()),
             },
             Event::Spooled(mut long) => match salvage.as_mut() {
-                Some(s) => s.out(Compression::None).and_then(|out| {
+                Some(out) => {
                     let target = out.display();
                     std::io::copy(&mut long, out)
                         .map(drop)
                         .with_context(|| format!("{target}: write failed"))
-                }),
+                }
                 None => Ok(()),
             },
             Event::Line(line) => {
@@ -502,9 +474,6 @@ fn scan_input(
         }
     };
     report.compression = Some(reader.compression());
-    if salvage {
-        feed.event(Event::Opened(reader.compression()))?;
-    }
     // A large plain file: threads prove the clean part of it, and the scan
     // below goes on from where they stopped (at the end, for a clean file).
     // Not when salvaging or checking payloads: the scan reads each intact

@@ -16,6 +16,8 @@
 //! - [`deflate`]: gzip output compressed on several threads.
 //! - [`output_file`]: atomic output files (temporary file, renamed on success;
 //!   an upload completed on success).
+//! - [`output_set`]: several outputs that appear together or not at all
+//!   (shards, splits), and the Beam/TFDS shard names.
 //! - [`same_file`]: refusing an output that is one of the inputs.
 //! - [`remote`]: object stores and HTTP(S) (`s3://`, `gs://`, `az://`,
 //!   `https://`), read by ranges, written by multipart upload.
@@ -28,6 +30,7 @@ pub mod deflate;
 pub mod inflate;
 pub mod input;
 pub mod output_file;
+pub mod output_set;
 pub mod readahead;
 pub mod remote;
 pub mod same_file;
@@ -35,6 +38,7 @@ pub mod snappy;
 
 pub use input::Input;
 pub use output_file::AtomicOutput;
+pub use output_set::OutputSet;
 
 /// How a stream's bytes are compressed (the whole file is one stream).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,6 +56,40 @@ pub enum Compression {
 }
 
 impl Compression {
+    /// The compression an output's name announces: `.gz` gzip, `.zz` or
+    /// `.zlib` zlib, `.snappy` TensorFlow's SNAPPY, anything else (and `-`,
+    /// stdout) none. Case is ignored; for a URL the query (`?...`) is not
+    /// part of the name. Every TFRecord writer picks its compression this
+    /// way unless `--compression` forces one ([`Compression::for_output`]).
+    pub fn from_name(path: &std::path::Path) -> Compression {
+        let bytes = path.as_os_str().as_encoded_bytes();
+        let bytes = match remote::parse(bytes) {
+            Some(_) => bytes.split(|&b| b == b'?').next().unwrap_or(bytes),
+            None => bytes,
+        };
+        let name = bytes
+            .rsplit(|&b| b == b'/')
+            .next()
+            .unwrap_or(bytes)
+            .to_ascii_lowercase();
+        let ends = |suffix: &[u8]| name.len() > suffix.len() && name.ends_with(suffix);
+        if ends(b".gz") {
+            Compression::Gzip
+        } else if ends(b".zz") || ends(b".zlib") {
+            Compression::Zlib
+        } else if ends(b".snappy") {
+            Compression::Snappy
+        } else {
+            Compression::None
+        }
+    }
+
+    /// The compression of an output: `forced` (`--compression`), else the
+    /// one its name announces ([`Compression::from_name`]).
+    pub fn for_output(path: &std::path::Path, forced: Option<Compression>) -> Compression {
+        forced.unwrap_or_else(|| Compression::from_name(path))
+    }
+
     /// Human name, as TensorFlow's `compression_type` spells it in lower case.
     pub fn name(self) -> &'static str {
         match self {

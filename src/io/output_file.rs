@@ -15,6 +15,8 @@ use anyhow::{Context, Result};
 use flate2::write::{GzEncoder, ZlibEncoder};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use tempfile::NamedTempFile;
 
 /// Buffer in front of the file or the compressor.
@@ -62,14 +64,33 @@ impl Write for Dest {
     }
 }
 
+/// The destination, counting the bytes that reached it (what lands on
+/// disk or in the store: compressed, if the output is).
+struct Counted {
+    dest: Dest,
+    written: Arc<AtomicU64>,
+}
+
+impl Write for Counted {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.dest.write(buf)?;
+        self.written.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.dest.flush()
+    }
+}
+
 /// The encoder in front of the destination.
 enum Sink {
-    Plain(BufWriter<Dest>),
-    Gzip(GzEncoder<BufWriter<Dest>>),
-    ParallelGzip(ParallelGzip<BufWriter<Dest>>),
-    Zlib(ZlibEncoder<BufWriter<Dest>>),
+    Plain(BufWriter<Counted>),
+    Gzip(GzEncoder<BufWriter<Counted>>),
+    ParallelGzip(ParallelGzip<BufWriter<Counted>>),
+    Zlib(ZlibEncoder<BufWriter<Counted>>),
     /// Boxed: snappy's encoder carries its hash table inline.
-    Snappy(Box<SnappyWriter<BufWriter<Dest>>>),
+    Snappy(Box<SnappyWriter<BufWriter<Counted>>>),
 }
 
 /// An output file that appears, complete, only when [`commit`](AtomicOutput::commit) succeeds.
@@ -79,7 +100,22 @@ pub struct AtomicOutput {
     target: Option<PathBuf>,
     /// The name for messages: the path as given, or `<stdout>`.
     name: String,
+    /// Bytes that reached the destination so far.
+    written: Arc<AtomicU64>,
     /// Removes the temporary file if the process is interrupted.
+    _cleanup: Option<cleanup::Guard>,
+}
+
+/// An [`AtomicOutput`] whose bytes are all written (its compressed stream
+/// ended, flushed to the temporary file or the last part sent) but not yet
+/// in place: [`publish`](Finished::publish) renames it over its target (or
+/// completes the upload); dropped, it is removed (or aborted) as an
+/// unfinished output is. Lets a set of outputs be published together only
+/// once every one of them was written ([`super::output_set`]).
+pub struct Finished {
+    dest: Dest,
+    target: Option<PathBuf>,
+    name: String,
     _cleanup: Option<cleanup::Guard>,
 }
 
@@ -134,7 +170,12 @@ impl AtomicOutput {
                 }
             }
         };
-        let buffered = BufWriter::with_capacity(BUF_SIZE, dest);
+        let written = Arc::new(AtomicU64::new(0));
+        let counted = Counted {
+            dest,
+            written: Arc::clone(&written),
+        };
+        let buffered = BufWriter::with_capacity(BUF_SIZE, counted);
         let level = flate2::Compression::default();
         let sink = match compression {
             Compression::None => Sink::Plain(buffered),
@@ -154,8 +195,17 @@ impl AtomicOutput {
             } else {
                 show_path(path)
             },
+            written,
             _cleanup: guard,
         })
+    }
+
+    /// Bytes that reached the destination so far (compressed bytes for a
+    /// compressed output; what a compressor or the buffer still holds is
+    /// not counted until [`flush`](Write::flush), which for gzip and zlib
+    /// is a sync flush, for SNAPPY the end of a block).
+    pub fn written(&self) -> u64 {
+        self.written.load(Ordering::Relaxed)
     }
 
     /// The name to use in messages: the target path, or `<stdout>`.
@@ -166,6 +216,13 @@ impl AtomicOutput {
     /// Finishes the compressed stream, flushes, and renames the temporary
     /// file over the target (or completes the upload).
     pub fn commit(self) -> Result<()> {
+        self.finish()?.publish()
+    }
+
+    /// Finishes the compressed stream and flushes every byte to the
+    /// temporary file (or sends the upload's last part); nothing is in
+    /// place yet: see [`Finished::publish`].
+    pub fn finish(self) -> Result<Finished> {
         let name = self.display();
         let buffered = match self.sink {
             Sink::Plain(w) => w,
@@ -174,20 +231,48 @@ impl AtomicOutput {
             Sink::Zlib(w) => w.finish().with_context(|| format!("{name}: write failed"))?,
             Sink::Snappy(w) => w.finish().with_context(|| format!("{name}: write failed"))?,
         };
-        let dest = buffered
+        let mut dest = buffered
             .into_inner()
             .map_err(|e| e.into_error())
-            .with_context(|| format!("{name}: write failed"))?;
-        match (dest, self.target) {
+            .with_context(|| format!("{name}: write failed"))?
+            .dest;
+        if !matches!(dest, Dest::Upload(_)) {
+            dest.flush().with_context(|| format!("{name}: write failed"))?;
+        }
+        Ok(Finished {
+            dest,
+            target: self.target,
+            name,
+            _cleanup: self._cleanup,
+        })
+    }
+}
+
+impl Finished {
+    /// The name to use in messages: the target path, or `<stdout>`.
+    pub fn display(&self) -> &str {
+        &self.name
+    }
+
+    /// Renames the temporary file over the target (or completes the upload).
+    pub fn publish(self) -> Result<()> {
+        let name = self.name;
+        match (self.dest, self.target) {
             (Dest::Temp(temp), Some(target)) => {
                 temp.persist(&target)
                     .map_err(|e| e.error)
                     .with_context(|| format!("{name}: cannot rename the temporary file into place"))?;
             }
             (Dest::Upload(upload), _) => upload.commit()?,
-            (mut dest, _) => dest.flush().with_context(|| format!("{name}: write failed"))?,
+            _ => {}
         }
         Ok(())
+    }
+
+    /// The path the temporary file will be renamed to (`None` for stdout, a
+    /// device, or an upload).
+    pub(crate) fn target(&self) -> Option<&Path> {
+        self.target.as_deref()
     }
 }
 
@@ -288,10 +373,10 @@ pub(crate) mod cleanup {
     }
 
     /// Keeps a temporary file on the list while it lives.
-    pub(super) struct Guard(PathBuf);
+    pub(crate) struct Guard(PathBuf);
 
     impl Guard {
-        pub(super) fn new(path: &Path) -> Guard {
+        pub(crate) fn new(path: &Path) -> Guard {
             register(path);
             Guard(path.to_path_buf())
         }

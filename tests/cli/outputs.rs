@@ -159,3 +159,64 @@ fn an_output_that_is_an_input_is_refused() {
     // Another file is still written.
     dir.tfr(&["to-jsonl", "data.tfrecord", "-o", "other.jsonl"]).run().ok();
 }
+
+/// Regression (issue 29): `from-jsonl -o x.tfrecord.gz` wrote plain records
+/// under a gzip name. Every TFRecord writer takes its compression from the
+/// output's name (`.gz`, `.zz`/`.zlib`, `.snappy`, else none) unless forced.
+#[test]
+fn output_compression_follows_the_name_unless_forced() {
+    let dir = Dir::new();
+    let jsonl = dir.write("in.jsonl", b"{\"a\": [1]}\n{\"a\": [2]}\n");
+    let plain_records = dir.write("in.tfrecord", &records(&[b"x", b"y"]));
+    let gz_input = dir.write("in2.tfrecord", &gzip(&records(&[b"x", b"y"])));
+    let first = |name: &str| std::fs::read(dir.path(name)).unwrap()[..2].to_vec();
+    for (name, magic) in [
+        ("a.tfrecord.gz", Some(0x1f_u8)),
+        ("a.tfrecord.zz", Some(0x78)),
+        ("a.tfrecord.ZLIB", Some(0x78)),
+        ("a.tfrecord", None),
+    ] {
+        dir.tfr(&["from-jsonl", &jsonl, "-o", name]).run().ok();
+        let salvage = format!("s-{name}");
+        dir.tfr(&["verify-crc", &gz_input, "--salvage", &salvage]).run().ok();
+        for out in [name, salvage.as_str()] {
+            match magic {
+                Some(m) => assert_eq!(first(out)[0], m, "{out}"),
+                None => assert_eq!(
+                    dir.tfr(&["count", "--compression", "none", out]).run().ok(),
+                    "2\n",
+                    "{out}"
+                ),
+            }
+            assert_eq!(dir.tfr(&["count", out]).run().ok(), "2\n", "{out}");
+        }
+    }
+    dir.tfr(&["from-jsonl", &jsonl, "-o", "b.tfrecord.snappy"]).run().ok();
+    let err = dir
+        .tfr(&["count", "--compression", "none", "b.tfrecord.snappy"])
+        .run()
+        .fails(2);
+    assert!(err.contains("b.tfrecord.snappy"), "{err}");
+    assert_eq!(
+        dir.tfr(&["count", "--compression", "snappy", "b.tfrecord.snappy"])
+            .run()
+            .ok(),
+        "2\n"
+    );
+    // --compression (--salvage-compression) overrides the name.
+    dir.tfr(&["from-jsonl", &jsonl, "-o", "c.tfrecord.gz", "--compression", "none"])
+        .run()
+        .ok();
+    dir.tfr(&[
+        "verify-crc",
+        &plain_records,
+        "--salvage",
+        "d.gz",
+        "--salvage-compression",
+        "zlib",
+    ])
+    .run()
+    .ok();
+    assert_eq!(std::fs::read(dir.path("c.tfrecord.gz")).unwrap()[1..8], [0; 7], "plain");
+    assert_eq!(first("d.gz")[0], 0x78);
+}

@@ -172,10 +172,10 @@ fn tfr_writes_blocks_tensorflow_reads() {
 }
 
 #[test]
-fn salvage_of_a_snappy_input_is_snappy_and_damage_is_located() {
+fn salvage_named_snappy_is_snappy_and_damage_is_located() {
     let dir = Dir::new();
     let damaged = data("snappy_corrupt.tfrecord");
-    let out = dir.path("salvaged");
+    let out = dir.path("salvaged.tfrecord.snappy");
     let out_s = out.to_str().unwrap();
     let ran = tfr(&["verify-crc", "--salvage", out_s, &damaged]).run();
     assert_eq!(ran.code, 1, "{}", ran.stderr);
@@ -187,7 +187,7 @@ fn salvage_of_a_snappy_input_is_snappy_and_damage_is_located() {
     );
     assert!(!ran.stderr.contains("snappy: snappy"), "{}", ran.stderr);
     let salvaged = std::fs::read(&out).unwrap();
-    assert!(!blocks(&salvaged).is_empty(), "salvage is SNAPPY like its input");
+    assert!(!blocks(&salvaged).is_empty(), "salvage is SNAPPY, as its name says");
     assert_eq!(tfr(&["count", out_s]).run().ok(), "8\n");
     let err = tfr(&["count", &damaged]).run().fails(2);
     assert!(err.contains("corrupt compressed stream"), "{err}");

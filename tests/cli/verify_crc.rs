@@ -158,7 +158,7 @@ fn tails_truncated_or_garbage_are_named_and_the_rest_salvaged() {
     ];
     for (name, bytes, want, lost) in cases {
         let path = dir.write(name, &bytes);
-        let out = dir.path(&format!("{name}.out"));
+        let out = dir.path(&format!("salvaged-{name}"));
         let ran = tfr(&["verify-crc", &path, "--salvage", out.to_str().unwrap()]).run();
         assert_eq!(ran.code, 1, "{name}: {}", ran.stderr);
         let err = lines(&ran);
@@ -181,7 +181,7 @@ fn length_of_2_pow_62_is_beyond_the_end_plain_gzip_and_stdin() {
     let want = format!("record 10 at byte {at}");
     for (name, input) in [("huge.tfrecord", bytes.clone()), ("huge.tfrecord.gz", gzip(&bytes))] {
         let path = dir.write(name, &input);
-        let out = dir.path(&format!("{name}.out"));
+        let out = dir.path(&format!("salvaged-{name}"));
         let ran = tfr(&["verify-crc", &path, "--salvage", out.to_str().unwrap()]).run();
         assert_eq!(ran.code, 1, "{name}: {}", ran.stderr);
         let err = lines(&ran);
@@ -290,7 +290,7 @@ fn damage_inside_zlib_is_located_in_the_decompressed_stream() {
     let at = offset_of(&p, 33);
     plain[at + 20] ^= 0x80;
     let path = dir.write("z.tfrecord", &zlib(&plain));
-    let out = dir.path("s.tfrecord");
+    let out = dir.path("s.tfrecord.zz");
     let ran = tfr(&["verify-crc", &path, "--salvage", out.to_str().unwrap()]).run();
     assert_eq!(ran.code, 1);
     let err = lines(&ran);
@@ -302,7 +302,7 @@ fn damage_inside_zlib_is_located_in_the_decompressed_stream() {
         "{err:?}"
     );
     let salvaged = std::fs::read(&out).unwrap();
-    assert_eq!(&salvaged[..1], &[0x78], "zlib like the input");
+    assert_eq!(&salvaged[..1], &[0x78], "zlib, as its name says");
     let mut inflated = Vec::new();
     flate2::read::ZlibDecoder::new(&salvaged[..])
         .read_to_end(&mut inflated)
