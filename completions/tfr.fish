@@ -42,6 +42,7 @@ complete -c tfr -n "__fish_tfr_needs_command" -f -a "schema" -d 'Infer what a da
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "stats" -d 'Full statistics of a dataset, as TensorFlow Data Validation computes them.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "report" -d 'One HTML page to look at a dataset: statistics, charts, thumbnails.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "validate" -d 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.'
+complete -c tfr -n "__fish_tfr_needs_command" -f -a "shuffle" -d 'Write the records in a uniform random order, in bounded memory.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
@@ -306,14 +307,39 @@ complete -c tfr -n "__fish_tfr_using_subcommand validate" -s q -l quiet -d 'Neve
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate help" -f -a "cat" -d 'Print every record (or a range, or a random sample, of them).'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate help" -f -a "head" -d 'Print the first records (10 by default) of the inputs, taken together.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate help" -f -a "count" -d 'Count the records of each input.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate help" -f -a "verify-crc" -d 'Check both CRCs of every record; report every fault; salvage the rest.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate help" -f -a "to-jsonl" -d 'Write records as JSON lines: one compact object per record.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate help" -f -a "from-jsonl" -d 'Write JSON lines as TFRecord records: the reverse of to-jsonl.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate help" -f -a "schema" -d 'Infer what a dataset holds, per feature; print a parse spec that works.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate help" -f -a "stats" -d 'Full statistics of a dataset, as TensorFlow Data Validation computes them.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate help" -f -a "report" -d 'One HTML page to look at a dataset: statistics, charts, thumbnails.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate help" -f -a "validate" -d 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
+none\t''
+gzip\t''
+zlib\t''
+snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -s o -l output -d 'Write to OUT (`.gz`, `.zz`/`.zlib`, `.snappy` compress it; `-` is stdout). With --shards, OUT names the shards: out/train.tfrecord.gz gives out/train-00000-of-00004.tfrecord.gz and so on' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l output-compression -d 'Compression of the output(s) [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]. (--compression is the inputs\'.)' -r -f -a "none\t'Plain, not compressed'
+gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
+zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
+snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l shards -d 'Write N shards of (nearly) equal record counts, consecutive runs of the shuffled order; all appear together, or none' -r
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l seed -d 'Seed of the order: the same seed and records give the same output (whatever -j and --memory); default: a new order each run' -r
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l memory -d 'Records held in memory at most (K, M, G: binary units; 16M or more); beyond it they spill to temporary files, and tfr\'s peak memory stays about this much plus the reader\'s (-j × 1 MB)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l temp-dir -d 'Where the temporary files go when the records exceed --memory (they take about the dataset\'s uncompressed size, and are removed on every exit); default: $TMPDIR, else /tmp' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t''
+never\t''"
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -s q -l quiet -d 'Never show progress bars'
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -s V -l version -d 'Print version'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate shuffle help" -f -a "cat" -d 'Print every record (or a range, or a random sample, of them).'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate shuffle help" -f -a "head" -d 'Print the first records (10 by default) of the inputs, taken together.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate shuffle help" -f -a "count" -d 'Count the records of each input.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate shuffle help" -f -a "verify-crc" -d 'Check both CRCs of every record; report every fault; salvage the rest.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate shuffle help" -f -a "to-jsonl" -d 'Write records as JSON lines: one compact object per record.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate shuffle help" -f -a "from-jsonl" -d 'Write JSON lines as TFRecord records: the reverse of to-jsonl.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate shuffle help" -f -a "schema" -d 'Infer what a dataset holds, per feature; print a parse spec that works.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate shuffle help" -f -a "stats" -d 'Full statistics of a dataset, as TensorFlow Data Validation computes them.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate shuffle help" -f -a "report" -d 'One HTML page to look at a dataset: statistics, charts, thumbnails.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate shuffle help" -f -a "validate" -d 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate shuffle help" -f -a "shuffle" -d 'Write the records in a uniform random order, in bounded memory.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl schema stats report validate shuffle help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -143,6 +143,7 @@ mod cli_main {
             cli::Command::Stats(args) => cmd::stats::run(args, &ctx),
             cli::Command::Report(args) => cmd::report::run(args, &ctx),
             cli::Command::Validate(args) => cmd::validate::run(args, &ctx),
+            cli::Command::Shuffle(args) => cmd::shuffle::run(args, &ctx),
         }
     }
 }

@@ -7,6 +7,7 @@ pub(crate) mod count;
 pub(crate) mod from_jsonl;
 pub(crate) mod report;
 pub(crate) mod schema;
+pub(crate) mod shuffle;
 pub(crate) mod stats;
 pub(crate) mod to_jsonl;
 pub(crate) mod validate;

@@ -31,6 +31,7 @@ mod remote;
 mod remote_hostile;
 mod report;
 mod schema;
+mod shuffle;
 mod snappy;
 mod stats;
 mod tensorflow;

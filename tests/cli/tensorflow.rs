@@ -10,6 +10,8 @@
 //!   protojson equals MessageToJson; floats read back exactly.
 //! - `snappy.py`: TensorFlow's SNAPPY framing as measured, and TensorFlow
 //!   reading tfr's SNAPPY output (a 1.5 MB record included).
+//! - `shuffle.py`: `tfr shuffle` output (plain, SNAPPY, gzip shards; in
+//!   memory and spilled) read by TensorFlow as the same payloads.
 
 use crate::util::*;
 use std::path::{Path, PathBuf};
@@ -55,4 +57,9 @@ fn tensorflow_reads_what_from_jsonl_writes() {
 #[test]
 fn tensorflow_reads_tfrs_snappy_files() {
     run_oracle("snappy.py");
+}
+
+#[test]
+fn tensorflow_reads_what_shuffle_writes() {
+    run_oracle("shuffle.py");
 }
