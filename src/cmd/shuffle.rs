@@ -7,14 +7,13 @@
 //! every exit. The order depends on `--seed` and the records only (not on
 //! `-j` or `--memory`).
 
-use crate::args::{parse_size, InputArgs, JobsArg};
+use crate::args::{parse_size, InputArgs, JobsArg, RangeArgs};
 use crate::example::MessageType;
 use crate::exit::Exit;
 use crate::io::output_set::{shard_name, OutputSet};
 use crate::io::Compression;
 use crate::output::Ctx;
 use crate::pipeline;
-use crate::pipeline::batches::{Range, Reading, Types};
 use crate::pipeline::shuffle::{self, Emit, Options, MIN_MEMORY};
 use crate::record::RecordWriter;
 use anyhow::{bail, Result};
@@ -92,14 +91,8 @@ pub(crate) fn run(args: &ShuffleArgs, ctx: &Ctx) -> Result<Exit> {
         temp_dir: args.temp_dir.clone().unwrap_or_else(std::env::temp_dir),
     };
     let open = args.input.options();
-    let how = Reading {
-        open: &open,
-        types: Types::Fixed(MessageType::Raw),
-        jobs,
-        range: Range::default(),
-        sample: None,
-        probe_limit: false,
-    };
+    // Every record, as raw bytes: nothing is decoded.
+    let how = RangeArgs::default().reading(&open, Some(MessageType::Raw), jobs);
     let progress = ctx.progress(None);
     let update = |bytes, records| progress.update(bytes, records);
     let mut out = Shards {
