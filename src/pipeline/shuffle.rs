@@ -87,6 +87,9 @@ pub fn shuffle(
 ) -> (Read, Result<Shuffled>) {
     let mut gather = Gather::new(options);
     let (read, result) = batches::run(inputs, how, workers, &Copy, Pass(&mut gather), progress);
+    if let Some(e) = gather.failed.take() {
+        return (read, Err(e.into()));
+    }
     if let Err(e) = result {
         return (read, Err(e));
     }
@@ -218,6 +221,8 @@ struct Gather<'a> {
     spill: Option<Spill>,
     options: &'a Options,
     records: u64,
+    /// A bucket file that could not be made or written.
+    failed: Option<io::Error>,
 }
 
 /// [`Gather`] as the reader's [`super::Sink`].
@@ -226,7 +231,11 @@ struct Pass<'g, 'a>(&'g mut Gather<'a>);
 impl super::Sink<Payloads> for Pass<'_, '_> {
     fn batch(&mut self, out: &mut Payloads) -> io::Result<()> {
         let g = &mut *self.0;
-        out.each(|payload| g.push(payload))
+        out.each(|payload| g.push(payload)).map_err(|e| {
+            // Reported as it is, not as the pipeline's "writing output".
+            g.failed = Some(e);
+            io::Error::other("the shuffle's temporary files failed")
+        })
     }
 }
 
@@ -241,6 +250,7 @@ impl<'a> Gather<'a> {
             spill: None,
             options,
             records: 0,
+            failed: None,
         }
     }
 
@@ -335,10 +345,13 @@ impl SpillDir {
             .prefix(".tfr-shuffle-")
             .tempdir_in(parent)
             .map_err(|e| {
+                // The OS's reason alone (tempfile's message adds the path).
+                let text = e.to_string();
+                let reason = text.split(" at path ").next().unwrap_or_default();
                 io::Error::new(
                     e.kind(),
                     format!(
-                        "{}: cannot create a temporary directory (--temp-dir): {e}",
+                        "{}: cannot create a temporary directory (--temp-dir): {reason}",
                         crate::io::input::show_path(parent)
                     ),
                 )
