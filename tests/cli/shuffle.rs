@@ -279,51 +279,66 @@ fn usage_errors_are_one_line() {
     assert_eq!(entries(&dir.path(".")).len(), 1);
 }
 
-/// Ctrl-C while spilling: the bucket files and the temporary output go,
-/// and tfr dies by the signal.
+/// Ctrl-C (or SIGTERM) while spilling: the bucket files and the temporary
+/// output go, and tfr dies by the signal.
 #[cfg(unix)]
 #[test]
 fn ctrl_c_while_spilling_leaves_nothing() {
-    let dir = Dir::new();
-    std::fs::create_dir(dir.path("tmp")).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tfr"))
-        .args([
-            "shuffle",
-            "-",
-            "-o",
-            "out.tfrecord",
-            "--memory",
-            "16M",
-            "--temp-dir",
-            "tmp",
-        ])
-        .current_dir(dir.path("."))
-        .stdin(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    // 24 MB, then the pipe stays open: tfr is spilling, waiting for more.
-    std::io::Write::write_all(&mut stdin, &file_of(&numbered(12_000, 2000))).unwrap();
-    let start = Instant::now();
-    while entries(&dir.path("tmp")).is_empty() {
-        assert!(start.elapsed() < Duration::from_secs(30), "no spill started");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let spill = dir.path("tmp").join(&entries(&dir.path("tmp"))[0]);
-    while std::fs::read_dir(&spill).map_or(0, |d| d.count()) == 0 {
-        assert!(start.elapsed() < Duration::from_secs(30), "no bucket file written");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let _ = Command::new("kill")
-        .args(["-s", "INT", &child.id().to_string()])
-        .status();
-    let status = child.wait().unwrap();
-    drop(stdin);
     use std::os::unix::process::ExitStatusExt;
-    assert_eq!(status.signal(), Some(2), "killed by SIGINT itself: {status:?}");
-    assert!(entries(&dir.path("tmp")).is_empty(), "{:?}", entries(&dir.path("tmp")));
-    assert_eq!(entries(&dir.path(".")), ["tmp"], "temporary output left behind");
+    let input = file_of(&numbered(12_000, 2000));
+    for (signal, number) in [("INT", 2), ("TERM", 15)] {
+        let dir = Dir::new();
+        std::fs::create_dir(dir.path("tmp")).unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tfr"))
+            .args([
+                "shuffle",
+                "-",
+                "-o",
+                "out.tfrecord",
+                "--memory",
+                "16M",
+                "--temp-dir",
+                "tmp",
+            ])
+            .current_dir(dir.path("."))
+            .stdin(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        // 24 MB, then the pipe stays open: tfr is spilling, waiting for more.
+        std::io::Write::write_all(&mut stdin, &input).unwrap();
+        let start = Instant::now();
+        while entries(&dir.path("tmp")).is_empty() {
+            assert!(start.elapsed() < Duration::from_secs(30), "no spill started");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let spill = dir.path("tmp").join(&entries(&dir.path("tmp"))[0]);
+        while std::fs::read_dir(&spill).map_or(0, |d| d.count()) == 0 {
+            assert!(start.elapsed() < Duration::from_secs(30), "no bucket file written");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = Command::new("kill")
+            .args(["-s", signal, &child.id().to_string()])
+            .status();
+        let status = child.wait().unwrap();
+        drop(stdin);
+        assert_eq!(
+            status.signal(),
+            Some(number),
+            "killed by SIG{signal} itself: {status:?}"
+        );
+        assert!(
+            entries(&dir.path("tmp")).is_empty(),
+            "{signal}: {:?}",
+            entries(&dir.path("tmp"))
+        );
+        assert_eq!(
+            entries(&dir.path(".")),
+            ["tmp"],
+            "{signal}: temporary output left behind"
+        );
+    }
 }
 
 /// The test: a dataset 10× --memory is shuffled within --memory
