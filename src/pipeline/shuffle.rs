@@ -258,13 +258,15 @@ impl<'a> Gather<'a> {
     fn push(&mut self, payload: &[u8]) -> io::Result<()> {
         let key = self.rng.next_u64();
         self.records += 1;
+        // A record that would take the held ones over the budget starts the
+        // spill before it is copied (a long one is not held at all).
+        if self.spill.is_none() && self.held.cost() + payload.len() as u64 + ENTRY > self.hold_limit {
+            self.start_spill()?;
+        }
         match &mut self.spill {
             Some(spill) => spill.top.push(key, payload),
             None => {
                 self.held.push(key, payload);
-                if self.held.cost() > self.hold_limit {
-                    self.start_spill()?;
-                }
                 Ok(())
             }
         }
