@@ -302,6 +302,17 @@ def same_as(ref: Path, what: str):
     return check
 
 
+def same_size_as(ref: Path):
+    """A shuffle's output: the same records (so the same size), in another order."""
+    def check(out, out_file):
+        f = Path(out_file)
+        assert f.stat().st_size == ref.stat().st_size, f"{f.stat().st_size} bytes, not {ref.stat().st_size}"
+        assert sha256(f) != sha256(ref), "output in input order"
+        return f"output: {ref.name}'s size, another order"
+
+    return check
+
+
 def nonempty(out, _):
     assert Path(out).stat().st_size > 0, "empty stdout"
 
@@ -600,6 +611,20 @@ def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_s
              [str(nb), "--ratio", "train=8,eval=2", "-o", str(tmp / "split" / "{split}.tfrecord")], N, nb_b,
              "dd.copy.notebook", None, Target(), expect_in_stdout("eval: "), flags=" --ratio train=8,eval=2",
              note="ratio: × dd copy")
+    # Shuffle (issue 29): the 1M file (100 MB) with --memory 16M, so it
+    # spills to bucket files and reads them back: its data read and
+    # written twice. The anchor does that with cat (page cache, no CRCs).
+    add(Case("cat2.notebook", "anchor", "cat twice (file → file → file)", "notebook 1M",
+             ["sh", "-c", f'cat "$1" > "$2.1" && cat "$2.1" > "$2.2"; rm -f "$2.1" "$2.2"', "sh", str(nb), str(tmp / "twice")],
+             N, nb_b))
+    shuffled = tmp / "shuffled.tfrecord"
+    tfr_case("tfr.shuffle.spill", "shuffle", "notebook 1M",
+             [str(nb), "-o", str(shuffled), "--seed", "1", "--memory", "16M", "--temp-dir", str(tmp)], N, nb_b,
+             "cat2.notebook", None, Target(max_ratio=3.0, max_rss_mb=16 + 64), same_size_as(nb), shuffled,
+             flags=" --memory 16M", note="spills 256 bucket files")
+    tfr_case("tfr.shuffle.memory", "shuffle", "notebook 1M", [str(nb), "-o", str(shuffled), "--seed", "1"], N, nb_b,
+             "cat2.notebook", None, Target(max_rss_mb=None), same_size_as(nb), shuffled,
+             note="in memory (default --memory 1G): payloads + 24 B per record held")
 
     # Object stores (issue 15): the images file served over HTTP on
     # 127.0.0.1 by tests/oracle/objstore.py (Range-honouring, stdlib only),

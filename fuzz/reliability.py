@@ -657,7 +657,7 @@ def feed_endless_line():
 # Rows
 # --------------------------------------------------------------------------
 
-HOLDING = {"head", "cat", "to-jsonl", "schema", "from-jsonl"}
+HOLDING = {"head", "cat", "to-jsonl", "schema", "from-jsonl", "shuffle"}
 
 
 @dataclasses.dataclass
@@ -695,6 +695,9 @@ def every_command(case, inp, expect, *, hold=lambda fx: 0.0, jsonl_hold=None,
         "to-jsonl": lambda fx, o: ["to-jsonl", inp(fx)],
         "from-jsonl": lambda fx, o: ["from-jsonl", inp(fx), "-o", os.path.join(o, "out.tfrecord")],
         "schema": lambda fx, o: ["schema", inp(fx)],
+        # Spills beyond 16M into outdir (removed on exit), holds a record whole.
+        "shuffle": lambda fx, o: ["shuffle", inp(fx), "-o", os.path.join(o, "out.tfrecord"),
+                                  "--memory", "16M", "--temp-dir", o],
     }
     rows = []
     for name, argv in cmds.items():
@@ -709,7 +712,7 @@ def every_command(case, inp, expect, *, hold=lambda fx: 0.0, jsonl_hold=None,
                         expect=frozenset(expect.get(name, expect.get("*"))),
                         hold=h, k=HOLD_K if verb in HOLDING else 0,
                         stdin=stdin, feed=feed, stream_ok=name in stream_ok,
-                        out=verb == "from-jsonl" or "--salvage" in name))
+                        out=verb in ("from-jsonl", "shuffle") or "--salvage" in name))
     return rows
 
 

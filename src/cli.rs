@@ -368,4 +368,24 @@ pub(crate) enum Command {
     ///   tfr index --check 'data/train-*.tfrecord' || tfr index 'data/train-*.tfrecord'
     #[command(verbatim_doc_comment)]
     Index(crate::cmd::index::IndexArgs),
+    /// Write the records in a uniform random order, in bounded memory.
+    ///
+    /// Every order of the records is equally likely; the same --seed gives
+    /// the same order (whatever -j or --memory). Records are copied byte
+    /// for byte, never decoded. Records that fit in --memory (payloads plus
+    /// 24 bytes each) are shuffled there; beyond it they go to 256
+    /// temporary bucket files under --temp-dir (chosen by random key,
+    /// about the dataset's size in all), then each bucket is read back,
+    /// shuffled and written: the data is read and written twice. The
+    /// temporary files are removed on every exit (error, Ctrl-C, SIGTERM).
+    /// OUT's compression follows its name (.gz, .zz/.zlib, .snappy) unless
+    /// --output-compression forces one; with --shards N the outputs are
+    /// NAME-00000-of-0000N, all appearing together or none.
+    ///
+    /// Examples:
+    ///   tfr shuffle train.tfrecord -o shuffled.tfrecord --seed 1
+    ///   tfr shuffle 'raw/*.tfrecord' -o out/train.tfrecord.gz --shards 64
+    ///   tfr shuffle big.tfrecord.gz -o big-shuffled.tfrecord --memory 4G --temp-dir /scratch
+    #[command(verbatim_doc_comment)]
+    Shuffle(crate::cmd::shuffle::ShuffleArgs),
 }

@@ -146,6 +146,7 @@ mod cli_main {
             cli::Command::Report(args) => cmd::report::run(args, &ctx),
             cli::Command::Validate(args) => cmd::validate::run(args, &ctx),
             cli::Command::Index(args) => cmd::index::run(args, &ctx),
+            cli::Command::Shuffle(args) => cmd::shuffle::run(args, &ctx),
         }
     }
 }

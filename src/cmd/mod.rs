@@ -10,6 +10,7 @@ pub(crate) mod report;
 pub(crate) mod reshard;
 pub(crate) mod schema;
 pub(crate) mod split;
+pub(crate) mod shuffle;
 pub(crate) mod stats;
 pub(crate) mod to_jsonl;
 pub(crate) mod validate;

@@ -10,6 +10,8 @@
 //! - [`batches`]: the one reader of records and the consumer trait
 //!   ([`batches::Work`] on the workers, a [`Sink`] in order) that cat,
 //!   to-jsonl, schema, stats, validate and the report plug into.
+//! - [`shuffle`]: the records of [`batches`] in a uniform random order,
+//!   within a memory budget (temporary bucket files beyond it).
 //!
 //! Batches are numbered as they are sent; a worker takes the next from its
 //! queue, and the writer puts the outputs back in number order (a
@@ -28,6 +30,7 @@
 
 pub mod batches;
 pub mod reshape;
+pub mod shuffle;
 
 use anyhow::Result;
 use std::collections::BTreeMap;

@@ -33,6 +33,7 @@ mod remote_hostile;
 mod report;
 mod reshard;
 mod schema;
+mod shuffle;
 mod snappy;
 mod split;
 mod stats;

@@ -892,3 +892,63 @@ fn http_connection_cut_midway_is_a_read_failure() {
         "{all}"
     );
 }
+
+/// `tfr shuffle` from a store into shards on it: the shards (uploaded
+/// together) read back in order are the records a local run with the same
+/// seed writes, in the same order.
+#[test]
+fn shuffle_from_and_to_s3_on_moto() {
+    let Some(venv) = venv().filter(|v| v.join("bin/moto_server").exists()) else {
+        return skip_or_fail(
+            "moto not installed (pip install 'moto[s3]' flask flask-cors boto3 into target/venv-remote)",
+        );
+    };
+    let mut cmd = Command::new(venv.join("bin/moto_server"));
+    cmd.args(["-H", "127.0.0.1", "-p", "0"]);
+    let server = start(cmd, |l| port_after_host(l).filter(|_| l.contains("Running on")));
+    let endpoint = format!("http://127.0.0.1:{}", server.port);
+    python(
+        &venv,
+        &[
+            "s3-put",
+            &endpoint,
+            "bkt",
+            "in/base20.tfrecord",
+            &data("base20.tfrecord"),
+        ],
+    );
+    let env = [
+        ("AWS_ENDPOINT", endpoint.clone()),
+        ("AWS_ACCESS_KEY_ID", "x".into()),
+        ("AWS_SECRET_ACCESS_KEY", "x".into()),
+        ("AWS_REGION", "us-east-1".into()),
+    ];
+    let args = ["--shards", "2", "--seed", "5"];
+    let mut remote = vec!["shuffle", "s3://bkt/in/*", "-o", "s3://bkt/out/train.tfrecord.gz"];
+    remote.extend(args);
+    tfr_env(&env, &remote).run().ok();
+    let dir = Dir::new();
+    let local = dir.path("train.tfrecord").to_string_lossy().into_owned();
+    let source = data("base20.tfrecord");
+    let mut here = vec!["shuffle", &source, "-o", &local];
+    here.extend(args);
+    tfr(&here).run().ok();
+    let back = tfr_env(
+        &env,
+        &["to-jsonl", "-t", "raw", "s3://bkt/out/train-*-of-00002.tfrecord.gz"],
+    )
+    .run()
+    .ok();
+    let want = tfr(&["to-jsonl", "-t", "raw"])
+        .cmd
+        .args([
+            dir.path("train-00000-of-00002.tfrecord"),
+            dir.path("train-00001-of-00002.tfrecord"),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(back, String::from_utf8_lossy(&want.stdout));
+    assert_eq!(back.lines().count(), 20, "{back}");
+    let input = tfr(&["to-jsonl", "-t", "raw", &data("base20.tfrecord")]).run().ok();
+    assert_ne!(back, input, "shuffled");
+}

@@ -13,6 +13,8 @@
 //! - `reshape.py`: TensorFlow reading `reshard`'s gzip shards (and zlib
 //!   shards cut by size) back as the source's records in order, and
 //!   `split --by`'s outputs.
+//! - `shuffle.py`: `tfr shuffle` output (plain, SNAPPY, gzip shards; in
+//!   memory and spilled) read by TensorFlow as the same payloads.
 
 use crate::util::*;
 use std::path::{Path, PathBuf};
@@ -63,4 +65,9 @@ fn tensorflow_reads_tfrs_snappy_files() {
 #[test]
 fn tensorflow_reads_reshard_and_split_outputs() {
     run_oracle("reshape.py");
+}
+
+#[test]
+fn tensorflow_reads_what_shuffle_writes() {
+    run_oracle("shuffle.py");
 }

@@ -1,0 +1,159 @@
+//! `tfr shuffle`: the records of the inputs, byte for byte, in a uniform
+//! random order (`pipeline::shuffle`), into one output or `--shards N`
+//! (Beam/TFDS names), all appearing together (`io::OutputSet`).
+//!
+//! Within `--memory` the records are sorted in memory by random keys; beyond
+//! it they spill to temporary bucket files under `--temp-dir`, removed on
+//! every exit. The order depends on `--seed` and the records only (not on
+//! `-j` or `--memory`).
+
+use crate::args::{parse_size, InputArgs, JobsArg, RangeArgs};
+use crate::example::MessageType;
+use crate::exit::Exit;
+use crate::io::output_set::{shard_name, OutputSet};
+use crate::io::Compression;
+use crate::output::Ctx;
+use crate::pipeline;
+use crate::pipeline::shuffle::{self, Emit, Options, MIN_MEMORY};
+use crate::record::RecordWriter;
+use anyhow::{bail, Result};
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args, Debug, Clone)]
+pub(crate) struct ShuffleArgs {
+    #[command(flatten)]
+    pub(crate) input: InputArgs,
+
+    /// Write to OUT (`.gz`, `.zz`/`.zlib`, `.snappy` compress it; `-` is
+    /// stdout). With --shards, OUT names the shards: out/train.tfrecord.gz
+    /// gives out/train-00000-of-00004.tfrecord.gz and so on.
+    #[arg(short = 'o', long, value_name = "OUT")]
+    pub(crate) output: PathBuf,
+
+    /// Compression of the output(s) [default: from OUT's name: .gz gzip,
+    /// .zz or .zlib zlib, .snappy SNAPPY, else none]. (--compression is
+    /// the inputs'.)
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub(crate) output_compression: Option<Compression>,
+
+    /// Write N shards of (nearly) equal record counts, consecutive runs of
+    /// the shuffled order; all appear together, or none.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub(crate) shards: Option<u32>,
+
+    /// Seed of the order: the same seed and records give the same output
+    /// (whatever -j and --memory); default: a new order each run.
+    #[arg(long, value_name = "SEED")]
+    pub(crate) seed: Option<u64>,
+
+    /// Records held in memory at most (K, M, G: binary units; 16M or
+    /// more); beyond it they spill to temporary files, and tfr's peak
+    /// memory stays about this much plus the reader's (-j × 1 MB).
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
+    pub(crate) memory: u64,
+
+    /// Where the temporary files go when the records exceed --memory (they
+    /// take about the dataset's uncompressed size, and are removed on every
+    /// exit); default: $TMPDIR, else /tmp.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) temp_dir: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub(crate) jobs: JobsArg,
+}
+
+pub(crate) fn run(args: &ShuffleArgs, ctx: &Ctx) -> Result<Exit> {
+    if args.memory < MIN_MEMORY {
+        bail!("--memory {}: below the smallest budget, 16M", args.memory);
+    }
+    let inputs = args.input.expand()?;
+    let jobs = args.jobs.get();
+    let shards = args.shards.unwrap_or(1) as usize;
+    // Every output created first: an unwritable target fails before any work.
+    let mut set = OutputSet::new(&inputs, &[], "-o");
+    match args.shards {
+        None => {
+            set.create(&args.output, args.output_compression, jobs)?;
+        }
+        Some(n) => {
+            if args.output.as_os_str() == "-" {
+                bail!("--shards: the shards need a name (-o DIR/NAME.tfrecord), not stdout");
+            }
+            for k in 0..n as usize {
+                set.create(&shard_name(&args.output, k, n as usize), args.output_compression, 1)?;
+            }
+        }
+    }
+    let options = Options {
+        seed: args.seed.unwrap_or_else(random_seed),
+        memory: args.memory,
+        temp_dir: args.temp_dir.clone().unwrap_or_else(std::env::temp_dir),
+    };
+    let open = args.input.options();
+    // Every record, as raw bytes: nothing is decoded.
+    let how = RangeArgs::default().reading(&open, Some(MessageType::Raw), jobs);
+    let progress = ctx.progress(None);
+    let update = |bytes, records| progress.update(bytes, records);
+    let mut out = Shards {
+        set: &mut set,
+        count: shards,
+        total: 0,
+        written: 0,
+        shard: 0,
+    };
+    let (_, result) = shuffle::shuffle(&inputs, &how, pipeline::workers(jobs), &options, &mut out, &update);
+    result?;
+    set.commit()?;
+    Ok(Exit::Success)
+}
+
+/// A seed for a run without --seed.
+fn random_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    h.write_u128(t);
+    h.write_u32(std::process::id());
+    h.finish()
+}
+
+/// The shuffled records, framed, into the outputs of the set in turn:
+/// shard `k` of `count` takes records `total × k / count` up to the next.
+struct Shards<'s> {
+    set: &'s mut OutputSet,
+    count: usize,
+    total: u64,
+    written: u64,
+    shard: usize,
+}
+
+impl Shards<'_> {
+    /// Where shard `k` starts.
+    fn start(&self, k: usize) -> u64 {
+        (u128::from(self.total) * k as u128 / self.count as u128) as u64
+    }
+}
+
+impl Emit for Shards<'_> {
+    fn begin(&mut self, total: u64) -> Result<()> {
+        self.total = total;
+        Ok(())
+    }
+
+    fn record(&mut self, payload: &[u8]) -> Result<()> {
+        // A shard is full: end it (its compressor's threads freed).
+        while self.shard + 1 < self.count && self.written >= self.start(self.shard + 1) {
+            self.set.end(self.shard)?;
+            self.shard += 1;
+        }
+        let out = self.set.get(self.shard);
+        if let Err(e) = RecordWriter::new(&mut *out).write_record(payload) {
+            return Err(anyhow::Error::new(e).context(format!("{}: write failed", out.display())));
+        }
+        self.written += 1;
+        Ok(())
+    }
+}

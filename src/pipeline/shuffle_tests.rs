@@ -1,0 +1,281 @@
+//! Unit tests of the shuffle: the generator, the order's uniformity, and
+//! the same order in memory and through bucket files.
+
+use super::*;
+
+/// Collects what [`Emit`] is given.
+#[derive(Default)]
+struct Collect {
+    total: Option<u64>,
+    records: Vec<Vec<u8>>,
+    /// Fail on this record (0-based), to test the clean-up on error.
+    fail_at: Option<usize>,
+}
+
+impl Emit for Collect {
+    fn begin(&mut self, total: u64) -> Result<()> {
+        self.total = Some(total);
+        Ok(())
+    }
+
+    fn record(&mut self, payload: &[u8]) -> Result<()> {
+        if self.fail_at == Some(self.records.len()) {
+            anyhow::bail!("emit failed on purpose");
+        }
+        self.records.push(payload.to_vec());
+        Ok(())
+    }
+}
+
+fn options(seed: u64, memory: u64, dir: &Path) -> Options {
+    Options {
+        seed,
+        memory,
+        temp_dir: dir.to_path_buf(),
+    }
+}
+
+/// The records in the order drawn, with what the shuffle did.
+fn run(payloads: &[Vec<u8>], options: &Options) -> (Vec<Vec<u8>>, Shuffled) {
+    let mut gather = Gather::new(options);
+    for p in payloads {
+        gather.push(p).unwrap();
+    }
+    let mut out = Collect::default();
+    let done = gather.finish(&mut out).unwrap();
+    assert_eq!(out.total, Some(payloads.len() as u64));
+    (out.records, done)
+}
+
+/// `n` distinct payloads of varied lengths (0 to 300 bytes).
+fn payloads(n: usize) -> Vec<Vec<u8>> {
+    let mut rng = Xoshiro::new(99);
+    (0..n)
+        .map(|i| {
+            let mut p = (i as u32).to_le_bytes().to_vec();
+            let extra = rng.below(297) as usize;
+            p.extend((0..extra).map(|_| rng.next_u64() as u8));
+            if i == 0 {
+                p.clear(); // an empty payload is a record too
+            }
+            p
+        })
+        .collect()
+}
+
+fn sorted(mut v: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+    v.sort();
+    v
+}
+
+fn is_empty_dir(dir: &Path) -> bool {
+    std::fs::read_dir(dir).unwrap().next().is_none()
+}
+
+#[test]
+fn xoshiro_and_splitmix_match_their_reference_outputs() {
+    // The first outputs of xoshiro256** from the state {1, 2, 3, 4}, and of
+    // SplitMix64 from 0, as their authors' C code gives them.
+    let mut x = Xoshiro([1, 2, 3, 4]);
+    let first: Vec<u64> = (0..4).map(|_| x.next_u64()).collect();
+    assert_eq!(first, [11520, 0, 1509978240, 1215971899390074240]);
+    assert_eq!(splitmix(&mut 0), 0xe220_a839_7b1d_cdaf);
+}
+
+#[test]
+fn below_is_in_range_and_even() {
+    let mut x = Xoshiro::new(1);
+    let mut counts = [0u32; 7];
+    for _ in 0..70_000 {
+        counts[x.below(7) as usize] += 1;
+    }
+    // Chi-square, 6 degrees of freedom: 22.46 is its 0.999 quantile.
+    let chi: f64 = counts
+        .iter()
+        .map(|&c| (f64::from(c) - 10_000.0).powi(2) / 10_000.0)
+        .sum();
+    assert!(chi < 22.46, "{counts:?} chi² {chi}");
+    assert_eq!(x.below(1), 0);
+}
+
+#[test]
+fn every_order_of_four_records_is_equally_likely() {
+    // 24,000 seeds: each of the 24 orders expected 1,000 times.
+    let dir = tempfile::tempdir().unwrap();
+    let records: Vec<Vec<u8>> = (0..4u8).map(|i| vec![i]).collect();
+    let mut counts = std::collections::HashMap::new();
+    for seed in 0..24_000 {
+        let (out, done) = run(&records, &options(seed, 1 << 20, dir.path()));
+        assert_eq!(done.spilled, 0);
+        *counts.entry(out.concat()).or_insert(0u32) += 1;
+    }
+    assert_eq!(counts.len(), 24);
+    // Chi-square, 23 degrees of freedom: 49.73 is its 0.999 quantile.
+    let chi: f64 = counts.values().map(|&c| (f64::from(c) - 1000.0).powi(2) / 1000.0).sum();
+    assert!(chi < 49.73, "chi² {chi}: {counts:?}");
+}
+
+#[test]
+fn positions_are_uniform_when_spilled() {
+    // 64 records of ~100 bytes in a budget of 2 KiB: every seed spills
+    // (and splits buckets). Per record, its position in 8 bins of 8,
+    // counted over 400 seeds (50 expected per cell).
+    let dir = tempfile::tempdir().unwrap();
+    let records: Vec<Vec<u8>> = (0..64u8).map(|i| vec![i; 100]).collect();
+    let mut cells = vec![[0u32; 8]; 64];
+    for seed in 0..400 {
+        let (out, done) = run(&records, &options(seed, 2 << 10, dir.path()));
+        assert!(done.spilled > 0);
+        for (position, r) in out.iter().enumerate() {
+            cells[r[0] as usize][position / 8] += 1;
+        }
+    }
+    // Chi-square with 63 × 7 = 441 degrees of freedom: mean 441, standard
+    // deviation 29.7; 537 is about its 0.999 quantile, 352 its 0.001.
+    let chi: f64 = cells
+        .iter()
+        .flatten()
+        .map(|&c| (f64::from(c) - 50.0).powi(2) / 50.0)
+        .sum();
+    assert!((352.0..537.0).contains(&chi), "chi² {chi}");
+    assert!(is_empty_dir(dir.path()), "bucket files left behind");
+}
+
+#[test]
+fn neighbours_are_not_kept_together() {
+    // A shuffle that moved blocks of records (by bucket) would keep input
+    // neighbours adjacent: among 10,000 records, a pair adjacent in the
+    // input is adjacent in the output with probability 2 / n.
+    let dir = tempfile::tempdir().unwrap();
+    let records: Vec<Vec<u8>> = (0..10_000u32).map(|i| i.to_le_bytes().to_vec()).collect();
+    let (out, done) = run(&records, &options(5, 16 << 10, dir.path()));
+    assert!(done.spilled > 0);
+    let index = |r: &Vec<u8>| u32::from_le_bytes(r[..4].try_into().unwrap());
+    let adjacent = out
+        .windows(2)
+        .filter(|w| index(&w[0]).abs_diff(index(&w[1])) == 1)
+        .count();
+    assert!(adjacent < 10, "{adjacent} input neighbours stayed together");
+    let increasing = out.windows(2).filter(|w| index(&w[0]) < index(&w[1])).count();
+    assert!(
+        (4_800..5_200).contains(&increasing),
+        "{increasing} ascending steps of 9,999"
+    );
+}
+
+#[test]
+fn spilled_and_split_orders_equal_the_in_memory_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = payloads(3000);
+    let (in_memory, done) = run(&records, &options(7, 64 << 20, dir.path()));
+    assert_eq!(done.spilled, 0);
+    assert_eq!(sorted(in_memory.clone()), sorted(records.clone()));
+    assert_ne!(in_memory, records);
+    let total: u64 = records.iter().map(|r| r.len() as u64 + FRAME).sum();
+    // 64 KiB: the records spill to 256 buckets of ~2 KiB, each read whole.
+    let (spilled, done) = run(&records, &options(7, 64 << 10, dir.path()));
+    assert_eq!(done.spilled, total);
+    assert_eq!(spilled, in_memory);
+    // 1 KiB: buckets over the budget are split again (written twice).
+    let (split, done) = run(&records, &options(7, 1 << 10, dir.path()));
+    assert!(done.spilled > total, "{} of {total}", done.spilled);
+    assert_eq!(split, in_memory);
+    // Another seed, another order.
+    let (other, _) = run(&records, &options(8, 64 << 20, dir.path()));
+    assert_ne!(other, in_memory);
+    assert!(is_empty_dir(dir.path()), "bucket files left behind");
+}
+
+#[test]
+fn equal_keys_are_ordered_by_the_seed_and_uniformly() {
+    let mut counts = std::collections::HashMap::new();
+    for seed in 0..6000 {
+        let mut entries: Vec<Entry> = (0..3)
+            .map(|i| Entry {
+                key: 42,
+                start: i,
+                len: 0,
+            })
+            .collect();
+        entries.push(Entry {
+            key: 1,
+            start: 3,
+            len: 0,
+        });
+        sort_entries(&mut entries, seed);
+        assert_eq!(entries[0].start, 3, "the smaller key first");
+        let order: Vec<u64> = entries[1..].iter().map(|e| e.start).collect();
+        *counts.entry(order).or_insert(0u32) += 1;
+    }
+    assert_eq!(counts.len(), 6);
+    // Chi-square, 5 degrees of freedom: 20.52 is its 0.999 quantile.
+    let chi: f64 = counts.values().map(|&c| (f64::from(c) - 1000.0).powi(2) / 1000.0).sum();
+    assert!(chi < 20.52, "chi² {chi}: {counts:?}");
+}
+
+#[test]
+fn a_failed_emit_leaves_no_bucket_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = payloads(2000);
+    let opts = options(3, 32 << 10, dir.path());
+    let mut gather = Gather::new(&opts);
+    for p in &records {
+        gather.push(p).unwrap();
+    }
+    assert!(!is_empty_dir(dir.path()), "the records were spilled");
+    let mut out = Collect {
+        fail_at: Some(1000),
+        ..Collect::default()
+    };
+    let err = gather.finish(&mut out).unwrap_err();
+    assert!(format!("{err:#}").contains("on purpose"));
+    assert!(is_empty_dir(dir.path()), "bucket files left behind");
+}
+
+#[test]
+fn an_unusable_temp_dir_is_one_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no/such/dir");
+    let opts = options(3, 4 << 10, &missing);
+    let mut gather = Gather::new(&opts);
+    let err = (0..100).try_for_each(|_| gather.push(&[0; 100])).unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains("cannot create a temporary directory (--temp-dir)"),
+        "{text}"
+    );
+    assert!(text.contains("no/such/dir"), "{text}");
+}
+
+#[test]
+fn a_bucket_file_changed_underneath_is_an_error_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = payloads(500);
+    let opts = options(3, 8 << 10, dir.path());
+    let mut gather = Gather::new(&opts);
+    for p in &records {
+        gather.push(p).unwrap();
+    }
+    let Spill { dir: spill_dir, top } = gather.spill.take().unwrap();
+    let written = top.close().unwrap();
+    // Cut every bucket file short, once written.
+    for b in written.iter().filter(|b| b.records > 0) {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&b.path)
+            .unwrap()
+            .set_len(b.bytes / 2)
+            .unwrap();
+    }
+    let mut drain = Drain {
+        dir: &spill_dir,
+        memory: opts.memory,
+        seed: opts.seed,
+        held: Held::default(),
+        spilled: 0,
+    };
+    let err = drain.buckets(written, 0, &mut Collect::default()).unwrap_err();
+    assert!(format!("{err:#}").contains("temporary file of the shuffle"), "{err:#}");
+    drop(spill_dir);
+    assert!(is_empty_dir(dir.path()));
+}
