@@ -41,6 +41,9 @@ pub(crate) struct ReshardArgs {
     pub(crate) sharding: ShardingArgs,
 
     #[command(flatten)]
+    pub(crate) filter: crate::args::WhereArg,
+
+    #[command(flatten)]
     pub(crate) jobs: JobsArg,
 }
 
@@ -95,11 +98,12 @@ pub(crate) fn run(args: &ReshardArgs, ctx: &Ctx) -> Result<Exit> {
     let inputs = args.input.expand()?;
     let reading = Reading {
         open: &args.input.options(),
-        types: Types::Fixed(crate::example::MessageType::Raw),
+        types: untouched_unless(args.filter.get().is_some()),
         jobs: args.jobs.for_inputs(&inputs),
         range: Range::default(),
         sample: None,
         probe_limit: false,
+        filter: args.filter.get(),
     };
     let plan = Plan {
         inputs: &inputs,
@@ -112,6 +116,17 @@ pub(crate) fn run(args: &ReshardArgs, ctx: &Ctx) -> Result<Exit> {
     };
     reshape(&plan, ctx)?;
     Ok(Exit::Success)
+}
+
+/// The payload type records are read with: raw (nothing decoded) unless
+/// their features are read (`--where`, split's `--by`): then the dataset's
+/// first record decides (Example or SequenceExample).
+pub(crate) fn untouched_unless(decoded: bool) -> Types {
+    if decoded {
+        Types::Dataset
+    } else {
+        Types::Fixed(crate::example::MessageType::Raw)
+    }
 }
 
 /// What [`reshape`] writes.

@@ -60,6 +60,9 @@ pub(crate) struct ShuffleArgs {
     pub(crate) temp_dir: Option<PathBuf>,
 
     #[command(flatten)]
+    pub(crate) filter: crate::args::WhereArg,
+
+    #[command(flatten)]
     pub(crate) jobs: JobsArg,
 }
 
@@ -91,8 +94,11 @@ pub(crate) fn run(args: &ShuffleArgs, ctx: &Ctx) -> Result<Exit> {
         temp_dir: args.temp_dir.clone().unwrap_or_else(std::env::temp_dir),
     };
     let open = args.input.options();
-    // Every record, as raw bytes: nothing is decoded.
-    let how = RangeArgs::default().reading(&open, Some(MessageType::Raw), jobs);
+    // Every record, as raw bytes: nothing is decoded (unless --where
+    // reads features: then the dataset's first record decides the type).
+    let mut how = RangeArgs::default().reading(&open, Some(MessageType::Raw), jobs);
+    how.filter = args.filter.get();
+    how.types = super::reshard::untouched_unless(how.filter.is_some());
     let progress = ctx.progress(None);
     let update = |bytes, records| progress.update(bytes, records);
     let mut out = Shards {

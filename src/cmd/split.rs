@@ -15,7 +15,7 @@ use super::reshard::{reshape, Plan, ShardingArgs};
 use crate::args::{InputArgs, JobsArg};
 use crate::exit::Exit;
 use crate::output::Ctx;
-use crate::pipeline::batches::{Range, Reading, Types};
+use crate::pipeline::batches::{Range, Reading};
 use crate::pipeline::reshape::Route;
 use anyhow::{bail, Result};
 use clap::Args;
@@ -51,6 +51,9 @@ pub(crate) struct SplitArgs {
 
     #[command(flatten)]
     pub(crate) sharding: ShardingArgs,
+
+    #[command(flatten)]
+    pub(crate) filter: crate::args::WhereArg,
 
     #[command(flatten)]
     pub(crate) jobs: JobsArg,
@@ -103,10 +106,7 @@ pub(crate) fn run(args: &SplitArgs, ctx: &Ctx) -> Result<Exit> {
     let inputs = args.input.expand()?;
     // --by decodes the feature: the dataset's first record decides the
     // type (Example or SequenceExample); without it nothing is decoded.
-    let types = match args.by {
-        Some(_) => Types::Dataset,
-        None => Types::Fixed(crate::example::MessageType::Raw),
-    };
+    let types = super::reshard::untouched_unless(args.by.is_some() || args.filter.get().is_some());
     let reading = Reading {
         open: &args.input.options(),
         types,
@@ -114,6 +114,7 @@ pub(crate) fn run(args: &SplitArgs, ctx: &Ctx) -> Result<Exit> {
         range: Range::default(),
         sample: None,
         probe_limit: false,
+        filter: args.filter.get(),
     };
     let plan = Plan {
         inputs: &inputs,

@@ -269,3 +269,47 @@ fn records_over_4_mib_are_filtered_by_their_reading_thread() {
         assert_eq!(out.matches("# record").count(), 1);
     }
 }
+
+/// The reshaping commands keep only the matching records too, byte for
+/// byte and in their own order (reshard and split: input order; shuffle:
+/// a permutation of the matches).
+#[test]
+fn reshard_split_and_shuffle_write_only_the_matches() {
+    let dir = Dir::new();
+    let f = file(&dir, "in.tfrecord", 0, 200);
+    let expr = "label == 1 && country == \"US\"";
+    let want: Vec<u32> = (0..200).filter(|i| i % 3 == 1 && i % 2 == 1).collect();
+    let jsonl_of = |paths: &[String]| {
+        let mut args = vec!["to-jsonl"];
+        args.extend(paths.iter().map(String::as_str));
+        tfr(&args).run().ok()
+    };
+
+    let s = |p: std::path::PathBuf| p.to_string_lossy().into_owned();
+    let out = s(dir.path("r/t.tfrecord.gz"));
+    std::fs::create_dir_all(dir.path("r")).unwrap();
+    tfr(&["reshard", "--where", expr, "--shards", "3", "-o", &out, &f])
+        .run()
+        .ok();
+    let shards: Vec<String> = (0..3)
+        .map(|k| s(dir.path(&format!("r/t-0000{k}-of-00003.tfrecord.gz"))))
+        .collect();
+    assert_eq!(numbers(&jsonl_of(&shards)), want);
+
+    let out = s(dir.path("{split}.tfrecord"));
+    tfr(&["split", "--where", expr, "--ratio", "a=1,b=1", "-o", &out, &f])
+        .run()
+        .ok();
+    let mut got = numbers(&jsonl_of(&[s(dir.path("a.tfrecord")), s(dir.path("b.tfrecord"))]));
+    got.sort_unstable();
+    assert_eq!(got, want);
+
+    let out = s(dir.path("s.tfrecord"));
+    tfr(&["shuffle", "--where", expr, "--seed", "3", "-o", &out, &f])
+        .run()
+        .ok();
+    let mut got = numbers(&jsonl_of(&[out.clone()]));
+    assert_ne!(got, want, "shuffled");
+    got.sort_unstable();
+    assert_eq!(got, want);
+}
