@@ -249,3 +249,39 @@ fn many_star_globs_answer_at_once() {
     let elapsed = started.elapsed();
     assert!(elapsed < std::time::Duration::from_secs(10), "{elapsed:?}");
 }
+
+/// Issue 28 item 13: under `script` the pseudo terminal reports 0 columns,
+/// and tables collapsed to one character per column; now 80 (or
+/// `COLUMNS`) is taken instead.
+#[test]
+fn a_terminal_of_zero_columns_gets_a_readable_table() {
+    if std::process::Command::new("script").arg("--version").output().is_err() {
+        skip_or_fail("no `script` (util-linux)");
+        return;
+    }
+    let dir = Dir::new();
+    dir.write("a-long-file-name-for-the-table.tfrecord", &records(&[b"a", b"b"]));
+    dir.write("b.tfrecord", &records(&[b"c"]));
+    let command = format!(
+        "'{}' --quiet count a-long-file-name-for-the-table.tfrecord b.tfrecord",
+        env!("CARGO_BIN_EXE_tfr")
+    );
+    let mut script = std::process::Command::new("script");
+    script
+        .args(["-qec", &command, "/dev/null"])
+        .current_dir(dir.path(""))
+        .env_clear()
+        .stdin(std::process::Stdio::null());
+    if let Some(path) = std::env::var_os("PATH") {
+        script.env("PATH", path);
+    }
+    let out = script.output().expect("run script");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.contains("│ a-long-file-name-for-the-table.tfrecord ┆")),
+        "{text}"
+    );
+    assert!(text.lines().any(|l| l.contains("│ total ")), "{text}");
+}
