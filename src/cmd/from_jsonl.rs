@@ -29,8 +29,9 @@ use std::sync::Arc;
 
 #[derive(Args, Debug, Clone)]
 pub(crate) struct FromJsonlArgs {
-    /// Input JSONL files: paths, quoted globs, or '-' for stdin (the default
-    /// when piped). gzip or zlib input is detected and inflated.
+    /// Input JSONL files: paths, quoted globs, directories (their .jsonl,
+    /// .ndjson and .json files), or '-' for stdin (the default when piped).
+    /// gzip or zlib input is detected and inflated.
     #[arg(value_name = "FILES")]
     pub(crate) files: Vec<std::ffi::OsString>,
 
@@ -126,7 +127,7 @@ pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     if to_stdout && io::stdout().is_terminal() {
         bail!("refusing to write binary records to a terminal (redirect stdout, or use -o FILE)");
     }
-    let inputs = crate::io::input::expand(&args.files)?;
+    let inputs = crate::io::input::expand_as(&args.files, crate::io::input::Looks::Jsonl)?;
     let aux: Vec<&std::path::Path> = args.schema.iter().map(|p| p.as_path()).collect();
     crate::io::same_file::refuse_input_as_output(&inputs, &aux, &args.output, "-o")?;
     let jobs = args.jobs.get();
