@@ -135,13 +135,40 @@ pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     // Kinds seen are merged in line order by the writer, so which names
     // are tracked (the first KIND_NAMES) does not depend on thread timing.
     let mut kinds = KindLog::default();
+    // The features the writer writes as floats, with a version: workers
+    // encode with them forced too, so a file whose float feature turns
+    // integer (jq 1.6) is encoded on every core, not again by the writer.
+    // A feature is added only once its first line (float) is written, so
+    // every batch a worker encodes with it forced comes after that line.
+    let coerced = std::sync::RwLock::new((0u64, schema.clone().unwrap_or_default()));
     let work = |batch: &mut Batch, out: &mut Encoded| -> Result<()> {
         thread_local! {
-            static ENCODER: std::cell::RefCell<Option<Encoder>> = const { std::cell::RefCell::new(None) };
+            static ENCODER: std::cell::RefCell<Option<(u64, Encoder)>> = const { std::cell::RefCell::new(None) };
         }
-        ENCODER.with_borrow_mut(|encoder| {
-            let encoder = encoder.get_or_insert_with(|| Encoder::new(format, schema.clone()));
-            encode_batch(encoder, batch, &mut out.bytes, &mut out.kinds)
+        ENCODER.with_borrow_mut(|slot| {
+            let now = {
+                let shared = coerced.read().unwrap_or_else(|e| e.into_inner());
+                match slot {
+                    Some((version, _)) if *version == shared.0 => None,
+                    _ if shared.0 == 0 => Some((0, schema.clone())),
+                    _ => Some((shared.0, Some(shared.1.clone()))),
+                }
+            };
+            if let Some((version, forced)) = now {
+                *slot = Some((version, Encoder::new(format, forced)));
+            }
+            let (version, encoder) = slot.as_mut().expect("an encoder");
+            let result = encode_batch(encoder, batch, &mut out.bytes, &mut out.kinds, &mut out.rounded);
+            if result.is_err() && *version > 0 {
+                // A line the coerced kinds refuse (a typed int64_list):
+                // encoded as read, for the writer to name both lines.
+                out.bytes.clear();
+                out.kinds = KindLog::default();
+                out.rounded = None;
+                let mut plain = Encoder::new(format, schema.clone());
+                return encode_batch(&mut plain, batch, &mut out.bytes, &mut out.kinds, &mut out.rounded);
+            }
+            result
         })?;
         // The lines go on to the writer, which encodes them again when a
         // feature's kind changes.
@@ -156,6 +183,7 @@ pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     };
     let policy = args.on_kind_change;
     let mut reconcile = Reconcile {
+        coerced: &coerced,
         format,
         user: schema.clone(),
         forced: schema.clone().unwrap_or_default(),
@@ -169,6 +197,9 @@ pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     let write = |encoded: &Encoded| {
         if policy == OnKindChange::Keep || !log.conflicts(&encoded.kinds) {
             log.merge(&encoded.kinds);
+            if let Some((at, text, more)) = &encoded.rounded {
+                rec.note_rounded(at, text, *more);
+            }
             return sink.write_all(&encoded.bytes);
         }
         match rec.batch(log, encoded) {
@@ -190,8 +221,8 @@ pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
             n => format!(" (and in {n} more lines)"),
         };
         output::error_line(format_args!(
-            "warning: {at}: integer {text} is written rounded to float32{more}: a feature seen as float takes \
-             later integers as floats, and float32 holds integers exactly only up to 2^24"
+            "warning: {at}: integer {text} in a float list is written rounded to float32{more}: float32 \
+             holds integers exactly only up to 2^24"
         ));
     }
     kinds.warn(&inputs);
@@ -213,6 +244,8 @@ struct Lines {
 /// integers written as floats (the line encoded again with that kind
 /// forced), any other change is an error naming both lines.
 struct Reconcile<'a> {
+    /// `forced` as the workers see it, with a version bumped on each change.
+    coerced: &'a std::sync::RwLock<(u64, Schema)>,
     format: JsonFormat,
     /// `--schema`.
     user: Option<Schema>,
@@ -252,6 +285,7 @@ impl Reconcile<'_> {
                 .map_err(|e| anyhow!("{}:{n}:{}: {e}", lines.name, e.column(line)))?;
             kinds.clear();
             plain.for_each_kind(|section, name, kind| kinds.push((section, name.to_vec(), kind)));
+            let plain_rounded = plain.inexact_integer();
             let mut coerce = false;
             for (section, name, kind) in &kinds {
                 match log.established(*section, name) {
@@ -275,6 +309,10 @@ impl Reconcile<'_> {
                 }
             }
             if !coerce {
+                if let Some((a, b)) = plain_rounded {
+                    let text = String::from_utf8_lossy(&line[a..b]).into_owned();
+                    self.note_rounded(&format!("{}:{n}", lines.name), &text, 0);
+                }
                 continue;
             }
             out.truncate(record);
@@ -293,16 +331,19 @@ impl Reconcile<'_> {
                 bail!("{text}; line {n} cannot be read as floats: {e}");
             }
             if let Some((a, b)) = forcing.inexact_integer() {
-                match &mut self.rounded {
-                    Some((_, _, more)) => *more += 1,
-                    None => {
-                        let text = String::from_utf8_lossy(&line[a..b]).into_owned();
-                        self.rounded = Some((format!("{}:{n}", lines.name), text, 0));
-                    }
-                }
+                let text = String::from_utf8_lossy(&line[a..b]).into_owned();
+                self.note_rounded(&format!("{}:{n}", lines.name), &text, 0);
             }
         }
         Ok(out)
+    }
+
+    /// Notes lines with an integer written rounded (the first is named).
+    fn note_rounded(&mut self, at: &str, text: &str, more: u64) {
+        match &mut self.rounded {
+            Some((_, _, count)) => *count += 1 + more,
+            None => self.rounded = Some((at.to_string(), text.to_string(), more)),
+        }
     }
 
     /// Adds a feature to those whose integers are written as floats;
@@ -314,7 +355,13 @@ impl Reconcile<'_> {
             Section::FeatureLists => &mut self.forced.feature_lists,
         };
         let name = String::from_utf8_lossy(name).into_owned();
-        map.insert(name, Kind::Float) != Some(Kind::Float)
+        let new = map.insert(name, Kind::Float) != Some(Kind::Float);
+        if new {
+            let mut shared = self.coerced.write().unwrap_or_else(|e| e.into_inner());
+            shared.0 += 1;
+            shared.1 = self.forced.clone();
+        }
+        new
     }
 }
 
@@ -325,6 +372,9 @@ struct Encoded {
     bytes: Vec<u8>,
     kinds: KindLog,
     lines: Option<Lines>,
+    /// The first line with an integer written rounded to float32, that
+    /// integer, and how many more lines had one.
+    rounded: Option<(String, String, u64)>,
 }
 
 impl pipeline::Output for Encoded {
@@ -336,6 +386,7 @@ impl pipeline::Output for Encoded {
         self.bytes.clear();
         self.kinds = KindLog::default();
         self.lines = None;
+        self.rounded = None;
     }
 }
 
@@ -592,7 +643,13 @@ struct Batch {
 }
 
 /// Encodes the lines of a batch as framed records, noting feature kinds in `kinds`.
-fn encode_batch(encoder: &mut Encoder, batch: &Batch, out: &mut Vec<u8>, kinds: &mut KindLog) -> Result<()> {
+fn encode_batch(
+    encoder: &mut Encoder,
+    batch: &Batch,
+    out: &mut Vec<u8>,
+    kinds: &mut KindLog,
+    rounded: &mut Option<(String, String, u64)>,
+) -> Result<()> {
     let mut last = LastLine::default();
     let mut start = 0;
     let ends = memchr::memchr_iter(b'\n', &batch.data).chain([batch.data.len()]);
@@ -618,6 +675,15 @@ fn encode_batch(encoder: &mut Encoder, batch: &Batch, out: &mut Vec<u8>, kinds: 
             }
         }
         kinds.note_line(encoder, &mut last, (batch.input, n));
+        if let Some((a, b)) = encoder.inexact_integer() {
+            match rounded {
+                Some((_, _, more)) => *more += 1,
+                None => {
+                    let text = String::from_utf8_lossy(&line[a..b]).into_owned();
+                    *rounded = Some((format!("{}:{n}", batch.name), text, 0));
+                }
+            }
+        }
     }
     Ok(())
 }

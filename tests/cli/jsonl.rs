@@ -151,9 +151,19 @@ fn hand_written_jsonl_converts_to_the_tf_checked_payloads() {
     for (name, ty) in [("natural", "auto"), ("sequence", "auto"), ("raw", "raw")] {
         let src = data_dir().join("jsonl").join(format!("{name}.jsonl"));
         let out = format!("{name}.tfrecord");
-        dir.tfr(&["from-jsonl", &src.to_string_lossy(), "-o", &out, "--type", ty])
-            .run()
-            .ok();
+        let ran = dir
+            .tfr(&["from-jsonl", &src.to_string_lossy(), "-o", &out, "--type", ty])
+            .run();
+        ran.warns();
+        // natural.jsonl:4 has 16777217 in a float list: said, once.
+        let rounded = "natural.jsonl:4: integer 16777217 in a float list is written rounded to float32: ";
+        assert_eq!(
+            ran.stderr.lines().count(),
+            usize::from(name == "natural"),
+            "{}",
+            ran.stderr
+        );
+        assert!(name != "natural" || ran.stderr.contains(rounded), "{}", ran.stderr);
         let want = records(&payloads(&exp[name]).iter().map(Vec::as_slice).collect::<Vec<_>>());
         assert!(
             std::fs::read(dir.path(&out)).unwrap() == want,
@@ -627,7 +637,7 @@ fn integers_after_floats_are_floats_and_other_kind_changes_fail() {
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     assert!(
         ran.stderr.starts_with(
-            "tfr: warning: big.jsonl:2: integer 16777217 is written rounded to float32 (and in 1 more lines)"
+            "tfr: warning: big.jsonl:2: integer 16777217 in a float list is written rounded to float32 (and in 1 more lines)"
         ),
         "{}",
         ran.stderr
@@ -658,6 +668,37 @@ fn integers_after_floats_are_floats_and_other_kind_changes_fail() {
         dir.tfr(&["from-jsonl", "c.jsonl", "-o", "c.tfrecord", "--on-kind-change", "keep"])
             .run()
             .warns();
+    }
+    // Many batches: the workers take over the coercion once the writer
+    // has seen it; the same file whatever -j, and as if jq had kept "100.0".
+    let (mut jq, mut kept) = (String::new(), String::new());
+    for i in 0..100_000 {
+        let (a, b) = if i % 2 == 1 { ("100", "100.0") } else { ("0.5", "0.5") };
+        jq.push_str(&format!("{{\"x\": [{a}], \"i\": [{i}]}}\n"));
+        kept.push_str(&format!("{{\"x\": [{b}], \"i\": [{i}]}}\n"));
+    }
+    dir.write("many.jsonl", jq.as_bytes());
+    dir.write("kept.jsonl", kept.as_bytes());
+    dir.tfr(&["from-jsonl", "kept.jsonl", "-o", "kept.tfrecord"]).run().ok();
+    let want = std::fs::read(dir.path("kept.tfrecord")).unwrap();
+    for jobs in ["1", "2", "4"] {
+        dir.tfr(&["from-jsonl", "-j", jobs, "many.jsonl", "-o", "many.tfrecord"])
+            .run()
+            .ok();
+        assert!(std::fs::read(dir.path("many.tfrecord")).unwrap() == want, "-j {jobs}");
+    }
+    // A typed int64_list far into it is still refused, naming both lines.
+    jq.push_str("{\"x\": {\"int64_list\": [3]}}\n");
+    dir.write("many.jsonl", jq.as_bytes());
+    for jobs in ["1", "3"] {
+        let line = dir
+            .tfr(&["from-jsonl", "-j", jobs, "many.jsonl", "-o", "many.tfrecord"])
+            .run()
+            .fails(2);
+        assert!(
+            line.starts_with("tfr: feature x changes kind: float at many.jsonl:1, int64 at many.jsonl:100001 ("),
+            "-j {jobs}: {line}"
+        );
     }
     // Far apart, whatever the number of threads.
     let mut big = String::new();
