@@ -265,7 +265,23 @@ pub fn expand_as(args: &[std::ffi::OsString], looks: Looks) -> Result<Vec<Input>
                         bail!("{}: names no object (no key after the bucket)", loc.shown());
                     }
                     if loc.key.ends_with('/') {
-                        bail!("{}: names no object (the URL ends with `/`)", loc.shown());
+                        // A prefix, read as a directory: the files directly
+                        // under it whose names `looks` takes.
+                        let mut level = loc.clone();
+                        level.key.push('*');
+                        let found: Vec<String> = super::remote::list(&level)?
+                            .into_iter()
+                            .filter(|url| looks.matches(url.rsplit('/').next().unwrap_or("").as_bytes()))
+                            .collect();
+                        if found.is_empty() {
+                            bail!(
+                                "{}: a prefix with none of the {} tfr takes from a directory; name the objects, or a glob",
+                                loc.shown(),
+                                looks.what()
+                            );
+                        }
+                        inputs.extend(found.into_iter().map(Input::Url));
+                        continue;
                     }
                 }
                 inputs.push(Input::Url(loc.url()));
