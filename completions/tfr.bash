@@ -251,7 +251,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__from__subcmd__jsonl)
-            opts="-o -t -f -j -q -h -V --output --compression --type --format --schema --max-line-size --max-aux-size --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -t -f -j -q -h -V --output --compression --type --format --schema --max-line-size --on-kind-change --max-aux-size --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -291,6 +291,10 @@ _tfr() {
                     ;;
                 --max-line-size)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --on-kind-change)
+                    COMPREPLY=($(compgen -W "error keep" -- "${cur}"))
                     return 0
                     ;;
                 --max-aux-size)

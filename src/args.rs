@@ -10,7 +10,8 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 /// Input options shared by the commands that read records.
 #[derive(Args, Debug, Clone)]
 pub(crate) struct InputArgs {
-    /// Input files: paths, quoted globs, or '-' for stdin (the default when piped).
+    /// Input files: paths, quoted globs, directories (their TFRecord
+    /// files, see `tfr --help`), or '-' for stdin (the default when piped).
     #[arg(value_name = "FILES")]
     pub(crate) files: Vec<std::ffi::OsString>,
 

@@ -12,7 +12,13 @@ pub fn command() -> clap::Command {
 /// Inspect and convert TFRecord files without TensorFlow.
 ///
 /// Inputs are paths, `-` for stdin, or nothing (stdin when piped). Quoted
-/// globs ('data/train-*') are expanded by tfr, sorted. Compression (gzip,
+/// globs ('data/train-*') are expanded by tfr, sorted. A directory
+/// ('data/mnist/3.0.1/', as TFDS lays datasets out) is the TFRecord files
+/// directly in it, sorted: names holding "tfrecord", ending .tfrec or .tfr,
+/// or shards NAME-00000-of-00010 (also with .gz, .zz, .zlib, .snappy
+/// after), never hidden ones or _SUCCESS; a '**' glob reaches below it
+/// (from-jsonl takes a directory's .jsonl, .ndjson, .json). An object-store
+/// URL ending with '/' is read the same way. Compression (gzip,
 /// zlib, TensorFlow's SNAPPY) is detected from the content, never from the
 /// file name.
 ///

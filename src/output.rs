@@ -192,12 +192,43 @@ pub(crate) fn is_broken_pipe(err: &anyhow::Error) -> bool {
 }
 
 /// A comfy-table in the house style, fitted to the terminal's width when
-/// stdout is one (unconstrained in pipes, so file names are not wrapped).
+/// stdout is one ([`tty_width`]; unconstrained in pipes, so file names are
+/// not wrapped).
 pub(crate) fn table() -> comfy_table::Table {
     let mut table = comfy_table::Table::new();
     table.load_preset(comfy_table::presets::UTF8_FULL_CONDENSED);
     table.set_content_arrangement(comfy_table::ContentArrangement::Dynamic);
+    if let Some(width) = tty_width() {
+        table.set_width(width);
+    }
     table
+}
+
+/// Fewer columns than this is not a width a terminal means (a pseudo
+/// terminal nobody sized, as under `script` or some CI runners, reports 0).
+const MIN_COLUMNS: u16 = 20;
+
+/// The width tables are fitted to when stdout is a terminal (None when it
+/// is not): the terminal's, unless it reports fewer than 20 columns; then
+/// `COLUMNS` when that is a number of at least 20; else 80.
+pub(crate) fn tty_width() -> Option<u16> {
+    if !io::stdout().is_terminal() {
+        return None;
+    }
+    // comfy-table asks the terminal (TIOCGWINSZ) for a table on a tty.
+    let reported = comfy_table::Table::new().width();
+    Some(fit_width(reported, std::env::var("COLUMNS").ok().as_deref()))
+}
+
+/// [`tty_width`]'s rule, given what the terminal reported and `COLUMNS`.
+fn fit_width(reported: Option<u16>, columns: Option<&str>) -> u16 {
+    match reported {
+        Some(w) if w >= MIN_COLUMNS => w,
+        _ => columns
+            .and_then(|c| c.trim().parse::<u16>().ok())
+            .filter(|&c| c >= MIN_COLUMNS)
+            .unwrap_or(80),
+    }
 }
 
 /// Writes one `tfr: ...` line to stderr. A closed or full stderr is ignored
@@ -234,6 +265,16 @@ pub(crate) fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_terminal_of_no_width_gets_a_sensible_one() {
+        assert_eq!(fit_width(Some(120), Some("40")), 120);
+        assert_eq!(fit_width(Some(0), None), 80);
+        assert_eq!(fit_width(None, None), 80);
+        assert_eq!(fit_width(Some(0), Some("132")), 132);
+        assert_eq!(fit_width(Some(3), Some("5")), 80);
+        assert_eq!(fit_width(Some(0), Some("wide")), 80);
+    }
 
     #[test]
     fn escapes_what_drives_a_terminal() {

@@ -29,8 +29,9 @@ use std::sync::Arc;
 
 #[derive(Args, Debug, Clone)]
 pub(crate) struct FromJsonlArgs {
-    /// Input JSONL files: paths, quoted globs, or '-' for stdin (the default
-    /// when piped). gzip or zlib input is detected and inflated.
+    /// Input JSONL files: paths, quoted globs, directories (their .jsonl,
+    /// .ndjson and .json files), or '-' for stdin (the default when piped).
+    /// gzip or zlib input is detected and inflated.
     #[arg(value_name = "FILES")]
     pub(crate) files: Vec<std::ffi::OsString>,
 
@@ -68,11 +69,31 @@ pub(crate) struct FromJsonlArgs {
     #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = crate::args::parse_size)]
     pub(crate) max_line_size: u64,
 
+    /// When a feature's kind changes between lines. error: a feature seen
+    /// as float takes later integers as floats (exact up to 2^24 in
+    /// magnitude; a warning names the first line whose integer float32
+    /// holds only rounded), and any other change (int64 then float, bytes
+    /// and numbers) stops the run naming both lines, exit 2, nothing
+    /// written; keep: each line is written with the kinds it reads as, and
+    /// a warning per feature names the lines (TensorFlow parses a feature
+    /// as one kind, so such a file fails its parse spec).
+    #[arg(long, value_enum, default_value_t = OnKindChange::Error, value_name = "WHAT")]
+    pub(crate) on_kind_change: OnKindChange,
+
     #[command(flatten)]
     pub(crate) aux: crate::args::AuxSizeArg,
 
     #[command(flatten)]
     pub(crate) jobs: JobsArg,
+}
+
+/// `--on-kind-change`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum OnKindChange {
+    /// Integers after floats become floats; other changes are errors.
+    Error,
+    /// Every line as it reads; a warning per feature.
+    Keep,
 }
 
 /// Reads a `--schema` file, refusing one beyond `--max-aux-size`.
@@ -107,7 +128,7 @@ pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     if to_stdout && io::stdout().is_terminal() {
         bail!("refusing to write binary records to a terminal (redirect stdout, or use -o FILE)");
     }
-    let inputs = crate::io::input::expand(&args.files)?;
+    let inputs = crate::io::input::expand_as(&args.files, crate::io::input::Looks::Jsonl)?;
     let aux: Vec<&std::path::Path> = args.schema.iter().map(|p| p.as_path()).collect();
     crate::io::same_file::refuse_input_as_output(&inputs, &aux, &args.output, "-o")?;
     let jobs = args.jobs.get();
@@ -116,25 +137,234 @@ pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     // Kinds seen are merged in line order by the writer, so which names
     // are tracked (the first KIND_NAMES) does not depend on thread timing.
     let mut kinds = KindLog::default();
+    // The features the writer writes as floats, with a version: workers
+    // encode with them forced too, so a file whose float feature turns
+    // integer (jq 1.6) is encoded on every core, not again by the writer.
+    // A feature is added only once its first line (float) is written, so
+    // every batch a worker encodes with it forced comes after that line.
+    let coerced = std::sync::RwLock::new((0u64, schema.clone().unwrap_or_default()));
     let work = |batch: &mut Batch, out: &mut Encoded| -> Result<()> {
         thread_local! {
-            static ENCODER: std::cell::RefCell<Option<Encoder>> = const { std::cell::RefCell::new(None) };
+            static ENCODER: std::cell::RefCell<Option<(u64, Encoder)>> = const { std::cell::RefCell::new(None) };
         }
-        ENCODER.with_borrow_mut(|encoder| {
-            let encoder = encoder.get_or_insert_with(|| Encoder::new(format, schema.clone()));
-            encode_batch(encoder, batch, &mut out.bytes, &mut out.kinds)
-        })
+        ENCODER.with_borrow_mut(|slot| {
+            let now = {
+                let shared = coerced.read().unwrap_or_else(|e| e.into_inner());
+                match slot {
+                    Some((version, _)) if *version == shared.0 => None,
+                    _ if shared.0 == 0 => Some((0, schema.clone())),
+                    _ => Some((shared.0, Some(shared.1.clone()))),
+                }
+            };
+            if let Some((version, forced)) = now {
+                *slot = Some((version, Encoder::new(format, forced)));
+            }
+            let (version, encoder) = slot.as_mut().expect("an encoder");
+            let result = encode_batch(encoder, batch, &mut out.bytes, &mut out.kinds, &mut out.rounded);
+            if result.is_err() && *version > 0 {
+                // A line the coerced kinds refuse (a typed int64_list):
+                // encoded as read, for the writer to name both lines.
+                out.bytes.clear();
+                out.kinds = KindLog::default();
+                out.rounded = None;
+                let mut plain = Encoder::new(format, schema.clone());
+                return encode_batch(&mut plain, batch, &mut out.bytes, &mut out.kinds, &mut out.rounded);
+            }
+            result
+        })?;
+        // The lines go on to the writer, which encodes them again when a
+        // feature's kind changes.
+        out.lines = Some(Lines {
+            data: std::mem::take(&mut batch.data),
+            first_line: batch.first_line,
+            input: batch.input,
+            ty: batch.ty,
+            name: batch.name.clone(),
+        });
+        Ok(())
     };
-    let (sink, log) = (&mut out, &mut kinds);
+    let policy = args.on_kind_change;
+    let mut reconcile = Reconcile {
+        coerced: &coerced,
+        format,
+        user: schema.clone(),
+        forced: schema.clone().unwrap_or_default(),
+        plain: None,
+        forcing: None,
+        inputs: &inputs,
+        rounded: None,
+        failed: None,
+    };
+    let (sink, log, rec) = (&mut out, &mut kinds, &mut reconcile);
     let write = |encoded: &Encoded| {
-        log.merge(&encoded.kinds);
-        sink.write_all(&encoded.bytes)
+        if policy == OnKindChange::Keep || !log.conflicts(&encoded.kinds) {
+            log.merge(&encoded.kinds);
+            if let Some((at, text, more)) = &encoded.rounded {
+                rec.note_rounded(at, text, *more);
+            }
+            return sink.write_all(&encoded.bytes);
+        }
+        match rec.batch(log, encoded) {
+            Ok(bytes) => sink.write_all(&bytes),
+            Err(e) => {
+                rec.failed = Some(e);
+                Err(io::Error::other("kind change"))
+            }
+        }
     };
     let produce = |tx: &mut Sender<Batch>| produce(&inputs, format, &mut ty, args.max_line_size, ctx, tx);
-    pipeline::run(pipeline::workers(jobs), produce, work, write)?;
+    if let Err(e) = pipeline::run(pipeline::workers(jobs), produce, work, write) {
+        return Err(reconcile.failed.take().unwrap_or(e));
+    }
     out.commit()?;
+    if let Some((at, text, more)) = &reconcile.rounded {
+        let more = match more {
+            0 => String::new(),
+            n => format!(" (and in {n} more lines)"),
+        };
+        output::error_line(format_args!(
+            "warning: {at}: integer {text} in a float list is written rounded to float32{more}: float32 \
+             holds integers exactly only up to 2^24"
+        ));
+    }
     kinds.warn(&inputs);
     Ok(Exit::Success)
+}
+
+/// The lines of a batch, kept for the writer.
+struct Lines {
+    data: Vec<u8>,
+    first_line: u64,
+    input: usize,
+    ty: MessageType,
+    name: Arc<str>,
+}
+
+/// The writer's second look at a batch in which a feature's kind changes
+/// (`--on-kind-change error`): line by line, in order, each feature's kind
+/// is the kind of its first line; a feature seen as float has later
+/// integers written as floats (the line encoded again with that kind
+/// forced), any other change is an error naming both lines.
+struct Reconcile<'a> {
+    /// `forced` as the workers see it, with a version bumped on each change.
+    coerced: &'a std::sync::RwLock<(u64, Schema)>,
+    format: JsonFormat,
+    /// `--schema`.
+    user: Option<Schema>,
+    /// `--schema` and the features whose integers are written as floats.
+    forced: Schema,
+    /// An encoder with `--schema` alone.
+    plain: Option<Encoder>,
+    /// An encoder with `forced` (made again when it grows).
+    forcing: Option<Encoder>,
+    inputs: &'a [Input],
+    /// The first integer written rounded: where, its text, and how many
+    /// more lines had one.
+    rounded: Option<(String, String, u64)>,
+    /// The error that stopped the writer.
+    failed: Option<anyhow::Error>,
+}
+
+impl Reconcile<'_> {
+    fn batch(&mut self, log: &mut KindLog, encoded: &Encoded) -> Result<Vec<u8>> {
+        let lines = encoded.lines.as_ref().expect("a batch's lines");
+        let mut out = Vec::with_capacity(encoded.bytes.len());
+        let mut kinds: Vec<(Section, Vec<u8>, Kind)> = Vec::new();
+        let mut start = 0;
+        let ends = memchr::memchr_iter(b'\n', &lines.data).chain([lines.data.len()]);
+        for (n, end) in (lines.first_line..).zip(ends) {
+            let line = &lines.data[start..end];
+            start = end + 1;
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let at = (lines.input, n);
+            let (format, user) = (self.format, &self.user);
+            let plain = self.plain.get_or_insert_with(|| Encoder::new(format, user.clone()));
+            let record = out.len();
+            append_framed(&mut out, |o| plain.encode(lines.ty, line, o))
+                .map_err(|e| anyhow!("{}:{n}:{}: {e}", lines.name, e.column(line)))?;
+            kinds.clear();
+            plain.for_each_kind(|section, name, kind| kinds.push((section, name.to_vec(), kind)));
+            let plain_rounded = plain.inexact_integer();
+            let mut coerce = false;
+            for (section, name, kind) in &kinds {
+                match log.established(*section, name) {
+                    Some((was, _)) if was == *kind => {}
+                    Some((Kind::Float, _)) if *kind == Kind::Int64 => {
+                        coerce = true;
+                        if self.force_float(*section, name) {
+                            self.forcing = None;
+                        }
+                    }
+                    Some((was, first)) => {
+                        bail!(change_message(
+                            self.inputs,
+                            *section,
+                            name,
+                            &[(first, was), (at, *kind)],
+                            true
+                        ))
+                    }
+                    None => log.note(*section, name, *kind, pack(at), KIND_NAMES),
+                }
+            }
+            if !coerce {
+                if let Some((a, b)) = plain_rounded {
+                    let text = String::from_utf8_lossy(&line[a..b]).into_owned();
+                    self.note_rounded(&format!("{}:{n}", lines.name), &text, 0);
+                }
+                continue;
+            }
+            out.truncate(record);
+            let forced = &self.forced;
+            let forcing = self
+                .forcing
+                .get_or_insert_with(|| Encoder::new(format, Some(forced.clone())));
+            if let Err(e) = append_framed(&mut out, |o| forcing.encode(lines.ty, line, o)) {
+                // The typed form ({"int64_list": [...]}) asks for int64.
+                let (section, name, kind) = kinds
+                    .iter()
+                    .find(|(s, n, k)| *k == Kind::Int64 && log.established(*s, n).is_some_and(|e| e.0 == Kind::Float))
+                    .expect("a coerced feature");
+                let first = log.established(*section, name).expect("established").1;
+                let text = change_message(self.inputs, *section, name, &[(first, Kind::Float), (at, *kind)], true);
+                bail!("{text}; line {n} cannot be read as floats: {e}");
+            }
+            if let Some((a, b)) = forcing.inexact_integer() {
+                let text = String::from_utf8_lossy(&line[a..b]).into_owned();
+                self.note_rounded(&format!("{}:{n}", lines.name), &text, 0);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Notes lines with an integer written rounded (the first is named).
+    fn note_rounded(&mut self, at: &str, text: &str, more: u64) {
+        match &mut self.rounded {
+            Some((_, _, count)) => *count += 1 + more,
+            None => self.rounded = Some((at.to_string(), text.to_string(), more)),
+        }
+    }
+
+    /// Adds a feature to those whose integers are written as floats;
+    /// whether it was new.
+    fn force_float(&mut self, section: Section, name: &[u8]) -> bool {
+        let map = match section {
+            Section::Features => &mut self.forced.features,
+            Section::Context => &mut self.forced.context,
+            Section::FeatureLists => &mut self.forced.feature_lists,
+        };
+        let name = String::from_utf8_lossy(name).into_owned();
+        let new = map.insert(name, Kind::Float) != Some(Kind::Float);
+        if new {
+            let mut shared = self.coerced.write().unwrap_or_else(|e| e.into_inner());
+            shared.0 += 1;
+            shared.1 = self.forced.clone();
+        }
+        new
+    }
 }
 
 /// What a worker makes of a batch: the framed records, and the kinds of
@@ -143,6 +373,10 @@ pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
 struct Encoded {
     bytes: Vec<u8>,
     kinds: KindLog,
+    lines: Option<Lines>,
+    /// The first line with an integer written rounded to float32, that
+    /// integer, and how many more lines had one.
+    rounded: Option<(String, String, u64)>,
 }
 
 impl pipeline::Output for Encoded {
@@ -153,6 +387,8 @@ impl pipeline::Output for Encoded {
     fn clear(&mut self) {
         self.bytes.clear();
         self.kinds = KindLog::default();
+        self.lines = None;
+        self.rounded = None;
     }
 }
 
@@ -271,6 +507,27 @@ impl KindLog {
         last.0.truncate(i.min(LAST_LINE_MAX));
     }
 
+    /// A feature's kind: the kind of the first line it was seen in, and that line.
+    fn established(&self, section: Section, name: &[u8]) -> Option<(Kind, Line)> {
+        let firsts = self.first.get(&section_key(section, name)[..])?;
+        let kinds = [Kind::Int64, Kind::Float, Kind::Bytes];
+        let (at, kind) = firsts
+            .iter()
+            .zip(kinds)
+            .filter(|(&at, _)| at > 0)
+            .min_by_key(|(&at, _)| at)?;
+        Some((kind, unpack(*at)?))
+    }
+
+    /// Whether a batch's kinds, taken with those seen before, give some
+    /// feature more than one kind.
+    fn conflicts(&self, batch: &KindLog) -> bool {
+        batch.first.iter().any(|(key, firsts)| {
+            let before = self.first.get(key).copied().unwrap_or_default();
+            firsts.iter().zip(before).filter(|(&a, b)| a > 0 || *b > 0).count() > 1
+        })
+    }
+
     fn merge(&mut self, other: &KindLog) {
         self.untracked |= other.untracked;
         // In the order the names first appear, so that which names fit
@@ -311,27 +568,9 @@ impl KindLog {
         // In the order the changes happen.
         mixed.sort();
         for (_, path, kinds, list) in mixed.iter().take(MAX) {
-            let seen: Vec<String> = kinds
-                .iter()
-                .map(|((input, line), kind)| format!("{kind} at {}:{line}", inputs[*input].display()))
-                .collect();
-            let names: Vec<&str> = kinds.iter().map(|(_, k)| *k).collect();
-            let hint = if names.len() == 2 && names.contains(&"int64") && names.contains(&"float") {
-                "whole numbers read as int64: write 1.0, or force the kind with {\"float_list\": [...]} or --schema"
-            } else {
-                "force one kind with the typed form ({\"bytes_list\": [...]} etc.) or --schema"
-            };
-            // Within a feature list the steps of one record changing kind
-            // make TensorFlow reject that record (verify-crc --payloads
-            // flags it); across records, each parse reads one kind.
-            let reads = if *list {
-                "tf.io.parse_sequence_example reads one kind per feature list and rejects a record whose steps differ in kind"
-            } else {
-                "tf.io.parse_example reads one kind per feature"
-            };
             output::error_line(format_args!(
-                "warning: feature {path} changes kind: {} ({reads}; {hint})",
-                seen.join(", ")
+                "warning: {}",
+                change_text(inputs, path, kinds, *list, false)
             ));
         }
         if self.untracked {
@@ -343,6 +582,55 @@ impl KindLog {
             output::error_line(format_args!("warning: {} more features change kind", mixed.len() - MAX));
         }
     }
+}
+
+/// "feature X changes kind: K at FILE:LINE, ..." with what TensorFlow
+/// makes of it and how to settle the kind.
+fn change_text(inputs: &[Input], path: &str, kinds: &[(Line, &str)], list: bool, stops: bool) -> String {
+    let seen: Vec<String> = kinds
+        .iter()
+        .map(|((input, line), kind)| format!("{kind} at {}:{line}", inputs[*input].display()))
+        .collect();
+    let names: Vec<&str> = kinds.iter().map(|(_, k)| *k).collect();
+    let hint = if names.len() == 2 && names.contains(&"int64") && names.contains(&"float") {
+        "whole numbers read as int64: write 1.0, or force the kind with {\"float_list\": [...]} or --schema"
+    } else {
+        "force one kind with the typed form ({\"bytes_list\": [...]} etc.) or --schema"
+    };
+    // Within a feature list the steps of one record changing kind
+    // make TensorFlow reject that record (verify-crc --payloads
+    // flags it); across records, each parse reads one kind.
+    let reads = if list {
+        "tf.io.parse_sequence_example reads one kind per feature list and rejects a record whose steps differ in kind"
+    } else {
+        "tf.io.parse_example reads one kind per feature"
+    };
+    let keep = if stops {
+        "; --on-kind-change keep writes the lines as they read"
+    } else {
+        ""
+    };
+    format!(
+        "feature {path} changes kind: {} ({reads}; {hint}{keep})",
+        seen.join(", ")
+    )
+}
+
+/// [`change_text`] for a change found while writing.
+fn change_message(inputs: &[Input], section: Section, name: &[u8], kinds: &[(Line, Kind)], stops: bool) -> String {
+    let kinds: Vec<(Line, &str)> = kinds
+        .iter()
+        .map(|&(at, kind)| {
+            let name = match kind {
+                Kind::Int64 => "int64",
+                Kind::Float => "float",
+                _ => "bytes",
+            };
+            (at, name)
+        })
+        .collect();
+    let list = matches!(section, Section::FeatureLists);
+    change_text(inputs, &section.path(name, None), &kinds, list, stops)
 }
 
 /// Whole lines of one input for a worker to encode.
@@ -357,7 +645,13 @@ struct Batch {
 }
 
 /// Encodes the lines of a batch as framed records, noting feature kinds in `kinds`.
-fn encode_batch(encoder: &mut Encoder, batch: &Batch, out: &mut Vec<u8>, kinds: &mut KindLog) -> Result<()> {
+fn encode_batch(
+    encoder: &mut Encoder,
+    batch: &Batch,
+    out: &mut Vec<u8>,
+    kinds: &mut KindLog,
+    rounded: &mut Option<(String, String, u64)>,
+) -> Result<()> {
     let mut last = LastLine::default();
     let mut start = 0;
     let ends = memchr::memchr_iter(b'\n', &batch.data).chain([batch.data.len()]);
@@ -383,6 +677,15 @@ fn encode_batch(encoder: &mut Encoder, batch: &Batch, out: &mut Vec<u8>, kinds: 
             }
         }
         kinds.note_line(encoder, &mut last, (batch.input, n));
+        if let Some((a, b)) = encoder.inexact_integer() {
+            match rounded {
+                Some((_, _, more)) => *more += 1,
+                None => {
+                    let text = String::from_utf8_lossy(&line[a..b]).into_owned();
+                    *rounded = Some((format!("{}:{n}", batch.name), text, 0));
+                }
+            }
+        }
     }
     Ok(())
 }

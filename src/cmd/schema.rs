@@ -13,7 +13,6 @@ use anyhow::Result;
 use clap::Args;
 use comfy_table::{presets, ColumnConstraint, ContentArrangement, Table, Width};
 use std::fmt::Write as _;
-use std::io::IsTerminal;
 
 /// `--format` of `tfr schema`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -228,11 +227,7 @@ pub(crate) fn run(args: &SchemaArgs, ctx: &Ctx) -> Result<Exit> {
 
 /// The width tables are fitted to: the terminal's, else 80 columns.
 fn table_width() -> Option<u16> {
-    if std::io::stdout().is_terminal() {
-        None
-    } else {
-        Some(80)
-    }
+    Some(output::tty_width().unwrap_or(80))
 }
 
 fn write_table(out: &mut String, scan: &Scan, width: Option<u16>) {

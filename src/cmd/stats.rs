@@ -181,11 +181,7 @@ fn write_table(out: &mut String, scan: &Scan) {
         .parts()
         .into_iter()
         .map(|(part, table, total)| (title(part), table, total));
-    let width = if std::io::stdout().is_terminal() {
-        None
-    } else {
-        Some(100)
-    };
+    let width = Some(crate::output::tty_width().unwrap_or(100));
     for (title, table, total) in sections {
         let _ = writeln!(out, "\n{} {title}", table.len());
         if table.is_empty() {

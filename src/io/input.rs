@@ -138,8 +138,102 @@ pub fn escape_name(bytes: &[u8]) -> String {
 /// argument at all means stdin when it is not a terminal. Names are bytes:
 /// a name that is not UTF-8 is an input like any other. A URL (`s3://`,
 /// `gs://`, `az://`, `http(s)://`) is an object; a glob in an object
-/// store's URL is expanded by listing; `file://` is a path.
+/// store's URL is expanded by listing; `file://` is a path. A directory
+/// is the TFRecord files directly in it ([`Looks::Records`]), sorted.
 pub fn expand(args: &[std::ffi::OsString]) -> Result<Vec<Input>> {
+    expand_as(args, Looks::Records)
+}
+
+/// Which files of a directory given as an input are taken: those whose
+/// names say they are such files. Only regular files (or links to them)
+/// directly in the directory, not below it (a `**` glob reaches further),
+/// and never a hidden one (`.name`) or a marker such as `_SUCCESS`
+/// (`_name`); sorted by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Looks {
+    /// A name holding `tfrecord` (any case: `x.tfrecord`, `x.tfrecords`,
+    /// TFDS's `mnist-train.tfrecord-00000-of-00001`), ending `.tfrec` or
+    /// `.tfr`, or a shard `NAME-00000-of-00010` (Beam, TFX), each also
+    /// with `.gz`, `.gzip`, `.zz`, `.zlib` or `.snappy` after it.
+    Records,
+    /// A name ending `.jsonl`, `.ndjson` or `.json`, also with `.gz`,
+    /// `.gzip`, `.zz` or `.zlib` after it.
+    Jsonl,
+}
+
+impl Looks {
+    /// Whether a file name (its last component) is one of these files.
+    pub fn matches(self, name: &[u8]) -> bool {
+        if name.is_empty() || name[0] == b'.' || name[0] == b'_' {
+            return false;
+        }
+        let lower = name.to_ascii_lowercase();
+        let mut stem = &lower[..];
+        for ext in [&b".gz"[..], b".gzip", b".zz", b".zlib", b".snappy"] {
+            if let Some(s) = stem.strip_suffix(ext) {
+                stem = s;
+                break;
+            }
+        }
+        match self {
+            Looks::Records => {
+                stem.windows(8).any(|w| w == b"tfrecord")
+                    || stem.ends_with(b".tfrec")
+                    || stem.ends_with(b".tfr")
+                    || is_shard(stem)
+            }
+            Looks::Jsonl => [&b".jsonl"[..], b".ndjson", b".json"].iter().any(|e| stem.ends_with(e)),
+        }
+    }
+
+    fn what(self) -> &'static str {
+        match self {
+            Looks::Records => {
+                "TFRecord files (names holding \"tfrecord\", ending .tfrec or .tfr, or shards NAME-00000-of-00010)"
+            }
+            Looks::Jsonl => "JSON lines files (.jsonl, .ndjson, .json)",
+        }
+    }
+}
+
+/// Whether a name ends with a shard number: `-DIGITS-of-DIGITS`.
+fn is_shard(name: &[u8]) -> bool {
+    let Some(at) = name.windows(4).rposition(|w| w == b"-of-") else {
+        return false;
+    };
+    let total = &name[at + 4..];
+    let index = name[..at].iter().rev().take_while(|b| b.is_ascii_digit()).count();
+    !total.is_empty() && total.iter().all(u8::is_ascii_digit) && index > 0 && name[..at - index].ends_with(b"-")
+}
+
+/// The files of a directory given as an input (see [`Looks`]).
+fn directory(dir: &std::path::Path, looks: Looks) -> Result<Vec<PathBuf>> {
+    let shown = show_path(dir);
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).with_context(|| format!("{shown}: cannot list the directory"))? {
+        let entry = entry.with_context(|| format!("{shown}: cannot list the directory"))?;
+        let name = entry.file_name();
+        if !looks.matches(&os_bytes(&name)) {
+            continue;
+        }
+        let path = entry.path();
+        // Follows links: a link to a file is taken, one to a directory not.
+        if std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+            found.push(path);
+        }
+    }
+    if found.is_empty() {
+        bail!(
+            "{shown}: a directory with none of the {} tfr takes from a directory; name the files, or a glob",
+            looks.what()
+        );
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// [`expand`], with directories read as `looks` says.
+pub fn expand_as(args: &[std::ffi::OsString], looks: Looks) -> Result<Vec<Input>> {
     if args.is_empty() {
         if io::stdin().is_terminal() {
             bail!("no input files given (pass file names, or pipe data into stdin with `-`)");
@@ -171,7 +265,23 @@ pub fn expand(args: &[std::ffi::OsString]) -> Result<Vec<Input>> {
                         bail!("{}: names no object (no key after the bucket)", loc.shown());
                     }
                     if loc.key.ends_with('/') {
-                        bail!("{}: names no object (the URL ends with `/`)", loc.shown());
+                        // A prefix, read as a directory: the files directly
+                        // under it whose names `looks` takes.
+                        let mut level = loc.clone();
+                        level.key.push('*');
+                        let found: Vec<String> = super::remote::list(&level)?
+                            .into_iter()
+                            .filter(|url| looks.matches(url.rsplit('/').next().unwrap_or("").as_bytes()))
+                            .collect();
+                        if found.is_empty() {
+                            bail!(
+                                "{}: a prefix with none of the {} tfr takes from a directory; name the objects, or a glob",
+                                loc.shown(),
+                                looks.what()
+                            );
+                        }
+                        inputs.extend(found.into_iter().map(Input::Url));
+                        continue;
                     }
                 }
                 inputs.push(Input::Url(loc.url()));
@@ -200,6 +310,12 @@ pub fn expand(args: &[std::ffi::OsString]) -> Result<Vec<Input>> {
             }
             matched.sort();
             inputs.extend(matched.into_iter().map(Input::Path));
+        } else if std::path::Path::new(arg).is_dir() {
+            inputs.extend(
+                directory(std::path::Path::new(arg), looks)?
+                    .into_iter()
+                    .map(Input::Path),
+            );
         } else {
             inputs.push(Input::Path(PathBuf::from(arg)));
         }
@@ -505,6 +621,37 @@ pub enum Opened {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn which_files_of_a_directory_are_taken() {
+        use super::Looks::{Jsonl, Records};
+        for name in [
+            "train.tfrecord",
+            "x.TFRecords",
+            "mnist-train.tfrecord-00000-of-00001",
+            "data_tfrecord-00000-of-00001.gz",
+            "train-00003-of-00010",
+            "a.tfrec",
+            "b.tfr.gz",
+            "c.tfrecord.snappy",
+        ] {
+            assert!(Records.matches(name.as_bytes()), "{name}");
+        }
+        for name in [
+            "dataset_info.json",
+            "features.json",
+            "label.labels.txt",
+            ".x.tfrecord",
+            "_SUCCESS",
+            "train-of-10",
+            "notes-3-of-x",
+            "readme",
+        ] {
+            assert!(!Records.matches(name.as_bytes()), "{name}");
+        }
+        assert!(Jsonl.matches(b"a.jsonl") && Jsonl.matches(b"b.json.gz") && Jsonl.matches(b"c.NDJSON"));
+        assert!(!Jsonl.matches(b"a.tfrecord") && !Jsonl.matches(b".a.jsonl"));
+    }
+
     use super::*;
 
     #[test]

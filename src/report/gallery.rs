@@ -315,7 +315,7 @@ pub fn card(
     let _ = write!(
         html,
         r#"<article class="card"><header>{} <b>#{index}</b></header>"#,
-        escape(name)
+        super::breakable(name)
     );
     match ty {
         MessageType::SequenceExample => {

@@ -40,6 +40,53 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// [`escape`], with a line break allowed after each `/`, `-`, `_` and `.`
+/// (`<wbr>`): a long file or feature name wraps between its parts, not in
+/// the middle of a word (CSS breaks a word only when a part is still too
+/// long for the column).
+pub fn breakable(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 16);
+    let mut part = String::new();
+    for c in s.chars() {
+        part.push(c);
+        if matches!(c, '/' | '-' | '_' | '.') {
+            out.push_str(&escape(&part));
+            out.push_str("<wbr>");
+            part.clear();
+        }
+    }
+    out.push_str(&escape(&part));
+    out
+}
+
+/// A number of an integer feature (mean, min, median, max): every digit
+/// of its integer part, as timestamps and ids need (`1600000000`, not
+/// `1.600G`); under 10,000, and for floats, shortened.
+fn value_text(v: f64, integers: bool) -> String {
+    if integers && v.is_finite() && v.abs() >= 1e4 && v.abs() < 1e19 {
+        format!("{v:.0}")
+    } else {
+        svg::short_number(v)
+    }
+}
+
+/// The mark of a figure estimated by a sketch, with what it means.
+fn approx(estimated: bool, what: &str) -> String {
+    if estimated {
+        format!("<span class=\"approx\" title=\"{}\">≈</span>", escape(what))
+    } else {
+        String::new()
+    }
+}
+
+/// What `≈` means in the median column.
+const MEDIAN_SKETCH: &str = "estimated: more than 4,096 distinct values, so quantiles come from a t-digest \
+     (within 1% of the count in rank); min and max are always exact";
+
+/// What `≈` means in the unique column.
+const UNIQUE_SKETCH: &str = "estimated: more than 65,536 distinct values, counted by a HyperLogLog \
+     (0.8% standard error)";
+
 /// One anomaly of a feature, as the page shows it.
 #[derive(Clone, Debug)]
 pub struct Anomaly {
@@ -72,7 +119,7 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bott
 .sub{color:#5f6368;margin:2px 0 10px}
 table{border-collapse:collapse}th,td{padding:4px 8px;text-align:right;vertical-align:middle}
 th{background:#e8f0fe;font-weight:600;white-space:nowrap}
-button{font:inherit;border:1px solid #dadce0;background:#fff;border-radius:4px;padding:1px 8px;cursor:pointer}button.on{background:#e8f0fe}td.name,th.name{text-align:left}td.name{font-family:ui-monospace,Menlo,Consolas,monospace;max-width:260px;word-break:break-all}
+button{font:inherit;border:1px solid #dadce0;background:#fff;border-radius:4px;padding:1px 8px;cursor:pointer}button.on{background:#e8f0fe}td.name,th.name{text-align:left}td.name{font-family:ui-monospace,Menlo,Consolas,monospace;max-width:260px;overflow-wrap:anywhere}
 tr.row{border-top:1px solid #eee}tr.anomalous td.name{color:#c5221f;font-weight:600}
 .warn{color:#c5221f;font-weight:600}.ok{color:#188038;font-weight:600}
 .badge{display:inline-block;background:#fce8e6;color:#c5221f;border-radius:8px;padding:0 6px;margin-left:6px;font-size:12px}
@@ -81,9 +128,10 @@ body.quantiles svg.standard,body:not(.quantiles) svg.quantiles{display:none}
 .controls{margin:6px 0 10px}.controls label{margin-right:14px}
 table.overview td,table.overview th{text-align:left}
 ul.anomalies{padding-left:20px}ul.anomalies li{margin:2px 0}code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px}
-.cards{display:flex;flex-wrap:wrap;gap:12px}
-.card{border:1px solid #dadce0;border-radius:8px;padding:8px;width:340px;overflow:hidden}
-.card header{font-size:12px;color:#5f6368;margin-bottom:6px;word-break:break-all}
+.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(320px,1fr));gap:12px}
+.card{border:1px solid #dadce0;border-radius:8px;padding:8px;min-width:0;overflow:hidden}
+.card header{font-size:12px;color:#5f6368;margin-bottom:6px;overflow-wrap:anywhere}
+span.approx{cursor:help;border-bottom:1px dotted #5f6368}
 .pics{display:flex;flex-wrap:wrap;gap:6px}figure{margin:0}figure img{display:block;max-width:160px;max-height:160px;min-width:48px;image-rendering:pixelated;border-radius:4px}
 figcaption{font-size:11px;color:#5f6368}figure.broken div{width:160px;height:60px;background:#f1f3f4;font-size:11px;padding:4px;box-sizing:border-box}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:1px 8px;margin:6px 0 0;font-size:12px}
@@ -115,7 +163,14 @@ function tfrCheck(){
     decoded:imgs.filter(function(i){return i.complete&&i.naturalWidth>0;}).length,
     sizes:imgs.map(function(i){return [i.naturalWidth,i.naturalHeight];}),
     features:Array.from(document.querySelectorAll('tr.row')).map(function(r){return r.dataset.name;}),
-    charts:document.querySelectorAll('svg rect').length};
+    charts:document.querySelectorAll('svg rect').length,
+    columns:(function(){var c=Array.from(document.querySelectorAll('.card'));
+      return c.filter(function(x){return x.offsetTop===c[0].offsetTop;}).length;})(),
+    cards_width:(function(){var g=document.querySelector('.cards');return g?g.getBoundingClientRect().width:0;})(),
+    cards_used:(function(){var c=Array.from(document.querySelectorAll('.card'));var g=document.querySelector('.cards');
+      if(!c.length||!g){return 0;}
+      var row=c.filter(function(x){return x.offsetTop===c[0].offsetTop;});
+      return row[row.length-1].getBoundingClientRect().right-g.getBoundingClientRect().left;})()};
   tfrSort('missing');
   report.by_missing=Array.from(document.querySelectorAll('tr.row')).map(function(r){return r.dataset.name;});
   tfrSort('name');
@@ -235,7 +290,7 @@ fn overview(h: &mut String, page: &Page<'_>) {
         let _ = write!(
             h,
             "<tr><td class=\"name\">{}</td><td>{}</td><td>{}</td></tr>",
-            escape(&f.name),
+            breakable(&f.name),
             scan.records_of(i),
             f.compression.name()
         );
@@ -281,23 +336,26 @@ fn features(h: &mut String, table: &FeatureTable, total: u64, anomalies: &[Anoma
             escape(&f.name),
             s.missing,
             bad.len(),
-            escape(&crate::schema::describe::display_name(&f.name)),
+            breakable(&crate::schema::describe::display_name(&f.name)),
             s.present,
             pct(s.missing, total),
         );
         match (&s.num, &s.bytes, s.ty) {
-            (Some(n), _, _) => {
-                let approx = if n.exact { "" } else { "≈" };
+            (Some(n), _, ty) => {
+                // Min and max are exact; the median is a quantile, which a
+                // sketch estimates past 4,096 distinct values.
+                let approx = approx(!n.exact, MEDIAN_SKETCH);
+                let ints = ty == Some(StatsType::Int);
                 let _ = writeln!(
                     numeric,
-                    "{row_start}<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{approx}{}</td><td>{}</td><td>{}</td><td>{}{}</td></tr>",
+                    "{row_start}<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{approx}{}</td><td>{}</td><td>{}{}</td></tr>",
                     values_text(&s),
-                    svg::short_number(n.mean),
+                    value_text(n.mean, ints),
                     svg::short_number(n.std_dev),
                     pct(n.zeros, s.tot_values),
-                    svg::short_number(n.min),
-                    svg::short_number(n.median),
-                    svg::short_number(n.max),
+                    value_text(n.min, ints),
+                    value_text(n.median, ints),
+                    value_text(n.max, ints),
                     svg::histogram(&n.standard, false, "standard"),
                     svg::histogram(&n.quantiles, true, "quantiles"),
                 );
@@ -312,7 +370,7 @@ fn features(h: &mut String, table: &FeatureTable, total: u64, anomalies: &[Anoma
                 let (first, freq) = top
                     .first()
                     .map_or((String::new(), "-".to_string()), |t| (t.0.clone(), t.1.to_string()));
-                let approx = if b.unique_exact { "" } else { "≈" };
+                let approx = approx(!b.unique_exact, UNIQUE_SKETCH);
                 let _ = writeln!(
                     text,
                     "{row_start}<td>{}</td><td>{approx}{}</td><td class=\"name\">{}</td><td>{}</td><td>{:.1}</td><td>{}</td></tr>",
@@ -371,6 +429,9 @@ fn features(h: &mut String, table: &FeatureTable, total: u64, anomalies: &[Anoma
             ],
         ));
         let _ = writeln!(h, "{numeric}</tbody></table>");
+        if numeric.contains("class=\"approx\"") {
+            let _ = writeln!(h, "<p class=\"sub\">≈ median: {}</p>", escape(MEDIAN_SKETCH));
+        }
     }
     if !text.is_empty() {
         h.push_str(&head(
@@ -378,6 +439,9 @@ fn features(h: &mut String, table: &FeatureTable, total: u64, anomalies: &[Anoma
             &["values", "unique", "top", "freq top", "avg length", "top values"],
         ));
         let _ = writeln!(h, "{text}</tbody></table>");
+        if text.contains("class=\"approx\"") {
+            let _ = writeln!(h, "<p class=\"sub\">≈ unique: {}</p>", escape(UNIQUE_SKETCH));
+        }
     }
     if !bytes.is_empty() {
         h.push_str(&head(
@@ -407,6 +471,20 @@ fn values_text(s: &Summary) -> String {
 
 #[cfg(test)]
 mod escape_tests {
+    #[test]
+    fn names_break_between_parts_and_integers_keep_their_digits() {
+        assert_eq!(
+            super::breakable("data/train-0001.tfrecord<x>"),
+            "data/<wbr>train-<wbr>0001.<wbr>tfrecord&lt;x&gt;"
+        );
+        assert_eq!(super::value_text(1_600_000_000.0, true), "1600000000");
+        assert_eq!(super::value_text(-9_007_199_254_740_992.0, true), "-9007199254740992");
+        assert_eq!(super::value_text(1_600_000_000.0, false), "1.600G");
+        assert_eq!(super::value_text(f64::NAN, true), super::svg::short_number(f64::NAN));
+        assert_eq!(super::value_text(4.5, true), "4.5");
+        assert_eq!(super::value_text(1_600_020_996.5, true), "1600020996");
+    }
+
     #[test]
     fn hidden_characters_are_escaped() {
         // The class names and error lines share (review 7).

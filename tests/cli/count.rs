@@ -346,3 +346,93 @@ fn count_by_with_where_and_several_inputs() {
     let line = tfr(&["count", "--by", "x", "--type", "raw", &f]).run().fails(2);
     assert!(line.contains("--type raw"), "{line}");
 }
+
+/// Issue 28 item 13: under `script` the pseudo terminal reports 0 columns,
+/// and tables collapsed to one character per column; now 80 (or
+/// `COLUMNS`) is taken instead.
+#[test]
+fn a_terminal_of_zero_columns_gets_a_readable_table() {
+    if std::process::Command::new("script").arg("--version").output().is_err() {
+        skip_or_fail("no `script` (util-linux)");
+        return;
+    }
+    let dir = Dir::new();
+    dir.write("a-long-file-name-for-the-table.tfrecord", &records(&[b"a", b"b"]));
+    dir.write("b.tfrecord", &records(&[b"c"]));
+    let command = format!(
+        "'{}' --quiet count a-long-file-name-for-the-table.tfrecord b.tfrecord",
+        env!("CARGO_BIN_EXE_tfr")
+    );
+    let mut script = std::process::Command::new("script");
+    script
+        .args(["-qec", &command, "/dev/null"])
+        .current_dir(dir.path(""))
+        .env_clear()
+        .stdin(std::process::Stdio::null());
+    if let Some(path) = std::env::var_os("PATH") {
+        script.env("PATH", path);
+    }
+    let out = script.output().expect("run script");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.contains("│ a-long-file-name-for-the-table.tfrecord ┆")),
+        "{text}"
+    );
+    assert!(text.lines().any(|l| l.contains("│ total ")), "{text}");
+}
+
+/// Issue 28 item 12: `tfr count data/images/` said "is a directory". A
+/// directory is the TFRecord files directly in it (as TFDS lays a dataset
+/// out), sorted; `**` reaches below; from-jsonl takes JSON lines files.
+#[test]
+fn a_directory_is_its_tfrecord_files() {
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.path("mnist/3.0.1/deeper")).unwrap();
+    let one = records(&[b"a"]);
+    let two = records(&[b"a", b"b"]);
+    dir.write("mnist/3.0.1/mnist-train.tfrecord-00001-of-00002", &two);
+    dir.write("mnist/3.0.1/mnist-train.tfrecord-00000-of-00002", &one);
+    dir.write("mnist/3.0.1/mnist-test.tfrecord-00000-of-00001", &gzip(&two));
+    dir.write("mnist/3.0.1/dataset_info.json", b"{}");
+    dir.write("mnist/3.0.1/label.labels.txt", b"0\n1\n");
+    dir.write("mnist/3.0.1/.hidden.tfrecord", b"junk");
+    dir.write("mnist/3.0.1/_SUCCESS", b"");
+    dir.write("mnist/3.0.1/deeper/below.tfrecord", &one);
+    let out = dir.tfr(&["count", "mnist/3.0.1/"]).run().ok();
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .filter(|l| l.contains("mnist-") || l.contains("total"))
+        .map(|l| l.split(['│', '┆']).map(str::trim).filter(|c| !c.is_empty()).collect())
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ["mnist/3.0.1/mnist-test.tfrecord-00000-of-00001", "2"],
+            ["mnist/3.0.1/mnist-train.tfrecord-00000-of-00002", "1"],
+            ["mnist/3.0.1/mnist-train.tfrecord-00001-of-00002", "2"],
+            ["total", "5"],
+        ],
+        "{out}"
+    );
+    let json = dir.tfr(&["count", "--json", "mnist/3.0.1"]).run().ok();
+    assert!(json.contains("\"total\":5") || json.contains("\"total\": 5"), "{json}");
+    // `**` reaches below.
+    let all = dir.tfr(&["count", "--json", "mnist/**/b*.tfrecord"]).run().ok();
+    assert!(all.contains("below.tfrecord"), "{all}");
+    // A directory with none is one line, exit 2.
+    let line = dir.tfr(&["count", "mnist"]).run().fails(2);
+    assert!(
+        line.starts_with("tfr: mnist: a directory with none of the TFRecord files"),
+        "{line}"
+    );
+    // from-jsonl: the directory's JSON lines files.
+    std::fs::create_dir(dir.path("lines")).unwrap();
+    dir.write("lines/b.jsonl", b"{\"x\": [2]}\n");
+    dir.write("lines/a.jsonl", b"{\"x\": [1]}\n");
+    dir.write("lines/notes.txt", b"not json");
+    dir.tfr(&["from-jsonl", "lines", "-o", "out.tfrecord"]).run().ok();
+    let back = dir.tfr(&["to-jsonl", "out.tfrecord"]).run().ok();
+    assert_eq!(back, "{\"x\":[1]}\n{\"x\":[2]}\n");
+}

@@ -60,7 +60,9 @@ fn millions_of_feature_names_keep_kind_tracking_bounded() {
     }
     text.extend_from_slice(b"{\"f0\": [1.5]}\n{\"f29999\": [2.5]}\n");
     let path = dir.write("names.jsonl", &text);
-    let ran = dir.tfr(&["from-jsonl", &path, "-o", "out.tfrecord"]).run();
+    let ran = dir
+        .tfr(&["from-jsonl", "--on-kind-change", "keep", &path, "-o", "out.tfrecord"])
+        .run();
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     assert!(ran.stderr.contains("feature f0 changes kind"), "{}", ran.stderr);
     assert!(!ran.stderr.contains("feature f29999 changes kind"), "{}", ran.stderr);

@@ -27,6 +27,7 @@ mod oracle;
 mod outputs;
 mod process;
 mod readable;
+mod readme;
 mod regressions_inflate;
 mod remote;
 mod remote_hostile;

@@ -696,6 +696,44 @@ fn gcs_on_fake_gcs_server() {
         ("GOOGLE_SKIP_SIGNATURE", "true".to_string()),
     ];
     reads_like_local(&env, "gs://bkt");
+    // Issue 28 item 12: a prefix ending with `/` is read as a directory:
+    // the objects directly under it with TFRecord names, sorted.
+    python(
+        &venv,
+        &[
+            "gcs-put",
+            &endpoint,
+            "bkt",
+            "data/dataset_info.json",
+            &data("manifest.json"),
+        ],
+    );
+    python(
+        &venv,
+        &[
+            "gcs-put",
+            &endpoint,
+            "bkt",
+            "data/deeper/x.tfrecord",
+            &data(FIXTURES[0]),
+        ],
+    );
+    let count = tfr_env(&env, &["count", "--json", "gs://bkt/data/"]).run().ok();
+    let doc: serde_json::Value = serde_json::from_str(&count).expect("json");
+    assert_eq!(doc["total"], 240, "{count}");
+    let files: Vec<&str> = doc["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["file"].as_str().unwrap())
+        .collect();
+    let want: Vec<String> = ["base20.tfrecord", "concat.tfrecord.gz", "data_crc.tfrecord"]
+        .iter()
+        .map(|f| format!("gs://bkt/data/{f}"))
+        .collect();
+    assert_eq!(files, want, "{count}");
+    let line = tfr_env(&env, &["count", "gs://bkt/data/deeper/none/"]).run().fails(2);
+    assert!(line.contains("a prefix with none of the TFRecord files"), "{line}");
     let line = tfr_env(&env, &["count", "gs://bkt/data/nope"]).run().fails(2);
     assert_eq!(line, "tfr: gs://bkt/data/nope: no such object");
     // fake-gcs-server answers a missing bucket's listing with 500 "no bucket

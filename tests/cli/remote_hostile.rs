@@ -616,17 +616,13 @@ fn timeout_ends_a_trickling_read() {
     assert!(err.contains("not a duration"), "{err}");
 }
 
-/// Review 5: an input URL naming no object (a bucket's root, a key ending
-/// with `/`) was read as an empty object (HEAD of the root is HeadBucket's
-/// 200): "0 records, all intact", exit 0. Refused like `-o s3://b/`.
+/// Review 5: an input URL naming no object (a bucket's root) was read as
+/// an empty object (HEAD of the root is HeadBucket's 200): "0 records, all
+/// intact", exit 0. Refused like `-o s3://b/`. (A key ending with `/` is
+/// a prefix read as a directory since issue 28: tests/cli/remote.rs.)
 #[test]
 fn url_naming_no_object_is_refused() {
-    for (cmd, url) in [
-        ("verify-crc", "s3://b/"),
-        ("count", "s3://b"),
-        ("count", "s3://b/a.tfrecord/"),
-        ("head", "gs://b/dir/"),
-    ] {
+    for (cmd, url) in [("verify-crc", "s3://b/"), ("count", "s3://b")] {
         let err = s3_env(tfr(&[cmd, url]), 1).run_within(30).fails(2);
         assert!(err.contains("names no object"), "{cmd} {url}: {err}");
     }

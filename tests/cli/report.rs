@@ -306,3 +306,126 @@ fn bidi_formatting_characters_are_escaped() {
     }
     assert!(html.contains("label\\u{202e}gnp.exe"), "{html:.2000}");
 }
+
+/// The cells of a feature's row in the page: their text, tags removed.
+fn row_cells(html: &str, feature: &str) -> Vec<String> {
+    let start = html
+        .find(&format!("<tr class=\"row\" data-name=\"{feature}\""))
+        .unwrap_or_else(|| panic!("no row {feature}"));
+    let row = &html[start..start + html[start..].find("</tr>").unwrap()];
+    row.split("<td")
+        .skip(1)
+        .map(|cell| {
+            let inner = &cell[cell.find('>').unwrap() + 1..];
+            let inner = inner.split("</td>").next().unwrap();
+            // Charts and tags out: the text left.
+            let inner = inner.split("<svg").next().unwrap();
+            let mut text = String::new();
+            let mut in_tag = false;
+            for c in inner.chars() {
+                match c {
+                    '<' => in_tag = true,
+                    '>' => in_tag = false,
+                    c if !in_tag => text.push(c),
+                    _ => {}
+                }
+            }
+            text
+        })
+        .collect()
+}
+
+/// Issue 28 item 14: integers such as timestamps and ids printed as
+/// `1.600G`; the "≈" of an estimated median stood on the exact minimum,
+/// unexplained; long names wrapped mid-word.
+#[test]
+fn integers_keep_their_digits_and_only_estimates_are_marked() {
+    let dir = Dir::new();
+    let mut lines = String::new();
+    for i in 0..6000u64 {
+        lines.push_str(&format!(
+            "{{\"ts\": [{}], \"small\": [{}]}}\n",
+            1_600_000_000 + i * 7,
+            i % 10
+        ));
+    }
+    dir.write("t.jsonl", lines.as_bytes());
+    dir.tfr(&[
+        "from-jsonl",
+        "t.jsonl",
+        "-o",
+        "a-long_file-name.for.the.overview.tfrecord",
+    ])
+    .run()
+    .ok();
+    dir.tfr(&["report", "a-long_file-name.for.the.overview.tfrecord", "-o", "r.html"])
+        .run()
+        .ok();
+    let html = std::fs::read_to_string(dir.path("r.html")).unwrap();
+    // feature, count, missing, values, mean, std dev, zeros, min, median, max
+    let ts = row_cells(&html, "ts");
+    assert_eq!(ts[4], "1600020996", "mean: {ts:?}");
+    assert_eq!(ts[7], "1600000000", "min: {ts:?}");
+    assert_eq!(ts[9], "1600041993", "max: {ts:?}");
+    assert!(
+        ts[8].starts_with('≈') && ts[8][3..].parse::<u64>().is_ok(),
+        "median: {ts:?}"
+    );
+    let small = row_cells(&html, "small");
+    assert_eq!(
+        (
+            small[4].as_str(),
+            small[7].as_str(),
+            small[8].as_str(),
+            small[9].as_str()
+        ),
+        ("4.5", "0", "5", "9")
+    );
+    assert!(html.contains("class=\"approx\" title=\"estimated: more than 4,096 distinct values"));
+    assert!(html.contains("≈ median: estimated"));
+    assert!(html.contains("a-<wbr>long_<wbr>file-<wbr>name.<wbr>for.<wbr>the.<wbr>overview.<wbr>tfrecord"));
+    // Names break where <wbr> allows, a word only when a part cannot fit.
+    for rule in ["td.name{", ".card header{"] {
+        let css = html[html.find(rule).unwrap()..].split('}').next().unwrap();
+        assert!(
+            !css.contains("break-all") && css.contains("overflow-wrap:anywhere"),
+            "{css}"
+        );
+    }
+}
+
+/// Issue 28 item 14: the gallery's cards fill a wide window (more columns,
+/// no empty band on the right), in a real browser.
+#[test]
+fn the_gallery_fills_a_wide_window() {
+    let Some(chrome) = chromium() else {
+        skip_or_fail("headless Chromium (Debian's chromium) is not installed");
+        return;
+    };
+    let dir = Dir::new();
+    report(&dir, "gallery", &[]);
+    let page = std::fs::canonicalize(dir.path("gallery.html")).unwrap();
+    let mut columns = Vec::new();
+    for width in [1300, 2400] {
+        let dom = headless(&dir, &chrome)
+            .arg(format!("--window-size={width},1400"))
+            .args(["--virtual-time-budget=10000", "--dump-dom"])
+            .arg(format!("file://{}#check", page.display()))
+            .output()
+            .expect("chromium runs");
+        let dom = String::from_utf8_lossy(&dom.stdout);
+        let check = dom
+            .split("<pre id=\"tfr-check\">")
+            .nth(1)
+            .and_then(|s| s.split("</pre>").next())
+            .unwrap_or_else(|| panic!("the page's self-check did not run: {dom:.2000}"));
+        let v: serde_json::Value = serde_json::from_str(&check.replace("&quot;", "\"")).unwrap();
+        let (used, all) = (v["cards_used"].as_f64().unwrap(), v["cards_width"].as_f64().unwrap());
+        assert!(
+            all > 0.0 && used >= all - 2.0,
+            "{width}: cards use {used} of {all} px: {v}"
+        );
+        columns.push(v["columns"].as_u64().unwrap());
+    }
+    assert!(columns[0] >= 3 && columns[1] >= 6, "{columns:?}");
+}

@@ -202,6 +202,9 @@ pub struct Encoder {
     last_type: MessageType,
     /// The feature kinds of an ELWC line's examples and context.
     elwc_kinds: Vec<elwc::ElwcKind>,
+    /// The span in the line of the first integer stored in a float list
+    /// that float32 does not hold exactly (past 2^24).
+    inexact: Option<(usize, usize)>,
 }
 
 impl Encoder {
@@ -221,6 +224,7 @@ impl Encoder {
             scratch: Vec::new(),
             last_type: MessageType::Raw,
             elwc_kinds: Vec::new(),
+            inexact: None,
         }
     }
 
@@ -233,6 +237,14 @@ impl Encoder {
         self.floats.clear();
         self.bytes.clear();
         self.elwc_kinds.clear();
+        self.inexact = None;
+    }
+
+    /// The span (in the line) of the first integer of the line just
+    /// encoded that went into a float list rounded: float32 holds every
+    /// integer up to 2^24 exactly, and only some beyond.
+    pub fn inexact_integer(&self) -> Option<(usize, usize)> {
+        self.inexact
     }
 
     /// Appends the payload of one JSON `line`, read as a `ty` message, to

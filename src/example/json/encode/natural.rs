@@ -372,7 +372,19 @@ impl Encoder {
                     let v = match item.tag {
                         Tag::Bool => item.int as f32,
                         Tag::Int | Tag::BigInt | Tag::Float => {
-                            parse_float(&line[item.span.0..item.span.1]).map_err(|r| LineError::new(item.at, r))?
+                            let v =
+                                parse_float(&line[item.span.0..item.span.1]).map_err(|r| LineError::new(item.at, r))?;
+                            // An integer a float32 holds only rounded (past
+                            // 2^24): the first one is noted for the caller.
+                            let exact = match item.tag {
+                                Tag::Int => v as i128 == item.int as i128,
+                                Tag::BigInt => false,
+                                _ => true,
+                            };
+                            if !exact && self.inexact.is_none() {
+                                self.inexact = Some(item.span);
+                            }
+                            v
                         }
                         Tag::Str => match special(&self.arena[item.span.0..item.span.1]) {
                             Some(v) => v,
