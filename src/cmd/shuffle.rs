@@ -11,6 +11,7 @@ use crate::args::{parse_size, InputArgs, JobsArg, RangeArgs};
 use crate::example::MessageType;
 use crate::exit::Exit;
 use crate::io::output_set::{shard_name, OutputSet};
+use crate::io::same_file::refuse_input_as_output;
 use crate::io::Compression;
 use crate::output::Ctx;
 use crate::pipeline;
@@ -18,7 +19,7 @@ use crate::pipeline::shuffle::{self, Emit, Options, MIN_MEMORY};
 use crate::record::RecordWriter;
 use anyhow::{bail, Result};
 use clap::Args;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug, Clone)]
 pub(crate) struct ShuffleArgs {
@@ -83,9 +84,15 @@ pub(crate) fn run(args: &ShuffleArgs, ctx: &Ctx) -> Result<Exit> {
             if args.output.as_os_str() == "-" {
                 bail!("--shards: the shards need a name (-o DIR/NAME.tfrecord), not stdout");
             }
-            for k in 0..n as usize {
-                set.create(&shard_name(&args.output, k, n as usize), args.output_compression, 1)?;
+            // Shard 0 now (an unwritable directory fails here), the others
+            // when the order reaches them: the shards are filled one after
+            // the other, so only one holds a compressor (~300 KB for gzip)
+            // at a time, and --memory holds whatever N. Every name is
+            // checked against the inputs now.
+            for k in 1..n as usize {
+                refuse_input_as_output(&inputs, &[], &shard_name(&args.output, k, n as usize), "-o")?;
             }
+            set.create(&shard_name(&args.output, 0, n as usize), args.output_compression, 1)?;
         }
     }
     let options = Options {
@@ -103,6 +110,8 @@ pub(crate) fn run(args: &ShuffleArgs, ctx: &Ctx) -> Result<Exit> {
     let update = |bytes, records| progress.update(bytes, records);
     let mut out = Shards {
         set: &mut set,
+        path: &args.output,
+        compression: args.output_compression,
         count: shards,
         total: 0,
         written: 0,
@@ -110,6 +119,10 @@ pub(crate) fn run(args: &ShuffleArgs, ctx: &Ctx) -> Result<Exit> {
     };
     let (_, result) = shuffle::shuffle(&inputs, &how, pipeline::workers(jobs), &options, &mut out, &update);
     result?;
+    // Shards past the last record (more shards than records) are empty.
+    while out.shard + 1 < out.count {
+        out.next_shard()?;
+    }
     set.commit()?;
     Ok(Exit::Success)
 }
@@ -130,6 +143,9 @@ fn random_seed() -> u64 {
 /// shard `k` of `count` takes records `total × k / count` up to the next.
 struct Shards<'s> {
     set: &'s mut OutputSet,
+    /// -o, the name of the shards.
+    path: &'s Path,
+    compression: Option<Compression>,
     count: usize,
     total: u64,
     written: u64,
@@ -140,6 +156,15 @@ impl Shards<'_> {
     /// Where shard `k` starts.
     fn start(&self, k: usize) -> u64 {
         (u128::from(self.total) * k as u128 / self.count as u128) as u64
+    }
+
+    /// Ends the current shard (its compressor freed) and creates the next.
+    fn next_shard(&mut self) -> Result<()> {
+        self.set.end(self.shard)?;
+        self.shard += 1;
+        let name = shard_name(self.path, self.shard, self.count);
+        self.set.create(&name, self.compression, 1)?;
+        Ok(())
     }
 }
 
@@ -152,8 +177,7 @@ impl Emit for Shards<'_> {
     fn record(&mut self, payload: &[u8]) -> Result<()> {
         // A shard is full: end it (its compressor's threads freed).
         while self.shard + 1 < self.count && self.written >= self.start(self.shard + 1) {
-            self.set.end(self.shard)?;
-            self.shard += 1;
+            self.next_shard()?;
         }
         let out = self.set.get(self.shard);
         if let Err(e) = RecordWriter::new(&mut *out).write_record(payload) {

@@ -395,3 +395,60 @@ fn ten_times_memory_is_shuffled_uniformly_in_bounded_memory() {
         n - 1
     );
 }
+
+#[test]
+fn many_gzip_shards_stay_within_the_memory_bound() {
+    if !Path::new("/usr/bin/time").exists() {
+        return skip_or_fail("GNU time (/usr/bin/time) is not installed");
+    }
+    let dir = Dir::new();
+    let input = numbered(500, 16);
+    dir.write("in.tfrecord", &file_of(&input));
+    std::fs::create_dir(dir.path("out")).unwrap();
+    // 600 gzip shards (more than the records: the last 100 are empty).
+    // An open gzip stream holds ~300 KB: all open at once took ~200 MB.
+    let out = Command::new("/usr/bin/time")
+        .args(["-f", "PEAK_KB=%M", env!("CARGO_BIN_EXE_tfr")])
+        .args(["shuffle", "in.tfrecord", "-o", "out/s.tfrecord.gz", "--shards", "600"])
+        .args(["--seed", "3", "--memory", "16M"])
+        .current_dir(dir.path("."))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let peak_kb: u64 = err.rsplit_once("PEAK_KB=").unwrap().1.trim().parse().unwrap();
+    assert!(peak_kb < (16 + 64) << 10, "peak RSS {} MB", peak_kb >> 10);
+    let mut names = entries(&dir.path("out"));
+    names.sort();
+    assert_eq!(names.len(), 600, "{names:?}");
+    assert_eq!(names[599], "s-00599-of-00600.tfrecord.gz");
+    let mut all = Vec::new();
+    for name in &names {
+        let raw = std::fs::read(dir.path("out").join(name)).unwrap();
+        let mut plain = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::MultiGzDecoder::new(&raw[..]), &mut plain).unwrap();
+        all.extend(read_records(&plain));
+    }
+    assert_eq!(sorted(all), sorted(input));
+}
+
+#[test]
+fn a_later_shard_named_as_an_input_is_refused_before_any_work() {
+    let dir = Dir::new();
+    dir.write("s-00002-of-00003.tfrecord", &file_of(&numbered(10, 8)));
+    let out = dir
+        .tfr(&[
+            "shuffle",
+            "s-00002-of-00003.tfrecord",
+            "-o",
+            "s.tfrecord",
+            "--shards",
+            "3",
+        ])
+        .run()
+        .fails(2);
+    assert!(out.contains("is also an input"), "{out}");
+    let mut names = entries(&dir.path("."));
+    names.sort();
+    assert_eq!(names, ["s-00002-of-00003.tfrecord"]);
+}
