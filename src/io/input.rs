@@ -168,6 +168,10 @@ impl Looks {
             return false;
         }
         let lower = name.to_ascii_lowercase();
+        // `tfr index`'s files (`x.tfrecord.idx`) sit beside the data.
+        if lower.ends_with(b".idx") {
+            return false;
+        }
         let mut stem = &lower[..];
         for ext in [&b".gz"[..], b".gzip", b".zz", b".zlib", b".snappy"] {
             if let Some(s) = stem.strip_suffix(ext) {
@@ -247,7 +251,7 @@ pub fn expand_as(args: &[std::ffi::OsString], looks: Looks) -> Result<Vec<Input>
         if let Some(parsed) = super::remote::parse(&whole) {
             let loc = parsed?;
             if is_pattern(loc.key.as_bytes()) && !matches!(loc.kind, super::remote::Kind::Http) {
-                let matched = super::remote::list(&loc)?;
+                let matched = without_indexes(super::remote::list(&loc)?, |u: &String| u.as_bytes().to_vec());
                 if matched.is_empty() {
                     bail!("no objects match '{}'", loc.shown());
                 }
@@ -305,6 +309,7 @@ pub fn expand_as(args: &[std::ffi::OsString], looks: Looks) -> Result<Vec<Input>
         } else if is_pattern(&bytes) && !std::path::Path::new(arg).exists() {
             let shown = escape_name(&bytes);
             let mut matched = glob(&bytes).with_context(|| format!("expanding '{shown}'"))?;
+            matched = without_indexes(matched, |p: &PathBuf| os_bytes(p.as_os_str()).into_owned());
             if matched.is_empty() {
                 bail!("no files match '{shown}'");
             }
@@ -321,6 +326,20 @@ pub fn expand_as(args: &[std::ffi::OsString], looks: Looks) -> Result<Vec<Input>
         }
     }
     Ok(inputs)
+}
+
+/// A glob's matches without the index files beside them: `X.idx` is left
+/// out when `X` matched too (`tfr index` writes `train-00000.tfrecord.idx`
+/// beside its file, which `'data/train-*'` would otherwise take as data).
+fn without_indexes<T>(found: Vec<T>, name: impl Fn(&T) -> Vec<u8>) -> Vec<T> {
+    let names: std::collections::HashSet<Vec<u8>> = found.iter().map(&name).collect();
+    found
+        .into_iter()
+        .filter(|f| {
+            let n = name(f);
+            n.strip_suffix(b".idx").is_none_or(|data| !names.contains(data))
+        })
+        .collect()
 }
 
 fn is_pattern(s: &[u8]) -> bool {
@@ -645,6 +664,8 @@ mod tests {
             "train-of-10",
             "notes-3-of-x",
             "readme",
+            "train.tfrecord.idx",
+            "train-00000-of-00002.idx",
         ] {
             assert!(!Records.matches(name.as_bytes()), "{name}");
         }
@@ -653,6 +674,17 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn a_globs_index_files_beside_their_data_are_left_out() {
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let kept = without_indexes(
+            names(&["a-0", "a-0.idx", "a-1", "b.idx", "c.tfrecord.idx.idx"]),
+            |s: &String| s.as_bytes().to_vec(),
+        );
+        // An index without its data (b.idx) is what the glob named.
+        assert_eq!(kept, names(&["a-0", "a-1", "b.idx", "c.tfrecord.idx.idx"]));
+    }
 
     #[test]
     fn globs_match_bytes() {

@@ -188,3 +188,23 @@ fn equals_the_tfrecord_packages_tfrecord2idx() {
         assert_eq!(got, want, "{input}");
     }
 }
+
+/// After `tfr index`, the usual glob of a dataset (`'data/train-*'`) and
+/// the dataset's directory still mean its records: the `.idx` files beside
+/// them are left out (they are not TFRecord files).
+#[test]
+fn globs_and_directories_leave_the_index_files_out() {
+    let dir = Dir::new();
+    std::fs::create_dir(dir.path("data")).unwrap();
+    dir.write("data/train-00000-of-00002", &records(&[b"a", b"b"]));
+    dir.write("data/train-00001-of-00002", &records(&[b"c"]));
+    dir.tfr(&["index", "data/train-*"]).run().ok();
+    assert!(dir.path("data/train-00000-of-00002.idx").exists());
+    let json = dir.tfr(&["count", "--json", "data/train-*"]).run().ok();
+    assert!(!json.contains(".idx") && json.contains("\"total\":3"), "{json}");
+    let json = dir.tfr(&["count", "--json", "data"]).run().ok();
+    assert!(!json.contains(".idx") && json.contains("\"total\":3"), "{json}");
+    // Named on purpose, an index file is what it is: not a TFRecord file.
+    dir.tfr(&["count", "data/train-00000-of-00002.idx"]).run().fails(2);
+    dir.tfr(&["index", "--check", "data/train-*"]).run().ok();
+}

@@ -37,6 +37,7 @@ const URL_LINES: &[&str] = &[
     "tfr head -n 2 gs://bkt/train-00000-of-01024  # a ranged prefix, not the object",
     "tfr --no-sign-request cat -n 1 s3://public-bucket/x.tfrecord",
     "tfr to-jsonl s3://bkt/a.tfrecord | tfr from-jsonl -o s3://bkt/b.tfrecord.gz --compression gzip",
+    "tfr index --out-dir idx/ 's3://bucket/train-*.tfrecord'",
 ];
 
 /// One example: where it is shown, the command line, the output shown.
@@ -161,9 +162,21 @@ fn fixtures(dir: &Path) {
         "data/eval-00000-of-00001.tfrecord",
         "data/mnist/3.0.1/mnist-train.tfrecord-00000-of-00002",
         "data/mnist/3.0.1/mnist-train.tfrecord-00001-of-00002",
+        // The reshaping and index examples.
+        "raw/a.tfrecord",
+        "raw/b.tfrecord",
+        "big.tfrecord",
+        "data.tfrecord",
+        "part-0",
+        "part-1",
+        "data/train-00000-of-00002.tfrecord",
+        "data/train-00001-of-00002.tfrecord",
+        "train-00000-of-00001.tfrecord",
     ] {
         put(name, &images);
     }
+    std::fs::create_dir_all(dir.join("idx")).unwrap();
+    put("big.tfrecord.gz", &gzip(&images));
     put("data/mnist/3.0.1/dataset_info.json", b"{}\n");
     for name in [
         "train.tfrecord.gz",
