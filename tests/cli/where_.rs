@@ -269,3 +269,24 @@ fn records_over_4_mib_are_filtered_by_their_reading_thread() {
         assert_eq!(out.matches("# record").count(), 1);
     }
 }
+
+#[test]
+fn hostile_expressions_are_one_line_errors_or_answers_never_a_crash() {
+    let dir = Dir::new();
+    let f = file(&dir, "a.tfrecord", 0, 30);
+    // A chain of 9,000 `||` (about 110 KB, under the 128 KiB a command
+    // line argument may hold): it used to overflow the stack.
+    let chain = vec!["label == 7"; 9_000].join(" || ") + " || label == 1";
+    for jobs in ["1", "2"] {
+        assert_eq!(tfr(&["count", "-j", jobs, "--where", &chain, &f]).run().ok(), "10\n");
+    }
+    let chain = vec!["has(label)"; 9_000].join(" && ");
+    assert_eq!(tfr(&["count", "--where", &chain, &f]).run().ok(), "30\n");
+    // A line break in the expression: still one line, with the column.
+    let line = tfr(&["count", "--where", "`a\nb` 1", &f]).run().fails(2);
+    assert_eq!(line.lines().count(), 1, "{line}");
+    assert!(line.contains("`a\\nb` 1") && line.contains("at column 7"), "{line}");
+    let line = tfr(&["count", "--where", "label == 1 &&\r\n(", &f]).run().fails(2);
+    assert_eq!(line.lines().count(), 1, "{line}");
+    assert!(line.contains("at column 17"), "{line}");
+}
