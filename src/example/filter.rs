@@ -6,8 +6,9 @@
 //! - `NAME OP VALUE` with `==`, `!=`, `<`, `<=`, `>`, `>=`: a number (`1`,
 //!   `-2`, `0.5`, `1e-3`) or a string (`"US"`, escapes `\" \\ \n \t \r \0
 //!   \xHH`). Bytes compare byte by byte; int64 values with integers exactly
-//!   and with a float literal as numbers; float values in float32, as
-//!   stored (`score == 0.1` matches a value written as 0.1).
+//!   and with a float literal as numbers; float values with a float
+//!   literal in float32, as stored (`score == 0.1` matches a value written
+//!   as 0.1), and with an integer exactly.
 //! - `NAME in [V, V, ...]`: equal to one of the values.
 //! - `NAME ~ "REGEX"` / `NAME !~ "REGEX"`: a bytes value contains a match
 //!   (the `regex` crate's syntax, unanchored: `^`/`$` anchor).
