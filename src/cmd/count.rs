@@ -383,6 +383,11 @@ impl Work for Counting<'_> {
 /// `count --where/--by`: every record read and decoded (one dataset: the
 /// first record decides the type), counted per input and per value.
 fn count_decoded(inputs: &[Input], args: &CountArgs, ctx: &Ctx) -> Result<Exit> {
+    // Refused before reading: else a count of nothing is printed first.
+    if args.payload.fixed() == Some(example::MessageType::Raw) {
+        let flag = if args.by.is_some() { "--by" } else { "--where" };
+        anyhow::bail!("{flag} reads features, and a --type raw record has none");
+    }
     let progress = ctx.progress(crate::io::input::total_size(inputs));
     let jobs = args.jobs.for_inputs(inputs);
     let open = args.input.options();

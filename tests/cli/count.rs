@@ -345,6 +345,19 @@ fn count_by_with_where_and_several_inputs() {
     // A raw payload has no features.
     let line = tfr(&["count", "--by", "x", "--type", "raw", &f]).run().fails(2);
     assert!(line.contains("--type raw"), "{line}");
+    // Refused before any count is printed (a table of one record, or 0,
+    // came out before the error).
+    for flag in ["--by", "--where"] {
+        let arg = if flag == "--by" { "x" } else { "has(x)" };
+        let ran = tfr(&["count", flag, arg, "--type", "raw", &f]).run();
+        assert_eq!(ran.code, 2);
+        assert!(
+            ran.stderr.contains("--type raw") && ran.stderr.contains(flag),
+            "{}",
+            ran.stderr
+        );
+        assert_eq!(ran.stdout_str(), "", "{flag}");
+    }
 }
 
 #[test]
