@@ -290,3 +290,40 @@ fn hostile_expressions_are_one_line_errors_or_answers_never_a_crash() {
     assert_eq!(line.lines().count(), 1, "{line}");
     assert!(line.contains("at column 17"), "{line}");
 }
+
+#[test]
+fn a_limit_reached_in_one_input_is_complete_when_later_inputs_have_no_match() {
+    let dir = Dir::new();
+    let f = file(&dir, "a.tfrecord", 0, 30);
+    let empty = dir.write("empty.tfrecord", b"");
+    // Records 30..60: none is named img_000x to img_002x.
+    let g = file(&dir, "b.tfrecord", 30, 60);
+    let complete = |args: &[&str]| {
+        let mut all = vec!["schema", "--json"];
+        all.extend_from_slice(args);
+        let doc: serde_json::Value = serde_json::from_str(&tfr(&all).run().ok()).unwrap();
+        doc["complete"].clone()
+    };
+    // has(tags): 6 matches in a (0, 5, ..., 25), 6 in b.
+    assert_eq!(complete(&["-n", "6", "--where", "has(tags)", &f, &empty]), true);
+    assert_eq!(
+        complete(&[
+            "-n",
+            "6",
+            "--where",
+            "has(tags) && image/filename ~ \"^img_00[0-2]\"",
+            &f,
+            &g
+        ]),
+        true
+    );
+    assert_eq!(complete(&["-n", "6", "--where", "has(tags)", &f, &g]), false);
+    assert_eq!(complete(&["-n", "30", &f, &empty]), true);
+    assert_eq!(complete(&["-n", "30", &f, &empty, &g]), false);
+    assert_eq!(complete(&["-n", "5", "--where", "has(tags)", &f, &empty, &g]), false);
+    // An input past the limit that cannot be read is no error (as before):
+    // the read is not complete.
+    let bad = dir.write("bad.tfrecord", b"0123456789abcdefghij");
+    assert_eq!(complete(&["-n", "30", &f, &bad]), false);
+    assert_eq!(complete(&["-n", "30", &f, &empty, "missing.tfrecord"]), false);
+}
