@@ -355,13 +355,33 @@ pub(crate) struct WhereArg {
     /// kind (a string against int64) is false. SequenceExamples and ELWC:
     /// their context. With --skip/--limit/--sample, they count matching
     /// records.
-    #[arg(long = "where", value_name = "EXPR", value_parser = parse_where)]
+    #[arg(long = "where", value_name = "EXPR", value_parser = WhereParser)]
     pub(crate) filter: Option<crate::example::Where>,
 }
 
-/// A `--where` expression, parsed (an error names the column).
-fn parse_where(s: &str) -> Result<crate::example::Where, String> {
-    crate::example::Where::parse(s).map_err(|e| e.to_string())
+/// Parses a `--where` expression (an error names the column). Not a plain
+/// `fn(&str)` parser: clap would echo the expression as written, and a
+/// line break in it would cut the one-line error (`usage_error` keeps the
+/// first line).
+#[derive(Clone)]
+struct WhereParser;
+
+impl clap::builder::TypedValueParser for WhereParser {
+    type Value = crate::example::Where;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Self::Value, clap::Error> {
+        let text = clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)?;
+        crate::example::Where::parse(&text).map_err(|e| {
+            let line = format!("invalid value '{text}' for '--where <EXPR>': {e}");
+            let line = line.replace('\r', "\\r").replace('\n', "\\n");
+            clap::Error::raw(clap::error::ErrorKind::ValueValidation, format!("{line}\n"))
+        })
+    }
 }
 
 impl WhereArg {

@@ -383,6 +383,11 @@ impl Work for Counting<'_> {
 /// `count --where/--by`: every record read and decoded (one dataset: the
 /// first record decides the type), counted per input and per value.
 fn count_decoded(inputs: &[Input], args: &CountArgs, ctx: &Ctx) -> Result<Exit> {
+    // Refused before reading: else a count of nothing is printed first.
+    if args.payload.fixed() == Some(example::MessageType::Raw) {
+        let flag = if args.by.is_some() { "--by" } else { "--where" };
+        anyhow::bail!("{flag} reads features, and a --type raw record has none");
+    }
     let progress = ctx.progress(crate::io::input::total_size(inputs));
     let jobs = args.jobs.for_inputs(inputs);
     let open = args.input.options();
@@ -514,21 +519,26 @@ fn write_by(out: &mut dyn Write, name: &str, total: &Tally, json: bool) -> Resul
     let records: u64 = total.per_input.iter().sum();
     let rows = by_rows(total);
     if json {
-        let values: Vec<serde_json::Value> = rows
-            .iter()
-            .map(|(k, n)| serde_json::json!({"value": key_json(k), "records": n}))
-            .collect();
-        let mut doc = serde_json::json!({
-            "by": name,
-            "total": records,
-            "values": values,
-            "missing": total.missing,
-            "no_values": total.no_values,
-        });
+        // Written row by row (keys in the order serde_json sorts them): a
+        // document of a million values built first would take a gigabyte.
+        let mut out = std::io::BufWriter::new(out);
+        write!(
+            out,
+            "{{\"by\":{},\"missing\":{},\"no_values\":{},",
+            serde_json::Value::from(name),
+            total.missing,
+            total.no_values
+        )?;
         if total.other > 0 {
-            doc["other"] = serde_json::json!(total.other);
+            write!(out, "\"other\":{},", total.other)?;
         }
-        writeln!(out, "{doc}")?;
+        write!(out, "\"total\":{records},\"values\":[")?;
+        for (i, (k, n)) in rows.iter().enumerate() {
+            let sep = if i == 0 { "" } else { "," };
+            write!(out, "{sep}{{\"records\":{n},\"value\":{}}}", key_json(k))?;
+        }
+        writeln!(out, "]}}")?;
+        out.flush()?;
         return Ok(());
     }
     let mut table = output::table();

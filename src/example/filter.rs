@@ -6,8 +6,9 @@
 //! - `NAME OP VALUE` with `==`, `!=`, `<`, `<=`, `>`, `>=`: a number (`1`,
 //!   `-2`, `0.5`, `1e-3`) or a string (`"US"`, escapes `\" \\ \n \t \r \0
 //!   \xHH`). Bytes compare byte by byte; int64 values with integers exactly
-//!   and with a float literal as numbers; float values in float32, as
-//!   stored (`score == 0.1` matches a value written as 0.1).
+//!   and with a float literal as numbers; float values with a float
+//!   literal in float32, as stored (`score == 0.1` matches a value written
+//!   as 0.1), and with an integer exactly.
 //! - `NAME in [V, V, ...]`: equal to one of the values.
 //! - `NAME ~ "REGEX"` / `NAME !~ "REGEX"`: a bytes value contains a match
 //!   (the `regex` crate's syntax, unanchored: `^`/`$` anchor).
@@ -115,8 +116,10 @@ enum Lit {
 
 #[derive(Clone, Debug)]
 enum Node {
-    Or(Box<Node>, Box<Node>),
-    And(Box<Node>, Box<Node>),
+    // A chain of `||` or `&&` is one node (a long chain would otherwise
+    // nest as deep as it is long, and overflow the stack when evaluated).
+    Or(Vec<Node>),
+    And(Vec<Node>),
     Not(Box<Node>),
     Has(String),
     Len(String, Op, i64),
@@ -205,14 +208,22 @@ pub fn lookup<'a>(features: Option<FeaturesView<'a>>, name: &str) -> Option<Feat
     features?.entries().filter(|(k, _)| *k == name).last().map(|(_, v)| v)
 }
 
-/// An int64 compared with a float literal, exactly.
+/// An int64 compared with a float, exactly.
 fn cmp_int_float(v: i64, x: f64) -> Option<Ordering> {
-    // An integral literal within range compares as an integer; any other
-    // is below 2^53 in magnitude, where every int64 it could tie with is
-    // exact as an f64.
-    if x.fract() == 0.0 && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&x) {
+    // 2^63: the first float above every int64 (`i64::MAX as f64` rounds
+    // up to it, so it must not be compared as a float).
+    const TWO_63: f64 = 9.223_372_036_854_776e18;
+    if x.is_nan() {
+        None
+    } else if x >= TWO_63 {
+        Some(Ordering::Less)
+    } else if x < -TWO_63 {
+        Some(Ordering::Greater)
+    } else if x.fract() == 0.0 {
         Some(v.cmp(&(x as i64)))
     } else {
+        // Not integral: below 2^52 in magnitude, where every int64 it
+        // could tie with is exact as an f64.
         (v as f64).partial_cmp(&x)
     }
 }
@@ -222,10 +233,10 @@ fn any_value(f: &FeatureView<'_>, op: Op, lit: &Lit) -> bool {
     match (f.kind(), lit) {
         (Kind::Int64, Lit::Int(n)) => f.int64s().any(|v| op.holds(v.cmp(n))),
         (Kind::Int64, Lit::Float(x)) => f.int64s().any(|v| op.holds_partial(cmp_int_float(v, *x))),
-        (Kind::Float, Lit::Int(n)) => {
-            let x = *n as f32;
-            f.floats().any(|v| op.holds_partial(v.partial_cmp(&x)))
-        }
+        // Exactly (`16777217 as f32` would round to 16777216).
+        (Kind::Float, Lit::Int(n)) => f
+            .floats()
+            .any(|v| op.holds_partial(cmp_int_float(*n, f64::from(v)).map(Ordering::reverse))),
         (Kind::Float, Lit::Float(x)) => {
             let x = *x as f32;
             f.floats().any(|v| op.holds_partial(v.partial_cmp(&x)))
@@ -248,8 +259,8 @@ fn count(f: &FeatureView<'_>) -> usize {
 impl Node {
     fn eval(&self, fs: Option<FeaturesView<'_>>) -> bool {
         match self {
-            Node::Or(a, b) => a.eval(fs) || b.eval(fs),
-            Node::And(a, b) => a.eval(fs) && b.eval(fs),
+            Node::Or(all) => all.iter().any(|n| n.eval(fs)),
+            Node::And(all) => all.iter().all(|n| n.eval(fs)),
             Node::Not(a) => !a.eval(fs),
             Node::Has(name) => lookup(fs, name).is_some(),
             Node::Len(name, op, n) => {
@@ -265,10 +276,7 @@ impl Node {
 
     fn names<'a>(&'a self, out: &mut Vec<&'a str>) {
         match self {
-            Node::Or(a, b) | Node::And(a, b) => {
-                a.names(out);
-                b.names(out);
-            }
+            Node::Or(all) | Node::And(all) => all.iter().for_each(|n| n.names(out)),
             Node::Not(a) => a.names(out),
             Node::Has(n) | Node::Len(n, ..) | Node::Cmp(n, ..) | Node::In(n, _) | Node::Regex(n, ..) => out.push(n),
         }
@@ -529,21 +537,21 @@ impl Parser {
     }
 
     fn or(&mut self) -> Result<Node, ParseError> {
-        let mut node = self.and()?;
+        let mut all = vec![self.and()?];
         while *self.peek().1 == Tok::Or {
             self.bump();
-            node = Node::Or(Box::new(node), Box::new(self.and()?));
+            all.push(self.and()?);
         }
-        Ok(node)
+        Ok(if all.len() == 1 { all.remove(0) } else { Node::Or(all) })
     }
 
     fn and(&mut self) -> Result<Node, ParseError> {
-        let mut node = self.not()?;
+        let mut all = vec![self.not()?];
         while *self.peek().1 == Tok::And {
             self.bump();
-            node = Node::And(Box::new(node), Box::new(self.not()?));
+            all.push(self.not()?);
         }
-        Ok(node)
+        Ok(if all.len() == 1 { all.remove(0) } else { Node::And(all) })
     }
 
     fn not(&mut self) -> Result<Node, ParseError> {

@@ -223,3 +223,41 @@ fn nan_compares_unequal_only() {
     assert!(!eval("s == 1", &r));
     assert!(!eval("s < 1 || s >= 1", &r));
 }
+
+#[test]
+fn a_long_chain_of_or_and_and_does_not_overflow_the_stack() {
+    // As long as a command line allows (about 128 KiB per argument); the
+    // chain used to nest one node per operator, and evaluating it
+    // overflowed a worker's stack.
+    let r = record();
+    let ors = vec!["a.b == 8"; 20_000].join(" || ") + " || a.b == 7";
+    assert!(eval(&ors, &r));
+    let ands = vec!["has(label)"; 20_000].join(" && ");
+    assert!(eval(&ands, &r));
+    assert!(!eval(&(ands + " && has(nothing)"), &r));
+    let w = Where::parse(&ors).unwrap();
+    let names = w.names();
+    assert_eq!(names.len(), 20_001);
+    assert!(names.iter().all(|&n| n == "a.b"));
+}
+
+#[test]
+fn int64_extremes_against_float_literals_and_floats_against_integers_are_exact() {
+    // i64::MAX as f64 rounds up to 2^63: the literal 9223372036854775807.0
+    // is 2^63, above every int64.
+    let r = record();
+    assert!(!eval("big == 9223372036854775807.0", &r));
+    assert!(eval("big < 9223372036854775807.0", &r));
+    assert!(eval("big < 1e400", &r));
+    assert!(eval("big > -9223372036854775808.0", &r));
+    let m = example(vec![("n", Feature::int64s(vec![i64::MIN]))]);
+    assert!(eval("n == -9223372036854775808.0", &m));
+    assert!(eval("n > -1e400", &m));
+    assert!(!eval("n < -9223372036854775808.0", &m));
+    // 16777217 is not a float32: a stored 16777216 is below it.
+    let f = example(vec![("f", Feature::floats(vec![16_777_216.0]))]);
+    assert!(!eval("f == 16777217", &f));
+    assert!(eval("f < 16777217", &f));
+    assert!(eval("f == 16777216", &f));
+    assert!(eval("f > 9223372036854775807 || f >= -9223372036854775808", &f));
+}

@@ -565,12 +565,20 @@ fn produce<W: Work>(inputs: &[Input], shared: &Shared<'_, W>, tx: &mut Sender<'_
     let read = |i: usize, emit: &mut dyn FnMut(Batch<W::Out>) -> Result<(), Stopped>| {
         let _unwinding = AbortOnPanic(shared);
         let mut settled = false;
-        let result = match shared.to_read.load(Relaxed) {
-            0 => {
-                shared.limited.store(shared.how.probe_limit, Relaxed);
-                Ok(())
+        // Past the limit, an input is still opened to probe for one more
+        // (matching) record until one is found: an empty input, or one
+        // without a match, does not make the read `limited`; one that
+        // cannot be read (it was never to be read) makes it so.
+        let past = shared.to_read.load(Relaxed) == 0;
+        let result = if past && (!shared.how.probe_limit || shared.limited.load(Relaxed)) {
+            Ok(())
+        } else if past {
+            if read_input(i, &inputs[i], shared, spares, &mut settled, emit).is_err() {
+                shared.limited.store(true, Relaxed);
             }
-            _ => read_input(i, &inputs[i], shared, spares, &mut settled, emit),
+            Ok(())
+        } else {
+            read_input(i, &inputs[i], shared, spares, &mut settled, emit)
         };
         if result.is_err() {
             shared.mark(i, |slot| slot.1 = true);

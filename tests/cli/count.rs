@@ -345,6 +345,71 @@ fn count_by_with_where_and_several_inputs() {
     // A raw payload has no features.
     let line = tfr(&["count", "--by", "x", "--type", "raw", &f]).run().fails(2);
     assert!(line.contains("--type raw"), "{line}");
+    // Refused before any count is printed (a table of one record, or 0,
+    // came out before the error).
+    for flag in ["--by", "--where"] {
+        let arg = if flag == "--by" { "x" } else { "has(x)" };
+        let ran = tfr(&["count", flag, arg, "--type", "raw", &f]).run();
+        assert_eq!(ran.code, 2);
+        assert!(
+            ran.stderr.contains("--type raw") && ran.stderr.contains(flag),
+            "{}",
+            ran.stderr
+        );
+        assert_eq!(ran.stdout_str(), "", "{flag}");
+    }
+}
+
+#[test]
+fn count_by_json_of_many_values_is_written_in_bounded_memory() {
+    // 300,000 distinct values: the JSON document used to be built whole
+    // first (about 450 MB); written row by row, the run stays near the
+    // tally's own size.
+    if !std::path::Path::new("/usr/bin/time").exists() {
+        return skip_or_fail("GNU time (/usr/bin/time) is not installed");
+    }
+    use crate::proto::{Example, Feature, FeatureEntry, Features};
+    use prost::Message;
+    let dir = Dir::new();
+    let payloads: Vec<Vec<u8>> = (0..300_000i64)
+        .map(|i| {
+            Example {
+                features: Some(Features {
+                    feature: vec![FeatureEntry::new("id", Feature::int64s(vec![i]))],
+                }),
+            }
+            .encode_to_vec()
+        })
+        .collect();
+    let refs: Vec<&[u8]> = payloads.iter().map(Vec::as_slice).collect();
+    let f = dir.write("ids.tfrecord", &records(&refs));
+    let out = std::process::Command::new("/usr/bin/time")
+        .args([
+            "-f",
+            "PEAK_KB=%M",
+            env!("CARGO_BIN_EXE_tfr"),
+            "count",
+            "-j",
+            "2",
+            "--by",
+            "id",
+            "--json",
+            &f,
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["total"], 300_000);
+    assert_eq!(json["values"].as_array().unwrap().len(), 300_000);
+    assert_eq!(json["values"][0], serde_json::json!({"value": 0, "records": 1}));
+    assert_eq!(
+        json["values"][299_999],
+        serde_json::json!({"value": 299_999, "records": 1})
+    );
+    let peak: u64 = err.rsplit_once("PEAK_KB=").unwrap().1.trim().parse().unwrap();
+    assert!(peak < 160 << 10, "peak RSS {} MB", peak >> 10);
 }
 
 /// Issue 28 item 13: under `script` the pseudo terminal reports 0 columns,

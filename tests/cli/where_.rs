@@ -313,3 +313,61 @@ fn reshard_split_and_shuffle_write_only_the_matches() {
     got.sort_unstable();
     assert_eq!(got, want);
 }
+
+#[test]
+fn hostile_expressions_are_one_line_errors_or_answers_never_a_crash() {
+    let dir = Dir::new();
+    let f = file(&dir, "a.tfrecord", 0, 30);
+    // A chain of 9,000 `||` (about 110 KB, under the 128 KiB a command
+    // line argument may hold): it used to overflow the stack.
+    let chain = vec!["label == 7"; 9_000].join(" || ") + " || label == 1";
+    for jobs in ["1", "2"] {
+        assert_eq!(tfr(&["count", "-j", jobs, "--where", &chain, &f]).run().ok(), "10\n");
+    }
+    let chain = vec!["has(label)"; 9_000].join(" && ");
+    assert_eq!(tfr(&["count", "--where", &chain, &f]).run().ok(), "30\n");
+    // A line break in the expression: still one line, with the column.
+    let line = tfr(&["count", "--where", "`a\nb` 1", &f]).run().fails(2);
+    assert_eq!(line.lines().count(), 1, "{line}");
+    assert!(line.contains("`a\\nb` 1") && line.contains("at column 7"), "{line}");
+    let line = tfr(&["count", "--where", "label == 1 &&\r\n(", &f]).run().fails(2);
+    assert_eq!(line.lines().count(), 1, "{line}");
+    assert!(line.contains("at column 17"), "{line}");
+}
+
+#[test]
+fn a_limit_reached_in_one_input_is_complete_when_later_inputs_have_no_match() {
+    let dir = Dir::new();
+    let f = file(&dir, "a.tfrecord", 0, 30);
+    let empty = dir.write("empty.tfrecord", b"");
+    // Records 30..60: none is named img_000x to img_002x.
+    let g = file(&dir, "b.tfrecord", 30, 60);
+    let complete = |args: &[&str]| {
+        let mut all = vec!["schema", "--json"];
+        all.extend_from_slice(args);
+        let doc: serde_json::Value = serde_json::from_str(&tfr(&all).run().ok()).unwrap();
+        doc["complete"].clone()
+    };
+    // has(tags): 6 matches in a (0, 5, ..., 25), 6 in b.
+    assert_eq!(complete(&["-n", "6", "--where", "has(tags)", &f, &empty]), true);
+    assert_eq!(
+        complete(&[
+            "-n",
+            "6",
+            "--where",
+            "has(tags) && image/filename ~ \"^img_00[0-2]\"",
+            &f,
+            &g
+        ]),
+        true
+    );
+    assert_eq!(complete(&["-n", "6", "--where", "has(tags)", &f, &g]), false);
+    assert_eq!(complete(&["-n", "30", &f, &empty]), true);
+    assert_eq!(complete(&["-n", "30", &f, &empty, &g]), false);
+    assert_eq!(complete(&["-n", "5", "--where", "has(tags)", &f, &empty, &g]), false);
+    // An input past the limit that cannot be read is no error (as before):
+    // the read is not complete.
+    let bad = dir.write("bad.tfrecord", b"0123456789abcdefghij");
+    assert_eq!(complete(&["-n", "30", &f, &bad]), false);
+    assert_eq!(complete(&["-n", "30", &f, &empty, "missing.tfrecord"]), false);
+}
