@@ -33,7 +33,9 @@ pub(crate) struct CountArgs {
     /// counted as (missing), with an empty list as (no values). At most
     /// 1,000,000 distinct values (or 64 MiB of them) are told apart; the
     /// records of any further value are counted as (other values), with a
-    /// warning. SequenceExamples and ELWC: their context.
+    /// warning. The table shows the 1,000 most frequent values and a row
+    /// for the rest; --json lists every one. SequenceExamples and ELWC:
+    /// their context.
     #[arg(long, value_name = "FEATURE")]
     pub(crate) by: Option<String>,
 
@@ -558,7 +560,11 @@ fn write_by(out: &mut dyn Write, name: &str, total: &Tally, json: bool) -> Resul
     if total.other > 0 {
         extra.push(("(other values)", total.other));
     }
-    let mut all: Vec<(String, u64)> = rows.iter().map(|(k, n)| (key_text(k), *n)).collect();
+    // The most frequent values (a table of a million rows would take a
+    // gigabyte and no one reads it: --json lists them all).
+    let shown = rows.len().min(TABLE_ROWS);
+    let mut all: Vec<(String, u64)> = rows[..shown].iter().map(|(k, n)| (key_text(k), *n)).collect();
+    let rest: u64 = rows[shown..].iter().map(|(_, n)| n).sum();
     all.extend(
         extra
             .into_iter()
@@ -570,6 +576,16 @@ fn write_by(out: &mut dyn Write, name: &str, total: &Tally, json: bool) -> Resul
     for (text, n) in all {
         table.add_row(vec![text, n.to_string(), share(n)]);
     }
+    if shown < rows.len() {
+        table.add_row(vec![
+            format!(
+                "({} more values, fewer records each: --json lists every one)",
+                rows.len() - shown
+            ),
+            rest.to_string(),
+            share(rest),
+        ]);
+    }
     table.add_row(vec!["total records".to_string(), records.to_string(), String::new()]);
     for c in [1, 2] {
         if let Some(col) = table.column_mut(c) {
@@ -579,6 +595,9 @@ fn write_by(out: &mut dyn Write, name: &str, total: &Tally, json: bool) -> Resul
     writeln!(out, "{table}")?;
     Ok(())
 }
+
+/// Values `count --by`'s table shows, the most frequent first.
+const TABLE_ROWS: usize = 1000;
 
 #[cfg(test)]
 mod tests {

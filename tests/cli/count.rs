@@ -410,6 +410,23 @@ fn count_by_json_of_many_values_is_written_in_bounded_memory() {
     );
     let peak: u64 = err.rsplit_once("PEAK_KB=").unwrap().1.trim().parse().unwrap();
     assert!(peak < 160 << 10, "peak RSS {} MB", peak >> 10);
+    // The table shows the 1,000 most frequent values and says how many
+    // more --json has (a table of every value took a gigabyte a million).
+    let out = std::process::Command::new("/usr/bin/time")
+        .args(["-f", "PEAK_KB=%M", env!("CARGO_BIN_EXE_tfr"), "count", "--by", "id", &f])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        table.contains("(299000 more values, fewer records each: --json lists every one)"),
+        "{}",
+        &table[table.len().saturating_sub(600)..]
+    );
+    assert!(table.lines().count() < 2100, "{} lines", table.lines().count());
+    let peak: u64 = err.rsplit_once("PEAK_KB=").unwrap().1.trim().parse().unwrap();
+    assert!(peak < 160 << 10, "peak RSS {} MB", peak >> 10);
 }
 
 /// Issue 28 item 13: under `script` the pseudo terminal reports 0 columns,
