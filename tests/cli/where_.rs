@@ -308,7 +308,7 @@ fn reshard_split_and_shuffle_write_only_the_matches() {
     tfr(&["shuffle", "--where", expr, "--seed", "3", "-o", &out, &f])
         .run()
         .ok();
-    let mut got = numbers(&jsonl_of(&[out.clone()]));
+    let mut got = numbers(&jsonl_of(std::slice::from_ref(&out)));
     assert_ne!(got, want, "shuffled");
     got.sort_unstable();
     assert_eq!(got, want);
