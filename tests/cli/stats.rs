@@ -605,9 +605,7 @@ fn distinct_counts_never_exceed_the_values() {
         .ok();
     let html = std::fs::read_to_string(dir.path("more.html")).unwrap();
     assert!(
-        html.contains(&format!(
-            "\">≈</span>{unique}</td><td class=\"name\"></td><td>-</td>"
-        )),
+        html.contains(&format!("\">≈</span>{unique}</td><td class=\"name\"></td><td>-</td>")),
         "{}",
         &html[html.find("Text features").unwrap_or(0)..][..600]
     );
