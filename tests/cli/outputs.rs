@@ -257,16 +257,16 @@ fn outputs_many_shards_under_a_low_descriptor_limit() {
 #[test]
 fn outputs_thousands_of_shards_in_seconds() {
     let dir = Dir::new();
-    dir.write("in.tfrecord", &numbered(5000));
+    dir.write("in.tfrecord", &numbered(15000));
     std::fs::create_dir(dir.path("out")).unwrap();
-    // Under the default descriptor limit too (one file open at a time).
+    // About 1.5 s here (4 minutes before); the margin is for a loaded machine.
     let started = std::time::Instant::now();
-    dir.tfr(&["reshard", "in.tfrecord", "-o", "out/t.tfrecord", "--shards", "5000"])
-        .run_within(60)
+    dir.tfr(&["reshard", "in.tfrecord", "-o", "out/t.tfrecord", "--shards", "15000"])
+        .run_within(25)
         .ok();
     let took = started.elapsed();
-    assert_eq!(std::fs::read_dir(dir.path("out")).unwrap().count(), 5000);
-    assert!(took.as_secs() < 15, "5000 shards took {took:?}");
+    assert_eq!(std::fs::read_dir(dir.path("out")).unwrap().count(), 15000);
+    assert!(took.as_secs() < 25, "15000 shards took {took:?}");
 }
 
 /// Missing directories of the outputs are made (as `mkdir -p` would), and
