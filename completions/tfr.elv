@@ -122,7 +122,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;verify-crc'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
-            cand --salvage 'Write every intact record of every input, in order and byte-identical, to OUT (''-'' for stdout). OUT is written through a temporary file and renamed into place at the end'
+            cand --salvage 'Write every intact record of every input, in order and byte-identical, to OUT (''-'' for stdout). OUT is written through a temporary file and renamed into place at the end; its directory must exist'
             cand --salvage-compression 'Compression of the salvage file [default: from OUT''s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]'
             cand -t 'With --payloads: what the payloads are. Auto decides by the first record, and takes a file for SequenceExamples as soon as a record has feature_lists (a SequenceExample with only a context is, byte for byte, an Example)'
             cand --type 'With --payloads: what the payloads are. Auto decides by the first record, and takes a file for SequenceExamples as soon as a record has feature_lists (a SequenceExample with only a context is, byte for byte, an Example)'
@@ -170,8 +170,8 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --version 'Print version'
         }
         &'tfr;from-jsonl'= {
-            cand -o 'The TFRecord file to write (''-'' for stdout). It appears only when every line converted'
-            cand --output 'The TFRecord file to write (''-'' for stdout). It appears only when every line converted'
+            cand -o 'The TFRecord file to write (''-'' for stdout). It appears only when every line converted. Its directory must exist (as for a shell redirect; reshard, split and shuffle create theirs)'
+            cand --output 'The TFRecord file to write (''-'' for stdout). It appears only when every line converted. Its directory must exist (as for a shell redirect; reshard, split and shuffle create theirs)'
             cand --compression 'Compression of the output [default: from OUT''s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]'
             cand -t 'Message type of the records. auto: an ExampleListWithContext when the first line has an "examples" array of Examples (and at most "context" besides); a SequenceExample when its only keys are "context" (holding an object of features) and/or "feature_lists" (protojson: "context" or "featureLists"); else an Example; raw: each line is the payload, a JSON string or {"base64": "..."}'
             cand --type 'Message type of the records. auto: an ExampleListWithContext when the first line has an "examples" array of Examples (and at most "context" besides); a SequenceExample when its only keys are "context" (holding an object of features) and/or "feature_lists" (protojson: "context" or "featureLists"); else an Example; raw: each line is the payload, a JSON string or {"base64": "..."}'
@@ -196,8 +196,8 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;reshard'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
-            cand -o 'Where the shards go: DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] (5 digits, more from 100000 shards). A local directory or an object-store URL prefix'
-            cand --output 'Where the shards go: DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] (5 digits, more from 100000 shards). A local directory or an object-store URL prefix'
+            cand -o 'Where the shards go: DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] (5 digits, more from 100000 shards). A local directory (created if missing, and removed again if the run fails) or an object-store URL prefix'
+            cand --output 'Where the shards go: DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] (5 digits, more from 100000 shards). A local directory (created if missing, and removed again if the run fails) or an object-store URL prefix'
             cand --shards 'N shards, balanced by records (their counts differ by at most one; with more shards than records, some are empty). The records are counted in a first pass: the inputs are read twice (not stdin)'
             cand --shard-size 'Shards of at most SIZE bytes as written (compressed, for a compressed output; K, M, G: binary units, 100M = 104857600 bytes): a new shard starts when the next record could go over it; a record larger than SIZE alone has a shard of its own. One pass; local outputs only (the count is known at the end)'
             cand --output-compression 'Compression of the output [default: from OUT''s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none] (--compression is the inputs'')'
@@ -218,8 +218,8 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
             cand --ratio 'The splits and their ratios: NAME=WEIGHT,... (weights are relative: train=8,eval=1,test=1 and train=0.8,eval=0.1,test=0.1 are the same). Names: letters, digits, ''_'', ''-'', ''.'''
-            cand -o 'The output of each split: a name holding {split}, replaced by the split''s name (''data/{split}.tfrecord.gz''); with --shards or --shard-size each split is sharded (''{split}-00000-of-00004...'')'
-            cand --output 'The output of each split: a name holding {split}, replaced by the split''s name (''data/{split}.tfrecord.gz''); with --shards or --shard-size each split is sharded (''{split}-00000-of-00004...'')'
+            cand -o 'The output of each split: a name holding {split}, replaced by the split''s name (''data/{split}.tfrecord.gz''); with --shards or --shard-size each split is sharded (''{split}-00000-of-00004...''). Missing local directories are created (and removed again if the run fails)'
+            cand --output 'The output of each split: a name holding {split}, replaced by the split''s name (''data/{split}.tfrecord.gz''); with --shards or --shard-size each split is sharded (''{split}-00000-of-00004...''). Missing local directories are created (and removed again if the run fails)'
             cand --by 'Hash this feature''s values instead of the whole record (an Example''s feature, a SequenceExample''s context feature): records with equal values go to the same split. Records without it all go to one split'
             cand --seed 'Seed of the hash: another seed, another (equally stable) split'
             cand --shards 'N shards, balanced by records (their counts differ by at most one; with more shards than records, some are empty). The records are counted in a first pass: the inputs are read twice (not stdin)'
@@ -360,8 +360,8 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;shuffle'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
-            cand -o 'Write to OUT (`.gz`, `.zz`/`.zlib`, `.snappy` compress it; `-` is stdout). With --shards, OUT names the shards: out/train.tfrecord.gz gives out/train-00000-of-00004.tfrecord.gz and so on'
-            cand --output 'Write to OUT (`.gz`, `.zz`/`.zlib`, `.snappy` compress it; `-` is stdout). With --shards, OUT names the shards: out/train.tfrecord.gz gives out/train-00000-of-00004.tfrecord.gz and so on'
+            cand -o 'Write to OUT (`.gz`, `.zz`/`.zlib`, `.snappy` compress it; `-` is stdout). With --shards, OUT names the shards: out/train.tfrecord.gz gives out/train-00000-of-00004.tfrecord.gz and so on. Missing local directories are created (and removed again if the run fails)'
+            cand --output 'Write to OUT (`.gz`, `.zz`/`.zlib`, `.snappy` compress it; `-` is stdout). With --shards, OUT names the shards: out/train.tfrecord.gz gives out/train-00000-of-00004.tfrecord.gz and so on. Missing local directories are created (and removed again if the run fails)'
             cand --output-compression 'Compression of the output(s) [default: from OUT''s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]. (--compression is the inputs''.)'
             cand --shards 'Write N shards of (nearly) equal record counts, consecutive runs of the shuffled order; all appear together, or none'
             cand --seed 'Seed of the order: the same seed and records give the same output (whatever -j and --memory); default: a new order each run'

@@ -139,7 +139,7 @@ gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
-complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l salvage -d 'Write every intact record of every input, in order and byte-identical, to OUT (\'-\' for stdout). OUT is written through a temporary file and renamed into place at the end' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l salvage -d 'Write every intact record of every input, in order and byte-identical, to OUT (\'-\' for stdout). OUT is written through a temporary file and renamed into place at the end; its directory must exist' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l salvage-compression -d 'Compression of the salvage file [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]' -r -f -a "none\t'Plain, not compressed'
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
 zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
@@ -190,7 +190,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s q -l quiet -d 'Neve
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s o -l output -d 'The TFRecord file to write (\'-\' for stdout). It appears only when every line converted' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s o -l output -d 'The TFRecord file to write (\'-\' for stdout). It appears only when every line converted. Its directory must exist (as for a shell redirect; reshard, split and shuffle create theirs)' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]' -r -f -a "none\t'Plain, not compressed'
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
 zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
@@ -222,7 +222,7 @@ gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
-complete -c tfr -n "__fish_tfr_using_subcommand reshard" -s o -l output -d 'Where the shards go: DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] (5 digits, more from 100000 shards). A local directory or an object-store URL prefix' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -s o -l output -d 'Where the shards go: DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] (5 digits, more from 100000 shards). A local directory (created if missing, and removed again if the run fails) or an object-store URL prefix' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l shards -d 'N shards, balanced by records (their counts differ by at most one; with more shards than records, some are empty). The records are counted in a first pass: the inputs are read twice (not stdin)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l shard-size -d 'Shards of at most SIZE bytes as written (compressed, for a compressed output; K, M, G: binary units, 100M = 104857600 bytes): a new shard starts when the next record could go over it; a record larger than SIZE alone has a shard of its own. One pass; local outputs only (the count is known at the end)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l output-compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none] (--compression is the inputs\')' -r -f -a "none\t'Plain, not compressed'
@@ -246,7 +246,7 @@ zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand split" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
 complete -c tfr -n "__fish_tfr_using_subcommand split" -l ratio -d 'The splits and their ratios: NAME=WEIGHT,... (weights are relative: train=8,eval=1,test=1 and train=0.8,eval=0.1,test=0.1 are the same). Names: letters, digits, \'_\', \'-\', \'.\'' -r
-complete -c tfr -n "__fish_tfr_using_subcommand split" -s o -l output -d 'The output of each split: a name holding {split}, replaced by the split\'s name (\'data/{split}.tfrecord.gz\'); with --shards or --shard-size each split is sharded (\'{split}-00000-of-00004...\')' -r
+complete -c tfr -n "__fish_tfr_using_subcommand split" -s o -l output -d 'The output of each split: a name holding {split}, replaced by the split\'s name (\'data/{split}.tfrecord.gz\'); with --shards or --shard-size each split is sharded (\'{split}-00000-of-00004...\'). Missing local directories are created (and removed again if the run fails)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand split" -l by -d 'Hash this feature\'s values instead of the whole record (an Example\'s feature, a SequenceExample\'s context feature): records with equal values go to the same split. Records without it all go to one split' -r
 complete -c tfr -n "__fish_tfr_using_subcommand split" -l seed -d 'Seed of the hash: another seed, another (equally stable) split' -r
 complete -c tfr -n "__fish_tfr_using_subcommand split" -l shards -d 'N shards, balanced by records (their counts differ by at most one; with more shards than records, some are empty). The records are counted in a first pass: the inputs are read twice (not stdin)' -r
@@ -396,7 +396,7 @@ gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
-complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -s o -l output -d 'Write to OUT (`.gz`, `.zz`/`.zlib`, `.snappy` compress it; `-` is stdout). With --shards, OUT names the shards: out/train.tfrecord.gz gives out/train-00000-of-00004.tfrecord.gz and so on' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -s o -l output -d 'Write to OUT (`.gz`, `.zz`/`.zlib`, `.snappy` compress it; `-` is stdout). With --shards, OUT names the shards: out/train.tfrecord.gz gives out/train-00000-of-00004.tfrecord.gz and so on. Missing local directories are created (and removed again if the run fails)' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l output-compression -d 'Compression of the output(s) [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]. (--compression is the inputs\'.)' -r -f -a "none\t'Plain, not compressed'
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
 zlib\t'zlib (TensorFlow: compression_type="ZLIB")'

@@ -36,7 +36,8 @@ pub(crate) struct FromJsonlArgs {
     pub(crate) files: Vec<std::ffi::OsString>,
 
     /// The TFRecord file to write ('-' for stdout). It appears only when
-    /// every line converted.
+    /// every line converted. Its directory must exist (as for a shell
+    /// redirect; reshard, split and shuffle create theirs).
     #[arg(short = 'o', long, value_name = "OUT", required = true)]
     pub(crate) output: PathBuf,
 

@@ -33,7 +33,8 @@ pub(crate) struct ReshardArgs {
 
     /// Where the shards go: DIR/NAME.tfrecord[.gz] writes
     /// DIR/NAME-00000-of-0000N.tfrecord[.gz] (5 digits, more from 100000
-    /// shards). A local directory or an object-store URL prefix.
+    /// shards). A local directory (created if missing, and removed again
+    /// if the run fails) or an object-store URL prefix.
     #[arg(short = 'o', long, value_name = "OUT", required = true)]
     pub(crate) output: PathBuf,
 

@@ -28,7 +28,8 @@ pub(crate) struct ShuffleArgs {
 
     /// Write to OUT (`.gz`, `.zz`/`.zlib`, `.snappy` compress it; `-` is
     /// stdout). With --shards, OUT names the shards: out/train.tfrecord.gz
-    /// gives out/train-00000-of-00004.tfrecord.gz and so on.
+    /// gives out/train-00000-of-00004.tfrecord.gz and so on. Missing local
+    /// directories are created (and removed again if the run fails).
     #[arg(short = 'o', long, value_name = "OUT")]
     pub(crate) output: PathBuf,
 

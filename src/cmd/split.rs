@@ -36,6 +36,8 @@ pub(crate) struct SplitArgs {
     /// The output of each split: a name holding {split}, replaced by the
     /// split's name ('data/{split}.tfrecord.gz'); with --shards or
     /// --shard-size each split is sharded ('{split}-00000-of-00004...').
+    /// Missing local directories are created (and removed again if the run
+    /// fails).
     #[arg(short = 'o', long, value_name = "OUT", required = true)]
     pub(crate) output: String,
 

@@ -31,7 +31,7 @@ pub(crate) struct VerifyCrcArgs {
 
     /// Write every intact record of every input, in order and byte-identical,
     /// to OUT ('-' for stdout). OUT is written through a temporary file and
-    /// renamed into place at the end.
+    /// renamed into place at the end; its directory must exist.
     #[arg(long, value_name = "OUT")]
     pub(crate) salvage: Option<PathBuf>,
 

@@ -17,7 +17,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use tempfile::NamedTempFile;
+use tempfile::{NamedTempFile, TempPath};
 
 /// Buffer in front of the file or the compressor.
 const BUF_SIZE: usize = 256 * 1024;
@@ -26,6 +26,10 @@ const BUF_SIZE: usize = 256 * 1024;
 enum Dest {
     /// A temporary file next to the target.
     Temp(NamedTempFile),
+    /// The temporary file once all its bytes are written: closed (a set of
+    /// thousands of outputs holds no descriptor per ended one), its path
+    /// kept for the rename (and removed if dropped).
+    Closed(TempPath),
     /// Something that is not a regular file (a device such as /dev/null, a
     /// FIFO, /dev/stdout): written in place, never replaced.
     Direct(std::fs::File),
@@ -38,7 +42,8 @@ enum Dest {
 impl Write for Dest {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match self {
-            Dest::Temp(f) => f.write(buf),
+            Dest::Temp(f) => f.as_file_mut().write(buf),
+            Dest::Closed(_) => Err(closed()),
             Dest::Direct(f) => f.write(buf),
             Dest::Stdout(s) => s.write(buf),
             Dest::Upload(u) => u.write(buf),
@@ -47,7 +52,8 @@ impl Write for Dest {
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match self {
-            Dest::Temp(f) => f.write_all(buf),
+            Dest::Temp(f) => f.as_file_mut().write_all(buf),
+            Dest::Closed(_) => Err(closed()),
             Dest::Direct(f) => f.write_all(buf),
             Dest::Stdout(s) => s.write_all(buf),
             Dest::Upload(u) => u.write_all(buf),
@@ -56,12 +62,18 @@ impl Write for Dest {
 
     fn flush(&mut self) -> io::Result<()> {
         match self {
-            Dest::Temp(f) => f.flush(),
+            Dest::Temp(f) => f.as_file_mut().flush(),
+            Dest::Closed(_) => Ok(()),
             Dest::Direct(f) => f.flush(),
             Dest::Stdout(s) => s.flush(),
             Dest::Upload(u) => u.flush(),
         }
     }
+}
+
+/// Writing to a temporary file already closed (a bug: [`Finished`] does not write).
+fn closed() -> io::Error {
+    io::Error::other("the output was already closed")
 }
 
 /// The destination, counting the bytes that reached it (what lands on
@@ -259,6 +271,9 @@ impl AtomicOutput {
         if !matches!(dest, Dest::Upload(_)) {
             dest.flush().with_context(|| format!("{name}: write failed"))?;
         }
+        if let Dest::Temp(temp) = dest {
+            dest = Dest::Closed(temp.into_temp_path());
+        }
         Ok(Finished {
             dest,
             target: self.target,
@@ -284,6 +299,11 @@ impl Finished {
         let name = self.name;
         match (self.dest, self.target) {
             (Dest::Temp(temp), Some(target)) => {
+                temp.persist(&target)
+                    .map_err(|e| e.error)
+                    .with_context(|| format!("{name}: cannot rename the temporary file into place"))?;
+            }
+            (Dest::Closed(temp), Some(target)) => {
                 temp.persist(&target)
                     .map_err(|e| e.error)
                     .with_context(|| format!("{name}: cannot rename the temporary file into place"))?;
@@ -380,25 +400,28 @@ fn keep_mode_and_owner(temp: &NamedTempFile, old: &std::fs::Metadata) {
 /// Temporary files to remove, and uploads to abort, if the process is
 /// killed by a signal it can catch.
 pub(crate) mod cleanup {
+    use std::collections::HashSet;
     use std::path::{Path, PathBuf};
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::{Mutex, Once};
 
-    static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+    /// A set: registering and forgetting one of 100,000 shards' files
+    /// costs the same as one.
+    static PENDING: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
+    /// Directories created for outputs, to remove (if empty) after the
+    /// files, deepest last in the list.
+    static DIRS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
     static HANDLER: Once = Once::new();
 
     /// Something to undo on a signal (an upload to abort), by number.
     type Hook = Box<dyn Fn() + Send>;
     static HOOKS: Mutex<Vec<(u64, Hook)>> = Mutex::new(Vec::new());
-    #[cfg_attr(not(feature = "remote"), allow(dead_code))]
     static NEXT_HOOK: AtomicU64 = AtomicU64::new(0);
 
     /// Keeps a hook on the list while it lives.
-    #[cfg_attr(not(feature = "remote"), allow(dead_code))]
     pub(crate) struct HookGuard(u64);
 
     /// Runs `hook` if a terminating signal arrives while the guard lives.
-    #[cfg_attr(not(feature = "remote"), allow(dead_code))]
     pub(crate) fn on_signal(hook: Hook) -> HookGuard {
         HANDLER.call_once(install);
         let id = NEXT_HOOK.fetch_add(1, Ordering::Relaxed);
@@ -431,17 +454,43 @@ pub(crate) mod cleanup {
         }
     }
 
-    /// Removes every pending temporary file, runs every hook: what a
+    /// Keeps directories created for outputs (outermost first) on the
+    /// list while it lives.
+    pub(crate) struct DirGuard(Vec<PathBuf>);
+
+    impl DirGuard {
+        pub(crate) fn new(dirs: &[PathBuf]) -> DirGuard {
+            HANDLER.call_once(install);
+            DIRS.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .extend(dirs.iter().cloned());
+            DirGuard(dirs.to_vec())
+        }
+    }
+
+    impl Drop for DirGuard {
+        fn drop(&mut self) {
+            DIRS.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .retain(|d| !self.0.contains(d));
+        }
+    }
+
+    /// Removes every pending temporary file, runs every hook, then removes
+    /// the directories created for outputs (those left empty): what a
     /// terminating signal does, for a process about to exit otherwise (a
     /// panic, which is a bug).
     pub(crate) fn remove_pending() {
-        let pending = PENDING.lock().unwrap_or_else(|e| e.into_inner());
-        for p in pending.iter() {
+        // Each lock released before the next is taken: a hook takes its own.
+        for p in PENDING.lock().unwrap_or_else(|e| e.into_inner()).iter().flatten() {
             let _ = std::fs::remove_file(p);
         }
-        let hooks = HOOKS.lock().unwrap_or_else(|e| e.into_inner());
-        for (_, hook) in hooks.iter() {
+        for (_, hook) in HOOKS.lock().unwrap_or_else(|e| e.into_inner()).iter() {
             hook();
+        }
+        let dirs = DIRS.lock().unwrap_or_else(|e| e.into_inner());
+        for d in dirs.iter().rev() {
+            let _ = std::fs::remove_dir(d);
         }
     }
 
@@ -452,7 +501,8 @@ pub(crate) mod cleanup {
         PENDING
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .push(path.to_path_buf());
+            .get_or_insert_with(HashSet::new)
+            .insert(path.to_path_buf());
     }
 
     /// On every terminating signal that can be caught: remove the temporary
@@ -504,7 +554,9 @@ pub(crate) mod cleanup {
 
     /// Forgets a temporary file (renamed into place or deleted).
     fn unregister(path: &Path) {
-        PENDING.lock().unwrap_or_else(|e| e.into_inner()).retain(|p| p != path);
+        if let Some(pending) = PENDING.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+            pending.remove(path);
+        }
     }
 }
 
@@ -527,13 +579,24 @@ fn temp_file_for(path: &Path) -> Result<NamedTempFile> {
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
-    builder.tempfile_in(dir).with_context(|| {
+    builder.tempfile_in(dir).map_err(without_temp_path).with_context(|| {
         format!(
             "{}: cannot create a temporary file in {}",
             show_path(path),
             show_path(dir)
         )
     })
+}
+
+/// `e` without the temporary path that `tempfile` appends (`... at path
+/// "/dir/.name.XXXXXX.tmp"`): messages name the user's output, not a file
+/// that never appears.
+fn without_temp_path(e: io::Error) -> io::Error {
+    let text = e.to_string();
+    match text.rfind(" at path \"") {
+        Some(cut) => io::Error::new(e.kind(), text[..cut].to_string()),
+        None => e,
+    }
 }
 
 #[cfg(test)]
@@ -610,6 +673,10 @@ mod tests {
         let err = AtomicOutput::create(Path::new("/nonexistent/dir/out"), Compression::None)
             .err()
             .unwrap();
-        assert!(format!("{err:#}").contains("cannot create a temporary file"));
+        let msg = format!("{err:#}");
+        assert!(msg.contains("cannot create a temporary file"), "{msg}");
+        // The user's path, not tempfile's `at path "/nonexistent/dir/.out.XXXXXX.tmp"`.
+        assert!(msg.starts_with("/nonexistent/dir/out: "), "{msg}");
+        assert!(!msg.contains(".tmp") && !msg.contains("at path"), "{msg}");
     }
 }

@@ -6,21 +6,31 @@
 //! refuses an output that is one of the inputs (or of the auxiliary files)
 //! and an output named twice in the set. [`OutputSet::commit`] first ends
 //! every output (the compressed streams closed, every byte written to its
-//! temporary file or sent), and only then puts them in place: the files
-//! renamed over their targets, then the uploads completed. A set dropped
-//! without `commit` (an error, a panic) removes every temporary file and
-//! aborts every upload; a terminating signal does the same (and, during
-//! the renames, also removes the outputs already renamed), so a failed run
-//! leaves none of the outputs and existing files of the same names are
-//! untouched.
+//! temporary file or sent; an ended output's file is closed, so a set of
+//! 100,000 shards holds one descriptor at a time when written one after
+//! the other), and only then puts them in place: existing files of the
+//! same names moved aside (renamed to hidden `.NAME.XXXXXX.old` files in
+//! the same directory), the files renamed over their targets, then the
+//! uploads completed, and only then the files moved aside removed. A
+//! rename that fails midway (or an upload that cannot be completed)
+//! removes the outputs already renamed and moves the old files back. A set
+//! dropped without `commit` (an error, a panic) removes every temporary
+//! file and aborts every upload; a terminating signal does the same (and,
+//! during the renames, also removes the outputs already renamed and moves
+//! the old files back), so a failed run leaves none of the outputs and
+//! existing files of the same names are untouched.
 //!
-//! Limits: the renames are one per output, not one transaction; a rename
-//! that fails midway (rare: same directory, same file system) removes
-//! the outputs already renamed, and an object store has no transaction
-//! over several objects, so an upload whose completion fails after others
-//! completed leaves those (the error names them). Files of earlier runs
-//! that are not in the set (`-00000-of-00128` shards when 64 are written
-//! now) are left alone.
+//! The missing directories of a local output are created (as `mkdir -p`
+//! would), and removed again (those left empty) when the run fails or is
+//! interrupted.
+//!
+//! Limits: the renames are one per output, not one transaction; a process
+//! killed outright (SIGKILL, a power loss) during the renames can leave
+//! some new outputs in place and old files under their `.old` names. An
+//! object store has no transaction over several objects, so an upload
+//! whose completion fails after others completed leaves those (the error
+//! names them). Files of earlier runs that are not in the set
+//! (`-00000-of-00128` shards when 64 are written now) are left alone.
 //!
 //! Use:
 //! ```no_run
@@ -44,7 +54,9 @@ use super::input::{show_path, Input};
 use super::output_file::{cleanup, AtomicOutput, Finished};
 use super::Compression;
 use anyhow::{bail, Context, Result};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 /// One output of the set.
 enum Slot {
@@ -65,6 +77,26 @@ pub struct OutputSet {
     /// Each output's identity (its directory resolved, or its URL), to
     /// refuse one named twice.
     keys: Vec<PathBuf>,
+    /// Which output holds each identity (a map: creating N outputs costs N
+    /// look-ups, not N²/2 comparisons).
+    owners: HashMap<PathBuf, usize>,
+    /// Directories created for the outputs, outermost first: removed (if
+    /// empty) when the set is dropped without a successful commit.
+    made_dirs: Vec<PathBuf>,
+    _dir_guards: Vec<cleanup::DirGuard>,
+    committed: bool,
+}
+
+impl Drop for OutputSet {
+    fn drop(&mut self) {
+        // The temporary files first, then the directories made for them.
+        self.slots.clear();
+        if !self.committed {
+            for dir in self.made_dirs.iter().rev() {
+                let _ = std::fs::remove_dir(dir);
+            }
+        }
+    }
 }
 
 impl OutputSet {
@@ -77,6 +109,10 @@ impl OutputSet {
             flag: flag.to_string(),
             slots: Vec::new(),
             keys: Vec::new(),
+            owners: HashMap::new(),
+            made_dirs: Vec::new(),
+            _dir_guards: Vec::new(),
+            committed: false,
         }
     }
 
@@ -86,18 +122,72 @@ impl OutputSet {
     /// that many threads. Refuses (one line) an output that is one of the
     /// inputs or auxiliary files, or that the set already holds; the
     /// temporary file is created now, so an unwritable directory fails here.
+    /// The missing directories of a local output are created first.
     pub fn create(&mut self, path: &Path, compression: Option<Compression>, threads: usize) -> Result<usize> {
         let aux: Vec<&Path> = self.aux.iter().map(|p| p.as_path()).collect();
         super::same_file::refuse_input_as_output(&self.inputs, &aux, path, &self.flag)?;
+        self.make_dirs(path)?;
         let key = identity(path);
-        if path.as_os_str() != "-" && self.keys.contains(&key) {
+        if path.as_os_str() != "-" && self.owners.contains_key(&key) {
             bail!("{} {}: named twice among the outputs", self.flag, show_path(path));
         }
         let compression = Compression::for_output(path, compression);
         let out = AtomicOutput::create_threaded(path, compression, threads)?;
         self.slots.push(Slot::Open(Box::new(out)));
+        let i = self.slots.len() - 1;
+        if path.as_os_str() != "-" {
+            self.owners.insert(key.clone(), i);
+        }
         self.keys.push(key);
-        Ok(self.slots.len() - 1)
+        Ok(i)
+    }
+
+    /// Creates the missing directories above the local output `path`, as
+    /// `mkdir -p` would, remembering them to remove on failure.
+    fn make_dirs(&mut self, path: &Path) -> Result<()> {
+        let Some(local) = local_path(path) else {
+            return Ok(());
+        };
+        let Some(parent) = local.parent().filter(|p| !p.as_os_str().is_empty()) else {
+            return Ok(());
+        };
+        if parent.is_dir() {
+            return Ok(());
+        }
+        let mut missing = Vec::new();
+        let mut dir = parent;
+        while std::fs::symlink_metadata(dir).is_err() {
+            missing.push(dir.to_path_buf());
+            match dir.parent() {
+                Some(up) if !up.as_os_str().is_empty() => dir = up,
+                _ => break,
+            }
+        }
+        let mut made = Vec::new();
+        let mut failed = None;
+        for dir in missing.iter().rev() {
+            match std::fs::create_dir(dir) {
+                Ok(()) => made.push(dir.clone()),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => {
+                    failed = Some((dir.clone(), e));
+                    break;
+                }
+            }
+        }
+        if !made.is_empty() {
+            self._dir_guards.push(cleanup::DirGuard::new(&made));
+            self.made_dirs.extend(made);
+        }
+        if let Some((dir, e)) = failed {
+            bail!(
+                "{} {}: cannot create the directory {}: {e}",
+                self.flag,
+                show_path(path),
+                show_path(&dir)
+            );
+        }
+        Ok(())
     }
 
     /// Names output `i` `path` instead of the name it was created with
@@ -111,7 +201,7 @@ impl OutputSet {
         let aux: Vec<&Path> = self.aux.iter().map(|p| p.as_path()).collect();
         super::same_file::refuse_input_as_output(&self.inputs, &aux, path, &self.flag)?;
         let key = identity(path);
-        if self.keys.iter().enumerate().any(|(j, k)| j != i && *k == key) {
+        if self.owners.get(&key).is_some_and(|&j| j != i) {
             bail!("{} {}: named twice among the outputs", self.flag, show_path(path));
         }
         match &mut self.slots[i] {
@@ -119,7 +209,11 @@ impl OutputSet {
             Slot::Ended(f) => f.set_target(path)?,
             Slot::Gone => bail!("{}: output {i} failed", show_path(path)),
         }
-        self.keys[i] = key;
+        let old = std::mem::replace(&mut self.keys[i], key.clone());
+        if self.owners.get(&old) == Some(&i) {
+            self.owners.remove(&old);
+        }
+        self.owners.insert(key, i);
         Ok(())
     }
 
@@ -153,9 +247,11 @@ impl OutputSet {
         Ok(())
     }
 
-    /// Ends every output, then puts them all in place: files renamed over
-    /// their targets, then uploads completed. On error nothing is left in
-    /// place (but see the module's limits for object stores).
+    /// Ends every output, then puts them all in place: existing files
+    /// moved aside, files renamed over their targets, then uploads
+    /// completed, then the old files removed. On error nothing is left in
+    /// place and the old files are back (but see the module's limits for
+    /// object stores).
     pub fn commit(mut self) -> Result<()> {
         for i in 0..self.slots.len() {
             self.end(i)?;
@@ -169,35 +265,151 @@ impl OutputSet {
             .collect();
         // Files first (renames), uploads last (completions that cannot be undone).
         ended.sort_by_key(|f| f.target().is_none());
-        // While renaming, a signal removes the outputs already in place too.
-        let mut placed: Vec<(PathBuf, cleanup::Guard)> = Vec::new();
-        let mut completed: Vec<String> = Vec::new();
-        for finished in ended {
-            let name = finished.display().to_string();
-            let target = finished.target().map(Path::to_path_buf);
-            let guard = target.as_deref().map(cleanup::Guard::new);
-            if let Err(e) = finished.publish() {
-                for (path, _) in &placed {
-                    let _ = std::fs::remove_file(path);
-                }
-                if completed.is_empty() {
-                    return Err(e);
-                }
-                return Err(e).with_context(|| {
-                    format!(
-                        "{name}: not completed, after {} other output(s) already were: {}",
-                        completed.len(),
-                        completed.join(", ")
-                    )
-                });
-            }
-            match (target, guard) {
-                (Some(path), Some(guard)) => placed.push((path, guard)),
-                _ => completed.push(name),
-            }
+        let files = ended.iter().take_while(|f| f.target().is_some()).count();
+        let uploads = ended.split_off(files);
+        // A signal during the renames undoes them (after the temporary files are removed).
+        let undo = Arc::new(Mutex::new(Undo::default()));
+        let hook = {
+            let undo = Arc::clone(&undo);
+            cleanup::on_signal(Box::new(move || lock(&undo).run()))
+        };
+        let result = place(ended, uploads, &undo);
+        let mut undo = lock(&undo);
+        if result.is_err() {
+            undo.run();
+        } else {
+            // The old files, moved aside, are removed as their paths drop.
+            undo.placed.clear();
+            undo.aside.clear();
+            self.committed = true;
         }
-        Ok(())
+        drop(undo);
+        drop(hook);
+        result
     }
+}
+
+/// What [`OutputSet::commit`] has done so far, to undo on failure or a signal.
+#[derive(Default)]
+struct Undo {
+    /// Existing targets renamed to these (hidden, same directory) paths.
+    aside: Vec<(PathBuf, tempfile::TempPath)>,
+    /// Outputs renamed into place.
+    placed: Vec<PathBuf>,
+    /// Set once undone: nothing more is done.
+    undone: bool,
+}
+
+impl Undo {
+    /// Removes the outputs placed, puts the old files back.
+    fn run(&mut self) {
+        if self.undone {
+            return;
+        }
+        self.undone = true;
+        for path in self.placed.drain(..) {
+            let _ = std::fs::remove_file(path);
+        }
+        for (target, old) in self.aside.drain(..).rev() {
+            let _ = std::fs::rename(&old, &target);
+        }
+    }
+}
+
+fn lock(undo: &Mutex<Undo>) -> std::sync::MutexGuard<'_, Undo> {
+    undo.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Moves the existing targets of `files` aside, renames `files` into place,
+/// completes `uploads`; each step recorded in `undo` (under its lock, so a
+/// signal sees a consistent state).
+fn place(files: Vec<Finished>, uploads: Vec<Finished>, undo: &Mutex<Undo>) -> Result<()> {
+    for finished in &files {
+        let Some(target) = finished.target() else { continue };
+        let Ok(meta) = std::fs::symlink_metadata(target) else {
+            continue;
+        };
+        if !meta.is_file() {
+            continue; // a directory in the way: its rename fails below
+        }
+        let old =
+            aside_path(target).with_context(|| format!("{}: cannot move the old file aside", finished.display()))?;
+        let mut undo = lock(undo);
+        if undo.undone {
+            bail!("interrupted");
+        }
+        std::fs::rename(target, &old)
+            .with_context(|| format!("{}: cannot move the old file aside", finished.display()))?;
+        undo.aside.push((target.to_path_buf(), old));
+    }
+    for finished in files {
+        let target = finished.target().map(Path::to_path_buf);
+        let mut undo = lock(undo);
+        if undo.undone {
+            bail!("interrupted");
+        }
+        // Under the lock: a signal's undo waits for the rename and its record.
+        finished.publish()?;
+        if let Some(path) = target {
+            undo.placed.push(path);
+        }
+    }
+    let mut completed: Vec<String> = Vec::new();
+    for finished in uploads {
+        let name = finished.display().to_string();
+        if let Err(e) = finished.publish() {
+            if completed.is_empty() {
+                return Err(e);
+            }
+            return Err(e).with_context(|| {
+                format!(
+                    "{name}: not completed, after {} other output(s) already were: {}",
+                    completed.len(),
+                    completed.join(", ")
+                )
+            });
+        }
+        completed.push(name);
+    }
+    Ok(())
+}
+
+/// A new hidden path beside `target` (`.NAME.XXXXXX.old`) to move it to.
+fn aside_path(target: &Path) -> std::io::Result<tempfile::TempPath> {
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let file = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".old")
+        .tempfile_in(dir)
+        .map_err(|e| {
+            std::io::Error::new(
+                e.kind(),
+                e.to_string().split(" at path ").next().unwrap_or("").to_string(),
+            )
+        })?;
+    Ok(file.into_temp_path())
+}
+
+/// A local output's path (a `file://` URL's too); `None` for stdout and URLs.
+fn local_path(path: &Path) -> Option<PathBuf> {
+    let as_bytes = path.as_os_str().as_encoded_bytes();
+    if path.as_os_str() == "-" {
+        return None;
+    }
+    if let Some(local) = super::remote::file_url(as_bytes) {
+        return Some(PathBuf::from(String::from_utf8_lossy(local).into_owned()));
+    }
+    if super::remote::parse(as_bytes).is_some() {
+        return None;
+    }
+    Some(path.to_path_buf())
 }
 
 /// What tells two outputs apart: a local path with its directory resolved
@@ -405,6 +617,69 @@ mod tests {
         assert!(set.commit().is_err());
         assert_eq!(names(dir.path()), ["sub"]);
         assert_eq!(names(&sub), ["b"]);
+    }
+
+    #[test]
+    fn a_failed_rename_puts_the_old_files_back() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a"), b"old a").unwrap();
+        let sub = dir.path().join("sub");
+        std::fs::create_dir(&sub).unwrap();
+        std::fs::write(sub.join("c"), b"old c").unwrap();
+        let mut set = OutputSet::new(&[], &[], "-o");
+        for path in [dir.path().join("a"), sub.join("c"), sub.join("b")] {
+            let i = set.create(&path, None, 1).unwrap();
+            set.get(i).write_all(b"new").unwrap();
+        }
+        // The rename of b fails: its target became a directory that is not empty.
+        std::fs::create_dir(sub.join("b")).unwrap();
+        std::fs::write(sub.join("b").join("keep"), b"").unwrap();
+        assert!(set.commit().is_err());
+        assert_eq!(names(dir.path()), ["a", "sub"]);
+        assert_eq!(names(&sub), ["b", "c"]);
+        assert_eq!(std::fs::read(dir.path().join("a")).unwrap(), b"old a");
+        assert_eq!(std::fs::read(sub.join("c")).unwrap(), b"old c");
+        // A commit that succeeds removes the old files it moved aside.
+        let mut set = OutputSet::new(&[], &[], "-o");
+        let i = set.create(&dir.path().join("a"), None, 1).unwrap();
+        set.get(i).write_all(b"new").unwrap();
+        set.commit().unwrap();
+        assert_eq!(names(dir.path()), ["a", "sub"]);
+        assert_eq!(std::fs::read(dir.path().join("a")).unwrap(), b"new");
+    }
+
+    #[test]
+    fn missing_directories_are_made_and_removed_unless_committed() {
+        let dir = tempfile::tempdir().unwrap();
+        let deep = dir.path().join("x").join("y").join("out");
+        let mut set = OutputSet::new(&[], &[], "-o");
+        let i = set.create(&deep, None, 1).unwrap();
+        set.get(i).write_all(b"z").unwrap();
+        set.end(i).unwrap();
+        assert!(dir.path().join("x/y").is_dir());
+        drop(set);
+        assert!(names(dir.path()).is_empty(), "{:?}", names(dir.path()));
+        let mut set = OutputSet::new(&[], &[], "-o");
+        set.create(&deep, None, 1).unwrap();
+        set.commit().unwrap();
+        assert!(deep.is_file());
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn an_ended_output_holds_no_descriptor() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut set = OutputSet::new(&[], &[], "-o");
+        let i = set.create(&dir.path().join("a"), None, 1).unwrap();
+        set.end(i).unwrap();
+        // No descriptor of this process (other tests' included) is open on it.
+        let open = std::fs::read_dir("/proc/self/fd")
+            .unwrap()
+            .filter_map(|e| std::fs::read_link(e.unwrap().path()).ok())
+            .any(|p| p.starts_with(dir.path()));
+        assert!(!open, "the ended output's temporary file is still open");
+        set.commit().unwrap();
+        assert_eq!(names(dir.path()), ["a"]);
     }
 
     #[test]
