@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 /// The most threads gzip is compressed on (each holds two 1 MiB chunks
 /// and their output): the memory bound stays about 32 MiB above the
 /// reader's however many cores there are.
-const COMPRESSION_THREADS: usize = 8;
+pub(crate) const COMPRESSION_THREADS: usize = 8;
 
 /// How records are cut into shards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
