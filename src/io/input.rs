@@ -518,22 +518,29 @@ impl Element<'_> {
         match *self {
             Element::Any => true,
             Element::Byte(b) => b == c,
-            Element::Set { negate, set } => {
-                let mut hit = false;
-                let mut i = 0;
-                while i < set.len() {
-                    if i + 2 < set.len() && set[i + 1] == b'-' {
-                        hit |= (set[i]..=set[i + 2]).contains(&c);
-                        i += 3;
-                    } else {
-                        hit |= set[i] == c;
-                        i += 1;
-                    }
-                }
-                hit != negate
-            }
+            Element::Set { negate, set } => in_set(set, c) != negate,
         }
     }
+}
+
+/// Whether byte `c` is in a glob's `[...]` set (its bytes between the
+/// brackets, without a leading `!`/`^`): single bytes and `a-z` ranges.
+fn in_set(set: &[u8], c: u8) -> bool {
+    let mut i = 0;
+    while i < set.len() {
+        if i + 2 < set.len() && set[i + 1] == b'-' {
+            if (set[i]..=set[i + 2]).contains(&c) {
+                return true;
+            }
+            i += 3;
+        } else {
+            if set[i] == c {
+                return true;
+            }
+            i += 1;
+        }
+    }
+    false
 }
 
 /// The element `p` starts with (not `*`) and its length in bytes.
@@ -720,18 +727,7 @@ mod tests {
                     Some((b'!' | b'^', set)) => (true, set),
                     _ => (false, &rest[..close]),
                 };
-                let mut hit = false;
-                let mut i = 0;
-                while i < set.len() {
-                    if i + 2 < set.len() && set[i + 1] == b'-' {
-                        hit |= (set[i]..=set[i + 2]).contains(&c);
-                        i += 3;
-                    } else {
-                        hit |= set[i] == c;
-                        i += 1;
-                    }
-                }
-                hit != negate && old_matches(&rest[close + 1..], after)
+                super::in_set(set, c) != negate && old_matches(&rest[close + 1..], after)
             }
             Some((&b, rest)) => n.first() == Some(&b) && old_matches(rest, &n[1..]),
         }

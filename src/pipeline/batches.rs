@@ -144,6 +144,34 @@ pub struct Record<'a> {
     pub strict: bool,
 }
 
+impl<'a> Record<'a> {
+    /// A record read from input `input` (shown as `name`), of the type
+    /// `known` gives, else the one `decide` finds for it (then kept in
+    /// `known` for the records after it).
+    fn typed(
+        (payload, index, offset): (&'a [u8], u64, u64),
+        (input, name): (usize, &'a str),
+        strict: bool,
+        known: &mut Option<MessageType>,
+        decide: impl FnOnce(&Record<'_>) -> Result<MessageType>,
+    ) -> Result<Record<'a>> {
+        let mut record = Record {
+            payload,
+            index,
+            offset,
+            input: input as u32,
+            name,
+            ty: MessageType::Raw,
+            strict,
+        };
+        record.ty = match *known {
+            Some(t) => t,
+            None => *known.insert(decide(&record)?),
+        };
+        Ok(record)
+    }
+}
+
 /// The worker side of a consumer of records: what a worker makes of the
 /// records of one batch (`Out`, handed in batch order to the consumer's
 /// [`Sink`](super::Sink), which keeps what must be kept across records).
@@ -699,19 +727,10 @@ fn read_part<W: Work>(
                             shared.limited.store(true, Relaxed);
                             break;
                         };
-                        let mut record = Record {
-                            payload: rec.data,
-                            index: rec.index,
-                            offset: rec.offset,
-                            input: i as u32,
-                            name: &name,
-                            ty: MessageType::Raw,
-                            strict,
-                        };
-                        record.ty = match ty {
-                            Some(t) => t,
-                            None => *ty.insert(shared.type_of(part, &record, settled)?),
-                        };
+                        let record =
+                            Record::typed((rec.data, rec.index, rec.offset), (i, &name), strict, &mut ty, |r| {
+                                shared.type_of(part, r, settled)
+                            })?;
                         if example::with_decoder(|d| keeps(f, d, &record))? {
                             shared.limited.store(true, Relaxed);
                             break;
@@ -726,19 +745,9 @@ fn read_part<W: Work>(
             if on_reader.is_none() {
                 shared.to_read.fetch_sub(1, Relaxed);
             }
-            let mut record = Record {
-                payload: rec.data,
-                index: rec.index,
-                offset: rec.offset,
-                input: i as u32,
-                name: &name,
-                ty: MessageType::Raw,
-                strict,
-            };
-            record.ty = match ty {
-                Some(t) => t,
-                None => *ty.insert(shared.type_of(part, &record, settled)?),
-            };
+            let record = Record::typed((rec.data, rec.index, rec.offset), (i, &name), strict, &mut ty, |r| {
+                shared.type_of(part, r, settled)
+            })?;
             if let Some(f) = on_reader {
                 if !example::with_decoder(|d| keeps(f, d, &record))? {
                     continue;
@@ -937,19 +946,13 @@ fn produce_sample<W: Work>(
                 };
                 if let Some(f) = filter {
                     let slot = if shared.how.types == Types::Dataset { 0 } else { i };
-                    let mut record = Record {
-                        payload: rec.data,
-                        index: rec.index,
-                        offset: rec.offset,
-                        input: i as u32,
-                        name: &name,
-                        ty: MessageType::Raw,
+                    let record = Record::typed(
+                        (rec.data, rec.index, rec.offset),
+                        (i, &name),
                         strict,
-                    };
-                    record.ty = match types[slot] {
-                        Some(t) => t,
-                        None => *types[slot].insert(shared.work.resolve(&record)?),
-                    };
+                        &mut types[slot],
+                        |r| shared.work.resolve(r),
+                    )?;
                     if !example::with_decoder(|d| keeps(f, d, &record))? {
                         continue;
                     }
@@ -988,19 +991,13 @@ fn produce_sample<W: Work>(
     for r in &kept {
         let name: Arc<str> = inputs[r.input].display().into();
         let slot = if shared.how.types == Types::Dataset { 0 } else { r.input };
-        let mut record = Record {
-            payload: &r.payload,
-            index: r.index,
-            offset: r.offset,
-            input: r.input as u32,
-            name: &name,
-            ty: MessageType::Raw,
+        let record = Record::typed(
+            (&r.payload, r.index, r.offset),
+            (r.input, &name),
             strict,
-        };
-        record.ty = match types[slot] {
-            Some(t) => t,
-            None => *types[slot].insert(shared.work.resolve(&record)?),
-        };
+            &mut types[slot],
+            |r| shared.work.resolve(r),
+        )?;
         if batch.as_ref().is_some_and(|b| b.name != name || b.data.len() >= BATCH) || r.payload.len() > HUGE {
             if let Some(b) = batch.take() {
                 emit(b)?;
