@@ -422,9 +422,11 @@ struct Shared<'a, W> {
     records: AtomicU64,
     bytes: AtomicU64,
     progress: &'a (dyn Fn(u64, u64) + Sync),
-    /// Records still to skip, and still to read (inputs read in turn).
+    /// Records still to skip, and still to read (inputs read in turn);
+    /// `to_read` is counted down only when `counts` (there is a limit).
     to_skip: AtomicU64,
     to_read: AtomicU64,
+    counts: bool,
     limited: AtomicBool,
     settle: Mutex<Settle>,
     settled: Condvar,
@@ -450,6 +452,7 @@ impl<'a, W: Work> Shared<'a, W> {
             progress,
             to_skip: AtomicU64::new(range.skip),
             to_read: AtomicU64::new(range.limit.unwrap_or(u64::MAX)),
+            counts: range.limit.is_some(),
             limited: AtomicBool::new(false),
             settle: Mutex::new(Settle {
                 next: 0,
@@ -683,6 +686,10 @@ fn read_part<W: Work>(
     // With a range, the reader evaluates `--where` (the range counts
     // matches); else the workers do, but a huge record is filtered here.
     let on_reader = shared.how.filter_on_reader();
+    // Without a limit nothing is counted per record: a shared counter
+    // written by every reading thread for every record costs a cache-line
+    // transfer each (it held 16 threads to one record per ~90 ns).
+    let counts = shared.counts;
     let result = (|| -> Result<()> {
         // A long skip through a plain file: threads walk its headers and
         // the reader starts near the first record wanted (`--skip` costs
@@ -719,7 +726,7 @@ fn read_part<W: Work>(
             if part.end.is_some_and(|end| reader.offset() >= end) {
                 break;
             }
-            if shared.to_read.load(Relaxed) == 0 {
+            if counts && shared.to_read.load(Relaxed) == 0 {
                 if shared.how.probe_limit {
                     // Is there one more (matching) record?
                     while let Some(rec) = reader.next_record().map_err(|e| record::read_error(input, e))? {
@@ -742,7 +749,7 @@ fn read_part<W: Work>(
             let Some(rec) = reader.next_record().map_err(|e| record::read_error(input, e))? else {
                 break;
             };
-            if on_reader.is_none() {
+            if counts && on_reader.is_none() {
                 shared.to_read.fetch_sub(1, Relaxed);
             }
             let record = Record::typed((rec.data, rec.index, rec.offset), (i, &name), strict, &mut ty, |r| {
@@ -756,7 +763,9 @@ fn read_part<W: Work>(
                     shared.to_skip.fetch_sub(1, Relaxed);
                     continue;
                 }
-                shared.to_read.fetch_sub(1, Relaxed);
+                if counts {
+                    shared.to_read.fetch_sub(1, Relaxed);
+                }
             } else if let Some(f) = shared.how.filter.filter(|_| rec.data.len() > HUGE) {
                 if !example::with_decoder(|d| keeps(f, d, &record))? {
                     continue;
@@ -884,7 +893,10 @@ fn produce_pieces<W: Work>(
             }
             result
         };
-        super::in_input_order(n, jobs, read, |b| tx.send(b).inspect_err(|_| shared.abort()))?;
+        // Each thread reads its whole piece (its batches, and its end)
+        // without waiting for the pieces before it to be forwarded.
+        let depth = (record::PIECE_ALIGN / BATCH as u64) as usize + 1;
+        super::in_order_with_depth(n, jobs, depth, read, |b| tx.send(b).inspect_err(|_| shared.abort()))?;
         slots += n;
         match cut.next {
             Some(next) if next.0 < size && n > 0 => from = next,

@@ -33,9 +33,9 @@ pub mod reshape;
 pub mod shuffle;
 
 use anyhow::Result;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::io;
-use std::sync::mpsc::{sync_channel, TryRecvError, TrySendError};
+use std::sync::mpsc::{sync_channel, TryRecvError};
 use std::sync::{Condvar, Mutex};
 
 /// Items each input in flight may hold in [`in_input_order`].
@@ -78,7 +78,19 @@ enum Msg<T> {
 /// before failing, has gone to `sink`; later inputs' work is dropped. Memory
 /// is bounded: each input in flight holds at most `DEPTH` items, and inputs
 /// are taken in order, so at most `jobs` are in flight.
-pub fn in_input_order<T, R, S>(n: usize, jobs: usize, read: R, mut sink: S) -> Result<()>
+pub fn in_input_order<T, R, S>(n: usize, jobs: usize, read: R, sink: S) -> Result<()>
+where
+    T: Send,
+    R: Fn(usize, &mut dyn FnMut(T) -> Result<(), Stopped>) -> Result<()> + Sync,
+    S: FnMut(T) -> Result<(), Stopped>,
+{
+    in_order_with_depth(n, jobs, DEPTH, read, sink)
+}
+
+/// [`in_input_order`] with `depth` items held per input in flight (the
+/// pieces of one file: as many as a piece has batches, so that every
+/// thread reads its whole piece without waiting for the ones before it).
+pub fn in_order_with_depth<T, R, S>(n: usize, jobs: usize, depth: usize, read: R, mut sink: S) -> Result<()>
 where
     T: Send,
     R: Fn(usize, &mut dyn FnMut(T) -> Result<(), Stopped>) -> Result<()> + Sync,
@@ -96,14 +108,14 @@ where
     // every input being read ahead); in flight, input i uses channel
     // i % jobs, free again once input i - jobs has been forwarded.
     let slots = jobs.min(n);
-    let (senders, receivers): (Vec<_>, Vec<_>) = (0..slots).map(|_| sync_channel::<Msg<T>>(DEPTH)).unzip();
+    let (senders, receivers): (Vec<_>, Vec<_>) = (0..slots).map(|_| sync_channel::<Msg<T>>(depth)).unzip();
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let forwarding = (Mutex::new(0usize), Condvar::new());
     std::thread::scope(|scope| {
         for _ in 0..slots {
             let (senders, next, stop, read, forwarding) = (&senders, &next, &stop, &read, &forwarding);
-            scope.spawn(move || {
+            spawn(scope, "tfr-read", move || {
                 while !stop.load(Relaxed) {
                     let i = next.fetch_add(1, Relaxed);
                     if i >= n {
@@ -324,6 +336,61 @@ impl Drop for StopOnDrop<'_> {
     }
 }
 
+/// The batches waiting for a worker: one queue every worker takes from (the
+/// window bounds how many wait), closed when the producer is done.
+struct Jobs<In> {
+    queue: Mutex<(VecDeque<(u64, In)>, bool)>,
+    ready: Condvar,
+}
+
+impl<In> Jobs<In> {
+    /// Queues a batch, or gives it back when `full` batches already wait
+    /// (for the caller to work on).
+    fn put(&self, job: (u64, In), full: Option<usize>) -> Option<(u64, In)> {
+        let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+        if full.is_some_and(|full| q.0.len() >= full) {
+            return Some(job);
+        }
+        q.0.push_back(job);
+        drop(q);
+        self.ready.notify_one();
+        None
+    }
+
+    /// The next batch; `None` once the queue is closed and empty.
+    fn take(&self) -> Option<(u64, In)> {
+        let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(job) = q.0.pop_front() {
+                return Some(job);
+            }
+            if q.1 {
+                return None;
+            }
+            q = self.ready.wait(q).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    fn close(&self) {
+        self.queue.lock().unwrap_or_else(|e| e.into_inner()).1 = true;
+        self.ready.notify_all();
+    }
+}
+
+/// A named thread of a scope (names show in `top -H`, `ps -L` and a
+/// debugger); a thread that cannot be started is a panic, as with
+/// `Scope::spawn`.
+fn spawn<'scope, 'env, T: Send + 'scope>(
+    scope: &'scope std::thread::Scope<'scope, 'env>,
+    name: &str,
+    f: impl FnOnce() -> T + Send + 'scope,
+) -> std::thread::ScopedJoinHandle<'scope, T> {
+    std::thread::Builder::new()
+        .name(name.to_string())
+        .spawn_scoped(scope, f)
+        .expect("failed to spawn a thread")
+}
+
 /// [`run`] with no threads: each batch is worked on and written as soon as
 /// it is sent.
 fn run_here<In, Out, P, W, S>(produce: P, work: W, sink: &mut S) -> Result<()>
@@ -378,9 +445,10 @@ where
 /// wait), after [`Sink::begin`]; [`Sink::finish`] ends a run that
 /// succeeded.
 ///
-/// Workers take batches from one queue; when all are busy and the queue is
-/// full, the producing thread works on the batch itself, so the reading
-/// thread's spare time is not lost. Outputs are numbered and put back in
+/// Workers take batches from one queue; with up to 4 workers, when the
+/// queue is full, the producing thread works on the batch itself, so the
+/// reading thread's spare time is not lost (with more, it only hands out:
+/// forwarding is then what every worker waits on). Outputs are numbered and put back in
 /// order by the writer. Memory is bounded: at most `workers * (job_depth + 1)
 /// + 1` batches are between `produce` and `write` at any time.
 ///
@@ -399,25 +467,27 @@ where
         return run_here(produce, work, &mut sink);
     }
     let pool = Pool(Mutex::new(Vec::new()));
+    let depth = job_depth(workers);
     let window = Window {
         state: Mutex::new((0, false)),
         changed: Condvar::new(),
-        limit: workers * (job_depth(workers) + 1) + 1,
+        limit: workers * (depth + 1) + 1,
     };
     let spare = Spares {
         pool: Pool(Mutex::new(Vec::new())),
         max: workers + 2,
     };
+    let jobs = Jobs {
+        queue: Mutex::new((VecDeque::new(), false)),
+        ready: Condvar::new(),
+    };
     // Never full: no more results exist than batches in the window.
     let (result_tx, result_rx) = sync_channel::<(u64, Out, Result<()>)>(window.limit);
     std::thread::scope(|scope| {
-        let mut job_txs = Vec::with_capacity(workers);
         for _ in 0..workers {
-            let (job_tx, job_rx) = sync_channel::<(u64, In)>(job_depth(workers));
-            job_txs.push(job_tx);
-            let (work, pool, spare, result_tx) = (&work, &pool, &spare, result_tx.clone());
-            scope.spawn(move || {
-                for (seq, mut batch) in job_rx {
+            let (work, pool, spare, jobs, result_tx) = (&work, &pool, &spare, &jobs, result_tx.clone());
+            spawn(scope, "tfr-work", move || {
+                while let Some((seq, mut batch)) = jobs.take() {
                     let mut out = pool.take();
                     let result = work(&mut batch, &mut out);
                     spare.put(batch);
@@ -428,7 +498,7 @@ where
             });
         }
         let (pool, window, sink) = (&pool, &window, &mut sink);
-        let writer = scope.spawn(move || -> Result<()> {
+        let writer = spawn(scope, "tfr-write", move || -> Result<()> {
             let _stop = StopOnDrop(window);
             sink.begin()?;
             let failed = |e: io::Error| anyhow::Error::new(e).context("writing output");
@@ -460,22 +530,20 @@ where
         });
         let produced = {
             let mut seq = 0u64;
-            let (work, result_tx, spare) = (&work, &result_tx, &spare);
+            let (work, result_tx, spare, jobs) = (&work, &result_tx, &spare, &jobs);
             let mut sender = Sender {
                 send: Box::new(|batch| {
                     window.acquire()?;
                     seq += 1;
-                    // Round-robin, to the next worker with room.
-                    let mut job = (seq - 1, batch);
-                    for k in 0..job_txs.len() {
-                        match job_txs[(job.0 as usize + k) % job_txs.len()].try_send(job) {
-                            Ok(()) => return Ok(()),
-                            Err(TrySendError::Full(j)) => job = j,
-                            Err(TrySendError::Disconnected(_)) => return Err(Stopped),
-                        }
-                    }
-                    // Every worker is busy: work on this one here.
-                    let (at, mut batch) = job;
+                    // With a few workers, the producing thread works on a
+                    // batch itself when every worker has `depth` waiting
+                    // (its spare time is a core's worth on a small
+                    // machine); with many, it only reads and hands out
+                    // (the time it spent working held back every worker).
+                    let Some((at, mut batch)) = jobs.put((seq - 1, batch), (workers <= 4).then_some(workers * depth))
+                    else {
+                        return Ok(());
+                    };
                     let mut out = pool.take();
                     let result = work(&mut batch, &mut out);
                     spare.put(batch);
@@ -485,7 +553,7 @@ where
             };
             produce(&mut sender)
         };
-        drop(job_txs);
+        jobs.close();
         drop(result_tx);
         let written = writer.join().expect("writer thread panicked");
         written?;
