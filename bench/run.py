@@ -855,6 +855,9 @@ def run_scaling(args, tfr: Path):
                 cmd = [str(tfr)] + [a.format(**fill) for a in argv] + ["-j", str(j)]
                 walls = []
                 for rep in range(reps + 1):  # the first run warms up
+                    # A new output each time: replacing the last one would
+                    # time the kernel freeing its pages too.
+                    (tmp / "out.tfrecord").unlink(missing_ok=True)
                     t = time.perf_counter()
                     r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV)
                     wall = time.perf_counter() - t

@@ -389,7 +389,18 @@ where
             }
         },
     };
-    let result = super::run(workers, produce, each, sink);
+    let mut sink = sink;
+    // One large plain file, every record: each thread reads a piece and
+    // works on its batches itself ([`run_pieces`]).
+    let result = match inputs {
+        [input] if how.sample.is_none() && how.range.is_all() && workers > 0 && how.jobs >= PIECES_FROM_JOBS => {
+            match run_pieces(input, &shared, &each, &mut sink) {
+                Some(result) => result,
+                None => super::run(workers, produce, each, sink),
+            }
+        }
+        _ => super::run(workers, produce, each, sink),
+    };
     (shared.summary(), result)
 }
 
@@ -586,12 +597,6 @@ fn produce<W: Work>(inputs: &[Input], shared: &Shared<'_, W>, tx: &mut Sender<'_
     // A range counts over the inputs taken together: they are read one
     // after the other (skipped records hop from header to header).
     let jobs = if shared.how.range.is_all() { shared.how.jobs } else { 1 };
-    // One large plain file: several threads read it, a piece each.
-    if let [input] = inputs {
-        if jobs >= PIECES_FROM_JOBS && produce_pieces(input, shared, tx)?.is_some() {
-            return Ok(());
-        }
-    }
     let spares = tx.spares();
     let read = |i: usize, emit: &mut dyn FnMut(Batch<W::Out>) -> Result<(), Stopped>| {
         let _unwinding = AbortOnPanic(shared);
@@ -824,85 +829,136 @@ const PIECES_PER_JOB: u64 = 16 << 20;
 /// Smaller files are read by one thread.
 const PIECES_MIN_SIZE: u64 = 16 << 20;
 
-/// One large plain file read by several threads: its part ahead cut into
-/// pieces of about a megabyte at record boundaries, each piece read and
-/// copied into batches by one thread, the batches forwarded in piece
-/// order. `None` (nothing read) when the input is not such a file.
-fn produce_pieces<W: Work>(
-    input: &Input,
-    shared: &Shared<'_, W>,
-    tx: &mut Sender<'_, Batch<W::Out>>,
-) -> Result<Option<()>> {
+/// One large plain file read by several threads, each working on what it
+/// reads (no hand-over between a reading thread and a worker: each batch
+/// is read, filtered and worked on by one thread while its bytes are in
+/// that core's cache): its part ahead cut into pieces of about a megabyte
+/// at record boundaries ([`record::pieces`]), each piece read and worked on
+/// by one thread, the outputs handed to `sink` on this thread in piece
+/// order. Memory: `jobs` pieces in flight, each holding at most its
+/// outputs (a piece has `PIECE_ALIGN / BATCH` batches) and one batch.
+/// `None` (nothing read) when the input is not such a file.
+fn run_pieces<W, E, S>(input: &Input, shared: &Shared<'_, W>, each: &E, sink: &mut S) -> Option<Result<()>>
+where
+    W: Work,
+    E: Fn(&mut Batch<W::Out>, &mut W::Out) -> Result<()> + Sync,
+    S: Sink<W::Out>,
+{
     // Only a regular file on disk (a stream would lose what a look took;
     // an object is read in order).
     let Input::Path(path) = input else {
-        return Ok(None);
+        return None;
     };
     if !std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() >= PIECES_MIN_SIZE) {
-        return Ok(None);
+        return None;
     }
-    let first = shared
-        .how
-        .open
-        .open(input)
-        .inspect_err(|_| shared.mark(0, |s| s.1 = true))?;
-    let Some((file, size)) = first.shared_file() else {
-        return Ok(None);
+    let first = match shared.how.open.open(input) {
+        Ok(reader) => reader,
+        Err(e) => {
+            shared.mark(0, |s| s.1 = true);
+            return Some(Err(e));
+        }
     };
+    let (file, size) = first.shared_file()?;
     shared.mark(0, |slot| slot.0 = Some(first.compression()));
     let jobs = shared.how.jobs;
-    let spares = tx.spares();
+    let spares = Spares {
+        pool: super::Pool(Mutex::new(Vec::new())),
+        max: jobs,
+    };
+    let outs = super::Pool(Mutex::new(Vec::new()));
     let readers = Mutex::new(vec![first]);
+    // Each thread reads and works on its whole piece (its outputs, and
+    // its end) without waiting for the pieces before it to be handed on.
+    let depth = (record::PIECE_ALIGN / BATCH as u64) as usize + 1;
+    let mut wrote = None;
     let mut from = (0u64, 0u64);
     let mut slots = 0usize;
-    loop {
-        let to = from.0.saturating_add(PIECES_PER_JOB * jobs as u64);
-        let cut = record::pieces(&file, size, from, to, jobs);
-        let n = cut.starts.len();
-        let read = |k: usize, emit: &mut dyn FnMut(Batch<W::Out>) -> Result<(), Stopped>| {
-            let _unwinding = AbortOnPanic(shared);
-            let (offset, index) = cut.starts[k];
-            let end = match cut.starts.get(k + 1) {
-                Some(&(next, _)) => Some(next),
-                None => cut.next.map(|(next, _)| next),
-            };
-            let part = Part {
-                input: 0,
-                slot: slots + k,
-                end,
-                settles: shared.how.types.fixed().is_none(),
-            };
-            let mut settled = false;
-            let taken = readers.lock().unwrap_or_else(|e| e.into_inner()).pop();
-            let result = match taken.map_or_else(|| shared.how.open.open(input), Ok) {
-                Ok(mut reader) => {
-                    let done = reader
-                        .seek_to(offset, index)
-                        .map_err(|e| record::read_error(input, e.into()))
-                        .and_then(|()| read_part(&mut reader, input, part, shared, spares, &mut settled, emit));
-                    readers.lock().unwrap_or_else(|e| e.into_inner()).push(reader);
-                    done
+    let result = (|| -> Result<()> {
+        sink.begin()?;
+        loop {
+            let to = from.0.saturating_add(PIECES_PER_JOB * jobs as u64);
+            let cut = record::pieces(&file, size, from, to, jobs);
+            let n = cut.starts.len();
+            let read = |k: usize, emit: &mut dyn FnMut(W::Out) -> Result<(), Stopped>| {
+                let _unwinding = AbortOnPanic(shared);
+                let (offset, index) = cut.starts[k];
+                let end = match cut.starts.get(k + 1) {
+                    Some(&(next, _)) => Some(next),
+                    None => cut.next.map(|(next, _)| next),
+                };
+                let part = Part {
+                    input: 0,
+                    slot: slots + k,
+                    end,
+                    settles: shared.how.types.fixed().is_none(),
+                };
+                let mut settled = false;
+                // A worker's error, after the output it made before it.
+                let mut failed = None;
+                let mut work = |mut batch: Batch<W::Out>| {
+                    if failed.is_some() {
+                        return Err(Stopped);
+                    }
+                    let mut out = outs.take();
+                    let worked = each(&mut batch, &mut out);
+                    spares.put(batch);
+                    emit(out)?;
+                    worked.map_err(|e| {
+                        failed = Some(e);
+                        Stopped
+                    })
+                };
+                let taken = readers.lock().unwrap_or_else(|e| e.into_inner()).pop();
+                let result = match taken.map_or_else(|| shared.how.open.open(input), Ok) {
+                    Ok(mut reader) => {
+                        let done = reader
+                            .seek_to(offset, index)
+                            .map_err(|e| record::read_error(input, e.into()))
+                            .and_then(|()| {
+                                read_part(&mut reader, input, part, shared, &spares, &mut settled, &mut work)
+                            });
+                        readers.lock().unwrap_or_else(|e| e.into_inner()).push(reader);
+                        done
+                    }
+                    Err(e) => Err(e),
+                };
+                let result = match failed {
+                    Some(e) => Err(e),
+                    None => result,
+                };
+                if result.is_err() {
+                    shared.mark(0, |slot| slot.1 = true);
+                    shared.abort();
+                } else if part.settles && !settled {
+                    shared.settle(part.slot, None)?;
                 }
-                Err(e) => Err(e),
+                result
             };
-            if result.is_err() {
-                shared.mark(0, |slot| slot.1 = true);
-                shared.abort();
-            } else if part.settles && !settled {
-                shared.settle(part.slot, None)?;
+            let forward = |mut out: W::Out| {
+                let written = match Output::is_empty(&out) {
+                    true => Ok(()),
+                    false => sink.batch(&mut out),
+                };
+                outs.give(out);
+                written.map_err(|e| {
+                    wrote = Some(anyhow::Error::new(e).context("writing output"));
+                    shared.abort();
+                    Stopped
+                })
+            };
+            super::in_order_with_depth(n, jobs, depth, read, forward)?;
+            slots += n;
+            match cut.next {
+                Some(next) if next.0 < size && n > 0 => from = next,
+                _ => return Ok(()),
             }
-            result
-        };
-        // Each thread reads its whole piece (its batches, and its end)
-        // without waiting for the pieces before it to be forwarded.
-        let depth = (record::PIECE_ALIGN / BATCH as u64) as usize + 1;
-        super::in_order_with_depth(n, jobs, depth, read, |b| tx.send(b).inspect_err(|_| shared.abort()))?;
-        slots += n;
-        match cut.next {
-            Some(next) if next.0 < size && n > 0 => from = next,
-            _ => return Ok(Some(())),
         }
-    }
+    })();
+    Some(match wrote.take() {
+        Some(e) => Err(e),
+        None => result.and_then(|()| sink.finish()),
+    })
 }
 
 /// A kept record of a sample.

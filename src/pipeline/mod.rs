@@ -9,7 +9,9 @@
 //!   verify-crc --payloads, and every command through [`batches`]).
 //! - [`batches`]: the one reader of records and the consumer trait
 //!   ([`batches::Work`] on the workers, a [`Sink`] in order) that cat,
-//!   to-jsonl, schema, stats, validate and the report plug into.
+//!   to-jsonl, schema, stats, validate and the report plug into; one large
+//!   plain file goes through [`in_order_with_depth`] alone, each thread
+//!   reading a piece and working on it (no [`run`]).
 //! - [`shuffle`]: the records of [`batches`] in a uniform random order,
 //!   within a memory budget (temporary bucket files beyond it).
 //!
@@ -24,7 +26,8 @@
 //! Memory is bounded by `--jobs` × batch: [`run`] holds at most
 //! `workers * (job_depth + 1) + 1` batches (and as many outputs) between the
 //! producer and the writer, and [`in_input_order`] at most `DEPTH` items
-//! per input in flight, `jobs` inputs (or pieces of one file) at once.
+//! per input in flight (a piece of one file: as many as it has batches,
+//! plus one), `jobs` inputs (or pieces) at once.
 //! A batch holds the records starting in one [`batches::BATCH`] (256 KiB)
 //! window of its input; ARCHITECTURE.md states the whole bound.
 

@@ -433,7 +433,16 @@ fn one_large_file_read_in_pieces_gives_what_one_reader_does() {
         dir.write("payload_bad.tfrecord", &payload_bad),
         dir.write("length_bad.tfrecord", &bytes),
     ];
-    for (input, record) in inputs.iter().zip(["record 90000", "record 120000"]) {
+    // A record whose frame checks but whose payload is no Example: the
+    // worker's error, after the records before it, whatever thread read it.
+    let mut not_example = refs.clone();
+    not_example[100_000] = b"\xff\xff\xff\xff";
+    let inputs = [
+        inputs[0].clone(),
+        inputs[1].clone(),
+        dir.write("not_example.tfrecord", &records(&not_example)),
+    ];
+    for (input, record) in inputs.iter().zip(["record 90000", "record 120000", "record 100000"]) {
         for args in [&["to-jsonl"][..], &["stats", "-f", "json"]] {
             let ran = same_for_any_jobs(args, std::slice::from_ref(input));
             assert_eq!(ran.code, 2, "{args:?} {input}: {}", ran.stderr);
