@@ -135,7 +135,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__cat)
-            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --type --max-bytes --max-values --full --features --exclude --skip --limit --sample --seed --where --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-f -t -n -j -q -h -V --compression --max-record-size --part --format --type --max-bytes --max-values --full --features --exclude --skip --limit --sample --seed --where --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -146,6 +146,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -229,7 +233,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__count)
-            opts="-t -j -q -h -V --compression --max-record-size --json --by --type --where --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-t -j -q -h -V --compression --max-record-size --part --json --by --type --where --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -240,6 +244,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -357,7 +365,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__head)
-            opts="-n -f -t -q -h -V --lines --skip --compression --max-record-size --format --type --max-bytes --max-values --full --features --exclude --where --quiet --color --no-sign-request --timeout --help --version"
+            opts="-n -f -t -q -h -V --lines --skip --compression --max-record-size --part --format --type --max-bytes --max-values --full --features --exclude --where --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -380,6 +388,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -659,7 +671,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__index)
-            opts="-j -q -h -V --compression --max-record-size --out-dir --check --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-j -q -h -V --compression --max-record-size --part --out-dir --check --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -670,6 +682,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -701,7 +717,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__report)
-            opts="-o -t -n -j -q -h -V --compression --max-record-size --output --records --sample --seed --image-feature --schema --max-aux-size --title --type --limit --features --exclude --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -t -n -j -q -h -V --compression --max-record-size --part --output --records --sample --seed --image-feature --schema --max-aux-size --title --type --limit --features --exclude --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -712,6 +728,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -799,7 +819,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__reshard)
-            opts="-o -j -q -h -V --compression --max-record-size --output --shards --shard-size --output-compression --where --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -j -q -h -V --compression --max-record-size --part --output --shards --shard-size --output-compression --where --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -810,6 +830,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -861,7 +885,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__schema)
-            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --json --type --limit --features --exclude --jobs --where --quiet --color --no-sign-request --timeout --help --version"
+            opts="-f -t -n -j -q -h -V --compression --max-record-size --part --format --json --type --limit --features --exclude --jobs --where --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -872,6 +896,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -935,7 +963,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__shuffle)
-            opts="-o -j -q -h -V --compression --max-record-size --output --output-compression --shards --seed --memory --temp-dir --where --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -j -q -h -V --compression --max-record-size --part --output --output-compression --shards --seed --memory --temp-dir --where --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -946,6 +974,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1005,7 +1037,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__split)
-            opts="-o -j -q -h -V --compression --max-record-size --ratio --output --by --seed --shards --shard-size --output-compression --where --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -j -q -h -V --compression --max-record-size --part --ratio --output --by --seed --shards --shard-size --output-compression --where --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1016,6 +1048,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1079,7 +1115,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__stats)
-            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --merge --max-aux-size --type --limit --features --exclude --jobs --where --quiet --color --no-sign-request --timeout --help --version"
+            opts="-f -t -n -j -q -h -V --compression --max-record-size --part --format --merge --max-aux-size --type --limit --features --exclude --jobs --where --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1090,6 +1126,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1161,7 +1201,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__to__subcmd__jsonl)
-            opts="-t -f -o -n -j -q -h -V --compression --max-record-size --type --format --output --features --exclude --skip --limit --sample --seed --where --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-t -f -o -n -j -q -h -V --compression --max-record-size --part --type --format --output --features --exclude --skip --limit --sample --seed --where --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1172,6 +1212,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1255,7 +1299,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__validate)
-            opts="-s -t -j -q -h -V --schema --max-aux-size --compression --max-record-size --json --type --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-s -t -j -q -h -V --schema --max-aux-size --compression --max-record-size --part --json --type --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1278,6 +1322,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1313,7 +1361,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__verify__subcmd__crc)
-            opts="-t -j -q -h -V --compression --max-record-size --json --salvage --salvage-compression --payloads --type --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-t -j -q -h -V --compression --max-record-size --part --json --salvage --salvage-compression --payloads --type --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1324,6 +1372,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -46,6 +46,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;cat'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand -f 'Output format'
             cand --format 'Output format'
             cand -t 'Payload type'
@@ -79,6 +80,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --skip 'Skip the first N records of the inputs taken together (hopped over header by header on plain files)'
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand -f 'Output format'
             cand --format 'Output format'
             cand -t 'Payload type'
@@ -102,6 +104,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;count'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand --by 'Records per value of FEATURE, most frequent first (then by value): a record counts once under each distinct value it has (a list [1, 2, 2] counts under 1 and 2); records without the feature are counted as (missing), with an empty list as (no values). At most 1,000,000 distinct values (or 64 MiB of them) are told apart; the records of any further value are counted as (other values), with a warning. The table shows the 1,000 most frequent values and a row for the rest; --json lists every one. SequenceExamples and ELWC: their context'
             cand -t 'Payload type (for --where and --by; the first record decides when auto)'
             cand --type 'Payload type (for --where and --by; the first record decides when auto)'
@@ -122,6 +125,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;verify-crc'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand --salvage 'Write every intact record of every input, in order and byte-identical, to OUT (''-'' for stdout). OUT is written through a temporary file and renamed into place at the end; its directory must exist'
             cand --salvage-compression 'Compression of the salvage file [default: from OUT''s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]'
             cand -t 'With --payloads: what the payloads are. Auto decides by the first record, and takes a file for SequenceExamples as soon as a record has feature_lists (a SequenceExample with only a context is, byte for byte, an Example)'
@@ -143,6 +147,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;to-jsonl'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand -t 'Payload type'
             cand --type 'Payload type'
             cand -f 'Output form'
@@ -196,6 +201,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;reshard'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand -o 'Where the shards go: DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] (5 digits, more from 100000 shards). A local directory (created if missing, and removed again if the run fails) or an object-store URL prefix'
             cand --output 'Where the shards go: DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] (5 digits, more from 100000 shards). A local directory (created if missing, and removed again if the run fails) or an object-store URL prefix'
             cand --shards 'N shards, balanced by records (their counts differ by at most one; with more shards than records, some are empty). The records are counted in a first pass: the inputs are read twice (not stdin)'
@@ -217,6 +223,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;split'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand --ratio 'The splits and their ratios: NAME=WEIGHT,... (weights are relative: train=8,eval=1,test=1 and train=0.8,eval=0.1,test=0.1 are the same). Names: letters, digits, ''_'', ''-'', ''.'''
             cand -o 'The output of each split: a name holding {split}, replaced by the split''s name (''data/{split}.tfrecord.gz''); with --shards or --shard-size each split is sharded (''{split}-00000-of-00004...''). Missing local directories are created (and removed again if the run fails)'
             cand --output 'The output of each split: a name holding {split}, replaced by the split''s name (''data/{split}.tfrecord.gz''); with --shards or --shard-size each split is sharded (''{split}-00000-of-00004...''). Missing local directories are created (and removed again if the run fails)'
@@ -241,6 +248,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;schema'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand -f 'Output format: table, json (every statistic; the input of `tfr from-jsonl --schema`), tf (a Python parse spec for TensorFlow), tfdv-schema (schema.pbtxt as TFDV infers it, for `tfr validate`)'
             cand --format 'Output format: table, json (every statistic; the input of `tfr from-jsonl --schema`), tf (a Python parse spec for TensorFlow), tfdv-schema (schema.pbtxt as TFDV infers it, for `tfr validate`)'
             cand -t 'Payload type (all inputs are one dataset of one type)'
@@ -266,6 +274,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;stats'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand -f 'Output format: table, json (tfr''s, mergeable), tfdv-stats (binary, for tfdv.load_statistics), tfdv-stats-text (tfdv.load_stats_text)'
             cand --format 'Output format: table, json (tfr''s, mergeable), tfdv-stats (binary, for tfdv.load_statistics), tfdv-stats-text (tfdv.load_stats_text)'
             cand --merge 'Merge statistics saved by `tfr stats --format json` (repeatable; the FILES, if any, are added to them)'
@@ -292,6 +301,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;report'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand -o 'Write the page to FILE (replaced only once complete); without it the page goes to stdout, which must not be a terminal'
             cand --output 'Write the page to FILE (replaced only once complete); without it the page goes to stdout, which must not be a terminal'
             cand --records 'Records shown in the gallery: the first N (at most 10,000)'
@@ -325,6 +335,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --max-aux-size 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused'
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand -t 'Payload type (all inputs are one dataset of one type)'
             cand --type 'Payload type (all inputs are one dataset of one type)'
             cand -j 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
@@ -343,6 +354,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;index'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand --out-dir 'Write the index files into DIR (named after each input: DIR/NAME.idx) instead of beside the inputs'
             cand -j 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
             cand --jobs 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
@@ -360,6 +372,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;shuffle'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand -o 'Write to OUT (`.gz`, `.zz`/`.zlib`, `.snappy` compress it; `-` is stdout). With --shards, OUT names the shards: out/train.tfrecord.gz gives out/train-00000-of-00004.tfrecord.gz and so on. Missing local directories are created (and removed again if the run fails)'
             cand --output 'Write to OUT (`.gz`, `.zz`/`.zlib`, `.snappy` compress it; `-` is stdout). With --shards, OUT names the shards: out/train.tfrecord.gz gives out/train-00000-of-00004.tfrecord.gz and so on. Missing local directories are created (and removed again if the run fails)'
             cand --output-compression 'Compression of the output(s) [default: from OUT''s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]. (--compression is the inputs''.)'

@@ -53,6 +53,7 @@ gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -s f -l format -d 'Output format' -r -f -a "text\t'protobuf text format, as Python\'s text_format.MessageToString prints it'
 json\t'The JSONL mapping (as to-jsonl), one line per record, no comment lines'
 protojson\t'Protobuf\'s JSON mapping (json_format.MessageToJson), one line per record'"
@@ -88,6 +89,7 @@ gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
+complete -c tfr -n "__fish_tfr_using_subcommand head" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
 complete -c tfr -n "__fish_tfr_using_subcommand head" -s f -l format -d 'Output format' -r -f -a "text\t'protobuf text format, as Python\'s text_format.MessageToString prints it'
 json\t'The JSONL mapping (as to-jsonl), one line per record, no comment lines'
 protojson\t'Protobuf\'s JSON mapping (json_format.MessageToJson), one line per record'"
@@ -116,6 +118,7 @@ gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand count" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
+complete -c tfr -n "__fish_tfr_using_subcommand count" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
 complete -c tfr -n "__fish_tfr_using_subcommand count" -l by -d 'Records per value of FEATURE, most frequent first (then by value): a record counts once under each distinct value it has (a list [1, 2, 2] counts under 1 and 2); records without the feature are counted as (missing), with an empty list as (no values). At most 1,000,000 distinct values (or 64 MiB of them) are told apart; the records of any further value are counted as (other values), with a warning. The table shows the 1,000 most frequent values and a row for the rest; --json lists every one. SequenceExamples and ELWC: their context' -r
 complete -c tfr -n "__fish_tfr_using_subcommand count" -s t -l type -d 'Payload type (for --where and --by; the first record decides when auto)' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example; an ExampleListWithContext when that reading has names made of nested protobuf and the ELWC reading does not (from-jsonl: when the line\'s keys are "examples" and "context")'
 example\t'tf.train.Example'
@@ -139,6 +142,7 @@ gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
+complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l salvage -d 'Write every intact record of every input, in order and byte-identical, to OUT (\'-\' for stdout). OUT is written through a temporary file and renamed into place at the end; its directory must exist' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l salvage-compression -d 'Compression of the salvage file [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]' -r -f -a "none\t'Plain, not compressed'
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
@@ -166,6 +170,7 @@ gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s t -l type -d 'Payload type' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example; an ExampleListWithContext when that reading has names made of nested protobuf and the ELWC reading does not (from-jsonl: when the line\'s keys are "examples" and "context")'
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
@@ -222,6 +227,7 @@ gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -s o -l output -d 'Where the shards go: DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] (5 digits, more from 100000 shards). A local directory (created if missing, and removed again if the run fails) or an object-store URL prefix' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l shards -d 'N shards, balanced by records (their counts differ by at most one; with more shards than records, some are empty). The records are counted in a first pass: the inputs are read twice (not stdin)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l shard-size -d 'Shards of at most SIZE bytes as written (compressed, for a compressed output; K, M, G: binary units, 100M = 104857600 bytes): a new shard starts when the next record could go over it; a record larger than SIZE alone has a shard of its own. One pass; local outputs only (the count is known at the end)' -r
@@ -245,6 +251,7 @@ gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand split" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
+complete -c tfr -n "__fish_tfr_using_subcommand split" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
 complete -c tfr -n "__fish_tfr_using_subcommand split" -l ratio -d 'The splits and their ratios: NAME=WEIGHT,... (weights are relative: train=8,eval=1,test=1 and train=0.8,eval=0.1,test=0.1 are the same). Names: letters, digits, \'_\', \'-\', \'.\'' -r
 complete -c tfr -n "__fish_tfr_using_subcommand split" -s o -l output -d 'The output of each split: a name holding {split}, replaced by the split\'s name (\'data/{split}.tfrecord.gz\'); with --shards or --shard-size each split is sharded (\'{split}-00000-of-00004...\'). Missing local directories are created (and removed again if the run fails)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand split" -l by -d 'Hash this feature\'s values instead of the whole record (an Example\'s feature, a SequenceExample\'s context feature): records with equal values go to the same split. Records without it all go to one split' -r
@@ -271,6 +278,7 @@ gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
+complete -c tfr -n "__fish_tfr_using_subcommand schema" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -s f -l format -d 'Output format: table, json (every statistic; the input of `tfr from-jsonl --schema`), tf (a Python parse spec for TensorFlow), tfdv-schema (schema.pbtxt as TFDV infers it, for `tfr validate`)' -r -f -a "table\t'A table per feature, readable in an 80-column terminal'
 json\t'One JSON document with every statistic (also `tfr from-jsonl --schema` input); documented in the man page and `cargo doc` (tfr::cmd::schema)'
 tf\t'A ready-to-paste Python `feature_description` for tf.io.parse_example'
@@ -299,6 +307,7 @@ gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -s f -l format -d 'Output format: table, json (tfr\'s, mergeable), tfdv-stats (binary, for tfdv.load_statistics), tfdv-stats-text (tfdv.load_stats_text)' -r -f -a "table\t'A table per feature'
 json\t'tfr\'s statistics with the state of every sketch: the input of `tfr stats --merge`'
 tfdv-stats\t'TFDV\'s DatasetFeatureStatisticsList as binary protobuf in a TFRecord (what tfdv.generate_statistics_from_tfrecord writes; tfdv.load_statistics reads it)'
@@ -328,6 +337,7 @@ gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
+complete -c tfr -n "__fish_tfr_using_subcommand report" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -s o -l output -d 'Write the page to FILE (replaced only once complete); without it the page goes to stdout, which must not be a terminal' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l records -d 'Records shown in the gallery: the first N (at most 10,000)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l sample -d 'Show N records sampled uniformly at random instead of the first (at most 10,000)' -r
@@ -360,6 +370,7 @@ gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
+complete -c tfr -n "__fish_tfr_using_subcommand validate" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -s t -l type -d 'Payload type (all inputs are one dataset of one type)' -r -f -a "auto\t'The first record decides: a SequenceExample when it has feature_lists, else an Example; every other record must match'
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample: its context features are checked'"
@@ -379,6 +390,7 @@ gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand index" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
+complete -c tfr -n "__fish_tfr_using_subcommand index" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
 complete -c tfr -n "__fish_tfr_using_subcommand index" -l out-dir -d 'Write the index files into DIR (named after each input: DIR/NAME.idx) instead of beside the inputs' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand index" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand index" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
@@ -396,6 +408,7 @@ gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -s o -l output -d 'Write to OUT (`.gz`, `.zz`/`.zlib`, `.snappy` compress it; `-` is stdout). With --shards, OUT names the shards: out/train.tfrecord.gz gives out/train-00000-of-00004.tfrecord.gz and so on. Missing local directories are created (and removed again if the run fails)' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l output-compression -d 'Compression of the output(s) [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]. (--compression is the inputs\'.)' -r -f -a "none\t'Plain, not compressed'
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'

@@ -147,6 +147,7 @@ pub(crate) enum Command {
     ///   tfr count 'data/train-*' --json
     ///   tfr count --where 'label == 1 && score >= 0.5' 'data/train-*'
     ///   tfr count --by label --where 'has(image/encoded)' train.tfrecord
+    ///   tfr count --json --part 2/8 'data/train-*'   # worker 2 of 8: counts add up
     #[command(verbatim_doc_comment)]
     Count(crate::cmd::count::CountArgs),
 
@@ -299,6 +300,7 @@ pub(crate) enum Command {
     ///   tfr stats shard-0* --format json > part1.json
     ///   tfr stats --merge part1.json --merge part2.json --format tfdv-stats-text
     ///   tfr stats --where 'country == "US"' 'data/train-*'
+    ///   tfr stats --part 0/4 --format json 'data/train-*' > part0.json   # merge the 4 with --merge
     #[command(verbatim_doc_comment)]
     Stats(crate::cmd::stats::StatsArgs),
 
