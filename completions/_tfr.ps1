@@ -44,6 +44,10 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.')
             [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Write an index file per input, for DALI and the tfrecord package.')
             [CompletionResult]::new('shuffle', 'shuffle', [CompletionResultType]::ParameterValue, 'Write the records in a uniform random order, in bounded memory.')
+            [CompletionResult]::new('to-parquet', 'to-parquet', [CompletionResultType]::ParameterValue, 'Write records as rows of a Parquet file, with exact column types.')
+            [CompletionResult]::new('to-arrow', 'to-arrow', [CompletionResultType]::ParameterValue, 'Write records as an Arrow IPC file, or an Arrow IPC stream on stdout.')
+            [CompletionResult]::new('from-parquet', 'from-parquet', [CompletionResultType]::ParameterValue, 'Write the rows of Parquet files as TFRecord records (tf.train.Example).')
+            [CompletionResult]::new('from-arrow', 'from-arrow', [CompletionResultType]::ParameterValue, 'Write the rows of Arrow IPC files or streams as TFRecord records.')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -411,6 +415,99 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'tfr;to-parquet' {
+            [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Input compression: detected from the first bytes unless forced')
+            [CompletionResult]::new('--max-record-size', '--max-record-size', [CompletionResultType]::ParameterName, 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'The Parquet file to write. With --shards or --rows-per-file, DIR/NAME.parquet writes DIR/NAME-00000-of-0000N.parquet ... (the directory is created if missing). A local path or an object-store URL')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'The Parquet file to write. With --shards or --rows-per-file, DIR/NAME.parquet writes DIR/NAME-00000-of-0000N.parquet ... (the directory is created if missing). A local path or an object-store URL')
+            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Payload type: auto (the first record decides), example or sequence (SequenceExample: context features as columns, each feature list a list<list<…>> column)')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Payload type: auto (the first record decides), example or sequence (SequenceExample: context features as columns, each feature list a list<list<…>> column)')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'The column types from this schema (`tfr schema --format json`) instead of a first pass over the inputs (needed for stdin, which cannot be read twice). Features of the records that it does not name are left out (with a warning)')
+            [CompletionResult]::new('--features', '--features', [CompletionResultType]::ParameterName, 'Only these features: names or globs, comma-separated (`--features ''image/*,label''`). For a SequenceExample, context features and feature lists alike')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave out these features (names or globs, comma-separated)')
+            [CompletionResult]::new('--where', '--where', [CompletionResultType]::ParameterName, 'Only the records whose features match EXPR: comparisons (''label == 1'', ''score >= 0.5'', ''country == "US"'', ''label in [1, 2]''), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (''image/filename ~ "^img_00"''), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records')
+            [CompletionResult]::new('--max-aux-size', '--max-aux-size', [CompletionResultType]::ParameterName, 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused')
+            [CompletionResult]::new('--shards', '--shards', [CompletionResultType]::ParameterName, 'N files, balanced by rows (their counts differ by at most one)')
+            [CompletionResult]::new('--rows-per-file', '--rows-per-file', [CompletionResultType]::ParameterName, 'Files of at most N rows each (the last may hold fewer)')
+            [CompletionResult]::new('--output-compression', '--output-compression', [CompletionResultType]::ParameterName, 'Compression of the column data: zstd (level 1), snappy (pyarrow''s default), or none')
+            [CompletionResult]::new('--row-group-size', '--row-group-size', [CompletionResultType]::ParameterName, 'A row group ends when its encoded size reaches SIZE (bytes; K, M, G suffixes) or at 1,048,576 rows: the memory a row group takes while it is written')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (terminal and no NO_COLOR), always, never')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('--no-sign-request', '--no-sign-request', [CompletionResultType]::ParameterName, 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI''s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'tfr;to-arrow' {
+            [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Input compression: detected from the first bytes unless forced')
+            [CompletionResult]::new('--max-record-size', '--max-record-size', [CompletionResultType]::ParameterName, 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'The Arrow IPC file to write (Feather v2; a local path or an object-store URL), or ''-'': an Arrow IPC stream on stdout')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'The Arrow IPC file to write (Feather v2; a local path or an object-store URL), or ''-'': an Arrow IPC stream on stdout')
+            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Payload type: auto (the first record decides), example or sequence (SequenceExample: context features as columns, each feature list a list<list<…>> column)')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Payload type: auto (the first record decides), example or sequence (SequenceExample: context features as columns, each feature list a list<list<…>> column)')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'The column types from this schema (`tfr schema --format json`) instead of a first pass over the inputs (needed for stdin, which cannot be read twice). Features of the records that it does not name are left out (with a warning)')
+            [CompletionResult]::new('--features', '--features', [CompletionResultType]::ParameterName, 'Only these features: names or globs, comma-separated (`--features ''image/*,label''`). For a SequenceExample, context features and feature lists alike')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave out these features (names or globs, comma-separated)')
+            [CompletionResult]::new('--where', '--where', [CompletionResultType]::ParameterName, 'Only the records whose features match EXPR: comparisons (''label == 1'', ''score >= 0.5'', ''country == "US"'', ''label in [1, 2]''), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (''image/filename ~ "^img_00"''), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records')
+            [CompletionResult]::new('--max-aux-size', '--max-aux-size', [CompletionResultType]::ParameterName, 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused')
+            [CompletionResult]::new('--skip', '--skip', [CompletionResultType]::ParameterName, 'Skip the first N records of the inputs taken together (on plain files they are hopped over header by header, as `count` does)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Stop after N records (over the inputs taken together)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Stop after N records (over the inputs taken together)')
+            [CompletionResult]::new('--sample', '--sample', [CompletionResultType]::ParameterName, 'A uniform random sample of N records of the inputs taken together (reservoir sampling: one pass, holding N records), in input order')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed for --sample (the same seed picks the same records; default: a new sample each run)')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (terminal and no NO_COLOR), always, never')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('--no-sign-request', '--no-sign-request', [CompletionResultType]::ParameterName, 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI''s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'tfr;from-parquet' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'The TFRecord file to write (''-'' for stdout). It appears only when every row converted')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'The TFRecord file to write (''-'' for stdout). It appears only when every row converted')
+            [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Compression of the output [default: from OUT''s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (terminal and no NO_COLOR), always, never')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('--no-sign-request', '--no-sign-request', [CompletionResultType]::ParameterName, 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI''s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'tfr;from-arrow' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'The TFRecord file to write (''-'' for stdout). It appears only when every row converted')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'The TFRecord file to write (''-'' for stdout). It appears only when every row converted')
+            [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Compression of the output [default: from OUT''s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (terminal and no NO_COLOR), always, never')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('--no-sign-request', '--no-sign-request', [CompletionResultType]::ParameterName, 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI''s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'tfr;help' {
             [CompletionResult]::new('cat', 'cat', [CompletionResultType]::ParameterValue, 'Print every record (or a range, or a random sample, of them).')
             [CompletionResult]::new('head', 'head', [CompletionResultType]::ParameterValue, 'Print the first records (10 by default) of the inputs, taken together.')
@@ -426,6 +523,10 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.')
             [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Write an index file per input, for DALI and the tfrecord package.')
             [CompletionResult]::new('shuffle', 'shuffle', [CompletionResultType]::ParameterValue, 'Write the records in a uniform random order, in bounded memory.')
+            [CompletionResult]::new('to-parquet', 'to-parquet', [CompletionResultType]::ParameterValue, 'Write records as rows of a Parquet file, with exact column types.')
+            [CompletionResult]::new('to-arrow', 'to-arrow', [CompletionResultType]::ParameterValue, 'Write records as an Arrow IPC file, or an Arrow IPC stream on stdout.')
+            [CompletionResult]::new('from-parquet', 'from-parquet', [CompletionResultType]::ParameterValue, 'Write the rows of Parquet files as TFRecord records (tf.train.Example).')
+            [CompletionResult]::new('from-arrow', 'from-arrow', [CompletionResultType]::ParameterValue, 'Write the rows of Arrow IPC files or streams as TFRecord records.')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -469,6 +570,18 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             break
         }
         'tfr;help;shuffle' {
+            break
+        }
+        'tfr;help;to-parquet' {
+            break
+        }
+        'tfr;help;to-arrow' {
+            break
+        }
+        'tfr;help;from-parquet' {
+            break
+        }
+        'tfr;help;from-arrow' {
             break
         }
         'tfr;help;help' {

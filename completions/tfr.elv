@@ -41,6 +41,10 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand validate 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.'
             cand index 'Write an index file per input, for DALI and the tfrecord package.'
             cand shuffle 'Write the records in a uniform random order, in bounded memory.'
+            cand to-parquet 'Write records as rows of a Parquet file, with exact column types.'
+            cand to-arrow 'Write records as an Arrow IPC file, or an Arrow IPC stream on stdout.'
+            cand from-parquet 'Write the rows of Parquet files as TFRecord records (tf.train.Example).'
+            cand from-arrow 'Write the rows of Arrow IPC files or streams as TFRecord records.'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'tfr;cat'= {
@@ -393,6 +397,95 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'tfr;to-parquet'= {
+            cand --compression 'Input compression: detected from the first bytes unless forced'
+            cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand -o 'The Parquet file to write. With --shards or --rows-per-file, DIR/NAME.parquet writes DIR/NAME-00000-of-0000N.parquet ... (the directory is created if missing). A local path or an object-store URL'
+            cand --output 'The Parquet file to write. With --shards or --rows-per-file, DIR/NAME.parquet writes DIR/NAME-00000-of-0000N.parquet ... (the directory is created if missing). A local path or an object-store URL'
+            cand -t 'Payload type: auto (the first record decides), example or sequence (SequenceExample: context features as columns, each feature list a list<list<…>> column)'
+            cand --type 'Payload type: auto (the first record decides), example or sequence (SequenceExample: context features as columns, each feature list a list<list<…>> column)'
+            cand --schema 'The column types from this schema (`tfr schema --format json`) instead of a first pass over the inputs (needed for stdin, which cannot be read twice). Features of the records that it does not name are left out (with a warning)'
+            cand --features 'Only these features: names or globs, comma-separated (`--features ''image/*,label''`). For a SequenceExample, context features and feature lists alike'
+            cand --exclude 'Leave out these features (names or globs, comma-separated)'
+            cand --where 'Only the records whose features match EXPR: comparisons (''label == 1'', ''score >= 0.5'', ''country == "US"'', ''label in [1, 2]''), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (''image/filename ~ "^img_00"''), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records'
+            cand --max-aux-size 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused'
+            cand --shards 'N files, balanced by rows (their counts differ by at most one)'
+            cand --rows-per-file 'Files of at most N rows each (the last may hold fewer)'
+            cand --output-compression 'Compression of the column data: zstd (level 1), snappy (pyarrow''s default), or none'
+            cand --row-group-size 'A row group ends when its encoded size reaches SIZE (bytes; K, M, G suffixes) or at 1,048,576 rows: the memory a row group takes while it is written'
+            cand -j 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --jobs 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
+            cand --timeout 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for'
+            cand -q 'Never show progress bars'
+            cand --quiet 'Never show progress bars'
+            cand --no-sign-request 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI''s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'tfr;to-arrow'= {
+            cand --compression 'Input compression: detected from the first bytes unless forced'
+            cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand -o 'The Arrow IPC file to write (Feather v2; a local path or an object-store URL), or ''-'': an Arrow IPC stream on stdout'
+            cand --output 'The Arrow IPC file to write (Feather v2; a local path or an object-store URL), or ''-'': an Arrow IPC stream on stdout'
+            cand -t 'Payload type: auto (the first record decides), example or sequence (SequenceExample: context features as columns, each feature list a list<list<…>> column)'
+            cand --type 'Payload type: auto (the first record decides), example or sequence (SequenceExample: context features as columns, each feature list a list<list<…>> column)'
+            cand --schema 'The column types from this schema (`tfr schema --format json`) instead of a first pass over the inputs (needed for stdin, which cannot be read twice). Features of the records that it does not name are left out (with a warning)'
+            cand --features 'Only these features: names or globs, comma-separated (`--features ''image/*,label''`). For a SequenceExample, context features and feature lists alike'
+            cand --exclude 'Leave out these features (names or globs, comma-separated)'
+            cand --where 'Only the records whose features match EXPR: comparisons (''label == 1'', ''score >= 0.5'', ''country == "US"'', ''label in [1, 2]''), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (''image/filename ~ "^img_00"''), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records'
+            cand --max-aux-size 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused'
+            cand --skip 'Skip the first N records of the inputs taken together (on plain files they are hopped over header by header, as `count` does)'
+            cand -n 'Stop after N records (over the inputs taken together)'
+            cand --limit 'Stop after N records (over the inputs taken together)'
+            cand --sample 'A uniform random sample of N records of the inputs taken together (reservoir sampling: one pass, holding N records), in input order'
+            cand --seed 'Seed for --sample (the same seed picks the same records; default: a new sample each run)'
+            cand -j 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --jobs 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
+            cand --timeout 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for'
+            cand -q 'Never show progress bars'
+            cand --quiet 'Never show progress bars'
+            cand --no-sign-request 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI''s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'tfr;from-parquet'= {
+            cand -o 'The TFRecord file to write (''-'' for stdout). It appears only when every row converted'
+            cand --output 'The TFRecord file to write (''-'' for stdout). It appears only when every row converted'
+            cand --compression 'Compression of the output [default: from OUT''s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]'
+            cand -j 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --jobs 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
+            cand --timeout 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for'
+            cand -q 'Never show progress bars'
+            cand --quiet 'Never show progress bars'
+            cand --no-sign-request 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI''s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'tfr;from-arrow'= {
+            cand -o 'The TFRecord file to write (''-'' for stdout). It appears only when every row converted'
+            cand --output 'The TFRecord file to write (''-'' for stdout). It appears only when every row converted'
+            cand --compression 'Compression of the output [default: from OUT''s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]'
+            cand -j 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --jobs 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
+            cand --timeout 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for'
+            cand -q 'Never show progress bars'
+            cand --quiet 'Never show progress bars'
+            cand --no-sign-request 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI''s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'tfr;help'= {
             cand cat 'Print every record (or a range, or a random sample, of them).'
             cand head 'Print the first records (10 by default) of the inputs, taken together.'
@@ -408,6 +501,10 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand validate 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.'
             cand index 'Write an index file per input, for DALI and the tfrecord package.'
             cand shuffle 'Write the records in a uniform random order, in bounded memory.'
+            cand to-parquet 'Write records as rows of a Parquet file, with exact column types.'
+            cand to-arrow 'Write records as an Arrow IPC file, or an Arrow IPC stream on stdout.'
+            cand from-parquet 'Write the rows of Parquet files as TFRecord records (tf.train.Example).'
+            cand from-arrow 'Write the rows of Arrow IPC files or streams as TFRecord records.'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'tfr;help;cat'= {
@@ -437,6 +534,14 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;help;index'= {
         }
         &'tfr;help;shuffle'= {
+        }
+        &'tfr;help;to-parquet'= {
+        }
+        &'tfr;help;to-arrow'= {
+        }
+        &'tfr;help;from-parquet'= {
+        }
+        &'tfr;help;from-arrow'= {
         }
         &'tfr;help;help'= {
         }

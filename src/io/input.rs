@@ -177,6 +177,10 @@ pub enum Looks {
     /// A name ending `.jsonl`, `.ndjson` or `.json`, also with `.gz`,
     /// `.gzip`, `.zz` or `.zlib` after it.
     Jsonl,
+    /// A name ending `.parquet` or `.pq`.
+    Parquet,
+    /// A name ending `.arrow`, `.arrows`, `.feather` or `.ipc`.
+    Arrow,
 }
 
 impl Looks {
@@ -205,6 +209,10 @@ impl Looks {
                     || is_shard(stem)
             }
             Looks::Jsonl => [&b".jsonl"[..], b".ndjson", b".json"].iter().any(|e| stem.ends_with(e)),
+            Looks::Parquet => [&b".parquet"[..], b".pq"].iter().any(|e| lower.ends_with(e)),
+            Looks::Arrow => [&b".arrow"[..], b".arrows", b".feather", b".ipc"]
+                .iter()
+                .any(|e| lower.ends_with(e)),
         }
     }
 
@@ -214,6 +222,8 @@ impl Looks {
                 "TFRecord files (names holding \"tfrecord\", ending .tfrec or .tfr, or shards NAME-00000-of-00010)"
             }
             Looks::Jsonl => "JSON lines files (.jsonl, .ndjson, .json)",
+            Looks::Parquet => "Parquet files (.parquet, .pq)",
+            Looks::Arrow => "Arrow IPC files (.arrow, .arrows, .feather, .ipc)",
         }
     }
 }

@@ -12,6 +12,8 @@ mod util;
 mod proto;
 
 mod cat;
+#[cfg(feature = "parquet")]
+mod columnar;
 mod count;
 mod docs;
 mod elwc;
