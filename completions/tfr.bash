@@ -1365,7 +1365,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__to__subcmd__arrow)
-            opts="-o -t -n -j -q -h -V --compression --max-record-size --output --type --schema --features --exclude --where --max-aux-size --skip --limit --sample --seed --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -t -n -j -q -h -V --compression --max-record-size --part --output --type --schema --features --exclude --where --max-aux-size --skip --limit --sample --seed --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1376,6 +1376,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1557,7 +1561,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__to__subcmd__parquet)
-            opts="-o -t -j -q -h -V --compression --max-record-size --output --type --schema --features --exclude --where --max-aux-size --shards --rows-per-file --output-compression --row-group-size --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -t -j -q -h -V --compression --max-record-size --part --output --type --schema --features --exclude --where --max-aux-size --shards --rows-per-file --output-compression --row-group-size --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1568,6 +1572,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

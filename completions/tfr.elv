@@ -400,6 +400,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;to-parquet'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand -o 'The Parquet file to write. With --shards or --rows-per-file, DIR/NAME.parquet writes DIR/NAME-00000-of-0000N.parquet ... (the directory is created if missing). A local path or an object-store URL'
             cand --output 'The Parquet file to write. With --shards or --rows-per-file, DIR/NAME.parquet writes DIR/NAME-00000-of-0000N.parquet ... (the directory is created if missing). A local path or an object-store URL'
             cand -t 'Payload type: auto (the first record decides), example or sequence (SequenceExample: context features as columns, each feature list a list<list<…>> column)'
@@ -428,6 +429,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;to-arrow'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand -o 'The Arrow IPC file to write (Feather v2; a local path or an object-store URL), or ''-'': an Arrow IPC stream on stdout'
             cand --output 'The Arrow IPC file to write (Feather v2; a local path or an object-store URL), or ''-'': an Arrow IPC stream on stdout'
             cand -t 'Payload type: auto (the first record decides), example or sequence (SequenceExample: context features as columns, each feature list a list<list<…>> column)'

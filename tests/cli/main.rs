@@ -29,6 +29,7 @@ mod oracle;
 mod outputs;
 mod part;
 mod process;
+mod ray;
 mod readable;
 mod readme;
 mod regressions_inflate;
