@@ -61,7 +61,14 @@ def main() -> None:
         with open(big, "wb") as f:
             f.write(notebook * 5)  # 1,000 records, about 100 KB
 
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        # Ray's session files under the temporary directory, not /tmp/ray.
+        ray.init(
+            num_cpus=2,
+            include_dashboard=False,
+            log_to_driver=False,
+            configure_logging=False,
+            _temp_dir=os.path.join(tmp, "ray"),
+        )
         ctx = ray.data.DataContext.get_current()
         ctx.execution_options.preserve_order = True
         ctx.enable_progress_bars = False
