@@ -41,11 +41,16 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand validate 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.'
             cand index 'Write an index file per input, for DALI and the tfrecord package.'
             cand shuffle 'Write the records in a uniform random order, in bounded memory.'
+            cand to-parquet 'Write records as rows of a Parquet file, with exact column types.'
+            cand to-arrow 'Write records as an Arrow IPC file, or an Arrow IPC stream on stdout.'
+            cand from-parquet 'Write the rows of Parquet files as TFRecord records (tf.train.Example).'
+            cand from-arrow 'Write the rows of Arrow IPC files or streams as TFRecord records.'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'tfr;cat'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand -f 'Output format'
             cand --format 'Output format'
             cand -t 'Payload type'
@@ -79,6 +84,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --skip 'Skip the first N records of the inputs taken together (hopped over header by header on plain files)'
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand -f 'Output format'
             cand --format 'Output format'
             cand -t 'Payload type'
@@ -102,6 +108,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;count'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand --by 'Records per value of FEATURE, most frequent first (then by value): a record counts once under each distinct value it has (a list [1, 2, 2] counts under 1 and 2); records without the feature are counted as (missing), with an empty list as (no values). At most 1,000,000 distinct values (or 64 MiB of them) are told apart; the records of any further value are counted as (other values), with a warning. The table shows the 1,000 most frequent values and a row for the rest; --json lists every one. SequenceExamples and ELWC: their context'
             cand -t 'Payload type (for --where and --by; the first record decides when auto)'
             cand --type 'Payload type (for --where and --by; the first record decides when auto)'
@@ -122,6 +129,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;verify-crc'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand --salvage 'Write every intact record of every input, in order and byte-identical, to OUT (''-'' for stdout). OUT is written through a temporary file and renamed into place at the end; its directory must exist'
             cand --salvage-compression 'Compression of the salvage file [default: from OUT''s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]'
             cand -t 'With --payloads: what the payloads are. Auto decides by the first record, and takes a file for SequenceExamples as soon as a record has feature_lists (a SequenceExample with only a context is, byte for byte, an Example)'
@@ -143,6 +151,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;to-jsonl'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand -t 'Payload type'
             cand --type 'Payload type'
             cand -f 'Output form'
@@ -196,6 +205,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;reshard'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand -o 'Where the shards go: DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] (5 digits, more from 100000 shards). A local directory (created if missing, and removed again if the run fails) or an object-store URL prefix'
             cand --output 'Where the shards go: DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] (5 digits, more from 100000 shards). A local directory (created if missing, and removed again if the run fails) or an object-store URL prefix'
             cand --shards 'N shards, balanced by records (their counts differ by at most one; with more shards than records, some are empty). The records are counted in a first pass: the inputs are read twice (not stdin)'
@@ -217,6 +227,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;split'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand --ratio 'The splits and their ratios: NAME=WEIGHT,... (weights are relative: train=8,eval=1,test=1 and train=0.8,eval=0.1,test=0.1 are the same). Names: letters, digits, ''_'', ''-'', ''.'''
             cand -o 'The output of each split: a name holding {split}, replaced by the split''s name (''data/{split}.tfrecord.gz''); with --shards or --shard-size each split is sharded (''{split}-00000-of-00004...''). Missing local directories are created (and removed again if the run fails)'
             cand --output 'The output of each split: a name holding {split}, replaced by the split''s name (''data/{split}.tfrecord.gz''); with --shards or --shard-size each split is sharded (''{split}-00000-of-00004...''). Missing local directories are created (and removed again if the run fails)'
@@ -241,6 +252,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;schema'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand -f 'Output format: table, json (every statistic; the input of `tfr from-jsonl --schema`), tf (a Python parse spec for TensorFlow), tfdv-schema (schema.pbtxt as TFDV infers it, for `tfr validate`)'
             cand --format 'Output format: table, json (every statistic; the input of `tfr from-jsonl --schema`), tf (a Python parse spec for TensorFlow), tfdv-schema (schema.pbtxt as TFDV infers it, for `tfr validate`)'
             cand -t 'Payload type (all inputs are one dataset of one type)'
@@ -266,6 +278,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;stats'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand -f 'Output format: table, json (tfr''s, mergeable), tfdv-stats (binary, for tfdv.load_statistics), tfdv-stats-text (tfdv.load_stats_text)'
             cand --format 'Output format: table, json (tfr''s, mergeable), tfdv-stats (binary, for tfdv.load_statistics), tfdv-stats-text (tfdv.load_stats_text)'
             cand --merge 'Merge statistics saved by `tfr stats --format json` (repeatable; the FILES, if any, are added to them)'
@@ -292,6 +305,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;report'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand -o 'Write the page to FILE (replaced only once complete); without it the page goes to stdout, which must not be a terminal'
             cand --output 'Write the page to FILE (replaced only once complete); without it the page goes to stdout, which must not be a terminal'
             cand --records 'Records shown in the gallery: the first N (at most 10,000)'
@@ -325,6 +339,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --max-aux-size 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused'
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand -t 'Payload type (all inputs are one dataset of one type)'
             cand --type 'Payload type (all inputs are one dataset of one type)'
             cand -j 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
@@ -343,6 +358,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;index'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand --out-dir 'Write the index files into DIR (named after each input: DIR/NAME.idx) instead of beside the inputs'
             cand -j 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
             cand --jobs 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
@@ -360,6 +376,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;shuffle'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand -o 'Write to OUT (`.gz`, `.zz`/`.zlib`, `.snappy` compress it; `-` is stdout). With --shards, OUT names the shards: out/train.tfrecord.gz gives out/train-00000-of-00004.tfrecord.gz and so on. Missing local directories are created (and removed again if the run fails)'
             cand --output 'Write to OUT (`.gz`, `.zz`/`.zlib`, `.snappy` compress it; `-` is stdout). With --shards, OUT names the shards: out/train.tfrecord.gz gives out/train-00000-of-00004.tfrecord.gz and so on. Missing local directories are created (and removed again if the run fails)'
             cand --output-compression 'Compression of the output(s) [default: from OUT''s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]. (--compression is the inputs''.)'
@@ -368,6 +385,97 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --memory 'Records held in memory at most (K, M, G: binary units; 16M or more); beyond it they spill to temporary files, and tfr''s peak memory stays about this much plus the reader''s (-j × 1 MB)'
             cand --temp-dir 'Where the temporary files go when the records exceed --memory (they take about the dataset''s uncompressed size, and are removed on every exit); default: $TMPDIR, else /tmp'
             cand --where 'Only the records whose features match EXPR: comparisons (''label == 1'', ''score >= 0.5'', ''country == "US"'', ''label in [1, 2]''), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (''image/filename ~ "^img_00"''), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records'
+            cand -j 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --jobs 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
+            cand --timeout 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for'
+            cand -q 'Never show progress bars'
+            cand --quiet 'Never show progress bars'
+            cand --no-sign-request 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI''s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'tfr;to-parquet'= {
+            cand --compression 'Input compression: detected from the first bytes unless forced'
+            cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
+            cand -o 'The Parquet file to write. With --shards or --rows-per-file, DIR/NAME.parquet writes DIR/NAME-00000-of-0000N.parquet ... (the directory is created if missing). A local path or an object-store URL'
+            cand --output 'The Parquet file to write. With --shards or --rows-per-file, DIR/NAME.parquet writes DIR/NAME-00000-of-0000N.parquet ... (the directory is created if missing). A local path or an object-store URL'
+            cand -t 'Payload type: auto (the first record decides), example or sequence (SequenceExample: context features as columns, each feature list a list<list<…>> column)'
+            cand --type 'Payload type: auto (the first record decides), example or sequence (SequenceExample: context features as columns, each feature list a list<list<…>> column)'
+            cand --schema 'The column types from this schema (`tfr schema --format json`) instead of a first pass over the inputs (needed for stdin, which cannot be read twice). Features of the records that it does not name are left out (with a warning)'
+            cand --features 'Only these features: names or globs, comma-separated (`--features ''image/*,label''`). For a SequenceExample, context features and feature lists alike'
+            cand --exclude 'Leave out these features (names or globs, comma-separated)'
+            cand --where 'Only the records whose features match EXPR: comparisons (''label == 1'', ''score >= 0.5'', ''country == "US"'', ''label in [1, 2]''), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (''image/filename ~ "^img_00"''), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records'
+            cand --max-aux-size 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused'
+            cand --shards 'N files, balanced by rows (their counts differ by at most one)'
+            cand --rows-per-file 'Files of at most N rows each (the last may hold fewer)'
+            cand --output-compression 'Compression of the column data: zstd (level 1), snappy (pyarrow''s default), or none'
+            cand --row-group-size 'A row group ends when its encoded size reaches SIZE (bytes; K, M, G suffixes) or at 1,048,576 rows: the memory a row group takes while it is written'
+            cand -j 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --jobs 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
+            cand --timeout 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for'
+            cand -q 'Never show progress bars'
+            cand --quiet 'Never show progress bars'
+            cand --no-sign-request 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI''s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'tfr;to-arrow'= {
+            cand --compression 'Input compression: detected from the first bytes unless forced'
+            cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
+            cand -o 'The Arrow IPC file to write (Feather v2; a local path or an object-store URL), or ''-'': an Arrow IPC stream on stdout'
+            cand --output 'The Arrow IPC file to write (Feather v2; a local path or an object-store URL), or ''-'': an Arrow IPC stream on stdout'
+            cand -t 'Payload type: auto (the first record decides), example or sequence (SequenceExample: context features as columns, each feature list a list<list<…>> column)'
+            cand --type 'Payload type: auto (the first record decides), example or sequence (SequenceExample: context features as columns, each feature list a list<list<…>> column)'
+            cand --schema 'The column types from this schema (`tfr schema --format json`) instead of a first pass over the inputs (needed for stdin, which cannot be read twice). Features of the records that it does not name are left out (with a warning)'
+            cand --features 'Only these features: names or globs, comma-separated (`--features ''image/*,label''`). For a SequenceExample, context features and feature lists alike'
+            cand --exclude 'Leave out these features (names or globs, comma-separated)'
+            cand --where 'Only the records whose features match EXPR: comparisons (''label == 1'', ''score >= 0.5'', ''country == "US"'', ''label in [1, 2]''), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (''image/filename ~ "^img_00"''), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records'
+            cand --max-aux-size 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused'
+            cand --skip 'Skip the first N records of the inputs taken together (on plain files they are hopped over header by header, as `count` does)'
+            cand -n 'Stop after N records (over the inputs taken together)'
+            cand --limit 'Stop after N records (over the inputs taken together)'
+            cand --sample 'A uniform random sample of N records of the inputs taken together (reservoir sampling: one pass, holding N records), in input order'
+            cand --seed 'Seed for --sample (the same seed picks the same records; default: a new sample each run)'
+            cand -j 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --jobs 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
+            cand --timeout 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for'
+            cand -q 'Never show progress bars'
+            cand --quiet 'Never show progress bars'
+            cand --no-sign-request 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI''s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'tfr;from-parquet'= {
+            cand -o 'The TFRecord file to write (''-'' for stdout). It appears only when every row converted'
+            cand --output 'The TFRecord file to write (''-'' for stdout). It appears only when every row converted'
+            cand --compression 'Compression of the output [default: from OUT''s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]'
+            cand -j 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --jobs 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
+            cand --timeout 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for'
+            cand -q 'Never show progress bars'
+            cand --quiet 'Never show progress bars'
+            cand --no-sign-request 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI''s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'tfr;from-arrow'= {
+            cand -o 'The TFRecord file to write (''-'' for stdout). It appears only when every row converted'
+            cand --output 'The TFRecord file to write (''-'' for stdout). It appears only when every row converted'
+            cand --compression 'Compression of the output [default: from OUT''s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]'
             cand -j 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
             cand --jobs 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
             cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
@@ -395,6 +503,10 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand validate 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.'
             cand index 'Write an index file per input, for DALI and the tfrecord package.'
             cand shuffle 'Write the records in a uniform random order, in bounded memory.'
+            cand to-parquet 'Write records as rows of a Parquet file, with exact column types.'
+            cand to-arrow 'Write records as an Arrow IPC file, or an Arrow IPC stream on stdout.'
+            cand from-parquet 'Write the rows of Parquet files as TFRecord records (tf.train.Example).'
+            cand from-arrow 'Write the rows of Arrow IPC files or streams as TFRecord records.'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'tfr;help;cat'= {
@@ -424,6 +536,14 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;help;index'= {
         }
         &'tfr;help;shuffle'= {
+        }
+        &'tfr;help;to-parquet'= {
+        }
+        &'tfr;help;to-arrow'= {
+        }
+        &'tfr;help;from-parquet'= {
+        }
+        &'tfr;help;from-arrow'= {
         }
         &'tfr;help;help'= {
         }

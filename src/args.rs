@@ -25,6 +25,15 @@ pub(crate) struct InputArgs {
     /// and need no limit.
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
     pub(crate) max_record_size: u64,
+
+    /// Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N
+    /// workers (a job array, Ray tasks, xargs -P) cover them exactly once:
+    /// with at least N files, files K*M/N.. (M files) dealt out whole;
+    /// fewer, the inputs are cut into N byte ranges at record starts
+    /// (compressed files stay whole). The parts' outputs, in K order, are
+    /// the whole run's; counts add up, `stats --merge` joins statistics.
+    #[arg(long, value_name = "K/N")]
+    pub(crate) part: Option<crate::record::part::Part>,
 }
 
 /// A size in bytes: digits with an optional K, M, G or T suffix (binary
@@ -54,9 +63,14 @@ pub(crate) fn parse_size(s: &str) -> Result<u64, String> {
 }
 
 impl InputArgs {
-    /// The inputs named (globs expanded; stdin when none and it is piped).
+    /// The inputs named (globs expanded; stdin when none and it is piped),
+    /// or with `--part` those of the part.
     pub(crate) fn expand(&self) -> anyhow::Result<Vec<crate::io::Input>> {
-        crate::io::input::expand(&self.files)
+        let inputs = crate::io::input::expand(&self.files)?;
+        match self.part {
+            Some(part) => crate::record::part::select(inputs, part, self.compression.forced()),
+            None => Ok(inputs),
+        }
     }
 
     /// How inputs are opened: compression, record size limit.
@@ -137,7 +151,7 @@ impl JobsArg {
     /// least [`REMOTE_JOBS`] when any is a URL (the threads wait on the
     /// network, not on the cores).
     pub(crate) fn for_inputs(self, inputs: &[crate::io::Input]) -> usize {
-        let remote = inputs.iter().any(|i| matches!(i, crate::io::Input::Url(_)));
+        let remote = inputs.iter().any(|i| matches!(i.whole(), crate::io::Input::Url(_)));
         match self.jobs {
             None if remote => self.get().max(REMOTE_JOBS),
             _ => self.get(),

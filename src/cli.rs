@@ -147,6 +147,7 @@ pub(crate) enum Command {
     ///   tfr count 'data/train-*' --json
     ///   tfr count --where 'label == 1 && score >= 0.5' 'data/train-*'
     ///   tfr count --by label --where 'has(image/encoded)' train.tfrecord
+    ///   tfr count --json --part 2/8 'data/train-*'   # worker 2 of 8: counts add up
     #[command(verbatim_doc_comment)]
     Count(crate::cmd::count::CountArgs),
 
@@ -299,6 +300,7 @@ pub(crate) enum Command {
     ///   tfr stats shard-0* --format json > part1.json
     ///   tfr stats --merge part1.json --merge part2.json --format tfdv-stats-text
     ///   tfr stats --where 'country == "US"' 'data/train-*'
+    ///   tfr stats --part 0/4 --format json 'data/train-*' > part0.json   # merge the 4 with --merge
     #[command(verbatim_doc_comment)]
     Stats(crate::cmd::stats::StatsArgs),
 
@@ -394,4 +396,78 @@ pub(crate) enum Command {
     ///   tfr shuffle big.tfrecord.gz -o big-shuffled.tfrecord --memory 4G --temp-dir /scratch
     #[command(verbatim_doc_comment)]
     Shuffle(crate::cmd::shuffle::ShuffleArgs),
+
+    /// Write records as rows of a Parquet file, with exact column types.
+    ///
+    /// The column types come from a first pass over the inputs (the scan of
+    /// `tfr schema`), or from --schema FILE (`tfr schema --format json`),
+    /// which skips it. One column per feature, named as the feature is:
+    /// int64 → int64, float → float (float32), bytes → string when every
+    /// value is UTF-8, else binary. A feature with exactly one value in
+    /// every record that has it is a plain column, any other a list<...>
+    /// column; a record without the feature has null there; an empty list
+    /// is []. SequenceExample: context features as columns, each feature
+    /// list a list<list<...>> column. A feature whose kind differs between
+    /// records is refused (--exclude it). The file carries tfr's schema as
+    /// key-value metadata ("tfr.schema"), so from-parquet gives the same
+    /// records back. Row groups end at --row-group-size bytes encoded (the
+    /// memory one takes) or 1,048,576 rows. All files appear at the end,
+    /// or none.
+    ///
+    /// Examples:
+    ///   tfr to-parquet 'data/train-*' -o train.parquet
+    ///   tfr to-parquet train.tfrecord -o out/train.parquet --shards 4 --output-compression snappy
+    ///   tfr to-parquet --schema schema.json --exclude 'image/*' train.tfrecord -o small.parquet
+    #[cfg(feature = "parquet")]
+    #[command(verbatim_doc_comment)]
+    ToParquet(crate::cmd::to_parquet::ToParquetArgs),
+
+    /// Write records as an Arrow IPC file, or an Arrow IPC stream on stdout.
+    ///
+    /// The columns of to-parquet (a schema pass, or --schema). -o FILE writes
+    /// an Arrow IPC file (Feather v2: pyarrow.ipc.open_file,
+    /// pyarrow.feather.read_table); -o - writes an Arrow IPC stream on
+    /// stdout (pyarrow.ipc.open_stream), one schema then a record batch per
+    /// batch of records, each sent as soon as it is ready.
+    ///
+    /// Examples:
+    ///   tfr to-arrow train.tfrecord -o train.arrow
+    ///   tfr to-arrow --where 'label == 1' 'data/train-*' -o - > positives.arrows
+    ///   tfr to-arrow --schema schema.json -n 1000 train.tfrecord -o - | tfr from-arrow -o first.tfrecord
+    #[cfg(feature = "parquet")]
+    #[command(verbatim_doc_comment)]
+    ToArrow(crate::cmd::to_arrow::ToArrowArgs),
+
+    /// Write the rows of Parquet files as TFRecord records (tf.train.Example).
+    ///
+    /// Each column is a feature of the same name: integer and boolean
+    /// columns → int64_list (bool as 0/1), float and double → float_list
+    /// (double narrowed to float32, with a warning), string and binary →
+    /// bytes_list, list columns → lists; null → the feature is absent; a
+    /// struct column → one feature per field, named column/field (Hugging
+    /// Face's image {bytes, path} gives image/bytes and image/path);
+    /// timestamps, dates, times and durations → int64 in their unit (named
+    /// in a warning). list<list<...>> columns are feature lists: the rows
+    /// become SequenceExamples, the other columns their context. Other types
+    /// are refused, naming the column. OUT appears only when every row
+    /// converted.
+    ///
+    /// Examples:
+    ///   tfr from-parquet train.parquet -o train.tfrecord
+    ///   tfr from-parquet 'parts/*.parquet' -o train.tfrecord.gz
+    #[cfg(feature = "parquet")]
+    #[command(verbatim_doc_comment)]
+    FromParquet(crate::cmd::from_parquet::FromColumnsArgs),
+
+    /// Write the rows of Arrow IPC files or streams as TFRecord records.
+    ///
+    /// The mapping of from-parquet. Reads Arrow IPC files (Feather v2) and
+    /// streams, from files, object stores or stdin.
+    ///
+    /// Examples:
+    ///   tfr from-arrow train.arrow -o train.tfrecord
+    ///   tfr to-arrow train.tfrecord -o - | tfr from-arrow -o copy.tfrecord
+    #[cfg(feature = "parquet")]
+    #[command(verbatim_doc_comment)]
+    FromArrow(crate::cmd::from_parquet::FromColumnsArgs),
 }

@@ -9,11 +9,14 @@
 //!   text format, the JSONL mapping both ways.
 //! - [`pipeline`]: the ordered worker pool the commands run on.
 //! - [`schema`]: per-feature statistics of a dataset and their renderings.
+//! - `columnar` (feature `parquet`): records as Arrow columns and back.
 //!
 //! With the default `cli` feature, the command line sits on top: shared
 //! arguments, terminal output, one module per subcommand, and
 //! [`main_entry`], all the `tfr` binary calls.
 
+#[cfg(feature = "parquet")]
+pub mod columnar;
 pub mod example;
 pub mod io;
 pub mod pipeline;
@@ -147,6 +150,14 @@ mod cli_main {
             cli::Command::Validate(args) => cmd::validate::run(args, &ctx),
             cli::Command::Index(args) => cmd::index::run(args, &ctx),
             cli::Command::Shuffle(args) => cmd::shuffle::run(args, &ctx),
+            #[cfg(feature = "parquet")]
+            cli::Command::ToParquet(args) => cmd::to_parquet::run(args, &ctx),
+            #[cfg(feature = "parquet")]
+            cli::Command::ToArrow(args) => cmd::to_arrow::run(args, &ctx),
+            #[cfg(feature = "parquet")]
+            cli::Command::FromParquet(args) => cmd::from_parquet::run(args, cmd::from_parquet::Format::Parquet, &ctx),
+            #[cfg(feature = "parquet")]
+            cli::Command::FromArrow(args) => cmd::from_parquet::run(args, cmd::from_parquet::Format::Arrow, &ctx),
         }
     }
 }

@@ -55,6 +55,12 @@ pub(crate) fn run(args: &IndexArgs, ctx: &Ctx) -> Result<Exit> {
     if inputs.contains(&Input::Stdin) {
         bail!("index: standard input has no file to write an index beside (name the files)");
     }
+    if let Some(part) = inputs.iter().find(|i| matches!(i, Input::Part { .. })) {
+        bail!(
+            "index: --part gave {}, a byte range, whose offsets are not the file's; index whole files (--part with at least N files deals them whole)",
+            part.display()
+        );
+    }
     if let Some(dir) = &args.out_dir {
         if crate::io::remote::parse(dir.as_os_str().as_encoded_bytes()).is_none() && !dir.is_dir() {
             bail!("{}: --out-dir is not a directory", crate::io::input::show_path(dir));
@@ -123,7 +129,7 @@ fn index_path(input: &Input, out_dir: Option<&Path>) -> Result<PathBuf> {
     let full: std::ffi::OsString = match input {
         Input::Path(p) => p.as_os_str().to_owned(),
         Input::Url(u) => u.into(),
-        Input::Stdin => unreachable!("refused above"),
+        Input::Stdin | Input::Part { .. } => unreachable!("refused above"),
     };
     let Some(dir) = out_dir else {
         let mut s = full;

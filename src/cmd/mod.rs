@@ -5,6 +5,8 @@
 pub(crate) mod cat;
 pub(crate) mod count;
 pub(crate) mod from_jsonl;
+#[cfg(feature = "parquet")]
+pub(crate) mod from_parquet;
 pub(crate) mod index;
 pub(crate) mod report;
 pub(crate) mod reshard;
@@ -12,6 +14,10 @@ pub(crate) mod schema;
 pub(crate) mod shuffle;
 pub(crate) mod split;
 pub(crate) mod stats;
+#[cfg(feature = "parquet")]
+pub(crate) mod to_arrow;
 pub(crate) mod to_jsonl;
+#[cfg(feature = "parquet")]
+pub(crate) mod to_parquet;
 pub(crate) mod validate;
 pub(crate) mod verify_crc;

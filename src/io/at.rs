@@ -47,6 +47,17 @@ impl At {
         At(source)
     }
 
+    /// The bytes `start..start + len` of this file or object, read as a
+    /// file or object of their own (offset 0 is `start`; it ends after
+    /// `len` bytes): `--part`'s byte ranges. Splittable as the whole is.
+    pub fn window(&self, start: u64, len: u64) -> At {
+        At(Arc::new(Window {
+            whole: self.clone(),
+            start,
+            len,
+        }))
+    }
+
     /// Whether threads may each walk a part of it (see [`ReadAt::splittable`]).
     pub fn splittable(&self) -> bool {
         self.0.splittable()
@@ -94,6 +105,28 @@ impl ReadAt for File {
     }
 }
 
+/// A byte range of an [`At`] ([`At::window`]).
+struct Window {
+    whole: At,
+    start: u64,
+    len: u64,
+}
+
+impl ReadAt for Window {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        let left = self.len.saturating_sub(offset);
+        let take = usize::try_from(left).unwrap_or(usize::MAX).min(buf.len());
+        if take == 0 {
+            return Ok(0);
+        }
+        self.whole.0.read_at(&mut buf[..take], self.start + offset)
+    }
+
+    fn splittable(&self) -> bool {
+        self.whole.splittable()
+    }
+}
+
 /// A sequential reader over positional reads, from an offset on.
 pub struct AtReader {
     at: At,
@@ -131,5 +164,21 @@ mod tests {
         let mut all = String::new();
         AtReader::new(at.clone(), 5).read_to_string(&mut all).unwrap();
         assert_eq!(all, "56789");
+    }
+
+    #[test]
+    fn a_window_reads_its_bytes_only() {
+        let mut f = tempfile::tempfile().unwrap();
+        f.write_all(b"0123456789").unwrap();
+        let window = At::file(f).window(2, 5);
+        assert!(window.splittable());
+        let mut all = String::new();
+        AtReader::new(window.clone(), 0).read_to_string(&mut all).unwrap();
+        assert_eq!(all, "23456");
+        let mut buf = [0u8; 8];
+        assert_eq!(window.read_at(&mut buf, 3).unwrap(), 2);
+        assert_eq!(&buf[..2], b"56");
+        assert_eq!(window.read_at(&mut buf, 5).unwrap(), 0);
+        assert_eq!(window.read_at(&mut buf, u64::MAX).unwrap(), 0);
     }
 }

@@ -13,6 +13,14 @@ pub enum Input {
     /// An object in a store or on a web server: `s3://`, `gs://`, `az://`,
     /// `http(s)://` (see [`super::remote`]).
     Url(String),
+    /// Bytes `start..end` of a plain file or object, read as a file of
+    /// their own (`--part K/N`, see `record::part`): the records that start
+    /// there. Record numbers and byte offsets in messages count from `start`.
+    Part {
+        whole: Box<Input>,
+        start: u64,
+        end: u64,
+    },
 }
 
 impl Input {
@@ -25,6 +33,16 @@ impl Input {
             Input::Stdin => "<stdin>".to_string(),
             Input::Path(p) => escape_name(&os_bytes(p.as_os_str())),
             Input::Url(u) => escape_name(super::remote::redact(u).as_bytes()),
+            Input::Part { whole, start, end } => format!("{} [bytes {start}..{end}]", whole.display()),
+        }
+    }
+
+    /// The file or object named on the command line (a part's whole input;
+    /// itself otherwise).
+    pub fn whole(&self) -> &Input {
+        match self {
+            Input::Part { whole, .. } => whole,
+            other => other,
         }
     }
 
@@ -34,7 +52,7 @@ impl Input {
         match self {
             Input::Stdin => true,
             Input::Path(p) => std::fs::metadata(p).is_ok_and(|m| !m.is_file()),
-            Input::Url(_) => false,
+            Input::Url(_) | Input::Part { .. } => false,
         }
     }
 }
@@ -159,6 +177,10 @@ pub enum Looks {
     /// A name ending `.jsonl`, `.ndjson` or `.json`, also with `.gz`,
     /// `.gzip`, `.zz` or `.zlib` after it.
     Jsonl,
+    /// A name ending `.parquet` or `.pq`.
+    Parquet,
+    /// A name ending `.arrow`, `.arrows`, `.feather` or `.ipc`.
+    Arrow,
 }
 
 impl Looks {
@@ -187,6 +209,10 @@ impl Looks {
                     || is_shard(stem)
             }
             Looks::Jsonl => [&b".jsonl"[..], b".ndjson", b".json"].iter().any(|e| stem.ends_with(e)),
+            Looks::Parquet => [&b".parquet"[..], b".pq"].iter().any(|e| lower.ends_with(e)),
+            Looks::Arrow => [&b".arrow"[..], b".arrows", b".feather", b".ipc"]
+                .iter()
+                .any(|e| lower.ends_with(e)),
         }
     }
 
@@ -196,6 +222,8 @@ impl Looks {
                 "TFRecord files (names holding \"tfrecord\", ending .tfrec or .tfr, or shards NAME-00000-of-00010)"
             }
             Looks::Jsonl => "JSON lines files (.jsonl, .ndjson, .json)",
+            Looks::Parquet => "Parquet files (.parquet, .pq)",
+            Looks::Arrow => "Arrow IPC files (.arrow, .arrows, .feather, .ipc)",
         }
     }
 }
@@ -569,6 +597,7 @@ pub fn total_size(inputs: &[Input]) -> Option<u64> {
         .iter()
         .map(|i| match i {
             Input::Path(p) => std::fs::metadata(p).ok().map(|m| m.len()),
+            Input::Part { whole, start, end } => matches!(**whole, Input::Path(_)).then(|| end - start),
             Input::Stdin | Input::Url(_) => None,
         })
         .sum()
@@ -605,6 +634,24 @@ impl Input {
                 };
                 let (object, size) = super::remote::open(&loc)?;
                 Ok(Opened::Object(object, size))
+            }
+            Input::Part { whole, start, end } => {
+                let (at, size) = match whole.open()? {
+                    Opened::File(file, size) => (super::at::At::file(file), size),
+                    Opened::Object(at, size) => (at, size),
+                    Opened::Stream(_) => bail!(
+                        "{}: not a regular file, so no byte range of it can be read",
+                        whole.display()
+                    ),
+                };
+                if size < *end {
+                    bail!(
+                        "{}: {size} bytes now, fewer than when --part divided it ({end}); it changed while being read",
+                        whole.display()
+                    );
+                }
+                let len = end.saturating_sub(*start);
+                Ok(Opened::Object(at.window(*start, len), len))
             }
         }
     }

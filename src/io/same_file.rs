@@ -31,7 +31,7 @@ pub fn refuse_input_as_output(inputs: &[Input], aux: &[&Path], output: &Path, fl
     };
     if let Some(Ok(loc)) = super::remote::parse(output.as_os_str().as_encoded_bytes()) {
         let url = loc.url();
-        if inputs.iter().any(|i| matches!(i, Input::Url(u) if *u == url)) {
+        if inputs.iter().any(|i| matches!(i.whole(), Input::Url(u) if *u == url)) {
             bail!(
                 "{flag} {}: is also an input; refusing to replace it (write elsewhere)",
                 loc.shown()
@@ -42,10 +42,10 @@ pub fn refuse_input_as_output(inputs: &[Input], aux: &[&Path], output: &Path, fl
     let Some(out_id) = file_id(output) else {
         return Ok(());
     };
-    let same_input = inputs.iter().any(|input| match input {
+    let same_input = inputs.iter().any(|input| match input.whole() {
         Input::Path(p) => file_id(p) == Some(out_id),
         Input::Stdin => stdin_id() == Some(out_id),
-        Input::Url(_) => false,
+        Input::Url(_) | Input::Part { .. } => false,
     });
     let same_aux = aux.iter().any(|p| file_id(p) == Some(out_id));
     if same_input || same_aux {

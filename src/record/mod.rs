@@ -8,6 +8,7 @@
 mod damage;
 mod open;
 mod parallel;
+pub mod part;
 mod reader;
 mod resync;
 pub mod shards;
@@ -16,7 +17,7 @@ mod writer;
 
 pub use damage::{counted, diagnose_not_tfrecord, human_size, Damage, DamageKind, ReadError};
 pub use open::{open, read_error, sniff, OpenOptions};
-pub use parallel::{clean_prefix, pieces, seek_near, Check, CleanPrefix, Pieces, PIECE_ALIGN};
+pub use parallel::{clean_prefix, next_start, pieces, seek_near, Check, CleanPrefix, Pieces, PIECE_ALIGN};
 pub use reader::{Record, RecordMeta, RecordReader};
 pub use resync::{Fault, LongRecord, Scanner, Step, HOLD_LIMIT};
 pub use source::Source;

@@ -104,6 +104,19 @@ pub fn seek_near(file: &At, size: u64, jobs: usize, n: u64) -> (u64, u64) {
     best
 }
 
+/// Where `--part`'s byte ranges of the regular, uncompressed `file`
+/// (`size` bytes) meet near `cut`: the first record start at or after it
+/// that the parallel walks would take (its header, its payload and the
+/// header after it check; see `find_start`), searched up to the end of the
+/// file; `size` when there is none. Every worker computes the same
+/// boundary for the same cut, so the parts are disjoint and cover the file.
+pub fn next_start(file: &At, size: u64, cut: u64) -> u64 {
+    if cut == 0 || cut >= size {
+        return cut.min(size);
+    }
+    find_start(file, size, cut, size).unwrap_or(size)
+}
+
 /// A part of a regular, uncompressed file cut into pieces for threads to
 /// read one each ([`pieces`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

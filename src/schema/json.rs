@@ -146,7 +146,11 @@ fn feature_json(scan: &Scan, f: &FeatureStats, records: u64, lists: bool) -> Val
             .into_iter()
             .map(|(m, n)| (m.name().to_string(), n.into()))
             .collect();
-        let share = (b.utf8 as f64 / b.count as f64 * 1e4).round() / 1e4;
+        let mut share = (b.utf8 as f64 / b.count as f64 * 1e4).round() / 1e4;
+        if b.utf8 < b.count {
+            // 1.0 only when every value is UTF-8 (to-parquet's string rule).
+            share = share.min(0.9999);
+        }
         m.insert(
             "bytes".into(),
             json!({"count": b.count, "utf8": share, "empty": b.empty, "shortest": b.shortest,

@@ -9,26 +9,30 @@ const RULES: &[(&str, &[&str])] = &[
     (
         "io",
         &[
-            "record", "example", "pipeline", "schema", "report", "args", "output", "exit", "cmd", "cli",
+            "record", "example", "pipeline", "schema", "columnar", "report", "args", "output", "exit", "cmd", "cli",
         ],
     ),
     (
         "record",
         &[
-            "example", "pipeline", "schema", "report", "args", "output", "exit", "cmd", "cli",
+            "example", "pipeline", "schema", "columnar", "report", "args", "output", "exit", "cmd", "cli",
         ],
     ),
     (
         "example",
         &[
-            "io", "record", "pipeline", "schema", "report", "args", "output", "exit", "cmd", "cli",
+            "io", "record", "pipeline", "schema", "columnar", "report", "args", "output", "exit", "cmd", "cli",
         ],
     ),
     (
         "pipeline",
-        &["schema", "report", "args", "output", "exit", "cmd", "cli"],
+        &["schema", "columnar", "report", "args", "output", "exit", "cmd", "cli"],
     ),
-    ("schema", &["report", "args", "output", "exit", "cmd", "cli"]),
+    (
+        "schema",
+        &["columnar", "report", "args", "output", "exit", "cmd", "cli"],
+    ),
+    ("columnar", &["report", "args", "output", "exit", "cmd", "cli"]),
     ("report", &["args", "output", "exit", "cmd", "cli"]),
     ("args.rs", &["cmd", "cli", "output"]),
     ("output.rs", &["cmd", "cli", "args"]),

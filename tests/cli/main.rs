@@ -12,6 +12,8 @@ mod util;
 mod proto;
 
 mod cat;
+#[cfg(feature = "parquet")]
+mod columnar;
 mod count;
 mod docs;
 mod elwc;
@@ -25,7 +27,9 @@ mod limits_process;
 mod limits_records;
 mod oracle;
 mod outputs;
+mod part;
 mod process;
+mod ray;
 mod readable;
 mod readme;
 mod regressions_inflate;
@@ -41,4 +45,5 @@ mod stats;
 mod tensorflow;
 mod validate;
 mod verify_crc;
+mod wheel;
 mod where_;

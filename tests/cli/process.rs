@@ -18,7 +18,9 @@ fn version_and_help() {
         .get_subcommands()
         .map(|c| c.get_name().to_string())
         .collect();
-    assert_eq!(names.len(), 14, "{names:?}");
+    // to-parquet, to-arrow, from-parquet, from-arrow with the `parquet` feature.
+    let columnar = if cfg!(feature = "parquet") { 4 } else { 0 };
+    assert_eq!(names.len(), 14 + columnar, "{names:?}");
     for cmd in &names {
         assert!(help.contains(cmd.as_str()), "{cmd} missing from help:\n{help}");
     }

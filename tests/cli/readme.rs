@@ -208,6 +208,17 @@ fn fixtures(dir: &Path) {
         .replace("\"image/encoded\"", "\"face/raw\"");
     put("faces.jsonl", faces.as_bytes());
     run_tfr_here(dir, &["from-jsonl", "faces.jsonl", "-o", "faces.tfrecord"]);
+    // The Parquet and Arrow examples.
+    #[cfg(feature = "parquet")]
+    for (cmd, out) in [
+        ("to-parquet", "train.parquet"),
+        ("to-parquet", "parts/a.parquet"),
+        ("to-parquet", "parts/b.parquet"),
+        ("to-arrow", "train.arrow"),
+    ] {
+        std::fs::create_dir_all(dir.join("parts")).unwrap();
+        run_tfr_here(dir, &[cmd, "train.tfrecord", "-o", out]);
+    }
 }
 
 /// Object-store URLs in a line, as `scheme://bucket/`.

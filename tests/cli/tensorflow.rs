@@ -15,6 +15,9 @@
 //!   `split --by`'s outputs.
 //! - `shuffle.py`: `tfr shuffle` output (plain, SNAPPY, gzip shards; in
 //!   memory and spilled) read by TensorFlow as the same payloads.
+//! - `columnar.py` (needs pyarrow too): pyarrow reading `to-parquet` and
+//!   `to-arrow` output with the stated types and values, and TensorFlow
+//!   parsing what `from-parquet` makes of a file pyarrow wrote.
 
 use crate::util::*;
 use std::path::{Path, PathBuf};
@@ -70,4 +73,10 @@ fn tensorflow_reads_reshard_and_split_outputs() {
 #[test]
 fn tensorflow_reads_what_shuffle_writes() {
     run_oracle("shuffle.py");
+}
+
+#[cfg(feature = "parquet")]
+#[test]
+fn pyarrow_and_tensorflow_read_the_columnar_conversions() {
+    run_oracle("columnar.py");
 }

@@ -1,0 +1,46 @@
+"""tfr: inspect and convert TFRecord files without TensorFlow.
+
+Installing the wheel ``tfr-cli`` puts the ``tfr`` command into the
+environment's scripts directory (``bin/`` of a virtualenv). This package
+finds it (:func:`binary`) and, in :mod:`tfr_cli.ray`, reads TFRecord
+datasets into Ray Data through it.
+"""
+
+import os
+import shutil
+import sys
+import sysconfig
+
+__all__ = ["binary", "__version__"]
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("tfr-cli")
+    except Exception:  # not installed (a checkout on sys.path)
+        return "0+unknown"
+
+
+__version__ = _version()
+
+
+def binary() -> str:
+    """The path of the ``tfr`` executable: ``$TFR_BINARY`` when set, else
+    the one installed with this package (beside the interpreter), else the
+    first ``tfr`` on ``PATH``."""
+    given = os.environ.get("TFR_BINARY")
+    if given:
+        return given
+    name = "tfr.exe" if os.name == "nt" else "tfr"
+    for folder in (sysconfig.get_path("scripts"), os.path.dirname(sys.executable)):
+        path = os.path.join(folder, name)
+        if os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    found = shutil.which(name)
+    if found:
+        return found
+    raise FileNotFoundError(
+        "tfr: the tfr executable is not installed here (pip install tfr-cli, or set TFR_BINARY)"
+    )

@@ -1,0 +1,210 @@
+//! `tfr from-parquet` and `tfr from-arrow`: rows of Parquet files or Arrow
+//! IPC files/streams as `tf.train.Example` records (SequenceExamples when
+//! there are `list<list<…>>` columns), written atomically.
+//!
+//! One thread reads each input in turn (Parquet: batches of about
+//! [`BATCH_BYTES`] of column data; Arrow: its record batches, cut to that
+//! size), workers encode the rows ([`columnar::encode::Layout`]) into
+//! framed records, one thread writes them in order (gzip, zlib or SNAPPY
+//! by the output's name). Memory: the reader's batch and the pipeline's
+//! window of batches, each about [`BATCH_BYTES`] of data; a Parquet row
+//! group's column chunks are read page by page. A stream input (stdin) is
+//! copied to a temporary file first (both formats end with a footer).
+
+use crate::args::JobsArg;
+use crate::columnar::chunk::Source;
+use crate::columnar::encode::Layout;
+use crate::exit::Exit;
+use crate::io::{AtomicOutput, Compression, Input};
+use crate::output::{self, Ctx};
+use crate::pipeline::{self, Sender};
+use anyhow::{anyhow, bail, Result};
+use arrow_array::RecordBatch;
+use clap::Args;
+use std::collections::HashSet;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Bytes of column data handed to a worker at a time.
+const BATCH_BYTES: usize = 1 << 20;
+
+#[derive(Args, Debug, Clone)]
+pub(crate) struct FromColumnsArgs {
+    /// Input files: paths, quoted globs, directories (their files named for
+    /// the format), object-store URLs, or '-' for stdin (the default when
+    /// piped).
+    #[arg(value_name = "FILES")]
+    pub(crate) files: Vec<std::ffi::OsString>,
+
+    /// The TFRecord file to write ('-' for stdout). It appears only when
+    /// every row converted.
+    #[arg(short = 'o', long, value_name = "OUT", required = true)]
+    pub(crate) output: PathBuf,
+
+    /// Compression of the output [default: from OUT's name: .gz gzip,
+    /// .zz or .zlib zlib, .snappy SNAPPY, else none].
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub(crate) compression: Option<Compression>,
+
+    #[command(flatten)]
+    pub(crate) jobs: JobsArg,
+}
+
+/// Which format the inputs are in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Format {
+    Parquet,
+    Arrow,
+}
+
+/// A batch of rows for a worker.
+struct Job {
+    rows: RecordBatch,
+    layout: Arc<Layout>,
+    first_row: u64,
+    name: Arc<str>,
+}
+
+pub(crate) fn run(args: &FromColumnsArgs, format: Format, _ctx: &Ctx) -> Result<Exit> {
+    let to_stdout = args.output.as_os_str() == "-";
+    if to_stdout && std::io::stdout().is_terminal() {
+        bail!("refusing to write binary records to a terminal (redirect stdout, or use -o FILE)");
+    }
+    let looks = match format {
+        Format::Parquet => crate::io::input::Looks::Parquet,
+        Format::Arrow => crate::io::input::Looks::Arrow,
+    };
+    let inputs = crate::io::input::expand_as(&args.files, looks)?;
+    crate::io::same_file::refuse_input_as_output(&inputs, &[], &args.output, "-o")?;
+    let jobs = args.jobs.get();
+    let compression = Compression::for_output(&args.output, args.compression);
+    let mut out = AtomicOutput::create_threaded(&args.output, compression, jobs)?;
+    let mut notes = Vec::new();
+    let produce = |tx: &mut Sender<'_, Job>| -> Result<()> {
+        let mut seen = HashSet::new();
+        for input in &inputs {
+            read_input(input, format, tx, &mut |layout: &Layout| {
+                for note in &layout.notes {
+                    if seen.insert(note.clone()) {
+                        notes.push(note.clone());
+                    }
+                }
+            })?;
+        }
+        Ok(())
+    };
+    let work = |job: &mut Job, bytes: &mut Vec<u8>| -> Result<()> {
+        job.layout
+            .encode(&job.rows, job.first_row, bytes)
+            .map_err(|e| anyhow!("{}: {e}", job.name))
+    };
+    let sink = |bytes: &Vec<u8>| out.write_all(bytes);
+    pipeline::run(pipeline::workers(jobs), produce, work, sink)?;
+    out.commit()?;
+    for note in &notes {
+        output::error_line(format_args!("warning: {note}"));
+    }
+    Ok(Exit::Success)
+}
+
+/// Reads one input's batches and sends them on, cut to about [`BATCH_BYTES`].
+fn read_input(input: &Input, format: Format, tx: &mut Sender<'_, Job>, note: &mut dyn FnMut(&Layout)) -> Result<()> {
+    let source = Source::open(input)?;
+    let name: Arc<str> = Arc::from(source.name());
+    let fail = |e: &dyn std::fmt::Display| anyhow!("{name}: {e}");
+    let head = source.head(8).map_err(|e| fail(&e))?;
+    let what = sniff(&head, &source);
+    if what.is_none() && head.starts_with(b"PAR1") {
+        bail!("{name}: a damaged Parquet file: it does not end with the PAR1 magic of a footer (truncated?)");
+    }
+    match (format, what) {
+        (Format::Parquet, Some(Format::Parquet)) | (Format::Arrow, Some(Format::Arrow)) => {}
+        (Format::Parquet, Some(Format::Arrow)) => bail!("{name}: not a Parquet file: it is Arrow IPC (use from-arrow)"),
+        (Format::Arrow, Some(Format::Parquet)) => {
+            bail!("{name}: not an Arrow IPC file or stream: it is Parquet (use from-parquet)")
+        }
+        (Format::Parquet, None) => bail!("{name}: not a Parquet file (no PAR1 magic at its start and end)"),
+        (Format::Arrow, None) => bail!("{name}: not an Arrow IPC file or stream"),
+    }
+    let mut first_row = 0u64;
+    let mut send = |rows: RecordBatch, layout: &Arc<Layout>| -> Result<()> {
+        let n = rows.num_rows();
+        if n == 0 {
+            return Ok(());
+        }
+        let per_row = (rows.get_array_memory_size() / n).max(1);
+        let step = (BATCH_BYTES / per_row).clamp(1, n);
+        let mut at = 0;
+        while at < n {
+            let len = step.min(n - at);
+            let job = Job {
+                rows: rows.slice(at, len),
+                layout: layout.clone(),
+                first_row,
+                name: name.clone(),
+            };
+            tx.send(job)?;
+            first_row += len as u64;
+            at += len;
+        }
+        Ok(())
+    };
+    let mut make_layout = |schema: &arrow_schema::Schema| -> Result<Arc<Layout>> {
+        let l = Arc::new(Layout::new(schema).map_err(|e| fail(&e))?);
+        note(&l);
+        Ok(l)
+    };
+    match format {
+        Format::Parquet => {
+            use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+            let builder = ParquetRecordBatchReaderBuilder::try_new(source.clone()).map_err(|e| fail(&e))?;
+            let meta = builder.metadata().clone();
+            let per_row = meta
+                .row_groups()
+                .iter()
+                .filter(|g| g.num_rows() > 0)
+                .map(|g| (g.total_byte_size().max(0) as u64 / g.num_rows() as u64).max(1))
+                .max()
+                .unwrap_or(1);
+            let rows = (BATCH_BYTES as u64 / per_row).clamp(1, 65_536) as usize;
+            let l = make_layout(builder.schema())?;
+            let reader = builder.with_batch_size(rows).build().map_err(|e| fail(&e))?;
+            for batch in reader {
+                send(batch.map_err(|e| fail(&e))?, &l)?;
+            }
+        }
+        Format::Arrow if head.starts_with(b"ARROW1") => {
+            let reader = arrow_ipc::reader::FileReader::try_new(source.reader(), None).map_err(|e| fail(&e))?;
+            let l = make_layout(&reader.schema())?;
+            for batch in reader {
+                send(batch.map_err(|e| fail(&e))?, &l)?;
+            }
+        }
+        Format::Arrow => {
+            let buffered = std::io::BufReader::with_capacity(256 * 1024, source.reader());
+            let reader = arrow_ipc::reader::StreamReader::try_new(buffered, None).map_err(|e| fail(&e))?;
+            let l = make_layout(&reader.schema())?;
+            for batch in reader {
+                send(batch.map_err(|e| fail(&e))?, &l)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The format by the magic bytes: Parquet's `PAR1` at both ends, Arrow's
+/// `ARROW1` (a file) or a stream's first message (the continuation marker
+/// `FF FF FF FF`, or a pre-1.0 stream's length).
+fn sniff(head: &[u8], source: &Source) -> Option<Format> {
+    if head.starts_with(b"PAR1") {
+        let size = source.size();
+        let mut tail = [0u8; 4];
+        let ok = size >= 12 && source.read_exact_at(&mut tail, size - 4).unwrap_or(false) && &tail == b"PAR1";
+        return ok.then_some(Format::Parquet);
+    }
+    if head.starts_with(b"ARROW1") || head.starts_with(&[0xff, 0xff, 0xff, 0xff]) {
+        return Some(Format::Arrow);
+    }
+    None
+}

@@ -1,0 +1,101 @@
+//! `tfr to-arrow`: records as an Arrow IPC file, or (`-o -`) an Arrow IPC
+//! stream on stdout for programs that read Arrow batches from a pipe.
+//!
+//! The same columns as to-parquet ([`super::to_parquet::ColumnArgs`]: a
+//! schema pass or `--schema`), built on the workers, one record batch per
+//! batch of records, written in record order by one thread; every batch
+//! has the one schema written first. A stream is flushed whenever the
+//! writer waits for records, so a reader gets each batch as it is made.
+
+use super::to_parquet::ColumnArgs;
+use crate::args::{InputArgs, JobsArg, RangeArgs};
+use crate::columnar::build::{Convert, Rows};
+use crate::exit::Exit;
+use crate::io::{AtomicOutput, Compression};
+use crate::output::{self, Ctx};
+use crate::pipeline;
+use crate::pipeline::batches;
+use anyhow::{bail, Result};
+use arrow_ipc::writer::{FileWriter, StreamWriter};
+use clap::Args;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+#[derive(Args, Debug, Clone)]
+pub(crate) struct ToArrowArgs {
+    #[command(flatten)]
+    pub(crate) input: InputArgs,
+
+    /// The Arrow IPC file to write (Feather v2; a local path or an
+    /// object-store URL), or '-': an Arrow IPC stream on stdout.
+    #[arg(short = 'o', long, value_name = "OUT", required = true)]
+    pub(crate) output: PathBuf,
+
+    #[command(flatten)]
+    pub(crate) columns: ColumnArgs,
+
+    #[command(flatten)]
+    pub(crate) range: RangeArgs,
+
+    #[command(flatten)]
+    pub(crate) jobs: JobsArg,
+}
+
+pub(crate) fn run(args: &ToArrowArgs, ctx: &Ctx) -> Result<Exit> {
+    let inputs = args.input.expand()?;
+    let jobs = args.jobs.get();
+    let stream = args.output.as_os_str() == "-";
+    if stream && std::io::stdout().is_terminal() {
+        bail!("refusing to write an Arrow stream to a terminal (pipe it, or use -o FILE)");
+    }
+    let aux: Vec<&std::path::Path> = args.columns.schema.iter().map(|p| p.as_path()).collect();
+    crate::io::same_file::refuse_input_as_output(&inputs, &aux, &args.output, "-o")?;
+    let planned = args.columns.plan(&inputs, &args.input, jobs, false, ctx)?;
+    let convert = Convert::new(planned.plan.clone(), args.columns.wanted(&planned.plan));
+    let schema = convert.schema();
+    let open = args.input.options();
+    let mut how = args.columns.reading(&open, &planned.plan, jobs)?;
+    let range = args.range.reading(&open, None, jobs);
+    (how.range, how.sample) = (range.range, range.sample);
+    let progress = ctx.progress(if stream {
+        None
+    } else {
+        crate::io::input::total_size(&inputs)
+    });
+    let update = |bytes, records| progress.update(bytes, records);
+    let io_err = |e: arrow_schema::ArrowError| std::io::Error::other(e.to_string());
+    if stream {
+        let out = std::io::BufWriter::with_capacity(256 * 1024, std::io::stdout());
+        let mut writer = StreamWriter::try_new(out, &schema)?;
+        // The schema goes out at once: a reader knows the columns before
+        // the first batch is ready.
+        writer.flush()?;
+        let sink = |rows: &Rows| -> std::io::Result<()> {
+            if rows.batches.is_empty() {
+                return writer.flush().map_err(io_err);
+            }
+            rows.batches.iter().try_for_each(|b| writer.write(b).map_err(io_err))
+        };
+        let (_, result) = batches::run(&inputs, &how, pipeline::workers(jobs), &convert, sink, &update);
+        progress.finish();
+        // The stream's end marker only after every record converted.
+        result?;
+        writer.finish()?;
+        writer.into_inner()?.flush()?;
+    } else {
+        let out = AtomicOutput::create(&args.output, Compression::None)?;
+        let mut writer = FileWriter::try_new(out, &schema)?;
+        let sink = |rows: &Rows| -> std::io::Result<()> {
+            rows.batches.iter().try_for_each(|b| writer.write(b).map_err(io_err))
+        };
+        let (_, result) = batches::run(&inputs, &how, pipeline::workers(jobs), &convert, sink, &update);
+        progress.finish();
+        result?;
+        writer.finish()?;
+        writer.into_inner()?.commit()?;
+    }
+    if let Some(w) = convert.unplanned_warning() {
+        output::error_line(format_args!("{w}"));
+    }
+    Ok(Exit::Success)
+}

@@ -1,0 +1,428 @@
+//! Records → Arrow record batches, on the workers of
+//! [`crate::pipeline::batches::run`]: [`Convert`] is the `Work` of
+//! `to-parquet` and `to-arrow`; each batch of records becomes one
+//! [`RecordBatch`] of the [`Plan`]'s schema (its rows in record order).
+
+use super::{Plan, Section, Shape, ValueType};
+use crate::example::{self, Decoder, FeatureView, MapEntry, MapView, MessageType};
+use crate::pipeline::batches::{decode_error, Batch, Record, Work};
+use crate::pipeline::Output;
+use anyhow::{anyhow, Result};
+use arrow_array::{Array, ArrayRef, BinaryArray, Float32Array, Int64Array, ListArray, RecordBatch, StringArray};
+use arrow_buffer::{Buffer, NullBufferBuilder, OffsetBuffer, ScalarBuffer};
+use arrow_schema::{Field, SchemaRef};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// What a batch of records becomes: its rows as record batches (one per
+/// batch of records; a huge record's is its own).
+#[derive(Default)]
+pub struct Rows {
+    pub batches: Vec<RecordBatch>,
+}
+
+impl Output for Rows {
+    fn is_empty(&self) -> bool {
+        self.batches.is_empty()
+    }
+
+    fn clear(&mut self) {
+        self.batches.clear();
+    }
+}
+
+/// Records → rows of a plan's columns (the `Work` of to-parquet and to-arrow).
+pub struct Convert {
+    plan: Plan,
+    schema: SchemaRef,
+    /// Column of each feature name (features), and of each feature list.
+    features: HashMap<String, usize>,
+    lists: HashMap<String, usize>,
+    /// Features of the records that have no column: how many occurrences,
+    /// and the first name met.
+    unplanned: AtomicU64,
+    first_unplanned: Mutex<Option<String>>,
+    /// Whether a feature without a column is worth a warning (not when it
+    /// was left out on purpose).
+    wanted: Wanted,
+}
+
+/// Says which feature names were meant to have a column.
+pub type Wanted = Box<dyn Fn(&str) -> bool + Send + Sync>;
+
+impl Convert {
+    pub fn new(plan: Plan, wanted: Wanted) -> Convert {
+        let (mut features, mut lists) = (HashMap::new(), HashMap::new());
+        for (i, c) in plan.columns.iter().enumerate() {
+            match c.section {
+                Section::Features => features.insert(c.name.clone(), i),
+                Section::FeatureLists => lists.insert(c.name.clone(), i),
+            };
+        }
+        Convert {
+            schema: plan.schema(),
+            plan,
+            features,
+            lists,
+            unplanned: AtomicU64::new(0),
+            first_unplanned: Mutex::new(None),
+            wanted,
+        }
+    }
+
+    /// The schema of every record batch made.
+    pub fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+
+    /// A warning when records held features that have no column (a
+    /// `--schema` from other data, or inputs changed since the scan).
+    pub fn unplanned_warning(&self) -> Option<String> {
+        let n = self.unplanned.load(Ordering::Relaxed);
+        let first = self.first_unplanned.lock().ok()?.clone()?;
+        Some(format!(
+            "warning: {n} feature occurrences have no column in the schema and were left out (the first: {})",
+            crate::io::input::escape_name(first.as_bytes())
+        ))
+    }
+
+    fn note_unplanned(&self, name: &str) {
+        if !(self.wanted)(name) {
+            return;
+        }
+        if self.unplanned.fetch_add(1, Ordering::Relaxed) == 0 {
+            if let Ok(mut first) = self.first_unplanned.lock() {
+                first.get_or_insert_with(|| name.to_string());
+            }
+        }
+    }
+
+    fn builders(&self) -> Vec<ColumnBuilder> {
+        self.plan.columns.iter().map(ColumnBuilder::new).collect()
+    }
+
+    /// One record into the builders (a row in every column).
+    fn add(&self, decoder: &mut Decoder, record: &Record<'_>, cols: &mut [ColumnBuilder]) -> Result<()> {
+        let at = |e: String| {
+            anyhow!(
+                "{}: record {} at byte {}: {e}",
+                record.name,
+                record.index,
+                record.offset
+            )
+        };
+        for c in cols.iter_mut() {
+            c.filled = false;
+        }
+        match record.ty {
+            MessageType::Example => {
+                let view = decoder
+                    .example(record.payload, record.strict)
+                    .map_err(|e| decode_error(record.name, record.index, record.offset, e))?;
+                if let Some(features) = view.features() {
+                    self.add_map(features, &self.features, cols, |c, f| c.push(f))
+                        .map_err(at)?;
+                }
+            }
+            MessageType::SequenceExample => {
+                let view = decoder
+                    .sequence_example(record.payload, record.strict)
+                    .map_err(|e| decode_error(record.name, record.index, record.offset, e))?;
+                if let Some(context) = view.context() {
+                    self.add_map(context, &self.features, cols, |c, f| c.push(f))
+                        .map_err(at)?;
+                }
+                if let Some(lists) = view.feature_lists() {
+                    self.add_map(lists, &self.lists, cols, |c, l| c.push_steps(l.features()))
+                        .map_err(at)?;
+                }
+            }
+            other => {
+                return Err(at(format!(
+                    "a {} record has no column mapping (only Examples and SequenceExamples)",
+                    other.name()
+                )))
+            }
+        }
+        for c in cols.iter_mut().filter(|c| !c.filled) {
+            c.push_null();
+        }
+        Ok(())
+    }
+
+    /// The entries of a map into their columns: for a name given twice,
+    /// the last entry (as protobuf's map reads it).
+    fn add_map<'a, E: MapEntry + 'a>(
+        &self,
+        map: MapView<'a, E>,
+        index: &HashMap<String, usize>,
+        cols: &mut [ColumnBuilder],
+        mut push: impl FnMut(&mut ColumnBuilder, E::Value<'a>) -> Result<(), String>,
+    ) -> Result<(), String> {
+        for (i, (name, _)) in map.entries().enumerate() {
+            match index.get(name) {
+                Some(&c) => cols[c].last = i + 1,
+                None => self.note_unplanned(name),
+            }
+        }
+        for (i, (name, value)) in map.entries().enumerate() {
+            if let Some(&c) = index.get(name) {
+                if cols[c].last == i + 1 {
+                    cols[c].last = 0;
+                    push(&mut cols[c], value)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The builders' rows as a record batch.
+    fn finish(&self, cols: Vec<ColumnBuilder>) -> Result<RecordBatch> {
+        let arrays = cols
+            .into_iter()
+            .map(ColumnBuilder::finish)
+            .collect::<Result<Vec<_>>>()?;
+        Ok(RecordBatch::try_new(self.schema.clone(), arrays)?)
+    }
+}
+
+impl Work for Convert {
+    type Out = Rows;
+
+    fn record(&self, decoder: &mut Decoder, record: &Record<'_>, out: &mut Rows) -> Result<()> {
+        let mut cols = self.builders();
+        self.add(decoder, record, &mut cols)?;
+        out.batches.push(self.finish(cols)?);
+        Ok(())
+    }
+
+    fn batch(&self, batch: &Batch<Rows>, out: &mut Rows) -> Result<()> {
+        let mut cols = self.builders();
+        let added = example::with_decoder(|decoder| {
+            batch
+                .records()
+                .try_for_each(|record| self.add(decoder, &record, &mut cols))
+        });
+        // The rows before a failing record still go on (a stream shows them).
+        if cols.first().is_some_and(|c| c.rows > 0) {
+            out.batches.push(self.finish(cols)?);
+        }
+        added
+    }
+}
+
+/// The values of a column (inside its lists), as Arrow buffers are made.
+enum Values {
+    Int64(Vec<i64>),
+    Float(Vec<f32>),
+    Bytes {
+        offsets: Vec<i32>,
+        data: Vec<u8>,
+        utf8: bool,
+    },
+}
+
+impl Values {
+    fn new(value: ValueType) -> Values {
+        match value {
+            ValueType::Int64 => Values::Int64(Vec::new()),
+            ValueType::Float => Values::Float(Vec::new()),
+            ValueType::Utf8 | ValueType::Binary => Values::Bytes {
+                offsets: vec![0],
+                data: Vec::new(),
+                utf8: value == ValueType::Utf8,
+            },
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Values::Int64(v) => v.len(),
+            Values::Float(v) => v.len(),
+            Values::Bytes { offsets, .. } => offsets.len() - 1,
+        }
+    }
+
+    /// A feature's values appended; an error for a feature of another kind.
+    fn extend(&mut self, f: &FeatureView<'_>, column: ValueType) -> Result<(), String> {
+        if f.kind() != example::Kind::None && f.kind().name() != column.kind_name() {
+            return Err(format!(
+                "is {}, but its column is {} (from the schema)",
+                f.kind().name(),
+                column.kind_name()
+            ));
+        }
+        match self {
+            Values::Int64(v) => v.extend(f.int64s()),
+            Values::Float(v) => v.extend(f.floats()),
+            Values::Bytes { offsets, data, utf8 } => {
+                for b in f.bytes() {
+                    if *utf8 && std::str::from_utf8(b).is_err() {
+                        return Err(
+                            "has a value that is not UTF-8, but its column is string (from the schema: \
+                                    give a --schema whose utf8 share is below 1, or none)"
+                                .into(),
+                        );
+                    }
+                    data.extend_from_slice(b);
+                    offsets.push(offset(data.len())?);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A placeholder value under a null (plain columns).
+    fn push_default(&mut self) {
+        match self {
+            Values::Int64(v) => v.push(0),
+            Values::Float(v) => v.push(0.0),
+            Values::Bytes { offsets, .. } => offsets.push(*offsets.last().unwrap_or(&0)),
+        }
+    }
+
+    fn finish(self, nulls: Option<arrow_buffer::NullBuffer>) -> Result<ArrayRef> {
+        Ok(match self {
+            Values::Int64(v) => Arc::new(Int64Array::new(ScalarBuffer::from(v), nulls)),
+            Values::Float(v) => Arc::new(Float32Array::new(ScalarBuffer::from(v), nulls)),
+            Values::Bytes { offsets, data, utf8 } => {
+                let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
+                match utf8 {
+                    true => Arc::new(StringArray::try_new(offsets, Buffer::from_vec(data), nulls)?),
+                    false => Arc::new(BinaryArray::try_new(offsets, Buffer::from_vec(data), nulls)?),
+                }
+            }
+        })
+    }
+}
+
+/// An Arrow offset: the values of one column of one batch stay under 2 GiB.
+fn offset(n: usize) -> Result<i32, String> {
+    i32::try_from(n).map_err(|_| "holds more than 2 GiB in one batch of records (an Arrow column's limit)".into())
+}
+
+/// One column being built.
+struct ColumnBuilder {
+    name: String,
+    value: ValueType,
+    shape: Shape,
+    values: Values,
+    /// List columns: the offsets of each row's list in `values` (or in
+    /// `steps` for feature lists).
+    rows_at: Vec<i32>,
+    /// Feature lists: the offsets of each step's values.
+    steps: Vec<i32>,
+    nulls: NullBufferBuilder,
+    rows: usize,
+    /// Whether the current record gave this column a row.
+    filled: bool,
+    /// The number (from 1) of the entry of the current record's map that
+    /// fills this column (0: none).
+    last: usize,
+}
+
+impl ColumnBuilder {
+    fn new(c: &super::Column) -> ColumnBuilder {
+        ColumnBuilder {
+            name: c.name.clone(),
+            value: c.value,
+            shape: c.shape,
+            values: Values::new(c.value),
+            rows_at: vec![0],
+            steps: vec![0],
+            nulls: NullBufferBuilder::new(0),
+            rows: 0,
+            filled: false,
+            last: 0,
+        }
+    }
+
+    fn shown(&self) -> String {
+        crate::io::input::escape_name(self.name.as_bytes())
+    }
+
+    /// A record's feature.
+    fn push(&mut self, f: FeatureView<'_>) -> Result<(), String> {
+        let before = self.values.len();
+        self.values
+            .extend(&f, self.value)
+            .map_err(|e| format!("feature {} {e}", self.shown()))?;
+        match self.shape {
+            Shape::One => {
+                let n = self.values.len() - before;
+                if n != 1 {
+                    return Err(format!(
+                        "feature {} has {n} values, but its column holds one (the schema saw one value in \
+                         every record; use no --schema, or one from these records)",
+                        self.shown()
+                    ));
+                }
+            }
+            Shape::List => self.rows_at.push(offset(self.values.len())?),
+            Shape::Steps => {
+                return Err(format!("{} is a feature list, not a context feature", self.shown()));
+            }
+        }
+        self.nulls.append_non_null();
+        self.rows += 1;
+        self.filled = true;
+        Ok(())
+    }
+
+    /// A record's feature list: its steps.
+    fn push_steps<'a>(&mut self, steps: impl Iterator<Item = FeatureView<'a>>) -> Result<(), String> {
+        if self.shape != Shape::Steps {
+            return Err(format!("{} is a context feature in the schema", self.shown()));
+        }
+        for step in steps {
+            self.values
+                .extend(&step, self.value)
+                .map_err(|e| format!("{} {e}", self.shown()))?;
+            self.steps.push(offset(self.values.len())?);
+        }
+        self.rows_at.push(offset(self.steps.len() - 1)?);
+        self.nulls.append_non_null();
+        self.rows += 1;
+        self.filled = true;
+        Ok(())
+    }
+
+    fn push_null(&mut self) {
+        match self.shape {
+            Shape::One => self.values.push_default(),
+            Shape::List => self.rows_at.push(*self.rows_at.last().unwrap_or(&0)),
+            Shape::Steps => self.rows_at.push(*self.rows_at.last().unwrap_or(&0)),
+        }
+        self.nulls.append_null();
+        self.rows += 1;
+    }
+
+    fn finish(self) -> Result<ArrayRef> {
+        let ColumnBuilder {
+            value,
+            shape,
+            values,
+            rows_at,
+            steps,
+            mut nulls,
+            ..
+        } = self;
+        let nulls = nulls.finish();
+        let item = Arc::new(Field::new_list_field(value.data_type(), true));
+        Ok(match shape {
+            Shape::One => values.finish(nulls)?,
+            Shape::List => {
+                let offsets = OffsetBuffer::new(ScalarBuffer::from(rows_at));
+                Arc::new(ListArray::try_new(item, offsets, values.finish(None)?, nulls)?)
+            }
+            Shape::Steps => {
+                let inner_offsets = OffsetBuffer::new(ScalarBuffer::from(steps));
+                let inner = ListArray::try_new(item, inner_offsets, values.finish(None)?, None)?;
+                let outer = Arc::new(Field::new_list_field(inner.data_type().clone(), true));
+                let offsets = OffsetBuffer::new(ScalarBuffer::from(rows_at));
+                Arc::new(ListArray::try_new(outer, offsets, Arc::new(inner), nulls)?)
+            }
+        })
+    }
+}

@@ -1,0 +1,658 @@
+//! Arrow rows → `tf.train.Example` / `SequenceExample` payloads (from-parquet,
+//! from-arrow). [`Layout::new`] reads an Arrow schema once (which column
+//! gives which feature, refusing types that have no feature kind);
+//! [`Layout::encode`] turns a record batch's rows into framed records.
+//!
+//! The payloads are canonical, as TensorFlow and protobuf write them:
+//! packed int64 and float lists, map entries key then value.
+
+use super::{Section, Shape, METADATA_KEY};
+use anyhow::{anyhow, Result};
+use arrow_array::cast::AsArray;
+use arrow_array::types::*;
+use arrow_array::{Array, ArrayRef, ArrowPrimitiveType, PrimitiveArray, RecordBatch};
+use arrow_buffer::NullBuffer;
+use arrow_schema::{DataType, Field, Schema, TimeUnit};
+use std::collections::{HashMap, HashSet};
+
+/// The kind of Feature a column's values become.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Int64,
+    Float,
+    Bytes,
+}
+
+/// One feature and where its values are.
+#[derive(Clone, Debug)]
+struct Source {
+    /// The feature's name: the column's, `column/field` inside a struct.
+    name: String,
+    /// The column's index, then each struct field's index on the way.
+    path: Vec<usize>,
+    shape: Shape,
+    section: Section,
+}
+
+/// Which feature each column of a schema gives.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    /// SequenceExamples (feature lists present), else Examples.
+    pub sequence: bool,
+    sources: Vec<Source>,
+    /// One line per column converted with a loss or a change of unit
+    /// (double narrowed, timestamps as integers), to warn about once.
+    pub notes: Vec<String>,
+}
+
+impl Layout {
+    /// Reads a schema: every column must map to features (an error names
+    /// the first that does not). tfr's own metadata ([`METADATA_KEY`]),
+    /// when present, says which `list<list<…>>` columns are feature lists
+    /// and whether the records are SequenceExamples.
+    pub fn new(schema: &Schema) -> Result<Layout, String> {
+        let meta = schema
+            .metadata()
+            .get(METADATA_KEY)
+            .and_then(|m| serde_json::from_str::<serde_json::Value>(m).ok());
+        let meta_sequence = meta.as_ref().and_then(|m| m.get("type")).and_then(|t| t.as_str()) == Some("sequence");
+        let mut layout = Layout {
+            sequence: meta_sequence,
+            sources: Vec::new(),
+            notes: Vec::new(),
+        };
+        for (i, field) in schema.fields().iter().enumerate() {
+            layout.walk(field, vec![i], field.name().clone())?;
+        }
+        if layout.sources.iter().any(|s| s.shape == Shape::Steps) {
+            layout.sequence = true;
+        }
+        let mut names = HashSet::new();
+        for s in &layout.sources {
+            if !names.insert((s.section == Section::FeatureLists, s.name.as_str())) {
+                return Err(format!(
+                    "two columns give the feature {}: a feature name is used once",
+                    shown(&s.name)
+                ));
+            }
+        }
+        Ok(layout)
+    }
+
+    fn walk(&mut self, field: &Field, path: Vec<usize>, name: String) -> Result<(), String> {
+        let ty = field.data_type();
+        let (shape, leaf) = match ty {
+            DataType::Null => return Ok(()),
+            DataType::Struct(fields) => {
+                for (j, f) in fields.iter().enumerate() {
+                    let mut sub = path.clone();
+                    sub.push(j);
+                    self.walk(f, sub, format!("{name}/{}", f.name()))?;
+                }
+                return Ok(());
+            }
+            _ => match list_item(ty) {
+                Some(item) => match list_item(item.data_type()) {
+                    Some(inner) => (Shape::Steps, inner.data_type()),
+                    None => (Shape::List, item.data_type()),
+                },
+                None => (Shape::One, ty),
+            },
+        };
+        let refuse = |why: &str| format!("column {}: {} {why}", shown(&name), describe(ty));
+        match kind_of(leaf) {
+            Some((_, note)) => {
+                if let Some(note) = note {
+                    self.notes.push(format!("column {}: {note}", shown(&name)));
+                }
+            }
+            None if matches!(leaf, DataType::Struct(_)) => {
+                return Err(refuse("is a list of structs, which no Feature holds (a struct column gives one feature per field; a list of them does not)"))
+            }
+            None => return Err(refuse("has no TFRecord feature kind (int64, float or bytes)")),
+        }
+        let section = match shape {
+            Shape::Steps => Section::FeatureLists,
+            _ => Section::Features,
+        };
+        self.sources.push(Source {
+            name,
+            path,
+            shape,
+            section,
+        });
+        Ok(())
+    }
+
+    /// The rows of `batch` as framed records appended to `out`; `first_row`
+    /// is the number of the batch's first row in its file (for errors).
+    pub fn encode(&self, batch: &RecordBatch, first_row: u64, out: &mut Vec<u8>) -> Result<()> {
+        let bound = self
+            .sources
+            .iter()
+            .map(|s| Bound::new(batch, s))
+            .collect::<Result<Vec<_>, String>>()
+            .map_err(|e| anyhow!(e))?;
+        let mut scratch = Scratch::default();
+        for row in 0..batch.num_rows() {
+            let at = |e: String| anyhow!("row {}: {e}", first_row + row as u64);
+            crate::record::append_framed(out, |o| self.row(&bound, row, o, &mut scratch)).map_err(at)?;
+        }
+        Ok(())
+    }
+
+    /// One row's payload.
+    fn row<'a>(&self, bound: &[Bound<'a>], row: usize, out: &mut Vec<u8>, s: &mut Scratch<'a>) -> Result<(), String> {
+        s.context.clear();
+        s.lists.clear();
+        for (source, b) in self.sources.iter().zip(bound) {
+            if !b.present(row) {
+                continue;
+            }
+            match &b.values {
+                Values::One(get) => {
+                    s.feature.clear();
+                    get.one(row, &mut s.feature)?;
+                    put_entry(&mut s.context, &source.name, &s.feature, &mut s.packed);
+                }
+                Values::List(list, get) => {
+                    s.feature.clear();
+                    let (a, z) = list.range(row);
+                    get.many(a, z, &mut s.feature).map_err(|e| in_column(&source.name, e))?;
+                    put_entry(&mut s.context, &source.name, &s.feature, &mut s.packed);
+                }
+                Values::Steps(outer, inner, get) => {
+                    s.steps.clear();
+                    let (a, z) = outer.range(row);
+                    for step in a..z {
+                        if inner.is_null(step) {
+                            return Err(in_column(&source.name, "a null step inside a list".into()));
+                        }
+                        s.feature.clear();
+                        let (b, y) = inner.range(step);
+                        get.many(b, y, &mut s.feature).map_err(|e| in_column(&source.name, e))?;
+                        let len = feature_len(&s.feature, &mut s.packed);
+                        out_tag_len(&mut s.steps, 0x0a, len);
+                        put_feature(&mut s.steps, &s.feature, &s.packed);
+                    }
+                    // FeatureLists entry: key, then the FeatureList.
+                    let entry = field_len(source.name.len()) + field_len(s.steps.len());
+                    out_tag_len(&mut s.lists, 0x0a, entry);
+                    out_tag_len(&mut s.lists, 0x0a, source.name.len());
+                    s.lists.extend_from_slice(source.name.as_bytes());
+                    out_tag_len(&mut s.lists, 0x12, s.steps.len());
+                    s.lists.extend_from_slice(&s.steps);
+                }
+            }
+        }
+        if self.sequence {
+            if !s.context.is_empty() {
+                out_tag_len(out, 0x0a, s.context.len());
+                out.extend_from_slice(&s.context);
+            }
+            if !s.lists.is_empty() {
+                out_tag_len(out, 0x12, s.lists.len());
+                out.extend_from_slice(&s.lists);
+            }
+        } else {
+            out_tag_len(out, 0x0a, s.context.len());
+            out.extend_from_slice(&s.context);
+        }
+        Ok(())
+    }
+}
+
+fn in_column(name: &str, e: String) -> String {
+    format!("column {}: {e}", shown(name))
+}
+
+fn shown(name: &str) -> String {
+    crate::io::input::escape_name(name.as_bytes())
+}
+
+/// How a type is named in messages (Arrow's names).
+fn describe(ty: &DataType) -> String {
+    format!("{ty}")
+}
+
+/// The item field of a list type.
+fn list_item(ty: &DataType) -> Option<&Field> {
+    match ty {
+        DataType::List(f) | DataType::LargeList(f) | DataType::FixedSizeList(f, _) => Some(f),
+        _ => None,
+    }
+}
+
+/// The feature kind of a value type, with a note for a conversion that
+/// changes the value's meaning (units) or precision.
+fn kind_of(ty: &DataType) -> Option<(Kind, Option<String>)> {
+    let unit = |u: &TimeUnit| match u {
+        TimeUnit::Second => "seconds",
+        TimeUnit::Millisecond => "milliseconds",
+        TimeUnit::Microsecond => "microseconds",
+        TimeUnit::Nanosecond => "nanoseconds",
+    };
+    Some(match ty {
+        DataType::Boolean
+        | DataType::Int8
+        | DataType::Int16
+        | DataType::Int32
+        | DataType::Int64
+        | DataType::UInt8
+        | DataType::UInt16
+        | DataType::UInt32
+        | DataType::UInt64 => (Kind::Int64, None),
+        DataType::Float16 | DataType::Float32 => (Kind::Float, None),
+        DataType::Float64 => (
+            Kind::Float,
+            Some("double values narrowed to float32 (float_list)".into()),
+        ),
+        DataType::Utf8
+        | DataType::LargeUtf8
+        | DataType::Utf8View
+        | DataType::Binary
+        | DataType::LargeBinary
+        | DataType::BinaryView
+        | DataType::FixedSizeBinary(_) => (Kind::Bytes, None),
+        DataType::Timestamp(u, _) => (
+            Kind::Int64,
+            Some(format!("{ty} written as int64 {} since 1970-01-01", unit(u))),
+        ),
+        DataType::Date32 => (
+            Kind::Int64,
+            Some(format!("{ty} written as int64 days since 1970-01-01")),
+        ),
+        DataType::Date64 => (
+            Kind::Int64,
+            Some(format!("{ty} written as int64 milliseconds since 1970-01-01")),
+        ),
+        DataType::Time32(u) | DataType::Time64(u) => (
+            Kind::Int64,
+            Some(format!("{ty} written as int64 {} since midnight", unit(u))),
+        ),
+        DataType::Duration(u) => (Kind::Int64, Some(format!("{ty} written as int64 {}", unit(u)))),
+        DataType::Dictionary(_, values) => return kind_of(values),
+        _ => return None,
+    })
+}
+
+/// A feature's values as they are gathered for one row.
+#[derive(Default)]
+struct Feature<'a> {
+    kind: Option<Kind>,
+    ints: Vec<i64>,
+    floats: Vec<f32>,
+    bytes: Vec<&'a [u8]>,
+}
+
+impl Feature<'_> {
+    fn clear(&mut self) {
+        self.ints.clear();
+        self.floats.clear();
+        self.bytes.clear();
+    }
+}
+
+/// Buffers reused from row to row.
+#[derive(Default)]
+struct Scratch<'a> {
+    feature: Feature<'a>,
+    packed: Vec<u8>,
+    steps: Vec<u8>,
+    context: Vec<u8>,
+    lists: Vec<u8>,
+}
+
+/// Reads the values of one leaf array, whatever its Arrow type.
+enum Getter<'a> {
+    Int(Box<dyn Fn(usize) -> Result<i64, String> + 'a>),
+    Float(Box<dyn Fn(usize) -> f32 + 'a>),
+    Bytes(Box<dyn Fn(usize) -> &'a [u8] + 'a>),
+}
+
+/// A leaf array with its getter and its (logical) nulls.
+struct Leaf<'a> {
+    get: Getter<'a>,
+    nulls: Option<NullBuffer>,
+}
+
+impl<'a> Leaf<'a> {
+    fn new(a: &'a dyn Array) -> Result<Leaf<'a>, String> {
+        Ok(Leaf {
+            get: getter(a)?,
+            nulls: a.logical_nulls(),
+        })
+    }
+
+    fn push(&self, i: usize, f: &mut Feature<'a>) -> Result<(), String> {
+        match &self.get {
+            Getter::Int(g) => {
+                f.kind = Some(Kind::Int64);
+                f.ints.push(g(i)?);
+            }
+            Getter::Float(g) => {
+                f.kind = Some(Kind::Float);
+                f.floats.push(g(i));
+            }
+            Getter::Bytes(g) => {
+                f.kind = Some(Kind::Bytes);
+                f.bytes.push(g(i));
+            }
+        }
+        Ok(())
+    }
+
+    fn set_kind(&self, f: &mut Feature<'a>) {
+        f.kind = Some(match self.get {
+            Getter::Int(_) => Kind::Int64,
+            Getter::Float(_) => Kind::Float,
+            Getter::Bytes(_) => Kind::Bytes,
+        });
+    }
+
+    /// The one value of row `i`.
+    fn one(&self, i: usize, f: &mut Feature<'a>) -> Result<(), String> {
+        self.push(i, f)
+    }
+
+    /// Values `a..z` (a list's items): a null among them is an error.
+    fn many(&self, a: usize, z: usize, f: &mut Feature<'a>) -> Result<(), String> {
+        self.set_kind(f);
+        for i in a..z {
+            if self.nulls.as_ref().is_some_and(|n| n.is_null(i)) {
+                return Err("a null inside a list (a Feature's values cannot be null)".into());
+            }
+            self.push(i, f)?;
+        }
+        Ok(())
+    }
+}
+
+fn prim<'a, T: ArrowPrimitiveType>(a: &'a dyn Array, f: impl Fn(T::Native) -> Result<i64, String> + 'a) -> Getter<'a> {
+    let a: &'a PrimitiveArray<T> = a.as_primitive::<T>();
+    Getter::Int(Box::new(move |i| f(a.value(i))))
+}
+
+fn getter(a: &dyn Array) -> Result<Getter<'_>, String> {
+    fn ok(v: i64) -> Result<i64, String> {
+        Ok(v)
+    }
+    Ok(match a.data_type() {
+        DataType::Boolean => {
+            let b = a.as_boolean();
+            Getter::Int(Box::new(move |i| Ok(i64::from(b.value(i)))))
+        }
+        DataType::Int8 => prim::<Int8Type>(a, |v| ok(v.into())),
+        DataType::Int16 => prim::<Int16Type>(a, |v| ok(v.into())),
+        DataType::Int32 => prim::<Int32Type>(a, |v| ok(v.into())),
+        DataType::Int64 => prim::<Int64Type>(a, ok),
+        DataType::UInt8 => prim::<UInt8Type>(a, |v| ok(v.into())),
+        DataType::UInt16 => prim::<UInt16Type>(a, |v| ok(v.into())),
+        DataType::UInt32 => prim::<UInt32Type>(a, |v| ok(v.into())),
+        DataType::UInt64 => prim::<UInt64Type>(a, |v| {
+            i64::try_from(v).map_err(|_| format!("the uint64 value {v} does not fit in int64"))
+        }),
+        DataType::Float16 => {
+            let f = a.as_primitive::<Float16Type>();
+            Getter::Float(Box::new(move |i| f.value(i).to_f32()))
+        }
+        DataType::Float32 => {
+            let f = a.as_primitive::<Float32Type>();
+            Getter::Float(Box::new(move |i| f.value(i)))
+        }
+        DataType::Float64 => {
+            let f = a.as_primitive::<Float64Type>();
+            Getter::Float(Box::new(move |i| f.value(i) as f32))
+        }
+        DataType::Utf8 => {
+            let s = a.as_string::<i32>();
+            Getter::Bytes(Box::new(move |i| s.value(i).as_bytes()))
+        }
+        DataType::LargeUtf8 => {
+            let s = a.as_string::<i64>();
+            Getter::Bytes(Box::new(move |i| s.value(i).as_bytes()))
+        }
+        DataType::Utf8View => {
+            let s = a.as_string_view();
+            Getter::Bytes(Box::new(move |i| s.value(i).as_bytes()))
+        }
+        DataType::Binary => {
+            let s = a.as_binary::<i32>();
+            Getter::Bytes(Box::new(move |i| s.value(i)))
+        }
+        DataType::LargeBinary => {
+            let s = a.as_binary::<i64>();
+            Getter::Bytes(Box::new(move |i| s.value(i)))
+        }
+        DataType::BinaryView => {
+            let s = a.as_binary_view();
+            Getter::Bytes(Box::new(move |i| s.value(i)))
+        }
+        DataType::FixedSizeBinary(_) => {
+            let s = a.as_fixed_size_binary();
+            Getter::Bytes(Box::new(move |i| s.value(i)))
+        }
+        DataType::Timestamp(TimeUnit::Second, _) => prim::<TimestampSecondType>(a, ok),
+        DataType::Timestamp(TimeUnit::Millisecond, _) => prim::<TimestampMillisecondType>(a, ok),
+        DataType::Timestamp(TimeUnit::Microsecond, _) => prim::<TimestampMicrosecondType>(a, ok),
+        DataType::Timestamp(TimeUnit::Nanosecond, _) => prim::<TimestampNanosecondType>(a, ok),
+        DataType::Date32 => prim::<Date32Type>(a, |v| ok(v.into())),
+        DataType::Date64 => prim::<Date64Type>(a, ok),
+        DataType::Time32(TimeUnit::Second) => prim::<Time32SecondType>(a, |v| ok(v.into())),
+        DataType::Time32(_) => prim::<Time32MillisecondType>(a, |v| ok(v.into())),
+        DataType::Time64(TimeUnit::Microsecond) => prim::<Time64MicrosecondType>(a, ok),
+        DataType::Time64(_) => prim::<Time64NanosecondType>(a, ok),
+        DataType::Duration(TimeUnit::Second) => prim::<DurationSecondType>(a, ok),
+        DataType::Duration(TimeUnit::Millisecond) => prim::<DurationMillisecondType>(a, ok),
+        DataType::Duration(TimeUnit::Microsecond) => prim::<DurationMicrosecondType>(a, ok),
+        DataType::Duration(TimeUnit::Nanosecond) => prim::<DurationNanosecondType>(a, ok),
+        DataType::Dictionary(_, _) => {
+            let d = a.as_any_dictionary();
+            let keys = d.normalized_keys();
+            match getter(d.values().as_ref())? {
+                Getter::Int(g) => Getter::Int(Box::new(move |i| g(keys[i]))),
+                Getter::Float(g) => Getter::Float(Box::new(move |i| g(keys[i]))),
+                Getter::Bytes(g) => Getter::Bytes(Box::new(move |i| g(keys[i]))),
+            }
+        }
+        other => return Err(format!("{other} has no TFRecord feature kind (int64, float or bytes)")),
+    })
+}
+
+/// The ranges of a list array's rows in its child array.
+struct List<'a> {
+    range: Box<dyn Fn(usize) -> (usize, usize) + 'a>,
+    nulls: Option<NullBuffer>,
+    child: &'a ArrayRef,
+}
+
+impl<'a> List<'a> {
+    fn new(a: &'a dyn Array) -> Option<List<'a>> {
+        let nulls = a.logical_nulls();
+        Some(match a.data_type() {
+            DataType::List(_) => {
+                let l = a.as_list::<i32>();
+                let o = l.value_offsets();
+                List {
+                    range: Box::new(move |i| (o[i] as usize, o[i + 1] as usize)),
+                    nulls,
+                    child: l.values(),
+                }
+            }
+            DataType::LargeList(_) => {
+                let l = a.as_list::<i64>();
+                let o = l.value_offsets();
+                List {
+                    range: Box::new(move |i| (o[i] as usize, o[i + 1] as usize)),
+                    nulls,
+                    child: l.values(),
+                }
+            }
+            DataType::FixedSizeList(_, n) => {
+                let l = a.as_fixed_size_list();
+                let n = *n as usize;
+                List {
+                    range: Box::new(move |i| (i * n, (i + 1) * n)),
+                    nulls,
+                    child: l.values(),
+                }
+            }
+            _ => return None,
+        })
+    }
+
+    fn range(&self, i: usize) -> (usize, usize) {
+        (self.range)(i)
+    }
+
+    fn is_null(&self, i: usize) -> bool {
+        self.nulls.as_ref().is_some_and(|n| n.is_null(i))
+    }
+}
+
+enum Values<'a> {
+    One(Leaf<'a>),
+    List(List<'a>, Leaf<'a>),
+    Steps(List<'a>, List<'a>, Leaf<'a>),
+}
+
+/// A source's arrays in one record batch.
+struct Bound<'a> {
+    /// Null where the feature is absent (a null column, struct or list).
+    absent: Option<NullBuffer>,
+    values: Values<'a>,
+}
+
+impl<'a> Bound<'a> {
+    fn new(batch: &'a RecordBatch, s: &Source) -> Result<Bound<'a>, String> {
+        let mut array: &'a ArrayRef = batch.column(s.path[0]);
+        let mut absent = array.logical_nulls();
+        for &j in &s.path[1..] {
+            array = array.as_struct().column(j);
+            absent = NullBuffer::union(absent.as_ref(), array.logical_nulls().as_ref());
+        }
+        let bad = || in_column(&s.name, "its type differs from the first batch's".into());
+        let values = match s.shape {
+            Shape::One => Values::One(Leaf::new(array.as_ref())?),
+            Shape::List => {
+                let list = List::new(array.as_ref()).ok_or_else(bad)?;
+                let leaf = Leaf::new(list.child.as_ref())?;
+                Values::List(list, leaf)
+            }
+            Shape::Steps => {
+                let outer = List::new(array.as_ref()).ok_or_else(bad)?;
+                let inner = List::new(outer.child.as_ref()).ok_or_else(bad)?;
+                let leaf = Leaf::new(inner.child.as_ref())?;
+                Values::Steps(outer, inner, leaf)
+            }
+        };
+        Ok(Bound { absent, values })
+    }
+
+    fn present(&self, row: usize) -> bool {
+        self.absent.as_ref().is_none_or(|n| n.is_valid(row))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Wire format
+// ---------------------------------------------------------------------------
+
+fn varint_len(v: u64) -> usize {
+    (64 - (v | 1).leading_zeros() as usize).div_ceil(7)
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// A length-delimited field's size: tag, length, bytes.
+fn field_len(len: usize) -> usize {
+    1 + varint_len(len as u64) + len
+}
+
+fn out_tag_len(out: &mut Vec<u8>, tag: u8, len: usize) {
+    out.push(tag);
+    put_varint(out, len as u64);
+}
+
+/// The size of a Feature message holding `f`; packed int64s are written
+/// to `packed` on the way.
+fn feature_len(f: &Feature<'_>, packed: &mut Vec<u8>) -> usize {
+    let list = match f.kind {
+        Some(Kind::Int64) => {
+            packed.clear();
+            for &v in &f.ints {
+                put_varint(packed, v as u64);
+            }
+            if packed.is_empty() {
+                0
+            } else {
+                field_len(packed.len())
+            }
+        }
+        Some(Kind::Float) if f.floats.is_empty() => 0,
+        Some(Kind::Float) => field_len(4 * f.floats.len()),
+        Some(Kind::Bytes) => f.bytes.iter().map(|b| field_len(b.len())).sum(),
+        None => return 0,
+    };
+    field_len(list)
+}
+
+/// A Feature message's bytes (after [`feature_len`] filled `packed`).
+fn put_feature(out: &mut Vec<u8>, f: &Feature<'_>, packed: &[u8]) {
+    match f.kind {
+        Some(Kind::Int64) => {
+            let list = if packed.is_empty() { 0 } else { field_len(packed.len()) };
+            out_tag_len(out, 0x1a, list);
+            if !packed.is_empty() {
+                out_tag_len(out, 0x0a, packed.len());
+                out.extend_from_slice(packed);
+            }
+        }
+        Some(Kind::Float) => {
+            let n = 4 * f.floats.len();
+            let list = if n == 0 { 0 } else { field_len(n) };
+            out_tag_len(out, 0x12, list);
+            if n > 0 {
+                out_tag_len(out, 0x0a, n);
+                for v in &f.floats {
+                    out.extend_from_slice(&v.to_le_bytes());
+                }
+            }
+        }
+        Some(Kind::Bytes) => {
+            let list = f.bytes.iter().map(|b| field_len(b.len())).sum();
+            out_tag_len(out, 0x0a, list);
+            for b in &f.bytes {
+                out_tag_len(out, 0x0a, b.len());
+                out.extend_from_slice(b);
+            }
+        }
+        None => {}
+    }
+}
+
+/// A `Features.feature` map entry (tag, length, key, Feature).
+fn put_entry(out: &mut Vec<u8>, name: &str, f: &Feature<'_>, packed: &mut Vec<u8>) {
+    let feature = feature_len(f, packed);
+    out_tag_len(out, 0x0a, field_len(name.len()) + field_len(feature));
+    out_tag_len(out, 0x0a, name.len());
+    out.extend_from_slice(name.as_bytes());
+    out_tag_len(out, 0x12, feature);
+    put_feature(out, f, packed);
+}
+
+/// The notes of several layouts, each line once.
+pub fn notes_once(seen: &mut HashMap<String, ()>, layout: &Layout) -> Vec<String> {
+    layout
+        .notes
+        .iter()
+        .filter(|n| seen.insert((*n).clone(), ()).is_none())
+        .cloned()
+        .collect()
+}
