@@ -4,7 +4,10 @@
 
 pub(crate) mod cat;
 pub(crate) mod count;
+pub(crate) mod extract;
 pub(crate) mod from_jsonl;
+#[cfg(feature = "wds")]
+pub(crate) mod from_wds;
 pub(crate) mod index;
 pub(crate) mod report;
 pub(crate) mod reshard;
@@ -12,6 +15,10 @@ pub(crate) mod schema;
 pub(crate) mod shuffle;
 pub(crate) mod split;
 pub(crate) mod stats;
+#[cfg(feature = "csv")]
+pub(crate) mod to_csv;
 pub(crate) mod to_jsonl;
+#[cfg(feature = "wds")]
+pub(crate) mod to_wds;
 pub(crate) mod validate;
 pub(crate) mod verify_crc;

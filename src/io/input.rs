@@ -159,6 +159,9 @@ pub enum Looks {
     /// A name ending `.jsonl`, `.ndjson` or `.json`, also with `.gz`,
     /// `.gzip`, `.zz` or `.zlib` after it.
     Jsonl,
+    /// A name ending `.tar` (WebDataset shards), also with `.gz`, `.gzip`,
+    /// `.zz` or `.zlib` after it, or `.tgz`.
+    Tar,
 }
 
 impl Looks {
@@ -187,6 +190,7 @@ impl Looks {
                     || is_shard(stem)
             }
             Looks::Jsonl => [&b".jsonl"[..], b".ndjson", b".json"].iter().any(|e| stem.ends_with(e)),
+            Looks::Tar => stem.ends_with(b".tar") || stem.ends_with(b".tgz"),
         }
     }
 
@@ -196,6 +200,7 @@ impl Looks {
                 "TFRecord files (names holding \"tfrecord\", ending .tfrec or .tfr, or shards NAME-00000-of-00010)"
             }
             Looks::Jsonl => "JSON lines files (.jsonl, .ndjson, .json)",
+            Looks::Tar => "tar files (.tar, .tar.gz, .tgz)",
         }
     }
 }

@@ -1,0 +1,521 @@
+//! `tfr from-wds`: WebDataset tar shards back into TFRecord records, one
+//! Example per sample.
+//!
+//! The tar is walked header by header here ([`Walk`]; the `tar` crate's
+//! header type reads the fields and checksums): regular members only
+//! (directories skipped; links, devices and FIFOs refused), names checked
+//! (absolute or holding `..`: refused), PAX and GNU long names read within
+//! 1 MiB, a member read only as far as its bytes are really there and
+//! never over `--max-record-size` (nothing is allocated from a size field
+//! alone). Members are grouped into samples as the `webdataset` library
+//! groups them ([`split_name`]: the key runs to the first `.` of the last
+//! part of the name; a sample is a run of members with one key, never
+//! across shards). A sample becomes a payload ([`Sample::encode`]): its
+//! `.json` through the JSONL encoder ([`Encoder`]), then a feature per
+//! other member (`.cls`: int64; others: bytes), named by the member's PAX
+//! `TFR.feature` (what to-wds writes) or else by its extension. The
+//! records go through an [`AtomicOutput`]: OUT appears only when every
+//! shard converted.
+
+use super::to_wds::PAX_FEATURE;
+use crate::example::json::{self, Encoder, JsonFormat};
+use crate::example::MessageType;
+use crate::exit::Exit;
+use crate::io::input::{escape_name, expand_as, Looks};
+use crate::io::{AtomicOutput, Compression};
+use crate::output::{self, Ctx};
+use crate::record::RecordWriter;
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+#[derive(Args, Debug, Clone)]
+pub(crate) struct FromWdsArgs {
+    /// WebDataset shards: tar files (plain or gzip), quoted globs,
+    /// directories (their .tar files), '-' for stdin.
+    #[arg(value_name = "TARS")]
+    pub(crate) files: Vec<std::ffi::OsString>,
+
+    /// The TFRecord file written (compression from its name: .gz, .zz or
+    /// .zlib, .snappy; else none).
+    #[arg(short = 'o', long, value_name = "OUT", required = true)]
+    pub(crate) output: PathBuf,
+
+    /// Compression of OUT [default: from its name].
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub(crate) output_compression: Option<Compression>,
+
+    /// Keep each sample's key as a bytes feature of this name.
+    #[arg(long, value_name = "FEATURE")]
+    pub(crate) key: Option<String>,
+
+    /// The largest member (and sample) held in memory (bytes; K, M, G
+    /// suffixes): a larger one is refused with an error.
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = crate::args::parse_size)]
+    pub(crate) max_record_size: u64,
+}
+
+/// A PAX or GNU long-name header's data is read up to this.
+const MAX_EXTENDED: u64 = 1 << 20;
+
+/// One member of a tar: its name, the feature its PAX header names, its bytes.
+struct Member {
+    name: String,
+    feature: Option<String>,
+    data: Vec<u8>,
+}
+
+/// Walks the members of one tar stream.
+struct Walk<R> {
+    src: R,
+    name: String,
+    /// Bytes read so far (for messages).
+    at: u64,
+    max: u64,
+    done: bool,
+}
+
+/// The webdataset library's split of a member name into key and
+/// extension (`^((?:.*/|)[^.]+)[.]([^/]*)$`): the key runs to the first
+/// `.` of the last part; `None` for a name it skips (no `.` there, or a
+/// last part starting with one).
+fn split_name(name: &str) -> Option<(&str, &str)> {
+    let last = name.rfind('/').map_or(0, |i| i + 1);
+    let dot = name[last..].find('.')? + last;
+    (dot > last).then(|| (&name[..dot], &name[dot + 1..]))
+}
+
+impl<R: Read> Walk<R> {
+    /// Reads exactly `buf.len()` bytes; false at a clean end before any.
+    fn block(&mut self, buf: &mut [u8]) -> Result<bool> {
+        let mut got = 0;
+        while got < buf.len() {
+            match self.src.read(&mut buf[got..]) {
+                Ok(0) if got == 0 => return Ok(false),
+                Ok(0) => bail!(
+                    "{}: truncated tar: a header cut short at byte {}",
+                    self.name,
+                    self.at + got as u64
+                ),
+                Ok(n) => got += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e).with_context(|| format!("{}: read failed", self.name)),
+            }
+        }
+        self.at += got as u64;
+        Ok(true)
+    }
+
+    /// Reads a member's `size` bytes (and its padding), at most `max`.
+    fn data(&mut self, size: u64, max: u64, what: &str) -> Result<Vec<u8>> {
+        if size > max {
+            bail!(
+                "{}: {what} at byte {} is {size} bytes, over the limit of {max} (--max-record-size)",
+                self.name,
+                self.at
+            );
+        }
+        let mut data = Vec::with_capacity(size.min(1 << 20) as usize);
+        let got = (&mut self.src)
+            .take(size)
+            .read_to_end(&mut data)
+            .with_context(|| format!("{}: read failed", self.name))?;
+        if (got as u64) < size {
+            bail!(
+                "{}: truncated tar: {what} at byte {} has {got} of its {size} bytes",
+                self.name,
+                self.at
+            );
+        }
+        self.at += size;
+        let pad = (512 - size % 512) % 512;
+        let mut padding = [0u8; 512];
+        let mut read = 0;
+        while read < pad as usize {
+            match self.src.read(&mut padding[read..pad as usize]) {
+                Ok(0) => break,
+                Ok(n) => read += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e).with_context(|| format!("{}: read failed", self.name)),
+            }
+        }
+        self.at += read as u64;
+        Ok(data)
+    }
+
+    /// The next regular member, or `None` at the end of the archive.
+    fn next(&mut self) -> Result<Option<Member>> {
+        let mut long_name: Option<String> = None;
+        let mut feature: Option<String> = None;
+        let mut block = [0u8; 512];
+        loop {
+            if self.done || !self.block(&mut block)? {
+                return Ok(None);
+            }
+            let start = self.at - 512;
+            if block.iter().all(|&b| b == 0) {
+                // The end of the archive (what follows is not read).
+                self.done = true;
+                return Ok(None);
+            }
+            let header = tar::Header::from_byte_slice(&block);
+            let sum: u32 = block[..148]
+                .iter()
+                .chain(&[b' '; 8])
+                .chain(&block[156..])
+                .map(|&b| u32::from(b))
+                .sum();
+            if header.cksum().ok() != Some(sum) {
+                bail!(
+                    "{}: not a tar file, or damaged: the header at byte {start} has a wrong checksum",
+                    self.name
+                );
+            }
+            let size = header
+                .entry_size()
+                .map_err(|_| anyhow::anyhow!("{}: the header at byte {start} has a bad size field", self.name))?;
+            let raw_name = || -> Result<String> {
+                let bytes = header.path_bytes();
+                String::from_utf8(bytes.into_owned()).map_err(|e| {
+                    anyhow::anyhow!(
+                        "{}: the member at byte {start} has a name that is not UTF-8: {}",
+                        self.name,
+                        escape_name(e.as_bytes())
+                    )
+                })
+            };
+            match header.entry_type() {
+                tar::EntryType::XHeader => {
+                    let records = self.data(size, MAX_EXTENDED, "a PAX header")?;
+                    for (key, value) in pax_records(&records)
+                        .with_context(|| format!("{}: the PAX header at byte {start}", self.name))?
+                    {
+                        let text = String::from_utf8(value.to_vec()).map_err(|_| {
+                            anyhow::anyhow!("{}: the PAX header at byte {start}: {key} is not UTF-8", self.name)
+                        })?;
+                        match key {
+                            "path" => long_name = Some(text),
+                            k if k == PAX_FEATURE => feature = Some(text),
+                            _ => {}
+                        }
+                    }
+                }
+                tar::EntryType::XGlobalHeader => {
+                    self.data(size, MAX_EXTENDED, "a PAX global header")?;
+                }
+                tar::EntryType::GNULongName => {
+                    let mut bytes = self.data(size, MAX_EXTENDED, "a GNU long name")?;
+                    while bytes.last() == Some(&0) {
+                        bytes.pop();
+                    }
+                    long_name = Some(String::from_utf8(bytes).map_err(|e| {
+                        anyhow::anyhow!(
+                            "{}: the long name at byte {start} is not UTF-8: {}",
+                            self.name,
+                            escape_name(e.as_bytes())
+                        )
+                    })?);
+                }
+                tar::EntryType::GNULongLink => {
+                    self.data(size, MAX_EXTENDED, "a GNU long link name")?;
+                }
+                tar::EntryType::Directory => {
+                    self.data(size, 0, "a directory")?;
+                    long_name = None;
+                    feature = None;
+                }
+                tar::EntryType::Regular | tar::EntryType::Continuous => {
+                    let name = match long_name.take() {
+                        Some(n) => n,
+                        None => raw_name()?,
+                    };
+                    check_name(&name).with_context(|| {
+                        format!(
+                            "{}: the member at byte {start}, '{}'",
+                            self.name,
+                            escape_name(name.as_bytes())
+                        )
+                    })?;
+                    let data = self.data(
+                        size,
+                        self.max,
+                        &format!("the member '{}'", escape_name(name.as_bytes())),
+                    )?;
+                    return Ok(Some(Member {
+                        name,
+                        feature: feature.take(),
+                        data,
+                    }));
+                }
+                other => {
+                    let name = long_name.take().map_or_else(raw_name, Ok)?;
+                    let what = match other {
+                        tar::EntryType::Symlink => "a symbolic link",
+                        tar::EntryType::Link => "a hard link",
+                        tar::EntryType::Char | tar::EntryType::Block => "a device",
+                        tar::EntryType::Fifo => "a FIFO",
+                        _ => "of a kind from-wds does not read",
+                    };
+                    bail!(
+                        "{}: the member at byte {start}, '{}', is {what}: WebDataset shards hold regular files",
+                        self.name,
+                        escape_name(name.as_bytes())
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A member name that would leave a directory if extracted is refused:
+/// absolute, or with a `..` part.
+fn check_name(name: &str) -> Result<()> {
+    if name.starts_with('/') {
+        bail!("an absolute name");
+    }
+    if name.split('/').any(|p| p == "..") {
+        bail!("a name with a '..' part");
+    }
+    if name.contains('\0') {
+        bail!("a NUL byte in the name");
+    }
+    Ok(())
+}
+
+/// The records of a PAX header: `LEN KEY=VALUE\n`, LEN counting itself.
+fn pax_records(mut data: &[u8]) -> Result<Vec<(&str, &[u8])>> {
+    let mut out = Vec::new();
+    while !data.is_empty() {
+        let space = data
+            .iter()
+            .position(|&b| b == b' ')
+            .context("a record without its length")?;
+        let len: usize = std::str::from_utf8(&data[..space])
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .context("a record with a bad length")?;
+        if len <= space + 1 || len > data.len() || data[len - 1] != b'\n' {
+            bail!("a record with a bad length");
+        }
+        let record = &data[space + 1..len - 1];
+        let eq = record.iter().position(|&b| b == b'=').context("a record without '='")?;
+        let key = std::str::from_utf8(&record[..eq]).context("a key that is not UTF-8")?;
+        out.push((key, &record[eq + 1..]));
+        data = &data[len..];
+    }
+    Ok(out)
+}
+
+/// The members of one sample, gathered.
+#[derive(Default)]
+struct Sample {
+    key: String,
+    members: Vec<(String, Member)>,
+    size: u64,
+}
+
+/// Appends a protobuf varint.
+fn varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// Appends a length-delimited field.
+fn field(out: &mut Vec<u8>, tag: u8, bytes: &[u8]) {
+    out.push(tag);
+    varint(out, bytes.len() as u64);
+    out.extend_from_slice(bytes);
+}
+
+impl Sample {
+    /// The sample as a payload: the `.json`'s features (or its
+    /// SequenceExample), then one feature per other member.
+    fn encode(&self, encoder: &mut Encoder, key_feature: Option<&str>, shard: &str, out: &mut Vec<u8>) -> Result<()> {
+        let at = || format!("{shard}: sample '{}'", escape_name(self.key.as_bytes()));
+        let json = self.members.iter().find(|(ext, _)| ext == "json");
+        let others = self.members.iter().filter(|(ext, _)| ext != "json");
+        let mut features = Vec::new();
+        if let Some((_, m)) = json {
+            let line = m.data.trim_ascii();
+            let ty = json::detect(JsonFormat::Natural, line);
+            let mut payload = Vec::new();
+            let ty = match ty {
+                MessageType::SequenceExample if self.members.len() == 1 && key_feature.is_none() => ty,
+                MessageType::Example | MessageType::SequenceExample => MessageType::Example,
+                _ => MessageType::Example,
+            };
+            encoder.encode(ty, line, &mut payload).map_err(|e| {
+                anyhow::anyhow!(
+                    "{}: {}.json: column {}: {}",
+                    at(),
+                    escape_name(self.key.as_bytes()),
+                    e.column(line),
+                    e
+                )
+            })?;
+            if ty == MessageType::SequenceExample {
+                out.extend_from_slice(&payload);
+                return Ok(());
+            }
+            // An Example is field 1 (Features) or nothing: its map entries
+            // are what follows the tag and length.
+            if !payload.is_empty() {
+                let mut r = &payload[1..];
+                let mut len = 0u64;
+                let mut shift = 0;
+                while let Some((&b, rest)) = r.split_first() {
+                    len |= u64::from(b & 0x7f) << shift;
+                    shift += 7;
+                    r = rest;
+                    if b & 0x80 == 0 {
+                        break;
+                    }
+                }
+                debug_assert_eq!(len as usize, r.len());
+                features.extend_from_slice(r);
+            }
+        } else if self.members.is_empty() {
+            return Ok(());
+        }
+        let mut entry = Vec::new();
+        let mut feature = Vec::new();
+        let mut list = Vec::new();
+        let mut add = |name: &str, value: &[u8], int: Option<i64>| {
+            list.clear();
+            feature.clear();
+            entry.clear();
+            match int {
+                Some(x) => {
+                    // Int64List: packed field 1.
+                    let mut packed = Vec::new();
+                    varint(&mut packed, x as u64);
+                    field(&mut list, 0x0a, &packed);
+                    field(&mut feature, 0x1a, &list);
+                }
+                None => {
+                    field(&mut list, 0x0a, value);
+                    field(&mut feature, 0x0a, &list);
+                }
+            }
+            field(&mut entry, 0x0a, name.as_bytes());
+            field(&mut entry, 0x12, &feature);
+            field(&mut features, 0x0a, &entry);
+        };
+        for (ext, m) in others {
+            let name = m.feature.as_deref().unwrap_or(ext);
+            if ext == "cls" {
+                let text = std::str::from_utf8(&m.data).ok().map(str::trim);
+                let Some(x) = text.and_then(|t| t.parse::<i64>().ok()) else {
+                    bail!(
+                        "{}: {}: not an integer (a .cls member holds a class number)",
+                        at(),
+                        escape_name(m.name.as_bytes())
+                    );
+                };
+                add(name, &[], Some(x));
+            } else {
+                add(name, &m.data, None);
+            }
+        }
+        if let Some(k) = key_feature {
+            add(k, self.key.as_bytes(), None);
+        }
+        field(out, 0x0a, &features);
+        Ok(())
+    }
+}
+
+pub(crate) fn run(args: &FromWdsArgs, ctx: &Ctx) -> Result<Exit> {
+    let inputs = expand_as(&args.files, Looks::Tar)?;
+    crate::io::same_file::refuse_input_as_output(&inputs, &[], &args.output, "-o")?;
+    if args.output.as_os_str() == "-" {
+        bail!("-o -: from-wds writes a file (or an object)");
+    }
+    let compression = Compression::for_output(&args.output, args.output_compression);
+    let out = AtomicOutput::create(&args.output, compression)?;
+    let mut writer = RecordWriter::new(out);
+    let mut encoder = Encoder::new(JsonFormat::Natural, None);
+    let progress = ctx.progress(crate::io::input::total_size(&inputs));
+    let (mut samples, mut payload) = (0u64, Vec::new());
+    for input in &inputs {
+        let name = input.display();
+        let mut walk = Walk {
+            src: input.open_decompressed()?,
+            name: name.clone(),
+            at: 0,
+            max: args.max_record_size,
+            done: false,
+        };
+        let mut sample = Sample::default();
+        let mut flush = |sample: &mut Sample, writer: &mut RecordWriter<AtomicOutput>| -> Result<()> {
+            if sample.members.is_empty() {
+                return Ok(());
+            }
+            payload.clear();
+            sample.encode(&mut encoder, args.key.as_deref(), &name, &mut payload)?;
+            writer.write_record(&payload).context("writing output")?;
+            samples += 1;
+            *sample = Sample::default();
+            progress.update(0, 1);
+            Ok(())
+        };
+        while let Some(member) = walk.next()? {
+            let Some((key, ext)) = split_name(&member.name) else {
+                continue;
+            };
+            let ext = ext.to_lowercase();
+            if key != sample.key {
+                flush(&mut sample, &mut writer)?;
+                sample.key = key.to_string();
+            }
+            if sample.members.iter().any(|(e, _)| *e == ext) {
+                bail!(
+                    "{name}: sample '{}' has two .{ext} members",
+                    escape_name(sample.key.as_bytes())
+                );
+            }
+            sample.size += member.data.len() as u64;
+            if sample.size > args.max_record_size {
+                bail!(
+                    "{name}: sample '{}' holds more than {} bytes (--max-record-size)",
+                    escape_name(sample.key.as_bytes()),
+                    args.max_record_size
+                );
+            }
+            sample.members.push((ext, member));
+        }
+        flush(&mut sample, &mut writer)?;
+    }
+    progress.finish();
+    let out = writer.into_inner();
+    out.commit()?;
+    let _ = output::stdout().flush();
+    Ok(Exit::Success)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_split_as_webdataset_splits_them() {
+        assert_eq!(split_name("000001.jpg"), Some(("000001", "jpg")));
+        assert_eq!(split_name("a/b/c.seg.png"), Some(("a/b/c", "seg.png")));
+        assert_eq!(split_name("dir.v2/c.txt"), Some(("dir.v2/c", "txt")));
+        assert_eq!(split_name("noext"), None);
+        assert_eq!(split_name("a/.hidden"), None);
+    }
+
+    #[test]
+    fn pax_records_are_read_back() {
+        let recs = pax_records(b"30 TFR.feature=image/encoded\n12 path=a/b\n").unwrap();
+        assert_eq!(recs, [("TFR.feature", &b"image/encoded"[..]), ("path", b"a/b")]);
+        for bad in [&b"5 a=b"[..], b"x a=b\n", b"99 a=b\n", b"6 ab\n\n"] {
+            assert!(pax_records(bad).is_err(), "{bad:?}");
+        }
+    }
+}
