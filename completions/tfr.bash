@@ -22,8 +22,14 @@ _tfr() {
             tfr,count)
                 cmd="tfr__subcmd__count"
                 ;;
+            tfr,extract)
+                cmd="tfr__subcmd__extract"
+                ;;
             tfr,from-jsonl)
                 cmd="tfr__subcmd__from__subcmd__jsonl"
+                ;;
+            tfr,from-wds)
+                cmd="tfr__subcmd__from__subcmd__wds"
                 ;;
             tfr,head)
                 cmd="tfr__subcmd__head"
@@ -52,8 +58,14 @@ _tfr() {
             tfr,stats)
                 cmd="tfr__subcmd__stats"
                 ;;
+            tfr,to-csv)
+                cmd="tfr__subcmd__to__subcmd__csv"
+                ;;
             tfr,to-jsonl)
                 cmd="tfr__subcmd__to__subcmd__jsonl"
+                ;;
+            tfr,to-wds)
+                cmd="tfr__subcmd__to__subcmd__wds"
                 ;;
             tfr,validate)
                 cmd="tfr__subcmd__validate"
@@ -67,8 +79,14 @@ _tfr() {
             tfr__subcmd__help,count)
                 cmd="tfr__subcmd__help__subcmd__count"
                 ;;
+            tfr__subcmd__help,extract)
+                cmd="tfr__subcmd__help__subcmd__extract"
+                ;;
             tfr__subcmd__help,from-jsonl)
                 cmd="tfr__subcmd__help__subcmd__from__subcmd__jsonl"
+                ;;
+            tfr__subcmd__help,from-wds)
+                cmd="tfr__subcmd__help__subcmd__from__subcmd__wds"
                 ;;
             tfr__subcmd__help,head)
                 cmd="tfr__subcmd__help__subcmd__head"
@@ -97,8 +115,14 @@ _tfr() {
             tfr__subcmd__help,stats)
                 cmd="tfr__subcmd__help__subcmd__stats"
                 ;;
+            tfr__subcmd__help,to-csv)
+                cmd="tfr__subcmd__help__subcmd__to__subcmd__csv"
+                ;;
             tfr__subcmd__help,to-jsonl)
                 cmd="tfr__subcmd__help__subcmd__to__subcmd__jsonl"
+                ;;
+            tfr__subcmd__help,to-wds)
+                cmd="tfr__subcmd__help__subcmd__to__subcmd__wds"
                 ;;
             tfr__subcmd__help,validate)
                 cmd="tfr__subcmd__help__subcmd__validate"
@@ -113,7 +137,7 @@ _tfr() {
 
     case "${cmd}" in
         tfr)
-            opts="-q -h -V --quiet --color --no-sign-request --timeout --help --version cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate index shuffle help"
+            opts="-q -h -V --quiet --color --no-sign-request --timeout --help --version cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -282,6 +306,92 @@ _tfr() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        tfr__subcmd__extract)
+            opts="-o -t -n -j -q -h -V --compression --max-record-size --feature --output --name --type --skip --limit --sample --seed --where --jobs --quiet --color --no-sign-request --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --compression)
+                    COMPREPLY=($(compgen -W "auto none gzip zlib snappy" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --feature)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --type)
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    return 0
+                    ;;
+                -t)
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    return 0
+                    ;;
+                --skip)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sample)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --where)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         tfr__subcmd__from__subcmd__jsonl)
             opts="-o -t -f -j -q -h -V --output --compression --type --format --schema --max-line-size --on-kind-change --max-aux-size --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -338,6 +448,48 @@ _tfr() {
                     return 0
                     ;;
                 -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tfr__subcmd__from__subcmd__wds)
+            opts="-o -q -h -V --output --output-compression --key --max-record-size --quiet --color --no-sign-request --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output-compression)
+                    COMPREPLY=($(compgen -W "none gzip zlib snappy" -- "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-record-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -435,7 +587,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__help)
-            opts="cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate index shuffle help"
+            opts="cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -476,7 +628,35 @@ _tfr() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        tfr__subcmd__help__subcmd__extract)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         tfr__subcmd__help__subcmd__from__subcmd__jsonl)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tfr__subcmd__help__subcmd__from__subcmd__wds)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -616,7 +796,35 @@ _tfr() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        tfr__subcmd__help__subcmd__to__subcmd__csv)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         tfr__subcmd__help__subcmd__to__subcmd__jsonl)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tfr__subcmd__help__subcmd__to__subcmd__wds)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1160,6 +1368,108 @@ _tfr() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        tfr__subcmd__to__subcmd__csv)
+            opts="-t -o -s -n -j -q -h -V --compression --max-record-size --type --output --schema --lists --features --exclude --skip --limit --sample --seed --where --max-aux-size --jobs --quiet --color --no-sign-request --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --compression)
+                    COMPREPLY=($(compgen -W "auto none gzip zlib snappy" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --type)
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    return 0
+                    ;;
+                -t)
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --schema)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lists)
+                    COMPREPLY=($(compgen -W "json omit" -- "${cur}"))
+                    return 0
+                    ;;
+                --features)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --skip)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sample)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --where)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-aux-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         tfr__subcmd__to__subcmd__jsonl)
             opts="-t -f -o -n -j -q -h -V --compression --max-record-size --type --format --output --features --exclude --skip --limit --sample --seed --where --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1225,6 +1535,80 @@ _tfr() {
                     ;;
                 --seed)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --where)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tfr__subcmd__to__subcmd__wds)
+            opts="-o -t -j -q -h -V --compression --max-record-size --output --shard-size --shard-records --key --cls --type --where --jobs --quiet --color --no-sign-request --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --compression)
+                    COMPREPLY=($(compgen -W "auto none gzip zlib snappy" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shard-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shard-records)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cls)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --type)
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    return 0
+                    ;;
+                -t)
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
                     return 0
                     ;;
                 --where)

@@ -35,6 +35,10 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand from-jsonl 'Write JSON lines as TFRecord records: the reverse of to-jsonl.'
             cand reshard 'Rewrite records into shards: N balanced by records, or at most a size each.'
             cand split 'Split records into train/eval/test by a stable hash.'
+            cand to-csv 'Write records as CSV: a header of feature names, one row per record.'
+            cand to-wds 'Write records as WebDataset tar shards: one sample per record.'
+            cand from-wds 'Read WebDataset tar shards back into TFRecord records.'
+            cand extract 'Write each value of a bytes feature to a file of its own.'
             cand schema 'Infer what a dataset holds, per feature; print a parse spec that works.'
             cand stats 'Full statistics of a dataset, as TensorFlow Data Validation computes them.'
             cand report 'One HTML page to look at a dataset: statistics, charts, thumbnails.'
@@ -238,6 +242,104 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'tfr;to-csv'= {
+            cand --compression 'Input compression: detected from the first bytes unless forced'
+            cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand -t 'Payload type (all inputs are one dataset: its first record decides)'
+            cand --type 'Payload type (all inputs are one dataset: its first record decides)'
+            cand -o 'Write to OUT (through a temporary file renamed on success) instead of stdout'
+            cand --output 'Write to OUT (through a temporary file renamed on success) instead of stdout'
+            cand -s 'The columns from this schema (the JSON of `tfr schema -f json`) instead of a first pass over the inputs (needed for stdin). Features of the records that it does not name are left out'
+            cand --schema 'The columns from this schema (the JSON of `tfr schema -f json`) instead of a first pass over the inputs (needed for stdin). Features of the records that it does not name are left out'
+            cand --lists 'Features with more than one value in some record: a JSON array in the cell (json), or left out with a note (omit)'
+            cand --features 'Only these features: names or globs, comma-separated (`--features ''image/*,label''`). For a SequenceExample, context features and feature lists alike'
+            cand --exclude 'Leave out these features (names or globs, comma-separated)'
+            cand --skip 'Skip the first N records of the inputs taken together (on plain files they are hopped over header by header, as `count` does)'
+            cand -n 'Stop after N records (over the inputs taken together)'
+            cand --limit 'Stop after N records (over the inputs taken together)'
+            cand --sample 'A uniform random sample of N records of the inputs taken together (reservoir sampling: one pass, holding N records), in input order'
+            cand --seed 'Seed for --sample (the same seed picks the same records; default: a new sample each run)'
+            cand --where 'Only the records whose features match EXPR: comparisons (''label == 1'', ''score >= 0.5'', ''country == "US"'', ''label in [1, 2]''), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (''image/filename ~ "^img_00"''), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records'
+            cand --max-aux-size 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused'
+            cand -j 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --jobs 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
+            cand --timeout 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for'
+            cand -q 'Never show progress bars'
+            cand --quiet 'Never show progress bars'
+            cand --no-sign-request 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI''s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'tfr;to-wds'= {
+            cand --compression 'Input compression: detected from the first bytes unless forced'
+            cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand -o 'The shards: DIR/NAME.tar writes DIR/NAME-000000.tar, ... (a local directory, created if missing, or an object-store prefix)'
+            cand --output 'The shards: DIR/NAME.tar writes DIR/NAME-000000.tar, ... (a local directory, created if missing, or an object-store prefix)'
+            cand --shard-size 'Shards of at most SIZE bytes (K, M, G: binary units); a sample larger than SIZE has a shard of its own'
+            cand --shard-records 'At most N samples in a shard'
+            cand --key 'Each sample''s key from this feature''s one value (its ''.'', ''/'' and control characters written ''_''), instead of the record''s number'
+            cand --cls 'The int64 feature written as KEY.cls [default: one named label or ending /label, with one value]'
+            cand -t 'Payload type (all inputs are one dataset: its first record decides)'
+            cand --type 'Payload type (all inputs are one dataset: its first record decides)'
+            cand --where 'Only the records whose features match EXPR: comparisons (''label == 1'', ''score >= 0.5'', ''country == "US"'', ''label in [1, 2]''), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (''image/filename ~ "^img_00"''), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records'
+            cand -j 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --jobs 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
+            cand --timeout 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for'
+            cand -q 'Never show progress bars'
+            cand --quiet 'Never show progress bars'
+            cand --no-sign-request 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI''s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'tfr;from-wds'= {
+            cand -o 'The TFRecord file written (compression from its name: .gz, .zz or .zlib, .snappy; else none)'
+            cand --output 'The TFRecord file written (compression from its name: .gz, .zz or .zlib, .snappy; else none)'
+            cand --output-compression 'Compression of OUT [default: from its name]'
+            cand --key 'Keep each sample''s key as a bytes feature of this name'
+            cand --max-record-size 'The largest member (and sample) held in memory (bytes; K, M, G suffixes): a larger one is refused with an error'
+            cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
+            cand --timeout 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for'
+            cand -q 'Never show progress bars'
+            cand --quiet 'Never show progress bars'
+            cand --no-sign-request 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI''s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'tfr;extract'= {
+            cand --compression 'Input compression: detected from the first bytes unless forced'
+            cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --feature 'The bytes feature whose values are written (an Example''s feature, a SequenceExample''s context feature)'
+            cand -o 'The directory the files go to (created if missing)'
+            cand --output 'The directory the files go to (created if missing)'
+            cand --name 'Each file''s name: {record} (the record''s number among those read, from 0; {record:06} zero-padded), {index} (its index in its input file), {value} (the value''s index), {FEATURE} (that feature''s one value), ''{{'' and ''}}'' for braces; the extension is added'
+            cand -t 'Payload type (all inputs are one dataset: its first record decides)'
+            cand --type 'Payload type (all inputs are one dataset: its first record decides)'
+            cand --skip 'Skip the first N records of the inputs taken together (on plain files they are hopped over header by header, as `count` does)'
+            cand -n 'Stop after N records (over the inputs taken together)'
+            cand --limit 'Stop after N records (over the inputs taken together)'
+            cand --sample 'A uniform random sample of N records of the inputs taken together (reservoir sampling: one pass, holding N records), in input order'
+            cand --seed 'Seed for --sample (the same seed picks the same records; default: a new sample each run)'
+            cand --where 'Only the records whose features match EXPR: comparisons (''label == 1'', ''score >= 0.5'', ''country == "US"'', ''label in [1, 2]''), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (''image/filename ~ "^img_00"''), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records'
+            cand -j 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --jobs 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
+            cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
+            cand --timeout 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for'
+            cand -q 'Never show progress bars'
+            cand --quiet 'Never show progress bars'
+            cand --no-sign-request 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI''s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'tfr;schema'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
@@ -389,6 +491,10 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand from-jsonl 'Write JSON lines as TFRecord records: the reverse of to-jsonl.'
             cand reshard 'Rewrite records into shards: N balanced by records, or at most a size each.'
             cand split 'Split records into train/eval/test by a stable hash.'
+            cand to-csv 'Write records as CSV: a header of feature names, one row per record.'
+            cand to-wds 'Write records as WebDataset tar shards: one sample per record.'
+            cand from-wds 'Read WebDataset tar shards back into TFRecord records.'
+            cand extract 'Write each value of a bytes feature to a file of its own.'
             cand schema 'Infer what a dataset holds, per feature; print a parse spec that works.'
             cand stats 'Full statistics of a dataset, as TensorFlow Data Validation computes them.'
             cand report 'One HTML page to look at a dataset: statistics, charts, thumbnails.'
@@ -412,6 +518,14 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;help;reshard'= {
         }
         &'tfr;help;split'= {
+        }
+        &'tfr;help;to-csv'= {
+        }
+        &'tfr;help;to-wds'= {
+        }
+        &'tfr;help;from-wds'= {
+        }
+        &'tfr;help;extract'= {
         }
         &'tfr;help;schema'= {
         }

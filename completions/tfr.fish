@@ -40,6 +40,10 @@ complete -c tfr -n "__fish_tfr_needs_command" -f -a "to-jsonl" -d 'Write records
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "from-jsonl" -d 'Write JSON lines as TFRecord records: the reverse of to-jsonl.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "reshard" -d 'Rewrite records into shards: N balanced by records, or at most a size each.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "split" -d 'Split records into train/eval/test by a stable hash.'
+complete -c tfr -n "__fish_tfr_needs_command" -f -a "to-csv" -d 'Write records as CSV: a header of feature names, one row per record.'
+complete -c tfr -n "__fish_tfr_needs_command" -f -a "to-wds" -d 'Write records as WebDataset tar shards: one sample per record.'
+complete -c tfr -n "__fish_tfr_needs_command" -f -a "from-wds" -d 'Read WebDataset tar shards back into TFRecord records.'
+complete -c tfr -n "__fish_tfr_needs_command" -f -a "extract" -d 'Write each value of a bytes feature to a file of its own.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "schema" -d 'Infer what a dataset holds, per feature; print a parse spec that works.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "stats" -d 'Full statistics of a dataset, as TensorFlow Data Validation computes them.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "report" -d 'One HTML page to look at a dataset: statistics, charts, thumbnails.'
@@ -265,6 +269,107 @@ complete -c tfr -n "__fish_tfr_using_subcommand split" -s q -l quiet -d 'Never s
 complete -c tfr -n "__fish_tfr_using_subcommand split" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
 complete -c tfr -n "__fish_tfr_using_subcommand split" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand split" -s V -l version -d 'Print version'
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
+none\t''
+gzip\t''
+zlib\t''
+snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -s t -l type -d 'Payload type (all inputs are one dataset: its first record decides)' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example; an ExampleListWithContext when that reading has names made of nested protobuf and the ELWC reading does not (from-jsonl: when the line\'s keys are "examples" and "context")'
+example\t'tf.train.Example'
+sequence\t'tf.train.SequenceExample'
+elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
+raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -s o -l output -d 'Write to OUT (through a temporary file renamed on success) instead of stdout' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -s s -l schema -d 'The columns from this schema (the JSON of `tfr schema -f json`) instead of a first pass over the inputs (needed for stdin). Features of the records that it does not name are left out' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l lists -d 'Features with more than one value in some record: a JSON array in the cell (json), or left out with a note (omit)' -r -f -a "json\t'A JSON array in the cell (the JSONL mapping of the feature)'
+omit\t'Left out (one note on stderr names them)'"
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l skip -d 'Skip the first N records of the inputs taken together (on plain files they are hopped over header by header, as `count` does)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -s n -l limit -d 'Stop after N records (over the inputs taken together)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l sample -d 'A uniform random sample of N records of the inputs taken together (reservoir sampling: one pass, holding N records), in input order' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l seed -d 'Seed for --sample (the same seed picks the same records; default: a new sample each run)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l where -d 'Only the records whose features match EXPR: comparisons (\'label == 1\', \'score >= 0.5\', \'country == "US"\', \'label in [1, 2]\'), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (\'image/filename ~ "^img_00"\'), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l max-aux-size -d 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t''
+never\t''"
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -s q -l quiet -d 'Never show progress bars'
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -s V -l version -d 'Print version'
+complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
+none\t''
+gzip\t''
+zlib\t''
+snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
+complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -s o -l output -d 'The shards: DIR/NAME.tar writes DIR/NAME-000000.tar, ... (a local directory, created if missing, or an object-store prefix)' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l shard-size -d 'Shards of at most SIZE bytes (K, M, G: binary units); a sample larger than SIZE has a shard of its own' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l shard-records -d 'At most N samples in a shard' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l key -d 'Each sample\'s key from this feature\'s one value (its \'.\', \'/\' and control characters written \'_\'), instead of the record\'s number' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l cls -d 'The int64 feature written as KEY.cls [default: one named label or ending /label, with one value]' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -s t -l type -d 'Payload type (all inputs are one dataset: its first record decides)' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example; an ExampleListWithContext when that reading has names made of nested protobuf and the ELWC reading does not (from-jsonl: when the line\'s keys are "examples" and "context")'
+example\t'tf.train.Example'
+sequence\t'tf.train.SequenceExample'
+elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
+raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
+complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l where -d 'Only the records whose features match EXPR: comparisons (\'label == 1\', \'score >= 0.5\', \'country == "US"\', \'label in [1, 2]\'), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (\'image/filename ~ "^img_00"\'), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t''
+never\t''"
+complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -s q -l quiet -d 'Never show progress bars'
+complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -s V -l version -d 'Print version'
+complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -s o -l output -d 'The TFRecord file written (compression from its name: .gz, .zz or .zlib, .snappy; else none)' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l output-compression -d 'Compression of OUT [default: from its name]' -r -f -a "none\t'Plain, not compressed'
+gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
+zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
+snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
+complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l key -d 'Keep each sample\'s key as a bytes feature of this name' -r
+complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l max-record-size -d 'The largest member (and sample) held in memory (bytes; K, M, G suffixes): a larger one is refused with an error' -r
+complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t''
+never\t''"
+complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -s q -l quiet -d 'Never show progress bars'
+complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -s V -l version -d 'Print version'
+complete -c tfr -n "__fish_tfr_using_subcommand extract" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
+none\t''
+gzip\t''
+zlib\t''
+snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
+complete -c tfr -n "__fish_tfr_using_subcommand extract" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
+complete -c tfr -n "__fish_tfr_using_subcommand extract" -l feature -d 'The bytes feature whose values are written (an Example\'s feature, a SequenceExample\'s context feature)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand extract" -s o -l output -d 'The directory the files go to (created if missing)' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand extract" -l name -d 'Each file\'s name: {record} (the record\'s number among those read, from 0; {record:06} zero-padded), {index} (its index in its input file), {value} (the value\'s index), {FEATURE} (that feature\'s one value), \'{{\' and \'}}\' for braces; the extension is added' -r
+complete -c tfr -n "__fish_tfr_using_subcommand extract" -s t -l type -d 'Payload type (all inputs are one dataset: its first record decides)' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example; an ExampleListWithContext when that reading has names made of nested protobuf and the ELWC reading does not (from-jsonl: when the line\'s keys are "examples" and "context")'
+example\t'tf.train.Example'
+sequence\t'tf.train.SequenceExample'
+elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
+raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
+complete -c tfr -n "__fish_tfr_using_subcommand extract" -l skip -d 'Skip the first N records of the inputs taken together (on plain files they are hopped over header by header, as `count` does)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand extract" -s n -l limit -d 'Stop after N records (over the inputs taken together)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand extract" -l sample -d 'A uniform random sample of N records of the inputs taken together (reservoir sampling: one pass, holding N records), in input order' -r
+complete -c tfr -n "__fish_tfr_using_subcommand extract" -l seed -d 'Seed for --sample (the same seed picks the same records; default: a new sample each run)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand extract" -l where -d 'Only the records whose features match EXPR: comparisons (\'label == 1\', \'score >= 0.5\', \'country == "US"\', \'label in [1, 2]\'), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (\'image/filename ~ "^img_00"\'), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records' -r
+complete -c tfr -n "__fish_tfr_using_subcommand extract" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand extract" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t''
+never\t''"
+complete -c tfr -n "__fish_tfr_using_subcommand extract" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand extract" -s q -l quiet -d 'Never show progress bars'
+complete -c tfr -n "__fish_tfr_using_subcommand extract" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand extract" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c tfr -n "__fish_tfr_using_subcommand extract" -s V -l version -d 'Print version'
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''
@@ -415,18 +520,22 @@ complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -s q -l quiet -d 'Never
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate index shuffle help" -f -a "cat" -d 'Print every record (or a range, or a random sample, of them).'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate index shuffle help" -f -a "head" -d 'Print the first records (10 by default) of the inputs, taken together.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate index shuffle help" -f -a "count" -d 'Count the records of each input.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate index shuffle help" -f -a "verify-crc" -d 'Check both CRCs of every record; report every fault; salvage the rest.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate index shuffle help" -f -a "to-jsonl" -d 'Write records as JSON lines: one compact object per record.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate index shuffle help" -f -a "from-jsonl" -d 'Write JSON lines as TFRecord records: the reverse of to-jsonl.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate index shuffle help" -f -a "reshard" -d 'Rewrite records into shards: N balanced by records, or at most a size each.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate index shuffle help" -f -a "split" -d 'Split records into train/eval/test by a stable hash.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate index shuffle help" -f -a "schema" -d 'Infer what a dataset holds, per feature; print a parse spec that works.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate index shuffle help" -f -a "stats" -d 'Full statistics of a dataset, as TensorFlow Data Validation computes them.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate index shuffle help" -f -a "report" -d 'One HTML page to look at a dataset: statistics, charts, thumbnails.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate index shuffle help" -f -a "validate" -d 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate index shuffle help" -f -a "index" -d 'Write an index file per input, for DALI and the tfrecord package.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate index shuffle help" -f -a "shuffle" -d 'Write the records in a uniform random order, in bounded memory.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split schema stats report validate index shuffle help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle help" -f -a "cat" -d 'Print every record (or a range, or a random sample, of them).'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle help" -f -a "head" -d 'Print the first records (10 by default) of the inputs, taken together.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle help" -f -a "count" -d 'Count the records of each input.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle help" -f -a "verify-crc" -d 'Check both CRCs of every record; report every fault; salvage the rest.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle help" -f -a "to-jsonl" -d 'Write records as JSON lines: one compact object per record.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle help" -f -a "from-jsonl" -d 'Write JSON lines as TFRecord records: the reverse of to-jsonl.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle help" -f -a "reshard" -d 'Rewrite records into shards: N balanced by records, or at most a size each.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle help" -f -a "split" -d 'Split records into train/eval/test by a stable hash.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle help" -f -a "to-csv" -d 'Write records as CSV: a header of feature names, one row per record.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle help" -f -a "to-wds" -d 'Write records as WebDataset tar shards: one sample per record.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle help" -f -a "from-wds" -d 'Read WebDataset tar shards back into TFRecord records.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle help" -f -a "extract" -d 'Write each value of a bytes feature to a file of its own.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle help" -f -a "schema" -d 'Infer what a dataset holds, per feature; print a parse spec that works.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle help" -f -a "stats" -d 'Full statistics of a dataset, as TensorFlow Data Validation computes them.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle help" -f -a "report" -d 'One HTML page to look at a dataset: statistics, charts, thumbnails.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle help" -f -a "validate" -d 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle help" -f -a "index" -d 'Write an index file per input, for DALI and the tfrecord package.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle help" -f -a "shuffle" -d 'Write the records in a uniform random order, in bounded memory.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -288,13 +288,14 @@ pub(crate) enum Command {
     /// label (--cls, else an int64 feature named label or .../label with
     /// one value) is KEY.cls (its decimal value); the other features are
     /// KEY.json, the JSONL mapping of them (a SequenceExample's feature
-    /// lists too). A member's feature name is kept in a PAX header
-    /// (TFR.feature), so from-wds gives the records back. All shards appear
-    /// together at the end, or none.
+    /// lists too). A member's feature name is kept in its PAX header (the
+    /// extended attribute user.tfr.feature, which tar tools keep quietly),
+    /// so from-wds gives the records back. All shards appear together at
+    /// the end, or none.
     ///
     /// Examples:
     ///   tfr to-wds train.tfrecord -o wds/shard.tar
-    ///   tfr to-wds 'data/train-*' -o wds/train.tar --shard-size 512M --key image/filename
+    ///   tfr to-wds 'data/train-*' -o wds/train.tar --shard-size 512M --cls label
     #[cfg(feature = "wds")]
     #[command(verbatim_doc_comment)]
     ToWds(crate::cmd::to_wds::ToWdsArgs),
@@ -308,7 +309,7 @@ pub(crate) enum Command {
     /// (the JSONL mapping; a SequenceExample's JSON alone gives a
     /// SequenceExample), KEY.cls an int64 feature, every other member a
     /// bytes feature named by its extension (jpg, txt, seg.png, ...) or,
-    /// when to-wds wrote it, by its PAX TFR.feature name. --key FEATURE
+    /// when to-wds wrote it, by its user.tfr.feature attribute. --key FEATURE
     /// keeps the key too. Tars in any compression (gzip detected). Member
     /// names that are absolute or hold '..', links and devices are refused
     /// (exit 2). OUT's compression follows its name (.gz, .zz, .snappy);
@@ -340,7 +341,7 @@ pub(crate) enum Command {
     /// Examples:
     ///   tfr extract train.tfrecord --feature image/encoded -o imgs/
     ///   tfr extract train.tfrecord --feature image/encoded -o by-class/ --name '{label}/{record:06}'
-    ///   tfr extract train.tfrecord --feature image/encoded -o imgs/ --where 'label == 3' -n 2
+    ///   tfr extract train.tfrecord --feature image/encoded -o imgs/ --where 'label == 4' -n 2
     #[command(verbatim_doc_comment)]
     Extract(crate::cmd::extract::ExtractArgs),
 

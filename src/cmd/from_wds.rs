@@ -13,7 +13,7 @@
 //! across shards). A sample becomes a payload ([`Sample::encode`]): its
 //! `.json` through the JSONL encoder ([`Encoder`]), then a feature per
 //! other member (`.cls`: int64; others: bytes), named by the member's PAX
-//! `TFR.feature` (what to-wds writes) or else by its extension. The
+//! record [`PAX_FEATURE`] (what to-wds writes) or else by its extension. The
 //! records go through an [`AtomicOutput`]: OUT appears only when every
 //! shard converted.
 

@@ -73,7 +73,10 @@ pub(crate) struct ToWdsArgs {
     pub(crate) jobs: JobsArg,
 }
 
-/// The PAX keyword that names a member's feature.
+/// The PAX keyword that names a member's feature: an extended attribute
+/// (`user.tfr.feature`) in the form GNU tar and libarchive write (and read
+/// without a warning, unlike a keyword of tfr's own); Python's tarfile
+/// keeps it in `pax_headers`.
 pub(crate) const PAX_FEATURE: &str = "SCHILY.xattr.user.tfr.feature";
 
 /// One batch's samples: their members' bytes back to back.

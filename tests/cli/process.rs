@@ -18,7 +18,7 @@ fn version_and_help() {
         .get_subcommands()
         .map(|c| c.get_name().to_string())
         .collect();
-    assert_eq!(names.len(), 14, "{names:?}");
+    assert_eq!(names.len(), 18, "{names:?}");
     for cmd in &names {
         assert!(help.contains(cmd.as_str()), "{cmd} missing from help:\n{help}");
     }

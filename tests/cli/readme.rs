@@ -208,6 +208,8 @@ fn fixtures(dir: &Path) {
         .replace("\"image/encoded\"", "\"face/raw\"");
     put("faces.jsonl", faces.as_bytes());
     run_tfr_here(dir, &["from-jsonl", "faces.jsonl", "-o", "faces.tfrecord"]);
+    // WebDataset shards for from-wds's examples.
+    run_tfr_here(dir, &["to-wds", "train.tfrecord", "-o", "wds/shard.tar"]);
 }
 
 /// Object-store URLs in a line, as `scheme://bucket/`.

@@ -15,6 +15,10 @@
 //!   `split --by`'s outputs.
 //! - `shuffle.py`: `tfr shuffle` output (plain, SNAPPY, gzip shards; in
 //!   memory and spilled) read by TensorFlow as the same payloads.
+//! - `formats.py`: the webdataset library reading `to-wds` shards (and
+//!   `from-wds` reading webdataset's TarWriter), Python's csv module
+//!   reading `to-csv`, TensorFlow decoding `extract`'s images (needs
+//!   webdataset in the same Python: `.ci/run` installs it).
 
 use crate::util::*;
 use std::path::{Path, PathBuf};
@@ -70,4 +74,9 @@ fn tensorflow_reads_reshard_and_split_outputs() {
 #[test]
 fn tensorflow_reads_what_shuffle_writes() {
     run_oracle("shuffle.py");
+}
+
+#[test]
+fn webdataset_csv_and_tensorflow_read_to_wds_to_csv_and_extract() {
+    run_oracle("formats.py");
 }

@@ -1,0 +1,140 @@
+//! `tfr extract`: each value of a bytes feature to a file, its extension
+//! from its bytes, its name from a template; names that would leave the
+//! directory (absolute, `..`, symbolic links) or repeat are refused.
+//! TensorFlow decoding the extracted images is in tests/oracle/formats.py.
+
+use crate::to_csv::from_lines;
+use crate::util::*;
+use base64::Engine as _;
+
+/// The files under `dir`, relative, sorted, with their bytes.
+fn tree(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let p = entry.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+                out.push((rel, std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn each_image_goes_to_a_file_with_its_extension() {
+    let dir = Dir::new();
+    let input = data("images.tfrecord");
+    let said = dir
+        .tfr(&["extract", &input, "--feature", "image/encoded", "-o", "imgs"])
+        .run()
+        .ok();
+    assert_eq!(said, "8 files written to imgs\n");
+    let got = tree(&dir.path("imgs"));
+    let names: Vec<&str> = got.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        ["0.png", "1.jpg", "2.png", "3.jpg", "4.png", "5.jpg", "6.png", "7.jpg"]
+    );
+    // Each file holds the value's bytes exactly (as to-jsonl's base64 has them).
+    let lines = dir.tfr(&["to-jsonl", &input]).run().ok();
+    for ((_, bytes), line) in got.iter().zip(lines.lines()) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let b64 = v["image/encoded"][0]["base64"].as_str().unwrap();
+        assert_eq!(*bytes, base64::engine::general_purpose::STANDARD.decode(b64).unwrap());
+    }
+    // A folder per class, zero-padded numbers; --where picks the records.
+    dir.tfr(&[
+        "extract",
+        &input,
+        "--feature",
+        "image/encoded",
+        "-o",
+        "by",
+        "--name",
+        "{label}/{record:03}",
+        "--where",
+        "label < 3",
+    ])
+    .run()
+    .ok();
+    let names: Vec<String> = tree(&dir.path("by")).into_iter().map(|(n, _)| n).collect();
+    assert_eq!(names, ["0/002.jpg", "1/001.png", "1/003.png", "2/000.jpg"]);
+}
+
+#[test]
+fn several_values_and_names_that_already_end_with_the_extension() {
+    let dir = Dir::new();
+    let lines = "{\"f\": [\"x.txt\"], \"v\": [\"one\", {\"base64\": \"/w==\"}]}\n{\"f\": [\"b.jpeg\"], \"v\": [{\"base64\": \"/9j/AA==\"}]}\n";
+    let input = from_lines(&dir, "m.tfrecord", lines);
+    dir.tfr(&["extract", &input, "--feature", "v", "-o", "out", "--name", "{f}"])
+        .run()
+        .ok();
+    let names: Vec<String> = tree(&dir.path("out")).into_iter().map(|(n, _)| n).collect();
+    assert_eq!(names, ["b.jpeg", "x.txt-0.txt", "x.txt-1.bin"]);
+    dir.tfr(&[
+        "extract",
+        &input,
+        "--feature",
+        "v",
+        "-o",
+        "o2",
+        "--name",
+        "r{index}_{value:2}",
+    ])
+    .run()
+    .ok();
+    let names: Vec<String> = tree(&dir.path("o2")).into_iter().map(|(n, _)| n).collect();
+    assert_eq!(names, ["r0_00.txt", "r0_01.bin", "r1_00.jpg"]);
+}
+
+#[test]
+fn names_that_leave_the_directory_or_repeat_are_refused() {
+    let dir = Dir::new();
+    let input = data("images.tfrecord");
+    let run = |args: &[&str]| {
+        let mut all = vec!["extract", input.as_str(), "--feature", "image/encoded"];
+        all.extend_from_slice(args);
+        dir.tfr(&all).run()
+    };
+    let e = run(&["-o", "a", "--name", "../{record}"]).fails(2);
+    assert!(e.contains("'..'"), "{e}");
+    let e = run(&["-o", "a", "--name", "/tmp/{record}"]).fails(2);
+    assert!(e.contains("absolute"), "{e}");
+    let e = run(&["-o", "a", "--name", "{image/format}"]).fails(2);
+    assert!(e.contains("'png.png' twice"), "{e}");
+    // A symbolic link inside the directory, to outside it.
+    std::fs::create_dir_all(dir.path("outside")).unwrap();
+    std::fs::create_dir_all(dir.path("l")).unwrap();
+    std::os::unix::fs::symlink(dir.path("outside"), dir.path("l/4")).unwrap();
+    let e = run(&["-o", "l", "--name", "{label}/{record}"]).fails(2);
+    assert!(e.contains("symbolic link"), "{e}");
+    assert_eq!(std::fs::read_dir(dir.path("outside")).unwrap().count(), 0);
+    // A link as the file itself.
+    std::os::unix::fs::symlink(dir.path("outside/x"), dir.path("l/0.png")).unwrap();
+    let e = run(&["-o", "l"]).fails(2);
+    assert!(e.contains("symbolic link"), "{e}");
+    assert!(!dir.path("outside/x").exists());
+    // Template, feature kind and missing-feature errors.
+    let e = run(&["-o", "a", "--name", "{record"]).fails(2);
+    assert!(e.contains("without its"), "{e}");
+    let e = run(&["-o", "a", "--name", "{nope}"]).fails(2);
+    assert!(e.contains("no feature nope"), "{e}");
+    let e = dir
+        .tfr(&["extract", &input, "--feature", "label", "-o", "a"])
+        .run()
+        .fails(2);
+    assert!(e.contains("extract writes bytes values"), "{e}");
+    let ran = dir.tfr(&["extract", &input, "--feature", "nothing", "-o", "n"]).run();
+    assert_eq!(ran.warns(), "0 files written to n\n");
+    assert!(
+        ran.stderr.contains("8 of 8 records have no feature nothing"),
+        "{}",
+        ran.stderr
+    );
+}
