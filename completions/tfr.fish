@@ -332,8 +332,14 @@ complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l output-compression 
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
 zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
+complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -s t -l type -d 'What each sample becomes: auto (a SequenceExample when its .json is one, with "context" or "feature_lists", else an Example), example, sequence (the members\' features go to the context; `{}` is then an empty SequenceExample)' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example; an ExampleListWithContext when that reading has names made of nested protobuf and the ELWC reading does not (from-jsonl: when the line\'s keys are "examples" and "context")'
+example\t'tf.train.Example'
+sequence\t'tf.train.SequenceExample'
+elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
+raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
 complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l key -d 'Keep each sample\'s key as a bytes feature of this name' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l max-record-size -d 'The largest member (and sample) held in memory (bytes; K, M, G suffixes): a larger one is refused with an error' -r
+complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"

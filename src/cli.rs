@@ -306,8 +306,9 @@ pub(crate) enum Command {
     /// does (the key is the name up to the first '.' of its last part, the
     /// rest its extension; a sample is the run of members with one key).
     /// Each sample becomes one Example: KEY.json's object gives features
-    /// (the JSONL mapping; a SequenceExample's JSON alone gives a
-    /// SequenceExample), KEY.cls an int64 feature, every other member a
+    /// (the JSONL mapping; a SequenceExample's JSON, or any with --type
+    /// sequence, gives a SequenceExample whose context gets the members'
+    /// features), KEY.cls an int64 feature, every other member a
     /// bytes feature named by its extension (jpg, txt, seg.png, ...) or,
     /// when to-wds wrote it, by its user.tfr.feature attribute. --key FEATURE
     /// keeps the key too. Tars in any compression (gzip detected). Member

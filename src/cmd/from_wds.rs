@@ -15,16 +15,20 @@
 //! other member (`.cls`: int64; others: bytes), named by the member's PAX
 //! record [`PAX_FEATURE`] (what to-wds writes) or else by its extension. The
 //! records go through an [`AtomicOutput`]: OUT appears only when every
-//! shard converted.
+//! shard converted. The reading thread walks the tars; samples are
+//! encoded on `-j` workers ([`pipeline::run`]) and written in order.
 
 use super::to_wds::PAX_FEATURE;
+use crate::args::JobsArg;
+use crate::args::PayloadType;
 use crate::example::json::{self, Encoder, JsonFormat};
 use crate::example::MessageType;
 use crate::exit::Exit;
 use crate::io::input::{escape_name, expand_as, Looks};
 use crate::io::{AtomicOutput, Compression};
-use crate::output::{self, Ctx};
-use crate::record::RecordWriter;
+use crate::output::Ctx;
+use crate::pipeline;
+use crate::record::append_framed;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use std::io::{Read, Write};
@@ -46,6 +50,13 @@ pub(crate) struct FromWdsArgs {
     #[arg(long, value_enum, value_name = "KIND")]
     pub(crate) output_compression: Option<Compression>,
 
+    /// What each sample becomes: auto (a SequenceExample when its .json is
+    /// one, with "context" or "feature_lists", else an Example), example,
+    /// sequence (the members' features go to the context; `{}` is then an
+    /// empty SequenceExample).
+    #[arg(long = "type", short = 't', value_enum, default_value_t = PayloadType::Auto, value_name = "TYPE")]
+    pub(crate) payload: PayloadType,
+
     /// Keep each sample's key as a bytes feature of this name.
     #[arg(long, value_name = "FEATURE")]
     pub(crate) key: Option<String>,
@@ -54,6 +65,9 @@ pub(crate) struct FromWdsArgs {
     /// suffixes): a larger one is refused with an error.
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = crate::args::parse_size)]
     pub(crate) max_record_size: u64,
+
+    #[command(flatten)]
+    pub(crate) jobs: JobsArg,
 }
 
 /// A PAX or GNU long-name header's data is read up to this.
@@ -315,6 +329,32 @@ struct Sample {
     size: u64,
 }
 
+/// The top-level fields of an encoded Example or SequenceExample (all
+/// length-delimited, as the encoder writes them): tag and contents.
+fn top_fields(mut payload: &[u8]) -> Result<Vec<(u8, &[u8])>> {
+    let mut out = Vec::new();
+    while let Some((&tag, rest)) = payload.split_first() {
+        let (mut len, mut shift, mut r) = (0u64, 0, rest);
+        loop {
+            let Some((&b, more)) = r.split_first() else {
+                bail!("an encoded record cut short");
+            };
+            len |= u64::from(b & 0x7f) << shift;
+            shift += 7;
+            r = more;
+            if b & 0x80 == 0 || shift > 63 {
+                break;
+            }
+        }
+        if tag & 7 != 2 || len > r.len() as u64 {
+            bail!("an encoded record with an unexpected field");
+        }
+        out.push((tag, &r[..len as usize]));
+        payload = &r[len as usize..];
+    }
+    Ok(out)
+}
+
 /// Appends a protobuf varint.
 fn varint(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
@@ -334,20 +374,29 @@ fn field(out: &mut Vec<u8>, tag: u8, bytes: &[u8]) {
 impl Sample {
     /// The sample as a payload: the `.json`'s features (or its
     /// SequenceExample), then one feature per other member.
-    fn encode(&self, encoder: &mut Encoder, key_feature: Option<&str>, shard: &str, out: &mut Vec<u8>) -> Result<()> {
+    fn encode(
+        &self,
+        encoder: &mut Encoder,
+        forced: Option<MessageType>,
+        key_feature: Option<&str>,
+        shard: &str,
+        out: &mut Vec<u8>,
+    ) -> Result<()> {
         let at = || format!("{shard}: sample '{}'", escape_name(self.key.as_bytes()));
         let json = self.members.iter().find(|(ext, _)| ext == "json");
         let others = self.members.iter().filter(|(ext, _)| ext != "json");
+        // The features (an Example's; a SequenceExample's context) and the
+        // message's other fields (its feature lists), as wire bytes.
         let mut features = Vec::new();
+        let mut rest = Vec::new();
+        let mut had_features = false;
         if let Some((_, m)) = json {
             let line = m.data.trim_ascii();
-            let ty = json::detect(JsonFormat::Natural, line);
-            let mut payload = Vec::new();
-            let ty = match ty {
-                MessageType::SequenceExample if self.members.len() == 1 && key_feature.is_none() => ty,
-                MessageType::Example | MessageType::SequenceExample => MessageType::Example,
+            let ty = match forced.unwrap_or_else(|| json::detect(JsonFormat::Natural, line)) {
+                MessageType::SequenceExample => MessageType::SequenceExample,
                 _ => MessageType::Example,
             };
+            let mut payload = Vec::new();
             encoder.encode(ty, line, &mut payload).map_err(|e| {
                 anyhow::anyhow!(
                     "{}: {}.json: column {}: {}",
@@ -357,26 +406,14 @@ impl Sample {
                     e
                 )
             })?;
-            if ty == MessageType::SequenceExample {
-                out.extend_from_slice(&payload);
-                return Ok(());
-            }
-            // An Example is field 1 (Features) or nothing: its map entries
-            // are what follows the tag and length.
-            if !payload.is_empty() {
-                let mut r = &payload[1..];
-                let mut len = 0u64;
-                let mut shift = 0;
-                while let Some((&b, rest)) = r.split_first() {
-                    len |= u64::from(b & 0x7f) << shift;
-                    shift += 7;
-                    r = rest;
-                    if b & 0x80 == 0 {
-                        break;
-                    }
+            // Field 1 (Features, or the context) gets the members' features.
+            for (tag, bytes) in top_fields(&payload).with_context(at)? {
+                if tag == 0x0a {
+                    had_features = true;
+                    features.extend_from_slice(bytes);
+                } else {
+                    field(&mut rest, tag, bytes);
                 }
-                debug_assert_eq!(len as usize, r.len());
-                features.extend_from_slice(r);
             }
         } else if self.members.is_empty() {
             return Ok(());
@@ -424,77 +461,120 @@ impl Sample {
         if let Some(k) = key_feature {
             add(k, self.key.as_bytes(), None);
         }
-        field(out, 0x0a, &features);
+        if had_features || !features.is_empty() {
+            field(out, 0x0a, &features);
+        }
+        out.extend_from_slice(&rest);
         Ok(())
     }
 }
 
 pub(crate) fn run(args: &FromWdsArgs, ctx: &Ctx) -> Result<Exit> {
+    let forced = args.payload.fixed();
+    if let Some(t @ (MessageType::Raw | MessageType::Elwc)) = forced {
+        bail!("--type {}: from-wds writes Examples and SequenceExamples", t.name());
+    }
     let inputs = expand_as(&args.files, Looks::Tar)?;
     crate::io::same_file::refuse_input_as_output(&inputs, &[], &args.output, "-o")?;
     if args.output.as_os_str() == "-" {
         bail!("-o -: from-wds writes a file (or an object)");
     }
+    let jobs = args.jobs.get();
     let compression = Compression::for_output(&args.output, args.output_compression);
-    let out = AtomicOutput::create(&args.output, compression)?;
-    let mut writer = RecordWriter::new(out);
-    let mut encoder = Encoder::new(JsonFormat::Natural, None);
+    let mut out = AtomicOutput::create_threaded(&args.output, compression, jobs)?;
     let progress = ctx.progress(crate::io::input::total_size(&inputs));
-    let (mut samples, mut payload) = (0u64, Vec::new());
-    for input in &inputs {
-        let name = input.display();
-        let mut walk = Walk {
-            src: input.open_decompressed()?,
-            name: name.clone(),
-            at: 0,
-            max: args.max_record_size,
-            done: false,
-        };
-        let mut sample = Sample::default();
-        let mut flush = |sample: &mut Sample, writer: &mut RecordWriter<AtomicOutput>| -> Result<()> {
-            if sample.members.is_empty() {
-                return Ok(());
-            }
-            payload.clear();
-            sample.encode(&mut encoder, args.key.as_deref(), &name, &mut payload)?;
-            writer.write_record(&payload).context("writing output")?;
-            samples += 1;
-            *sample = Sample::default();
-            progress.update(0, 1);
-            Ok(())
-        };
-        while let Some(member) = walk.next()? {
-            let Some((key, ext)) = split_name(&member.name) else {
-                continue;
+    // The reading thread walks the tars and gathers samples into batches;
+    // workers encode and frame them; the writer writes them in order.
+    let produce = |tx: &mut pipeline::Sender<'_, Samples>| -> Result<()> {
+        let mut batch = Samples::default();
+        for input in &inputs {
+            let name = input.display();
+            let mut walk = Walk {
+                src: input.open_decompressed()?,
+                name: name.clone(),
+                at: 0,
+                max: args.max_record_size,
+                done: false,
             };
-            let ext = ext.to_lowercase();
-            if key != sample.key {
-                flush(&mut sample, &mut writer)?;
-                sample.key = key.to_string();
+            batch.shard = name.clone();
+            let mut sample = Sample::default();
+            while let Some(member) = walk.next()? {
+                let Some((key, ext)) = split_name(&member.name) else {
+                    continue;
+                };
+                let ext = ext.to_lowercase();
+                if key != sample.key {
+                    if !sample.members.is_empty() {
+                        batch.bytes += sample.size;
+                        batch.samples.push(std::mem::take(&mut sample));
+                        if batch.bytes >= BATCH_BYTES || batch.samples.len() >= BATCH_SAMPLES {
+                            let next = Samples {
+                                shard: name.clone(),
+                                ..Samples::default()
+                            };
+                            tx.send(std::mem::replace(&mut batch, next))?;
+                        }
+                    }
+                    sample.key = key.to_string();
+                }
+                if sample.members.iter().any(|(e, _)| *e == ext) {
+                    bail!(
+                        "{name}: sample '{}' has two .{ext} members",
+                        escape_name(sample.key.as_bytes())
+                    );
+                }
+                sample.size += member.data.len() as u64;
+                if sample.size > args.max_record_size {
+                    bail!(
+                        "{name}: sample '{}' holds more than {} bytes (--max-record-size)",
+                        escape_name(sample.key.as_bytes()),
+                        args.max_record_size
+                    );
+                }
+                sample.members.push((ext, member));
             }
-            if sample.members.iter().any(|(e, _)| *e == ext) {
-                bail!(
-                    "{name}: sample '{}' has two .{ext} members",
-                    escape_name(sample.key.as_bytes())
-                );
+            if !sample.members.is_empty() {
+                batch.samples.push(sample);
             }
-            sample.size += member.data.len() as u64;
-            if sample.size > args.max_record_size {
-                bail!(
-                    "{name}: sample '{}' holds more than {} bytes (--max-record-size)",
-                    escape_name(sample.key.as_bytes()),
-                    args.max_record_size
-                );
-            }
-            sample.members.push((ext, member));
+            // Samples never span shards; a batch holds one shard's.
+            let next = Samples::default();
+            tx.send(std::mem::replace(&mut batch, next))?;
         }
-        flush(&mut sample, &mut writer)?;
-    }
+        Ok(())
+    };
+    let key = args.key.as_deref();
+    let work = |batch: &mut Samples, out: &mut Vec<u8>| -> Result<()> {
+        thread_local! {
+            static ENCODER: std::cell::RefCell<Encoder> = std::cell::RefCell::new(Encoder::new(JsonFormat::Natural, None));
+        }
+        ENCODER.with_borrow_mut(|encoder| {
+            for sample in &batch.samples {
+                append_framed(out, |b| sample.encode(encoder, forced, key, &batch.shard, b))?;
+            }
+            Ok(())
+        })
+    };
+    let write = |framed: &Vec<u8>| {
+        progress.update(framed.len() as u64, 0);
+        out.write_all(framed)
+    };
+    pipeline::run(pipeline::workers(jobs), produce, work, write)?;
     progress.finish();
-    let out = writer.into_inner();
     out.commit()?;
-    let _ = output::stdout().flush();
     Ok(Exit::Success)
+}
+
+/// A batch of samples for a worker: about this many bytes of members...
+const BATCH_BYTES: u64 = 1 << 20;
+/// ... or this many samples.
+const BATCH_SAMPLES: usize = 1024;
+
+/// Samples of one shard, for a worker.
+#[derive(Default)]
+struct Samples {
+    shard: String,
+    samples: Vec<Sample>,
+    bytes: u64,
 }
 
 #[cfg(test)]

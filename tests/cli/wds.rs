@@ -109,6 +109,20 @@ fn images_become_media_members_and_come_back() {
     dir.tfr(&["to-wds", &gallery, "-o", "g/s.tar", "-j", "1"]).run().ok();
     dir.tfr(&["from-wds", "g/s-000000.tar", "-o", "g.tfrecord"]).run().ok();
     assert_eq!(printed(&dir, "g.tfrecord"), printed(&dir, &gallery));
+    // SequenceExamples: the context's label as .cls, the rest (feature
+    // lists too) in .json; back with --type sequence (where `{}` is an
+    // empty SequenceExample, not an Example with empty features).
+    let seq = data("sequence.tfrecord");
+    dir.tfr(&["to-wds", &seq, "-o", "q/s.tar"]).run().ok();
+    let got = members(&std::fs::read(dir.path("q/s-000000.tar")).unwrap());
+    assert!(
+        got.iter().any(|(n, d)| n == "000000007.cls" && d == b"0"),
+        "the context's label"
+    );
+    dir.tfr(&["from-wds", "q", "-o", "q.tfrecord", "--type", "sequence"])
+        .run()
+        .ok();
+    assert_eq!(printed(&dir, "q.tfrecord"), printed(&dir, &seq));
 }
 
 #[test]
@@ -278,4 +292,23 @@ fn hostile_tars_are_one_line_errors() {
     assert!(e.contains("has 10 of its 8589934591 bytes"), "{e}");
     // Nothing was written outside: the parent directory holds no evil.txt.
     assert!(!dir.path("../evil.txt").exists());
+}
+
+#[test]
+fn from_wds_gives_the_same_bytes_for_any_jobs() {
+    // 3,000 samples: several batches for the workers, in order.
+    let dir = Dir::new();
+    let lines: String = (0..3000)
+        .map(|i| format!("{{\"label\": [{}], \"text\": [\"row {i}\"], \"x\": [{i}.5]}}\n", i % 7))
+        .collect();
+    let src = from_lines(&dir, "src.tfrecord", &lines);
+    dir.tfr(&["to-wds", &src, "-o", "w/s.tar", "--shard-records", "1000"]).run().ok();
+    let mut outs = Vec::new();
+    for jobs in ["1", "4"] {
+        let out = format!("back{jobs}.tfrecord");
+        dir.tfr(&["from-wds", "w", "-o", &out, "-j", jobs]).run().ok();
+        outs.push(std::fs::read(dir.path(&out)).unwrap());
+    }
+    assert_eq!(outs[0], outs[1]);
+    assert_eq!(printed(&dir, "back4.tfrecord"), printed(&dir, &src));
 }
