@@ -329,13 +329,6 @@ fn header(name: &str, size: u64, ty: tar::EntryType) -> tar::Header {
     h
 }
 
-/// The bytes one member takes in a tar: its headers and its data, padded.
-fn member_size(name: &str, pax: Option<&str>, len: usize) -> u64 {
-    let data = (len as u64).div_ceil(512) * 512;
-    let extended = if pax.is_some() || name.len() > 100 { 1024 } else { 0 };
-    512 + data + extended + if name.len() > 100 { 512 } else { 0 }
-}
-
 /// Writes one member: a PAX header (the feature's name, the whole path
 /// when over 100 bytes) if needed, the ustar header, the data, padding.
 pub(crate) fn append_member(
@@ -365,11 +358,9 @@ pub(crate) fn append_member(
 
 /// `DIR/NAME.tar` → `DIR/NAME-000003.tar`.
 fn shard_path(out: &Path, k: u64) -> PathBuf {
-    let text = out.as_os_str().as_encoded_bytes();
-    let stem = &text[..text.len() - 4];
-    let mut name = stem.to_vec();
-    name.extend_from_slice(format!("-{k:06}.tar").as_bytes());
-    PathBuf::from(String::from_utf8_lossy(&name).into_owned())
+    let mut name = out.file_stem().unwrap_or_default().to_os_string();
+    name.push(format!("-{k:06}.tar"));
+    out.with_file_name(name)
 }
 
 /// The shards being written.
@@ -481,13 +472,6 @@ pub(crate) fn run(args: &ToWdsArgs, ctx: &Ctx) -> Result<Exit> {
                 crate::io::input::escape_name(key.as_bytes())
             );
         }
-        let mut start = base;
-        let mut size = 0;
-        for (ext, feature, end) in &sample.members {
-            size += member_size(&format!("{key}.{ext}"), feature.as_deref(), end - start);
-            start = *end;
-        }
-        let i = shards.room(size)?;
         member.clear();
         let mut start = base;
         for (ext, feature, end) in &sample.members {
@@ -499,6 +483,7 @@ pub(crate) fn run(args: &ToWdsArgs, ctx: &Ctx) -> Result<Exit> {
             )?;
             start = *end;
         }
+        let i = shards.room(member.len() as u64)?;
         let shard = shards.set.get(i);
         shard
             .write_all(&member)

@@ -302,7 +302,9 @@ fn from_wds_gives_the_same_bytes_for_any_jobs() {
         .map(|i| format!("{{\"label\": [{}], \"text\": [\"row {i}\"], \"x\": [{i}.5]}}\n", i % 7))
         .collect();
     let src = from_lines(&dir, "src.tfrecord", &lines);
-    dir.tfr(&["to-wds", &src, "-o", "w/s.tar", "--shard-records", "1000"]).run().ok();
+    dir.tfr(&["to-wds", &src, "-o", "w/s.tar", "--shard-records", "1000"])
+        .run()
+        .ok();
     let mut outs = Vec::new();
     for jobs in ["1", "4"] {
         let out = format!("back{jobs}.tfrecord");
