@@ -592,7 +592,7 @@ mod tests {
 
     #[test]
     fn pax_records_are_read_back() {
-        let recs = pax_records(b"30 TFR.feature=image/encoded\n12 path=a/b\n").unwrap();
+        let recs = pax_records(b"29 TFR.feature=image/encoded\n12 path=a/b\n").unwrap();
         assert_eq!(recs, [("TFR.feature", &b"image/encoded"[..]), ("path", b"a/b")]);
         for bad in [&b"5 a=b"[..], b"x a=b\n", b"99 a=b\n", b"6 ab\n\n"] {
             assert!(pax_records(bad).is_err(), "{bad:?}");

@@ -532,7 +532,7 @@ mod tests {
     fn pax_records_count_their_own_length() {
         let mut out = Vec::new();
         pax_record(&mut out, "TFR.feature", b"image/encoded");
-        assert_eq!(out, b"30 TFR.feature=image/encoded\n");
+        assert_eq!(out, b"29 TFR.feature=image/encoded\n");
         let mut out = Vec::new();
         pax_record(&mut out, "path", &[b'a'; 94]);
         // 94 + 4 + 3 = 101 bytes, plus 3 digits: 104.
