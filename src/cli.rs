@@ -17,7 +17,8 @@ pub fn command() -> clap::Command {
 /// directly in it, sorted: names holding "tfrecord", ending .tfrec or .tfr,
 /// or shards NAME-00000-of-00010 (also with .gz, .zz, .zlib, .snappy
 /// after), never hidden ones or _SUCCESS; a '**' glob reaches below it
-/// (from-jsonl takes a directory's .jsonl, .ndjson, .json). An object-store
+/// (from-jsonl takes a directory's .jsonl, .ndjson, .json; from-wds its
+/// .tar files). An object-store
 /// URL ending with '/' is read the same way. Compression (gzip,
 /// zlib, TensorFlow's SNAPPY) is detected from the content, never from the
 /// file name.
