@@ -208,11 +208,16 @@ impl Layout<'_> {
         at: String,
         out: &mut Samples,
     ) -> Result<(Sample, Vec<String>)> {
+        // A SequenceExample's feature lists stay in the .json, and so does
+        // a context feature with a feature list of its name (the .json's
+        // filter takes names, not sections).
+        let mut lists: Vec<&str> = Vec::new();
         let features = match record.ty {
             MessageType::Example => decoder.example(record.payload, record.strict).map(|e| e.features()),
-            MessageType::SequenceExample => decoder
-                .sequence_example(record.payload, record.strict)
-                .map(|s| s.context()),
+            MessageType::SequenceExample => decoder.sequence_example(record.payload, record.strict).map(|s| {
+                lists.extend(s.feature_lists().iter().flat_map(|l| l.entries()).map(|(k, _)| k));
+                s.context()
+            }),
             other => bail!(
                 "{}: the records are {}: to-wds writes Examples and SequenceExamples",
                 record.name,
@@ -252,6 +257,9 @@ impl Layout<'_> {
         };
         let mut taken: Vec<String> = Vec::new();
         for &name in &names {
+            if lists.contains(&name) {
+                continue;
+            }
             let v = &by_name[name];
             if Some(name) == cls && v.kind() == Kind::Int64 && v.int64s().take(2).count() == 1 {
                 let x = v.int64s().next().unwrap_or_default();

@@ -314,3 +314,20 @@ fn from_wds_gives_the_same_bytes_for_any_jobs() {
     assert_eq!(outs[0], outs[1]);
     assert_eq!(printed(&dir, "back4.tfrecord"), printed(&dir, &src));
 }
+
+#[test]
+fn a_context_feature_named_as_a_feature_list_stays_in_the_json() {
+    // The .json keeps features by name: a context "label" with a feature
+    // list "label" beside it stays there (else the list would be lost).
+    let dir = Dir::new();
+    let line = "{\"context\": {\"label\": [3], \"id\": [7]}, \"feature_lists\": {\"label\": [[1], [2]]}}\n";
+    let src = from_lines(&dir, "s.tfrecord", line);
+    dir.tfr(&["to-wds", &src, "-o", "w/s.tar", "--cls", "label"]).run().ok();
+    let got = members(&std::fs::read(dir.path("w/s-000000.tar")).unwrap());
+    let names: Vec<&str> = got.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["000000000.json"]);
+    dir.tfr(&["from-wds", "w", "-o", "back.tfrecord", "--type", "sequence"])
+        .run()
+        .ok();
+    assert_eq!(printed(&dir, "back.tfrecord"), printed(&dir, &src));
+}
