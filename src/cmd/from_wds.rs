@@ -73,6 +73,10 @@ pub(crate) struct FromWdsArgs {
 /// A PAX or GNU long-name header's data is read up to this.
 const MAX_EXTENDED: u64 = 1 << 20;
 
+/// A sample holds at most this many members (a WebDataset sample holds a
+/// few; more is a broken or hostile shard).
+const MAX_MEMBERS: usize = 10_000;
+
 /// One member of a tar: its name, the feature its PAX header names, its bytes.
 struct Member {
     name: String,
@@ -517,16 +521,26 @@ pub(crate) fn run(args: &FromWdsArgs, ctx: &Ctx) -> Result<Exit> {
                     }
                     sample.key = key.to_string();
                 }
+                if sample.members.len() >= MAX_MEMBERS {
+                    bail!(
+                        "{name}: sample '{}' has more than {MAX_MEMBERS} members",
+                        escape_name(sample.key.as_bytes())
+                    );
+                }
                 if sample.members.iter().any(|(e, _)| *e == ext) {
                     bail!(
                         "{name}: sample '{}' has two .{ext} members",
                         escape_name(sample.key.as_bytes())
                     );
                 }
-                sample.size += member.data.len() as u64;
+                // Names and extensions are held too: they count.
+                sample.size += (member.data.len()
+                    + member.name.len()
+                    + ext.len()
+                    + member.feature.as_ref().map_or(0, String::len)) as u64;
                 if sample.size > args.max_record_size {
                     bail!(
-                        "{name}: sample '{}' holds more than {} bytes (--max-record-size)",
+                        "{name}: sample '{}' holds more than {} bytes with its names (--max-record-size)",
                         escape_name(sample.key.as_bytes()),
                         args.max_record_size
                     );

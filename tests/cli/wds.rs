@@ -331,3 +331,43 @@ fn a_context_feature_named_as_a_feature_list_stays_in_the_json() {
         .ok();
     assert_eq!(printed(&dir, "back.tfrecord"), printed(&dir, &src));
 }
+
+/// A PAX header giving `path` for the member that follows.
+fn pax_path(path: &str) -> Vec<u8> {
+    let record = |len: usize| format!("{len} path={path}\n");
+    let mut len = record(0).len();
+    while record(len).len() != len {
+        len = record(len).len();
+    }
+    let data = record(len).into_bytes();
+    let mut out = header(b"pax", format!("{:011o}", data.len()).as_bytes(), b'x');
+    out.extend_from_slice(&data);
+    out.resize(out.len().div_ceil(512) * 512, 0);
+    out
+}
+
+#[test]
+fn member_names_count_toward_the_sample_limit() {
+    // 20 empty members of key `a` with 100 KB PAX names: 2 MB of names
+    // in one sample, over --max-record-size 1M although no member holds
+    // a byte (before: exit 0 and a 2 MB record; a larger tar of such
+    // names took gigabytes of memory).
+    let dir = Dir::new();
+    let mut tar = Vec::new();
+    for i in 0..20 {
+        tar.extend(pax_path(&format!("a.{i}{}", "x".repeat(100_000))));
+        tar.extend(header(b"a.x", b"00000000000", b'0'));
+    }
+    tar.extend([0u8; 1024]);
+    let t = dir.write("long.tar", &gzip(&tar));
+    let e = dir
+        .tfr(&["from-wds", &t, "-o", "x.tfrecord", "--max-record-size", "1M"])
+        .run()
+        .fails(2);
+    assert!(
+        e.contains("sample 'a' holds more than 1048576 bytes with its names"),
+        "{e}"
+    );
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(!dir.path("x.tfrecord").exists());
+}
