@@ -330,6 +330,8 @@ fn pax_records(mut data: &[u8]) -> Result<Vec<(&str, &[u8])>> {
 struct Sample {
     key: String,
     members: Vec<(String, Member)>,
+    /// The extensions of `members` (a repeated one is refused).
+    exts: std::collections::HashSet<String>,
     size: u64,
 }
 
@@ -527,7 +529,7 @@ pub(crate) fn run(args: &FromWdsArgs, ctx: &Ctx) -> Result<Exit> {
                         escape_name(sample.key.as_bytes())
                     );
                 }
-                if sample.members.iter().any(|(e, _)| *e == ext) {
+                if !sample.exts.insert(ext.clone()) {
                     bail!(
                         "{name}: sample '{}' has two .{ext} members",
                         escape_name(sample.key.as_bytes())
@@ -536,7 +538,7 @@ pub(crate) fn run(args: &FromWdsArgs, ctx: &Ctx) -> Result<Exit> {
                 // Names and extensions are held too: they count.
                 sample.size += (member.data.len()
                     + member.name.len()
-                    + ext.len()
+                    + 2 * ext.len()
                     + member.feature.as_ref().map_or(0, String::len)) as u64;
                 if sample.size > args.max_record_size {
                     bail!(

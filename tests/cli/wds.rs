@@ -371,3 +371,21 @@ fn member_names_count_toward_the_sample_limit() {
     assert_eq!(e.lines().count(), 1, "{e}");
     assert!(!dir.path("x.tfrecord").exists());
 }
+
+#[test]
+fn a_sample_of_many_members_is_refused_quickly() {
+    // 100,000 empty members `a.e0` ... of one sample: refused at the
+    // cap, quickly (before: each member was compared with every earlier
+    // one, about a minute, then exit 0).
+    let dir = Dir::new();
+    let mut tar = Vec::new();
+    for i in 0..100_000 {
+        tar.extend(header(format!("a.e{i}").as_bytes(), b"00000000000", b'0'));
+    }
+    tar.extend([0u8; 1024]);
+    let t = dir.write("many.tar.gz", &gzip(&tar));
+    drop(tar);
+    let e = dir.tfr(&["from-wds", &t, "-o", "x.tfrecord"]).run_within(20).fails(2);
+    assert!(e.contains("sample 'a' has more than 10000 members"), "{e}");
+    assert!(!dir.path("x.tfrecord").exists());
+}
