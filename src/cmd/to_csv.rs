@@ -159,7 +159,11 @@ pub(crate) fn run(args: &ToCsvArgs, ctx: &Ctx) -> Result<Exit> {
                 ty: fixed,
                 limit: None,
                 workers: pipeline::workers(args.jobs.get()),
-                keep: None,
+                // The columns chosen by --features are the ones tracked.
+                keep: args
+                    .select
+                    .projection()
+                    .map(|p| schema::KeepShared(std::sync::Arc::new(move |key: &str| p.keeps(key)))),
                 deep: false,
                 filter: args.filter.get().cloned().map(std::sync::Arc::new),
             };
@@ -170,7 +174,24 @@ pub(crate) fn run(args: &ToCsvArgs, ctx: &Ctx) -> Result<Exit> {
             if let Some(e) = error {
                 return Err(e);
             }
-            schema::json::to_json(&scan)
+            let doc = schema::json::to_json(&scan);
+            // Features past the scan's tracking limit have no column: an
+            // error rather than a CSV that silently lacks them.
+            for section in ["features", "context"] {
+                if let Some(u) = doc.pointer(&format!("/untracked/{section}")) {
+                    let count = u.get("count").and_then(|c| c.as_u64()).unwrap_or(0);
+                    let at_least = if u.get("lower_bound").and_then(|b| b.as_bool()) == Some(true) {
+                        "at least "
+                    } else {
+                        ""
+                    };
+                    bail!(
+                        "the schema pass tracks at most {} features: {at_least}{count} more would have no column; choose the columns with --features, or give --schema FILE",
+                        schema::stats::MAX_FEATURES
+                    );
+                }
+            }
+            doc
         }
     };
     let (schema_ty, all, lists) = columns_of(&doc).with_context(|| match &args.schema {

@@ -110,3 +110,22 @@ fn raw_records_and_damage_are_one_line_errors() {
     assert!(e.contains("checksum"), "{e}");
     assert!(!out.exists(), "no output after an error");
 }
+
+#[test]
+fn features_past_the_schema_pass_limit_are_an_error_not_dropped() {
+    // 5,100 features: the schema pass tracks 5,000; before, the other
+    // 100 were left out of the CSV silently with exit 0.
+    let dir = Dir::new();
+    let line: Vec<String> = (0..5100).map(|i| format!("\"f{i:05}\": [{i}]")).collect();
+    let src = from_lines(&dir, "wide.tfrecord", &format!("{{{}}}\n", line.join(", ")));
+    let out = dir.path("wide.csv");
+    let e = dir.tfr(&["to-csv", &src, "-o", out.to_str().unwrap()]).run().fails(2);
+    assert!(
+        e.contains("tracks at most 5000 features: 100 more would have no column"),
+        "{e}"
+    );
+    assert!(!out.exists());
+    // --features choosing fewer columns works.
+    let got = dir.tfr(&["to-csv", &src, "--features", "f0000*"]).run().ok();
+    assert_eq!(got.lines().next().unwrap().split(',').count(), 10, "{got}");
+}
