@@ -352,9 +352,14 @@ fn check_links(dir: &Path, rel: &str) -> Result<()> {
     Ok(())
 }
 
-/// Whether a path names an object-store location (`s3://...`).
-fn is_url(path: &Path) -> bool {
-    path.to_str().is_some_and(|s| s.contains("://"))
+/// DIR as the output layer reads it: a local path (a `file://` URL's too,
+/// and one with an unknown scheme such as `x://y`, which is the local
+/// `x:/y`), or `None` for an object-store URL (`s3://...`).
+fn local_dir(path: &Path) -> Option<PathBuf> {
+    if path.as_os_str() == "-" {
+        return Some(path.to_path_buf());
+    }
+    crate::io::output_set::local_path(path)
 }
 
 pub(crate) fn run(args: &ExtractArgs, ctx: &Ctx) -> Result<Exit> {
@@ -367,8 +372,9 @@ pub(crate) fn run(args: &ExtractArgs, ctx: &Ctx) -> Result<Exit> {
             t.name()
         );
     }
-    let dir = &args.output;
-    let remote = is_url(dir);
+    let local = local_dir(&args.output);
+    let remote = local.is_none();
+    let dir = &local.unwrap_or_else(|| args.output.clone());
     if !remote {
         match std::fs::metadata(dir) {
             Ok(m) if !m.is_dir() => bail!("-o {}: not a directory", show_path(dir)),

@@ -138,3 +138,35 @@ fn names_that_leave_the_directory_or_repeat_are_refused() {
         ran.stderr
     );
 }
+
+#[test]
+fn a_dir_with_an_unknown_url_scheme_is_a_local_dir_and_checked() {
+    // `-o x://y` is the local directory `x:/y` (as for every output): its
+    // links are checked as any local DIR's (before: taken for a URL, the
+    // checks were skipped and the file written through a planted link).
+    let dir = Dir::new();
+    let input = data("images.tfrecord");
+    std::fs::create_dir_all(dir.path("x:/y")).unwrap();
+    std::fs::create_dir_all(dir.path("outside")).unwrap();
+    std::os::unix::fs::symlink(dir.path("outside/pwn.png"), dir.path("x:/y/0.png")).unwrap();
+    let e = dir
+        .tfr(&["extract", &input, "--feature", "image/encoded", "-o", "x://y"])
+        .run()
+        .fails(2);
+    assert!(e.contains("symbolic link"), "{e}");
+    assert!(!dir.path("outside/pwn.png").exists());
+    // A file:// DIR is local too, and checked the same way.
+    let url = format!("file://{}", dir.path("x:/y").display());
+    let e = dir
+        .tfr(&["extract", &input, "--feature", "image/encoded", "-o", &url])
+        .run()
+        .fails(2);
+    assert!(e.contains("symbolic link"), "{e}");
+    assert!(!dir.path("outside/pwn.png").exists());
+    // Without the link, the files land in x:/y.
+    std::fs::remove_file(dir.path("x:/y/0.png")).unwrap();
+    dir.tfr(&["extract", &input, "--feature", "image/encoded", "-o", "x://y"])
+        .run()
+        .ok();
+    assert!(dir.path("x:/y/0.png").is_file());
+}
