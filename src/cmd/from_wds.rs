@@ -31,6 +31,7 @@ use crate::pipeline;
 use crate::record::append_framed;
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use std::collections::HashSet;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
@@ -331,7 +332,7 @@ struct Sample {
     key: String,
     members: Vec<(String, Member)>,
     /// The extensions of `members` (a repeated one is refused).
-    exts: std::collections::HashSet<String>,
+    exts: HashSet<String>,
     size: u64,
 }
 
@@ -423,6 +424,36 @@ impl Sample {
             }
         } else if self.members.is_empty() {
             return Ok(());
+        }
+        // Every feature name once: an Example with a name twice keeps only
+        // its last value when read, so a repeat is refused.
+        let mut names: HashSet<Vec<u8>> = HashSet::new();
+        for (tag, entry) in top_fields(&features).with_context(at)? {
+            if tag == 0x0a {
+                if let Some((_, name)) = top_fields(entry)
+                    .with_context(at)?
+                    .into_iter()
+                    .find(|(t, _)| *t == 0x0a)
+                {
+                    names.insert(name.to_vec());
+                }
+            }
+        }
+        let mut once = |name: &str| -> Result<()> {
+            if !names.insert(name.as_bytes().to_vec()) {
+                bail!(
+                    "{}: two features named '{}' (from its members, .json or --key)",
+                    at(),
+                    escape_name(name.as_bytes())
+                );
+            }
+            Ok(())
+        };
+        for (ext, m) in self.members.iter().filter(|(ext, _)| ext != "json") {
+            once(m.feature.as_deref().unwrap_or(ext))?;
+        }
+        if let Some(k) = key_feature {
+            once(k)?;
         }
         let mut entry = Vec::new();
         let mut feature = Vec::new();

@@ -389,3 +389,30 @@ fn a_sample_of_many_members_is_refused_quickly() {
     assert!(e.contains("sample 'a' has more than 10000 members"), "{e}");
     assert!(!dir.path("x.tfrecord").exists());
 }
+
+#[test]
+fn a_feature_name_given_twice_in_a_sample_is_refused() {
+    // Before: the Example held the name twice and readers kept only the
+    // last value (the other silently lost), exit 0.
+    let dir = Dir::new();
+    let cases: Vec<(Vec<u8>, Vec<&str>)> = vec![
+        (tar_of(&[("a.json", br#"{"txt": ["j"]}"#), ("a.txt", b"t")]), vec![]),
+        (
+            tar_of(&[("a.json", br#"{"k": ["j"]}"#), ("a.txt", b"t")]),
+            vec!["--key", "k"],
+        ),
+        (tar_of(&[("a.txt", b"t"), ("a.bin", b"b")]), vec!["--key", "bin"]),
+    ];
+    for (tar, extra) in &cases {
+        let t = dir.write("d.tar", tar);
+        let mut args = vec!["from-wds", t.as_str(), "-o", "d.tfrecord"];
+        args.extend(extra);
+        let e = dir.tfr(&args).run().fails(2);
+        assert!(e.contains("sample 'a': two features named"), "{extra:?}: {e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+        assert!(!dir.path("d.tfrecord").exists());
+    }
+    // Distinct names still convert.
+    let t = dir.write("d.tar", &tar_of(&[("a.json", br#"{"label": [1]}"#), ("a.txt", b"t")]));
+    dir.tfr(&["from-wds", &t, "-o", "d.tfrecord", "--key", "k"]).run().ok();
+}
