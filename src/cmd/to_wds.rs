@@ -29,7 +29,7 @@ use crate::pipeline;
 use crate::pipeline::batches::{self, decode_error, Record, Types, Work};
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -174,7 +174,7 @@ impl Work for Layout<'_> {
         let (mut sample, taken) = self.members(decoder, record, at, out)?;
         // The other features: the JSONL mapping (a SequenceExample's
         // feature lists too).
-        let keep = |name: &str| !taken.iter().any(|t| t == name);
+        let keep = |name: &str| !taken.contains(name);
         let look = Look {
             short: None,
             keep: Some(&keep),
@@ -207,7 +207,7 @@ impl Layout<'_> {
         record: &Record<'_>,
         at: String,
         out: &mut Samples,
-    ) -> Result<(Sample, Vec<String>)> {
+    ) -> Result<(Sample, HashSet<String>)> {
         // A SequenceExample's feature lists stay in the .json, and so does
         // a context feature with a feature list of its name (the .json's
         // filter takes names, not sections).
@@ -255,7 +255,10 @@ impl Layout<'_> {
             members: Vec::new(),
             at,
         };
-        let mut taken: Vec<String> = Vec::new();
+        let mut taken: HashSet<String> = HashSet::new();
+        // The members' suffixes, and per `NAME.EXT` the next number to try.
+        let mut used: HashSet<String> = HashSet::new();
+        let mut next: HashMap<String, usize> = HashMap::new();
         for &name in &names {
             if lists.contains(&name) {
                 continue;
@@ -266,7 +269,8 @@ impl Layout<'_> {
                 out.data.extend_from_slice(itoa::Buffer::new().format(x).as_bytes());
                 let pax = (name != "cls").then(|| name.to_string());
                 sample.members.push(("cls".into(), pax, out.data.len()));
-                taken.push(name.to_string());
+                used.insert("cls".into());
+                taken.insert(name.to_string());
                 continue;
             }
             if v.kind() != Kind::Bytes || v.bytes().take(2).count() != 1 {
@@ -277,18 +281,23 @@ impl Layout<'_> {
                 continue;
             };
             let mut suffix = ext.to_string();
-            if sample.members.iter().any(|(s, _, _)| *s == suffix) {
-                suffix = format!("{}.{ext}", ext_name(name));
-                let mut n = 1;
-                while sample.members.iter().any(|(s, _, _)| *s == suffix) {
-                    suffix = format!("{}{n}.{ext}", ext_name(name));
-                    n += 1;
+            if used.contains(&suffix) {
+                let base = ext_name(name);
+                suffix = format!("{base}.{ext}");
+                // The numbers below `n` are all in use already (never
+                // freed), so the search goes on from there: the same
+                // names as counting from 1, in linear time.
+                let n = next.entry(suffix.clone()).or_insert(1);
+                while used.contains(&suffix) {
+                    suffix = format!("{base}{n}.{ext}");
+                    *n += 1;
                 }
             }
+            used.insert(suffix.clone());
             out.data.extend_from_slice(value);
             let pax = (name != suffix).then(|| name.to_string());
             sample.members.push((suffix, pax, out.data.len()));
-            taken.push(name.to_string());
+            taken.insert(name.to_string());
         }
         Ok((sample, taken))
     }
