@@ -130,9 +130,16 @@ impl<R: Read> Walk<R> {
     fn data(&mut self, size: u64, max: u64, what: &str) -> Result<Vec<u8>> {
         if size > max {
             bail!(
-                "{}: {what} at byte {} is {size} bytes, over the limit of {max} (--max-record-size)",
+                "{}: {what} at byte {} is {size} bytes, over the limit of {max} ({})",
                 self.name,
-                self.at
+                self.at,
+                if max == self.max {
+                    "--max-record-size"
+                } else if max == MAX_EXTENDED {
+                    "the fixed limit of such headers"
+                } else {
+                    "a directory holds no data"
+                }
             );
         }
         let mut data = Vec::with_capacity(size.min(1 << 20) as usize);

@@ -441,3 +441,23 @@ fn colliding_member_names_take_linear_time() {
     dir.tfr(&["from-wds", "w", "-o", "back.tfrecord"]).run().ok();
     assert_eq!(printed(&dir, "back.tfrecord"), printed(&dir, &src));
 }
+
+#[test]
+fn size_errors_name_the_limit_that_applies() {
+    // Before: every one blamed --max-record-size, which sets none of
+    // these two.
+    let dir = Dir::new();
+    let mut long = header(b"././@LongLink", b"77777777777", b'L');
+    long.extend([1u8; 10]);
+    let mut d = header(b"d/", b"00000000010", b'5');
+    d.extend([0u8; 512]);
+    d.extend([0u8; 1024]);
+    for (bytes, want) in [
+        (long, "(the fixed limit of such headers)"),
+        (d, "(a directory holds no data)"),
+    ] {
+        let t = dir.write("s.tar", &bytes);
+        let e = dir.tfr(&["from-wds", &t, "-o", "s.tfrecord"]).run().fails(2);
+        assert!(e.contains(want) && !e.contains("--max-record-size"), "{e}");
+    }
+}
