@@ -626,6 +626,35 @@ def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_s
              "cat2.notebook", None, Target(max_rss_mb=None), same_size_as(nb), shuffled,
              note="in memory (default --memory 1G): payloads + 24 B per record held")
 
+    # CSV, WebDataset and files (issue 30): beside to-jsonl / from-jsonl on
+    # the same input (ratio ×). to-csv includes its schema pass; with
+    # --schema it skips it. to-wds of the 1M file writes 1M samples of a
+    # .json each (3 tar blocks a record); from-wds reads them back.
+    schema_json = d / "notebook.schema.json"
+    if "to-csv" in cmds and not schema_json.exists():
+        schema_json.write_text(run_checked([T, "schema", "-f", "json", str(nb)]))
+    tfr_case("tfr.to-csv.notebook", "to-csv", "notebook 1M", [str(nb)], N, nb_b, "tfr.to-jsonl.notebook", None,
+             Target(), expect_in_stdout("feature0,feature1,feature2,feature3\n"),
+             note="ratio: × to-jsonl; schema pass included")
+    tfr_case("tfr.to-csv.schema", "to-csv", "notebook 1M", ["--schema", str(schema_json), str(nb)], N, nb_b,
+             "tfr.to-jsonl.notebook", None, Target(), nonempty, flags=" --schema", note="ratio: × to-jsonl")
+    (tmp / "wds").mkdir(exist_ok=True)
+    tfr_case("tfr.to-wds.notebook", "to-wds", "notebook 1M", [str(nb), "-o", str(tmp / "wds" / "nb.tar")], N, nb_b,
+             "tfr.to-jsonl.notebook", None, Target(), expect_in_stdout(f"{N} samples"),
+             note="ratio: × to-jsonl; writes 1 GiB of tar (a 512-byte header and a block per member)")
+    wds_shard = d / "wds" / "notebook-000000.tar"
+    if {"to-wds", "from-wds"} <= cmds and not wds_shard.exists():
+        (d / "wds").mkdir(exist_ok=True)
+        run_checked([T, "to-wds", str(nb), "-o", str(d / "wds" / "notebook.tar")])
+    if wds_shard.exists():
+        tfr_case("tfr.from-wds.notebook", "from-wds", "notebook wds", [str(wds_shard), "-o", str(tmp / "from-wds.tfrecord")],
+                 N, nb_b, "tfr.from-jsonl.notebook", None, Target(), None, tmp / "from-wds.tfrecord",
+                 note="ratio: × from-jsonl; one thread")
+    (tmp / "extract").mkdir(exist_ok=True)
+    tfr_case("tfr.extract.images", "extract", "images 2k", [str(img), "--feature", "image", "-o", str(tmp / "extract")],
+             I, img_b, "dd.copy.notebook", None, Target(), expect_in_stdout(f"{I} files"),
+             note="2,000 files of 100 KB; ratio: × dd copy of the 1M file")
+
     # Object stores (issue 15): the images file served over HTTP on
     # 127.0.0.1 by tests/oracle/objstore.py (Range-honouring, stdlib only),
     # tfr streaming it beside curl downloading it (target: within 1.2x).

@@ -17,7 +17,8 @@ pub fn command() -> clap::Command {
 /// directly in it, sorted: names holding "tfrecord", ending .tfrec or .tfr,
 /// or shards NAME-00000-of-00010 (also with .gz, .zz, .zlib, .snappy
 /// after), never hidden ones or _SUCCESS; a '**' glob reaches below it
-/// (from-jsonl takes a directory's .jsonl, .ndjson, .json). An object-store
+/// (from-jsonl takes a directory's .jsonl, .ndjson, .json; from-wds its
+/// .tar files). An object-store
 /// URL ending with '/' is read the same way. Compression (gzip,
 /// zlib, TensorFlow's SNAPPY) is detected from the content, never from the
 /// file name.
@@ -249,6 +250,103 @@ pub(crate) enum Command {
     ///   tfr split data.tfrecord --ratio train=9,eval=1 -o 'out/{split}.tfrecord' --shards 4
     #[command(verbatim_doc_comment)]
     Split(crate::cmd::split::SplitArgs),
+
+    /// Write records as CSV: a header of feature names, one row per record.
+    ///
+    /// The columns are the features a first pass over the inputs finds (the
+    /// scan of `tfr schema`), sorted by name, or those of --schema FILE
+    /// (`tfr schema -f json`), which skips the pass (and is needed for
+    /// stdin). A feature with at most one value in every record is a plain
+    /// cell: int64 as decimal, float32 as the JSONL mapping writes it
+    /// (shortest digits that read back the same; NaN, Infinity,
+    /// -Infinity), bytes as text when UTF-8, else {"base64":"..."}. A
+    /// feature with more values is a JSON array in its cell (the JSONL
+    /// mapping), or left out with a note (--lists omit). A missing feature
+    /// is an empty cell, an empty list []. SequenceExamples: their context
+    /// features (feature lists are left out, with a note). RFC 4180
+    /// quoting: a cell holding a comma, a double quote or a line break is
+    /// quoted, its quotes doubled; lines end with \n.
+    ///
+    /// Examples:
+    ///   tfr to-csv train.tfrecord > train.csv
+    ///   tfr to-csv 'data/train-*' --exclude 'image/*' -o train.csv
+    ///   tfr to-csv --schema schema.json --lists omit train.tfrecord
+    #[cfg(feature = "csv")]
+    #[command(verbatim_doc_comment)]
+    ToCsv(crate::cmd::to_csv::ToCsvArgs),
+
+    /// Write records as WebDataset tar shards: one sample per record.
+    ///
+    /// -o DIR/NAME.tar writes DIR/NAME-000000.tar, DIR/NAME-000001.tar, ...
+    /// (a new shard when the next sample would take the current one over
+    /// --shard-size, or past --shard-records). Each record is one sample,
+    /// its key the record's number over the inputs (000000042) or --key
+    /// FEATURE's value. Members (an Example, a SequenceExample's context):
+    /// a bytes feature whose one value is a media file (JPEG, PNG, GIF,
+    /// WebP, BMP, TIFF, MP4, WebM, WAV, FLAC, MP3, Ogg, PDF, NPY... by its
+    /// first bytes) is KEY.jpg, KEY.png, ... (a second feature of the same
+    /// type KEY.NAME.jpg, NAME the feature's name in lower case with
+    /// characters other than letters, digits, '_' and '-' as '_'); the
+    /// label (--cls, else an int64 feature named label or .../label with
+    /// one value) is KEY.cls (its decimal value); the other features are
+    /// KEY.json, the JSONL mapping of them (a SequenceExample's feature
+    /// lists too). A member's feature name is kept in its PAX header (the
+    /// extended attribute user.tfr.feature, which tar tools keep quietly),
+    /// so from-wds gives the records back. All shards appear together at
+    /// the end, or none.
+    ///
+    /// Examples:
+    ///   tfr to-wds train.tfrecord -o wds/shard.tar
+    ///   tfr to-wds 'data/train-*' -o wds/train.tar --shard-size 512M --cls label
+    #[cfg(feature = "wds")]
+    #[command(verbatim_doc_comment)]
+    ToWds(crate::cmd::to_wds::ToWdsArgs),
+
+    /// Read WebDataset tar shards back into TFRecord records.
+    ///
+    /// Members are grouped into samples by key, as the webdataset library
+    /// does (the key is the name up to the first '.' of its last part, the
+    /// rest its extension; a sample is the run of members with one key).
+    /// Each sample becomes one Example: KEY.json's object gives features
+    /// (the JSONL mapping; a SequenceExample's JSON, or any with --type
+    /// sequence, gives a SequenceExample whose context gets the members'
+    /// features), KEY.cls an int64 feature, every other member a
+    /// bytes feature named by its extension (jpg, txt, seg.png, ...) or,
+    /// when to-wds wrote it, by its user.tfr.feature attribute. --key FEATURE
+    /// keeps the key too. Tars in any compression (gzip detected). Member
+    /// names that are absolute or hold '..', links and devices are refused
+    /// (exit 2). OUT's compression follows its name (.gz, .zz, .snappy);
+    /// it appears only when every shard converted.
+    ///
+    /// Examples:
+    ///   tfr from-wds 'wds/shard-*.tar' -o back.tfrecord
+    ///   tfr from-wds wds/shard-000000.tar --key __key__ -o back.tfrecord.gz
+    #[cfg(feature = "wds")]
+    #[command(verbatim_doc_comment)]
+    FromWds(crate::cmd::from_wds::FromWdsArgs),
+
+    /// Write each value of a bytes feature to a file of its own.
+    ///
+    /// Each value of --feature goes to DIR/NAME.EXT: EXT from its first
+    /// bytes (jpg, png, gif, webp, wav, mp4, pdf, ...; txt for other UTF-8
+    /// text, bin for the rest), left off when NAME already ends with it;
+    /// NAME from --name: {record} (the record's number over the inputs,
+    /// {record:06} zero-padded to 6 digits), {value} (the value's index in
+    /// the feature), {FEATURE} (that feature's one value in the record:
+    /// {image/filename}, {label}); '{{' and '}}' are braces. A '/' in a name
+    /// makes subdirectories ('{label}/{record}': a folder per class). A
+    /// record with several values gets -{value} appended unless the
+    /// template uses {value}. A name that would leave DIR (absolute, '..',
+    /// through a symbolic link) is refused, and so is one written twice in
+    /// a run (exit 2). Each file is written through a temporary file
+    /// renamed into place.
+    ///
+    /// Examples:
+    ///   tfr extract train.tfrecord --feature image/encoded -o imgs/
+    ///   tfr extract train.tfrecord --feature image/encoded -o by-class/ --name '{label}/{record:06}'
+    ///   tfr extract train.tfrecord --feature image/encoded -o imgs/ --where 'label == 4' -n 2
+    #[command(verbatim_doc_comment)]
+    Extract(crate::cmd::extract::ExtractArgs),
 
     /// Infer what a dataset holds, per feature; print a parse spec that works.
     ///

@@ -144,6 +144,13 @@ mod cli_main {
             cli::Command::FromJsonl(args) => cmd::from_jsonl::run(args, &ctx),
             cli::Command::Reshard(args) => cmd::reshard::run(args, &ctx),
             cli::Command::Split(args) => cmd::split::run(args, &ctx),
+            #[cfg(feature = "csv")]
+            cli::Command::ToCsv(args) => cmd::to_csv::run(args, &ctx),
+            #[cfg(feature = "wds")]
+            cli::Command::ToWds(args) => cmd::to_wds::run(args, &ctx),
+            #[cfg(feature = "wds")]
+            cli::Command::FromWds(args) => cmd::from_wds::run(args, &ctx),
+            cli::Command::Extract(args) => cmd::extract::run(args, &ctx),
             cli::Command::Schema(args) => cmd::schema::run(args, &ctx),
             cli::Command::Stats(args) => cmd::stats::run(args, &ctx),
             cli::Command::Report(args) => cmd::report::run(args, &ctx),

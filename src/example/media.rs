@@ -213,6 +213,51 @@ fn image_name(ty: imagesize::ImageType) -> &'static str {
     }
 }
 
+/// The file extension of a media file, from its first bytes (magic
+/// numbers; never from UTF-8 text): images `jpg`, `png`, `gif`, `webp`,
+/// `bmp` (with a known info header size), `tif`, `jxl`, `avif`, `heic`;
+/// audio `wav`, `flac`, `mp3` (an ID3 tag or an MPEG audio frame header),
+/// `ogg`, `m4a`; video `mp4`, `mov`, `avi`, `webm`, `mkv`; documents `pdf`;
+/// NumPy's `npy`. `None` for anything else (text, JSON, protobuf, other
+/// binary). Used by `to-wds` (which values become members) and `extract`
+/// (file names).
+pub fn extension(v: &[u8]) -> Option<&'static str> {
+    let at = |i: usize, magic: &[u8]| v.get(i..i + magic.len()) == Some(magic);
+    let ext = match v {
+        [0xff, 0xd8, 0xff, ..] => "jpg",
+        [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a, ..] => "png",
+        [b'G', b'I', b'F', b'8', b'7' | b'9', b'a', ..] => "gif",
+        [b'R', b'I', b'F', b'F', _, _, _, _, b'W', b'E', b'B', b'P', ..] => "webp",
+        [b'R', b'I', b'F', b'F', _, _, _, _, b'W', b'A', b'V', b'E', ..] => "wav",
+        [b'R', b'I', b'F', b'F', _, _, _, _, b'A', b'V', b'I', b' ', ..] => "avi",
+        [b'B', b'M', ..] if bmp_size(v).is_some() => "bmp",
+        [b'I', b'I', 0x2a, 0x00, ..] | [b'M', b'M', 0x00, 0x2a, ..] => "tif",
+        _ if v.starts_with(b"\0\0\0\x0cJXL \r\n\x87\n") => "jxl",
+        [b'f', b'L', b'a', b'C', ..] => "flac",
+        [b'I', b'D', b'3', 2..=4, ..] => "mp3",
+        [0xff, 0xfb | 0xfa | 0xf3 | 0xf2 | 0xe3, ..] => "mp3",
+        [b'O', b'g', b'g', b'S', 0, ..] => "ogg",
+        [b'%', b'P', b'D', b'F', b'-', ..] => "pdf",
+        [0x93, b'N', b'U', b'M', b'P', b'Y', ..] => "npy",
+        [0x1a, 0x45, 0xdf, 0xa3, ..] => {
+            let head = &v[..v.len().min(64)];
+            match head.windows(4).any(|w| w == b"webm") {
+                true => "webm",
+                false => "mkv",
+            }
+        }
+        _ if at(4, b"ftyp") => match v.get(8..12).unwrap_or_default() {
+            b"qt  " => "mov",
+            b"M4A " | b"M4B " => "m4a",
+            b"avif" | b"avis" => "avif",
+            b"heic" | b"heix" | b"mif1" | b"msf1" | b"hevc" => "heic",
+            _ => "mp4",
+        },
+        _ => return None,
+    };
+    Some(ext)
+}
+
 /// `102400` as `102,400`.
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
@@ -229,6 +274,32 @@ pub fn thousands(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn extensions_come_from_magic_numbers() {
+        let cases: [(&[u8], Option<&str>); 14] = [
+            (b"\xff\xd8\xff\xe0\0\x10JFIF", Some("jpg")),
+            (b"\x89PNG\r\n\x1a\n\0\0", Some("png")),
+            (b"GIF89a\x01\0", Some("gif")),
+            (b"RIFF\x24\0\0\0WAVEfmt ", Some("wav")),
+            (b"RIFF\x24\0\0\0WEBPVP8 ", Some("webp")),
+            (b"fLaC\0\0\0\x22", Some("flac")),
+            (b"ID3\x04\0\0", Some("mp3")),
+            (b"OggS\0\x02", Some("ogg")),
+            (b"\0\0\0\x20ftypisom\0\0\x02\0", Some("mp4")),
+            (b"\0\0\0\x14ftypqt  ", Some("mov")),
+            (b"%PDF-1.7\n", Some("pdf")),
+            (b"\x93NUMPY\x01\0", Some("npy")),
+            // Text that starts like a magic number is not media.
+            (b"BM is text", None),
+            (b"{\"a\": 1}", None),
+        ];
+        for (bytes, want) in cases {
+            assert_eq!(extension(bytes), want, "{bytes:?}");
+        }
+        assert_eq!(extension(b""), None);
+        assert_eq!(extension(b"ftyp"), None);
+    }
 
     #[test]
     fn describes_images_by_their_headers() {

@@ -181,6 +181,9 @@ pub enum Looks {
     Parquet,
     /// A name ending `.arrow`, `.arrows`, `.feather` or `.ipc`.
     Arrow,
+    /// A name ending `.tar` (WebDataset shards), also with `.gz`, `.gzip`,
+    /// `.zz` or `.zlib` after it, or `.tgz`.
+    Tar,
 }
 
 impl Looks {
@@ -213,6 +216,7 @@ impl Looks {
             Looks::Arrow => [&b".arrow"[..], b".arrows", b".feather", b".ipc"]
                 .iter()
                 .any(|e| lower.ends_with(e)),
+            Looks::Tar => stem.ends_with(b".tar") || stem.ends_with(b".tgz"),
         }
     }
 
@@ -224,6 +228,7 @@ impl Looks {
             Looks::Jsonl => "JSON lines files (.jsonl, .ndjson, .json)",
             Looks::Parquet => "Parquet files (.parquet, .pq)",
             Looks::Arrow => "Arrow IPC files (.arrow, .arrows, .feather, .ipc)",
+            Looks::Tar => "tar files (.tar, .tar.gz, .tgz)",
         }
     }
 }

@@ -173,11 +173,13 @@ impl AtomicOutput {
                         Ok(_) => std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
                         Err(_) => dangling_target(path),
                     };
-                    let temp = temp_file_for(&real)?;
+                    // Made and registered under the clean-up's lock: a
+                    // signal's clean-up never misses it.
+                    let (temp, registered) = cleanup::create_registered(|| temp_file_for(&real))?;
                     if let Ok(meta) = existing {
                         keep_mode_and_owner(&temp, &meta);
                     }
-                    guard = Some(cleanup::Guard::new(temp.path()));
+                    guard = Some(registered);
                     (Dest::Temp(temp), Some(real))
                 }
             }
@@ -402,7 +404,7 @@ fn keep_mode_and_owner(temp: &NamedTempFile, old: &std::fs::Metadata) {
 pub(crate) mod cleanup {
     use std::collections::HashSet;
     use std::path::{Path, PathBuf};
-    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
     use std::sync::{Mutex, Once};
 
     /// A set: registering and forgetting one of 100,000 shards' files
@@ -412,6 +414,9 @@ pub(crate) mod cleanup {
     /// files, deepest last in the list.
     static DIRS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
     static HANDLER: Once = Once::new();
+    /// Set once the clean-up has begun: a temporary file registered after
+    /// it would be missed, so it is removed at once instead.
+    static CLEANING: AtomicBool = AtomicBool::new(false);
 
     /// Something to undo on a signal (an upload to abort), by number.
     type Hook = Box<dyn Fn() + Send>;
@@ -440,13 +445,6 @@ pub(crate) mod cleanup {
 
     /// Keeps a temporary file on the list while it lives.
     pub(crate) struct Guard(PathBuf);
-
-    impl Guard {
-        pub(crate) fn new(path: &Path) -> Guard {
-            register(path);
-            Guard(path.to_path_buf())
-        }
-    }
 
     impl Drop for Guard {
         fn drop(&mut self) {
@@ -481,6 +479,9 @@ pub(crate) mod cleanup {
     /// terminating signal does, for a process about to exit otherwise (a
     /// panic, which is a bug).
     pub(crate) fn remove_pending() {
+        // Before the lock: a file registered after the lock is released
+        // sees the flag (see `register`).
+        CLEANING.store(true, Ordering::SeqCst);
         // Each lock released before the next is taken: a hook takes its own.
         for p in PENDING.lock().unwrap_or_else(|e| e.into_inner()).iter().flatten() {
             let _ = std::fs::remove_file(p);
@@ -494,15 +495,36 @@ pub(crate) mod cleanup {
         }
     }
 
-    /// Remembers a temporary file; installs the signal handler once (a run
-    /// that writes no output file keeps the default signal behaviour).
-    fn register(path: &Path) {
+    /// The clean-up has run or is running, and the process exits when it
+    /// is done (every caller of `remove_pending` exits): this thread
+    /// writes nothing more.
+    fn wait_for_exit() -> ! {
+        loop {
+            std::thread::park();
+        }
+    }
+
+    /// Creates a temporary file with `create` and registers it (installing
+    /// the signal handler once: a run that writes no output file keeps the
+    /// default signal behaviour), both
+    /// under the lock the clean-up takes: a file is never on disk yet
+    /// unknown to a clean-up that runs (a signal arriving between the two
+    /// left it behind). After a clean-up began, nothing is created.
+    pub(crate) fn create_registered(
+        create: impl FnOnce() -> anyhow::Result<tempfile::NamedTempFile>,
+    ) -> anyhow::Result<(tempfile::NamedTempFile, Guard)> {
         HANDLER.call_once(install);
-        PENDING
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
+        let mut pending = PENDING.lock().unwrap_or_else(|e| e.into_inner());
+        if CLEANING.load(Ordering::SeqCst) {
+            drop(pending);
+            wait_for_exit();
+        }
+        let temp = create()?;
+        pending
             .get_or_insert_with(HashSet::new)
-            .insert(path.to_path_buf());
+            .insert(temp.path().to_path_buf());
+        let guard = Guard(temp.path().to_path_buf());
+        Ok((temp, guard))
     }
 
     /// On every terminating signal that can be caught: remove the temporary

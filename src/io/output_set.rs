@@ -398,7 +398,7 @@ fn aside_path(target: &Path) -> std::io::Result<tempfile::TempPath> {
 }
 
 /// A local output's path (a `file://` URL's too); `None` for stdout and URLs.
-fn local_path(path: &Path) -> Option<PathBuf> {
+pub(crate) fn local_path(path: &Path) -> Option<PathBuf> {
     let as_bytes = path.as_os_str().as_encoded_bytes();
     if path.as_os_str() == "-" {
         return None;

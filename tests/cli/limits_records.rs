@@ -2,7 +2,8 @@
 //! with a valid CRC never makes a command hold more than it may — readers
 //! that must hold a record refuse one over `--max-record-size`, verify-crc
 //! (and its salvage) streams long records through — and verify-crc keeps its
-//! verdict when its stdout is closed.
+//! verdict when its stdout is closed; to-wds, from-wds and extract hold a
+//! window of batches, not the dataset.
 
 use crate::util::*;
 use std::io::{Read, Write};
@@ -481,4 +482,47 @@ fn report_thumbnails_are_the_same_in_the_same_memory_for_any_jobs() {
     }
     assert_eq!(pages[0].matches("<img").count(), 12, "every PNG is drawn");
     assert!(pages[0] == pages[1], "the gallery differs between -j 1 and -j 8");
+}
+
+#[test]
+fn to_wds_from_wds_and_extract_hold_a_window_not_the_dataset() {
+    // 96 records of 1 MiB "PNG" values (members of their own): 96 MiB in,
+    // about as much out; each command holds a few batches at a time (issue 30).
+    use crate::proto::{Example, Feature, FeatureEntry, Features};
+    use prost::Message;
+    let dir = Dir::new();
+    let payloads: Vec<Vec<u8>> = (0..96u8)
+        .map(|i| {
+            let mut blob = b"\x89PNG\r\n\x1a\n".to_vec();
+            blob.resize(1 << 20, i);
+            Example {
+                features: Some(Features {
+                    feature: vec![
+                        FeatureEntry::new("image", Feature::bytes(vec![blob])),
+                        FeatureEntry::new("label", Feature::int64s(vec![i64::from(i)])),
+                    ],
+                }),
+            }
+            .encode_to_vec()
+        })
+        .collect();
+    let refs: Vec<&[u8]> = payloads.iter().map(|p| p.as_slice()).collect();
+    dir.write("big.tfrecord", &records(&refs));
+    for args in [
+        &["to-wds", "big.tfrecord", "-o", "w/s.tar", "-j", "2"][..],
+        &["from-wds", "w", "-o", "back.tfrecord", "-j", "2"],
+        &["extract", "big.tfrecord", "--feature", "image", "-o", "x", "-j", "2"],
+    ] {
+        let Some((code, err, peak)) = measured(&dir, args, None) else {
+            return;
+        };
+        assert_eq!(code, 0, "{args:?}: {err}");
+        // Measured: 27, 40 and 24 MB (the pipeline's window of 1 MiB
+        // batches and their outputs); the product's bound is 64 MB.
+        assert!(peak < 64, "{args:?}: peak RSS {peak} MB");
+    }
+    assert_eq!(
+        std::fs::metadata(dir.path("back.tfrecord")).unwrap().len(),
+        std::fs::metadata(dir.path("big.tfrecord")).unwrap().len()
+    );
 }

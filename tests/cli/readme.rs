@@ -219,6 +219,8 @@ fn fixtures(dir: &Path) {
         std::fs::create_dir_all(dir.join("parts")).unwrap();
         run_tfr_here(dir, &[cmd, "train.tfrecord", "-o", out]);
     }
+    // WebDataset shards for from-wds's examples.
+    run_tfr_here(dir, &["to-wds", "train.tfrecord", "-o", "wds/shard.tar"]);
 }
 
 /// Object-store URLs in a line, as `scheme://bucket/`.

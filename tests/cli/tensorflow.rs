@@ -18,6 +18,10 @@
 //! - `columnar.py` (needs pyarrow too): pyarrow reading `to-parquet` and
 //!   `to-arrow` output with the stated types and values, and TensorFlow
 //!   parsing what `from-parquet` makes of a file pyarrow wrote.
+//! - `formats.py`: the webdataset library reading `to-wds` shards (and
+//!   `from-wds` reading webdataset's TarWriter), Python's csv module
+//!   reading `to-csv`, TensorFlow decoding `extract`'s images (needs
+//!   webdataset in the same Python: `.ci/run` installs it).
 
 use crate::util::*;
 use std::path::{Path, PathBuf};
@@ -79,4 +83,9 @@ fn tensorflow_reads_what_shuffle_writes() {
 #[test]
 fn pyarrow_and_tensorflow_read_the_columnar_conversions() {
     run_oracle("columnar.py");
+}
+
+#[test]
+fn webdataset_csv_and_tensorflow_read_to_wds_to_csv_and_extract() {
+    run_oracle("formats.py");
 }

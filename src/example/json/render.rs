@@ -395,6 +395,24 @@ fn natural_feature_short(feature: &FeatureView<'_>, s: Shorten, out: &mut Out<'_
     }
 }
 
+/// Appends one Feature in the JSONL mapping (its natural form, or the
+/// typed form where that would read back differently): a cell of `to-csv`,
+/// a value of `to-wds`'s `.json`.
+pub fn feature_json(feature: &FeatureView<'_>, out: &mut Vec<u8>) {
+    natural_feature_whole(feature, &mut Out::new(out))
+}
+
+/// Appends a float32 as the JSONL mapping writes it, unquoted: the
+/// shortest digits that read back to it, `NaN`, `Infinity`, `-Infinity`.
+pub fn float_text(v: f32, out: &mut Vec<u8>) {
+    if v.is_finite() {
+        natural_float(v, &mut ryu::Buffer::new(), out);
+    } else {
+        let quoted = non_finite(v);
+        out.extend_from_slice(&quoted[1..quoted.len() - 1]);
+    }
+}
+
 /// One Feature, natural form unless it would read back differently.
 #[inline]
 fn natural_feature(feature: &FeatureView<'_>, out: &mut Out<'_>) {

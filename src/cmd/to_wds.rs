@@ -1,0 +1,571 @@
+//! `tfr to-wds`: records as WebDataset tar shards, one sample per record.
+//!
+//! Workers decode each record and lay out its members ([`Layout`]): a
+//! bytes feature whose one value is a media file (by its magic number,
+//! [`crate::example::media::extension`]) is `KEY.jpg` (`KEY.NAME.jpg` for
+//! a second feature of the same type in the record), the label `KEY.cls`,
+//! the other features `KEY.json` (the JSONL mapping). One thread, in
+//! record order, gives each sample its key (the record's number, or
+//! `--key`'s value), writes the tar headers ([`append_member`]: ustar, a
+//! PAX header naming the member's feature where the member's name does
+//! not, and the long name where it is over 100 bytes) and cuts the shards
+//! by size or count. The shards are an [`OutputSet`]: all appear at the
+//! end, or none.
+//!
+//! Keys follow the `webdataset` library's split of a member name
+//! (`^((?:.*/|)[^.]+)[.]([^/]*)$`: the key runs to the first `.` of the
+//! last part): a key holds no `.` or `/` (a `--key` value's are written
+//! `_`), and two samples in a row never share one (the library would
+//! merge them).
+
+use crate::args::{InputArgs, JobsArg, PayloadType};
+use crate::example::json::render::float_text;
+use crate::example::{self, Decoder, FeatureView, Format, Kind, Look, MessageType, Out};
+use crate::exit::Exit;
+use crate::io::input::show_path;
+use crate::io::{Compression, OutputSet};
+use crate::output::{self, Ctx};
+use crate::pipeline;
+use crate::pipeline::batches::{self, decode_error, Record, Types, Work};
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+#[derive(Args, Debug, Clone)]
+pub(crate) struct ToWdsArgs {
+    #[command(flatten)]
+    pub(crate) input: InputArgs,
+
+    /// The shards: DIR/NAME.tar writes DIR/NAME-000000.tar, ... (a local
+    /// directory, created if missing, or an object-store prefix).
+    #[arg(short = 'o', long, value_name = "OUT", required = true)]
+    pub(crate) output: PathBuf,
+
+    /// Shards of at most SIZE bytes (K, M, G: binary units); a sample
+    /// larger than SIZE has a shard of its own.
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = crate::args::parse_size)]
+    pub(crate) shard_size: u64,
+
+    /// At most N samples in a shard.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) shard_records: Option<u64>,
+
+    /// Each sample's key from this feature's one value (its '.', '/' and
+    /// control characters written '_'), instead of the record's number.
+    #[arg(long, value_name = "FEATURE")]
+    pub(crate) key: Option<String>,
+
+    /// The int64 feature written as KEY.cls [default: one named label or
+    /// ending /label, with one value].
+    #[arg(long, value_name = "FEATURE")]
+    pub(crate) cls: Option<String>,
+
+    /// Payload type (all inputs are one dataset: its first record decides).
+    #[arg(long = "type", short = 't', value_enum, default_value_t = PayloadType::Auto, value_name = "TYPE")]
+    pub(crate) payload: PayloadType,
+
+    #[command(flatten)]
+    pub(crate) filter: crate::args::WhereArg,
+
+    #[command(flatten)]
+    pub(crate) jobs: JobsArg,
+}
+
+/// The PAX keyword that names a member's feature: an extended attribute
+/// (`user.tfr.feature`) in the form GNU tar and libarchive write (and read
+/// without a warning, unlike a keyword of tfr's own); Python's tarfile
+/// keeps it in `pax_headers`.
+pub(crate) const PAX_FEATURE: &str = "SCHILY.xattr.user.tfr.feature";
+
+/// One batch's samples: their members' bytes back to back.
+#[derive(Default)]
+struct Samples {
+    data: Vec<u8>,
+    samples: Vec<Sample>,
+}
+
+struct Sample {
+    /// `--key`'s value, made safe.
+    key: Option<String>,
+    /// Per member: its extension (after `KEY.`), the feature it holds
+    /// (when the extension does not say it), where its bytes end.
+    members: Vec<(String, Option<String>, usize)>,
+    /// Where the record was (for errors).
+    at: String,
+}
+
+impl pipeline::Output for Samples {
+    fn is_empty(&self) -> bool {
+        self.samples.is_empty()
+    }
+
+    fn clear(&mut self) {
+        self.data.clear();
+        self.samples.clear();
+    }
+}
+
+/// The workers' side: each record's members.
+struct Layout<'a> {
+    key: Option<&'a str>,
+    cls: Option<&'a str>,
+}
+
+/// Whether a feature name is taken as the label by default.
+fn is_label(name: &str) -> bool {
+    name == "label" || name.ends_with("/label")
+}
+
+/// A feature name as part of a member's extension: lower case (the
+/// library lower-cases extensions), letters, digits, '_' and '-' kept,
+/// every other character '_'.
+fn ext_name(name: &str) -> String {
+    name.chars()
+        .map(|c| match c {
+            'a'..='z' | '0'..='9' | '_' | '-' => c,
+            'A'..='Z' => c.to_ascii_lowercase(),
+            _ => '_',
+        })
+        .collect()
+}
+
+/// A key made of a value: '.', '/', '\\' and control characters as '_'.
+fn safe_key(value: &str) -> String {
+    value
+        .chars()
+        .map(|c| match c {
+            '.' | '/' | '\\' => '_',
+            c if c.is_control() => '_',
+            c => c,
+        })
+        .collect()
+}
+
+/// The one value of a feature, as text (a key).
+fn one_value(v: &FeatureView<'_>) -> Option<String> {
+    let mut text = Vec::new();
+    let n = match v.kind() {
+        Kind::Int64 => {
+            v.int64s()
+                .take(1)
+                .for_each(|x| text.extend_from_slice(itoa::Buffer::new().format(x).as_bytes()));
+            v.int64s().take(2).count()
+        }
+        Kind::Float => {
+            v.floats().take(1).for_each(|x| float_text(x, &mut text));
+            v.floats().take(2).count()
+        }
+        Kind::Bytes => {
+            v.bytes().take(1).for_each(|x| text.extend_from_slice(x));
+            v.bytes().take(2).count()
+        }
+        Kind::None => 0,
+    };
+    (n == 1).then(|| String::from_utf8(text).ok()).flatten()
+}
+
+impl Work for Layout<'_> {
+    type Out = Samples;
+
+    fn record(&self, decoder: &mut Decoder, record: &Record<'_>, out: &mut Samples) -> Result<()> {
+        let at = format!("{}: record {} at byte {}", record.name, record.index, record.offset);
+        let (mut sample, taken) = self.members(decoder, record, at, out)?;
+        // The other features: the JSONL mapping (a SequenceExample's
+        // feature lists too).
+        let keep = |name: &str| !taken.contains(name);
+        let look = Look {
+            short: None,
+            keep: Some(&keep),
+        };
+        example::render_out(
+            decoder,
+            Format::Json,
+            &look,
+            record.ty,
+            record.strict,
+            record.payload,
+            &mut Out::new(&mut out.data),
+        )
+        .map_err(|e| decode_error(record.name, record.index, record.offset, e))?;
+        if out.data.last() == Some(&b'\n') {
+            out.data.pop();
+        }
+        sample.members.push(("json".into(), None, out.data.len()));
+        out.samples.push(sample);
+        Ok(())
+    }
+}
+
+impl Layout<'_> {
+    /// The media and label members of a record (copied to `out.data`),
+    /// and the names of the features they hold.
+    fn members(
+        &self,
+        decoder: &mut Decoder,
+        record: &Record<'_>,
+        at: String,
+        out: &mut Samples,
+    ) -> Result<(Sample, HashSet<String>)> {
+        // A SequenceExample's feature lists stay in the .json, and so does
+        // a context feature with a feature list of its name (the .json's
+        // filter takes names, not sections).
+        let mut lists: Vec<&str> = Vec::new();
+        let features = match record.ty {
+            MessageType::Example => decoder.example(record.payload, record.strict).map(|e| e.features()),
+            MessageType::SequenceExample => decoder.sequence_example(record.payload, record.strict).map(|s| {
+                lists.extend(s.feature_lists().iter().flat_map(|l| l.entries()).map(|(k, _)| k));
+                s.context()
+            }),
+            other => bail!(
+                "{}: the records are {}: to-wds writes Examples and SequenceExamples",
+                record.name,
+                other.name()
+            ),
+        }
+        .map_err(|e| decode_error(record.name, record.index, record.offset, e))?;
+        // The features by name (the last entry of a name wins, as protobuf
+        // reads a map), in name order.
+        let mut by_name: HashMap<&str, FeatureView<'_>> = HashMap::new();
+        for (name, value) in features.iter().flat_map(|f| f.entries()) {
+            by_name.insert(name, value);
+        }
+        let mut names: Vec<&str> = by_name.keys().copied().collect();
+        names.sort_unstable();
+        let key = match self.key {
+            None => None,
+            Some(k) => {
+                let value = by_name.get(k).and_then(one_value).with_context(|| {
+                    format!("{at}: --key {k}: the record has no one-value feature {k} (text or a number)")
+                })?;
+                let key = safe_key(&value);
+                if key.is_empty() {
+                    bail!("{at}: --key {k}: an empty value");
+                }
+                Some(key)
+            }
+        };
+        let cls = match self.cls {
+            Some(c) => Some(c),
+            None => names.iter().copied().find(|n| is_label(n)),
+        };
+        let mut sample = Sample {
+            key,
+            members: Vec::new(),
+            at,
+        };
+        let mut taken: HashSet<String> = HashSet::new();
+        // The members' suffixes, and per `NAME.EXT` the next number to try.
+        let mut used: HashSet<String> = HashSet::new();
+        let mut next: HashMap<String, usize> = HashMap::new();
+        for &name in &names {
+            if lists.contains(&name) {
+                continue;
+            }
+            let v = &by_name[name];
+            if Some(name) == cls && v.kind() == Kind::Int64 && v.int64s().take(2).count() == 1 {
+                let x = v.int64s().next().unwrap_or_default();
+                out.data.extend_from_slice(itoa::Buffer::new().format(x).as_bytes());
+                let pax = (name != "cls").then(|| name.to_string());
+                sample.members.push(("cls".into(), pax, out.data.len()));
+                used.insert("cls".into());
+                taken.insert(name.to_string());
+                continue;
+            }
+            if v.kind() != Kind::Bytes || v.bytes().take(2).count() != 1 {
+                continue;
+            }
+            let value = v.bytes().next().unwrap_or_default();
+            let Some(ext) = example::media::extension(value) else {
+                continue;
+            };
+            let mut suffix = ext.to_string();
+            if used.contains(&suffix) {
+                let base = ext_name(name);
+                suffix = format!("{base}.{ext}");
+                // The numbers below `n` are all in use already (never
+                // freed), so the search goes on from there: the same
+                // names as counting from 1, in linear time.
+                let n = next.entry(suffix.clone()).or_insert(1);
+                while used.contains(&suffix) {
+                    suffix = format!("{base}{n}.{ext}");
+                    *n += 1;
+                }
+            }
+            used.insert(suffix.clone());
+            out.data.extend_from_slice(value);
+            let pax = (name != suffix).then(|| name.to_string());
+            sample.members.push((suffix, pax, out.data.len()));
+            taken.insert(name.to_string());
+        }
+        Ok((sample, taken))
+    }
+}
+
+/// Appends one PAX record (`LEN KEY=VALUE\n`, LEN counting itself).
+fn pax_record(out: &mut Vec<u8>, key: &str, value: &[u8]) {
+    let base = key.len() + value.len() + 3;
+    let mut len = base + 1;
+    while len != base + len.to_string().len() {
+        len = base + len.to_string().len();
+    }
+    out.extend_from_slice(len.to_string().as_bytes());
+    out.push(b' ');
+    out.extend_from_slice(key.as_bytes());
+    out.push(b'=');
+    out.extend_from_slice(value);
+    out.push(b'\n');
+}
+
+/// Zeros to the next 512-byte block.
+fn pad(out: &mut impl Write, len: u64) -> std::io::Result<()> {
+    let rest = (512 - len % 512) % 512;
+    out.write_all(&[0u8; 512][..rest as usize])
+}
+
+/// A header of a regular file (or of a PAX header with `ty`).
+fn header(name: &str, size: u64, ty: tar::EntryType) -> tar::Header {
+    let mut h = tar::Header::new_ustar();
+    // Names over 100 bytes are cut here; the PAX path gives them whole.
+    let mut cut = name.len().min(100);
+    while !name.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let bytes = &name.as_bytes()[..cut];
+    if let Some(ustar) = h.as_ustar_mut() {
+        ustar.name[..bytes.len()].copy_from_slice(bytes);
+    }
+    h.set_size(size);
+    h.set_mode(0o444);
+    h.set_mtime(0);
+    h.set_uid(0);
+    h.set_gid(0);
+    h.set_entry_type(ty);
+    h.set_cksum();
+    h
+}
+
+/// Writes one member: a PAX header (the feature's name, the whole path
+/// when over 100 bytes) if needed, the ustar header, the data, padding.
+pub(crate) fn append_member(
+    out: &mut impl Write,
+    name: &str,
+    data: &[u8],
+    feature: Option<&str>,
+) -> std::io::Result<()> {
+    if feature.is_some() || name.len() > 100 {
+        let mut records = Vec::new();
+        if name.len() > 100 {
+            pax_record(&mut records, "path", name.as_bytes());
+        }
+        if let Some(f) = feature {
+            pax_record(&mut records, PAX_FEATURE, f.as_bytes());
+        }
+        let h = header("././@PaxHeader", records.len() as u64, tar::EntryType::XHeader);
+        out.write_all(h.as_bytes())?;
+        out.write_all(&records)?;
+        pad(out, records.len() as u64)?;
+    }
+    let h = header(name, data.len() as u64, tar::EntryType::Regular);
+    out.write_all(h.as_bytes())?;
+    out.write_all(data)?;
+    pad(out, data.len() as u64)
+}
+
+/// `DIR/NAME.tar` → `DIR/NAME-000003.tar`.
+fn shard_path(out: &Path, k: u64) -> PathBuf {
+    let mut name = out.file_stem().unwrap_or_default().to_os_string();
+    name.push(format!("-{k:06}.tar"));
+    out.with_file_name(name)
+}
+
+/// The shards being written.
+struct Shards<'a> {
+    set: &'a mut OutputSet,
+    out: &'a Path,
+    max_size: u64,
+    max_records: u64,
+    /// The open shard: its index in the set, bytes and samples in it.
+    current: Option<(usize, u64, u64)>,
+    made: u64,
+}
+
+impl Shards<'_> {
+    /// Makes room for a sample of `size` bytes: a new shard when the open
+    /// one is full.
+    fn room(&mut self, size: u64) -> Result<usize> {
+        if let Some((i, bytes, samples)) = self.current {
+            if samples > 0 && (bytes + size + 1024 > self.max_size || samples >= self.max_records) {
+                self.close()?;
+            } else {
+                return Ok(i);
+            }
+        }
+        let path = shard_path(self.out, self.made);
+        let i = self.set.create(&path, Some(Compression::None), 1)?;
+        self.made += 1;
+        self.current = Some((i, 0, 0));
+        Ok(i)
+    }
+
+    fn wrote(&mut self, size: u64) {
+        if let Some((_, bytes, samples)) = &mut self.current {
+            *bytes += size;
+            *samples += 1;
+        }
+    }
+
+    /// Ends the open shard: the two zero blocks that end a tar.
+    fn close(&mut self) -> Result<()> {
+        if let Some((i, _, _)) = self.current.take() {
+            let shard = self.set.get(i);
+            shard
+                .write_all(&[0u8; 1024])
+                .with_context(|| format!("{}: cannot write", shard.display()))?;
+            self.set.end(i)?;
+        }
+        Ok(())
+    }
+}
+
+pub(crate) fn run(args: &ToWdsArgs, ctx: &Ctx) -> Result<Exit> {
+    let out = &args.output;
+    let lower = out.as_os_str().as_encoded_bytes().to_ascii_lowercase();
+    if !lower.ends_with(b".tar") || out.file_name().is_none_or(|n| n.len() <= 4) {
+        bail!(
+            "-o {}: name the shards DIR/NAME.tar (NAME-000000.tar, NAME-000001.tar, ... are written)",
+            show_path(out)
+        );
+    }
+    let fixed = args.payload.fixed();
+    if let Some(t @ (MessageType::Raw | MessageType::Elwc)) = fixed {
+        bail!("--type {}: to-wds writes Examples and SequenceExamples", t.name());
+    }
+    let inputs = args.input.expand()?;
+    let mut set = OutputSet::new(&inputs, &[], "-o");
+    let mut shards = Shards {
+        set: &mut set,
+        out,
+        max_size: args.shard_size,
+        max_records: args.shard_records.unwrap_or(u64::MAX),
+        current: None,
+        made: 0,
+    };
+    // The first shard exists before any reading: an unwritable output fails at once.
+    shards.room(0)?;
+    let layout = Layout {
+        key: args.key.as_deref(),
+        cls: args.cls.as_deref(),
+    };
+    let jobs = args.jobs.get();
+    let open = args.input.options();
+    let how = batches::Reading {
+        open: &open,
+        types: Types::given(fixed, Types::Dataset),
+        jobs: args.jobs.for_inputs(&inputs),
+        range: batches::Range::default(),
+        sample: None,
+        probe_limit: false,
+        filter: args.filter.get(),
+    };
+    let progress = ctx.progress(crate::io::input::total_size(&inputs));
+    let update = |bytes, records| progress.update(bytes, records);
+    let mut number = 0u64;
+    let mut last_key = String::new();
+    let mut failed = None;
+    let mut member = Vec::new();
+    // A sample's members: `data[base..]` up to each member's end.
+    let mut write_sample = |shards: &mut Shards<'_>, data: &[u8], base: usize, sample: &Sample| -> Result<()> {
+        let key = match &sample.key {
+            Some(k) => k.clone(),
+            None => format!("{number:09}"),
+        };
+        number += 1;
+        if key == last_key {
+            bail!(
+                "{}: --key gives '{}' to two samples in a row: the webdataset library would merge them",
+                sample.at,
+                crate::io::input::escape_name(key.as_bytes())
+            );
+        }
+        member.clear();
+        let mut start = base;
+        for (ext, feature, end) in &sample.members {
+            append_member(
+                &mut member,
+                &format!("{key}.{ext}"),
+                &data[start..*end],
+                feature.as_deref(),
+            )?;
+            start = *end;
+        }
+        let i = shards.room(member.len() as u64)?;
+        let shard = shards.set.get(i);
+        shard
+            .write_all(&member)
+            .with_context(|| format!("{}: cannot write", shard.display()))?;
+        shards.wrote(member.len() as u64);
+        last_key = key;
+        Ok(())
+    };
+    let write = |out: &Samples| {
+        let mut start = 0;
+        for sample in &out.samples {
+            let end = sample.members.last().map_or(start, |m| m.2);
+            if let Err(e) = write_sample(&mut shards, &out.data, start, sample) {
+                failed = Some(e);
+                return Err(std::io::Error::other(pipeline::Stopped));
+            }
+            start = end;
+        }
+        Ok(())
+    };
+    let (_, result) = batches::run(&inputs, &how, pipeline::workers(jobs), &layout, write, &update);
+    progress.finish();
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    result?;
+    shards.close()?;
+    let made = shards.made;
+    set.commit()?;
+    let mut stdout = output::stdout();
+    writeln!(
+        stdout,
+        "{number} samples in {made} shard{}: {} ...",
+        if made == 1 { "" } else { "s" },
+        show_path(&shard_path(out, 0))
+    )?;
+    stdout.flush()?;
+    Ok(Exit::Success)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pax_records_count_their_own_length() {
+        let mut out = Vec::new();
+        pax_record(&mut out, "TFR.feature", b"image/encoded");
+        assert_eq!(out, b"29 TFR.feature=image/encoded\n");
+        let mut out = Vec::new();
+        pax_record(&mut out, "path", &[b'a'; 94]);
+        // 94 + 4 + 3 = 101 bytes, plus 3 digits: 104.
+        assert_eq!(out.len(), 104);
+        assert!(out.starts_with(b"104 path="));
+    }
+
+    #[test]
+    fn names_and_keys_are_safe_for_webdataset() {
+        assert_eq!(ext_name("image/Encoded.v2"), "image_encoded_v2");
+        assert_eq!(safe_key("img_001.jpg"), "img_001_jpg");
+        assert_eq!(safe_key("a/b\n"), "a_b_");
+        assert_eq!(
+            shard_path(Path::new("wds/shard.tar"), 3),
+            Path::new("wds/shard-000003.tar")
+        );
+        assert!(is_label("label") && is_label("image/class/label") && !is_label("labels"));
+    }
+}
