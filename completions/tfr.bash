@@ -25,8 +25,14 @@ _tfr() {
             tfr,extract)
                 cmd="tfr__subcmd__extract"
                 ;;
+            tfr,from-arrow)
+                cmd="tfr__subcmd__from__subcmd__arrow"
+                ;;
             tfr,from-jsonl)
                 cmd="tfr__subcmd__from__subcmd__jsonl"
+                ;;
+            tfr,from-parquet)
+                cmd="tfr__subcmd__from__subcmd__parquet"
                 ;;
             tfr,from-wds)
                 cmd="tfr__subcmd__from__subcmd__wds"
@@ -58,11 +64,17 @@ _tfr() {
             tfr,stats)
                 cmd="tfr__subcmd__stats"
                 ;;
+            tfr,to-arrow)
+                cmd="tfr__subcmd__to__subcmd__arrow"
+                ;;
             tfr,to-csv)
                 cmd="tfr__subcmd__to__subcmd__csv"
                 ;;
             tfr,to-jsonl)
                 cmd="tfr__subcmd__to__subcmd__jsonl"
+                ;;
+            tfr,to-parquet)
+                cmd="tfr__subcmd__to__subcmd__parquet"
                 ;;
             tfr,to-wds)
                 cmd="tfr__subcmd__to__subcmd__wds"
@@ -82,8 +94,14 @@ _tfr() {
             tfr__subcmd__help,extract)
                 cmd="tfr__subcmd__help__subcmd__extract"
                 ;;
+            tfr__subcmd__help,from-arrow)
+                cmd="tfr__subcmd__help__subcmd__from__subcmd__arrow"
+                ;;
             tfr__subcmd__help,from-jsonl)
                 cmd="tfr__subcmd__help__subcmd__from__subcmd__jsonl"
+                ;;
+            tfr__subcmd__help,from-parquet)
+                cmd="tfr__subcmd__help__subcmd__from__subcmd__parquet"
                 ;;
             tfr__subcmd__help,from-wds)
                 cmd="tfr__subcmd__help__subcmd__from__subcmd__wds"
@@ -115,11 +133,17 @@ _tfr() {
             tfr__subcmd__help,stats)
                 cmd="tfr__subcmd__help__subcmd__stats"
                 ;;
+            tfr__subcmd__help,to-arrow)
+                cmd="tfr__subcmd__help__subcmd__to__subcmd__arrow"
+                ;;
             tfr__subcmd__help,to-csv)
                 cmd="tfr__subcmd__help__subcmd__to__subcmd__csv"
                 ;;
             tfr__subcmd__help,to-jsonl)
                 cmd="tfr__subcmd__help__subcmd__to__subcmd__jsonl"
+                ;;
+            tfr__subcmd__help,to-parquet)
+                cmd="tfr__subcmd__help__subcmd__to__subcmd__parquet"
                 ;;
             tfr__subcmd__help,to-wds)
                 cmd="tfr__subcmd__help__subcmd__to__subcmd__wds"
@@ -137,7 +161,7 @@ _tfr() {
 
     case "${cmd}" in
         tfr)
-            opts="-q -h -V --quiet --color --no-sign-request --timeout --help --version cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle help"
+            opts="-q -h -V --quiet --color --no-sign-request --timeout --help --version cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle to-parquet to-arrow from-parquet from-arrow help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -159,7 +183,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__cat)
-            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --type --max-bytes --max-values --full --features --exclude --skip --limit --sample --seed --where --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-f -t -n -j -q -h -V --compression --max-record-size --part --format --type --max-bytes --max-values --full --features --exclude --skip --limit --sample --seed --where --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -170,6 +194,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -253,7 +281,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__count)
-            opts="-t -j -q -h -V --compression --max-record-size --json --by --type --where --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-t -j -q -h -V --compression --max-record-size --part --json --by --type --where --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -264,6 +292,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -307,7 +339,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__extract)
-            opts="-o -t -n -j -q -h -V --compression --max-record-size --feature --output --name --type --skip --limit --sample --seed --where --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -t -n -j -q -h -V --compression --max-record-size --part --feature --output --name --type --skip --limit --sample --seed --where --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -318,6 +350,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -367,6 +403,48 @@ _tfr() {
                     ;;
                 --where)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tfr__subcmd__from__subcmd__arrow)
+            opts="-o -j -q -h -V --output --compression --jobs --quiet --color --no-sign-request --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compression)
+                    COMPREPLY=($(compgen -W "none gzip zlib snappy" -- "${cur}"))
                     return 0
                     ;;
                 --jobs)
@@ -466,6 +544,48 @@ _tfr() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        tfr__subcmd__from__subcmd__parquet)
+            opts="-o -j -q -h -V --output --compression --jobs --quiet --color --no-sign-request --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compression)
+                    COMPREPLY=($(compgen -W "none gzip zlib snappy" -- "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         tfr__subcmd__from__subcmd__wds)
             opts="-o -t -j -q -h -V --output --output-compression --type --key --max-record-size --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -525,7 +645,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__head)
-            opts="-n -f -t -q -h -V --lines --skip --compression --max-record-size --format --type --max-bytes --max-values --full --features --exclude --where --quiet --color --no-sign-request --timeout --help --version"
+            opts="-n -f -t -q -h -V --lines --skip --compression --max-record-size --part --format --type --max-bytes --max-values --full --features --exclude --where --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -548,6 +668,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -603,7 +727,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__help)
-            opts="cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle help"
+            opts="cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle to-parquet to-arrow from-parquet from-arrow help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -658,7 +782,35 @@ _tfr() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        tfr__subcmd__help__subcmd__from__subcmd__arrow)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         tfr__subcmd__help__subcmd__from__subcmd__jsonl)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tfr__subcmd__help__subcmd__from__subcmd__parquet)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -812,6 +964,20 @@ _tfr() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        tfr__subcmd__help__subcmd__to__subcmd__arrow)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         tfr__subcmd__help__subcmd__to__subcmd__csv)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -827,6 +993,20 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__help__subcmd__to__subcmd__jsonl)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tfr__subcmd__help__subcmd__to__subcmd__parquet)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -883,7 +1063,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__index)
-            opts="-j -q -h -V --compression --max-record-size --out-dir --check --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-j -q -h -V --compression --max-record-size --part --out-dir --check --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -894,6 +1074,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -925,7 +1109,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__report)
-            opts="-o -t -n -j -q -h -V --compression --max-record-size --output --records --sample --seed --image-feature --schema --max-aux-size --title --type --limit --features --exclude --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -t -n -j -q -h -V --compression --max-record-size --part --output --records --sample --seed --image-feature --schema --max-aux-size --title --type --limit --features --exclude --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -936,6 +1120,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1023,7 +1211,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__reshard)
-            opts="-o -j -q -h -V --compression --max-record-size --output --shards --shard-size --output-compression --where --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -j -q -h -V --compression --max-record-size --part --output --shards --shard-size --output-compression --where --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1034,6 +1222,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1085,7 +1277,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__schema)
-            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --json --type --limit --features --exclude --jobs --where --quiet --color --no-sign-request --timeout --help --version"
+            opts="-f -t -n -j -q -h -V --compression --max-record-size --part --format --json --type --limit --features --exclude --jobs --where --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1096,6 +1288,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1159,7 +1355,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__shuffle)
-            opts="-o -j -q -h -V --compression --max-record-size --output --output-compression --shards --seed --memory --temp-dir --where --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -j -q -h -V --compression --max-record-size --part --output --output-compression --shards --seed --memory --temp-dir --where --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1170,6 +1366,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1229,7 +1429,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__split)
-            opts="-o -j -q -h -V --compression --max-record-size --ratio --output --by --seed --shards --shard-size --output-compression --where --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -j -q -h -V --compression --max-record-size --part --ratio --output --by --seed --shards --shard-size --output-compression --where --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1240,6 +1440,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1303,7 +1507,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__stats)
-            opts="-f -t -n -j -q -h -V --compression --max-record-size --format --merge --max-aux-size --type --limit --features --exclude --jobs --where --quiet --color --no-sign-request --timeout --help --version"
+            opts="-f -t -n -j -q -h -V --compression --max-record-size --part --format --merge --max-aux-size --type --limit --features --exclude --jobs --where --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1314,6 +1518,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1384,8 +1592,8 @@ _tfr() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        tfr__subcmd__to__subcmd__csv)
-            opts="-t -o -s -n -j -q -h -V --compression --max-record-size --type --output --schema --lists --features --exclude --skip --limit --sample --seed --where --max-aux-size --jobs --quiet --color --no-sign-request --timeout --help --version"
+        tfr__subcmd__to__subcmd__arrow)
+            opts="-o -t -n -j -q -h -V --compression --max-record-size --part --output --type --schema --features --exclude --where --max-aux-size --skip --limit --sample --seed --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1396,6 +1604,108 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --type)
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    return 0
+                    ;;
+                -t)
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    return 0
+                    ;;
+                --schema)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --features)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --where)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-aux-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --skip)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sample)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tfr__subcmd__to__subcmd__csv)
+            opts="-t -o -s -n -j -q -h -V --compression --max-record-size --part --type --output --schema --lists --features --exclude --skip --limit --sample --seed --where --max-aux-size --jobs --quiet --color --no-sign-request --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --compression)
+                    COMPREPLY=($(compgen -W "auto none gzip zlib snappy" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1487,7 +1797,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__to__subcmd__jsonl)
-            opts="-t -f -o -n -j -q -h -V --compression --max-record-size --type --format --output --features --exclude --skip --limit --sample --seed --where --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-t -f -o -n -j -q -h -V --compression --max-record-size --part --type --format --output --features --exclude --skip --limit --sample --seed --where --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1498,6 +1808,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1580,8 +1894,8 @@ _tfr() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        tfr__subcmd__to__subcmd__wds)
-            opts="-o -t -j -q -h -V --compression --max-record-size --output --shard-size --shard-records --key --cls --type --where --jobs --quiet --color --no-sign-request --timeout --help --version"
+        tfr__subcmd__to__subcmd__parquet)
+            opts="-o -t -j -q -h -V --compression --max-record-size --part --output --type --schema --features --exclude --where --max-aux-size --shards --rows-per-file --output-compression --row-group-size --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1592,6 +1906,104 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --type)
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    return 0
+                    ;;
+                -t)
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    return 0
+                    ;;
+                --schema)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --features)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --where)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-aux-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shards)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rows-per-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output-compression)
+                    COMPREPLY=($(compgen -W "zstd snappy none" -- "${cur}"))
+                    return 0
+                    ;;
+                --row-group-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tfr__subcmd__to__subcmd__wds)
+            opts="-o -t -j -q -h -V --compression --max-record-size --part --output --shard-size --shard-records --key --cls --type --where --jobs --quiet --color --no-sign-request --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --compression)
+                    COMPREPLY=($(compgen -W "auto none gzip zlib snappy" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1655,7 +2067,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__validate)
-            opts="-s -t -j -q -h -V --schema --max-aux-size --compression --max-record-size --json --type --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-s -t -j -q -h -V --schema --max-aux-size --compression --max-record-size --part --json --type --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1678,6 +2090,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1713,7 +2129,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__verify__subcmd__crc)
-            opts="-t -j -q -h -V --compression --max-record-size --json --salvage --salvage-compression --payloads --type --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-t -j -q -h -V --compression --max-record-size --part --json --salvage --salvage-compression --payloads --type --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1724,6 +2140,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

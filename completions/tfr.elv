@@ -256,6 +256,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;to-csv'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand -t 'Payload type (all inputs are one dataset: its first record decides)'
             cand --type 'Payload type (all inputs are one dataset: its first record decides)'
             cand -o 'Write to OUT (through a temporary file renamed on success) instead of stdout'
@@ -287,6 +288,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;to-wds'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand -o 'The shards: DIR/NAME.tar writes DIR/NAME-000000.tar, ... (a local directory, created if missing, or an object-store prefix)'
             cand --output 'The shards: DIR/NAME.tar writes DIR/NAME-000000.tar, ... (a local directory, created if missing, or an object-store prefix)'
             cand --shard-size 'Shards of at most SIZE bytes (K, M, G: binary units); a sample larger than SIZE has a shard of its own'
@@ -331,6 +333,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;extract'= {
             cand --compression 'Input compression: detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts'' outputs, in K order, are the whole run''s; counts add up, `stats --merge` joins statistics'
             cand --feature 'The bytes feature whose values are written (an Example''s feature, a SequenceExample''s context feature)'
             cand -o 'The directory the files go to (created if missing)'
             cand --output 'The directory the files go to (created if missing)'
