@@ -363,3 +363,33 @@ fn outputs_are_refused_where_they_cannot_go() {
         .fails(2);
     assert!(e.contains("column mapping"), "{e}");
 }
+
+#[test]
+fn an_arrow_stream_into_a_closed_pipe_is_quiet_success() {
+    use std::io::Read;
+    use std::process::Stdio;
+    // Regression: the stream writer's broken pipe came back as an
+    // "Io error" line with exit 2.
+    let dir = Dir::new();
+    let payload = example_int("x", 7);
+    let many: Vec<&[u8]> = (0..50_000).map(|_| &payload[..]).collect();
+    let path = dir.write("big.tfrecord", &records(&many));
+    let schema = dir.tfr(&["schema", "-f", "json", &path]).run().ok();
+    dir.write("schema.json", schema.as_bytes());
+    let mut child = dir
+        .tfr(&["to-arrow", "--schema", "schema.json", &path, "-o", "-", "-j", "2"])
+        .cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 64];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "stderr: {stderr}");
+    assert_eq!(stderr, "");
+}
