@@ -51,7 +51,11 @@ pub(crate) fn run(args: &ToArrowArgs, ctx: &Ctx) -> Result<Exit> {
     let aux: Vec<&std::path::Path> = args.columns.schema.iter().map(|p| p.as_path()).collect();
     crate::io::same_file::refuse_input_as_output(&inputs, &aux, &args.output, "-o")?;
     let planned = args.columns.plan(&inputs, &args.input, jobs, false, ctx)?;
-    let convert = Convert::new(planned.plan.clone(), args.columns.wanted(&planned.plan));
+    let convert = Convert::new(
+        planned.plan.clone(),
+        args.columns.wanted(&planned.plan),
+        args.columns.schema.is_some(),
+    );
     let schema = convert.schema();
     let open = args.input.options();
     let mut how = args.columns.reading(&open, &planned.plan, jobs)?;

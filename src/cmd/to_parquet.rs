@@ -302,7 +302,11 @@ pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Exit> {
     }
     let planned = args.columns.plan(&inputs, &args.input, jobs, sharded, ctx)?;
     let split = split(args, planned.records.filter(|_| sharded));
-    let convert = Convert::new(planned.plan.clone(), args.columns.wanted(&planned.plan));
+    let convert = Convert::new(
+        planned.plan.clone(),
+        args.columns.wanted(&planned.plan),
+        args.columns.schema.is_some(),
+    );
     let props = WriterProperties::builder()
         .set_compression(match args.output_compression {
             ParquetCompression::Zstd => parquet::basic::Compression::ZSTD(Default::default()),

@@ -393,3 +393,53 @@ fn an_arrow_stream_into_a_closed_pipe_is_quiet_success() {
     assert_eq!(status.code(), Some(0), "stderr: {stderr}");
     assert_eq!(stderr, "");
 }
+
+#[test]
+fn features_in_any_order_and_a_name_given_twice_take_the_last_entry() {
+    use crate::proto::*;
+    use prost::Message;
+    let record = |entries: Vec<(&str, Feature)>| {
+        Example {
+            features: Some(Features {
+                feature: entries.into_iter().map(|(k, v)| FeatureEntry::new(k, v)).collect(),
+            }),
+        }
+        .encode_to_vec()
+    };
+    let payloads = [
+        record(vec![
+            ("a", Feature::int64s(vec![1])),
+            ("b", Feature::bytes(vec![b"x".to_vec()])),
+        ]),
+        record(vec![
+            ("b", Feature::bytes(vec![b"y".to_vec()])),
+            ("a", Feature::int64s(vec![2])),
+        ]),
+        record(vec![
+            ("a", Feature::int64s(vec![3])),
+            ("b", Feature::bytes(vec![b"z".to_vec()])),
+            ("a", Feature::int64s(vec![4])),
+        ]),
+        record(vec![("c", Feature::floats(vec![0.5])), ("a", Feature::int64s(vec![5]))]),
+    ];
+    let refs: Vec<&[u8]> = payloads.iter().map(|p| p.as_slice()).collect();
+    let dir = Dir::new();
+    let src = dir.write("mixed.tfrecord", &records(&refs));
+    dir.tfr(&["to-parquet", &src, "-o", "m.parquet"]).run().ok();
+    dir.tfr(&["from-parquet", "m.parquet", "-o", "back.tfrecord"])
+        .run()
+        .ok();
+    assert_eq!(printed(&dir, "back.tfrecord"), printed(&dir, &src));
+    let jsonl = dir.tfr(&["to-jsonl", "back.tfrecord"]).run().ok();
+    assert_eq!(jsonl.lines().nth(2).unwrap(), r#"{"a":[4],"b":["z"]}"#);
+    // A --schema that calls binary bytes a string: the record is named.
+    let bad = record(vec![("b", Feature::bytes(vec![vec![0xff, 0xfe]]))]);
+    let src = dir.write("bad.tfrecord", &records(&[&payloads[0], &bad]));
+    let schema = dir.tfr(&["schema", "-f", "json", &src]).run().ok();
+    dir.write("s.json", schema.replace("\"utf8\": 0.5", "\"utf8\": 1.0").as_bytes());
+    let e = dir
+        .tfr(&["to-parquet", "--schema", "s.json", &src, "-o", "x.parquet"])
+        .run()
+        .fails(2);
+    assert!(e.contains("record 1") && e.contains("not UTF-8"), "{e}");
+}
