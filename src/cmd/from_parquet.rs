@@ -14,7 +14,7 @@
 use crate::args::JobsArg;
 use crate::columnar::chunk::Source;
 use crate::columnar::encode::Layout;
-use crate::exit::Exit;
+use crate::exit::{catch_panic, Exit};
 use crate::io::{AtomicOutput, Compression, Input};
 use crate::output::{self, Ctx};
 use crate::pipeline::{self, Sender};
@@ -174,18 +174,27 @@ fn read_input(input: &Input, format: Format, tx: &mut Sender<'_, Job>, note: &mu
                 send(batch.map_err(|e| fail(&e))?, &l)?;
             }
         }
+        // arrow-ipc panics on some damage (a buffer's offset or length past
+        // its message body) instead of returning an error: the reader's
+        // calls run under `catch_panic`, a panic is the file's damage.
         Format::Arrow if head.starts_with(b"ARROW1") => {
-            let reader = arrow_ipc::reader::FileReader::try_new(source.reader(), None).map_err(|e| fail(&e))?;
+            let damaged = |e: String| anyhow!("{name}: damaged Arrow file: {e}");
+            let mut reader = catch_panic(|| arrow_ipc::reader::FileReader::try_new(source.reader(), None))
+                .map_err(damaged)?
+                .map_err(|e| fail(&e))?;
             let l = make_layout(&reader.schema())?;
-            for batch in reader {
+            while let Some(batch) = catch_panic(|| reader.next()).map_err(damaged)? {
                 send(batch.map_err(|e| fail(&e))?, &l)?;
             }
         }
         Format::Arrow => {
+            let damaged = |e: String| anyhow!("{name}: damaged Arrow stream: {e}");
             let buffered = std::io::BufReader::with_capacity(256 * 1024, source.reader());
-            let reader = arrow_ipc::reader::StreamReader::try_new(buffered, None).map_err(|e| fail(&e))?;
+            let mut reader = catch_panic(|| arrow_ipc::reader::StreamReader::try_new(buffered, None))
+                .map_err(damaged)?
+                .map_err(|e| fail(&e))?;
             let l = make_layout(&reader.schema())?;
-            for batch in reader {
+            while let Some(batch) = catch_panic(|| reader.next()).map_err(damaged)? {
                 send(batch.map_err(|e| fail(&e))?, &l)?;
             }
         }

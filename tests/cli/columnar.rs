@@ -443,3 +443,44 @@ fn features_in_any_order_and_a_name_given_twice_take_the_last_entry() {
         .fails(2);
     assert!(e.contains("record 1") && e.contains("not UTF-8"), "{e}");
 }
+
+#[test]
+fn damaged_arrow_files_and_streams_are_one_line_never_a_panic() {
+    // arrow-ipc panics on a buffer offset or length past its message body;
+    // every single-byte change of a small file (and stream) written by tfr
+    // must be an error line naming the input, or a clean conversion.
+    let dir = Dir::new();
+    let src = records(&[
+        &example_int("a", 7),
+        &example_float("b", 1.5),
+        &example("s", crate::proto::Feature::bytes(vec![b"xyz".to_vec(), Vec::new()])),
+    ]);
+    dir.write("small.tfrecord", &src);
+    dir.tfr(&["to-arrow", "small.tfrecord", "-o", "small.arrow"]).run().ok();
+    let file = std::fs::read(dir.path("small.arrow")).unwrap();
+    let stream = dir.tfr(&["to-arrow", "small.tfrecord", "-o", "-"]).run();
+    assert_eq!(stream.code, 0, "{}", stream.stderr);
+    let mut damaged = 0;
+    for (kind, good) in [("file", &file), ("stream", &stream.stdout)] {
+        for at in 0..good.len() {
+            let value = if at % 2 == 0 { 0x80 } else { 0xff };
+            if good[at] == value {
+                continue;
+            }
+            let mut bytes = good.clone();
+            bytes[at] = value;
+            dir.write("m.arrow", &bytes);
+            let r = dir.tfr(&["from-arrow", "m.arrow", "-o", "m.tfrecord"]).run();
+            let what = format!("{kind}: byte {at} set to {value:#x}: exit {}: {}", r.code, r.stderr);
+            assert!(!r.stderr.contains("internal error"), "{what}");
+            if r.code != 0 {
+                damaged += 1;
+                let line = r.fails(2);
+                assert!(line.contains("m.arrow") && !line.contains('\n'), "{what}");
+                assert!(!dir.path("m.tfrecord").exists(), "{what}");
+            }
+            let _ = std::fs::remove_file(dir.path("m.tfrecord"));
+        }
+    }
+    assert!(damaged > 0);
+}
