@@ -138,6 +138,18 @@ fn shards_and_rows_per_file_split_the_rows_in_order() {
     .run()
     .ok();
     assert_eq!(std::fs::read_dir(dir.path("e")).unwrap().count(), 300);
+    // A huge N: one line, at once, no files and no allocation per shard.
+    for n in ["4000000000", "10201"] {
+        let e = dir
+            .tfr(&["to-parquet", &src, "-o", "h/n.parquet", "--shards", n])
+            .run()
+            .fails(2);
+        assert!(
+            e.contains("more files than the 200 rows") && e.contains("at most 10000"),
+            "{e}"
+        );
+        assert!(!dir.path("h").exists() || std::fs::read_dir(dir.path("h")).unwrap().count() == 0);
+    }
 }
 
 #[test]
