@@ -9,7 +9,9 @@
 //! by the output's name). Memory: the reader's batch and the pipeline's
 //! window of batches, each about [`BATCH_BYTES`] of data; a Parquet row
 //! group's column chunks are read page by page. A stream input (stdin) is
-//! copied to a temporary file first (both formats end with a footer).
+//! checked for a magic first; an Arrow IPC stream is read as it comes, a
+//! Parquet or Arrow IPC file is copied to a temporary file first (both end
+//! with a footer), anything else is refused after its first 8 bytes.
 
 use crate::args::JobsArg;
 use crate::columnar::chunk::Source;
@@ -189,7 +191,11 @@ fn read_input(input: &Input, format: Format, tx: &mut Sender<'_, Job>, note: &mu
         }
         Format::Arrow => {
             let damaged = |e: String| anyhow!("{name}: damaged Arrow stream: {e}");
-            let buffered = std::io::BufReader::with_capacity(256 * 1024, source.reader());
+            let from: Box<dyn std::io::Read + Send> = match source.take_stream() {
+                Some(live) => live,
+                None => Box::new(source.reader()),
+            };
+            let buffered = std::io::BufReader::with_capacity(256 * 1024, from);
             let mut reader = catch_panic(|| arrow_ipc::reader::StreamReader::try_new(buffered, None))
                 .map_err(damaged)?
                 .map_err(|e| fail(&e))?;

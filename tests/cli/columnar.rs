@@ -496,3 +496,42 @@ fn damaged_arrow_files_and_streams_are_one_line_never_a_panic() {
     }
     assert!(damaged > 0);
 }
+
+#[test]
+fn stdin_is_checked_for_a_magic_and_an_arrow_stream_read_as_it_comes() {
+    // Neither Arrow nor Parquet: refused at once, not copied to the end
+    // (an endless stdin would fill the disk).
+    let dir = Dir::new();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tfr"))
+        .current_dir(dir.path(""))
+        .args(["from-arrow", "-", "-o", "x.tfrecord"])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // The pipe is never closed: tfr must answer from the first bytes.
+    let writer = std::thread::spawn(move || {
+        let zeros = vec![0u8; 64 * 1024];
+        for _ in 0..4096 {
+            if std::io::Write::write_all(&mut stdin, &zeros).is_err() {
+                return true;
+            }
+        }
+        false
+    });
+    let out = child.wait_with_output().unwrap();
+    assert!(writer.join().unwrap(), "tfr read 256 MiB of zeros");
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{e}");
+    assert!(e.contains("not an Arrow IPC file or stream"), "{e}");
+    // An Arrow IPC stream on stdin (read as it comes, not copied) converts.
+    let src = data("notebook.tfrecord");
+    let stream = dir.tfr(&["to-arrow", &src, "-o", "-"]).run();
+    assert_eq!(stream.code, 0, "{}", stream.stderr);
+    dir.tfr(&["from-arrow", "-o", "s.tfrecord"])
+        .stdin(&stream.stdout)
+        .run()
+        .ok();
+    assert_eq!(printed(&dir, "s.tfrecord"), printed(&dir, &src));
+}
