@@ -20,8 +20,11 @@ pub struct Source {
     len: u64,
     name: String,
     /// An Arrow IPC stream not copied (see [`Source::take_stream`]).
-    live: Option<std::sync::Arc<std::sync::Mutex<Option<Box<dyn Read + Send>>>>>,
+    live: Option<Live>,
 }
+
+/// A stream taken once by whichever clone of the [`Source`] asks first.
+type Live = std::sync::Arc<std::sync::Mutex<Option<Box<dyn Read + Send>>>>;
 
 impl Source {
     /// Opens an input; a stream is copied to a temporary file first.
