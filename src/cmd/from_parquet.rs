@@ -159,21 +159,48 @@ fn read_input(input: &Input, format: Format, tx: &mut Sender<'_, Job>, note: &mu
     };
     match format {
         Format::Parquet => {
-            use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-            let builder = ParquetRecordBatchReaderBuilder::try_new(source.clone()).map_err(|e| fail(&e))?;
-            let meta = builder.metadata().clone();
+            use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ParquetRecordBatchReaderBuilder};
+            let meta = ArrowReaderMetadata::load(&source, Default::default()).map_err(|e| fail(&e))?;
             let per_row = meta
+                .metadata()
                 .row_groups()
                 .iter()
                 .filter(|g| g.num_rows() > 0)
                 .map(|g| (g.total_byte_size().max(0) as u64 / g.num_rows() as u64).max(1))
                 .max()
                 .unwrap_or(1);
-            let rows = (BATCH_BYTES as u64 / per_row).clamp(1, 65_536) as usize;
-            let l = make_layout(builder.schema())?;
-            let reader = builder.with_batch_size(rows).build().map_err(|e| fail(&e))?;
-            for batch in reader {
-                send(batch.map_err(|e| fail(&e))?, &l)?;
+            let l = make_layout(meta.schema())?;
+            // The row groups' sizes are encoded sizes (a dictionary counted
+            // once): a first batch of at most 64 rows measures the decoded
+            // size, and the reader starts again where it is with batches
+            // sized from it; whenever a batch holds over twice
+            // BATCH_BYTES, from there with batches sized from that one.
+            let fit = |per_row: u64| (BATCH_BYTES as u64 / per_row.max(1)).clamp(1, 65_536) as usize;
+            let mut rows = fit(per_row).min(64);
+            let (mut done, mut probing) = (0usize, true);
+            'read: loop {
+                let reader = ParquetRecordBatchReaderBuilder::new_with_metadata(source.clone(), meta.clone())
+                    .with_offset(done)
+                    .with_batch_size(rows)
+                    .build()
+                    .map_err(|e| fail(&e))?;
+                for batch in reader {
+                    let batch = batch.map_err(|e| fail(&e))?;
+                    let n = batch.num_rows();
+                    let size = batch.get_array_memory_size();
+                    done += n;
+                    send(batch, &l)?;
+                    if n > 0 && (probing || size > 2 * BATCH_BYTES) {
+                        let next = fit((size / n) as u64);
+                        if probing && next > rows || next < rows {
+                            probing = false;
+                            rows = next;
+                            continue 'read;
+                        }
+                        probing = false;
+                    }
+                }
+                break;
             }
         }
         // arrow-ipc panics on some damage (a buffer's offset or length past

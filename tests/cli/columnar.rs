@@ -535,3 +535,39 @@ fn stdin_is_checked_for_a_magic_and_an_arrow_stream_read_as_it_comes() {
         .ok();
     assert_eq!(printed(&dir, "s.tfrecord"), printed(&dir, &src));
 }
+
+#[test]
+fn dictionary_encoded_parquet_is_read_in_batches_sized_by_decoded_bytes() {
+    // 437 bytes of Parquet (one dictionary entry of 20 KB, 20,000 rows)
+    // are 400 MB of strings: batches sized from the encoded size took them
+    // all at once (and aborted under a 400 MB address-space limit).
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let python = std::env::var_os("TFR_TF_PYTHON")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| root.join("target/venv-tf/bin/python"));
+    let dir = Dir::new();
+    let made = std::process::Command::new(&python)
+        .current_dir(dir.path(""))
+        .args([
+            "-c",
+            "import pyarrow as pa, pyarrow.parquet as pq; \
+             pq.write_table(pa.table({'s': ['x' * 20000] * 20000}), 'bomb.parquet', compression='zstd')",
+        ])
+        .output();
+    if !made.is_ok_and(|o| o.status.success()) {
+        skip_or_fail("no Python with pyarrow (pip install pyarrow into target/venv-tf)");
+        return;
+    }
+    let r = std::process::Command::new("sh")
+        .current_dir(dir.path(""))
+        .args([
+            "-c",
+            "ulimit -v 400000; exec \"$0\" from-parquet bomb.parquet -j 1 -o bomb.tfrecord",
+            env!("CARGO_BIN_EXE_tfr"),
+        ])
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(0), "{e}");
+    assert_eq!(dir.tfr(&["count", "bomb.tfrecord"]).run().ok().trim(), "20000");
+}
