@@ -534,6 +534,31 @@ def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_s
                  [str(js), "-o", str(tmp / "from.snappy"), "--compression", "snappy"], N, js_b,
                  "tfr.from-jsonl.notebook", None, Target(), None, tmp / "from.snappy",
                  flags=" --compression snappy", note="ratio: × plain output")
+    # Parquet and Arrow (issue 30): to-parquet ≤ 2× to-jsonl, from-parquet ≤ 2× from-jsonl.
+    tfr_case("tfr.to-parquet.notebook", "to-parquet", "notebook 1M", [str(nb), "-o", str(tmp / "n.parquet")], N, nb_b,
+             "tfr.to-jsonl.notebook", None, Target(max_ratio=2.0), None, tmp / "n.parquet",
+             note="ratio: × to-jsonl (target ≤ 2); zstd")
+    tfr_case("tfr.to-parquet.snappy", "to-parquet", "notebook 1M",
+             [str(nb), "-o", str(tmp / "ns.parquet"), "--output-compression", "snappy"], N, nb_b,
+             "tfr.to-jsonl.notebook", None, Target(max_ratio=2.0), None, tmp / "ns.parquet",
+             flags=" --output-compression snappy", note="ratio: × to-jsonl")
+    tfr_case("tfr.to-arrow.notebook", "to-arrow", "notebook 1M", [str(nb), "-o", str(tmp / "n.arrow")], N, nb_b,
+             "tfr.to-jsonl.notebook", None, Target(), None, tmp / "n.arrow", note="ratio: × to-jsonl")
+    pq_file, arrow_file = d / "notebook.parquet", d / "notebook.arrow"
+    if "to-parquet" in cmds and not pq_file.exists():
+        run_checked([T, "to-parquet", str(nb), "-o", str(pq_file)])
+    if "to-arrow" in cmds and not arrow_file.exists():
+        run_checked([T, "to-arrow", str(nb), "-o", str(arrow_file)])
+    if pq_file.exists():
+        tfr_case("tfr.from-parquet.notebook", "from-parquet", "notebook.parquet",
+                 [str(pq_file), "-o", str(tmp / "fromp.tfrecord")], N, pq_file.stat().st_size,
+                 "tfr.from-jsonl.notebook", None, Target(max_ratio=2.0), None, tmp / "fromp.tfrecord",
+                 note="ratio: × from-jsonl (target ≤ 2)")
+    if arrow_file.exists():
+        tfr_case("tfr.from-arrow.notebook", "from-arrow", "notebook.arrow",
+                 [str(arrow_file), "-o", str(tmp / "froma.tfrecord")], N, arrow_file.stat().st_size,
+                 "tfr.from-jsonl.notebook", None, Target(), None, tmp / "froma.tfrecord",
+                 note="ratio: × from-jsonl")
     tfr_case("tfr.verify.payloads", "verify-crc", "notebook 1M", ["--payloads", str(nb)], N, nb_b, "tfr.verify.notebook", None,
              Target(), expect_in_stdout("all intact"), flags=" --payloads", note="ratio: × verify-crc")
     tfr_case("tfr.schema.notebook", "schema", "notebook 1M", [str(nb)], N, nb_b, None, None, Target(min_rps=4e6), nonempty)

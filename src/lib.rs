@@ -56,6 +56,10 @@ mod cli_main {
         // files, open uploads), exit 2 at once, from any thread. Unwinding
         // could leave the other threads waiting for the one that panicked.
         std::panic::set_hook(Box::new(|info| {
+            // A panic that `exit::catch_panic` turns into an error.
+            if crate::exit::panic_is_caught() {
+                return;
+            }
             let what = info.to_string().replace('\n', ": ");
             output::error_line(format_args!("internal error, a bug in tfr (please report it): {what}"));
             crate::io::output_file::cleanup::remove_pending();

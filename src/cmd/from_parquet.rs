@@ -9,12 +9,14 @@
 //! by the output's name). Memory: the reader's batch and the pipeline's
 //! window of batches, each about [`BATCH_BYTES`] of data; a Parquet row
 //! group's column chunks are read page by page. A stream input (stdin) is
-//! copied to a temporary file first (both formats end with a footer).
+//! checked for a magic first; an Arrow IPC stream is read as it comes, a
+//! Parquet or Arrow IPC file is copied to a temporary file first (both end
+//! with a footer), anything else is refused after its first 8 bytes.
 
 use crate::args::JobsArg;
 use crate::columnar::chunk::Source;
 use crate::columnar::encode::Layout;
-use crate::exit::Exit;
+use crate::exit::{catch_panic, Exit};
 use crate::io::{AtomicOutput, Compression, Input};
 use crate::output::{self, Ctx};
 use crate::pipeline::{self, Sender};
@@ -157,35 +159,75 @@ fn read_input(input: &Input, format: Format, tx: &mut Sender<'_, Job>, note: &mu
     };
     match format {
         Format::Parquet => {
-            use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-            let builder = ParquetRecordBatchReaderBuilder::try_new(source.clone()).map_err(|e| fail(&e))?;
-            let meta = builder.metadata().clone();
+            use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ParquetRecordBatchReaderBuilder};
+            let meta = ArrowReaderMetadata::load(&source, Default::default()).map_err(|e| fail(&e))?;
             let per_row = meta
+                .metadata()
                 .row_groups()
                 .iter()
                 .filter(|g| g.num_rows() > 0)
                 .map(|g| (g.total_byte_size().max(0) as u64 / g.num_rows() as u64).max(1))
                 .max()
                 .unwrap_or(1);
-            let rows = (BATCH_BYTES as u64 / per_row).clamp(1, 65_536) as usize;
-            let l = make_layout(builder.schema())?;
-            let reader = builder.with_batch_size(rows).build().map_err(|e| fail(&e))?;
-            for batch in reader {
-                send(batch.map_err(|e| fail(&e))?, &l)?;
+            let l = make_layout(meta.schema())?;
+            // The row groups' sizes are encoded sizes (a dictionary counted
+            // once): a first batch of at most 64 rows measures the decoded
+            // size, and the reader starts again where it is with batches
+            // sized from it; whenever a batch holds over twice
+            // BATCH_BYTES, from there with batches sized from that one.
+            let fit = |per_row: u64| (BATCH_BYTES as u64 / per_row.max(1)).clamp(1, 65_536) as usize;
+            let mut rows = fit(per_row).min(64);
+            let (mut done, mut probing) = (0usize, true);
+            'read: loop {
+                let reader = ParquetRecordBatchReaderBuilder::new_with_metadata(source.clone(), meta.clone())
+                    .with_offset(done)
+                    .with_batch_size(rows)
+                    .build()
+                    .map_err(|e| fail(&e))?;
+                for batch in reader {
+                    let batch = batch.map_err(|e| fail(&e))?;
+                    let n = batch.num_rows();
+                    let size = batch.get_array_memory_size();
+                    done += n;
+                    send(batch, &l)?;
+                    if n > 0 && (probing || size > 2 * BATCH_BYTES) {
+                        let next = fit((size / n) as u64);
+                        if probing && next > rows || next < rows {
+                            probing = false;
+                            rows = next;
+                            continue 'read;
+                        }
+                        probing = false;
+                    }
+                }
+                break;
             }
         }
+        // arrow-ipc panics on some damage (a buffer's offset or length past
+        // its message body) instead of returning an error: the reader's
+        // calls run under `catch_panic`, a panic is the file's damage.
         Format::Arrow if head.starts_with(b"ARROW1") => {
-            let reader = arrow_ipc::reader::FileReader::try_new(source.reader(), None).map_err(|e| fail(&e))?;
+            let damaged = |e: String| anyhow!("{name}: damaged Arrow file: {e}");
+            let mut reader = catch_panic(|| arrow_ipc::reader::FileReader::try_new(source.reader(), None))
+                .map_err(damaged)?
+                .map_err(|e| fail(&e))?;
             let l = make_layout(&reader.schema())?;
-            for batch in reader {
+            while let Some(batch) = catch_panic(|| reader.next()).map_err(damaged)? {
                 send(batch.map_err(|e| fail(&e))?, &l)?;
             }
         }
         Format::Arrow => {
-            let buffered = std::io::BufReader::with_capacity(256 * 1024, source.reader());
-            let reader = arrow_ipc::reader::StreamReader::try_new(buffered, None).map_err(|e| fail(&e))?;
+            let damaged = |e: String| anyhow!("{name}: damaged Arrow stream: {e}");
+            let from: Box<dyn std::io::Read + Send> = match source.take_stream() {
+                Some(live) => live,
+                None => Box::new(source.reader()),
+            };
+            let buffered = std::io::BufReader::with_capacity(256 * 1024, from);
+            let mut reader = catch_panic(|| arrow_ipc::reader::StreamReader::try_new(buffered, None))
+                .map_err(damaged)?
+                .map_err(|e| fail(&e))?;
             let l = make_layout(&reader.schema())?;
-            for batch in reader {
+            while let Some(batch) = catch_panic(|| reader.next()).map_err(damaged)? {
                 send(batch.map_err(|e| fail(&e))?, &l)?;
             }
         }

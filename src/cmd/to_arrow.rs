@@ -51,7 +51,11 @@ pub(crate) fn run(args: &ToArrowArgs, ctx: &Ctx) -> Result<Exit> {
     let aux: Vec<&std::path::Path> = args.columns.schema.iter().map(|p| p.as_path()).collect();
     crate::io::same_file::refuse_input_as_output(&inputs, &aux, &args.output, "-o")?;
     let planned = args.columns.plan(&inputs, &args.input, jobs, false, ctx)?;
-    let convert = Convert::new(planned.plan.clone(), args.columns.wanted(&planned.plan));
+    let convert = Convert::new(
+        planned.plan.clone(),
+        args.columns.wanted(&planned.plan),
+        args.columns.schema.is_some(),
+    );
     let schema = convert.schema();
     let open = args.input.options();
     let mut how = args.columns.reading(&open, &planned.plan, jobs)?;
@@ -63,13 +67,17 @@ pub(crate) fn run(args: &ToArrowArgs, ctx: &Ctx) -> Result<Exit> {
         crate::io::input::total_size(&inputs)
     });
     let update = |bytes, records| progress.update(bytes, records);
-    let io_err = |e: arrow_schema::ArrowError| std::io::Error::other(e.to_string());
+    // A closed pipe stays an io::Error of its kind (a quiet exit 0).
+    let io_err = |e: arrow_schema::ArrowError| match e {
+        arrow_schema::ArrowError::IoError(_, e) => e,
+        e => std::io::Error::other(e.to_string()),
+    };
     if stream {
         let out = std::io::BufWriter::with_capacity(256 * 1024, std::io::stdout());
-        let mut writer = StreamWriter::try_new(out, &schema)?;
+        let mut writer = StreamWriter::try_new(out, &schema).map_err(io_err)?;
         // The schema goes out at once: a reader knows the columns before
         // the first batch is ready.
-        writer.flush()?;
+        writer.flush().map_err(io_err)?;
         let sink = |rows: &Rows| -> std::io::Result<()> {
             if rows.batches.is_empty() {
                 return writer.flush().map_err(io_err);
@@ -80,8 +88,8 @@ pub(crate) fn run(args: &ToArrowArgs, ctx: &Ctx) -> Result<Exit> {
         progress.finish();
         // The stream's end marker only after every record converted.
         result?;
-        writer.finish()?;
-        writer.into_inner()?.flush()?;
+        writer.finish().map_err(io_err)?;
+        writer.into_inner().map_err(io_err)?.flush()?;
     } else {
         let out = AtomicOutput::create(&args.output, Compression::None)?;
         let mut writer = FileWriter::try_new(out, &schema)?;

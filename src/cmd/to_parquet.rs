@@ -248,28 +248,38 @@ struct Split {
     rows: Option<Vec<u64>>,
 }
 
-fn split(args: &ToParquetArgs, total: Option<u64>) -> Split {
+/// Up to this many files, some may be empty (more shards than rows).
+const MAX_EMPTY_SHARDS: u64 = 10_000;
+
+/// More shards than rows, and more than [`MAX_EMPTY_SHARDS`], is refused (a
+/// huge N would allocate and create files for nothing); --rows-per-file
+/// makes at most one file per row.
+fn split(args: &ToParquetArgs, total: Option<u64>) -> Result<Split> {
     let one = || Split {
         names: vec![args.output.clone()],
         rows: None,
     };
-    let Some(total) = total else { return one() };
+    let Some(total) = total else { return Ok(one()) };
     let counts: Vec<u64> = match (args.shards, args.rows_per_file) {
         (Some(n), _) => {
             let n = u64::from(n);
+            let most = total.max(MAX_EMPTY_SHARDS);
+            if n > most {
+                bail!("--shards {n}: more files than the {total} rows selected (at most {most}: one row each, or up to {MAX_EMPTY_SHARDS} files with some empty)");
+            }
             (0..n).map(|k| (k + 1) * total / n - k * total / n).collect()
         }
         (None, Some(r)) => {
             let files = total.div_ceil(r).max(1);
             (0..files).map(|k| (total - k * r).min(r)).collect()
         }
-        (None, None) => return one(),
+        (None, None) => return Ok(one()),
     };
     let n = counts.len();
-    Split {
+    Ok(Split {
         names: (0..n).map(|k| shard_path(&args.output, k, n)).collect(),
         rows: Some(counts),
-    }
+    })
 }
 
 /// `DIR/NAME.parquet` → `DIR/NAME-00003-of-00064.parquet`.
@@ -301,8 +311,12 @@ pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Exit> {
         bail!("-o -: a Parquet file is written to a file or an object, not to stdout (its footer points back into it); to stream, use to-arrow -o -");
     }
     let planned = args.columns.plan(&inputs, &args.input, jobs, sharded, ctx)?;
-    let split = split(args, planned.records.filter(|_| sharded));
-    let convert = Convert::new(planned.plan.clone(), args.columns.wanted(&planned.plan));
+    let split = split(args, planned.records.filter(|_| sharded))?;
+    let convert = Convert::new(
+        planned.plan.clone(),
+        args.columns.wanted(&planned.plan),
+        args.columns.schema.is_some(),
+    );
     let props = WriterProperties::builder()
         .set_compression(match args.output_compression {
             ParquetCompression::Zstd => parquet::basic::Compression::ZSTD(Default::default()),

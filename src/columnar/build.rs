@@ -46,13 +46,18 @@ pub struct Convert {
     /// Whether a feature without a column is worth a warning (not when it
     /// was left out on purpose).
     wanted: Wanted,
+    /// Whether each value of a string column is checked as it is added
+    /// (naming the record): a schema given by the user may be wrong; one
+    /// from the scan of these inputs saw every value UTF-8 (a value that
+    /// is not, the inputs changed since, fails the batch's check).
+    checked_utf8: bool,
 }
 
 /// Says which feature names were meant to have a column.
 pub type Wanted = Box<dyn Fn(&str) -> bool + Send + Sync>;
 
 impl Convert {
-    pub fn new(plan: Plan, wanted: Wanted) -> Convert {
+    pub fn new(plan: Plan, wanted: Wanted, checked_utf8: bool) -> Convert {
         let (mut features, mut lists) = (HashMap::new(), HashMap::new());
         for (i, c) in plan.columns.iter().enumerate() {
             match c.section {
@@ -68,6 +73,7 @@ impl Convert {
             unplanned: AtomicU64::new(0),
             first_unplanned: Mutex::new(None),
             wanted,
+            checked_utf8,
         }
     }
 
@@ -99,11 +105,21 @@ impl Convert {
     }
 
     fn builders(&self) -> Vec<ColumnBuilder> {
-        self.plan.columns.iter().map(ColumnBuilder::new).collect()
+        self.plan
+            .columns
+            .iter()
+            .map(|c| ColumnBuilder::new(c, self.checked_utf8))
+            .collect()
     }
 
     /// One record into the builders (a row in every column).
-    fn add(&self, decoder: &mut Decoder, record: &Record<'_>, cols: &mut [ColumnBuilder]) -> Result<()> {
+    fn add(
+        &self,
+        decoder: &mut Decoder,
+        record: &Record<'_>,
+        cols: &mut [ColumnBuilder],
+        look: &mut Lookup,
+    ) -> Result<()> {
         let at = |e: String| {
             anyhow!(
                 "{}: record {} at byte {}: {e}",
@@ -121,8 +137,15 @@ impl Convert {
                     .example(record.payload, record.strict)
                     .map_err(|e| decode_error(record.name, record.index, record.offset, e))?;
                 if let Some(features) = view.features() {
-                    self.add_map(features, &self.features, cols, |c, f| c.push(f))
-                        .map_err(at)?;
+                    self.add_map(
+                        features,
+                        &self.features,
+                        &mut look.features,
+                        &mut look.hits,
+                        cols,
+                        |c, f| c.push(f),
+                    )
+                    .map_err(at)?;
                 }
             }
             MessageType::SequenceExample => {
@@ -130,12 +153,21 @@ impl Convert {
                     .sequence_example(record.payload, record.strict)
                     .map_err(|e| decode_error(record.name, record.index, record.offset, e))?;
                 if let Some(context) = view.context() {
-                    self.add_map(context, &self.features, cols, |c, f| c.push(f))
-                        .map_err(at)?;
+                    self.add_map(
+                        context,
+                        &self.features,
+                        &mut look.features,
+                        &mut look.hits,
+                        cols,
+                        |c, f| c.push(f),
+                    )
+                    .map_err(at)?;
                 }
                 if let Some(lists) = view.feature_lists() {
-                    self.add_map(lists, &self.lists, cols, |c, l| c.push_steps(l.features()))
-                        .map_err(at)?;
+                    self.add_map(lists, &self.lists, &mut look.lists, &mut look.hits, cols, |c, l| {
+                        c.push_steps(l.features())
+                    })
+                    .map_err(at)?;
                 }
             }
             other => {
@@ -152,26 +184,44 @@ impl Convert {
     }
 
     /// The entries of a map into their columns: for a name given twice,
-    /// the last entry (as protobuf's map reads it).
+    /// the last entry (as protobuf's map reads it). Records usually hold
+    /// their features in the same order: the column of the entry at the
+    /// same place in the record before is tried first (a name compared),
+    /// the hash map only when it is not that one.
     fn add_map<'a, E: MapEntry + 'a>(
         &self,
         map: MapView<'a, E>,
         index: &HashMap<String, usize>,
+        before: &mut Vec<usize>,
+        hits: &mut Vec<usize>,
         cols: &mut [ColumnBuilder],
         mut push: impl FnMut(&mut ColumnBuilder, E::Value<'a>) -> Result<(), String>,
     ) -> Result<(), String> {
+        hits.clear();
         for (i, (name, _)) in map.entries().enumerate() {
-            match index.get(name) {
-                Some(&c) => cols[c].last = i + 1,
-                None => self.note_unplanned(name),
+            let guess = before.get(i).copied().filter(|&c| c != NONE && cols[c].name == name);
+            let c = match guess {
+                Some(c) => c,
+                None => match index.get(name) {
+                    Some(&c) => c,
+                    None => {
+                        self.note_unplanned(name);
+                        NONE
+                    }
+                },
+            };
+            if c != NONE {
+                cols[c].last = i + 1;
             }
+            hits.push(c);
         }
-        for (i, (name, value)) in map.entries().enumerate() {
-            if let Some(&c) = index.get(name) {
-                if cols[c].last == i + 1 {
-                    cols[c].last = 0;
-                    push(&mut cols[c], value)?;
-                }
+        before.clear();
+        before.extend_from_slice(hits);
+        for (i, (_, value)) in map.entries().enumerate() {
+            let c = hits[i];
+            if c != NONE && cols[c].last == i + 1 {
+                cols[c].last = 0;
+                push(&mut cols[c], value)?;
             }
         }
         Ok(())
@@ -192,17 +242,18 @@ impl Work for Convert {
 
     fn record(&self, decoder: &mut Decoder, record: &Record<'_>, out: &mut Rows) -> Result<()> {
         let mut cols = self.builders();
-        self.add(decoder, record, &mut cols)?;
+        self.add(decoder, record, &mut cols, &mut Lookup::default())?;
         out.batches.push(self.finish(cols)?);
         Ok(())
     }
 
     fn batch(&self, batch: &Batch<Rows>, out: &mut Rows) -> Result<()> {
         let mut cols = self.builders();
+        let mut look = Lookup::default();
         let added = example::with_decoder(|decoder| {
             batch
                 .records()
-                .try_for_each(|record| self.add(decoder, &record, &mut cols))
+                .try_for_each(|record| self.add(decoder, &record, &mut cols, &mut look))
         });
         // The rows before a failing record still go on (a stream shows them).
         if cols.first().is_some_and(|c| c.rows > 0) {
@@ -210,6 +261,18 @@ impl Work for Convert {
         }
         added
     }
+}
+
+/// No column.
+const NONE: usize = usize::MAX;
+
+/// Per map, the column of each entry of the record before (or [`NONE`]),
+/// and the current record's.
+#[derive(Default)]
+struct Lookup {
+    features: Vec<usize>,
+    lists: Vec<usize>,
+    hits: Vec<usize>,
 }
 
 /// The values of a column (inside its lists), as Arrow buffers are made.
@@ -220,6 +283,8 @@ enum Values {
         offsets: Vec<i32>,
         data: Vec<u8>,
         utf8: bool,
+        /// Each value checked as it is added.
+        check: bool,
     },
 }
 
@@ -232,6 +297,7 @@ impl Values {
                 offsets: vec![0],
                 data: Vec::new(),
                 utf8: value == ValueType::Utf8,
+                check: value == ValueType::Utf8,
             },
         }
     }
@@ -256,9 +322,11 @@ impl Values {
         match self {
             Values::Int64(v) => v.extend(f.int64s()),
             Values::Float(v) => v.extend(f.floats()),
-            Values::Bytes { offsets, data, utf8 } => {
+            Values::Bytes {
+                offsets, data, check, ..
+            } => {
                 for b in f.bytes() {
-                    if *utf8 && std::str::from_utf8(b).is_err() {
+                    if *check && std::str::from_utf8(b).is_err() {
                         return Err(
                             "has a value that is not UTF-8, but its column is string (from the schema: \
                                     give a --schema whose utf8 share is below 1, or none)"
@@ -286,10 +354,14 @@ impl Values {
         Ok(match self {
             Values::Int64(v) => Arc::new(Int64Array::new(ScalarBuffer::from(v), nulls)),
             Values::Float(v) => Arc::new(Float32Array::new(ScalarBuffer::from(v), nulls)),
-            Values::Bytes { offsets, data, utf8 } => {
+            Values::Bytes {
+                offsets, data, utf8, ..
+            } => {
                 let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
                 match utf8 {
-                    true => Arc::new(StringArray::try_new(offsets, Buffer::from_vec(data), nulls)?),
+                    true => Arc::new(StringArray::try_new(offsets, Buffer::from_vec(data), nulls).map_err(|e| {
+                        anyhow!("a string column got a value that is not UTF-8 (were the inputs changed since the schema pass?): {e}")
+                    })?),
                     false => Arc::new(BinaryArray::try_new(offsets, Buffer::from_vec(data), nulls)?),
                 }
             }
@@ -323,12 +395,16 @@ struct ColumnBuilder {
 }
 
 impl ColumnBuilder {
-    fn new(c: &super::Column) -> ColumnBuilder {
+    fn new(c: &super::Column, checked_utf8: bool) -> ColumnBuilder {
+        let mut values = Values::new(c.value);
+        if let Values::Bytes { utf8, check, .. } = &mut values {
+            *check = *utf8 && checked_utf8;
+        }
         ColumnBuilder {
             name: c.name.clone(),
             value: c.value,
             shape: c.shape,
-            values: Values::new(c.value),
+            values,
             rows_at: vec![0],
             steps: vec![0],
             nulls: NullBufferBuilder::new(0),

@@ -1,7 +1,9 @@
 //! Any input tfr reads, as Parquet's and Arrow IPC's readers need it:
 //! positional reads of something with a size. A file or an object is read
-//! where it is ([`crate::io::at::At`]); a stream (stdin, a pipe) is first
-//! copied to an unnamed temporary file (removed by the OS when closed).
+//! where it is ([`crate::io::at::At`]); a stream (stdin, a pipe) that starts
+//! with Parquet's or an Arrow IPC file's magic is first copied to an unnamed
+//! temporary file (removed by the OS when closed); an Arrow IPC stream is
+//! read as it comes; anything else is not read past its first 8 bytes.
 
 use crate::io::at::{At, AtReader};
 use crate::io::input::{Input, Opened};
@@ -17,7 +19,12 @@ pub struct Source {
     at: At,
     len: u64,
     name: String,
+    /// An Arrow IPC stream not copied (see [`Source::take_stream`]).
+    live: Option<Live>,
 }
+
+/// A stream taken once by whichever clone of the [`Source`] asks first.
+type Live = std::sync::Arc<std::sync::Mutex<Option<Box<dyn Read + Send>>>>;
 
 impl Source {
     /// Opens an input; a stream is copied to a temporary file first.
@@ -27,12 +34,45 @@ impl Source {
             Opened::File(f, len) => (At::file(f), len),
             Opened::Object(at, len) => (at, len),
             Opened::Stream(mut s) => {
+                // The magic first: a stream that is neither Parquet nor
+                // Arrow is not copied (only its first bytes, for the
+                // message), and an Arrow IPC stream is read as it comes.
+                let mut head = Vec::with_capacity(8);
+                (&mut s)
+                    .take(8)
+                    .read_to_end(&mut head)
+                    .with_context(|| format!("{name}: read failed"))?;
                 let mut tmp = tempfile::tempfile().context("creating a temporary file for a stream input")?;
-                let len = io::copy(&mut s, &mut tmp).with_context(|| format!("{name}: read failed"))?;
+                io::Write::write_all(&mut tmp, &head).with_context(|| format!("{name}: writing a temporary file"))?;
+                let mut len = head.len() as u64;
+                if head.starts_with(&[0xff; 4]) {
+                    let live = Box::new(io::Cursor::new(head).chain(s));
+                    let live: Box<dyn Read + Send> = live;
+                    return Ok(Source {
+                        at: At::file(tmp),
+                        len,
+                        name,
+                        live: Some(std::sync::Arc::new(std::sync::Mutex::new(Some(live)))),
+                    });
+                }
+                if head.starts_with(b"PAR1") || head.starts_with(b"ARROW1") {
+                    len += io::copy(&mut s, &mut tmp).with_context(|| format!("{name}: read failed"))?;
+                }
                 (At::file(tmp), len)
             }
         };
-        Ok(Source { at, len, name })
+        Ok(Source {
+            at,
+            len,
+            name,
+            live: None,
+        })
+    }
+
+    /// An Arrow IPC stream from stdin or a pipe, read as it comes (taken
+    /// once; its size and positional reads cover only its first bytes).
+    pub fn take_stream(&self) -> Option<Box<dyn Read + Send>> {
+        self.live.as_ref().and_then(|l| l.lock().ok()?.take())
     }
 
     /// The input's name as shown in messages.

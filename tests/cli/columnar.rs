@@ -138,6 +138,18 @@ fn shards_and_rows_per_file_split_the_rows_in_order() {
     .run()
     .ok();
     assert_eq!(std::fs::read_dir(dir.path("e")).unwrap().count(), 300);
+    // A huge N: one line, at once, no files and no allocation per shard.
+    for n in ["4000000000", "10201"] {
+        let e = dir
+            .tfr(&["to-parquet", &src, "-o", "h/n.parquet", "--shards", n])
+            .run()
+            .fails(2);
+        assert!(
+            e.contains("more files than the 200 rows") && e.contains("at most 10000"),
+            "{e}"
+        );
+        assert!(!dir.path("h").exists() || std::fs::read_dir(dir.path("h")).unwrap().count() == 0);
+    }
 }
 
 #[test]
@@ -362,4 +374,200 @@ fn outputs_are_refused_where_they_cannot_go() {
         .run()
         .fails(2);
     assert!(e.contains("column mapping"), "{e}");
+}
+
+#[test]
+fn an_arrow_stream_into_a_closed_pipe_is_quiet_success() {
+    use std::io::Read;
+    use std::process::Stdio;
+    // Regression: the stream writer's broken pipe came back as an
+    // "Io error" line with exit 2.
+    let dir = Dir::new();
+    let payload = example_int("x", 7);
+    let many: Vec<&[u8]> = (0..50_000).map(|_| &payload[..]).collect();
+    let path = dir.write("big.tfrecord", &records(&many));
+    let schema = dir.tfr(&["schema", "-f", "json", &path]).run().ok();
+    dir.write("schema.json", schema.as_bytes());
+    let mut child = dir
+        .tfr(&["to-arrow", "--schema", "schema.json", &path, "-o", "-", "-j", "2"])
+        .cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 64];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "stderr: {stderr}");
+    assert_eq!(stderr, "");
+}
+
+#[test]
+fn features_in_any_order_and_a_name_given_twice_take_the_last_entry() {
+    use crate::proto::*;
+    use prost::Message;
+    let record = |entries: Vec<(&str, Feature)>| {
+        Example {
+            features: Some(Features {
+                feature: entries.into_iter().map(|(k, v)| FeatureEntry::new(k, v)).collect(),
+            }),
+        }
+        .encode_to_vec()
+    };
+    let payloads = [
+        record(vec![
+            ("a", Feature::int64s(vec![1])),
+            ("b", Feature::bytes(vec![b"x".to_vec()])),
+        ]),
+        record(vec![
+            ("b", Feature::bytes(vec![b"y".to_vec()])),
+            ("a", Feature::int64s(vec![2])),
+        ]),
+        record(vec![
+            ("a", Feature::int64s(vec![3])),
+            ("b", Feature::bytes(vec![b"z".to_vec()])),
+            ("a", Feature::int64s(vec![4])),
+        ]),
+        record(vec![("c", Feature::floats(vec![0.5])), ("a", Feature::int64s(vec![5]))]),
+    ];
+    let refs: Vec<&[u8]> = payloads.iter().map(|p| p.as_slice()).collect();
+    let dir = Dir::new();
+    let src = dir.write("mixed.tfrecord", &records(&refs));
+    dir.tfr(&["to-parquet", &src, "-o", "m.parquet"]).run().ok();
+    dir.tfr(&["from-parquet", "m.parquet", "-o", "back.tfrecord"])
+        .run()
+        .ok();
+    assert_eq!(printed(&dir, "back.tfrecord"), printed(&dir, &src));
+    let jsonl = dir.tfr(&["to-jsonl", "back.tfrecord"]).run().ok();
+    assert_eq!(jsonl.lines().nth(2).unwrap(), r#"{"a":[4],"b":["z"]}"#);
+    // A --schema that calls binary bytes a string: the record is named.
+    let bad = record(vec![("b", Feature::bytes(vec![vec![0xff, 0xfe]]))]);
+    let src = dir.write("bad.tfrecord", &records(&[&payloads[0], &bad]));
+    let schema = dir.tfr(&["schema", "-f", "json", &src]).run().ok();
+    dir.write("s.json", schema.replace("\"utf8\": 0.5", "\"utf8\": 1.0").as_bytes());
+    let e = dir
+        .tfr(&["to-parquet", "--schema", "s.json", &src, "-o", "x.parquet"])
+        .run()
+        .fails(2);
+    assert!(e.contains("record 1") && e.contains("not UTF-8"), "{e}");
+}
+
+#[test]
+fn damaged_arrow_files_and_streams_are_one_line_never_a_panic() {
+    // arrow-ipc panics on a buffer offset or length past its message body;
+    // every single-byte change of a small file (and stream) written by tfr
+    // must be an error line naming the input, or a clean conversion.
+    let dir = Dir::new();
+    let src = records(&[
+        &example_int("a", 7),
+        &example_float("b", 1.5),
+        &example("s", crate::proto::Feature::bytes(vec![b"xyz".to_vec(), Vec::new()])),
+    ]);
+    dir.write("small.tfrecord", &src);
+    dir.tfr(&["to-arrow", "small.tfrecord", "-o", "small.arrow"]).run().ok();
+    let file = std::fs::read(dir.path("small.arrow")).unwrap();
+    let stream = dir.tfr(&["to-arrow", "small.tfrecord", "-o", "-"]).run();
+    assert_eq!(stream.code, 0, "{}", stream.stderr);
+    let mut damaged = 0;
+    for (kind, good) in [("file", &file), ("stream", &stream.stdout)] {
+        for at in 0..good.len() {
+            let value = if at % 2 == 0 { 0x80 } else { 0xff };
+            if good[at] == value {
+                continue;
+            }
+            let mut bytes = good.clone();
+            bytes[at] = value;
+            dir.write("m.arrow", &bytes);
+            let r = dir.tfr(&["from-arrow", "m.arrow", "-o", "m.tfrecord"]).run();
+            let what = format!("{kind}: byte {at} set to {value:#x}: exit {}: {}", r.code, r.stderr);
+            assert!(!r.stderr.contains("internal error"), "{what}");
+            if r.code != 0 {
+                damaged += 1;
+                let line = r.fails(2);
+                assert!(line.contains("m.arrow") && !line.contains('\n'), "{what}");
+                assert!(!dir.path("m.tfrecord").exists(), "{what}");
+            }
+            let _ = std::fs::remove_file(dir.path("m.tfrecord"));
+        }
+    }
+    assert!(damaged > 0);
+}
+
+#[test]
+fn stdin_is_checked_for_a_magic_and_an_arrow_stream_read_as_it_comes() {
+    // Neither Arrow nor Parquet: refused at once, not copied to the end
+    // (an endless stdin would fill the disk).
+    let dir = Dir::new();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tfr"))
+        .current_dir(dir.path(""))
+        .args(["from-arrow", "-", "-o", "x.tfrecord"])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // The pipe is never closed: tfr must answer from the first bytes.
+    let writer = std::thread::spawn(move || {
+        let zeros = vec![0u8; 64 * 1024];
+        for _ in 0..4096 {
+            if std::io::Write::write_all(&mut stdin, &zeros).is_err() {
+                return true;
+            }
+        }
+        false
+    });
+    let out = child.wait_with_output().unwrap();
+    assert!(writer.join().unwrap(), "tfr read 256 MiB of zeros");
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{e}");
+    assert!(e.contains("not an Arrow IPC file or stream"), "{e}");
+    // An Arrow IPC stream on stdin (read as it comes, not copied) converts.
+    let src = data("notebook.tfrecord");
+    let stream = dir.tfr(&["to-arrow", &src, "-o", "-"]).run();
+    assert_eq!(stream.code, 0, "{}", stream.stderr);
+    dir.tfr(&["from-arrow", "-o", "s.tfrecord"])
+        .stdin(&stream.stdout)
+        .run()
+        .ok();
+    assert_eq!(printed(&dir, "s.tfrecord"), printed(&dir, &src));
+}
+
+#[test]
+fn dictionary_encoded_parquet_is_read_in_batches_sized_by_decoded_bytes() {
+    // 437 bytes of Parquet (one dictionary entry of 20 KB, 20,000 rows)
+    // are 400 MB of strings: batches sized from the encoded size took them
+    // all at once (and aborted under a 400 MB address-space limit).
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let python = std::env::var_os("TFR_TF_PYTHON")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| root.join("target/venv-tf/bin/python"));
+    let dir = Dir::new();
+    let made = std::process::Command::new(&python)
+        .current_dir(dir.path(""))
+        .args([
+            "-c",
+            "import pyarrow as pa, pyarrow.parquet as pq; \
+             pq.write_table(pa.table({'s': ['x' * 20000] * 20000}), 'bomb.parquet', compression='zstd')",
+        ])
+        .output();
+    if !made.is_ok_and(|o| o.status.success()) {
+        skip_or_fail("no Python with pyarrow (pip install pyarrow into target/venv-tf)");
+        return;
+    }
+    let r = std::process::Command::new("sh")
+        .current_dir(dir.path(""))
+        .args([
+            "-c",
+            "ulimit -v 400000; exec \"$0\" from-parquet bomb.parquet -j 1 -o bomb.tfrecord",
+            env!("CARGO_BIN_EXE_tfr"),
+        ])
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(0), "{e}");
+    assert_eq!(dir.tfr(&["count", "bomb.tfrecord"]).run().ok().trim(), "20000");
 }

@@ -990,3 +990,52 @@ fn shuffle_from_and_to_s3_on_moto() {
     let input = tfr(&["to-jsonl", "-t", "raw", &data("base20.tfrecord")]).run().ok();
     assert_ne!(back, input, "shuffled");
 }
+
+#[cfg(feature = "parquet")]
+#[test]
+fn parquet_and_arrow_to_and_from_s3_on_moto() {
+    let Some(venv) = venv().filter(|v| v.join("bin/moto_server").exists()) else {
+        return skip_or_fail(
+            "moto not installed (pip install 'moto[s3]' flask flask-cors boto3 into target/venv-remote)",
+        );
+    };
+    let mut cmd = Command::new(venv.join("bin/moto_server"));
+    cmd.args(["-H", "127.0.0.1", "-p", "0"]);
+    let server = start(cmd, |l| port_after_host(l).filter(|_| l.contains("Running on")));
+    let endpoint = format!("http://127.0.0.1:{}", server.port);
+    let source = data("notebook.tfrecord");
+    python(&venv, &["s3-put", &endpoint, "bkt", "in/n.tfrecord", &source]);
+    let env = [
+        ("AWS_ENDPOINT", endpoint.clone()),
+        ("AWS_ACCESS_KEY_ID", "x".into()),
+        ("AWS_SECRET_ACCESS_KEY", "x".into()),
+        ("AWS_REGION", "us-east-1".into()),
+    ];
+    let tfr_s3 = |args: &[&str]| tfr_env(&env, args).run().ok();
+    tfr_s3(&[
+        "to-parquet",
+        "s3://bkt/in/*",
+        "-o",
+        "s3://bkt/out/n.parquet",
+        "--shards",
+        "2",
+    ]);
+    tfr_s3(&["to-arrow", "s3://bkt/in/n.tfrecord", "-o", "s3://bkt/out/n.arrow"]);
+    let dir = Dir::new();
+    let printed = |args: &[&str]| -> String {
+        let text = tfr_env(&env, args).run().ok();
+        text.lines()
+            .filter(|l| !l.starts_with('#'))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let want = printed(&["cat", &source]);
+    for (cmd, input) in [
+        ("from-parquet", "s3://bkt/out/n-*-of-00002.parquet"),
+        ("from-arrow", "s3://bkt/out/n.arrow"),
+    ] {
+        let out = dir.path(&format!("{cmd}.tfrecord")).to_string_lossy().into_owned();
+        tfr_s3(&[cmd, input, "-o", &out]);
+        assert_eq!(printed(&["cat", &out]), want, "{cmd}");
+    }
+}
