@@ -47,6 +47,6 @@ mod tensorflow;
 mod to_csv;
 mod validate;
 mod verify_crc;
-mod wheel;
 mod wds;
+mod wheel;
 mod where_;
