@@ -410,7 +410,7 @@ pub fn decode_error(name: &str, index: u64, offset: u64, e: example::DecodeError
 }
 
 /// From this many jobs on, one large plain file is read by several threads
-/// ([`produce_pieces`]); below, one reads it (the walk over its headers
+/// ([`run_pieces`]); below, one reads it (the walk over its headers
 /// first would cost more than the threads win).
 const PIECES_FROM_JOBS: usize = 4;
 
