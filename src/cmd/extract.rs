@@ -10,7 +10,7 @@
 //! an upload completed only when whole).
 
 use crate::args::{InputArgs, JobsArg, PayloadType, RangeArgs};
-use crate::example::json::render::float_text;
+use crate::example::json::render::first_value_text;
 use crate::example::{Decoder, FeatureView, FeaturesView, Kind, MessageType};
 use crate::exit::Exit;
 use crate::io::input::show_path;
@@ -281,23 +281,7 @@ impl Work for Pick<'_> {
 /// A feature's one value as text, for a name.
 fn single_value(v: &FeatureView<'_>) -> Result<String> {
     let mut text = Vec::new();
-    let count = match v.kind() {
-        Kind::Int64 => {
-            v.int64s()
-                .take(1)
-                .for_each(|x| text.extend_from_slice(itoa::Buffer::new().format(x).as_bytes()));
-            v.int64s().take(2).count()
-        }
-        Kind::Float => {
-            v.floats().take(1).for_each(|x| float_text(x, &mut text));
-            v.floats().take(2).count()
-        }
-        Kind::Bytes => {
-            v.bytes().take(1).for_each(|x| text.extend_from_slice(x));
-            v.bytes().take(2).count()
-        }
-        Kind::None => 0,
-    };
+    let count = first_value_text(v, &mut text);
     if count != 1 {
         bail!(
             "the feature has {} values; a name takes a feature with one",

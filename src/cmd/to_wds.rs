@@ -19,7 +19,7 @@
 //! merge them).
 
 use crate::args::{InputArgs, JobsArg, PayloadType};
-use crate::example::json::render::float_text;
+use crate::example::json::render::first_value_text;
 use crate::example::{self, Decoder, FeatureView, Format, Kind, Look, MessageType, Out};
 use crate::exit::Exit;
 use crate::io::input::show_path;
@@ -146,23 +146,7 @@ fn safe_key(value: &str) -> String {
 /// The one value of a feature, as text (a key).
 fn one_value(v: &FeatureView<'_>) -> Option<String> {
     let mut text = Vec::new();
-    let n = match v.kind() {
-        Kind::Int64 => {
-            v.int64s()
-                .take(1)
-                .for_each(|x| text.extend_from_slice(itoa::Buffer::new().format(x).as_bytes()));
-            v.int64s().take(2).count()
-        }
-        Kind::Float => {
-            v.floats().take(1).for_each(|x| float_text(x, &mut text));
-            v.floats().take(2).count()
-        }
-        Kind::Bytes => {
-            v.bytes().take(1).for_each(|x| text.extend_from_slice(x));
-            v.bytes().take(2).count()
-        }
-        Kind::None => 0,
-    };
+    let n = first_value_text(v, &mut text);
     (n == 1).then(|| String::from_utf8(text).ok()).flatten()
 }
 

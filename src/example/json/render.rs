@@ -402,6 +402,30 @@ pub fn feature_json(feature: &FeatureView<'_>, out: &mut Vec<u8>) {
     natural_feature_whole(feature, &mut Out::new(out))
 }
 
+/// A feature's first value as text (an int64 in decimal, a float as the
+/// JSONL mapping writes it, bytes as they are) appended to `out`, and how
+/// many values it has, counted up to 2 (a name or key takes exactly one).
+pub fn first_value_text(v: &crate::example::FeatureView<'_>, out: &mut Vec<u8>) -> usize {
+    use crate::example::Kind;
+    match v.kind() {
+        Kind::Int64 => {
+            v.int64s()
+                .take(1)
+                .for_each(|x| out.extend_from_slice(itoa::Buffer::new().format(x).as_bytes()));
+            v.int64s().take(2).count()
+        }
+        Kind::Float => {
+            v.floats().take(1).for_each(|x| float_text(x, out));
+            v.floats().take(2).count()
+        }
+        Kind::Bytes => {
+            v.bytes().take(1).for_each(|x| out.extend_from_slice(x));
+            v.bytes().take(2).count()
+        }
+        Kind::None => 0,
+    }
+}
+
 /// Appends a float32 as the JSONL mapping writes it, unquoted: the
 /// shortest digits that read back to it, `NaN`, `Infinity`, `-Infinity`.
 pub fn float_text(v: f32, out: &mut Vec<u8>) {
