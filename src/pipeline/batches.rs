@@ -825,7 +825,7 @@ fn read_part<W: Work>(
 /// Bytes of one large plain file cut into pieces at a time, per job
 /// ([`record::pieces`]: its headers walked on every thread, then its pieces
 /// read, each by one thread, while the part is in the page cache).
-const PIECES_PER_JOB: u64 = 16 << 20;
+const PIECES_PER_JOB: u64 = 64 << 20;
 /// Smaller files are read by one thread.
 const PIECES_MIN_SIZE: u64 = 16 << 20;
 
@@ -835,8 +835,9 @@ const PIECES_MIN_SIZE: u64 = 16 << 20;
 /// that core's cache): its part ahead cut into pieces of about a megabyte
 /// at record boundaries ([`record::pieces`]), each piece read and worked on
 /// by one thread, the outputs handed to `sink` on this thread in piece
-/// order. Memory: `jobs` pieces in flight, each holding at most its
-/// outputs (a piece has `PIECE_ALIGN / BATCH` batches) and one batch.
+/// order. Memory: `2 × jobs` pieces in flight, each holding at most its
+/// outputs (a piece has `PIECE_ALIGN / BATCH` batches), and one batch per
+/// thread.
 /// `None` (nothing read) when the input is not such a file.
 fn run_pieces<W, E, S>(input: &Input, shared: &Shared<'_, W>, each: &E, sink: &mut S) -> Option<Result<()>>
 where
@@ -870,7 +871,14 @@ where
     let readers = Mutex::new(vec![first]);
     // Each thread reads and works on its whole piece (its outputs, and
     // its end) without waiting for the pieces before it to be handed on.
-    let depth = (record::PIECE_ALIGN / BATCH as u64) as usize + 1;
+    // Twice as many pieces in flight as threads: a thread that finishes
+    // early goes on with the next piece while a slower one ahead of it is
+    // still being read (with as many, every thread waited for the slowest
+    // piece of each round).
+    let window = super::Ahead {
+        inputs: 2 * jobs,
+        depth: (record::PIECE_ALIGN / BATCH as u64) as usize + 1,
+    };
     let mut wrote = None;
     let mut from = (0u64, 0u64);
     let mut slots = 0usize;
@@ -947,7 +955,7 @@ where
                     Stopped
                 })
             };
-            super::in_order_with_depth(n, jobs, depth, read, forward)?;
+            super::in_order_with_depth(n, jobs, window, read, forward)?;
             slots += n;
             match cut.next {
                 Some(next) if next.0 < size && n > 0 => from = next,

@@ -26,8 +26,9 @@
 //! Memory is bounded by `--jobs` × batch: [`run`] holds at most
 //! `workers * (job_depth + 1) + 1` batches (and as many outputs) between the
 //! producer and the writer, and [`in_input_order`] at most `DEPTH` items
-//! per input in flight (a piece of one file: as many as it has batches,
-//! plus one), `jobs` inputs (or pieces) at once.
+//! per input in flight, `jobs` inputs at once ([`in_order_with_depth`]: a
+//! piece of one file as many as it has batches, plus one, `2 × jobs`
+//! pieces at once).
 //! A batch holds the records starting in one [`batches::BATCH`] (256 KiB)
 //! window of its input; ARCHITECTURE.md states the whole bound.
 
@@ -87,13 +88,26 @@ where
     R: Fn(usize, &mut dyn FnMut(T) -> Result<(), Stopped>) -> Result<()> + Sync,
     S: FnMut(T) -> Result<(), Stopped>,
 {
-    in_order_with_depth(n, jobs, DEPTH, read, sink)
+    in_order_with_depth(n, jobs, Ahead { inputs: jobs, depth: DEPTH }, read, sink)
 }
 
-/// [`in_input_order`] with `depth` items held per input in flight (the
-/// pieces of one file: as many as a piece has batches, so that every
-/// thread reads its whole piece without waiting for the ones before it).
-pub fn in_order_with_depth<T, R, S>(n: usize, jobs: usize, depth: usize, read: R, mut sink: S) -> Result<()>
+/// How far [`in_order_with_depth`] reads ahead of the sink.
+#[derive(Clone, Copy, Debug)]
+pub struct Ahead {
+    /// Inputs in flight at most (at least the threads, which are `jobs`):
+    /// input `i` starts only once input `i - inputs` has been forwarded.
+    pub inputs: usize,
+    /// Items each input in flight may hold.
+    pub depth: usize,
+}
+
+/// [`in_input_order`] with a wider window: `window.depth` items held per
+/// input in flight (the pieces of one file: as many as a piece has
+/// batches, so that every thread reads its whole piece without waiting for
+/// the ones before it), and up to `window.inputs` inputs in flight on the
+/// `jobs` threads (more than `jobs`, so that one slow input does not hold
+/// every thread back until it is forwarded).
+pub fn in_order_with_depth<T, R, S>(n: usize, jobs: usize, window: Ahead, read: R, mut sink: S) -> Result<()>
 where
     T: Send,
     R: Fn(usize, &mut dyn FnMut(T) -> Result<(), Stopped>) -> Result<()> + Sync,
@@ -106,17 +120,18 @@ where
         return Ok(());
     }
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
-    // Input i may start only while fewer than `jobs` inputs before it wait
-    // to be forwarded (a slow sink then holds back the readers, instead of
-    // every input being read ahead); in flight, input i uses channel
-    // i % jobs, free again once input i - jobs has been forwarded.
-    let slots = jobs.min(n);
-    let (senders, receivers): (Vec<_>, Vec<_>) = (0..slots).map(|_| sync_channel::<Msg<T>>(depth)).unzip();
+    // Input i may start only while fewer than `window.inputs` inputs before
+    // it wait to be forwarded (a slow sink then holds back the readers,
+    // instead of every input being read ahead); in flight, input i uses
+    // channel i % slots, free again once input i - slots has been forwarded.
+    let threads = jobs.min(n);
+    let slots = window.inputs.max(jobs).min(n);
+    let (senders, receivers): (Vec<_>, Vec<_>) = (0..slots).map(|_| sync_channel::<Msg<T>>(window.depth)).unzip();
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let forwarding = (Mutex::new(0usize), Condvar::new());
     std::thread::scope(|scope| {
-        for _ in 0..slots {
+        for _ in 0..threads {
             let (senders, next, stop, read, forwarding) = (&senders, &next, &stop, &read, &forwarding);
             spawn(scope, "tfr-read", move || {
                 while !stop.load(Relaxed) {
