@@ -88,7 +88,16 @@ where
     R: Fn(usize, &mut dyn FnMut(T) -> Result<(), Stopped>) -> Result<()> + Sync,
     S: FnMut(T) -> Result<(), Stopped>,
 {
-    in_order_with_depth(n, jobs, Ahead { inputs: jobs, depth: DEPTH }, read, sink)
+    in_order_with_depth(
+        n,
+        jobs,
+        Ahead {
+            inputs: jobs,
+            depth: DEPTH,
+        },
+        read,
+        sink,
+    )
 }
 
 /// How far [`in_order_with_depth`] reads ahead of the sink.
