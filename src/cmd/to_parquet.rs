@@ -326,6 +326,13 @@ pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Exit> {
         .set_max_row_group_row_count(Some(1 << 20))
         .set_max_row_group_bytes(Some(args.row_group_size.clamp(1, usize::MAX as u64) as usize))
         .set_created_by(format!("tfr {}", env!("CARGO_PKG_VERSION")))
+        // In the footer's key-value metadata too (not only inside the
+        // embedded Arrow schema): readers that do not read Arrow schemas
+        // (DuckDB's parquet_kv_metadata, Polars' read_parquet_metadata) see it.
+        .set_key_value_metadata(Some(vec![parquet::file::metadata::KeyValue::new(
+            columnar::METADATA_KEY.to_string(),
+            planned.plan.metadata(),
+        )]))
         .build();
     let mut files = Files {
         schema: convert.schema(),

@@ -122,6 +122,8 @@ def main():
     check(rows == want, "to-parquet values, nulls and [] as TensorFlow wrote them")
     meta = (table.schema.metadata or {}).get(b"tfr.schema", b"")
     check(b'"name":"ids"' in meta and b'"kind":"int64"' in meta, "tfr.schema metadata present")
+    footer = pq.read_metadata(out).metadata or {}
+    check(footer.get(b"tfr.schema") == meta, "tfr.schema also in the Parquet footer's key-value metadata")
 
     # 2. to-arrow: file and stream; shards.
     arrow = os.path.join(tmp, "x.arrow")
