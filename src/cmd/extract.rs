@@ -171,7 +171,15 @@ impl Template {
                 Part::Record(w) => out.push_str(&format!("{record:0w$}")),
                 Part::Index(w) => out.push_str(&format!("{index:0w$}")),
                 Part::Value(w) => out.push_str(&format!("{value:0w$}")),
-                Part::Feature(_) => out.push_str(fields.next().map_or("", |s| s.as_str())),
+                // Control characters (a newline, an escape sequence) from a
+                // value become '_', as to-wds's keys do.
+                Part::Feature(_) => out.extend(fields.next().map_or("", |s| s.as_str()).chars().map(|c| {
+                    if c.is_control() {
+                        '_'
+                    } else {
+                        c
+                    }
+                })),
             }
         }
         out
@@ -392,6 +400,12 @@ pub(crate) fn run(args: &ExtractArgs, ctx: &Ctx) -> Result<Exit> {
                 let value = &out.data[start..end];
                 start = end;
                 let mut name = template.render(number, r.index, i, &r.fields);
+                if name.is_empty() {
+                    failed = Some(anyhow::anyhow!(
+                        "record {number}: --name gives an empty name (its features have no value there)"
+                    ));
+                    return Err(std::io::Error::other(pipeline::Stopped));
+                }
                 if several && r.values.len() > 1 {
                     name.push_str(&format!("-{i}"));
                 }
@@ -406,6 +420,15 @@ pub(crate) fn run(args: &ExtractArgs, ctx: &Ctx) -> Result<Exit> {
                 if !has_ext {
                     name.push('.');
                     name.push_str(ext);
+                }
+                if let Some(long) = name.split('/').find(|part| part.len() > 255) {
+                    let start: String = long.chars().take(40).collect();
+                    failed = Some(anyhow::anyhow!(
+                        "record {number}: a file name of {} bytes, over the 255 a file system takes: {}...",
+                        long.len(),
+                        crate::io::input::escape_name(start.as_bytes())
+                    ));
+                    return Err(std::io::Error::other(pipeline::Stopped));
                 }
                 if let Err(e) = write_file(dir, remote, &name, value, &mut written, &inputs) {
                     failed = Some(e.context(format!("record {number}")));

@@ -143,21 +143,31 @@ pub(crate) fn run(args: &ToCsvArgs, ctx: &Ctx) -> Result<Exit> {
     }
     let projection = args.select.projection();
     let keep = |key: &str| projection.as_ref().is_none_or(|p| p.keeps(key));
-    // The columns: from --schema, or a first pass.
-    let doc = match &args.schema {
+    // The columns: from --schema, or a first pass. A first pass that
+    // stopped at damage gives the columns of the records before it (and
+    // the rows are theirs, then the same error, as to-jsonl gives).
+    let (doc, stopped) = match &args.schema {
         Some(path) => {
             let bytes = args.aux.read(path)?;
-            serde_json::from_slice::<serde_json::Value>(&bytes)
-                .with_context(|| format!("--schema {}: not JSON", crate::io::input::show_path(path)))?
+            let doc = serde_json::from_slice::<serde_json::Value>(&bytes)
+                .with_context(|| format!("--schema {}: not JSON", crate::io::input::show_path(path)))?;
+            (doc, None)
         }
         None => {
             if inputs.iter().any(|i| matches!(i, Input::Stdin)) {
                 bail!("to-csv reads its inputs twice (the columns from a first pass): stdin cannot be; give --schema FILE (from `tfr schema -f json`)");
             }
+            // With -n (and no --sample) the rows are the first skip + n
+            // records (matches, with --where): the columns are theirs, and
+            // the pass stops there, as the writing pass does.
+            let limit = match args.range.sample {
+                None => args.range.limit.map(|n| n.saturating_add(args.range.skip)),
+                Some(_) => None,
+            };
             let opts = schema::Options {
                 open: args.input.options(),
                 ty: fixed,
-                limit: None,
+                limit,
                 workers: pipeline::workers(args.jobs.get()),
                 // The columns chosen by --features are the ones tracked.
                 keep: args
@@ -171,9 +181,11 @@ pub(crate) fn run(args: &ToCsvArgs, ctx: &Ctx) -> Result<Exit> {
             let progress = |bytes, records| bar.update(bytes, records);
             let (scan, error) = schema::scan(&inputs, &opts, &progress);
             bar.finish();
-            if let Some(e) = error {
-                return Err(e);
-            }
+            let stopped = match error {
+                Some(e) if scan.stats.records <= args.range.skip => return Err(e),
+                Some(e) => Some((e, scan.stats.records)),
+                None => None,
+            };
             let doc = schema::json::to_json(&scan);
             // Features past the scan's tracking limit have no column: an
             // error rather than a CSV that silently lacks them.
@@ -191,7 +203,7 @@ pub(crate) fn run(args: &ToCsvArgs, ctx: &Ctx) -> Result<Exit> {
                     );
                 }
             }
-            doc
+            (doc, stopped)
         }
     };
     let (schema_ty, all, lists) = columns_of(&doc).with_context(|| match &args.schema {
@@ -257,10 +269,18 @@ pub(crate) fn run(args: &ToCsvArgs, ctx: &Ctx) -> Result<Exit> {
         let mut how = args.range.reading(&open, fixed, jobs);
         how.types = Types::given(fixed.or(schema_ty), Types::Dataset);
         how.filter = args.filter.get();
+        if let Some((_, records)) = &stopped {
+            let before = records - args.range.skip;
+            how.range.limit = Some(how.range.limit.map_or(before, |n| n.min(before)));
+        }
         let (_, result) = batches::run(&inputs, &how, pipeline::workers(jobs), &rows, write, &update);
         let flushed = out.flush().context("writing output");
         result?;
         flushed?;
+    }
+    if let Some((e, _)) = stopped {
+        // The rows before the damage are out (on stdout); a file is not kept.
+        return Err(e);
     }
     if let Some(a) = atomic {
         a.commit()?;

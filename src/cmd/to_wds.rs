@@ -111,6 +111,8 @@ impl pipeline::Output for Samples {
 struct Layout<'a> {
     key: Option<&'a str>,
     cls: Option<&'a str>,
+    /// Whether a record held the `--cls` feature given.
+    cls_seen: std::sync::atomic::AtomicBool,
 }
 
 /// Whether a feature name is taken as the label by default.
@@ -244,10 +246,32 @@ impl Layout<'_> {
         let mut used: HashSet<String> = HashSet::new();
         let mut next: HashMap<String, usize> = HashMap::new();
         for &name in &names {
+            if self.cls == Some(name) {
+                self.cls_seen.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
             if lists.contains(&name) {
                 continue;
             }
             let v = &by_name[name];
+            if self.cls == Some(name) {
+                // Given by name: a label that cannot be one is an error,
+                // not a sample silently without its .cls.
+                let n = match v.kind() {
+                    Kind::Int64 => v.int64s().take(2).count(),
+                    Kind::Float => v.floats().take(2).count(),
+                    Kind::Bytes => v.bytes().take(2).count(),
+                    Kind::None => 0,
+                };
+                if v.kind() != Kind::Int64 || n != 1 {
+                    let values = ["no value", "one value", "more than one value"][n];
+                    bail!(
+                        "{}: --cls {}: {} with {values}, where .cls holds one int64",
+                        sample.at,
+                        crate::io::input::escape_name(name.as_bytes()),
+                        v.kind().name(),
+                    );
+                }
+            }
             if Some(name) == cls && v.kind() == Kind::Int64 && v.int64s().take(2).count() == 1 {
                 let x = v.int64s().next().unwrap_or_default();
                 out.data.extend_from_slice(itoa::Buffer::new().format(x).as_bytes());
@@ -441,6 +465,7 @@ pub(crate) fn run(args: &ToWdsArgs, ctx: &Ctx) -> Result<Exit> {
     let layout = Layout {
         key: args.key.as_deref(),
         cls: args.cls.as_deref(),
+        cls_seen: std::sync::atomic::AtomicBool::new(false),
     };
     let jobs = args.jobs.get();
     let open = args.input.options();
@@ -511,6 +536,12 @@ pub(crate) fn run(args: &ToWdsArgs, ctx: &Ctx) -> Result<Exit> {
         return Err(e);
     }
     result?;
+    if let Some(c) = layout.cls.filter(|_| number > 0 && !layout.cls_seen.into_inner()) {
+        bail!(
+            "--cls {}: no record has this feature (a misspelt name?): no sample would have a .cls",
+            crate::io::input::escape_name(c.as_bytes())
+        );
+    }
     shards.close()?;
     let made = shards.made;
     set.commit()?;

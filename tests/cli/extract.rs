@@ -208,3 +208,29 @@ fn an_interrupt_leaves_no_temporary_file() {
         assert!(temps.is_empty(), "run {run}: {temps:?}");
     }
 }
+
+#[test]
+fn names_from_features_are_plain_file_names() {
+    let dir = Dir::new();
+    let lines = "{\"f\": [\"nl\\nx\\u001b[31mred\"], \"v\": [\"one\"]}\n{\"f\": [\"\"], \"v\": [\"two\"]}\n";
+    let input = from_lines(&dir, "c.tfrecord", lines);
+    // Control characters become '_'; an empty name is refused (record 1).
+    let e = dir
+        .tfr(&["extract", &input, "--feature", "v", "-o", "out", "--name", "{f}"])
+        .run()
+        .fails(2);
+    assert!(e.contains("record 1: --name gives an empty name"), "{e}");
+    dir.tfr(&["extract", &input, "--feature", "v", "-o", "ok", "--name", "{f}{record}"])
+        .run()
+        .ok();
+    let names: Vec<String> = tree(&dir.path("ok")).into_iter().map(|(n, _)| n).collect();
+    assert_eq!(names, ["1.txt", "nl_x_[31mred0.txt"]);
+    // A name too long for a file system: a short one-line error.
+    let long = format!("{{\"f\": [\"{}\"], \"v\": [\"one\"]}}\n", "n".repeat(6000));
+    let input = from_lines(&dir, "l.tfrecord", &long);
+    let e = dir
+        .tfr(&["extract", &input, "--feature", "v", "-o", "long", "--name", "{f}"])
+        .run()
+        .fails(2);
+    assert!(e.contains("a file name of 6004 bytes") && e.len() < 300, "{e}");
+}

@@ -129,3 +129,28 @@ fn features_past_the_schema_pass_limit_are_an_error_not_dropped() {
     let got = dir.tfr(&["to-csv", &src, "--features", "f0000*"]).run().ok();
     assert_eq!(got.lines().next().unwrap().split(',').count(), 10, "{got}");
 }
+
+#[test]
+fn the_schema_pass_reads_what_the_rows_need() {
+    // -n: the columns of the first records only (a feature seen later has
+    // none), and the pass stops there.
+    let dir = Dir::new();
+    let src = from_lines(
+        &dir,
+        "late.tfrecord",
+        "{\"a\": [1]}\n{\"a\": [2]}\n{\"a\": [3], \"late\": [\"x\"]}\n",
+    );
+    assert_eq!(tfr(&["to-csv", "-n", "2", &src]).run().ok(), "a\n1\n2\n");
+    assert_eq!(tfr(&["to-csv", "--skip", "1", "-n", "1", &src]).run().ok(), "a\n2\n");
+    assert_eq!(tfr(&["to-csv", &src]).run().ok(), "a,late\n1,\n2,\n3,x\n");
+    // Damage after the rows asked for is never read.
+    let got = tfr(&["to-csv", "-n", "3", &data("data_crc.tfrecord")]).run().ok();
+    assert_eq!(got.lines().count(), 4, "{got}");
+    // Without -n: the rows before the damage, then its error (exit 2), as
+    // to-jsonl does; a file is not kept.
+    let ran = tfr(&["to-csv", &data("data_crc.tfrecord")]).run();
+    let e = ran.fails(2);
+    assert!(e.contains("checksum"), "{e}");
+    let out = ran.stdout_str();
+    assert_eq!(out.lines().count(), 6, "{out}");
+}

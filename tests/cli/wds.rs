@@ -461,3 +461,37 @@ fn size_errors_name_the_limit_that_applies() {
         assert!(e.contains(want) && !e.contains("--max-record-size"), "{e}");
     }
 }
+
+#[test]
+fn a_cls_feature_that_cannot_be_a_label_is_an_error() {
+    let dir = Dir::new();
+    let src = from_lines(
+        &dir,
+        "s.tfrecord",
+        "{\"label\": [1], \"text\": [\"a\"], \"two\": [1, 2]}\n",
+    );
+    // A misspelt name: no record has it.
+    let e = dir
+        .tfr(&["to-wds", &src, "-o", "w/s.tar", "--cls", "lable"])
+        .run()
+        .fails(2);
+    assert!(e.contains("--cls lable: no record has this feature"), "{e}");
+    // A bytes feature, or more than one value.
+    let e = dir
+        .tfr(&["to-wds", &src, "-o", "w/s.tar", "--cls", "text"])
+        .run()
+        .fails(2);
+    assert!(
+        e.contains("record 0") && e.contains("--cls text: bytes with one value"),
+        "{e}"
+    );
+    let e = dir
+        .tfr(&["to-wds", &src, "-o", "w/s.tar", "--cls", "two"])
+        .run()
+        .fails(2);
+    assert!(e.contains("--cls two: int64 with more than one value"), "{e}");
+    assert!(!dir.path("w/s-000000.tar").exists(), "no shard after an error");
+    dir.tfr(&["to-wds", &src, "-o", "w/s.tar", "--cls", "label"]).run().ok();
+    let got = members(&std::fs::read(dir.path("w/s-000000.tar")).unwrap());
+    assert!(got.iter().any(|(n, b)| n == "000000000.cls" && b == b"1"), "{got:?}");
+}
