@@ -152,7 +152,7 @@ impl Layout {
             match &b.values {
                 Values::One(get) => {
                     s.feature.clear();
-                    get.one(row, &mut s.feature)?;
+                    get.one(row, &mut s.feature).map_err(|e| in_column(&source.name, e))?;
                     put_entry(&mut s.context, &source.name, &s.feature, &mut s.packed);
                 }
                 Values::List(list, get) => {

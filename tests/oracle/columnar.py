@@ -218,6 +218,35 @@ def main():
     jsonl = tfr(binary, "to-jsonl", rec).stdout.decode().splitlines()
     check('"s"' not in jsonl[2] and '"d"' not in jsonl[4] and '"n"' not in jsonl[0], "nulls are absent features")
 
+    # 5. Feather files as pyarrow writes them by default (LZ4-compressed
+    # bodies), and with zstd, and Parquet with LZ4: from-arrow and
+    # from-parquet read them as the uncompressed ones.
+    import pyarrow.feather as feather
+
+    plain = written.drop_columns(["image"])
+    base = os.path.join(tmp, "plain.arrow")
+    feather.write_feather(plain, base, compression="uncompressed")
+    want_lines = tfr(binary, "to-jsonl", "-", stdin=tfr(binary, "from-arrow", base, "-o", "-").stdout).stdout
+    for codec in ("lz4", "zstd"):
+        path = os.path.join(tmp, "c-%s.feather" % codec)
+        feather.write_feather(plain, path, compression=codec)
+        got = tfr(binary, "to-jsonl", "-", stdin=tfr(binary, "from-arrow", path, "-o", "-").stdout).stdout
+        check(got == want_lines, "from-arrow reads a Feather file compressed with %s" % codec)
+    lz4pq = os.path.join(tmp, "lz4.parquet")
+    pq.write_table(plain, lz4pq, compression="lz4")
+    got = tfr(binary, "to-jsonl", "-", stdin=tfr(binary, "from-parquet", lz4pq, "-o", "-").stdout).stdout
+    check(got == want_lines, "from-parquet reads a Parquet file compressed with LZ4")
+
+    # 6. A uint64 past int64 in a plain column: one line naming the column and row.
+    u64 = os.path.join(tmp, "u64.parquet")
+    pq.write_table(pa.table({"u": pa.array([1, 2**64 - 1], type=pa.uint64())}), u64)
+    r = subprocess.run([binary, "from-parquet", u64, "-o", os.path.join(tmp, "u.tfrecord")], capture_output=True)
+    err = r.stderr.decode()
+    check(
+        r.returncode == 2 and "row 1: column u: the uint64 value 18446744073709551615" in err and err.count("\n") == 1,
+        "uint64 overflow names the column and row: %r" % err,
+    )
+
     if FAILED:
         print("%d check(s) failed" % len(FAILED))
         sys.exit(1)
