@@ -85,13 +85,32 @@ pub(crate) fn run(args: &FromColumnsArgs, format: Format, _ctx: &Ctx) -> Result<
     let mut notes = Vec::new();
     let produce = |tx: &mut Sender<'_, Job>| -> Result<()> {
         let mut seen = HashSet::new();
+        // The first input's message type is the output's: an input whose
+        // columns make the other type is refused (a file of Examples and
+        // SequenceExamples mixed is read by nothing).
+        let mut first: Option<(bool, String)> = None;
         for input in &inputs {
             read_input(input, format, tx, &mut |layout: &Layout| {
+                let name = input.display();
+                match &first {
+                    None => first = Some((layout.sequence, name)),
+                    Some((sequence, before)) if *sequence != layout.sequence => {
+                        let ty = |s: bool| if s { "SequenceExamples" } else { "Examples" };
+                        bail!(
+                            "its columns make {}, where {before}'s made {}: one output holds one message type \
+                             (convert them apart)",
+                            ty(layout.sequence),
+                            ty(*sequence)
+                        );
+                    }
+                    Some(_) => {}
+                }
                 for note in &layout.notes {
                     if seen.insert(note.clone()) {
                         notes.push(note.clone());
                     }
                 }
+                Ok(())
             })?;
         }
         Ok(())
@@ -111,7 +130,12 @@ pub(crate) fn run(args: &FromColumnsArgs, format: Format, _ctx: &Ctx) -> Result<
 }
 
 /// Reads one input's batches and sends them on, cut to about [`BATCH_BYTES`].
-fn read_input(input: &Input, format: Format, tx: &mut Sender<'_, Job>, note: &mut dyn FnMut(&Layout)) -> Result<()> {
+fn read_input(
+    input: &Input,
+    format: Format,
+    tx: &mut Sender<'_, Job>,
+    note: &mut dyn FnMut(&Layout) -> Result<()>,
+) -> Result<()> {
     let source = Source::open(input)?;
     let name: Arc<str> = Arc::from(source.name());
     let fail = |e: &dyn std::fmt::Display| anyhow!("{name}: {e}");
@@ -154,7 +178,7 @@ fn read_input(input: &Input, format: Format, tx: &mut Sender<'_, Job>, note: &mu
     };
     let mut make_layout = |schema: &arrow_schema::Schema| -> Result<Arc<Layout>> {
         let l = Arc::new(Layout::new(schema).map_err(|e| fail(&e))?);
-        note(&l);
+        note(&l).map_err(|e| fail(&e))?;
         Ok(l)
     };
     match format {

@@ -574,3 +574,27 @@ fn dictionary_encoded_parquet_is_read_in_batches_sized_by_decoded_bytes() {
     assert_eq!(r.status.code(), Some(0), "{e}");
     assert_eq!(dir.tfr(&["count", "bomb.tfrecord"]).run().ok().trim(), "20000");
 }
+
+#[test]
+fn inputs_of_examples_and_sequence_examples_are_not_mixed() {
+    let dir = Dir::new();
+    dir.tfr(&["to-parquet", &data("sequence.tfrecord"), "-o", "s.parquet"])
+        .run()
+        .warns();
+    dir.tfr(&["to-parquet", &data("notebook.tfrecord"), "-o", "n.parquet"])
+        .run()
+        .ok();
+    let e = dir
+        .tfr(&["from-parquet", "n.parquet", "s.parquet", "-o", "x.tfrecord"])
+        .run()
+        .fails(2);
+    assert!(
+        e.contains("s.parquet: its columns make SequenceExamples, where n.parquet's made Examples"),
+        "{e}"
+    );
+    assert!(!dir.path("x.tfrecord").exists(), "no output after an error");
+    // Each alone converts.
+    dir.tfr(&["from-parquet", "s.parquet", "s.parquet", "-o", "y.tfrecord"])
+        .run()
+        .ok();
+}
