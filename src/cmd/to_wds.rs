@@ -545,6 +545,22 @@ pub(crate) fn run(args: &ToWdsArgs, ctx: &Ctx) -> Result<Exit> {
     shards.close()?;
     let made = shards.made;
     set.commit()?;
+    // Shards of an earlier, larger run with the same name are left alone
+    // (they are not this run's to remove), but said: a glob over the shards
+    // would read their samples too.
+    if !out.to_string_lossy().contains("://") {
+        let stale = (made..).take_while(|&k| shard_path(out, k).is_file()).count() as u64;
+        if stale > 0 {
+            output::error_line(format_args!(
+                "warning: {stale} shard{} of an earlier run remain{} after these, from {}: a glob over the shards reads {} too (remove {})",
+                if stale == 1 { "" } else { "s" },
+                if stale == 1 { "s" } else { "" },
+                show_path(&shard_path(out, made)),
+                if stale == 1 { "it" } else { "them" },
+                if stale == 1 { "it" } else { "them" },
+            ));
+        }
+    }
     let mut stdout = output::stdout();
     writeln!(
         stdout,

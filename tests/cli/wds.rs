@@ -495,3 +495,30 @@ fn a_cls_feature_that_cannot_be_a_label_is_an_error() {
     let got = members(&std::fs::read(dir.path("w/s-000000.tar")).unwrap());
     assert!(got.iter().any(|(n, b)| n == "000000000.cls" && b == b"1"), "{got:?}");
 }
+
+#[test]
+fn shards_left_by_an_earlier_larger_run_are_said() {
+    let dir = Dir::new();
+    let lines: String = (0..30).map(|i| format!("{{\"label\": [{i}]}}\n")).collect();
+    let src = from_lines(&dir, "s.tfrecord", &lines);
+    dir.tfr(&["to-wds", &src, "-o", "w/s.tar", "--shard-records", "10"])
+        .run()
+        .ok();
+    assert!(dir.path("w/s-000002.tar").exists());
+    let ran = dir
+        .tfr(&["to-wds", &src, "-o", "w/s.tar", "--shard-records", "20"])
+        .run();
+    ran.warns();
+    assert!(
+        ran.stderr
+            .contains("warning: 1 shard of an earlier run remains after these, from w/s-000002.tar"),
+        "{}",
+        ran.stderr
+    );
+    // A run as large as the last says nothing.
+    let ran = dir
+        .tfr(&["to-wds", &src, "-o", "w/s.tar", "--shard-records", "10"])
+        .run();
+    ran.ok();
+    assert!(ran.stderr.is_empty(), "{}", ran.stderr);
+}
