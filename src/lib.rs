@@ -89,7 +89,12 @@ mod cli_main {
                 };
             }
         };
-        match run(&cli) {
+        let ran = run(&cli);
+        // A terminating signal arrived: its clean-up ends the process by
+        // that signal. Returning first (the input ended meanwhile, say)
+        // would exit 0 or 2 instead, and a shell loop would go on.
+        crate::io::output_file::cleanup::wait_if_signalled();
+        match ran {
             Ok(code) => code.into(),
             Err(e) if output::is_broken_pipe(&e) => Exit::Success.into(),
             Err(e) => {

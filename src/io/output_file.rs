@@ -417,6 +417,18 @@ pub(crate) mod cleanup {
     /// Set once the clean-up has begun: a temporary file registered after
     /// it would be missed, so it is removed at once instead.
     static CLEANING: AtomicBool = AtomicBool::new(false);
+    /// Set when a terminating signal arrived (its clean-up then ends the
+    /// process by it).
+    static SIGNALLED: AtomicBool = AtomicBool::new(false);
+
+    /// Parks the calling thread for good once a terminating signal has
+    /// arrived: the clean-up thread ends the process by that signal, which
+    /// must win over an ordinary exit.
+    pub(crate) fn wait_if_signalled() {
+        if SIGNALLED.load(Ordering::SeqCst) {
+            wait_for_exit();
+        }
+    }
 
     /// Something to undo on a signal (an upload to abort), by number.
     type Hook = Box<dyn Fn() + Send>;
@@ -546,11 +558,17 @@ pub(crate) mod cleanup {
         let _ = std::thread::Builder::new().name("tfr-signals".into()).spawn(move || {
             let mut signals = signals.forever();
             if let Some(sig) = signals.next() {
-                // The clean-up runs beside this thread, which waits for a second signal.
-                let _ = std::thread::Builder::new().name("tfr-cleanup".into()).spawn(move || {
+                SIGNALLED.store(true, Ordering::SeqCst);
+                // The clean-up runs beside this thread, which waits for a
+                // second signal (here, when no thread could be started).
+                let cleaning = std::thread::Builder::new().name("tfr-cleanup".into()).spawn(move || {
                     remove_pending();
                     die_by(sig);
                 });
+                if cleaning.is_err() {
+                    remove_pending();
+                    die_by(sig);
+                }
                 if let Some(again) = signals.next() {
                     die_by(again);
                 }

@@ -28,6 +28,7 @@ then an empty line.
 """
 import http.server
 import os
+import re
 import socketserver
 import sys
 import threading
@@ -36,6 +37,7 @@ import urllib.parse
 from xml.sax.saxutils import escape as xml_escape
 
 EVIL = "\x1b]0;pwned\x07\x1b[2J\u202eevil"
+CONTROL = re.compile("[\x00-\x1f]")
 
 
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
@@ -207,7 +209,9 @@ def list_page(keys, prefixes, token=None):
         out.append(f"<NextContinuationToken>{token}</NextContinuationToken>")
     for key, size in keys:
         # XML 1.0 has no raw control characters: a character reference.
-        k = "".join(f"&#{ord(c)};" if ord(c) < 32 else xml_escape(c) for c in key)
+        # (One regex pass: escaping character by character made a listing
+        # of a million keys take most of a test's 16 s.)
+        k = CONTROL.sub(lambda m: f"&#{ord(m.group())};", xml_escape(key))
         out.append(
             f"<Contents><Key>{k}</Key><LastModified>2026-11-25T10:00:00.000Z</LastModified>"
             f"<ETag>\"v1\"</ETag><Size>{size}</Size><StorageClass>STANDARD</StorageClass></Contents>"
