@@ -1,5 +1,5 @@
 //! TensorFlow itself reads what tfr writes: the oracle scripts of
-//! tests/oracle run against the built binary with a Python that has
+//! tests/oracle run (in one Python process) against the built binary with a Python that has
 //! TensorFlow 2.21 (`TFR_TF_PYTHON`, else `.venv-tf/bin/python`, else
 //! `target/venv-tf/bin/python`, which `.ci/run` installs). Skipped with
 //! the reason on a machine without one; a failure under `CI=true`.
@@ -37,55 +37,48 @@ fn tf_python() -> Option<PathBuf> {
     candidates.into_iter().flatten().find(|p| p.exists())
 }
 
-fn run_oracle(script: &str) {
+/// Runs the oracle scripts in one Python process (tests/oracle/run_tf_oracles.py:
+/// TensorFlow imported once, about 2.5 s of CPU each time).
+fn run_oracles(scripts: &[&str]) {
     let Some(python) = tf_python() else {
         skip_or_fail("no Python with TensorFlow 2.21 (TFR_TF_PYTHON, .venv-tf or target/venv-tf)");
         return;
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = Command::new(&python)
-        .arg(root.join("tests/oracle").join(script))
+        .arg(root.join("tests/oracle/run_tf_oracles.py"))
         .args(["--tfr", env!("CARGO_BIN_EXE_tfr")])
+        .args(scripts)
         .current_dir(root)
         .env("TF_CPP_MIN_LOG_LEVEL", "3")
         .output()
-        .expect("run the oracle script");
+        .expect("run the oracle scripts");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
-        "{script} failed:\n{stdout}\n{}",
+        "an oracle failed:\n{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(stdout.contains("all checks passed"), "{script}:\n{stdout}");
+    for script in scripts {
+        assert!(
+            stdout.contains(&format!("==== {script}: passed")),
+            "{script}:\n{stdout}"
+        );
+    }
 }
 
+/// Every script above, each with its own checks (their output names each).
 #[test]
-fn tensorflow_reads_what_from_jsonl_writes() {
-    run_oracle("check_from_jsonl.py");
-}
-
-#[test]
-fn tensorflow_reads_tfrs_snappy_files() {
-    run_oracle("snappy.py");
-}
-
-#[test]
-fn tensorflow_reads_reshard_and_split_outputs() {
-    run_oracle("reshape.py");
-}
-
-#[test]
-fn tensorflow_reads_what_shuffle_writes() {
-    run_oracle("shuffle.py");
-}
-
-#[cfg(feature = "parquet")]
-#[test]
-fn pyarrow_and_tensorflow_read_the_columnar_conversions() {
-    run_oracle("columnar.py");
-}
-
-#[test]
-fn webdataset_csv_and_tensorflow_read_to_wds_to_csv_and_extract() {
-    run_oracle("formats.py");
+fn tensorflow_and_the_python_readers_read_what_tfr_writes() {
+    let mut scripts = vec![
+        "check_from_jsonl.py",
+        "snappy.py",
+        "reshape.py",
+        "shuffle.py",
+        "formats.py",
+    ];
+    if cfg!(feature = "parquet") {
+        scripts.push("columnar.py");
+    }
+    run_oracles(&scripts);
 }
