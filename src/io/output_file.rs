@@ -549,9 +549,16 @@ pub(crate) mod cleanup {
     #[cfg(unix)]
     fn install() {
         use signal_hook::consts::signal::*;
-        let caught = [
+        let ignored = ignored_on_entry();
+        // A signal tfr was started with ignored stays ignored: `nohup`
+        // (SIGHUP), a background job of a shell without job control
+        // (SIGINT, SIGQUIT) mean the caller does not want it to end tfr.
+        let caught: Vec<i32> = [
             SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF,
-        ];
+        ]
+        .into_iter()
+        .filter(|&sig| ignored & (1u64 << (sig - 1)) == 0)
+        .collect();
         let Ok(mut signals) = signal_hook::iterator::Signals::new(caught) else {
             return;
         };
@@ -574,6 +581,19 @@ pub(crate) mod cleanup {
                 }
             }
         });
+    }
+
+    /// The signals ignored when tfr started (bit `n - 1` for signal `n`),
+    /// from Linux's /proc/self/status; none known elsewhere.
+    #[cfg(unix)]
+    fn ignored_on_entry() -> u64 {
+        std::fs::read_to_string("/proc/self/status")
+            .ok()
+            .and_then(|status| {
+                let line = status.lines().find_map(|l| l.strip_prefix("SigIgn:"))?;
+                u64::from_str_radix(line.trim(), 16).ok()
+            })
+            .unwrap_or(0)
     }
 
     /// Ends the process by `sig` with its default action (terminate, or

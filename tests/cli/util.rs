@@ -33,6 +33,31 @@ pub fn skip_or_fail(reason: &str) {
     let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {reason}");
 }
 
+/// Whether this test process was started with SIGHUP, SIGINT or SIGQUIT
+/// ignored (`nohup`, a background job of a shell without job control):
+/// the tfr it starts inherits that, and keeps such a signal ignored as
+/// its caller wants, so a test that sends one cannot run here. Says so
+/// (a line `cargo test` shows) and returns true then.
+pub fn skipped_for_ignored_signals() -> bool {
+    let ignored = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            let mask = s.lines().find_map(|l| l.strip_prefix("SigIgn:"))?;
+            u64::from_str_radix(mask.trim(), 16).ok()
+        })
+        .unwrap_or(0);
+    let skip = ignored & 0b111 != 0;
+    if skip {
+        let thread = std::thread::current();
+        let test = thread.name().unwrap_or("a test");
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED {test}: started with SIGHUP/SIGINT/SIGQUIT ignored (SigIgn {ignored:#x}), which tfr keeps ignored"
+        );
+    }
+    skip
+}
+
 /// A path inside `tests/data`.
 pub fn data(name: &str) -> String {
     data_dir().join(name).to_string_lossy().into_owned()
