@@ -131,44 +131,19 @@ impl Convert {
         for c in cols.iter_mut() {
             c.filled = false;
         }
-        match record.ty {
+        let decoded = |e| decode_error(record.name, record.index, record.offset, e);
+        // An Example's features and a SequenceExample's context go to the
+        // same columns; a SequenceExample's feature lists to theirs.
+        let (features, lists) = match record.ty {
             MessageType::Example => {
-                let view = decoder
-                    .example(record.payload, record.strict)
-                    .map_err(|e| decode_error(record.name, record.index, record.offset, e))?;
-                if let Some(features) = view.features() {
-                    self.add_map(
-                        features,
-                        &self.features,
-                        &mut look.features,
-                        &mut look.hits,
-                        cols,
-                        |c, f| c.push(f),
-                    )
-                    .map_err(at)?;
-                }
+                let view = decoder.example(record.payload, record.strict).map_err(decoded)?;
+                (view.features(), None)
             }
             MessageType::SequenceExample => {
                 let view = decoder
                     .sequence_example(record.payload, record.strict)
-                    .map_err(|e| decode_error(record.name, record.index, record.offset, e))?;
-                if let Some(context) = view.context() {
-                    self.add_map(
-                        context,
-                        &self.features,
-                        &mut look.features,
-                        &mut look.hits,
-                        cols,
-                        |c, f| c.push(f),
-                    )
-                    .map_err(at)?;
-                }
-                if let Some(lists) = view.feature_lists() {
-                    self.add_map(lists, &self.lists, &mut look.lists, &mut look.hits, cols, |c, l| {
-                        c.push_steps(l.features())
-                    })
-                    .map_err(at)?;
-                }
+                    .map_err(decoded)?;
+                (view.context(), view.feature_lists())
             }
             other => {
                 return Err(at(format!(
@@ -176,6 +151,23 @@ impl Convert {
                     other.name()
                 )))
             }
+        };
+        if let Some(features) = features {
+            self.add_map(
+                features,
+                &self.features,
+                &mut look.features,
+                &mut look.hits,
+                cols,
+                |c, f| c.push(f),
+            )
+            .map_err(at)?;
+        }
+        if let Some(lists) = lists {
+            self.add_map(lists, &self.lists, &mut look.lists, &mut look.hits, cols, |c, l| {
+                c.push_steps(l.features())
+            })
+            .map_err(at)?;
         }
         for c in cols.iter_mut().filter(|c| !c.filled) {
             c.push_null();
