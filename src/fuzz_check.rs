@@ -63,6 +63,7 @@ pub fn example_text(data: &[u8]) {
             }
         }
     }
+    decoders_agree(data);
     // TensorFlow's parsers' model takes any bytes.
     let mut decoder = crate::example::Decoder::new();
     let _ = crate::example::tf_parser::check_example(&mut decoder, data);
@@ -73,6 +74,54 @@ pub fn example_text(data: &[u8]) {
             panic!("resolve_auto chose {ty:?} but strict rendering fails: {e}");
         }
         looks(ty, data);
+    }
+}
+
+/// The decoder's fast path for canonical payloads indexes what the general
+/// wire reader does: the same entries, kinds and values (and the same
+/// error when there is one), for Examples and SequenceExamples, strict or not.
+fn decoders_agree(data: &[u8]) {
+    use crate::example::{Decoder, FeatureView, FeaturesView};
+    fn feature(f: &FeatureView<'_>) -> String {
+        let ints: Vec<i64> = f.int64s().collect();
+        let floats: Vec<u32> = f.floats().map(f32::to_bits).collect();
+        let bytes: Vec<&[u8]> = f.bytes().collect();
+        format!("{:?} {ints:?} {floats:?} {bytes:?} {}", f.kind(), f.is_empty())
+    }
+    fn features(map: Option<FeaturesView<'_>>) -> Vec<String> {
+        map.map_or(vec!["absent".into()], |m| {
+            let raw = m.raw_entries().map(|(k, f)| format!("{k:?}={}", feature(&f)));
+            m.entries()
+                .map(|(k, f)| format!("{k}={}", feature(&f)))
+                .chain(raw)
+                .collect()
+        })
+    }
+    let (mut fast, mut general) = (Decoder::new(), Decoder::new());
+    for strict in [false, true] {
+        let a = fast.example(data, strict).map(|v| features(v.features()));
+        let b = general.example_general(data, strict).map(|v| features(v.features()));
+        assert_eq!(
+            a.map_err(|e| e.to_string()),
+            b.map_err(|e| e.to_string()),
+            "Example strict={strict}"
+        );
+        let seq = |v: crate::example::SequenceExampleView<'_>| {
+            let mut out = features(v.context());
+            out.extend(v.feature_lists().map_or(vec!["no lists".into()], |l| {
+                l.entries()
+                    .map(|(k, steps)| format!("{k}: {:?}", steps.features().map(|f| feature(&f)).collect::<Vec<_>>()))
+                    .collect()
+            }));
+            out
+        };
+        let a = fast.sequence_example(data, strict).map(seq);
+        let b = general.sequence_example_general(data, strict).map(seq);
+        assert_eq!(
+            a.map_err(|e| e.to_string()),
+            b.map_err(|e| e.to_string()),
+            "SequenceExample strict={strict}"
+        );
     }
 }
 
@@ -582,6 +631,49 @@ mod tests {
             }
         }
         assert!(checked > 100, "{checked} records");
+    }
+
+    /// The decoder's fast path against the general one on the fixtures'
+    /// records with one byte changed at every position (to values that
+    /// keep or break the canonical form: tags, lengths, continuation bits).
+    #[test]
+    fn decoders_agree_on_mutated_records() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+        let mut checked = 0;
+        for name in [
+            "notebook.tfrecord",
+            "sequence.tfrecord",
+            "edge.tfrecord",
+            "base20.tfrecord",
+        ] {
+            let bytes = std::fs::read(dir.join(name)).expect("fixture");
+            let src = crate::record::Source::from_reader(Box::new(std::io::Cursor::new(bytes)));
+            let mut reader = crate::record::RecordReader::new(src, crate::io::Compression::None);
+            let mut n = 0;
+            while let Ok(Some(rec)) = reader.next_record() {
+                if rec.data.len() > 300 {
+                    continue;
+                }
+                n += 1;
+                if n > 6 {
+                    break;
+                }
+                let mut data = rec.data.to_vec();
+                super::decoders_agree(&data);
+                for i in 0..data.len() {
+                    let was = data[i];
+                    for b in [0x00, 0x0a, 0x0d, 0x12, 0x1a, 0x80, 0xff, was ^ 1] {
+                        data[i] = b;
+                        super::decoders_agree(&data);
+                        checked += 1;
+                    }
+                    data[i] = was;
+                }
+                data.pop();
+                super::decoders_agree(&data);
+            }
+        }
+        assert!(checked > 1000, "{checked} payloads");
     }
 
     #[test]

@@ -190,17 +190,24 @@ impl Convert {
         mut push: impl FnMut(&mut ColumnBuilder, E::Value<'a>) -> Result<(), String>,
     ) -> Result<(), String> {
         hits.clear();
-        for (i, (name, _)) in map.entries().enumerate() {
-            let guess = before.get(i).copied().filter(|&c| c != NONE && cols[c].name == name);
+        for (i, (name, _)) in map.raw_entries().enumerate() {
+            let guess = before
+                .get(i)
+                .copied()
+                .filter(|&c| c != NONE && cols[c].name.as_bytes() == name);
             let c = match guess {
                 Some(c) => c,
-                None => match index.get(name) {
-                    Some(&c) => c,
-                    None => {
-                        self.note_unplanned(name);
-                        NONE
+                None => {
+                    // Keys were validated as UTF-8 by the decoder.
+                    let name = std::str::from_utf8(name).unwrap_or("");
+                    match index.get(name) {
+                        Some(&c) => c,
+                        None => {
+                            self.note_unplanned(name);
+                            NONE
+                        }
                     }
-                },
+                }
             };
             if c != NONE {
                 cols[c].last = i + 1;
@@ -209,7 +216,7 @@ impl Convert {
         }
         before.clear();
         before.extend_from_slice(hits);
-        for (i, (_, value)) in map.entries().enumerate() {
+        for (i, (_, value)) in map.raw_entries().enumerate() {
             let c = hits[i];
             if c != NONE && cols[c].last == i + 1 {
                 cols[c].last = 0;

@@ -551,14 +551,21 @@ impl FeatureTable {
         self.untracked_overflow |= o.untracked_overflow;
     }
 
-    /// The slot of `key`, seen at entry position `pos`; `None` for a new
-    /// name past [`MAX_FEATURES`] (counted, not tracked).
+    /// The slot of `key`, seen at entry position `pos`; `None` for a name
+    /// `keep` leaves out, or a new name past [`MAX_FEATURES`] (counted, not
+    /// tracked). Keys are compared as bytes: the name of the slot that
+    /// entry position held in the record before is tried first.
     #[inline]
-    fn intern(&mut self, pos: usize, key: &str) -> Option<usize> {
-        if let Some(&slot) = self.cache.get(pos) {
-            if *self.stats[slot as usize].name == *key {
-                return Some(slot as usize);
+    fn intern(&mut self, pos: usize, key: &[u8], keep: Keep<'_>) -> Option<usize> {
+        if let Some(s) = self.cache.get(pos).and_then(|&slot| self.stats.get(slot as usize)) {
+            if s.name.as_bytes() == key {
+                return keep(&s.name).then_some(self.cache[pos] as usize);
             }
+        }
+        // Keys were validated as UTF-8 by the decoder.
+        let key = std::str::from_utf8(key).unwrap_or("");
+        if !keep(key) {
+            return None;
         }
         let slot = match self.index.get(key) {
             Some(&slot) => slot,
@@ -576,30 +583,32 @@ impl FeatureTable {
         if pos < self.cache.len() {
             self.cache[pos] = slot;
         } else {
+            self.cache.resize(pos, u32::MAX);
             self.cache.push(slot);
         }
         Some(slot as usize)
     }
 
-    /// Interns the keys of one record's entries into `buf` (slot, value)
-    /// and stamps their slots; returns whether a key occurs twice (then only
-    /// its last position counts).
+    /// Interns the kept keys of one record's entries into `buf` (slot,
+    /// value) and stamps their slots; returns whether a key occurs twice
+    /// (then only its last position in `buf` counts).
     #[inline]
     fn stamp<'a, V>(
         &mut self,
-        entries: impl Iterator<Item = (&'a str, V)>,
+        entries: impl Iterator<Item = (&'a [u8], V)>,
         stamp: u64,
+        keep: Keep<'_>,
         buf: &mut Vec<(u32, V)>,
     ) -> bool {
         let mut dups = false;
         for (pos, (key, value)) in entries.enumerate() {
-            let Some(slot) = self.intern(pos, key) else {
+            let Some(slot) = self.intern(pos, key, keep) else {
                 continue;
             };
             let s = &mut self.stats[slot];
             dups |= s.stamp == stamp;
             s.stamp = stamp;
-            s.pos = pos as u32;
+            s.pos = buf.len() as u32;
             buf.push((slot as u32, value));
         }
         dups
@@ -608,7 +617,7 @@ impl FeatureTable {
     /// Adds the features of one record.
     fn add_features<'a>(&mut self, fv: &FeaturesView<'a>, at: Seen, stamp: u64, keep: Keep<'_>) {
         let mut buf: Vec<(u32, FeatureView<'a>)> = std::mem::take(&mut self.features_buf);
-        let dups = self.stamp(fv.entries().filter(|(k, _)| keep(k)), stamp, &mut buf);
+        let dups = self.stamp(fv.raw_entries(), stamp, keep, &mut buf);
         for (pos, (slot, feature)) in buf.iter().enumerate() {
             let s = &mut self.stats[*slot as usize];
             if dups && s.pos as usize != pos {
@@ -623,7 +632,7 @@ impl FeatureTable {
     /// Adds the feature lists of one record.
     fn add_feature_lists<'a>(&mut self, lv: &FeatureListsView<'a>, at: Seen, stamp: u64, keep: Keep<'_>) {
         let mut buf: Vec<(u32, FeatureListView<'a>)> = std::mem::take(&mut self.lists_buf);
-        let dups = self.stamp(lv.entries().filter(|(k, _)| keep(k)), stamp, &mut buf);
+        let dups = self.stamp(lv.raw_entries(), stamp, keep, &mut buf);
         for (pos, (slot, list)) in buf.iter().enumerate() {
             let s = &mut self.stats[*slot as usize];
             if dups && s.pos as usize != pos {

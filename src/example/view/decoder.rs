@@ -10,6 +10,9 @@ use super::{
 use crate::example::error::{DecodeError, DecodeErrorKind as K};
 use crate::example::wire::Reader;
 
+#[path = "canonical.rs"]
+mod canonical;
+
 /// Validates payloads and indexes their features; reuse one for every
 /// record to avoid allocating.
 #[derive(Clone, Debug, Default)]
@@ -128,6 +131,20 @@ impl Decoder {
     /// are skipped, as protobuf does.
     pub fn example<'a>(&'a mut self, payload: &'a [u8], strict: bool) -> Result<ExampleView<'a>, DecodeError> {
         self.clear();
+        if let Some(has_features) = self.canonical_example(payload) {
+            return Ok(self.example_view(payload, has_features));
+        }
+        self.example_general(payload, strict)
+    }
+
+    /// [`Self::example`] through the general wire reader only (the fast
+    /// path for canonical payloads is checked against it).
+    pub(crate) fn example_general<'a>(
+        &'a mut self,
+        payload: &'a [u8],
+        strict: bool,
+    ) -> Result<ExampleView<'a>, DecodeError> {
+        self.clear();
         let mut has_features = false;
         check_top(payload, strict, "Example", |number, at, sub| match number {
             num::FEATURES => {
@@ -153,6 +170,44 @@ impl Decoder {
         strict: bool,
     ) -> Result<SequenceExampleView<'a>, DecodeError> {
         self.clear();
+        let (has_context, has_lists) = match self.canonical_sequence(payload) {
+            Some(found) => found,
+            None => self.general_sequence(payload, strict)?,
+        };
+        Ok(self.sequence_view(payload, has_context, has_lists))
+    }
+
+    /// [`Self::sequence_example`] through the general wire reader only.
+    pub(crate) fn sequence_example_general<'a>(
+        &'a mut self,
+        payload: &'a [u8],
+        strict: bool,
+    ) -> Result<SequenceExampleView<'a>, DecodeError> {
+        let (has_context, has_lists) = self.general_sequence(payload, strict)?;
+        Ok(self.sequence_view(payload, has_context, has_lists))
+    }
+
+    /// The view of the SequenceExample just indexed.
+    fn sequence_view<'a>(&'a self, payload: &'a [u8], has_context: bool, has_lists: bool) -> SequenceExampleView<'a> {
+        let dec = self;
+        SequenceExampleView {
+            context: has_context.then_some(FeaturesView {
+                payload,
+                dec,
+                entries: &dec.entries,
+            }),
+            feature_lists: has_lists.then_some(FeatureListsView {
+                payload,
+                dec,
+                entries: &dec.list_entries,
+            }),
+        }
+    }
+
+    /// [`Self::sequence_example`] through the general wire reader: whether
+    /// `context` and `feature_lists` were found.
+    fn general_sequence(&mut self, payload: &[u8], strict: bool) -> Result<(bool, bool), DecodeError> {
+        self.clear();
         let (mut has_context, mut has_lists) = (false, false);
         check_top(payload, strict, "SequenceExample", |number, _, sub| {
             match number {
@@ -168,19 +223,7 @@ impl Decoder {
             }
             Ok(true)
         })?;
-        let dec = &*self;
-        Ok(SequenceExampleView {
-            context: has_context.then_some(FeaturesView {
-                payload,
-                dec,
-                entries: &dec.entries,
-            }),
-            feature_lists: has_lists.then_some(FeatureListsView {
-                payload,
-                dec,
-                entries: &dec.list_entries,
-            }),
-        })
+        Ok((has_context, has_lists))
     }
 
     /// Splits `payload` as a `tensorflow.serving.ExampleListWithContext`

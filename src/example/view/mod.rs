@@ -255,6 +255,18 @@ impl<'a, E: MapEntry> MapView<'a, E> {
         }
     }
 
+    /// [`Self::entries`] with each key as its bytes (UTF-8, validated):
+    /// for callers that compare keys with names they hold, which then
+    /// need no `&str` of each.
+    #[inline]
+    pub fn raw_entries(&self) -> impl Iterator<Item = (&'a [u8], E::Value<'a>)> + 'a {
+        let (payload, dec) = (self.payload, self.dec);
+        self.entries.iter().map(move |e| {
+            let (start, end) = e.key();
+            (payload.get(start..end).unwrap_or_default(), e.value(payload, dec))
+        })
+    }
+
     /// The number of entries on the wire (duplicate keys included).
     pub fn len(&self) -> usize {
         self.entries.len()
@@ -420,24 +432,37 @@ impl<'a> FeatureView<'a> {
 
     /// The bytes values (empty unless the kind is [`Kind::Bytes`]).
     pub fn bytes(&self) -> BytesValues<'a> {
-        BytesValues {
-            items: self.items(Kind::Bytes),
-        }
+        let (items, canonical) = self.start(Kind::Bytes);
+        BytesValues { items, canonical }
     }
 
     /// The float32 values (empty unless the kind is [`Kind::Float`]).
     pub fn floats(&self) -> FloatValues<'a> {
+        let (items, packed) = self.start(Kind::Float);
         FloatValues {
-            items: self.items(Kind::Float),
-            packed: &[],
+            items,
+            packed: packed.bytes(),
         }
     }
 
     /// The int64 values (empty unless the kind is [`Kind::Int64`]).
     pub fn int64s(&self) -> Int64Values<'a> {
-        Int64Values {
-            items: self.items(Kind::Int64),
-            packed: Reader::new(&[]),
+        let (items, packed) = self.start(Kind::Int64);
+        Int64Values { items, packed }
+    }
+
+    /// The list messages if the kind is `kind`, with the bytes of the
+    /// first one taken out when it is packed (the common case of a single
+    /// canonical list, read without the walk over lists).
+    #[inline]
+    fn start(&self, kind: Kind) -> (ListItems<'a>, Reader<'a>) {
+        let mut items = self.items(kind);
+        match items.lists.as_slice().first() {
+            Some(first) if first.packed => {
+                items.lists.next();
+                (items, Reader::span(self.payload, first.span))
+            }
+            _ => (items, Reader::new(&[])),
         }
     }
 }
@@ -482,6 +507,8 @@ impl<'a> Iterator for ListItems<'a> {
 #[derive(Clone, Debug)]
 pub struct BytesValues<'a> {
     items: ListItems<'a>,
+    /// The rest of a canonical BytesList (its `value` fields only).
+    canonical: Reader<'a>,
 }
 
 impl<'a> Iterator for BytesValues<'a> {
@@ -489,10 +516,20 @@ impl<'a> Iterator for BytesValues<'a> {
 
     #[inline]
     fn next(&mut self) -> Option<&'a [u8]> {
-        self.items.find_map(|item| match item {
-            Item::Value(Value::Len(r)) => Some(r.bytes()),
-            _ => None,
-        })
+        loop {
+            if !self.canonical.is_empty() {
+                // Validated: `value` fields only, each complete.
+                return match self.canonical.next_len() {
+                    Ok((_, Some(value))) => Some(value.bytes()),
+                    _ => None,
+                };
+            }
+            match self.items.next()? {
+                Item::Value(Value::Len(r)) => return Some(r.bytes()),
+                Item::Packed(r) => self.canonical = r,
+                Item::Value(_) => {}
+            }
+        }
     }
 }
 
