@@ -178,6 +178,7 @@ impl Decoder {
     }
 
     /// [`Self::sequence_example`] through the general wire reader only.
+    #[cfg(any(test, feature = "fuzzing"))]
     pub(crate) fn sequence_example_general<'a>(
         &'a mut self,
         payload: &'a [u8],
