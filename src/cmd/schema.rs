@@ -117,6 +117,7 @@ pub(crate) fn scan_inputs(
     let projection = flags.select.projection().map(std::sync::Arc::new);
     let opts = schema::Options {
         deep: args.deep,
+        light: false,
         open: args.input.options(),
         ty: match flags.payload {
             SchemaType::Auto => None,

@@ -175,6 +175,7 @@ pub(crate) fn run(args: &ToCsvArgs, ctx: &Ctx) -> Result<Exit> {
                     .projection()
                     .map(|p| schema::KeepShared(std::sync::Arc::new(move |key: &str| p.keeps(key)))),
                 deep: false,
+                light: false,
                 filter: args.filter.get().cloned().map(std::sync::Arc::new),
             };
             let bar = output::LazyProgress::new(ctx, crate::io::input::total_size(&inputs));

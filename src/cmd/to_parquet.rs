@@ -180,6 +180,7 @@ impl ColumnArgs {
                 .clone()
                 .map(|p| schema::KeepShared(std::sync::Arc::new(move |key: &str| p.keeps(key)))),
             deep: false,
+            light: true,
             filter: self.filter.get().cloned().map(std::sync::Arc::new),
         };
         let bar = output::LazyProgress::new(ctx, crate::io::input::total_size(inputs));
@@ -195,6 +196,37 @@ impl ColumnArgs {
             None => Plan::from_schema(&schema::json::to_json(&scan), &|_| true).map_err(|e| anyhow!("{e}"))?,
         };
         self.planned(plan, Some(records), projection.as_deref())
+    }
+
+    /// A plan from a light scan of the first [`GUESS_RECORDS`] records
+    /// (none where the plan must come from every record: `--schema`,
+    /// `--features`/`--exclude`, a stream, or a first scan that fails or
+    /// plans nothing). With it, whether it saw every record (then it is
+    /// the plan of all of them, not a guess).
+    fn guess(&self, inputs: &[Input], input: &InputArgs, jobs: usize) -> Option<(Plan, bool)> {
+        if self.schema.is_some() || self.select.projection().is_some() || inputs.iter().any(Input::is_stream) {
+            return None;
+        }
+        if matches!(self.payload, PayloadType::Raw | PayloadType::Elwc) {
+            return None;
+        }
+        let opts = schema::Options {
+            open: input.options(),
+            ty: self.payload.fixed(),
+            limit: Some(GUESS_RECORDS),
+            workers: pipeline::workers(jobs),
+            keep: None,
+            deep: false,
+            light: true,
+            filter: self.filter.get().cloned().map(std::sync::Arc::new),
+        };
+        let (scan, error) = schema::scan(inputs, &opts, &|_, _| {});
+        if error.is_some() {
+            return None;
+        }
+        let plan = Plan::from_schema(&schema::json::to_json(&scan), &|_| true).ok()?;
+        columnar::check_columns(&plan).ok()?;
+        Some((plan, !scan.limited))
     }
 
     fn planned(
@@ -239,6 +271,9 @@ impl ColumnArgs {
         })
     }
 }
+
+/// Records the plan is guessed from when to-parquet skips its schema pass.
+const GUESS_RECORDS: u64 = 1 << 16;
 
 /// Files of rows: which rows go to which file.
 struct Split {
@@ -310,13 +345,48 @@ pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Exit> {
     if args.output.as_os_str() == "-" {
         bail!("-o -: a Parquet file is written to a file or an object, not to stdout (its footer points back into it); to stream, use to-arrow -o -");
     }
+    // Most datasets hold the same features, of the same types, in every
+    // record: a plan from the first records is then the plan of all, and
+    // the schema pass over everything can be skipped. A record that does
+    // not fit it fails that attempt, whose files are dropped; then the
+    // records are scanned first, as always (which also reports any error
+    // as the scan does).
+    if !sharded {
+        if let Some((plan, complete)) = args.columns.guess(&inputs, &args.input, jobs) {
+            let convert = Convert::new(plan.clone(), args.columns.wanted(&plan), false);
+            let planned = Planned { plan, records: None };
+            if complete {
+                args.columns.planned(planned.plan.clone(), None, None)?;
+                return write(args, &inputs, &aux, &planned, convert, ctx);
+            }
+            if let Ok(exit) = write(args, &inputs, &aux, &planned, convert.guessed(), ctx) {
+                args.columns.planned(planned.plan, None, None)?;
+                return Ok(exit);
+            }
+        }
+    }
     let planned = args.columns.plan(&inputs, &args.input, jobs, sharded, ctx)?;
-    let split = split(args, planned.records.filter(|_| sharded))?;
     let convert = Convert::new(
         planned.plan.clone(),
         args.columns.wanted(&planned.plan),
         args.columns.schema.is_some(),
     );
+    write(args, &inputs, &aux, &planned, convert, ctx)
+}
+
+/// The write pass: the records as rows of the planned columns, into the
+/// output file(s).
+fn write(
+    args: &ToParquetArgs,
+    inputs: &[Input],
+    aux: &[&Path],
+    planned: &Planned,
+    convert: Convert,
+    ctx: &Ctx,
+) -> Result<Exit> {
+    let sharded = args.shards.is_some() || args.rows_per_file.is_some();
+    let jobs = args.jobs.get();
+    let split = split(args, planned.records.filter(|_| sharded))?;
     let props = WriterProperties::builder()
         .set_compression(match args.output_compression {
             ParquetCompression::Zstd => parquet::basic::Compression::ZSTD(Default::default()),
@@ -338,7 +408,7 @@ pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Exit> {
         schema: convert.schema(),
         props,
         split,
-        set: OutputSet::new(&inputs, &aux, "-o"),
+        set: OutputSet::new(inputs, aux, "-o"),
         current: None,
         file: 0,
         rows_in_file: 0,
@@ -348,10 +418,10 @@ pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Exit> {
     files.open(0)?;
     let open = args.input.options();
     let how = args.columns.reading(&open, &planned.plan, jobs)?;
-    let progress = ctx.progress(crate::io::input::total_size(&inputs));
+    let progress = ctx.progress(crate::io::input::total_size(inputs));
     let update = |bytes, records| progress.update(bytes, records);
     let sink = |rows: &Rows| files.write(rows);
-    let (_, result) = batches::run(&inputs, &how, pipeline::workers(jobs), &convert, sink, &update);
+    let (_, result) = batches::run(inputs, &how, pipeline::workers(jobs), &convert, sink, &update);
     progress.finish();
     result?;
     files.finish()?;

@@ -51,6 +51,11 @@ pub struct Convert {
     /// from the scan of these inputs saw every value UTF-8 (a value that
     /// is not, the inputs changed since, fails the batch's check).
     checked_utf8: bool,
+    /// The plan is a guess from the first records (to-parquet without a
+    /// schema pass): a feature without a column is an error, not a
+    /// warning, and string values are checked (the caller then plans from
+    /// all the records and starts again).
+    guessed: bool,
 }
 
 /// Says which feature names were meant to have a column.
@@ -74,7 +79,18 @@ impl Convert {
             first_unplanned: Mutex::new(None),
             wanted,
             checked_utf8,
+            guessed: false,
         }
+    }
+
+    /// Marks the plan as a guess from the first records: any record it
+    /// does not fit (a feature without a column, another kind or number
+    /// of values, a value that is not UTF-8 in a string column) fails the
+    /// conversion.
+    pub fn guessed(mut self) -> Convert {
+        self.guessed = true;
+        self.checked_utf8 = true;
+        self
     }
 
     /// The schema of every record batch made.
@@ -202,6 +218,12 @@ impl Convert {
                     let name = std::str::from_utf8(name).unwrap_or("");
                     match index.get(name) {
                         Some(&c) => c,
+                        None if self.guessed => {
+                            return Err(format!(
+                                "feature {} has no column in the plan from the first records",
+                                crate::io::input::escape_name(name.as_bytes())
+                            ))
+                        }
                         None => {
                             self.note_unplanned(name);
                             NONE
@@ -311,7 +333,7 @@ impl Values {
 
     /// A feature's values appended; an error for a feature of another kind.
     fn extend(&mut self, f: &FeatureView<'_>, column: ValueType) -> Result<(), String> {
-        if f.kind() != example::Kind::None && f.kind().name() != column.kind_name() {
+        if f.kind() != example::Kind::None && f.kind() != column.kind() {
             return Err(format!(
                 "is {}, but its column is {} (from the schema)",
                 f.kind().name(),

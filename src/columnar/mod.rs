@@ -63,6 +63,15 @@ impl ValueType {
         }
     }
 
+    /// The feature kind it holds.
+    pub fn kind(self) -> crate::example::Kind {
+        match self {
+            ValueType::Int64 => crate::example::Kind::Int64,
+            ValueType::Float => crate::example::Kind::Float,
+            ValueType::Utf8 | ValueType::Binary => crate::example::Kind::Bytes,
+        }
+    }
+
     /// The feature kind's name (`int64`, `float`, `bytes`).
     pub fn kind_name(self) -> &'static str {
         match self {

@@ -125,3 +125,41 @@ fn unsupported_types_name_the_column_and_structs_flatten() {
         ["column x: double values narrowed to float32 (float_list)"]
     );
 }
+
+/// The light scan to-parquet runs gives the plan the full schema scan
+/// gives, on every fixture (Examples, SequenceExamples, conflicts,
+/// non-UTF-8 bytes, empty features, non-canonical payloads).
+#[test]
+fn the_light_scan_plans_as_the_full_scan() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let mut planned = 0;
+    for name in [
+        "notebook.tfrecord",
+        "sequence.tfrecord",
+        "edge.tfrecord",
+        "base20.tfrecord",
+        "images.tfrecord",
+        "noncanonical.tfrecord",
+        "payloads_noncanonical.tfrecord",
+        "payloads_sequence_noncanonical.tfrecord",
+        "bad_utf8_key.tfrecord",
+        "gallery.tfrecord",
+    ] {
+        let inputs = crate::io::input::expand(&[dir.join(name).into_os_string()]).expect("fixture");
+        let plan_of = |light: bool| {
+            let opts = crate::schema::Options {
+                workers: 2,
+                light,
+                ..Default::default()
+            };
+            let (scan, error) = crate::schema::scan(&inputs, &opts, &|_, _| {});
+            let plan = Plan::from_schema(&crate::schema::json::to_json(&scan), &|_| true);
+            let scan_facts = (scan.stats.records, error.map(|e| format!("{e:#}")));
+            format!("{scan_facts:?} {:?}", plan.map(|p| (p.columns, p.left_out)))
+        };
+        let full = plan_of(false);
+        assert_eq!(plan_of(true), full, "{name}");
+        planned += usize::from(full.contains("Column"));
+    }
+    assert!(planned >= 6, "{planned} fixtures gave columns");
+}

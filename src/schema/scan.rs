@@ -31,6 +31,9 @@ pub struct Options {
     pub keep: Option<KeepShared>,
     /// Keep the full statistics of every feature ([`super::deep`]).
     pub deep: bool,
+    /// Count only what a column plan needs ([`Collector::keep_light`];
+    /// not with `deep`).
+    pub light: bool,
     /// Only the records that match (`--where`; the limit counts matches).
     pub filter: Option<std::sync::Arc<example::Where>>,
 }
@@ -52,7 +55,7 @@ impl std::fmt::Debug for KeepShared {
 /// `workers` threads at once ([`pipeline::batches`]); `progress(bytes,
 /// records)` is called from the reading threads now and then.
 pub fn scan(inputs: &[Input], opts: &Options, progress: &(dyn Fn(u64, u64) + Sync)) -> (Scan, Option<anyhow::Error>) {
-    let mut stats = if opts.deep { Collector::deep() } else { Collector::new() };
+    let mut stats = collector(opts.deep, opts.light);
     let all = |_: &str| true;
     let collect = Collect {
         how: How {
@@ -60,6 +63,7 @@ pub fn scan(inputs: &[Input], opts: &Options, progress: &(dyn Fn(u64, u64) + Syn
             keep: opts.keep.as_ref().map_or(&all, |k| &*k.0),
         },
         deep: opts.deep,
+        light: opts.light && !opts.deep,
     };
     let merge = |batch: &Collector| {
         stats.merge(batch);
@@ -103,6 +107,19 @@ pub fn scan(inputs: &[Input], opts: &Options, progress: &(dyn Fn(u64, u64) + Syn
 struct Collect<'k> {
     how: How<'k>,
     deep: bool,
+    light: bool,
+}
+
+/// An empty collector keeping full statistics (`deep`), or only what a
+/// column plan needs (`light`), or the schema's.
+fn collector(deep: bool, light: bool) -> Collector {
+    let mut c = Collector::new();
+    if deep {
+        c.keep_deep();
+    } else if light {
+        c.keep_light();
+    }
+    c
 }
 
 impl Work for Collect<'_> {
@@ -116,13 +133,16 @@ impl Work for Collect<'_> {
         if self.deep && !out.is_deep() {
             out.keep_deep();
         }
+        if self.light && !out.is_light() {
+            out.keep_light();
+        }
         let done = batches::each_record(self, batch, out);
         out.seal();
         done
     }
 
     fn huge(&self, r: &Record<'_>, emit: &mut dyn FnMut(Collector) -> Result<(), Stopped>) -> Result<()> {
-        let mut out = if self.deep { Collector::deep() } else { Collector::new() };
+        let mut out = collector(self.deep, self.light);
         example::with_decoder(|d| add(d, &self.how, r, &mut out))?;
         out.seal();
         emit(out)?;

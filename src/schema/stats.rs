@@ -350,6 +350,52 @@ impl FeatureStats {
         }
     }
 
+    /// Adds one Feature: only its number of values, its kind and, for
+    /// bytes, how many values are UTF-8 (what a column plan needs: see
+    /// [`Collector::keep_light`]); returns its number of values.
+    #[inline]
+    fn add_feature_light(&mut self, f: &FeatureView<'_>, at: Seen) -> u64 {
+        let n = match f.kind() {
+            Kind::None => {
+                self.no_kind += 1;
+                0
+            }
+            Kind::Int64 => {
+                let n = f.count() as u64;
+                self.int64.count += n;
+                n
+            }
+            Kind::Float => {
+                let n = f.count() as u64;
+                self.float.count += n;
+                n
+            }
+            Kind::Bytes => {
+                let mut n = 0u64;
+                for v in f.bytes() {
+                    n += 1;
+                    self.bytes.utf8 += u64::from(std::str::from_utf8(v).is_ok());
+                }
+                self.bytes.count += n;
+                n
+            }
+        };
+        self.note_kind(f.kind(), at);
+        self.values.add(n);
+        n
+    }
+
+    /// Counts an occurrence of `kind`.
+    #[inline]
+    fn note_kind(&mut self, kind: Kind, at: Seen) {
+        if let Some(k) = kind_index(kind) {
+            self.kind_count[k] += 1;
+            if self.first_seen[k].is_none() {
+                self.first_seen[k] = Some(at);
+            }
+        }
+    }
+
     /// Adds one Feature; returns its number of values.
     #[inline]
     fn add_feature(&mut self, f: &FeatureView<'_>, at: Seen) -> u64 {
@@ -400,12 +446,7 @@ impl FeatureStats {
                 n
             }
         };
-        if let Some(k) = kind_index(f.kind()) {
-            self.kind_count[k] += 1;
-            if self.first_seen[k].is_none() {
-                self.first_seen[k] = Some(at);
-            }
-        }
+        self.note_kind(f.kind(), at);
         self.values.add(n);
         if let Some(d) = &mut self.deep {
             // TFDV counts a Feature with no kind set as missing.
@@ -451,6 +492,8 @@ pub struct FeatureTable {
     lists_buf: Vec<(u32, FeatureListView<'static>)>,
     /// New features keep full statistics ([`Deep`]).
     deep: bool,
+    /// Only what a column plan needs ([`Collector::keep_light`]).
+    light: bool,
 }
 
 /// A 64-bit hash of a name, the same in every table of the run (so counts
@@ -624,7 +667,10 @@ impl FeatureTable {
                 continue;
             }
             s.mark_present(at.input);
-            s.add_feature(feature, at);
+            match self.light {
+                true => s.add_feature_light(feature, at),
+                false => s.add_feature(feature, at),
+            };
         }
         self.features_buf = recycle(buf);
     }
@@ -644,7 +690,10 @@ impl FeatureTable {
                 d.steps.add(list.len() as f64);
             }
             for step in list.features() {
-                s.add_feature(&step, at);
+                match self.light {
+                    true => s.add_feature_light(&step, at),
+                    false => s.add_feature(&step, at),
+                };
             }
         }
         self.lists_buf = recycle(buf);
@@ -688,6 +737,22 @@ impl Collector {
         for t in [&mut self.features, &mut self.feature_lists, &mut self.examples] {
             t.deep = true;
         }
+    }
+
+    /// Makes the collector count only what a column plan needs
+    /// (`to-parquet`, `to-arrow`): per feature its kinds, presence, values
+    /// per record and, for bytes, the count and how many are UTF-8. Value
+    /// ranges, float NaN/infinity counts, byte lengths and media types are
+    /// left at their defaults, so its statistics are not for display.
+    pub fn keep_light(&mut self) {
+        for t in [&mut self.features, &mut self.feature_lists, &mut self.examples] {
+            t.light = true;
+        }
+    }
+
+    /// Whether the collector counts only what a column plan needs.
+    pub fn is_light(&self) -> bool {
+        self.features.light
     }
 
     /// Whether the collector keeps full statistics.

@@ -598,3 +598,72 @@ fn inputs_of_examples_and_sequence_examples_are_not_mixed() {
         .run()
         .ok();
 }
+
+/// 70,000 records (more than the first records to-parquet guesses its
+/// plan from) of `id` int64, `name` bytes and `score` float, the record at
+/// `at` changed by `late` (a JSON line's fields after the common ones).
+fn many_records(dir: &Dir, file: &str, at: usize, late: &str) -> String {
+    let mut jsonl = String::new();
+    for i in 0..70_000 {
+        let extra = if i == at { late } else { "" };
+        jsonl.push_str(&format!(
+            "{{\"id\":[{i}],\"name\":[\"n{}\"],\"score\":[{}.5]{extra}}}\n",
+            i % 7,
+            i % 3
+        ));
+    }
+    dir.write(&format!("{file}.jsonl"), jsonl.as_bytes());
+    let jsonl = format!("{file}.jsonl");
+    dir.tfr(&["from-jsonl", &jsonl, "--on-kind-change", "keep", "-o", file])
+        .run()
+        .warns();
+    file.to_string()
+}
+
+/// to-parquet guesses the plan from the first records and skips the
+/// schema pass when every record fits it; when a later record does not
+/// (a new feature, another number of values, a value that is not UTF-8,
+/// a feature list), the file is still the one the plan of all records
+/// gives (the same bytes as with `--schema` from `tfr schema`), and a
+/// later kind conflict or damage is the error the full schema pass gives.
+#[test]
+fn a_plan_guessed_from_the_first_records_gives_the_file_of_the_full_plan() {
+    let dir = Dir::new();
+    for (name, late) in [
+        ("same", ""),
+        ("new_feature", ",\"late\":[1]"),
+        ("two_values", ",\"id\":[1,2]"),
+        ("not_utf8", ",\"name\":[{\"base64\":\"/wA=\"}]"),
+        ("empty_list", ",\"score\":{\"float_list\":[]}"),
+    ] {
+        let file = many_records(&dir, &format!("{name}.tfrecord"), 69_000, late);
+        dir.tfr(&["to-parquet", &file, "-o", "guessed.parquet"]).run().ok();
+        let schema = dir.tfr(&["schema", "-f", "json", &file]).run().ok();
+        dir.write("full.json", schema.as_bytes());
+        dir.tfr(&["to-parquet", "--schema", "full.json", &file, "-o", "full.parquet"])
+            .run()
+            .ok();
+        let (guessed, full) = (
+            std::fs::read(dir.path("guessed.parquet")).unwrap(),
+            std::fs::read(dir.path("full.parquet")).unwrap(),
+        );
+        assert!(guessed == full, "{name}: the file differs from the full plan's");
+    }
+    let file = many_records(&dir, "conflict.tfrecord", 69_000, ",\"score\":[\"x\"]");
+    let e = dir.tfr(&["to-parquet", &file, "-o", "x.parquet"]).run().fails(2);
+    assert!(e.contains("feature score is float and bytes"), "{e}");
+    assert!(!dir.path("x.parquet").exists());
+    // Damage after the first records: the scan's error, no file.
+    let mut bytes = std::fs::read(dir.path("same.tfrecord")).unwrap();
+    let at = bytes.len() - 100;
+    bytes[at] ^= 0x55;
+    dir.write("damaged.tfrecord", &bytes);
+    let e = dir
+        .tfr(&["to-parquet", "damaged.tfrecord", "-o", "x.parquet"])
+        .run()
+        .fails(2);
+    let scan = dir.tfr(&["schema", "damaged.tfrecord"]).run();
+    assert_eq!(scan.code, 2, "{}", scan.stderr);
+    assert_eq!(e, scan.stderr.trim_end(), "the error of the schema pass");
+    assert!(!dir.path("x.parquet").exists());
+}

@@ -419,6 +419,23 @@ impl<'a> FeatureView<'a> {
         }
     }
 
+    /// The number of values, counted without decoding them where the
+    /// list is one packed field (a varint ends at each byte under 0x80).
+    #[inline]
+    pub fn count(&self) -> usize {
+        match (self.kind, self.lists) {
+            (Kind::Int64, [one]) if one.packed => {
+                let packed = self.payload.get(one.span.0..one.span.1).unwrap_or_default();
+                packed.iter().filter(|&&b| b < 0x80).count()
+            }
+            (Kind::Float, [one]) if one.packed => (one.span.1 - one.span.0) / 4,
+            (Kind::None, _) => 0,
+            (Kind::Bytes, _) => self.bytes().count(),
+            (Kind::Float, _) => self.floats().count(),
+            (Kind::Int64, _) => self.int64s().count(),
+        }
+    }
+
     /// The list messages if the kind is `kind`, else none.
     #[inline]
     fn items(&self, kind: Kind) -> ListItems<'a> {
