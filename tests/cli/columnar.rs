@@ -672,3 +672,26 @@ fn an_arrow_schema_that_cannot_be_decoded_falls_back_to_the_parquet_schema() {
         "{text}"
     );
 }
+
+#[test]
+fn what_a_row_cannot_tell_apart_comes_back_as_the_readme_says() {
+    // README "Parquet and Arrow": an empty payload comes back as
+    // `features {}`, and a `Feature {}` of a feature that is int64 in other
+    // records as `int64_list {}`; the rest prints as the source.
+    let dir = Dir::new();
+    let src = records(&[
+        &[],
+        &example_int("a", 7),
+        &example("a", crate::proto::Feature { kind: None }),
+    ]);
+    dir.write("e.tfrecord", &src);
+    dir.tfr(&["to-parquet", "e.tfrecord", "-o", "e.parquet"]).run().ok();
+    dir.tfr(&["from-parquet", "e.parquet", "-o", "back.tfrecord"])
+        .run()
+        .ok();
+    let before = printed(&dir, "e.tfrecord");
+    let after = printed(&dir, "back.tfrecord");
+    let expected = format!("features {{\n}}\n{before}");
+    let expected = expected.replacen("value {\n    }", "value {\n      int64_list {\n      }\n    }", 1);
+    assert_eq!(after, expected, "before:\n{before}");
+}
