@@ -522,3 +522,41 @@ fn shards_left_by_an_earlier_larger_run_are_said() {
     ran.ok();
     assert!(ran.stderr.is_empty(), "{}", ran.stderr);
 }
+
+#[test]
+fn a_key_given_twice_within_a_shard_is_refused() {
+    // `a.b.c` and `a_b_c` both become the key a_b_c; before, with a
+    // sample between them, both were written (two samples of one
+    // __key__).
+    let dir = Dir::new();
+    let lines = "{\"name\": [\"a.b.c\"]}\n{\"name\": [\"x\"]}\n{\"name\": [\"a_b_c\"]}\n";
+    let input = from_lines(&dir, "k.tfrecord", lines);
+    let e = dir
+        .tfr(&["to-wds", &input, "-o", "k/s.tar", "--key", "name"])
+        .run()
+        .fails(2);
+    assert!(
+        e.contains("record 2") && e.contains("--key gives 'a_b_c' to two samples of one shard"),
+        "{e}"
+    );
+    assert!(!dir.path("k").exists());
+    // In shards of their own, the keys are the shards' own.
+    dir.tfr(&[
+        "to-wds",
+        &input,
+        "-o",
+        "k/s.tar",
+        "--key",
+        "name",
+        "--shard-records",
+        "2",
+    ])
+    .run()
+    .ok();
+    let names: Vec<String> = ["k/s-000000.tar", "k/s-000001.tar"]
+        .iter()
+        .flat_map(|s| members(&std::fs::read(dir.path(s)).unwrap()))
+        .map(|(n, _)| n)
+        .collect();
+    assert_eq!(names, ["a_b_c.json", "x.json", "a_b_c.json"]);
+}
