@@ -37,7 +37,7 @@ use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
 pub(crate) struct FromWdsArgs {
-    /// WebDataset shards: tar files (plain or gzip), quoted globs,
+    /// WebDataset shards: tar files (plain, gzip or zlib), quoted globs,
     /// directories (their .tar files), '-' for stdin.
     #[arg(value_name = "TARS")]
     pub(crate) files: Vec<std::ffi::OsString>,
@@ -112,6 +112,7 @@ impl<R: Read> Walk<R> {
         while got < buf.len() {
             match self.src.read(&mut buf[got..]) {
                 Ok(0) if got == 0 => return Ok(false),
+                Ok(0) if self.at == 0 => bail!("{}", not_a_tar(&self.name, &buf[..got], got)),
                 Ok(0) => bail!(
                     "{}: truncated tar: a header cut short at byte {}",
                     self.name,
@@ -192,6 +193,9 @@ impl<R: Read> Walk<R> {
                 .chain(&block[156..])
                 .map(|&b| u32::from(b))
                 .sum();
+            if header.cksum().ok() != Some(sum) && start == 0 {
+                bail!("{}", not_a_tar(&self.name, &block, 512));
+            }
             if header.cksum().ok() != Some(sum) {
                 bail!(
                     "{}: not a tar file, or damaged: the header at byte {start} has a wrong checksum",
@@ -291,6 +295,29 @@ impl<R: Read> Walk<R> {
                 }
             }
         }
+    }
+}
+
+/// Why a stream is not read as a tar, from its first bytes (`got` of
+/// them, under 512 when it ends within the first header): another
+/// compression than gzip or zlib, a zip archive, or just not a tar.
+fn not_a_tar(name: &str, head: &[u8], got: usize) -> String {
+    let magic: [(&[u8], &str); 5] = [
+        (b"BZh", "bzip2-compressed"),
+        (b"\xfd7zXZ\0", "xz-compressed"),
+        (b"\x28\xb5\x2f\xfd", "zstd-compressed"),
+        (b"\x04\x22\x4d\x18", "LZ4-compressed"),
+        (b"PK\x03\x04", "a zip archive"),
+    ];
+    match magic.iter().find(|(m, _)| head.starts_with(m)) {
+        Some((_, what)) => format!(
+            "{name}: {what}, which from-wds does not read: it reads tars, plain or gzip- or \
+             zlib-compressed (decompress it first)"
+        ),
+        None if got < 512 => {
+            format!("{name}: not a tar file: it ends after {got} bytes, within the first 512-byte header")
+        }
+        None => format!("{name}: not a tar file: its first 512 bytes are not a tar header (wrong checksum)"),
     }
 }
 

@@ -256,7 +256,8 @@ fn hostile_tars_are_one_line_errors() {
         ("dotdot", tar_of(&[("../evil.txt", b"x")]), "'..' part"),
         ("absolute", tar_of(&[("/etc/evil.txt", b"x")]), "absolute name"),
         ("truncated", ok[..600].to_vec(), "truncated tar"),
-        ("cut header", ok[..300].to_vec(), "header cut short"),
+        ("cut header", ok[..1536 + 300].to_vec(), "header cut short at byte 1836"),
+        ("short", ok[..300].to_vec(), "not a tar file: it ends after 300 bytes"),
         (
             "not a tar",
             b"just some text, not a tar at all".repeat(20),
@@ -559,4 +560,34 @@ fn a_key_given_twice_within_a_shard_is_refused() {
         .map(|(n, _)| n)
         .collect();
     assert_eq!(names, ["a_b_c.json", "x.json", "a_b_c.json"]);
+}
+
+#[test]
+fn inputs_that_are_not_plain_tars_say_what_they_are() {
+    // Before: "truncated tar: a header cut short at byte N" for all of
+    // these (bzip2 and xz tars, a short text file).
+    let dir = Dir::new();
+    let mut xz = b"\xfd7zXZ\0".to_vec();
+    xz.extend([0x55u8; 2000]);
+    let cases: [(&str, Vec<u8>, &str); 5] = [
+        (
+            "b.tar.bz2",
+            b"BZh91AY&SY\x12\x34 not really".to_vec(),
+            "bzip2-compressed, which from-wds does not read",
+        ),
+        ("x.tar.xz", xz, "xz-compressed, which from-wds does not read"),
+        ("z.tar.zst", b"\x28\xb5\x2f\xfd\x00\x58".to_vec(), "zstd-compressed"),
+        ("t.txt", b"hello\n".to_vec(), "not a tar file: it ends after 6 bytes"),
+        (
+            "big.txt",
+            b"hello, not a tar\n".repeat(64),
+            "not a tar file: its first 512 bytes are not a tar header",
+        ),
+    ];
+    for (name, bytes, want) in cases {
+        dir.write(name, &bytes);
+        let e = dir.tfr(&["from-wds", name, "-o", "o.tfrecord"]).run().fails(2);
+        assert!(e.contains(name) && e.contains(want), "{name}: {e}");
+        assert!(!e.contains("truncated"), "{name}: {e}");
+    }
 }
