@@ -97,12 +97,21 @@ struct Walk<R> {
 
 /// The webdataset library's split of a member name into key and
 /// extension (`^((?:.*/|)[^.]+)[.]([^/]*)$`): the key runs to the first
-/// `.` of the last part; `None` for a name it skips (no `.` there, or a
-/// last part starting with one).
+/// `.` of the last part; `None` for a name it skips (no `.` there). A
+/// last part starting with `.` (`a/.hidden`) is split there, the key
+/// ending with the `/` (`a/`, extension `hidden`), as that regex does,
+/// unless the part before it holds a `.` too (or there is none).
 fn split_name(name: &str) -> Option<(&str, &str)> {
     let last = name.rfind('/').map_or(0, |i| i + 1);
     let dot = name[last..].find('.')? + last;
-    (dot > last).then(|| (&name[..dot], &name[dot + 1..]))
+    if dot == last {
+        // `[^.]+` must then take the whole part before the last one.
+        let before = name[..last.checked_sub(1)?].rfind('/').map_or(0, |i| i + 1);
+        if name[before..dot].contains('.') {
+            return None;
+        }
+    }
+    Some((&name[..dot], &name[dot + 1..]))
 }
 
 impl<R: Read> Walk<R> {
@@ -668,7 +677,18 @@ mod tests {
         assert_eq!(split_name("a/b/c.seg.png"), Some(("a/b/c", "seg.png")));
         assert_eq!(split_name("dir.v2/c.txt"), Some(("dir.v2/c", "txt")));
         assert_eq!(split_name("noext"), None);
-        assert_eq!(split_name("a/.hidden"), None);
+        assert_eq!(split_name("a/b"), None);
+        // A last part starting with '.': what Python's re gives for the
+        // library's regex.
+        assert_eq!(split_name("a/.hidden"), Some(("a/", "hidden")));
+        assert_eq!(split_name("x/y/.z"), Some(("x/y/", "z")));
+        assert_eq!(split_name("a/.x.y"), Some(("a/", "x.y")));
+        assert_eq!(split_name("a/..x"), Some(("a/", ".x")));
+        assert_eq!(split_name("d/."), Some(("d/", "")));
+        assert_eq!(split_name("a//.x"), Some(("a//", "x")));
+        assert_eq!(split_name("x.y/.z"), None);
+        assert_eq!(split_name("a/b.c/.d"), None);
+        assert_eq!(split_name(".hidden"), None);
     }
 
     #[test]

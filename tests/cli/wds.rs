@@ -591,3 +591,27 @@ fn inputs_that_are_not_plain_tars_say_what_they_are() {
         assert!(!e.contains("truncated"), "{name}: {e}");
     }
 }
+
+#[test]
+fn names_with_a_dot_part_group_as_the_webdataset_library_groups_them() {
+    // `a/.hidden` and `a/.x`: the library's regex gives key `a/` with
+    // extensions hidden and x (before: both dropped silently).
+    let dir = Dir::new();
+    let t = dir.write(
+        "d.tar",
+        &tar_of(&[
+            ("a/.hidden", b"h"),
+            ("a/.x", b"xx"),
+            ("b.c/.d", b"skipped"),
+            ("k.txt", b"t"),
+        ]),
+    );
+    dir.tfr(&["from-wds", &t, "--key", "key", "-o", "d.tfrecord"])
+        .run()
+        .ok();
+    let lines = dir.tfr(&["to-jsonl", "d.tfrecord"]).run().ok();
+    assert_eq!(
+        lines,
+        "{\"hidden\":[\"h\"],\"x\":[\"xx\"],\"key\":[\"a/\"]}\n{\"txt\":[\"t\"],\"key\":[\"k\"]}\n"
+    );
+}
