@@ -184,6 +184,9 @@ impl<R: Read> Walk<R> {
     fn next(&mut self) -> Result<Option<Member>> {
         let mut long_name: Option<String> = None;
         let mut feature: Option<String> = None;
+        // A PAX `size` record: the next member's size (the ustar field
+        // holds at most 8 GiB; a PAX writer puts a larger one here).
+        let mut pax_size: Option<u64> = None;
         let mut block = [0u8; 512];
         loop {
             if self.done || !self.block(&mut block)? {
@@ -211,9 +214,25 @@ impl<R: Read> Walk<R> {
                     self.name
                 );
             }
-            let size = header
+            let ustar_size = header
                 .entry_size()
-                .map_err(|_| anyhow::anyhow!("{}: the header at byte {start} has a bad size field", self.name))?;
+                .map_err(|_| anyhow::anyhow!("{}: the header at byte {start} has a bad size field", self.name));
+            // A PAX size applies to the member its header precedes (not to
+            // another PAX or GNU header in between).
+            let meta = matches!(
+                header.entry_type(),
+                tar::EntryType::XHeader
+                    | tar::EntryType::XGlobalHeader
+                    | tar::EntryType::GNULongName
+                    | tar::EntryType::GNULongLink
+            );
+            let size = match pax_size {
+                Some(size) if !meta => {
+                    pax_size = None;
+                    size
+                }
+                _ => ustar_size?,
+            };
             let raw_name = || -> Result<String> {
                 let bytes = header.path_bytes();
                 String::from_utf8(bytes.into_owned()).map_err(|e| {
@@ -235,6 +254,18 @@ impl<R: Read> Walk<R> {
                         })?;
                         match key {
                             "path" => long_name = Some(text),
+                            "size" => {
+                                let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+                                let size = text.parse::<u64>().ok().filter(|_| digits);
+                                let Some(size) = size else {
+                                    bail!(
+                                        "{}: the PAX header at byte {start}: its size '{}' is not a number of bytes",
+                                        self.name,
+                                        escape_name(text.as_bytes())
+                                    );
+                                };
+                                pax_size = Some(size);
+                            }
                             k if k == PAX_FEATURE => feature = Some(text),
                             _ => {}
                         }

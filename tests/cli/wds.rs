@@ -615,3 +615,50 @@ fn names_with_a_dot_part_group_as_the_webdataset_library_groups_them() {
         "{\"hidden\":[\"h\"],\"x\":[\"xx\"],\"key\":[\"a/\"]}\n{\"txt\":[\"t\"],\"key\":[\"k\"]}\n"
     );
 }
+
+/// A PAX header block holding one record `key=value`.
+fn pax_record(key: &str, value: &str) -> Vec<u8> {
+    let record = |len: usize| format!("{len} {key}={value}\n");
+    let mut len = record(0).len();
+    while record(len).len() != len {
+        len = record(len).len();
+    }
+    let data = record(len).into_bytes();
+    let mut out = header(b"pax", format!("{:011o}", data.len()).as_bytes(), b'x');
+    out.extend_from_slice(&data);
+    out.resize(out.len().div_ceil(512) * 512, 0);
+    out
+}
+
+#[test]
+fn a_pax_size_gives_the_member_its_size() {
+    // The ustar field says 0, the PAX header 5: before, the 5 bytes were
+    // read as the next header (a wrong checksum).
+    let dir = Dir::new();
+    let mut tar = pax_record("size", "5");
+    tar.extend(header(b"a.txt", b"00000000000", b'0'));
+    tar.extend(b"hello");
+    tar.resize(tar.len().div_ceil(512) * 512, 0);
+    tar.extend(tar_of(&[("b.txt", b"bye")]));
+    let t = dir.write("p.tar", &tar);
+    dir.tfr(&["from-wds", &t, "-o", "p.tfrecord"]).run().ok();
+    let lines = dir.tfr(&["to-jsonl", "p.tfrecord"]).run().ok();
+    assert_eq!(lines, "{\"txt\":[\"hello\"]}\n{\"txt\":[\"bye\"]}\n");
+    // A size that is no number of bytes: one line naming it.
+    for bad in ["12x", "-1", "", "99999999999999999999999"] {
+        let mut tar = pax_record("size", bad);
+        tar.extend(tar_of(&[("a.txt", b"x")]));
+        let t = dir.write("bad.tar", &tar);
+        let e = dir.tfr(&["from-wds", &t, "-o", "b.tfrecord"]).run().fails(2);
+        assert!(
+            e.contains(&format!("its size '{bad}' is not a number of bytes")),
+            "{bad}: {e}"
+        );
+    }
+    // A PAX size over the member's bytes: truncated, not a desync.
+    let mut tar = pax_record("size", "100000");
+    tar.extend(tar_of(&[("a.txt", b"x")]));
+    let t = dir.write("big.tar", &tar);
+    let e = dir.tfr(&["from-wds", &t, "-o", "b.tfrecord"]).run().fails(2);
+    assert!(e.contains("truncated tar"), "{e}");
+}
