@@ -439,7 +439,7 @@ impl Shards<'_> {
 }
 
 /// With `--key`, the keys of a shard checked for repeats: 16 bytes each
-/// (a 128-bit hash), at most 32 MiB with the table. A 1 GiB shard holds
+/// (a 128-bit hash), about 34 MiB with the table's spare room. A 1 GiB shard holds
 /// at most this many samples (each at least a header and a block).
 const MAX_SHARD_KEYS: usize = 1 << 20;
 
