@@ -306,7 +306,7 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'The shards: DIR/NAME.tar writes DIR/NAME-000000.tar, ... (a local directory, created if missing, or an object-store prefix)')
             [CompletionResult]::new('--shard-size', '--shard-size', [CompletionResultType]::ParameterName, 'Shards of at most SIZE bytes (K, M, G: binary units); a sample larger than SIZE has a shard of its own')
             [CompletionResult]::new('--shard-records', '--shard-records', [CompletionResultType]::ParameterName, 'At most N samples in a shard')
-            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Each sample''s key from this feature''s one value (its ''.'', ''/'' and control characters written ''_''), instead of the record''s number')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Each sample''s key from this feature''s one value (its ''.'', ''/'' and control characters written ''_''), instead of the record''s number; a key given twice within a shard is an error')
             [CompletionResult]::new('--cls', '--cls', [CompletionResultType]::ParameterName, 'The int64 feature written as KEY.cls [default: one named label or ending /label, with one value]')
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Payload type (all inputs are one dataset: its first record decides)')
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Payload type (all inputs are one dataset: its first record decides)')

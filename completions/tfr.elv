@@ -293,7 +293,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --output 'The shards: DIR/NAME.tar writes DIR/NAME-000000.tar, ... (a local directory, created if missing, or an object-store prefix)'
             cand --shard-size 'Shards of at most SIZE bytes (K, M, G: binary units); a sample larger than SIZE has a shard of its own'
             cand --shard-records 'At most N samples in a shard'
-            cand --key 'Each sample''s key from this feature''s one value (its ''.'', ''/'' and control characters written ''_''), instead of the record''s number'
+            cand --key 'Each sample''s key from this feature''s one value (its ''.'', ''/'' and control characters written ''_''), instead of the record''s number; a key given twice within a shard is an error'
             cand --cls 'The int64 feature written as KEY.cls [default: one named label or ending /label, with one value]'
             cand -t 'Payload type (all inputs are one dataset: its first record decides)'
             cand --type 'Payload type (all inputs are one dataset: its first record decides)'

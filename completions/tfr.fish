@@ -323,7 +323,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l part -d 'Only the K-t
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -s o -l output -d 'The shards: DIR/NAME.tar writes DIR/NAME-000000.tar, ... (a local directory, created if missing, or an object-store prefix)' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l shard-size -d 'Shards of at most SIZE bytes (K, M, G: binary units); a sample larger than SIZE has a shard of its own' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l shard-records -d 'At most N samples in a shard' -r
-complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l key -d 'Each sample\'s key from this feature\'s one value (its \'.\', \'/\' and control characters written \'_\'), instead of the record\'s number' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l key -d 'Each sample\'s key from this feature\'s one value (its \'.\', \'/\' and control characters written \'_\'), instead of the record\'s number; a key given twice within a shard is an error' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l cls -d 'The int64 feature written as KEY.cls [default: one named label or ending /label, with one value]' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -s t -l type -d 'Payload type (all inputs are one dataset: its first record decides)' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example; an ExampleListWithContext when that reading has names made of nested protobuf and the ELWC reading does not (from-jsonl: when the line\'s keys are "examples" and "context")'
 example\t'tf.train.Example'

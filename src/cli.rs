@@ -313,7 +313,8 @@ pub(crate) enum Command {
     /// features), KEY.cls an int64 feature, every other member a
     /// bytes feature named by its extension (jpg, txt, seg.png, ...) or,
     /// when to-wds wrote it, by its user.tfr.feature attribute. --key FEATURE
-    /// keeps the key too. Tars in any compression (gzip detected). Member
+    /// keeps the key too. Tars plain or gzip/zlib-compressed (detected by
+    /// their first bytes; bzip2, xz, zstd are refused: decompress first). Member
     /// names that are absolute or hold '..', links and devices are refused
     /// (exit 2). OUT's compression follows its name (.gz, .zz, .snappy);
     /// it appears only when every shard converted.

@@ -183,8 +183,25 @@ fn read_input(
     };
     match format {
         Format::Parquet => {
+            use parquet::arrow::arrow_reader::ArrowReaderOptions;
             use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ParquetRecordBatchReaderBuilder};
-            let meta = ArrowReaderMetadata::load(&source, Default::default()).map_err(|e| fail(&e))?;
+            let bad = |e: &dyn std::fmt::Display| damaged_parquet(&name, &e.to_string());
+            // The Arrow schema that Arrow writers embed (ARROW:schema) is
+            // only a hint on the Parquet schema: when it cannot be decoded
+            // (damaged, or nested deeper than the flatbuffer reader's
+            // limit, which pyarrow writes and reads), the columns are
+            // typed from the Parquet schema, with a warning.
+            let mut fallback = None;
+            let meta = match ArrowReaderMetadata::load(&source, Default::default()) {
+                Ok(meta) => meta,
+                Err(e) if e.to_string().contains("ARROW:schema") => {
+                    let options = ArrowReaderOptions::new().with_skip_arrow_metadata(true);
+                    let meta = ArrowReaderMetadata::load(&source, options).map_err(|e| bad(&e))?;
+                    fallback = Some(short_reason(&e.to_string()).replace("ARROW:schema: ", ""));
+                    meta
+                }
+                Err(e) => return Err(bad(&e)),
+            };
             let per_row = meta
                 .metadata()
                 .row_groups()
@@ -193,7 +210,32 @@ fn read_input(
                 .map(|g| (g.total_byte_size().max(0) as u64 / g.num_rows() as u64).max(1))
                 .max()
                 .unwrap_or(1);
-            let l = make_layout(meta.schema())?;
+            let l = match &fallback {
+                None => make_layout(meta.schema())?,
+                Some(reason) => {
+                    // The file's other key-value metadata (tfr's own
+                    // among them) still applies.
+                    let kv = meta.metadata().file_metadata().key_value_metadata();
+                    let pairs = kv
+                        .into_iter()
+                        .flatten()
+                        .filter(|kv| kv.key != parquet::arrow::ARROW_SCHEMA_META_KEY);
+                    let pairs = pairs.filter_map(|kv| Some((kv.key.clone(), kv.value.clone()?)));
+                    let schema = meta
+                        .schema()
+                        .as_ref()
+                        .clone()
+                        .with_metadata(pairs.collect::<std::collections::HashMap<_, _>>());
+                    let mut l = Layout::new(&schema).map_err(|e| fail(&e))?;
+                    l.notes.push(format!(
+                        "{name}: its embedded Arrow schema (ARROW:schema) could not be read ({reason}): \
+                         the columns were typed from its Parquet schema"
+                    ));
+                    let l = Arc::new(l);
+                    note(&l).map_err(|e| fail(&e))?;
+                    l
+                }
+            };
             // The row groups' sizes are encoded sizes (a dictionary counted
             // once): a first batch of at most 64 rows measures the decoded
             // size, and the reader starts again where it is with batches
@@ -207,9 +249,9 @@ fn read_input(
                     .with_offset(done)
                     .with_batch_size(rows)
                     .build()
-                    .map_err(|e| fail(&e))?;
+                    .map_err(|e| bad(&e))?;
                 for batch in reader {
-                    let batch = batch.map_err(|e| fail(&e))?;
+                    let batch = batch.map_err(|e| bad(&e))?;
                     let n = batch.num_rows();
                     let size = batch.get_array_memory_size();
                     done += n;
@@ -231,32 +273,98 @@ fn read_input(
         // its message body) instead of returning an error: the reader's
         // calls run under `catch_panic`, a panic is the file's damage.
         Format::Arrow if head.starts_with(b"ARROW1") => {
-            let damaged = |e: String| anyhow!("{name}: damaged Arrow file: {e}");
+            let bad = |e: &dyn std::fmt::Display| damaged(&name, "Arrow IPC file", &e.to_string());
             let mut reader = catch_panic(|| arrow_ipc::reader::FileReader::try_new(source.reader(), None))
-                .map_err(damaged)?
-                .map_err(|e| fail(&e))?;
+                .map_err(|e| bad(&e))?
+                .map_err(|e| bad(&e))?;
             let l = make_layout(&reader.schema())?;
-            while let Some(batch) = catch_panic(|| reader.next()).map_err(damaged)? {
-                send(batch.map_err(|e| fail(&e))?, &l)?;
+            while let Some(batch) = catch_panic(|| reader.next()).map_err(|e| bad(&e))? {
+                send(batch.map_err(|e| bad(&e))?, &l)?;
             }
         }
         Format::Arrow => {
-            let damaged = |e: String| anyhow!("{name}: damaged Arrow stream: {e}");
+            let bad = |e: &dyn std::fmt::Display| damaged(&name, "Arrow IPC stream", &e.to_string());
             let from: Box<dyn std::io::Read + Send> = match source.take_stream() {
                 Some(live) => live,
                 None => Box::new(source.reader()),
             };
             let buffered = std::io::BufReader::with_capacity(256 * 1024, from);
             let mut reader = catch_panic(|| arrow_ipc::reader::StreamReader::try_new(buffered, None))
-                .map_err(damaged)?
-                .map_err(|e| fail(&e))?;
+                .map_err(|e| bad(&e))?
+                .map_err(|e| bad(&e))?;
             let l = make_layout(&reader.schema())?;
-            while let Some(batch) = catch_panic(|| reader.next()).map_err(damaged)? {
-                send(batch.map_err(|e| fail(&e))?, &l)?;
+            while let Some(batch) = catch_panic(|| reader.next()).map_err(|e| bad(&e))? {
+                send(batch.map_err(|e| bad(&e))?, &l)?;
             }
         }
     }
     Ok(())
+}
+
+/// A Parquet reader's error as one line: the file is damaged (or uses
+/// something tfr does not read), with the library's reason made short.
+fn damaged_parquet(name: &str, error: &str) -> anyhow::Error {
+    damaged(name, "Parquet file", error)
+}
+
+/// The same for an Arrow IPC file or stream (`what`).
+fn damaged(name: &str, what: &str, error: &str) -> anyhow::Error {
+    let reason = short_reason(error);
+    let lower = reason.to_lowercase();
+    let unsupported = [
+        "not yet implemented",
+        "not supported",
+        "unsupported",
+        "disabled feature",
+    ];
+    if unsupported.iter().any(|u| lower.contains(u)) {
+        anyhow!("{name}: a {what} that tfr cannot read: {reason}")
+    } else if lower.starts_with("read failed") {
+        anyhow!("{name}: {reason}")
+    } else {
+        anyhow!("{name}: a damaged {what}: {reason}")
+    }
+}
+
+/// The library's message without its layers of error-kind prefixes
+/// ("Parquet argument error: Parquet error: …"), cut before a Debug dump
+/// (`RangeOutOfBounds { range: .., error_trace: … }` keeps its first
+/// word), on one line and at most 200 characters.
+fn short_reason(error: &str) -> String {
+    const PREFIXES: [&str; 12] = [
+        "Parquet argument error: ",
+        "Parquet error: ",
+        "External: ",
+        "External error: ",
+        "EOF: ",
+        "Arrow: ",
+        "Arrow error: ",
+        "Invalid argument error: ",
+        "Parser error: ",
+        "Io error: ",
+        "IO error: ",
+        "Schema error: ",
+    ];
+    let mut r = error.trim();
+    while let Some(rest) = PREFIXES.iter().find_map(|p| r.strip_prefix(p)) {
+        r = rest.trim_start();
+    }
+    if let Some(at) = r.find(" {") {
+        r = &r[..at];
+    }
+    let r = r.replace(
+        "Unable to get root as message stored in ARROW:schema: ",
+        "ARROW:schema: ",
+    );
+    let r = match r.as_str() {
+        "failed to fill whole buffer" | "Unexpected EOF" => "it ends too early (truncated?)".to_string(),
+        _ => r,
+    };
+    let one: String = r.split_whitespace().collect::<Vec<_>>().join(" ");
+    match one.char_indices().nth(200) {
+        Some((at, _)) => format!("{}…", &one[..at]),
+        None => one,
+    }
 }
 
 /// The format by the magic bytes: Parquet's `PAR1` at both ends, Arrow's

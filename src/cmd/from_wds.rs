@@ -37,7 +37,7 @@ use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
 pub(crate) struct FromWdsArgs {
-    /// WebDataset shards: tar files (plain or gzip), quoted globs,
+    /// WebDataset shards: tar files (plain, gzip or zlib), quoted globs,
     /// directories (their .tar files), '-' for stdin.
     #[arg(value_name = "TARS")]
     pub(crate) files: Vec<std::ffi::OsString>,
@@ -97,12 +97,21 @@ struct Walk<R> {
 
 /// The webdataset library's split of a member name into key and
 /// extension (`^((?:.*/|)[^.]+)[.]([^/]*)$`): the key runs to the first
-/// `.` of the last part; `None` for a name it skips (no `.` there, or a
-/// last part starting with one).
+/// `.` of the last part; `None` for a name it skips (no `.` there). A
+/// last part starting with `.` (`a/.hidden`) is split there, the key
+/// ending with the `/` (`a/`, extension `hidden`), as that regex does,
+/// unless the part before it holds a `.` too (or there is none).
 fn split_name(name: &str) -> Option<(&str, &str)> {
     let last = name.rfind('/').map_or(0, |i| i + 1);
     let dot = name[last..].find('.')? + last;
-    (dot > last).then(|| (&name[..dot], &name[dot + 1..]))
+    if dot == last {
+        // `[^.]+` must then take the whole part before the last one.
+        let before = name[..last.checked_sub(1)?].rfind('/').map_or(0, |i| i + 1);
+        if name[before..dot].contains('.') {
+            return None;
+        }
+    }
+    Some((&name[..dot], &name[dot + 1..]))
 }
 
 impl<R: Read> Walk<R> {
@@ -112,6 +121,7 @@ impl<R: Read> Walk<R> {
         while got < buf.len() {
             match self.src.read(&mut buf[got..]) {
                 Ok(0) if got == 0 => return Ok(false),
+                Ok(0) if self.at == 0 => bail!("{}", not_a_tar(&self.name, &buf[..got], got)),
                 Ok(0) => bail!(
                     "{}: truncated tar: a header cut short at byte {}",
                     self.name,
@@ -174,6 +184,9 @@ impl<R: Read> Walk<R> {
     fn next(&mut self) -> Result<Option<Member>> {
         let mut long_name: Option<String> = None;
         let mut feature: Option<String> = None;
+        // A PAX `size` record: the next member's size (the ustar field
+        // holds at most 8 GiB; a PAX writer puts a larger one here).
+        let mut pax_size: Option<u64> = None;
         let mut block = [0u8; 512];
         loop {
             if self.done || !self.block(&mut block)? {
@@ -192,15 +205,34 @@ impl<R: Read> Walk<R> {
                 .chain(&block[156..])
                 .map(|&b| u32::from(b))
                 .sum();
+            if header.cksum().ok() != Some(sum) && start == 0 {
+                bail!("{}", not_a_tar(&self.name, &block, 512));
+            }
             if header.cksum().ok() != Some(sum) {
                 bail!(
                     "{}: not a tar file, or damaged: the header at byte {start} has a wrong checksum",
                     self.name
                 );
             }
-            let size = header
+            let ustar_size = header
                 .entry_size()
-                .map_err(|_| anyhow::anyhow!("{}: the header at byte {start} has a bad size field", self.name))?;
+                .map_err(|_| anyhow::anyhow!("{}: the header at byte {start} has a bad size field", self.name));
+            // A PAX size applies to the member its header precedes (not to
+            // another PAX or GNU header in between).
+            let meta = matches!(
+                header.entry_type(),
+                tar::EntryType::XHeader
+                    | tar::EntryType::XGlobalHeader
+                    | tar::EntryType::GNULongName
+                    | tar::EntryType::GNULongLink
+            );
+            let size = match pax_size {
+                Some(size) if !meta => {
+                    pax_size = None;
+                    size
+                }
+                _ => ustar_size?,
+            };
             let raw_name = || -> Result<String> {
                 let bytes = header.path_bytes();
                 String::from_utf8(bytes.into_owned()).map_err(|e| {
@@ -222,6 +254,18 @@ impl<R: Read> Walk<R> {
                         })?;
                         match key {
                             "path" => long_name = Some(text),
+                            "size" => {
+                                let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+                                let size = text.parse::<u64>().ok().filter(|_| digits);
+                                let Some(size) = size else {
+                                    bail!(
+                                        "{}: the PAX header at byte {start}: its size '{}' is not a number of bytes",
+                                        self.name,
+                                        escape_name(text.as_bytes())
+                                    );
+                                };
+                                pax_size = Some(size);
+                            }
                             k if k == PAX_FEATURE => feature = Some(text),
                             _ => {}
                         }
@@ -291,6 +335,29 @@ impl<R: Read> Walk<R> {
                 }
             }
         }
+    }
+}
+
+/// Why a stream is not read as a tar, from its first bytes (`got` of
+/// them, under 512 when it ends within the first header): another
+/// compression than gzip or zlib, a zip archive, or just not a tar.
+fn not_a_tar(name: &str, head: &[u8], got: usize) -> String {
+    let magic: [(&[u8], &str); 5] = [
+        (b"BZh", "bzip2-compressed"),
+        (b"\xfd7zXZ\0", "xz-compressed"),
+        (b"\x28\xb5\x2f\xfd", "zstd-compressed"),
+        (b"\x04\x22\x4d\x18", "LZ4-compressed"),
+        (b"PK\x03\x04", "a zip archive"),
+    ];
+    match magic.iter().find(|(m, _)| head.starts_with(m)) {
+        Some((_, what)) => format!(
+            "{name}: {what}, which from-wds does not read: it reads tars, plain or gzip- or \
+             zlib-compressed (decompress it first)"
+        ),
+        None if got < 512 => {
+            format!("{name}: not a tar file: it ends after {got} bytes, within the first 512-byte header")
+        }
+        None => format!("{name}: not a tar file: its first 512 bytes are not a tar header (wrong checksum)"),
     }
 }
 
@@ -641,7 +708,18 @@ mod tests {
         assert_eq!(split_name("a/b/c.seg.png"), Some(("a/b/c", "seg.png")));
         assert_eq!(split_name("dir.v2/c.txt"), Some(("dir.v2/c", "txt")));
         assert_eq!(split_name("noext"), None);
-        assert_eq!(split_name("a/.hidden"), None);
+        assert_eq!(split_name("a/b"), None);
+        // A last part starting with '.': what Python's re gives for the
+        // library's regex.
+        assert_eq!(split_name("a/.hidden"), Some(("a/", "hidden")));
+        assert_eq!(split_name("x/y/.z"), Some(("x/y/", "z")));
+        assert_eq!(split_name("a/.x.y"), Some(("a/", "x.y")));
+        assert_eq!(split_name("a/..x"), Some(("a/", ".x")));
+        assert_eq!(split_name("d/."), Some(("d/", "")));
+        assert_eq!(split_name("a//.x"), Some(("a//", "x")));
+        assert_eq!(split_name("x.y/.z"), None);
+        assert_eq!(split_name("a/b.c/.d"), None);
+        assert_eq!(split_name(".hidden"), None);
     }
 
     #[test]

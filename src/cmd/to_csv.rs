@@ -32,6 +32,7 @@ use clap::Args;
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 #[derive(Args, Debug, Clone)]
 pub(crate) struct ToCsvArgs {
@@ -238,7 +239,22 @@ pub(crate) fn run(args: &ToCsvArgs, ctx: &Ctx) -> Result<Exit> {
     let rows = Rows {
         columns: &columns,
         index: &index,
+        records: AtomicU64::new(0),
+        with_cells: AtomicU64::new(0),
     };
+    // No column: CSV has no line for a row of no cells (the csv crate
+    // writes `""`, a cell with an empty name or value), so nothing is
+    // written.
+    if columns.is_empty() {
+        output::error_line(format_args!(
+            "warning: no columns (no feature in the records{}): nothing is written",
+            if args.schema.is_some() {
+                " of --schema"
+            } else {
+                " read, or none kept"
+            }
+        ));
+    }
     let mut atomic = match &args.output {
         Some(path) if path.as_os_str() != "-" => Some(AtomicOutput::create(path, Compression::None)?),
         _ => None,
@@ -255,12 +271,14 @@ pub(crate) fn run(args: &ToCsvArgs, ctx: &Ctx) -> Result<Exit> {
                 &mut stdout
             }
         };
-        let mut header = csv::WriterBuilder::new().from_writer(Vec::new());
-        header
-            .write_record(columns.iter().map(|c| c.name.as_bytes()))
-            .context("writing the header")?;
-        out.write_all(&header.into_inner().map_err(|e| anyhow::anyhow!("{}", e.error()))?)
-            .context("writing output")?;
+        if !columns.is_empty() {
+            let mut header = csv::WriterBuilder::new().from_writer(Vec::new());
+            header
+                .write_record(columns.iter().map(|c| c.name.as_bytes()))
+                .context("writing the header")?;
+            out.write_all(&header.into_inner().map_err(|e| anyhow::anyhow!("{}", e.error()))?)
+                .context("writing output")?;
+        }
         let write = |bytes: &Vec<u8>| match bytes.is_empty() {
             true if flush_idle => out.flush(),
             _ => out.write_all(bytes),
@@ -278,6 +296,20 @@ pub(crate) fn run(args: &ToCsvArgs, ctx: &Ctx) -> Result<Exit> {
         let flushed = out.flush().context("writing output");
         result?;
         flushed?;
+    }
+    let records = rows.records.into_inner();
+    if let Some(path) = args
+        .schema
+        .as_ref()
+        .filter(|_| records > 0 && rows.with_cells.into_inner() == 0)
+    {
+        if !columns.is_empty() {
+            output::error_line(format_args!(
+                "warning: --schema {}: none of its {} column(s) is a feature of the {records} record(s) written: every cell is empty",
+                crate::io::input::show_path(path),
+                columns.len()
+            ));
+        }
     }
     if let Some((e, _)) = stopped {
         // The rows before the damage are out (on stdout); a file is not kept.
@@ -298,6 +330,9 @@ pub(crate) fn run(args: &ToCsvArgs, ctx: &Ctx) -> Result<Exit> {
 struct Rows<'a> {
     columns: &'a [Column],
     index: &'a HashMap<&'a str, usize>,
+    /// Rows written, and those with a feature in a column.
+    records: AtomicU64,
+    with_cells: AtomicU64,
 }
 
 impl Work for Rows<'_> {
@@ -348,10 +383,20 @@ impl Rows<'_> {
         .map_err(|e| decode_error(record.name, record.index, record.offset, e))?;
         let mut cells: Vec<Option<FeatureView<'_>>> = (0..self.columns.len()).map(|_| None).collect();
         // The last entry of a name wins, as protobuf reads a map.
+        let mut any = false;
         for (name, value) in features.iter().flat_map(|f| f.entries()) {
             if let Some(&i) = self.index.get(name) {
                 cells[i] = Some(value);
+                any = true;
             }
+        }
+        self.records.fetch_add(1, Ordering::Relaxed);
+        if any {
+            self.with_cells.fetch_add(1, Ordering::Relaxed);
+        }
+        if self.columns.is_empty() {
+            // Read (damage is still found), not written: see run().
+            return Ok(());
         }
         let csv_error = |e: csv::Error| anyhow::anyhow!("writing CSV: {e}");
         for (column, value) in self.columns.iter().zip(cells.iter()) {

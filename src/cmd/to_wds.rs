@@ -53,7 +53,8 @@ pub(crate) struct ToWdsArgs {
     pub(crate) shard_records: Option<u64>,
 
     /// Each sample's key from this feature's one value (its '.', '/' and
-    /// control characters written '_'), instead of the record's number.
+    /// control characters written '_'), instead of the record's number; a
+    /// key given twice within a shard is an error.
     #[arg(long, value_name = "FEATURE")]
     pub(crate) key: Option<String>,
 
@@ -437,6 +438,11 @@ impl Shards<'_> {
     }
 }
 
+/// With `--key`, the keys of a shard checked for repeats: 16 bytes each
+/// (a 128-bit hash), about 34 MiB with the table's spare room. A 1 GiB shard holds
+/// at most this many samples (each at least a header and a block).
+const MAX_SHARD_KEYS: usize = 1 << 20;
+
 pub(crate) fn run(args: &ToWdsArgs, ctx: &Ctx) -> Result<Exit> {
     let out = &args.output;
     let lower = out.as_os_str().as_encoded_bytes().to_ascii_lowercase();
@@ -482,6 +488,10 @@ pub(crate) fn run(args: &ToWdsArgs, ctx: &Ctx) -> Result<Exit> {
     let update = |bytes, records| progress.update(bytes, records);
     let mut number = 0u64;
     let mut last_key = String::new();
+    let mut keys: HashSet<u128> = HashSet::new();
+    let mut keys_of: Option<u64> = None;
+    let mut unchecked = false;
+    let hashers = (std::hash::RandomState::new(), std::hash::RandomState::new());
     let mut failed = None;
     let mut member = Vec::new();
     // A sample's members: `data[base..]` up to each member's end.
@@ -510,6 +520,34 @@ pub(crate) fn run(args: &ToWdsArgs, ctx: &Ctx) -> Result<Exit> {
             start = *end;
         }
         let i = shards.room(member.len() as u64)?;
+        // A key repeated further apart would give the dataset two
+        // samples of one __key__ (two distinct values can also become one
+        // key: 'a.b' and 'a_b'): refused within a shard, which remembers
+        // a 128-bit hash of each of its first MAX_SHARD_KEYS keys.
+        if sample.key.is_some() {
+            let shard = shards.made;
+            if keys_of != Some(shard) {
+                keys.clear();
+                keys_of = Some(shard);
+            }
+            if keys.len() < MAX_SHARD_KEYS {
+                let hash = |s: &std::hash::RandomState| u128::from(std::hash::BuildHasher::hash_one(s, &key));
+                let h = hash(&hashers.0) << 64 | hash(&hashers.1);
+                if !keys.insert(h) {
+                    bail!(
+                        "{}: --key gives '{}' to two samples of one shard (as written: '.', '/', '\\' and \
+                         control characters become '_'): a WebDataset's keys are unique",
+                        sample.at,
+                        crate::io::input::escape_name(key.as_bytes())
+                    );
+                }
+            } else if !unchecked {
+                unchecked = true;
+                output::error_line(format_args!(
+                    "warning: --key: a shard holds over {MAX_SHARD_KEYS} samples: keys past those are not checked for repeats"
+                ));
+            }
+        }
         let shard = shards.set.get(i);
         shard
             .write_all(&member)

@@ -310,13 +310,17 @@ fn damaged_and_foreign_inputs_are_one_line_and_leave_no_output() {
         ("text.parquet", b"a,b,c\n1,2,3\n".to_vec(), "not a Parquet file"),
         ("empty.parquet", Vec::new(), "not a Parquet file"),
         ("cut.parquet", good[..good.len() / 2].to_vec(), "damaged Parquet file"),
-        ("flipped.parquet", flipped, ""),
-        ("footer.parquet", footer, ""),
-        ("magic.parquet", b"PAR1\x10\x00\x00\x00PAR1".to_vec(), ""),
+        ("flipped.parquet", flipped, "a damaged Parquet file: "),
+        ("footer.parquet", footer, "a damaged Parquet file: "),
+        (
+            "magic.parquet",
+            b"PAR1\x10\x00\x00\x00PAR1".to_vec(),
+            "a damaged Parquet file: ",
+        ),
         (
             "huge.parquet",
             [&b"PAR1"[..], &[0xff; 8], &0x7fff_fff0u32.to_le_bytes(), b"PAR1"].concat(),
-            "",
+            "a damaged Parquet file: ",
         ),
         ("arrow.parquet", arrow.clone(), "it is Arrow IPC (use from-arrow)"),
     ];
@@ -325,6 +329,11 @@ fn damaged_and_foreign_inputs_are_one_line_and_leave_no_output() {
         let e = dir.tfr(&["from-parquet", name, "-o", "out.tfrecord"]).run().fails(2);
         assert!(
             e.contains(name) && e.contains(says) && !e.contains("internal error"),
+            "{name}: {e}"
+        );
+        // The library's reason, not its error kinds or a Debug dump.
+        assert!(
+            !e.contains("Parquet error") && !e.contains("argument error") && !e.contains(" { "),
             "{name}: {e}"
         );
         assert!(!dir.path("out.tfrecord").exists(), "{name}");
@@ -342,6 +351,11 @@ fn damaged_and_foreign_inputs_are_one_line_and_leave_no_output() {
         dir.write(name, &bytes);
         let e = dir.tfr(&["from-arrow", name, "-o", "out.tfrecord"]).run().fails(2);
         assert!(e.contains(name) && !e.contains("internal error"), "{name}: {e}");
+        assert!(
+            e.contains(": a damaged Arrow IPC ") || e.contains("not an Arrow IPC file"),
+            "{name}: {e}"
+        );
+        assert!(!e.contains("argument error") && !e.contains(" { "), "{name}: {e}");
         assert!(!dir.path("out.tfrecord").exists(), "{name}");
     }
     // A damaged TFRecord input: nothing is written.
@@ -666,4 +680,87 @@ fn a_plan_guessed_from_the_first_records_gives_the_file_of_the_full_plan() {
     assert_eq!(scan.code, 2, "{}", scan.stderr);
     assert_eq!(e, scan.stderr.trim_end(), "the error of the schema pass");
     assert!(!dir.path("x.parquet").exists());
+}
+
+#[test]
+fn an_arrow_schema_that_cannot_be_decoded_falls_back_to_the_parquet_schema() {
+    // The ARROW:schema metadata damaged (one base64 character changed):
+    // the file still converts from its Parquet schema, tfr's own metadata
+    // (SequenceExamples) kept, with a warning instead of a Debug dump.
+    let dir = Dir::new();
+    let src = data("sequence.tfrecord");
+    dir.tfr(&["to-parquet", &src, "-o", "s.parquet"]).run().warns();
+    let mut bytes = std::fs::read(dir.path("s.parquet")).unwrap();
+    let key = b"ARROW:schema";
+    let at = bytes.windows(key.len()).rposition(|w| w == key).unwrap();
+    // The value: a thrift length (one or two bytes here), then base64.
+    let value = at + key.len() + 8;
+    assert!(bytes[value].is_ascii_alphanumeric());
+    bytes[value] = b'!';
+    dir.write("bad.parquet", &bytes);
+    let r = dir.tfr(&["from-parquet", "bad.parquet", "-o", "s.tfrecord"]).run();
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("bad.parquet: its embedded Arrow schema (ARROW:schema) could not be read"),
+        "{}",
+        r.stderr
+    );
+    dir.tfr(&["from-parquet", "s.parquet", "-o", "good.tfrecord"])
+        .run()
+        .ok();
+    assert_eq!(printed(&dir, "s.tfrecord"), printed(&dir, "good.tfrecord"));
+    // Structs nested 70 deep, which pyarrow writes and reads: the Arrow
+    // schema is past the flatbuffer reader's depth limit.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let python = std::env::var_os("TFR_TF_PYTHON")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| root.join("target/venv-tf/bin/python"));
+    let made = std::process::Command::new(&python)
+        .current_dir(dir.path(""))
+        .args([
+            "-c",
+            "import pyarrow as pa, pyarrow.parquet as pq\n\
+             v = pa.array([1, 2])\n\
+             for _ in range(70): v = pa.StructArray.from_arrays([v], ['f'])\n\
+             pq.write_table(pa.table({'d': v, 'x': [3, 4]}), 'deep.parquet')\n\
+             assert pq.read_table('deep.parquet').num_rows == 2",
+        ])
+        .output();
+    if !made.is_ok_and(|o| o.status.success()) {
+        skip_or_fail("no Python with pyarrow (pip install pyarrow into target/venv-tf)");
+        return;
+    }
+    let r = dir.tfr(&["from-parquet", "deep.parquet", "-o", "deep.tfrecord"]).run();
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("DepthLimitReached"), "{}", r.stderr);
+    let text = dir.tfr(&["cat", "deep.tfrecord"]).run().ok();
+    let deep = format!("key: \"d{}\"", "/f".repeat(70));
+    assert!(
+        text.contains(&deep) && text.contains("value: 2") && text.contains("key: \"x\""),
+        "{text}"
+    );
+}
+
+#[test]
+fn what_a_row_cannot_tell_apart_comes_back_as_the_readme_says() {
+    // README "Parquet and Arrow": an empty payload comes back as
+    // `features {}`, and a `Feature {}` of a feature that is int64 in other
+    // records as `int64_list {}`; the rest prints as the source.
+    let dir = Dir::new();
+    let src = records(&[
+        &[],
+        &example_int("a", 7),
+        &example("a", crate::proto::Feature { kind: None }),
+    ]);
+    dir.write("e.tfrecord", &src);
+    dir.tfr(&["to-parquet", "e.tfrecord", "-o", "e.parquet"]).run().ok();
+    dir.tfr(&["from-parquet", "e.parquet", "-o", "back.tfrecord"])
+        .run()
+        .ok();
+    let before = printed(&dir, "e.tfrecord");
+    let after = printed(&dir, "back.tfrecord");
+    let expected = format!("features {{\n}}\n{before}");
+    let expected = expected.replacen("value {\n    }", "value {\n      int64_list {\n      }\n    }", 1);
+    assert_eq!(after, expected, "before:\n{before}");
 }

@@ -154,3 +154,37 @@ fn the_schema_pass_reads_what_the_rows_need() {
     let out = ran.stdout_str();
     assert_eq!(out.lines().count(), 6, "{out}");
 }
+
+#[test]
+fn no_columns_write_nothing_and_a_schema_naming_no_feature_is_said() {
+    // Before: a header line `""` (a column with an empty name) and a row
+    // `""` per record, and no word about a --schema of other features.
+    let dir = Dir::new();
+    let empty = from_lines(&dir, "empty.tfrecord", "{}\n{}\n");
+    let r = dir.tfr(&["to-csv", &empty]).run();
+    assert_eq!(r.warns(), "");
+    assert!(r.stderr.contains("no columns"), "{}", r.stderr);
+    let none = dir.write("none.tfrecord", b"");
+    let r = dir.tfr(&["to-csv", &none]).run();
+    assert_eq!(r.warns(), "");
+    // A --schema whose one feature no record has: its header, empty cells,
+    // and a warning.
+    let input = from_lines(&dir, "in.tfrecord", LINES);
+    let schema = r#"{"type": "example", "features": {"z": {"kind": "int64", "values": {"max": 1}}}}"#;
+    let s = dir.write("z.json", schema.as_bytes());
+    let r = dir.tfr(&["to-csv", "--schema", &s, &input]).run();
+    assert_eq!(r.warns(), "z\n\"\"\n\"\"\n\"\"\n");
+    assert!(
+        r.stderr
+            .contains("none of its 1 column(s) is a feature of the 3 record(s) written"),
+        "{}",
+        r.stderr
+    );
+    // Damage is still found when there is no column.
+    let bytes = std::fs::read(&empty).unwrap();
+    let cut = dir.write("cut.tfrecord", &bytes[..bytes.len() - 2]);
+    dir.tfr(&["to-csv", "--schema", &s, &cut]).run().fails(2);
+    let no_features = dir.write("nf.json", br#"{"type": "example", "features": {}}"#);
+    let e = dir.tfr(&["to-csv", "--schema", &no_features, &cut]).run().fails(2);
+    assert!(e.contains("cut.tfrecord"), "{e}");
+}

@@ -256,7 +256,8 @@ fn hostile_tars_are_one_line_errors() {
         ("dotdot", tar_of(&[("../evil.txt", b"x")]), "'..' part"),
         ("absolute", tar_of(&[("/etc/evil.txt", b"x")]), "absolute name"),
         ("truncated", ok[..600].to_vec(), "truncated tar"),
-        ("cut header", ok[..300].to_vec(), "header cut short"),
+        ("cut header", ok[..1536 + 300].to_vec(), "header cut short at byte 1836"),
+        ("short", ok[..300].to_vec(), "not a tar file: it ends after 300 bytes"),
         (
             "not a tar",
             b"just some text, not a tar at all".repeat(20),
@@ -521,4 +522,143 @@ fn shards_left_by_an_earlier_larger_run_are_said() {
         .run();
     ran.ok();
     assert!(ran.stderr.is_empty(), "{}", ran.stderr);
+}
+
+#[test]
+fn a_key_given_twice_within_a_shard_is_refused() {
+    // `a.b.c` and `a_b_c` both become the key a_b_c; before, with a
+    // sample between them, both were written (two samples of one
+    // __key__).
+    let dir = Dir::new();
+    let lines = "{\"name\": [\"a.b.c\"]}\n{\"name\": [\"x\"]}\n{\"name\": [\"a_b_c\"]}\n";
+    let input = from_lines(&dir, "k.tfrecord", lines);
+    let e = dir
+        .tfr(&["to-wds", &input, "-o", "k/s.tar", "--key", "name"])
+        .run()
+        .fails(2);
+    assert!(
+        e.contains("record 2") && e.contains("--key gives 'a_b_c' to two samples of one shard"),
+        "{e}"
+    );
+    assert!(!dir.path("k").exists());
+    // In shards of their own, the keys are the shards' own.
+    dir.tfr(&[
+        "to-wds",
+        &input,
+        "-o",
+        "k/s.tar",
+        "--key",
+        "name",
+        "--shard-records",
+        "2",
+    ])
+    .run()
+    .ok();
+    let names: Vec<String> = ["k/s-000000.tar", "k/s-000001.tar"]
+        .iter()
+        .flat_map(|s| members(&std::fs::read(dir.path(s)).unwrap()))
+        .map(|(n, _)| n)
+        .collect();
+    assert_eq!(names, ["a_b_c.json", "x.json", "a_b_c.json"]);
+}
+
+#[test]
+fn inputs_that_are_not_plain_tars_say_what_they_are() {
+    // Before: "truncated tar: a header cut short at byte N" for all of
+    // these (bzip2 and xz tars, a short text file).
+    let dir = Dir::new();
+    let mut xz = b"\xfd7zXZ\0".to_vec();
+    xz.extend([0x55u8; 2000]);
+    let cases: [(&str, Vec<u8>, &str); 5] = [
+        (
+            "b.tar.bz2",
+            b"BZh91AY&SY\x12\x34 not really".to_vec(),
+            "bzip2-compressed, which from-wds does not read",
+        ),
+        ("x.tar.xz", xz, "xz-compressed, which from-wds does not read"),
+        ("z.tar.zst", b"\x28\xb5\x2f\xfd\x00\x58".to_vec(), "zstd-compressed"),
+        ("t.txt", b"hello\n".to_vec(), "not a tar file: it ends after 6 bytes"),
+        (
+            "big.txt",
+            b"hello, not a tar\n".repeat(64),
+            "not a tar file: its first 512 bytes are not a tar header",
+        ),
+    ];
+    for (name, bytes, want) in cases {
+        dir.write(name, &bytes);
+        let e = dir.tfr(&["from-wds", name, "-o", "o.tfrecord"]).run().fails(2);
+        assert!(e.contains(name) && e.contains(want), "{name}: {e}");
+        assert!(!e.contains("truncated"), "{name}: {e}");
+    }
+}
+
+#[test]
+fn names_with_a_dot_part_group_as_the_webdataset_library_groups_them() {
+    // `a/.hidden` and `a/.x`: the library's regex gives key `a/` with
+    // extensions hidden and x (before: both dropped silently).
+    let dir = Dir::new();
+    let t = dir.write(
+        "d.tar",
+        &tar_of(&[
+            ("a/.hidden", b"h"),
+            ("a/.x", b"xx"),
+            ("b.c/.d", b"skipped"),
+            ("k.txt", b"t"),
+        ]),
+    );
+    dir.tfr(&["from-wds", &t, "--key", "key", "-o", "d.tfrecord"])
+        .run()
+        .ok();
+    let lines = dir.tfr(&["to-jsonl", "d.tfrecord"]).run().ok();
+    assert_eq!(
+        lines,
+        "{\"hidden\":[\"h\"],\"x\":[\"xx\"],\"key\":[\"a/\"]}\n{\"txt\":[\"t\"],\"key\":[\"k\"]}\n"
+    );
+}
+
+/// A PAX header block holding one record `key=value`.
+fn pax_record(key: &str, value: &str) -> Vec<u8> {
+    let record = |len: usize| format!("{len} {key}={value}\n");
+    let mut len = record(0).len();
+    while record(len).len() != len {
+        len = record(len).len();
+    }
+    let data = record(len).into_bytes();
+    let mut out = header(b"pax", format!("{:011o}", data.len()).as_bytes(), b'x');
+    out.extend_from_slice(&data);
+    out.resize(out.len().div_ceil(512) * 512, 0);
+    out
+}
+
+#[test]
+fn a_pax_size_gives_the_member_its_size() {
+    // The ustar field says 0, the PAX header 5: before, the 5 bytes were
+    // read as the next header (a wrong checksum).
+    let dir = Dir::new();
+    let mut tar = pax_record("size", "5");
+    tar.extend(header(b"a.txt", b"00000000000", b'0'));
+    tar.extend(b"hello");
+    tar.resize(tar.len().div_ceil(512) * 512, 0);
+    tar.extend(tar_of(&[("b.txt", b"bye")]));
+    let t = dir.write("p.tar", &tar);
+    dir.tfr(&["from-wds", &t, "-o", "p.tfrecord"]).run().ok();
+    let lines = dir.tfr(&["to-jsonl", "p.tfrecord"]).run().ok();
+    assert_eq!(lines, "{\"txt\":[\"hello\"]}\n{\"txt\":[\"bye\"]}\n");
+    // A size that is no number of bytes: one line naming it.
+    for bad in ["12x", "-1", "", "99999999999999999999999"] {
+        let mut tar = pax_record("size", bad);
+        tar.extend(tar_of(&[("a.txt", b"x")]));
+        let t = dir.write("bad.tar", &tar);
+        let e = dir.tfr(&["from-wds", &t, "-o", "b.tfrecord"]).run().fails(2);
+        assert!(
+            e.contains(&format!("its size '{bad}' is not a number of bytes")),
+            "{bad}: {e}"
+        );
+    }
+    // A PAX size over the member's bytes: truncated, not a desync.
+    let mut tar = pax_record("size", "100000");
+    tar.extend(tar_of(&[("a.txt", b"x")]));
+    let t = dir.write("big.tar", &tar);
+    let e = dir.tfr(&["from-wds", &t, "-o", "b.tfrecord"]).run().fails(2);
+    assert!(e.contains("truncated tar"), "{e}");
 }
