@@ -11,7 +11,8 @@
 //! the previous one, which costs well under 1% of compression at this chunk
 //! size.
 
-use flate2::{Compress, Compression, Crc, FlushCompress, Status};
+use super::inflate::GzipCrc;
+use flate2::{Compress, Compression, FlushCompress, Status};
 use std::io::{self, Write};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::thread::JoinHandle;
@@ -33,7 +34,7 @@ struct Done {
     /// The chunk, handed back for reuse.
     data: Vec<u8>,
     deflated: io::Result<Vec<u8>>,
-    crc: Crc,
+    crc: GzipCrc,
 }
 
 /// A `Write` that gzips on `threads` worker threads; call [`finish`](ParallelGzip::finish).
@@ -47,7 +48,7 @@ pub struct ParallelGzip<W: Write> {
     done: Vec<Receiver<Done>>,
     sent: usize,
     received: usize,
-    crc: Crc,
+    crc: GzipCrc,
     workers: Vec<JoinHandle<()>>,
 }
 
@@ -87,7 +88,7 @@ impl<W: Write> ParallelGzip<W> {
             done,
             sent: 0,
             received: 0,
-            crc: Crc::new(),
+            crc: GzipCrc::default(),
             workers,
         })
     }
@@ -175,7 +176,7 @@ fn deflate_chunks(level: Compression, jobs: Receiver<Job>, done: SyncSender<Done
     let mut compress = Compress::new(level, false);
     for Job { data, last } in jobs {
         compress.reset();
-        let mut crc = Crc::new();
+        let mut crc = GzipCrc::default();
         crc.update(&data);
         let deflated = deflate(&mut compress, &data, last);
         if done.send(Done { data, deflated, crc }).is_err() {
