@@ -24,17 +24,9 @@ impl Drop for Hostile {
     }
 }
 
-fn python() -> Option<&'static str> {
-    let found = Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    found.then_some("python3")
-}
-
 /// Starts `hostile.py MODE ARGS` and reads its port; `None` (skipped) without python3.
 fn hostile(args: &[&str]) -> Option<Hostile> {
-    let Some(py) = python() else {
+    let Some(py) = python3() else {
         skip_or_fail("python3 is needed for tests/oracle/hostile.py");
         return None;
     };
