@@ -488,29 +488,49 @@ fn damaged_arrow_files_and_streams_are_one_line_never_a_panic() {
     let file = std::fs::read(dir.path("small.arrow")).unwrap();
     let stream = dir.tfr(&["to-arrow", "small.tfrecord", "-o", "-"]).run();
     assert_eq!(stream.code, 0, "{}", stream.stderr);
-    let mut damaged = 0;
+    let mut changes = Vec::new();
     for (kind, good) in [("file", &file), ("stream", &stream.stdout)] {
         let ends = |at: usize| at < 160 || at + 160 >= good.len();
         for at in (0..good.len()).filter(|&at| ends(at) || at % 4 == 0) {
             let value = if at % 2 == 0 { 0x80 } else { 0xff };
-            if good[at] == value {
-                continue;
+            if good[at] != value {
+                changes.push((kind, good, at, value));
             }
-            let mut bytes = good.clone();
-            bytes[at] = value;
-            dir.write("m.arrow", &bytes);
-            let r = dir.tfr(&["from-arrow", "m.arrow", "-o", "m.tfrecord"]).run();
-            let what = format!("{kind}: byte {at} set to {value:#x}: exit {}: {}", r.code, r.stderr);
-            assert!(!r.stderr.contains("internal error"), "{what}");
-            if r.code != 0 {
-                damaged += 1;
-                let line = r.fails(2);
-                assert!(line.contains("m.arrow") && !line.contains('\n'), "{what}");
-                assert!(!dir.path("m.tfrecord").exists(), "{what}");
-            }
-            let _ = std::fs::remove_file(dir.path("m.tfrecord"));
         }
     }
+    // Four threads, each its own files: one after the other, the processes
+    // made this test last as long as the rest of the suite together.
+    let threads = 4;
+    let damaged: usize = std::thread::scope(|scope| {
+        let runs: Vec<_> = (0..threads)
+            .map(|t| {
+                let (dir, changes) = (&dir, &changes);
+                scope.spawn(move || {
+                    let (input, output) = (format!("m{t}.arrow"), format!("m{t}.tfrecord"));
+                    let mut damaged = 0;
+                    for &(kind, good, at, value) in changes.iter().skip(t).step_by(threads) {
+                        let mut bytes = good.clone();
+                        bytes[at] = value;
+                        dir.write(&input, &bytes);
+                        let r = dir.tfr(&["from-arrow", &input, "-o", &output]).run();
+                        let what = format!("{kind}: byte {at} set to {value:#x}: exit {}: {}", r.code, r.stderr);
+                        assert!(!r.stderr.contains("internal error"), "{what}");
+                        if r.code != 0 {
+                            damaged += 1;
+                            let line = r.fails(2);
+                            assert!(line.contains(&input) && !line.contains('\n'), "{what}");
+                            assert!(!dir.path(&output).exists(), "{what}");
+                        }
+                        let _ = std::fs::remove_file(dir.path(&output));
+                    }
+                    damaged
+                })
+            })
+            .collect();
+        runs.into_iter()
+            .map(|run| run.join().expect("a thread of changes"))
+            .sum()
+    });
     assert!(damaged > 0);
 }
 
@@ -567,8 +587,11 @@ fn dictionary_encoded_parquet_is_read_in_batches_sized_by_decoded_bytes() {
         .current_dir(dir.path(""))
         .args([
             "-c",
+            // The column built from one dictionary entry (converting 20,000
+            // Python strings of 20 KB took 3 s of CPU): the same file.
             "import pyarrow as pa, pyarrow.parquet as pq; \
-             pq.write_table(pa.table({'s': ['x' * 20000] * 20000}), 'bomb.parquet', compression='zstd')",
+             s = pa.DictionaryArray.from_arrays(pa.array([0] * 20000, pa.int32()), pa.array(['x' * 20000])); \
+             pq.write_table(pa.table({'s': s.cast(pa.string())}), 'bomb.parquet', compression='zstd')",
         ])
         .output();
     if !made.is_ok_and(|o| o.status.success()) {

@@ -267,13 +267,21 @@ fn a_signal_ignored_on_entry_stays_ignored() {
     let mut fifo = std::fs::OpenOptions::new().write(true).open(dir.path("fifo")).unwrap();
     writeln!(fifo, "{{\"a\": [1]}}").unwrap();
     fifo.flush().unwrap();
+    // The temporary file, and bash's line naming tfr's pid (bash may
+    // write it after tfr has started: under load the file was still empty).
+    let pid = || {
+        let text = std::fs::read_to_string(dir.path("pid")).unwrap_or_default();
+        text.ends_with('\n').then(|| text.trim().to_string())
+    };
     let start = Instant::now();
-    while !temp_files(&dir).iter().any(|n| n.starts_with(".out.tfrecord.")) {
-        assert!(start.elapsed() < Duration::from_secs(10), "no temporary file appeared");
+    while !temp_files(&dir).iter().any(|n| n.starts_with(".out.tfrecord.")) || pid().is_none() {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "no temporary file or pid appeared"
+        );
         std::thread::sleep(Duration::from_millis(10));
     }
-    let pid = std::fs::read_to_string(dir.path("pid")).unwrap();
-    kill("INT", pid.trim());
+    kill("INT", &pid().unwrap());
     std::thread::sleep(Duration::from_millis(300));
     // Still running: its temporary file is there; the input ends, it finishes.
     assert!(

@@ -17,9 +17,15 @@ fn ray_python() -> Option<PathBuf> {
         Some(root.join(".venv-tf/bin/python")),
         Some(root.join("target/venv-tf/bin/python")),
     ];
+    // Whether the packages are there, without importing them (importing
+    // ray.data costs a second of CPU, which ray_check.py pays anyway).
     candidates.into_iter().flatten().find(|p| {
         Command::new(p)
-            .args(["-c", "import ray.data, pyarrow"])
+            .args([
+                "-c",
+                "import importlib.util as u, os, sys; r, a = u.find_spec('ray'), u.find_spec('pyarrow'); \
+                 sys.exit(not (r and a and os.path.isfile(os.path.join(r.submodule_search_locations[0], 'data', '__init__.py'))))",
+            ])
             .output()
             .is_ok_and(|o| o.status.success())
     })

@@ -88,18 +88,68 @@ fn free_port() -> u16 {
         .expect("free port")
 }
 
-fn python(venv: &Path, args: &[&str]) -> String {
-    let out = Command::new(venv.join("bin/python"))
-        .arg(helper())
-        .args(args)
-        .output()
-        .expect("run objstore.py");
-    assert!(
-        out.status.success(),
-        "objstore.py {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
+/// objstore.py's upload, download and listing calls, made by one Python
+/// process per test (`objstore.py batch`: boto3 is imported once, which
+/// costs about 0.4 s of CPU per process), killed by its PID when dropped.
+struct Helper {
+    child: Child,
+    io: std::cell::RefCell<(std::process::ChildStdin, BufReader<std::process::ChildStdout>)>,
+    stderr: std::sync::Arc<std::sync::Mutex<String>>,
+}
+
+impl Helper {
+    fn new(venv: &Path) -> Helper {
+        let mut child = Command::new(venv.join("bin/python"))
+            .arg(helper())
+            .arg("batch")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run objstore.py");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        let stderr = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let pipe = BufReader::new(child.stderr.take().expect("stderr"));
+        let text = stderr.clone();
+        std::thread::spawn(move || {
+            for line in pipe.lines() {
+                let Ok(line) = line else { break };
+                let mut text = text.lock().unwrap_or_else(|e| e.into_inner());
+                text.push_str(&line);
+                text.push('\n');
+            }
+        });
+        Helper {
+            child,
+            io: std::cell::RefCell::new((stdin, stdout)),
+            stderr,
+        }
+    }
+
+    /// `objstore.py ARGS` (its output, trimmed); fails the test when it fails.
+    fn call(&self, args: &[&str]) -> String {
+        let mut io = self.io.borrow_mut();
+        let (stdin, stdout) = &mut *io;
+        let _ = writeln!(stdin, "{}", serde_json::json!(args)).and_then(|()| stdin.flush());
+        let mut line = String::new();
+        let _ = stdout.read_line(&mut line);
+        let Ok(reply) = serde_json::from_str::<serde_json::Value>(&line) else {
+            // It ended: what it said on its way out.
+            std::thread::sleep(Duration::from_millis(200));
+            let stderr = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
+            panic!("objstore.py {args:?} answered {line:?}: {stderr}");
+        };
+        assert!(reply["ok"] == true, "objstore.py {args:?}: {}", reply["error"]);
+        reply["out"].as_str().unwrap_or_default().trim().to_string()
+    }
+}
+
+impl Drop for Helper {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 /// tfr with the environment of a store.
@@ -212,8 +262,9 @@ fn s3_on_moto() {
     cmd.args(["-H", "127.0.0.1", "-p", "0"]);
     let server = start(cmd, |l| port_after_host(l).filter(|_| l.contains("Running on")));
     let endpoint = format!("http://127.0.0.1:{}", server.port);
+    let py = Helper::new(&venv);
     for f in FIXTURES {
-        python(&venv, &["s3-put", &endpoint, "bkt", &format!("data/{f}"), &data(f)]);
+        py.call(&["s3-put", &endpoint, "bkt", &format!("data/{f}"), &data(f)]);
     }
     let env = [
         ("AWS_ENDPOINT", endpoint.clone()),
@@ -223,13 +274,13 @@ fn s3_on_moto() {
     ];
     // A folder marker (a zero-byte `data/sub/`, as consoles make) is not
     // matched by the glob `data/*`.
-    python(&venv, &["s3-put", &endpoint, "bkt", "data/sub/", "/dev/null"]);
+    py.call(&["s3-put", &endpoint, "bkt", "data/sub/", "/dev/null"]);
     reads_like_local(&env, "s3://bkt");
     // tfr index (issue 29): the index uploaded beside the object (or
     // under --out-dir), the same bytes as a local index, read back by
     // --check. (In a bucket of its own: the globs below list bkt.)
     for f in ["base20.tfrecord", "data_crc.tfrecord"] {
-        python(&venv, &["s3-put", &endpoint, "idxb", &format!("d/{f}"), &data(f)]);
+        py.call(&["s3-put", &endpoint, "idxb", &format!("d/{f}"), &data(f)]);
     }
     let url = "s3://idxb/d/base20.tfrecord";
     let out = tfr_env(&env, &["index", url]).run().ok();
@@ -244,16 +295,13 @@ fn s3_on_moto() {
     .run()
     .ok();
     let got = local.path("got.idx");
-    python(
-        &venv,
-        &[
-            "s3-get",
-            &endpoint,
-            "idxb",
-            "d/base20.tfrecord.idx",
-            got.to_str().unwrap(),
-        ],
-    );
+    py.call(&[
+        "s3-get",
+        &endpoint,
+        "idxb",
+        "d/base20.tfrecord.idx",
+        got.to_str().unwrap(),
+    ]);
     assert_eq!(
         std::fs::read(&got).unwrap(),
         std::fs::read(local.path("base20.tfrecord.idx")).unwrap()
@@ -282,22 +330,16 @@ fn s3_on_moto() {
     );
     // `*` in the last component lists one level; `**` and a glob higher
     // up list everything below the prefix.
-    python(
-        &venv,
-        &[
-            "s3-put",
-            &endpoint,
-            "bkt",
-            "data/deep/x.tfrecord",
-            &data("base20.tfrecord"),
-        ],
-    );
+    py.call(&[
+        "s3-put",
+        &endpoint,
+        "bkt",
+        "data/deep/x.tfrecord",
+        &data("base20.tfrecord"),
+    ]);
     // An empty shard is kept (only a marker, which a HEAD does not find
     // under its listed name, is left out).
-    python(
-        &venv,
-        &["s3-put", &endpoint, "bkt", "data/deep/empty.tfrecord", "/dev/null"],
-    );
+    py.call(&["s3-put", &endpoint, "bkt", "data/deep/empty.tfrecord", "/dev/null"]);
     for glob in ["s3://bkt/data/deep/*", "s3://bkt/data/**"] {
         let listed = tfr_env(&env, &["count", "--json", glob]).run().ok();
         assert!(
@@ -307,16 +349,13 @@ fn s3_on_moto() {
     }
     // A key with a glob character in its name is taken as is when no key
     // matches it as a glob.
-    python(
-        &venv,
-        &[
-            "s3-put",
-            &endpoint,
-            "bkt",
-            "odd/brack[1].tfrecord",
-            &data("base20.tfrecord"),
-        ],
-    );
+    py.call(&[
+        "s3-put",
+        &endpoint,
+        "bkt",
+        "odd/brack[1].tfrecord",
+        &data("base20.tfrecord"),
+    ]);
     let literal = tfr_env(&env, &["count", "s3://bkt/odd/brack[1].tfrecord"]).run().ok();
     assert_eq!(literal, "20\n");
     for (glob, total) in [
@@ -380,7 +419,7 @@ fn s3_on_moto() {
     assert!(err.contains("data_crc.tfrecord"), "{err}");
     let none = tfr_env(&env, &["count", "s3://bkt/bad/*"]).run().fails(2);
     assert!(none.contains("no") && none.contains("match"), "{none}");
-    assert_eq!(python(&venv, &["s3-uploads", &endpoint, "bkt"]), "0");
+    assert_eq!(py.call(&["s3-uploads", &endpoint, "bkt"]), "0");
 
     // The other outputs: to-jsonl -o, verify-crc --salvage, report -o.
     let dir = Dir::new();
@@ -428,30 +467,24 @@ fn s3_on_moto() {
     )
     .run();
     assert_eq!(page.code, 0, "{}", page.stderr);
-    python(
-        &venv,
-        &[
-            "s3-get",
-            &endpoint,
-            "bkt",
-            "out/x.jsonl",
-            &dir.path("got.jsonl").to_string_lossy(),
-        ],
-    );
+    py.call(&[
+        "s3-get",
+        &endpoint,
+        "bkt",
+        "out/x.jsonl",
+        &dir.path("got.jsonl").to_string_lossy(),
+    ]);
     assert_eq!(
         std::fs::read(dir.path("got.jsonl")).unwrap(),
         std::fs::read(&local_jsonl).unwrap()
     );
-    python(
-        &venv,
-        &[
-            "s3-get",
-            &endpoint,
-            "bkt",
-            "out/report.html",
-            &dir.path("report.html").to_string_lossy(),
-        ],
-    );
+    py.call(&[
+        "s3-get",
+        &endpoint,
+        "bkt",
+        "out/report.html",
+        &dir.path("report.html").to_string_lossy(),
+    ]);
     assert!(std::fs::read_to_string(dir.path("report.html"))
         .unwrap()
         .contains("<html"));
@@ -475,7 +508,7 @@ fn s3_on_moto() {
         tfr_env(&env, &["count", "s3://bkt/out/rt.tfrecord.gz"]).run().ok(),
         "20\n"
     );
-    assert_eq!(python(&venv, &["s3-uploads", &endpoint, "bkt"]), "0");
+    assert_eq!(py.call(&["s3-uploads", &endpoint, "bkt"]), "0");
 
     // Interrupted (SIGTERM) while a multipart upload is open: aborted.
     #[cfg(unix)]
@@ -488,10 +521,10 @@ fn s3_on_moto() {
         let mut child = run.cmd.spawn().expect("tfr");
         let mut stdin = child.stdin.take().expect("stdin");
         stdin.write_all(&jsonl[..jsonl.len() - 22]).unwrap();
-        let code = terminate_when(&mut child, || python(&venv, &["s3-uploads", &endpoint, "bkt"]) == "1");
+        let code = terminate_when(&mut child, || py.call(&["s3-uploads", &endpoint, "bkt"]) == "1");
         drop(stdin);
         assert_eq!(code, Some(15), "killed by SIGTERM");
-        assert_eq!(python(&venv, &["s3-uploads", &endpoint, "bkt"]), "0");
+        assert_eq!(py.call(&["s3-uploads", &endpoint, "bkt"]), "0");
         let missing = tfr_env(&env, &["count", "s3://bkt/out/sig.tfrecord"]).run().fails(2);
         assert!(missing.contains("no such object"), "{missing}");
 
@@ -521,10 +554,10 @@ fn s3_on_moto() {
         let mut child = run.cmd.spawn().expect("tfr");
         // Once moto has made the upload, before tfr has heard of it.
         let code = terminate_when(&mut child, || {
-            seen.exists() && python(&venv, &["s3-uploads", &endpoint, "bkt"]) == "1"
+            seen.exists() && py.call(&["s3-uploads", &endpoint, "bkt"]) == "1"
         });
         assert_eq!(code, Some(15), "killed by SIGTERM");
-        assert_eq!(python(&venv, &["s3-uploads", &endpoint, "bkt"]), "0");
+        assert_eq!(py.call(&["s3-uploads", &endpoint, "bkt"]), "0");
     }
 
     // Credentials from a profile in ~/.aws/config (no AWS_ACCESS_KEY_ID).
@@ -544,17 +577,14 @@ fn s3_on_moto() {
         .ok();
     assert_eq!(n, "20\n");
     // Anonymous reads of a public object; a private one refused in one line.
-    python(
-        &venv,
-        &[
-            "s3-put",
-            &endpoint,
-            "bkt",
-            "pub/base20.tfrecord",
-            &data("base20.tfrecord"),
-            "public-read",
-        ],
-    );
+    py.call(&[
+        "s3-put",
+        &endpoint,
+        "bkt",
+        "pub/base20.tfrecord",
+        &data("base20.tfrecord"),
+        "public-read",
+    ]);
     let n = tfr_env(
         &env[..1],
         &["--no-sign-request", "count", "s3://bkt/pub/base20.tfrecord"],
@@ -625,8 +655,9 @@ fn azure_on_azurite() {
     .current_dir(dir.path(""));
     let server = start(cmd, |l| port_after_host(l).filter(|_| l.contains("listens")));
     let endpoint = format!("http://127.0.0.1:{}", server.port);
+    let py = Helper::new(&venv);
     for f in FIXTURES {
-        python(&venv, &["az-put", &endpoint, "ctr", &format!("data/{f}"), &data(f)]);
+        py.call(&["az-put", &endpoint, "ctr", &format!("data/{f}"), &data(f)]);
     }
     let env = [
         ("AZURE_STORAGE_USE_EMULATOR", "true".to_string()),
@@ -643,10 +674,7 @@ fn azure_on_azurite() {
         .stdin(&jsonl)
         .run()
         .fails(2);
-    assert_eq!(
-        python(&venv, &["az-blocks", &endpoint, "ctr", "out/bad.tfrecord"]),
-        "none"
-    );
+    assert_eq!(py.call(&["az-blocks", &endpoint, "ctr", "out/bad.tfrecord"]), "none");
     let before = tfr_env(&env, &["to-jsonl", "az://ctr/out/rt.tfrecord.gz"]).run().ok();
     tfr_env(&env, &["from-jsonl", "-o", "az://ctr/out/rt.tfrecord.gz", "-"])
         .stdin(&jsonl)
@@ -688,8 +716,9 @@ fn gcs_on_fake_gcs_server() {
     .args(["-public-host", &host]);
     let server = start(cmd, move |l| (l.contains("server started")).then_some(port));
     let endpoint = format!("http://127.0.0.1:{}", server.port);
+    let py = Helper::new(&venv);
     for f in FIXTURES {
-        python(&venv, &["gcs-put", &endpoint, "bkt", &format!("data/{f}"), &data(f)]);
+        py.call(&["gcs-put", &endpoint, "bkt", &format!("data/{f}"), &data(f)]);
     }
     let env = [
         ("GOOGLE_BASE_URL", endpoint.clone()),
@@ -698,26 +727,20 @@ fn gcs_on_fake_gcs_server() {
     reads_like_local(&env, "gs://bkt");
     // Issue 28 item 12: a prefix ending with `/` is read as a directory:
     // the objects directly under it with TFRecord names, sorted.
-    python(
-        &venv,
-        &[
-            "gcs-put",
-            &endpoint,
-            "bkt",
-            "data/dataset_info.json",
-            &data("manifest.json"),
-        ],
-    );
-    python(
-        &venv,
-        &[
-            "gcs-put",
-            &endpoint,
-            "bkt",
-            "data/deeper/x.tfrecord",
-            &data(FIXTURES[0]),
-        ],
-    );
+    py.call(&[
+        "gcs-put",
+        &endpoint,
+        "bkt",
+        "data/dataset_info.json",
+        &data("manifest.json"),
+    ]);
+    py.call(&[
+        "gcs-put",
+        &endpoint,
+        "bkt",
+        "data/deeper/x.tfrecord",
+        &data(FIXTURES[0]),
+    ]);
     let count = tfr_env(&env, &["count", "--json", "gs://bkt/data/"]).run().ok();
     let doc: serde_json::Value = serde_json::from_str(&count).expect("json");
     assert_eq!(doc["total"], 240, "{count}");
@@ -862,11 +885,7 @@ fn http_python() -> Option<PathBuf> {
     if let Some(venv) = venv() {
         return Some(venv.join("bin/python"));
     }
-    let ok = Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    ok.then(|| PathBuf::from("python3"))
+    python3()
 }
 
 /// Issue 26: a gzip object whose connection is cut midway (on every try,
@@ -945,16 +964,14 @@ fn shuffle_from_and_to_s3_on_moto() {
     cmd.args(["-H", "127.0.0.1", "-p", "0"]);
     let server = start(cmd, |l| port_after_host(l).filter(|_| l.contains("Running on")));
     let endpoint = format!("http://127.0.0.1:{}", server.port);
-    python(
-        &venv,
-        &[
-            "s3-put",
-            &endpoint,
-            "bkt",
-            "in/base20.tfrecord",
-            &data("base20.tfrecord"),
-        ],
-    );
+    let py = Helper::new(&venv);
+    py.call(&[
+        "s3-put",
+        &endpoint,
+        "bkt",
+        "in/base20.tfrecord",
+        &data("base20.tfrecord"),
+    ]);
     let env = [
         ("AWS_ENDPOINT", endpoint.clone()),
         ("AWS_ACCESS_KEY_ID", "x".into()),
@@ -1003,8 +1020,9 @@ fn parquet_and_arrow_to_and_from_s3_on_moto() {
     cmd.args(["-H", "127.0.0.1", "-p", "0"]);
     let server = start(cmd, |l| port_after_host(l).filter(|_| l.contains("Running on")));
     let endpoint = format!("http://127.0.0.1:{}", server.port);
+    let py = Helper::new(&venv);
     let source = data("notebook.tfrecord");
-    python(&venv, &["s3-put", &endpoint, "bkt", "in/n.tfrecord", &source]);
+    py.call(&["s3-put", &endpoint, "bkt", "in/n.tfrecord", &source]);
     let env = [
         ("AWS_ENDPOINT", endpoint.clone()),
         ("AWS_ACCESS_KEY_ID", "x".into()),

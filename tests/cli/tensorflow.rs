@@ -1,5 +1,6 @@
 //! TensorFlow itself reads what tfr writes: the oracle scripts of
-//! tests/oracle run (in one Python process) against the built binary with a Python that has
+//! tests/oracle run (side by side, in children of one Python process that
+//! imported TensorFlow) against the built binary with a Python that has
 //! TensorFlow 2.21 (`TFR_TF_PYTHON`, else `.venv-tf/bin/python`, else
 //! `target/venv-tf/bin/python`, which `.ci/run` installs). Skipped with
 //! the reason on a machine without one; a failure under `CI=true`.
@@ -37,8 +38,9 @@ fn tf_python() -> Option<PathBuf> {
     candidates.into_iter().flatten().find(|p| p.exists())
 }
 
-/// Runs the oracle scripts in one Python process (tests/oracle/run_tf_oracles.py:
-/// TensorFlow imported once, about 2.5 s of CPU each time).
+/// Runs the oracle scripts (tests/oracle/run_tf_oracles.py: TensorFlow
+/// imported once, about 3.5 s of CPU each time, then a child forked per
+/// script, the scripts side by side).
 fn run_oracles(scripts: &[&str]) {
     let Some(python) = tf_python() else {
         skip_or_fail("no Python with TensorFlow 2.21 (TFR_TF_PYTHON, .venv-tf or target/venv-tf)");

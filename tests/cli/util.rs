@@ -58,6 +58,25 @@ pub fn skipped_for_ignored_signals() -> bool {
     skip
 }
 
+/// The interpreter `python3` on PATH runs (its `sys.executable`), found
+/// once per test process: a launcher such as pyenv's shim costs about
+/// 70 ms of CPU per start, which tests that start many Python processes
+/// pay every time. `None` without a working python3.
+pub fn python3() -> Option<PathBuf> {
+    static FOUND: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    FOUND
+        .get_or_init(|| {
+            let out = Command::new("python3")
+                .args(["-c", "import sys; print(sys.executable)"])
+                .output()
+                .ok()
+                .filter(|o| o.status.success())?;
+            let path = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
+            path.is_file().then_some(path)
+        })
+        .clone()
+}
+
 /// A path inside `tests/data`.
 pub fn data(name: &str) -> String {
     data_dir().join(name).to_string_lossy().into_owned()

@@ -310,6 +310,13 @@ def s3(root, log, bad):
 
 
 def s3_endless(per_page, pages):
+    # Page N lists part-N-I.tfrecord for I < PERPAGE and, unless it is the
+    # last, the token N+1. The page's XML is made once with placeholders
+    # for N and N+1, put in per request (building 10,000 keys a page took
+    # most of the server's CPU over a listing of a million).
+    keys = [(f"part-@PAGE@-{i:06d}.tfrecord", 10) for i in range(per_page)]
+    more, last_page = list_page(keys, [], "@NEXT@"), list_page(keys, [], None)
+
     class H(Base):
         def do_HEAD(self):
             self.answer(404, head=True)
@@ -317,9 +324,9 @@ def s3_endless(per_page, pages):
         def do_GET(self):
             query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
             page = int(query.get("continuation-token", ["0"])[0])
-            keys = [(f"part-{page:09d}-{i:06d}.tfrecord", 10) for i in range(per_page)]
             last = pages is not None and page + 1 >= pages
-            self.answer(200, list_page(keys, [], None if last else str(page + 1)))
+            body = (last_page if last else more).replace(b"@PAGE@", b"%09d" % page)
+            self.answer(200, body.replace(b"@NEXT@", b"%d" % (page + 1)))
 
     return listen(H)
 

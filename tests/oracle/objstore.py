@@ -18,16 +18,25 @@ and fake-gcs-server (GCS) on 127.0.0.1.
   objstore.py slow-proxy PORT DELAY PATTERN SEENFILE
                                       a proxy to PORT holding back answers to requests
                                       matching PATTERN for DELAY s; prints its port
+  objstore.py batch                   the commands above but http and slow-proxy, one per
+                                      line of stdin (a JSON array: the command, its
+                                      arguments); answers each with a JSON line
+                                      {"ok": bool, "out": what it printed, "error": ...}:
+                                      one process (boto3 imported once) for a test's calls
 """
 import base64
 import email.utils
 import hashlib
+import functools
 import hmac
 import http.server
+import io
+import json
 import os
 import socket
 import sys
 import threading
+import traceback
 import urllib.request
 
 
@@ -136,6 +145,7 @@ def serve_http(root, count_file, cut=None):
     server.serve_forever()
 
 
+@functools.lru_cache(maxsize=None)
 def s3(url):
     import boto3
 
@@ -289,7 +299,29 @@ def slow_proxy(target_port, delay, pattern, seen_file):
         threading.Thread(target=pump, args=(server, client, None, held), daemon=True).start()
 
 
+CALLS = {"s3-put": s3_put, "s3-uploads": s3_uploads, "s3-get": s3_get, "az-put": az_put, "gcs-put": gcs_put,
+         "az-blocks": az_blocks}
+
+
+def batch():
+    """Runs the commands read from stdin, one JSON array a line, each
+    answered by one JSON line on stdout; ends at the end of stdin."""
+    answer = sys.stdout
+    for line in sys.stdin:
+        cmd, *args = json.loads(line)
+        out = io.StringIO()
+        try:
+            sys.stdout = out
+            CALLS[cmd](*args)
+            reply = {"ok": True, "out": out.getvalue()}
+        except Exception as e:  # the test fails with it
+            reply = {"ok": False, "out": out.getvalue(), "error": traceback.format_exc()}
+        finally:
+            sys.stdout = answer
+        answer.write(json.dumps(reply) + "\n")
+        answer.flush()
+
+
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
-    {"http": serve_http, "s3-put": s3_put, "s3-uploads": s3_uploads, "s3-get": s3_get, "az-put": az_put, "gcs-put": gcs_put, "az-blocks": az_blocks,
-     "slow-proxy": slow_proxy}[cmd](*args)
+    {"http": serve_http, "slow-proxy": slow_proxy, "batch": batch, **CALLS}[cmd](*args)
