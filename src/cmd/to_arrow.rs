@@ -88,6 +88,9 @@ pub(crate) fn run(args: &ToArrowArgs, ctx: &Ctx) -> Result<Exit> {
         progress.finish();
         // The stream's end marker only after every record converted.
         result?;
+        if let Some(e) = convert.nothing_planned_error() {
+            return Err(e);
+        }
         writer.finish().map_err(io_err)?;
         writer.into_inner().map_err(io_err)?.flush()?;
     } else {
@@ -99,6 +102,9 @@ pub(crate) fn run(args: &ToArrowArgs, ctx: &Ctx) -> Result<Exit> {
         let (_, result) = batches::run(&inputs, &how, pipeline::workers(jobs), &convert, sink, &update);
         progress.finish();
         result?;
+        if let Some(e) = convert.nothing_planned_error() {
+            return Err(e);
+        }
         writer.finish()?;
         writer.into_inner()?.commit()?;
     }

@@ -84,7 +84,9 @@ pub(crate) struct ColumnArgs {
     /// The column types from this schema (`tfr schema --format json`)
     /// instead of a first pass over the inputs (needed for stdin, which
     /// cannot be read twice). Features of the records that it does not
-    /// name are left out (with a warning).
+    /// name are left out (with a warning); when no record has a feature it
+    /// names but records hold others, that is an error (a schema of other
+    /// data).
     #[arg(long, value_name = "FILE")]
     pub(crate) schema: Option<PathBuf>,
 
@@ -424,6 +426,9 @@ fn write(
     let (_, result) = batches::run(inputs, &how, pipeline::workers(jobs), &convert, sink, &update);
     progress.finish();
     result?;
+    if let Some(e) = convert.nothing_planned_error() {
+        return Err(e);
+    }
     files.finish()?;
     files.set.commit()?;
     if let Some(w) = convert.unplanned_warning() {

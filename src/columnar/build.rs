@@ -43,6 +43,10 @@ pub struct Convert {
     /// and the first name met.
     unplanned: AtomicU64,
     first_unplanned: Mutex<Option<String>>,
+    /// Records converted, and those with at least one feature that has a
+    /// column.
+    rows: AtomicU64,
+    fitting: AtomicU64,
     /// Whether a feature without a column is worth a warning (not when it
     /// was left out on purpose).
     wanted: Wanted,
@@ -77,6 +81,8 @@ impl Convert {
             lists,
             unplanned: AtomicU64::new(0),
             first_unplanned: Mutex::new(None),
+            rows: AtomicU64::new(0),
+            fitting: AtomicU64::new(0),
             wanted,
             checked_utf8,
             guessed: false,
@@ -105,6 +111,21 @@ impl Convert {
         let first = self.first_unplanned.lock().ok()?.clone()?;
         Some(format!(
             "warning: {n} feature occurrences have no column in the schema and were left out (the first: {})",
+            crate::io::input::escape_name(first.as_bytes())
+        ))
+    }
+
+    /// The error when records held features, but none of them one with a
+    /// column: every row would be null (a `--schema` from other data).
+    pub fn nothing_planned_error(&self) -> Option<anyhow::Error> {
+        let rows = self.rows.load(Ordering::Relaxed);
+        if rows == 0 || self.fitting.load(Ordering::Relaxed) > 0 || self.unplanned.load(Ordering::Relaxed) == 0 {
+            return None;
+        }
+        let first = self.first_unplanned.lock().ok()?.clone()?;
+        Some(anyhow!(
+            "none of the {rows} records has a feature with a column in the schema (the first feature \
+             without one: {}): is the --schema from other data?",
             crate::io::input::escape_name(first.as_bytes())
         ))
     }
@@ -185,10 +206,22 @@ impl Convert {
             })
             .map_err(at)?;
         }
-        for c in cols.iter_mut().filter(|c| !c.filled) {
-            c.push_null();
+        look.rows += 1;
+        let mut fits = false;
+        for c in cols.iter_mut() {
+            match c.filled {
+                true => fits = true,
+                false => c.push_null(),
+            }
         }
+        look.fitting += u64::from(fits);
         Ok(())
+    }
+
+    /// Adds a batch's counts of records (see [`Self::nothing_planned_error`]).
+    fn count(&self, look: &Lookup) {
+        self.rows.fetch_add(look.rows, Ordering::Relaxed);
+        self.fitting.fetch_add(look.fitting, Ordering::Relaxed);
     }
 
     /// The entries of a map into their columns: for a name given twice,
@@ -263,7 +296,10 @@ impl Work for Convert {
 
     fn record(&self, decoder: &mut Decoder, record: &Record<'_>, out: &mut Rows) -> Result<()> {
         let mut cols = self.builders();
-        self.add(decoder, record, &mut cols, &mut Lookup::default())?;
+        let mut look = Lookup::default();
+        let added = self.add(decoder, record, &mut cols, &mut look);
+        self.count(&look);
+        added?;
         out.batches.push(self.finish(cols)?);
         Ok(())
     }
@@ -276,6 +312,7 @@ impl Work for Convert {
                 .records()
                 .try_for_each(|record| self.add(decoder, &record, &mut cols, &mut look))
         });
+        self.count(&look);
         // The rows before a failing record still go on (a stream shows them).
         if cols.first().is_some_and(|c| c.rows > 0) {
             out.batches.push(self.finish(cols)?);
@@ -294,6 +331,9 @@ struct Lookup {
     features: Vec<usize>,
     lists: Vec<usize>,
     hits: Vec<usize>,
+    /// Records added, and those that filled a column.
+    rows: u64,
+    fitting: u64,
 }
 
 /// The values of a column (inside its lists), as Arrow buffers are made.

@@ -256,6 +256,35 @@ fn a_schema_that_does_not_fit_the_records_is_one_error_line() {
         "{e}"
     );
     assert!(!dir.path("x.parquet").exists());
+    // A schema of other data: no record has a feature it names.
+    dir.write(
+        "other.json",
+        br#"{"type": "example", "features": {"z": {"kind": "int64", "values": {"min": 1, "max": 1}}}}"#,
+    );
+    for (cmd, out) in [("to-parquet", "x.parquet"), ("to-arrow", "x.arrow")] {
+        let e = dir
+            .tfr(&[cmd, "--schema", "other.json", &src, "-o", out])
+            .run()
+            .fails(2);
+        assert!(
+            e.contains("none of the 200 records has a feature with a column in the schema")
+                && e.contains("is the --schema from other data?"),
+            "{cmd}: {e}"
+        );
+        assert!(!dir.path(out).exists(), "{cmd}");
+    }
+    // Records without features give null rows, no error.
+    dir.write("empty.tfrecord", &records(&[b"", b""]));
+    dir.tfr(&[
+        "to-parquet",
+        "--schema",
+        "other.json",
+        "empty.tfrecord",
+        "-o",
+        "e.parquet",
+    ])
+    .run()
+    .ok();
     // A kind conflict in the data.
     let conflict = records(&[&example_int("a", 1), &example_float("a", 1.5)]);
     dir.write("c.tfrecord", &conflict);
