@@ -222,7 +222,12 @@ struct Pick<'a> {
 
 /// The last entry of `name` (protobuf keeps the last of a map's keys).
 fn lookup<'a>(features: Option<&FeaturesView<'a>>, name: &str) -> Option<FeatureView<'a>> {
-    features?.entries().filter(|(k, _)| *k == name).last().map(|(_, v)| v)
+    let name = name.as_bytes();
+    features?
+        .raw_entries()
+        .filter(|(k, _)| *k == name)
+        .last()
+        .map(|(_, v)| v)
 }
 
 /// The extension of a value written to a file.

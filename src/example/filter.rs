@@ -205,7 +205,12 @@ pub fn with_features<T>(
 
 /// The feature called `name` (protobuf's map: the last entry wins).
 pub fn lookup<'a>(features: Option<FeaturesView<'a>>, name: &str) -> Option<FeatureView<'a>> {
-    features?.entries().filter(|(k, _)| *k == name).last().map(|(_, v)| v)
+    let name = name.as_bytes();
+    features?
+        .raw_entries()
+        .filter(|(k, _)| *k == name)
+        .last()
+        .map(|(_, v)| v)
 }
 
 /// An int64 compared with a float, exactly.

@@ -141,7 +141,12 @@ impl Route {
         }
         .map_err(|e| super::batches::decode_error(record.name, record.index, record.offset, e))?;
         // The last entry of a name wins, as protobuf reads a map.
-        let value = features.and_then(|f| f.entries().filter(|(k, _)| *k == name).last().map(|(_, v)| v));
+        let value = features.and_then(|f| {
+            f.raw_entries()
+                .filter(|(k, _)| *k == name.as_bytes())
+                .last()
+                .map(|(_, v)| v)
+        });
         let mut key = Vec::with_capacity(64);
         match value {
             None => key.push(0xff),
