@@ -11,7 +11,7 @@
 
 use crate::args::{InputArgs, JobsArg, PayloadType, RangeArgs};
 use crate::example::json::render::first_value_text;
-use crate::example::{Decoder, FeatureView, FeaturesView, Kind, MessageType};
+use crate::example::{Decoder, FeatureView, Kind, MessageType};
 use crate::exit::Exit;
 use crate::io::input::show_path;
 use crate::io::{AtomicOutput, Compression, Input};
@@ -220,16 +220,6 @@ struct Pick<'a> {
     fields: Vec<String>,
 }
 
-/// The last entry of `name` (protobuf keeps the last of a map's keys).
-fn lookup<'a>(features: Option<&FeaturesView<'a>>, name: &str) -> Option<FeatureView<'a>> {
-    let name = name.as_bytes();
-    features?
-        .raw_entries()
-        .filter(|(k, _)| *k == name)
-        .last()
-        .map(|(_, v)| v)
-}
-
 /// The extension of a value written to a file.
 fn extension_of(v: &[u8]) -> &'static str {
     match crate::example::media::extension(v) {
@@ -258,7 +248,7 @@ impl Work for Pick<'_> {
         .map_err(|e| decode_error(record.name, record.index, record.offset, e))?;
         let mut fields = Vec::with_capacity(self.fields.len());
         for name in &self.fields {
-            let Some(v) = lookup(features.as_ref(), name) else {
+            let Some(v) = crate::example::filter::lookup(features, name) else {
                 bail!("{}: --name {{{name}}}: the record has no feature {name}", at());
             };
             fields.push(single_value(&v).with_context(|| format!("{}: --name {{{name}}}", at()))?);
@@ -269,7 +259,7 @@ impl Work for Pick<'_> {
             values: Vec::new(),
             missing: false,
         };
-        match lookup(features.as_ref(), self.feature) {
+        match crate::example::filter::lookup(features, self.feature) {
             None => picked.missing = true,
             Some(v) => match v.kind() {
                 Kind::Bytes | Kind::None => {
