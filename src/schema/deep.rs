@@ -48,6 +48,10 @@ const PENDING_MAX: usize = 1 << 20;
 /// Counters a [`TopK`] may hold within a batch before it prunes.
 const TOP_HELD: usize = 8 * TOP_TRACKED;
 
+/// Runs of exact values from which [`Quantiles::seal`] also makes their
+/// t-digest (fewer are digested quickly where they are merged).
+const READY_RUNS: usize = 512;
+
 /// Centroids of a t-digest.
 pub const CENTROIDS: usize = 200;
 /// Distinct values a [`Distinct`] counts exactly.
@@ -78,6 +82,13 @@ pub struct Quantiles {
     digest: Option<Box<TDigest>>,
     /// Values added since the last [`Quantiles::seal`].
     pending: Vec<f64>,
+    /// `digest_of(&exact)`, made by [`Quantiles::seal`] when `exact` holds
+    /// at least [`READY_RUNS`] runs: what merging this summary into one
+    /// that is a t-digest needs, made on the worker's thread (a batch's)
+    /// rather than on the one thread that merges every batch in order.
+    /// The merge gives the same digest either way; any change to `exact`
+    /// drops it.
+    ready: Option<Box<TDigest>>,
 }
 
 impl std::fmt::Debug for Quantiles {
@@ -164,7 +175,7 @@ impl Quantiles {
             // A huge record: fold as it goes (memory stays at this many
             // values, not the record's).
             if self.pending.len() >= PENDING_MAX {
-                self.seal();
+                self.fold();
             }
         } else if v > 0.0 {
             self.pos_inf += 1;
@@ -173,8 +184,21 @@ impl Quantiles {
         }
     }
 
-    /// Folds the values added since the last call into the summary.
+    /// Folds the values added since the last call into the summary, and
+    /// digests them ahead of a merge (see `ready`): called per batch, on
+    /// the worker's thread.
     pub fn seal(&mut self) {
+        self.fold();
+        // A sealed batch is merged next, never added to again: its room for
+        // pending values goes back now, not while it waits its turn.
+        self.pending = Vec::new();
+        if self.ready.is_none() && self.digest.is_none() && self.exact.len() >= READY_RUNS {
+            self.ready = Some(Box::new(digest_of(&self.exact)));
+        }
+    }
+
+    /// Folds the values added since the last call into the summary.
+    fn fold(&mut self) {
         if self.pending.is_empty() {
             return;
         }
@@ -188,17 +212,21 @@ impl Quantiles {
             }
         }
         self.pending = pending;
-        self.add_runs(&runs);
+        self.add_runs(&runs, None);
     }
 
-    fn add_runs(&mut self, runs: &[(f64, u64)]) {
+    /// Adds sorted distinct `runs`; `ready` is their [`digest_of`], when
+    /// made already.
+    fn add_runs(&mut self, runs: &[(f64, u64)], ready: Option<&TDigest>) {
         if runs.is_empty() {
             return;
         }
+        self.ready = None;
         self.n += runs.iter().map(|r| r.1).sum::<u64>();
         if let Some(d) = &mut self.digest {
             let mine = std::mem::replace(&mut **d, TDigest::new_with_size(CENTROIDS));
-            **d = TDigest::merge_digests(vec![TDigest::new_with_size(CENTROIDS), mine, digest_of(runs)]);
+            let theirs = ready.cloned().unwrap_or_else(|| digest_of(runs));
+            **d = TDigest::merge_digests(vec![TDigest::new_with_size(CENTROIDS), mine, theirs]);
             return;
         }
         let mut merged = Vec::with_capacity(self.exact.len() + runs.len());
@@ -232,8 +260,9 @@ impl Quantiles {
         self.neg_inf += o.neg_inf;
         self.pos_inf += o.pos_inf;
         match &o.digest {
-            None => self.add_runs(&o.exact),
+            None => self.add_runs(&o.exact, o.ready.as_deref()),
             Some(od) => {
+                self.ready = None;
                 let mine = match self.digest.take() {
                     Some(d) => *d,
                     None => digest_of(&std::mem::take(&mut self.exact)),
@@ -468,6 +497,7 @@ impl Quantiles {
             exact: Vec::new(),
             digest,
             pending: Vec::new(),
+            ready: None,
         };
         if q.digest.is_some() {
             q.n = n;
@@ -493,7 +523,7 @@ impl Quantiles {
             if runs.windows(2).any(|w| w[0].0.total_cmp(&w[1].0).is_eq()) {
                 return Err("exact quantiles hold a value twice".into());
             }
-            q.add_runs(&runs);
+            q.add_runs(&runs, None);
             if q.n != n {
                 return Err(format!("exact quantiles hold {} values, not {n}", q.n));
             }

@@ -220,3 +220,41 @@ fn top_values_are_exact_and_whole_within_the_bounds() {
     assert!(!t.is_exact());
     assert!(t.top(1).iter().all(|v| v.0.len() <= TOP_VALUE_MAX));
 }
+
+/// A batch digested on its worker (`ready`) merges into a t-digest exactly
+/// as digesting it at the merge does, and a merge into an exact summary
+/// or a later change to the batch does not use a stale digest.
+#[test]
+fn a_digest_made_at_seal_merges_as_one_made_at_the_merge() {
+    let whole = quantiles_of(&(0..6000).map(|i| f64::from(i) * 0.37).collect::<Vec<_>>());
+    assert!(whole.digest.is_some());
+    let values: Vec<f64> = (0..3000).map(|i| f64::from(i * 7 % 2999) + 0.5).collect();
+    let batch = quantiles_of(&values);
+    assert!(
+        batch.ready.is_some(),
+        "a batch of {} runs is digested at seal",
+        batch.exact.len()
+    );
+    let mut plain = batch.clone();
+    plain.ready = None;
+    let (mut a, mut b) = (whole.clone(), whole.clone());
+    a.merge(&batch);
+    b.merge(&plain);
+    assert_eq!(a.state().unwrap_err(), b.state().unwrap_err());
+    assert_eq!(a.count(), b.count());
+    // Into an exact summary: the runs, not the digest.
+    let mut exact = quantiles_of(&[1.0, 2.0]);
+    exact.merge(&batch);
+    assert_eq!(exact.state().unwrap().len(), batch.exact.len() + 2);
+    // More values after the seal: the next seal digests them all.
+    let mut more = batch.clone();
+    more.add(1e9);
+    more.seal();
+    let mut fresh = more.clone();
+    fresh.ready = None;
+    let (mut c, mut d) = (whole.clone(), whole);
+    c.merge(&more);
+    d.merge(&fresh);
+    assert_eq!(c.state().unwrap_err(), d.state().unwrap_err());
+    assert_ne!(c.state().unwrap_err(), a.state().unwrap_err());
+}

@@ -158,16 +158,16 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tfr", default="target/debug/tfr")
     tfr = ap.parse_args().tfr
-    tmp = tempfile.mkdtemp()
-    check_webdataset(tfr, tmp, "images.tfrecord", "image/encoded", "label", False)
-    check_webdataset(tfr, tmp, "gallery.tfrecord", "image/encoded", "image/class/label", True)
-    check_foreign_shard(tfr, tmp)
-    check_csv(tfr, tmp)
-    check_extract(tfr, tmp)
-    if FAILED:
-        print(f"{len(FAILED)} check(s) failed")
-        sys.exit(1)
-    print("all checks passed")
+    with tempfile.TemporaryDirectory(prefix="tfr-oracle-") as tmp:
+        check_webdataset(tfr, tmp, "images.tfrecord", "image/encoded", "label", False)
+        check_webdataset(tfr, tmp, "gallery.tfrecord", "image/encoded", "image/class/label", True)
+        check_foreign_shard(tfr, tmp)
+        check_csv(tfr, tmp)
+        check_extract(tfr, tmp)
+        if FAILED:
+            print(f"{len(FAILED)} check(s) failed")
+            sys.exit(1)
+        print("all checks passed")
 
 
 if __name__ == "__main__":
