@@ -19,6 +19,7 @@ use crate::pipeline::shuffle::{self, Emit, Options, MIN_MEMORY};
 use crate::record::RecordWriter;
 use anyhow::{bail, Result};
 use clap::Args;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug, Clone)]
@@ -197,6 +198,18 @@ impl Emit for Shards<'_> {
         }
         let out = self.set.get(self.shard);
         if let Err(e) = RecordWriter::new(&mut *out).write_record(payload) {
+            return Err(anyhow::Error::new(e).context(format!("{}: write failed", out.display())));
+        }
+        self.written += 1;
+        Ok(())
+    }
+
+    fn framed(&mut self, record: &[u8]) -> Result<()> {
+        while self.shard + 1 < self.count && self.written >= self.start(self.shard + 1) {
+            self.next_shard()?;
+        }
+        let out = self.set.get(self.shard);
+        if let Err(e) = out.write_all(record) {
             return Err(anyhow::Error::new(e).context(format!("{}: write failed", out.display())));
         }
         self.written += 1;

@@ -80,21 +80,75 @@ pub(crate) struct ToWdsArgs {
 /// keeps it in `pax_headers`.
 pub(crate) const PAX_FEATURE: &str = "SCHILY.xattr.user.tfr.feature";
 
-/// One batch's samples: their members' bytes back to back.
+/// One batch's samples: their members' bytes back to back, and what
+/// names them, all in a few buffers reused batch after batch (no
+/// allocation per record: the outputs in flight are most of to-wds's
+/// memory).
 #[derive(Default)]
 struct Samples {
     data: Vec<u8>,
+    /// Members' extensions, PAX feature names and `--key` values, back to back.
+    text: String,
+    members: Vec<Member>,
     samples: Vec<Sample>,
+    /// The input the records came from (a batch holds records of one input).
+    name: String,
+}
+
+/// A span of [`Samples::text`].
+type Span = (usize, usize);
+
+struct Member {
+    /// Its extension (after `KEY.`).
+    ext: Span,
+    /// The feature it holds, when the extension does not say it.
+    feature: Option<Span>,
+    /// Where its bytes end in [`Samples::data`].
+    end: usize,
 }
 
 struct Sample {
     /// `--key`'s value, made safe.
-    key: Option<String>,
-    /// Per member: its extension (after `KEY.`), the feature it holds
-    /// (when the extension does not say it), where its bytes end.
-    members: Vec<(String, Option<String>, usize)>,
-    /// Where the record was (for errors).
-    at: String,
+    key: Option<Span>,
+    /// Where its members end in [`Samples::members`].
+    members: usize,
+    /// The record's index and byte offset in its input (for errors).
+    index: u64,
+    offset: u64,
+}
+
+impl Samples {
+    fn text(&self, (start, end): Span) -> &str {
+        &self.text[start..end]
+    }
+
+    fn put_text(&mut self, s: &str) -> Span {
+        let start = self.text.len();
+        self.text.push_str(s);
+        (start, self.text.len())
+    }
+
+    fn push_member(&mut self, ext: &str, feature: Option<&str>) {
+        let ext = self.put_text(ext);
+        let feature = feature.map(|f| self.put_text(f));
+        let end = self.data.len();
+        self.members.push(Member { ext, feature, end });
+    }
+
+    /// Where a sample's record was, for an error.
+    fn at(&self, sample: &Sample) -> String {
+        format!("{}: record {} at byte {}", self.name, sample.index, sample.offset)
+    }
+
+    /// Bytes held (capacity), for the bound on an output's size.
+    #[cfg(test)]
+    fn held(&self) -> usize {
+        self.data.capacity()
+            + self.text.capacity()
+            + self.name.capacity()
+            + self.members.capacity() * std::mem::size_of::<Member>()
+            + self.samples.capacity() * std::mem::size_of::<Sample>()
+    }
 }
 
 impl pipeline::Output for Samples {
@@ -104,6 +158,8 @@ impl pipeline::Output for Samples {
 
     fn clear(&mut self) {
         self.data.clear();
+        self.text.clear();
+        self.members.clear();
         self.samples.clear();
     }
 }
@@ -157,8 +213,11 @@ impl Work for Layout<'_> {
     type Out = Samples;
 
     fn record(&self, decoder: &mut Decoder, record: &Record<'_>, out: &mut Samples) -> Result<()> {
-        let at = format!("{}: record {} at byte {}", record.name, record.index, record.offset);
-        let (mut sample, taken) = self.members(decoder, record, at, out)?;
+        if out.name != record.name {
+            out.name.clear();
+            out.name.push_str(record.name);
+        }
+        let (key, taken) = self.members(decoder, record, out)?;
         // The other features: the JSONL mapping (a SequenceExample's
         // feature lists too).
         let keep = |name: &str| !taken.contains(name);
@@ -179,22 +238,32 @@ impl Work for Layout<'_> {
         if out.data.last() == Some(&b'\n') {
             out.data.pop();
         }
-        sample.members.push(("json".into(), None, out.data.len()));
-        out.samples.push(sample);
+        out.push_member("json", None);
+        out.samples.push(Sample {
+            key,
+            members: out.members.len(),
+            index: record.index,
+            offset: record.offset,
+        });
         Ok(())
     }
 }
 
+/// Where a record is, for an error.
+fn record_at(record: &Record<'_>) -> String {
+    format!("{}: record {} at byte {}", record.name, record.index, record.offset)
+}
+
 impl Layout<'_> {
-    /// The media and label members of a record (copied to `out.data`),
-    /// and the names of the features they hold.
+    /// The media and label members of a record (copied to `out.data`,
+    /// named in `out.members`), its key (in `out.text`), and the names of
+    /// the features they hold.
     fn members(
         &self,
         decoder: &mut Decoder,
         record: &Record<'_>,
-        at: String,
         out: &mut Samples,
-    ) -> Result<(Sample, HashSet<String>)> {
+    ) -> Result<(Option<Span>, HashSet<String>)> {
         // A SequenceExample's feature lists stay in the .json, and so does
         // a context feature with a feature list of its name (the .json's
         // filter takes names, not sections).
@@ -224,23 +293,21 @@ impl Layout<'_> {
             None => None,
             Some(k) => {
                 let value = by_name.get(k).and_then(one_value).with_context(|| {
-                    format!("{at}: --key {k}: the record has no one-value feature {k} (text or a number)")
+                    format!(
+                        "{}: --key {k}: the record has no one-value feature {k} (text or a number)",
+                        record_at(record)
+                    )
                 })?;
                 let key = safe_key(&value);
                 if key.is_empty() {
-                    bail!("{at}: --key {k}: an empty value");
+                    bail!("{}: --key {k}: an empty value", record_at(record));
                 }
-                Some(key)
+                Some(out.put_text(&key))
             }
         };
         let cls = match self.cls {
             Some(c) => Some(c),
             None => names.iter().copied().find(|n| is_label(n)),
-        };
-        let mut sample = Sample {
-            key,
-            members: Vec::new(),
-            at,
         };
         let mut taken: HashSet<String> = HashSet::new();
         // The members' suffixes, and per `NAME.EXT` the next number to try.
@@ -267,7 +334,7 @@ impl Layout<'_> {
                     let values = ["no value", "one value", "more than one value"][n];
                     bail!(
                         "{}: --cls {}: {} with {values}, where .cls holds one int64",
-                        sample.at,
+                        record_at(record),
                         crate::io::input::escape_name(name.as_bytes()),
                         v.kind().name(),
                     );
@@ -276,8 +343,7 @@ impl Layout<'_> {
             if Some(name) == cls && v.kind() == Kind::Int64 && v.int64s().take(2).count() == 1 {
                 let x = v.int64s().next().unwrap_or_default();
                 out.data.extend_from_slice(itoa::Buffer::new().format(x).as_bytes());
-                let pax = (name != "cls").then(|| name.to_string());
-                sample.members.push(("cls".into(), pax, out.data.len()));
+                out.push_member("cls", (name != "cls").then_some(name));
                 used.insert("cls".into());
                 taken.insert(name.to_string());
                 continue;
@@ -304,11 +370,10 @@ impl Layout<'_> {
             }
             used.insert(suffix.clone());
             out.data.extend_from_slice(value);
-            let pax = (name != suffix).then(|| name.to_string());
-            sample.members.push((suffix, pax, out.data.len()));
+            out.push_member(&suffix, (name != suffix).then_some(name));
             taken.insert(name.to_string());
         }
-        Ok((sample, taken))
+        Ok((key, taken))
     }
 }
 
@@ -494,30 +559,35 @@ pub(crate) fn run(args: &ToWdsArgs, ctx: &Ctx) -> Result<Exit> {
     let hashers = (std::hash::RandomState::new(), std::hash::RandomState::new());
     let mut failed = None;
     let mut member = Vec::new();
-    // A sample's members: `data[base..]` up to each member's end.
-    let mut write_sample = |shards: &mut Shards<'_>, data: &[u8], base: usize, sample: &Sample| -> Result<()> {
-        let key = match &sample.key {
-            Some(k) => k.clone(),
+    // A sample's members: `out.members[first..]` up to the sample's own,
+    // their bytes `out.data[base..]` up to each member's end.
+    let mut write_sample = |shards: &mut Shards<'_>,
+                            out: &Samples,
+                            (first, base): (usize, usize),
+                            sample: &Sample|
+     -> Result<()> {
+        let key = match sample.key {
+            Some(k) => out.text(k).to_string(),
             None => format!("{number:09}"),
         };
         number += 1;
         if key == last_key {
             bail!(
                 "{}: --key gives '{}' to two samples in a row: the webdataset library would merge them",
-                sample.at,
+                out.at(sample),
                 crate::io::input::escape_name(key.as_bytes())
             );
         }
         member.clear();
         let mut start = base;
-        for (ext, feature, end) in &sample.members {
+        for m in &out.members[first..sample.members] {
             append_member(
                 &mut member,
-                &format!("{key}.{ext}"),
-                &data[start..*end],
-                feature.as_deref(),
+                &format!("{key}.{}", out.text(m.ext)),
+                &out.data[start..m.end],
+                m.feature.map(|f| out.text(f)),
             )?;
-            start = *end;
+            start = m.end;
         }
         let i = shards.room(member.len() as u64)?;
         // A key repeated further apart would give the dataset two
@@ -537,7 +607,7 @@ pub(crate) fn run(args: &ToWdsArgs, ctx: &Ctx) -> Result<Exit> {
                     bail!(
                         "{}: --key gives '{}' to two samples of one shard (as written: '.', '/', '\\' and \
                          control characters become '_'): a WebDataset's keys are unique",
-                        sample.at,
+                        out.at(sample),
                         crate::io::input::escape_name(key.as_bytes())
                     );
                 }
@@ -557,14 +627,14 @@ pub(crate) fn run(args: &ToWdsArgs, ctx: &Ctx) -> Result<Exit> {
         Ok(())
     };
     let write = |out: &Samples| {
-        let mut start = 0;
+        let (mut first, mut start) = (0, 0);
         for sample in &out.samples {
-            let end = sample.members.last().map_or(start, |m| m.2);
-            if let Err(e) = write_sample(&mut shards, &out.data, start, sample) {
+            if let Err(e) = write_sample(&mut shards, out, (first, start), sample) {
                 failed = Some(e);
                 return Err(std::io::Error::other(pipeline::Stopped));
             }
-            start = end;
+            first = sample.members;
+            start = out.members[first - 1].end;
         }
         Ok(())
     };
@@ -624,6 +694,56 @@ mod tests {
         // 94 + 4 + 3 = 101 bytes, plus 3 digits: 104.
         assert_eq!(out.len(), 104);
         assert!(out.starts_with(b"104 path="));
+    }
+
+    /// The outputs in flight are most of to-wds's memory (issue 26): a
+    /// batch's samples are a few buffers, not strings and lists per record
+    /// (which took about 400 bytes a record beside its members' bytes).
+    #[test]
+    fn a_batch_of_samples_holds_a_few_buffers_not_allocations_per_record() {
+        let mut payload = Vec::new();
+        example::json::Encoder::new(example::json::JsonFormat::Natural, None)
+            .encode(
+                MessageType::Example,
+                br#"{"label":[3],"x":[1.5,2.5],"name":["abc"]}"#,
+                &mut payload,
+            )
+            .unwrap();
+        let layout = Layout {
+            key: Some("name"),
+            cls: None,
+            cls_seen: std::sync::atomic::AtomicBool::new(false),
+        };
+        let mut out = Samples::default();
+        let n = 3000;
+        example::with_decoder(|decoder| {
+            for i in 0..n {
+                let record = Record {
+                    payload: &payload,
+                    index: i,
+                    offset: 100 * i,
+                    input: 0,
+                    name: "in.tfrecord",
+                    ty: MessageType::Example,
+                    strict: false,
+                };
+                layout.record(decoder, &record, &mut out).unwrap();
+            }
+        });
+        assert_eq!(out.samples.len(), n as usize);
+        let sample = &out.samples[7];
+        assert_eq!(out.at(sample), "in.tfrecord: record 7 at byte 700");
+        assert_eq!(sample.key.map(|k| out.text(k)), Some("abc"));
+        let members: Vec<&str> = out.members[2 * 7..sample.members]
+            .iter()
+            .map(|m| out.text(m.ext))
+            .collect();
+        assert_eq!(members, ["cls", "json"]);
+        assert_eq!(out.members[2 * 7].feature.map(|f| out.text(f)), Some("label"));
+        // Members' bytes aside: a Sample, two Members and their names
+        // (about 150 bytes), in vectors up to twice as long as filled.
+        let beside = (out.held() - out.data.capacity()) / n as usize;
+        assert!(beside <= 320, "{beside} bytes a record beside its members'");
     }
 
     #[test]

@@ -19,8 +19,14 @@ use std::thread::JoinHandle;
 
 /// Uncompressed bytes per chunk.
 const CHUNK: usize = 1 << 20;
-/// Chunks in flight per worker (bounds memory to about 2 × DEPTH × CHUNK per worker).
-const DEPTH: usize = 2;
+/// Chunks in flight per worker: the one it deflates. The writer fills the
+/// next chunk meanwhile and, when it is full, waits for the oldest one, so
+/// each worker gets its next chunk as soon as it hands back its last; a
+/// second chunk queued per worker bought no speed (deflate is what the
+/// writer waits on either way) and held 1 MiB, and its output, more per
+/// worker. Memory: `threads + 1` chunks of [`CHUNK`] (the one being filled
+/// too), their deflated output, and each worker's deflate state.
+const DEPTH: usize = 1;
 
 /// The gzip header: no name, no mtime, default level, unknown OS (as flate2 writes it).
 const HEADER: [u8; 10] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff];
@@ -44,6 +50,8 @@ pub struct ParallelGzip<W: Write> {
     chunk_size: usize,
     chunk: Vec<u8>,
     spare: Vec<Vec<u8>>,
+    /// Chunk buffers made so far (reused after: at most `threads + 1`).
+    made: usize,
     jobs: Vec<SyncSender<Job>>,
     done: Vec<Receiver<Done>>,
     sent: usize,
@@ -84,6 +92,7 @@ impl<W: Write> ParallelGzip<W> {
             chunk_size,
             chunk: Vec::with_capacity(chunk_size),
             spare: Vec::new(),
+            made: 1,
             jobs,
             done,
             sent: 0,
@@ -99,7 +108,13 @@ impl<W: Write> ParallelGzip<W> {
         if self.sent - self.received == DEPTH * self.jobs.len() {
             self.collect()?;
         }
-        let next = self.spare.pop().unwrap_or_else(|| Vec::with_capacity(self.chunk_size));
+        let next = match self.spare.pop() {
+            Some(spare) => spare,
+            None => {
+                self.made += 1;
+                Vec::with_capacity(self.chunk_size)
+            }
+        };
         let data = std::mem::replace(&mut self.chunk, next);
         let worker = self.sent % self.jobs.len();
         self.jobs[worker]
@@ -263,6 +278,18 @@ mod tests {
                     single.len()
                 );
             }
+        }
+    }
+
+    #[test]
+    fn holds_one_chunk_per_thread_and_the_one_being_filled() {
+        let input = data(30 * TEST_CHUNK + 17);
+        for threads in [1, 2, 3] {
+            let mut z = ParallelGzip::with_chunk_size(Vec::new(), Compression::default(), threads, TEST_CHUNK).unwrap();
+            let threads = z.jobs.len();
+            z.write_all(&input).unwrap();
+            assert_eq!(z.made, threads + 1, "{threads} threads");
+            assert_eq!(gunzip(&z.finish().unwrap()), input);
         }
     }
 

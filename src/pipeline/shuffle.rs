@@ -21,18 +21,25 @@
 //! exit: on return (also on error), and by a hook on a terminating signal.
 //!
 //! Memory: the records held (payloads and bookkeeping) stay within the
-//! budget, less the bucket files' write buffers (1/16 of it); a single
-//! record larger than the budget is still held whole.
+//! budget, less the bucket files' write buffers (1/16 of it); once they
+//! are written out, the buffers take the budget (nothing is held while
+//! spilling). Read back, a bucket of at most half the budget is read and
+//! sorted on a second thread while the one before it is emitted (two
+//! buckets held, within the budget); a larger one alone. A single record
+//! larger than the budget is still held whole.
 
 use super::batches::{self, Batch, Read, Reading, Record, Work};
 use super::Output;
 use crate::example::{Decoder, MessageType};
 use crate::io::output_file::cleanup;
 use crate::io::Input;
+use crate::record;
 use anyhow::Result;
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read as _, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
 /// Buckets a spill (or a split of a bucket) makes: the next 8 bits of the key.
 pub const FANOUT: usize = 256;
@@ -62,6 +69,14 @@ pub trait Emit {
     fn begin(&mut self, total: u64) -> Result<()>;
     /// The next record of the shuffled order.
     fn record(&mut self, payload: &[u8]) -> Result<()>;
+
+    /// The next record, already framed as a TFRecord (header, payload,
+    /// footer): the records read back from bucket files are framed by the
+    /// thread that reads them.
+    fn framed(&mut self, record: &[u8]) -> Result<()> {
+        let end = record.len() - record::FOOTER_LEN;
+        self.record(&record[record::HEADER_LEN..end])
+    }
 }
 
 /// What [`shuffle`] did.
@@ -93,7 +108,7 @@ pub fn shuffle(
     if let Err(e) = result {
         return (read, Err(e));
     }
-    let result = gather.finish(emit);
+    let result = gather.finish(emit, workers > 0);
     (read, result)
 }
 
@@ -161,11 +176,19 @@ struct Entry {
     len: u64,
 }
 
-/// Records held in memory, payloads back to back.
+/// Records held in memory, payloads back to back (or a bucket file read
+/// back: each payload after its 16-byte frame).
 #[derive(Default)]
 struct Held {
     data: Vec<u8>,
     entries: Vec<Entry>,
+    /// Whether each payload is framed as a TFRecord where it lies
+    /// ([`Held::frame`]).
+    framed: bool,
+    /// The bucket file read back into it: framed, emitted, then removed by
+    /// [`Held::emit_read_back`] (on the emitting thread, which has the
+    /// lighter share of that work).
+    bucket: Option<PathBuf>,
 }
 
 impl Held {
@@ -183,14 +206,59 @@ impl Held {
         });
     }
 
+    /// The memory it holds (its buffers' capacity).
+    fn capacity(&self) -> u64 {
+        self.data.capacity() as u64 + self.entries.capacity() as u64 * ENTRY
+    }
+
     /// Sorts by key (ties: in record order, then in an order drawn from
-    /// the seed and the key) and hands the payloads to `emit`.
-    fn emit_sorted(&mut self, seed: u64, emit: &mut dyn Emit) -> Result<()> {
+    /// the seed and the key).
+    fn sort(&mut self, seed: u64) {
         sort_entries(&mut self.entries, seed);
+    }
+
+    /// Hands the payloads to `emit`, in the order of the entries.
+    fn emit(&self, emit: &mut dyn Emit) -> Result<()> {
         for e in &self.entries {
-            emit.record(&self.data[e.start as usize..(e.start + e.len) as usize])?;
+            let (start, end) = (e.start as usize, (e.start + e.len) as usize);
+            match self.framed {
+                true => emit.framed(&self.data[start - record::HEADER_LEN..end + record::FOOTER_LEN])?,
+                false => emit.record(&self.data[start..end])?,
+            }
         }
         Ok(())
+    }
+
+    /// A bucket read back: framed, emitted, its file removed.
+    fn emit_read_back(&mut self, emit: &mut dyn Emit) -> Result<()> {
+        if !self.framed {
+            self.frame();
+        }
+        let result = self.emit(emit);
+        if let Some(path) = self.bucket.take() {
+            let _ = std::fs::remove_file(path);
+        }
+        result
+    }
+
+    /// Frames every record as a TFRecord where it lies, for a bucket read
+    /// back (once its entries are parsed, the frames before the payloads
+    /// are free): the header in the last 12 bytes of its 16-byte frame, the
+    /// footer over the next record's frame (4 bytes added after the last).
+    fn frame(&mut self) {
+        const _: () = assert!(record::HEADER_LEN <= FRAME as usize, "the header fits in the frame");
+        const _: () = assert!(
+            record::FOOTER_LEN <= FRAME as usize,
+            "the footer fits in the next frame"
+        );
+        self.data.extend_from_slice(&[0; record::FOOTER_LEN]);
+        for e in &self.entries {
+            let (start, end) = (e.start as usize, (e.start + e.len) as usize);
+            let footer = record::masked_crc(&self.data[start..end]).to_le_bytes();
+            self.data[start - record::HEADER_LEN..start].copy_from_slice(&record::encode_header(e.len));
+            self.data[end..end + record::FOOTER_LEN].copy_from_slice(&footer);
+        }
+        self.framed = true;
     }
 }
 
@@ -282,48 +350,54 @@ impl<'a> Gather<'a> {
             top.push(e.key, &held.data[e.start as usize..(e.start + e.len) as usize])?;
         }
         drop(held);
+        // Nothing is held from now on: the budget goes to the buffers.
+        top.grow(spill_buffer(self.options.memory))?;
         self.spill = Some(Spill { dir, top });
         Ok(())
     }
 
-    /// After the reading: the records, sorted, to `emit`.
-    fn finish(self, emit: &mut dyn Emit) -> Result<Shuffled> {
+    /// After the reading: the records, sorted, to `emit`; with `threaded`,
+    /// bucket files are read back and sorted on a second thread while this
+    /// one emits the bucket before.
+    fn finish(self, emit: &mut dyn Emit, threaded: bool) -> Result<Shuffled> {
         let memory = self.options.memory;
         let seed = self.options.seed;
         emit.begin(self.records)?;
         match self.spill {
             None => {
                 let mut held = self.held;
-                held.emit_sorted(seed, emit)?;
+                held.sort(seed);
+                held.emit(emit)?;
                 Ok(Shuffled {
                     records: self.records,
                     spilled: 0,
                 })
             }
             Some(spill) => {
-                let mut drain = Drain {
-                    dir: &spill.dir,
-                    memory,
-                    seed,
-                    held: Held::default(),
-                    spilled: 0,
-                };
                 let buckets = spill.top.close()?;
-                drain.spilled += buckets.iter().map(|b| b.bytes).sum::<u64>();
-                drain.buckets(buckets, 0, emit)?;
+                let top = buckets.iter().map(|b| b.bytes).sum::<u64>();
+                let again = drain(&spill.dir, memory, seed, buckets, emit, threaded)?;
                 Ok(Shuffled {
                     records: self.records,
-                    spilled: drain.spilled,
+                    spilled: top + again,
                 })
             }
         }
     }
 }
 
-/// Each bucket file's write buffer: 1/16 of the budget over the buckets
-/// (4 KiB to 1 MiB each).
+/// Each bucket file's write buffer while records are held (the ones held
+/// when the spill starts are written out), and in a split: 1/16 of the
+/// budget over the buckets (4 KiB to 1 MiB each).
 fn write_buffer(memory: u64) -> usize {
     (memory / 16 / FANOUT as u64).clamp(4 << 10, 1 << 20) as usize
+}
+
+/// Each bucket file's write buffer once the spill is under way (nothing
+/// held then): the budget over the buckets (4 KiB to 1 MiB each). 16 times
+/// fewer, larger writes (4 KiB ones took half the spreading thread's time).
+fn spill_buffer(memory: u64) -> usize {
+    (memory / FANOUT as u64).clamp(4 << 10, 1 << 20) as usize
 }
 
 /// The spill: its directory and the top level's buckets being written.
@@ -338,7 +412,7 @@ struct SpillDir {
     dir: tempfile::TempDir,
     _hook: cleanup::HookGuard,
     /// Files made so far (their names).
-    made: std::cell::Cell<u64>,
+    made: AtomicU64,
 }
 
 impl SpillDir {
@@ -371,7 +445,7 @@ impl SpillDir {
         Ok(SpillDir {
             dir,
             _hook: hook,
-            made: std::cell::Cell::new(0),
+            made: AtomicU64::new(0),
         })
     }
 
@@ -381,8 +455,7 @@ impl SpillDir {
         let capacity = write_buffer(memory);
         let files = (0..FANOUT)
             .map(|_| {
-                let n = self.made.get();
-                self.made.set(n + 1);
+                let n = self.made.fetch_add(1, Relaxed);
                 Bucket {
                     out: None,
                     capacity,
@@ -440,6 +513,20 @@ impl Buckets {
         b.write(key, payload.len() as u64, |out| out.write_all(payload))
     }
 
+    /// Gives every bucket file a write buffer of `capacity` bytes from now on.
+    fn grow(&mut self, capacity: usize) -> io::Result<()> {
+        for b in &mut self.files {
+            b.capacity = capacity;
+            if let Some(out) = b.out.take() {
+                let file = out
+                    .into_inner()
+                    .map_err(|e| spill_error(&b.path, "cannot write", e.into_error()))?;
+                b.out = Some(BufWriter::with_capacity(capacity, file));
+            }
+        }
+        Ok(())
+    }
+
     /// Flushes and closes every file.
     fn close(self) -> io::Result<Vec<Written>> {
         self.files
@@ -487,13 +574,99 @@ impl Bucket {
     }
 }
 
-/// The second pass: the bucket files read back in key order.
+/// The second pass: the bucket files read back in key order, each read
+/// whole and sorted by [`Drain`], then framed where it lies, its records
+/// handed to `emit` and its file removed ([`Held::emit_read_back`]).
+/// Threaded, `Drain` runs on a second thread and hands each sorted bucket
+/// over (reading, parsing and sorting one bucket while this thread frames,
+/// emits and removes the one before: the pass took about 0.1 s instead of
+/// 0.25 s for 100 MB on 2 cores); else both take turns here. Returns the
+/// bytes written to bucket files by splits.
+fn drain(
+    dir: &SpillDir,
+    memory: u64,
+    seed: u64,
+    buckets: Vec<Written>,
+    emit: &mut dyn Emit,
+    threaded: bool,
+) -> Result<u64> {
+    if !threaded {
+        let mut drain = Drain::new(dir, memory, seed, Lend::Here(emit));
+        drain.buckets(buckets, 0)?;
+        return Ok(drain.spilled);
+    }
+    // Rendezvous: a sorted bucket waits for this thread, which then
+    // holds it while the next one is read.
+    let (tx, rx) = sync_channel::<Result<Held>>(0);
+    let (back_tx, back) = sync_channel::<Held>(BUFFERS);
+    std::thread::scope(|scope| {
+        let loader = std::thread::Builder::new()
+            .name("tfr-drain".into())
+            .spawn_scoped(scope, move || {
+                let mut drain = Drain::new(dir, memory, seed, Lend::There { tx, back, lent: 0 });
+                let result = drain.buckets(buckets, 0);
+                if let (Err(e), Lend::There { tx, .. }) = (result, &drain.lend) {
+                    // Dropped unsent when the emitting side has stopped.
+                    let _ = tx.send(Err(e));
+                }
+                drain.spilled
+            })
+            .expect("failed to spawn a thread");
+        let emitted = (|| -> Result<()> {
+            for held in &rx {
+                let mut held = held?;
+                held.emit_read_back(emit)?;
+                // The loader may have ended (an error): the buffer is then freed.
+                let _ = back_tx.send(held);
+            }
+            Ok(())
+        })();
+        // The loader stops at its next hand-over once these are gone.
+        drop(rx);
+        drop(back_tx);
+        let spilled = loader.join().expect("the shuffle's drain thread panicked");
+        emitted.map(|()| spilled)
+    })
+}
+
+/// Buffers of buckets read whole, in turn: one being emitted while the
+/// next is read.
+const BUFFERS: usize = 2;
+
+/// Where [`Drain`] hands the sorted buckets.
+enum Lend<'e> {
+    /// Emitted at once, on this thread.
+    Here(&'e mut dyn Emit),
+    /// To the emitting thread, which sends each buffer back once emitted.
+    There {
+        tx: SyncSender<Result<Held>>,
+        back: Receiver<Held>,
+        /// Buffers handed over and not back yet.
+        lent: usize,
+    },
+}
+
+/// The emitting side stopped (its error is the one reported).
+fn stopped() -> anyhow::Error {
+    anyhow::anyhow!("the shuffle's output stopped")
+}
+
+/// Reads the bucket files back, in key order: each that fits the budget
+/// read whole and sorted, one that does not split again by the next 8
+/// bits of the keys.
+///
+/// Memory: [`BUFFERS`] buffers in turn. A bucket of at most half the
+/// budget is read while the one before it is emitted, each buffer then
+/// kept within half the budget; a larger one, or a split, waits for the
+/// buffers to come back and frees them first, so that the buckets held
+/// stay within the budget (or a single record larger than it).
 struct Drain<'d> {
     dir: &'d SpillDir,
     memory: u64,
     seed: u64,
-    /// Reused for every bucket read whole.
-    held: Held,
+    /// Buffers not handed over.
+    spare: Vec<Held>,
+    lend: Lend<'d>,
     spilled: u64,
 }
 
@@ -501,20 +674,32 @@ struct Drain<'d> {
 /// keys in a bucket are the same.
 const LAST_LEVEL: u32 = 7;
 
-impl Drain<'_> {
+impl<'d> Drain<'d> {
+    fn new(dir: &'d SpillDir, memory: u64, seed: u64, lend: Lend<'d>) -> Drain<'d> {
+        Drain {
+            dir,
+            memory,
+            seed,
+            spare: (0..BUFFERS).map(|_| Held::default()).collect(),
+            lend,
+            spilled: 0,
+        }
+    }
+
     /// Every bucket of `level`, in order: read whole, sorted and emitted if
     /// it fits the budget, else split by the next level's bits first.
-    fn buckets(&mut self, buckets: Vec<Written>, level: u32, emit: &mut dyn Emit) -> Result<()> {
+    fn buckets(&mut self, buckets: Vec<Written>, level: u32) -> Result<()> {
         let mut buckets = buckets.into_iter();
         while let Some(bucket) = buckets.next() {
             let cost = bucket.bytes + bucket.records * ENTRY;
+            // Each removes the bucket file (a bucket read whole: once emitted).
             let result = if bucket.records > 1 && cost > self.memory && level < LAST_LEVEL {
-                self.split(&bucket, level + 1, emit)
+                self.split(&bucket, level + 1)
             } else {
-                self.whole(&bucket, emit)
+                self.whole(&bucket, cost)
             };
-            let _ = std::fs::remove_file(&bucket.path);
             if let Err(e) = result {
+                let _ = std::fs::remove_file(&bucket.path);
                 for rest in buckets {
                     let _ = std::fs::remove_file(&rest.path);
                 }
@@ -524,16 +709,74 @@ impl Drain<'_> {
         Ok(())
     }
 
-    /// A bucket read into memory, sorted, emitted.
-    fn whole(&mut self, bucket: &Written, emit: &mut dyn Emit) -> Result<()> {
+    /// Every buffer back from the emitting side.
+    fn reclaim(&mut self) -> Result<()> {
+        if let Lend::There { back, lent, .. } = &mut self.lend {
+            while *lent > 0 {
+                self.spare.push(back.recv().map_err(|_| stopped())?);
+                *lent -= 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// A buffer for a bucket of `cost` bytes (see [`Drain`] for the bound).
+    fn buffer(&mut self, cost: u64) -> Result<Held> {
+        let half = self.memory / 2;
+        if cost > half {
+            self.reclaim()?;
+            self.spare.sort_by_key(Held::capacity);
+            let held = self.spare.pop().unwrap_or_default();
+            self.spare.iter_mut().for_each(|h| *h = Held::default());
+            return Ok(held);
+        }
+        let held = match (self.spare.pop(), &mut self.lend) {
+            (Some(h), _) => h,
+            (None, Lend::There { back, lent, .. }) => {
+                *lent -= 1;
+                back.recv().map_err(|_| stopped())?
+            }
+            (None, Lend::Here(_)) => Held::default(),
+        };
+        // Two buffers in use at once: neither over half the budget.
+        let held = if held.capacity() > half { Held::default() } else { held };
+        for h in &mut self.spare {
+            if h.capacity() > half {
+                *h = Held::default();
+            }
+        }
+        Ok(held)
+    }
+
+    /// A sorted bucket to the emitting side.
+    fn hand_over(&mut self, mut held: Held) -> Result<()> {
+        held.sort(self.seed);
+        match &mut self.lend {
+            Lend::Here(emit) => {
+                let result = held.emit_read_back(&mut **emit);
+                self.spare.push(held);
+                result
+            }
+            Lend::There { tx, lent, .. } => {
+                tx.send(Ok(held)).map_err(|_| stopped())?;
+                *lent += 1;
+                Ok(())
+            }
+        }
+    }
+
+    /// A bucket read into memory, sorted, handed over.
+    fn whole(&mut self, bucket: &Written, cost: u64) -> Result<()> {
         if bucket.records == 0 {
             return Ok(());
         }
-        let held = &mut self.held;
+        let mut held = self.buffer(cost)?;
         held.data.clear();
         held.entries.clear();
+        held.framed = false;
+        held.bucket = None;
         let mut file = File::open(&bucket.path).map_err(|e| spill_error(&bucket.path, "cannot open", e))?;
-        held.data.reserve_exact(bucket.bytes as usize);
+        held.data.reserve_exact(bucket.bytes as usize + record::FOOTER_LEN);
         (&mut file)
             .take(bucket.bytes)
             .read_to_end(&mut held.data)
@@ -557,14 +800,16 @@ impl Drain<'_> {
         if held.entries.len() as u64 != bucket.records || data.len() as u64 != bucket.bytes {
             return Err(damaged(&bucket.path).into());
         }
-        held.emit_sorted(self.seed, emit)
+        held.bucket = Some(bucket.path.clone());
+        self.hand_over(held)
     }
 
     /// A bucket too large for the budget, split into the next level's
     /// buckets (streamed: no record held), which are then drained.
-    fn split(&mut self, bucket: &Written, level: u32, emit: &mut dyn Emit) -> Result<()> {
-        // The buffer of the buckets read whole goes back first.
-        self.held = Held::default();
+    fn split(&mut self, bucket: &Written, level: u32) -> Result<()> {
+        // The buffers of the buckets read whole go back first.
+        self.reclaim()?;
+        self.spare.iter_mut().for_each(|h| *h = Held::default());
         let file = File::open(&bucket.path).map_err(|e| spill_error(&bucket.path, "cannot open", e))?;
         let mut input = BufReader::with_capacity(write_buffer(self.memory).max(64 << 10), file);
         let mut next = self.dir.buckets(level, self.memory);
@@ -588,7 +833,7 @@ impl Drain<'_> {
         let _ = std::fs::remove_file(&bucket.path);
         let written = next.close()?;
         self.spilled += written.iter().map(|b| b.bytes).sum::<u64>();
-        self.buckets(written, level, emit)
+        self.buckets(written, level)
     }
 }
 

@@ -10,6 +10,8 @@ struct Collect {
     records: Vec<Vec<u8>>,
     /// Fail on this record (0-based), to test the clean-up on error.
     fail_at: Option<usize>,
+    /// The records given framed, as given.
+    framed: Vec<Vec<u8>>,
 }
 
 impl Emit for Collect {
@@ -25,6 +27,11 @@ impl Emit for Collect {
         self.records.push(payload.to_vec());
         Ok(())
     }
+
+    fn framed(&mut self, record: &[u8]) -> Result<()> {
+        self.framed.push(record.to_vec());
+        self.record(&record[record::HEADER_LEN..record.len() - record::FOOTER_LEN])
+    }
 }
 
 fn options(seed: u64, memory: u64, dir: &Path) -> Options {
@@ -35,16 +42,32 @@ fn options(seed: u64, memory: u64, dir: &Path) -> Options {
     }
 }
 
-/// The records in the order drawn, with what the shuffle did.
+/// The records in the order drawn, with what the shuffle did: the same
+/// whether the bucket files are read back on a second thread or not.
 fn run(payloads: &[Vec<u8>], options: &Options) -> (Vec<Vec<u8>>, Shuffled) {
-    let mut gather = Gather::new(options);
-    for p in payloads {
-        gather.push(p).unwrap();
-    }
-    let mut out = Collect::default();
-    let done = gather.finish(&mut out).unwrap();
-    assert_eq!(out.total, Some(payloads.len() as u64));
-    (out.records, done)
+    run_framed(payloads, options).0
+}
+
+/// The records in the order drawn, and what the shuffle did.
+type Ran = (Vec<Vec<u8>>, Shuffled);
+
+/// [`run`], with the records given framed (read back from bucket files).
+fn run_framed(payloads: &[Vec<u8>], options: &Options) -> (Ran, Vec<Vec<u8>>) {
+    let runs: Vec<_> = [true, false]
+        .into_iter()
+        .map(|threaded| {
+            let mut gather = Gather::new(options);
+            for p in payloads {
+                gather.push(p).unwrap();
+            }
+            let mut out = Collect::default();
+            let done = gather.finish(&mut out, threaded).unwrap();
+            assert_eq!(out.total, Some(payloads.len() as u64));
+            ((out.records, done), out.framed)
+        })
+        .collect();
+    assert!(runs[0] == runs[1], "threaded and not, the same order");
+    runs.into_iter().next().unwrap()
 }
 
 /// `n` distinct payloads of varied lengths (0 to 300 bytes).
@@ -180,6 +203,18 @@ fn spilled_and_split_orders_equal_the_in_memory_order() {
     let (split, done) = run(&records, &options(7, 1 << 10, dir.path()));
     assert!(done.spilled > total, "{} of {total}", done.spilled);
     assert_eq!(split, in_memory);
+    // Read back, the records are framed where they lie, as a
+    // RecordWriter frames them.
+    let ((_, _), framed) = run_framed(&records, &options(7, 64 << 10, dir.path()));
+    let want: Vec<Vec<u8>> = in_memory
+        .iter()
+        .map(|p| {
+            let mut w = record::RecordWriter::new(Vec::new());
+            w.write_record(p).unwrap();
+            w.into_inner()
+        })
+        .collect();
+    assert!(framed == want, "framed as a RecordWriter frames");
     // Another seed, another order.
     let (other, _) = run(&records, &options(8, 64 << 20, dir.path()));
     assert_ne!(other, in_memory);
@@ -215,21 +250,73 @@ fn equal_keys_are_ordered_by_the_seed_and_uniformly() {
 
 #[test]
 fn a_failed_emit_leaves_no_bucket_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let records = payloads(2000);
-    let opts = options(3, 32 << 10, dir.path());
-    let mut gather = Gather::new(&opts);
-    for p in &records {
-        gather.push(p).unwrap();
+    for threaded in [true, false] {
+        let dir = tempfile::tempdir().unwrap();
+        let records = payloads(2000);
+        let opts = options(3, 32 << 10, dir.path());
+        let mut gather = Gather::new(&opts);
+        for p in &records {
+            gather.push(p).unwrap();
+        }
+        assert!(!is_empty_dir(dir.path()), "the records were spilled");
+        let mut out = Collect {
+            fail_at: Some(1000),
+            ..Collect::default()
+        };
+        let err = gather.finish(&mut out, threaded).unwrap_err();
+        assert!(format!("{err:#}").contains("on purpose"), "{err:#}");
+        assert_eq!(out.records.len(), 1000);
+        assert!(is_empty_dir(dir.path()), "bucket files left behind");
     }
-    assert!(!is_empty_dir(dir.path()), "the records were spilled");
-    let mut out = Collect {
-        fail_at: Some(1000),
-        ..Collect::default()
+}
+
+/// Two buckets are held at once (one emitted, the next read): each buffer
+/// then stays within half the budget; a bucket over half of it is read
+/// alone, the other buffers freed first.
+#[test]
+fn the_buffers_of_buckets_read_back_stay_within_the_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let spill_dir = SpillDir::new(dir.path()).unwrap();
+    let mut out = Collect::default();
+    let memory = 1 << 20;
+    let mut drain = Drain::new(&spill_dir, memory, 1, Lend::Here(&mut out));
+    let big = |n: usize| Held {
+        data: Vec::with_capacity(n),
+        ..Held::default()
     };
-    let err = gather.finish(&mut out).unwrap_err();
-    assert!(format!("{err:#}").contains("on purpose"));
-    assert!(is_empty_dir(dir.path()), "bucket files left behind");
+    drain.spare = vec![big(900 << 10), big(100 << 10)];
+    let small = drain.buffer(200 << 10).unwrap();
+    assert!(small.capacity() <= memory / 2);
+    assert!(drain.spare.iter().all(|h| h.capacity() <= memory / 2));
+    drain.spare = vec![big(100 << 10), big(900 << 10), big(300 << 10)];
+    let large = drain.buffer(800 << 10).unwrap();
+    assert_eq!(large.capacity(), 900 << 10, "the largest buffer kept");
+    assert!(drain.spare.iter().all(|h| h.capacity() == 0), "the others freed");
+}
+
+/// Once the records held are written out, the buckets' write buffers take
+/// the budget (with 1/16 of it, 4 KiB writes were most of the reading
+/// pass's time).
+#[test]
+fn once_spilling_the_bucket_files_buffer_the_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let opts = options(3, 4 << 20, dir.path());
+    let mut gather = Gather::new(&opts);
+    while gather.spill.is_none() {
+        gather.push(&[7; 1000]).unwrap();
+    }
+    for _ in 0..1000 {
+        gather.push(&[8; 1000]).unwrap();
+    }
+    let top = &gather.spill.as_ref().unwrap().top;
+    assert_eq!(write_buffer(opts.memory), 4 << 10);
+    for b in &top.files {
+        assert_eq!(b.capacity, 16 << 10);
+        if let Some(out) = &b.out {
+            assert_eq!(out.capacity(), 16 << 10);
+        }
+    }
+    assert!(top.files.iter().filter(|b| b.out.is_some()).count() > 200);
 }
 
 #[test]
@@ -267,14 +354,15 @@ fn a_bucket_file_changed_underneath_is_an_error_not_a_panic() {
             .set_len(b.bytes / 2)
             .unwrap();
     }
-    let mut drain = Drain {
-        dir: &spill_dir,
-        memory: opts.memory,
-        seed: opts.seed,
-        held: Held::default(),
-        spilled: 0,
-    };
-    let err = drain.buckets(written, 0, &mut Collect::default()).unwrap_err();
+    let err = drain(
+        &spill_dir,
+        opts.memory,
+        opts.seed,
+        written,
+        &mut Collect::default(),
+        true,
+    )
+    .unwrap_err();
     assert!(format!("{err:#}").contains("temporary file of the shuffle"), "{err:#}");
     drop(spill_dir);
     assert!(is_empty_dir(dir.path()));

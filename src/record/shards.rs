@@ -32,8 +32,8 @@ use crate::io::Compression;
 use anyhow::{bail, Result};
 use std::path::{Path, PathBuf};
 
-/// The most threads gzip is compressed on (each holds two 1 MiB chunks
-/// and their output): the memory bound stays about 32 MiB above the
+/// The most threads gzip is compressed on (each holds a 1 MiB chunk and
+/// its output): the memory bound stays about 16 MiB above the
 /// reader's however many cores there are.
 pub(crate) const COMPRESSION_THREADS: usize = 8;
 
