@@ -53,9 +53,21 @@ type Ran = (Vec<Vec<u8>>, Shuffled);
 
 /// [`run`], with the records given framed (read back from bucket files).
 fn run_framed(payloads: &[Vec<u8>], options: &Options) -> (Ran, Vec<Vec<u8>>) {
-    let runs: Vec<_> = [true, false]
-        .into_iter()
-        .map(|threaded| {
+    run_ways(payloads, options, &[true, false])
+}
+
+/// The records drawn with the bucket files read back on a second thread
+/// only (for the many-seed statistics; [`run`] checks that both ways agree).
+fn run_threaded(payloads: &[Vec<u8>], options: &Options) -> Ran {
+    run_ways(payloads, options, &[true]).0
+}
+
+/// [`run_framed`] for each of `ways` (read back threaded or not), which
+/// must give the same order.
+fn run_ways(payloads: &[Vec<u8>], options: &Options, ways: &[bool]) -> (Ran, Vec<Vec<u8>>) {
+    let runs: Vec<_> = ways
+        .iter()
+        .map(|&threaded| {
             let mut gather = Gather::new(options);
             for p in payloads {
                 gather.push(p).unwrap();
@@ -66,7 +78,10 @@ fn run_framed(payloads: &[Vec<u8>], options: &Options) -> (Ran, Vec<Vec<u8>>) {
             ((out.records, done), out.framed)
         })
         .collect();
-    assert!(runs[0] == runs[1], "threaded and not, the same order");
+    assert!(
+        runs.windows(2).all(|w| w[0] == w[1]),
+        "threaded and not, the same order"
+    );
     runs.into_iter().next().unwrap()
 }
 
@@ -89,6 +104,18 @@ fn payloads(n: usize) -> Vec<Vec<u8>> {
 fn sorted(mut v: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
     v.sort();
     v
+}
+
+/// A temporary directory for bucket files: in memory (/dev/shm) where
+/// there is one, as these tests make and remove over 100,000 files and a
+/// disk's journal made them take seconds; else the system's.
+fn scratch() -> tempfile::TempDir {
+    let shm = Path::new("/dev/shm");
+    match shm.is_dir() {
+        true => tempfile::tempdir_in(shm).or_else(|_| tempfile::tempdir()),
+        false => tempfile::tempdir(),
+    }
+    .unwrap()
 }
 
 fn is_empty_dir(dir: &Path) -> bool {
@@ -124,7 +151,7 @@ fn below_is_in_range_and_even() {
 #[test]
 fn every_order_of_four_records_is_equally_likely() {
     // 24,000 seeds: each of the 24 orders expected 1,000 times.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = scratch();
     let records: Vec<Vec<u8>> = (0..4u8).map(|i| vec![i]).collect();
     let mut counts = std::collections::HashMap::new();
     for seed in 0..24_000 {
@@ -143,11 +170,11 @@ fn positions_are_uniform_when_spilled() {
     // 64 records of ~100 bytes in a budget of 2 KiB: every seed spills
     // (and splits buckets). Per record, its position in 8 bins of 8,
     // counted over 400 seeds (50 expected per cell).
-    let dir = tempfile::tempdir().unwrap();
+    let dir = scratch();
     let records: Vec<Vec<u8>> = (0..64u8).map(|i| vec![i; 100]).collect();
     let mut cells = vec![[0u32; 8]; 64];
     for seed in 0..400 {
-        let (out, done) = run(&records, &options(seed, 2 << 10, dir.path()));
+        let (out, done) = run_threaded(&records, &options(seed, 2 << 10, dir.path()));
         assert!(done.spilled > 0);
         for (position, r) in out.iter().enumerate() {
             cells[r[0] as usize][position / 8] += 1;
@@ -169,7 +196,7 @@ fn neighbours_are_not_kept_together() {
     // A shuffle that moved blocks of records (by bucket) would keep input
     // neighbours adjacent: among 10,000 records, a pair adjacent in the
     // input is adjacent in the output with probability 2 / n.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = scratch();
     let records: Vec<Vec<u8>> = (0..10_000u32).map(|i| i.to_le_bytes().to_vec()).collect();
     let (out, done) = run(&records, &options(5, 16 << 10, dir.path()));
     assert!(done.spilled > 0);
@@ -188,7 +215,7 @@ fn neighbours_are_not_kept_together() {
 
 #[test]
 fn spilled_and_split_orders_equal_the_in_memory_order() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = scratch();
     let records = payloads(3000);
     let (in_memory, done) = run(&records, &options(7, 64 << 20, dir.path()));
     assert_eq!(done.spilled, 0);
@@ -251,7 +278,7 @@ fn equal_keys_are_ordered_by_the_seed_and_uniformly() {
 #[test]
 fn a_failed_emit_leaves_no_bucket_file() {
     for threaded in [true, false] {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = scratch();
         let records = payloads(2000);
         let opts = options(3, 32 << 10, dir.path());
         let mut gather = Gather::new(&opts);
@@ -275,7 +302,7 @@ fn a_failed_emit_leaves_no_bucket_file() {
 /// alone, the other buffers freed first.
 #[test]
 fn the_buffers_of_buckets_read_back_stay_within_the_budget() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = scratch();
     let spill_dir = SpillDir::new(dir.path()).unwrap();
     let mut out = Collect::default();
     let memory = 1 << 20;
@@ -299,7 +326,7 @@ fn the_buffers_of_buckets_read_back_stay_within_the_budget() {
 /// pass's time).
 #[test]
 fn once_spilling_the_bucket_files_buffer_the_budget() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = scratch();
     let opts = options(3, 4 << 20, dir.path());
     let mut gather = Gather::new(&opts);
     while gather.spill.is_none() {
@@ -321,7 +348,7 @@ fn once_spilling_the_bucket_files_buffer_the_budget() {
 
 #[test]
 fn an_unusable_temp_dir_is_one_clear_error() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = scratch();
     let missing = dir.path().join("no/such/dir");
     let opts = options(3, 4 << 10, &missing);
     let mut gather = Gather::new(&opts);
@@ -336,7 +363,7 @@ fn an_unusable_temp_dir_is_one_clear_error() {
 
 #[test]
 fn a_bucket_file_changed_underneath_is_an_error_not_a_panic() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = scratch();
     let records = payloads(500);
     let opts = options(3, 8 << 10, dir.path());
     let mut gather = Gather::new(&opts);
