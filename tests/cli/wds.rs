@@ -335,16 +335,7 @@ fn a_context_feature_named_as_a_feature_list_stays_in_the_json() {
 
 /// A PAX header giving `path` for the member that follows.
 fn pax_path(path: &str) -> Vec<u8> {
-    let record = |len: usize| format!("{len} path={path}\n");
-    let mut len = record(0).len();
-    while record(len).len() != len {
-        len = record(len).len();
-    }
-    let data = record(len).into_bytes();
-    let mut out = header(b"pax", format!("{:011o}", data.len()).as_bytes(), b'x');
-    out.extend_from_slice(&data);
-    out.resize(out.len().div_ceil(512) * 512, 0);
-    out
+    pax_record("path", path)
 }
 
 #[test]
