@@ -487,8 +487,14 @@ def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_s
              Target(), expect_stdout(str(I)))
     tfr_case("tfr.verify.images", "verify-crc", "images 2k", [str(img)], I, img_b, "limit.crc.images", "tf.count.images",
              Target(min_gbps=5))
+    # ≥ 5 GB/s is the large-record file's target: product.md measures the
+    # limit it is close to there (both CRCs over the 204 MB file, 7.9 GB/s).
+    # On 100-byte records product.md's own limit for walking the headers
+    # alone is 0.025 s for the 1M file (4 GB/s), so 5 GB/s over both CRCs
+    # is past the limit; the target there is both cores at the limit: at
+    # most 0.6× the single-threaded both-CRCs loop (two cores at it: 0.5×).
     tfr_case("tfr.verify.notebook", "verify-crc", "notebook 1M", [str(nb)], N, nb_b, "limit.crc.notebook", "tf.count.notebook",
-             Target(min_gbps=5))
+             Target(max_ratio=0.6), note="target: both cores at the limit (≤ 0.6× the one-thread CRC loop); 5 GB/s is the large-record anchor's")
     tfr_case("tfr.verify.notebook.j1", "verify-crc", "notebook 1M", ["-j", "1", str(nb)], N, nb_b, "limit.crc.notebook", None,
              Target(), flags=" -j 1")
     tfr_case("tfr.verify.images.j1", "verify-crc", "images 2k", ["-j", "1", str(img)], I, img_b, "limit.crc.images", None,

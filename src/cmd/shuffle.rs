@@ -3,7 +3,7 @@
 //! (Beam/TFDS names), all appearing together (`io::OutputSet`).
 //!
 //! Within `--memory` the records are sorted in memory by random keys; beyond
-//! it they spill to temporary bucket files under `--temp-dir`, removed on
+//! it they spill to temporary files under `--temp-dir`, removed on
 //! every exit. The order depends on `--seed` and the records only (not on
 //! `-j` or `--memory`).
 

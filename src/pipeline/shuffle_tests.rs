@@ -68,12 +68,12 @@ fn run_ways(payloads: &[Vec<u8>], options: &Options, ways: &[bool]) -> (Ran, Vec
     let runs: Vec<_> = ways
         .iter()
         .map(|&threaded| {
-            let mut gather = Gather::new(options);
+            let mut gather = Gather::new(options, threaded);
             for p in payloads {
                 gather.push(p).unwrap();
             }
             let mut out = Collect::default();
-            let done = gather.finish(&mut out, threaded).unwrap();
+            let done = gather.finish(&mut out).unwrap();
             assert_eq!(out.total, Some(payloads.len() as u64));
             ((out.records, done), out.framed)
         })
@@ -281,7 +281,7 @@ fn a_failed_emit_leaves_no_bucket_file() {
         let dir = scratch();
         let records = payloads(2000);
         let opts = options(3, 32 << 10, dir.path());
-        let mut gather = Gather::new(&opts);
+        let mut gather = Gather::new(&opts, threaded);
         for p in &records {
             gather.push(p).unwrap();
         }
@@ -290,7 +290,7 @@ fn a_failed_emit_leaves_no_bucket_file() {
             fail_at: Some(1000),
             ..Collect::default()
         };
-        let err = gather.finish(&mut out, threaded).unwrap_err();
+        let err = gather.finish(&mut out).unwrap_err();
         assert!(format!("{err:#}").contains("on purpose"), "{err:#}");
         assert_eq!(out.records.len(), 1000);
         assert!(is_empty_dir(dir.path()), "bucket files left behind");
@@ -323,27 +323,59 @@ fn the_buffers_of_buckets_read_back_stay_within_the_budget() {
 
 /// Once the records held are written out, the buckets' write buffers take
 /// the budget (with 1/16 of it, 4 KiB writes were most of the reading
-/// pass's time).
+/// pass's time), shared with the buffers queued for the writing thread.
 #[test]
 fn once_spilling_the_bucket_files_buffer_the_budget() {
-    let dir = scratch();
-    let opts = options(3, 4 << 20, dir.path());
-    let mut gather = Gather::new(&opts);
-    while gather.spill.is_none() {
-        gather.push(&[7; 1000]).unwrap();
-    }
-    for _ in 0..1000 {
-        gather.push(&[8; 1000]).unwrap();
-    }
-    let top = &gather.spill.as_ref().unwrap().top;
-    assert_eq!(write_buffer(opts.memory), 4 << 10);
-    for b in &top.files {
-        assert_eq!(b.capacity, 16 << 10);
-        if let Some(out) = &b.out {
-            assert_eq!(out.capacity(), 16 << 10);
+    for threaded in [true, false] {
+        let dir = scratch();
+        let memory = 4 << 20;
+        let opts = options(3, memory, dir.path());
+        let mut gather = Gather::new(&opts, threaded);
+        while gather.spill.is_none() {
+            gather.push(&[7; 1000]).unwrap();
         }
+        for _ in 0..1000 {
+            gather.push(&[8; 1000]).unwrap();
+        }
+        let top = &gather.spill.as_ref().unwrap().top;
+        assert_eq!(write_buffer(opts.memory), 4 << 10);
+        let each = top.capacity;
+        assert!(each * (FANOUT + IN_FLIGHT) <= memory as usize, "{each}");
+        assert!(each * (FANOUT + IN_FLIGHT) > memory as usize * 9 / 10, "{each}");
+        assert!(top.files.iter().all(|b| b.buf.capacity() <= each));
+        let buffered = top.files.iter().filter(|b| b.buf.capacity() == each).count();
+        assert!(buffered > 200, "{buffered}");
+        // Few files: one per segment.
+        let files = std::fs::read_dir(dir.path()).unwrap().next().unwrap().unwrap().path();
+        let made = std::fs::read_dir(files).unwrap().count();
+        assert_eq!(made, SEGMENTS);
     }
-    assert!(top.files.iter().filter(|b| b.out.is_some()).count() > 200);
+}
+
+/// A record longer than a write buffer goes straight to the file, in its
+/// place among the bucket's records; read back and split, order and bytes
+/// are the same as in memory.
+#[test]
+fn records_longer_than_a_buffer_keep_their_place() {
+    let dir = scratch();
+    let mut records = payloads(3000);
+    for i in (0..records.len()).step_by(97) {
+        records[i] = vec![(i % 251) as u8; 40 << 10];
+    }
+    let total: u64 = records.iter().map(|r| r.len() as u64 + FRAME).sum();
+    let (in_memory, _) = run(&records, &options(11, 1 << 30, dir.path()));
+    // 1.7 MB of records: 4 KiB buffers (the long records go straight to
+    // the files); with 48 KiB, buckets holding a long record are split
+    // (streamed, the long records again straight to the files).
+    for memory in [1 << 20, 256 << 10, 48 << 10] {
+        let (spilled, done) = run(&records, &options(11, memory, dir.path()));
+        assert!(done.spilled >= total, "{} of {total}", done.spilled);
+        if memory == 48 << 10 {
+            assert!(done.spilled > total, "split: written twice");
+        }
+        assert!(spilled == in_memory, "the same order with {memory} bytes");
+        assert!(is_empty_dir(dir.path()), "spill files left behind");
+    }
 }
 
 #[test]
@@ -351,7 +383,7 @@ fn an_unusable_temp_dir_is_one_clear_error() {
     let dir = scratch();
     let missing = dir.path().join("no/such/dir");
     let opts = options(3, 4 << 10, &missing);
-    let mut gather = Gather::new(&opts);
+    let mut gather = Gather::new(&opts, true);
     let err = (0..100).try_for_each(|_| gather.push(&[0; 100])).unwrap_err();
     let text = err.to_string();
     assert!(
@@ -366,20 +398,23 @@ fn a_bucket_file_changed_underneath_is_an_error_not_a_panic() {
     let dir = scratch();
     let records = payloads(500);
     let opts = options(3, 8 << 10, dir.path());
-    let mut gather = Gather::new(&opts);
+    let mut gather = Gather::new(&opts, true);
     for p in &records {
         gather.push(p).unwrap();
     }
     let Spill { dir: spill_dir, top } = gather.spill.take().unwrap();
     let written = top.close().unwrap();
-    // Cut every bucket file short, once written.
-    for b in written.iter().filter(|b| b.records > 0) {
-        std::fs::OpenOptions::new()
-            .write(true)
-            .open(&b.path)
-            .unwrap()
-            .set_len(b.bytes / 2)
-            .unwrap();
+    // Cut every spill file short, once written.
+    let mut paths: Vec<_> = written
+        .iter()
+        .filter(|b| b.records > 0)
+        .map(|b| b.segment.path.clone())
+        .collect();
+    paths.dedup();
+    for path in paths {
+        let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        let len = file.metadata().unwrap().len();
+        file.set_len(len / 2).unwrap();
     }
     let err = drain(
         &spill_dir,
@@ -393,4 +428,38 @@ fn a_bucket_file_changed_underneath_is_an_error_not_a_panic() {
     assert!(format!("{err:#}").contains("temporary file of the shuffle"), "{err:#}");
     drop(spill_dir);
     assert!(is_empty_dir(dir.path()));
+}
+
+/// A write to a spill file that fails (a full disk, say) is the shuffle's
+/// error, whether this thread or the writing one made it.
+#[test]
+fn a_failed_spill_write_is_an_error_from_either_writer() {
+    for threaded in [true, false] {
+        let dir = scratch();
+        let path = dir.path().join("read-only");
+        std::fs::write(&path, b"").unwrap();
+        // Opened for reading only: every write fails.
+        let file = Arc::new(File::open(&path).unwrap());
+        let segment = Arc::new(SegmentFile { path: path.clone() });
+        let mut writer = Writer::new(threaded).unwrap();
+        let chunk = || Chunk {
+            file: file.clone(),
+            segment: segment.clone(),
+            offset: 0,
+            data: vec![1; 10],
+        };
+        // Threaded, the error shows at a later write or at the end.
+        let mut result = Ok(());
+        for _ in 0..2 * IN_FLIGHT {
+            result = writer.write(chunk()).map(|_| ());
+            if result.is_err() {
+                break;
+            }
+        }
+        let err = result.and_then(|()| writer.finish()).unwrap_err();
+        assert!(
+            err.to_string().contains("cannot write a temporary file of the shuffle"),
+            "{err}"
+        );
+    }
 }
