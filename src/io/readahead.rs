@@ -18,11 +18,15 @@ const CHUNK: usize = 256 * 1024;
 /// shorter than this that straddles two chunks costs only its own copy.
 pub const LEAD: usize = 64 * 1024;
 /// Chunks waiting for the consumer (bounded, so memory stays flat: about
-/// `DEPTH + 2` chunks with the one being filled and the consumer's). Two
-/// keep the inflating thread as far ahead as three did (count of a gzip
-/// file took the same time) with a chunk less per compressed input
-/// (issue 26: to-jsonl over gzip shards reads two at once on 2 cores).
-const DEPTH: usize = 2;
+/// `DEPTH + 2` chunks with the one being filled and the consumer's). One
+/// keeps the inflating thread as far ahead as two and three did (count and
+/// verify-crc of a gzip file took the same time, 2026-11-26) with a chunk
+/// less per compressed input: cat of a gzip file 20.3-20.5 -> 19.3-19.7 MB
+/// peak RSS, to-jsonl over 8 gzip shards (two read at once on 2 cores)
+/// 20.8 -> 17.5 MB (with `COMPRESSED_BUF` at 64 KiB). Smaller chunks
+/// (128 KiB) saved as much but made count of a gzip file 9% slower: each
+/// chunk handed over wakes the other thread.
+const DEPTH: usize = 1;
 
 /// A `Read` whose data is produced on another thread.
 pub struct ReadAhead {
@@ -216,7 +220,7 @@ pub(crate) mod tests {
         std::thread::sleep(std::time::Duration::from_millis(200));
         let ahead = read.load(Ordering::SeqCst);
         assert_eq!(ahead, (DEPTH + 1) * CHUNK);
-        assert_eq!(DEPTH, 2);
+        assert_eq!(DEPTH, 1);
         drop(r);
     }
 
