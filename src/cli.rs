@@ -481,8 +481,8 @@ pub(crate) enum Command {
     /// the same order (whatever -j or --memory). Records are copied byte
     /// for byte, never decoded. Records that fit in --memory (payloads plus
     /// 24 bytes each) are shuffled there; beyond it they go to 256
-    /// temporary bucket files under --temp-dir (chosen by random key,
-    /// about the dataset's size in all), then each bucket is read back,
+    /// buckets (chosen by random key) in 16 temporary files under
+    /// --temp-dir (about the dataset's size in all), then each bucket is read back,
     /// shuffled and written: the data is read and written twice. The
     /// temporary files are removed on every exit (error, Ctrl-C, SIGTERM).
     /// OUT's compression follows its name (.gz, .zz/.zlib, .snappy) unless

@@ -105,6 +105,33 @@ impl ReadAt for File {
     }
 }
 
+/// Writes all of `buf` at `offset` of `file` (its position unchanged where
+/// the OS has positional writes: threads may write different ranges).
+pub(crate) fn write_all_at(file: &File, mut buf: &[u8], mut offset: u64) -> io::Result<()> {
+    while !buf.is_empty() {
+        #[cfg(unix)]
+        let n = std::os::unix::fs::FileExt::write_at(file, buf, offset);
+        #[cfg(windows)]
+        let n = std::os::windows::fs::FileExt::seek_write(file, buf, offset);
+        #[cfg(not(any(unix, windows)))]
+        let n = {
+            use std::io::{Seek, SeekFrom, Write};
+            let mut f = file;
+            f.seek(SeekFrom::Start(offset)).and_then(|_| f.write(buf))
+        };
+        match n {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => {
+                buf = &buf[n..];
+                offset += n as u64;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
 /// A byte range of an [`At`] ([`At::window`]).
 struct Window {
     whole: At,
