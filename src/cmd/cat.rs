@@ -267,6 +267,7 @@ fn print_first(
                     name: &name,
                     ty: t,
                     strict,
+                    crc: rec.crc,
                 };
                 if !batches::keeps(f, &mut decoder, &record)? {
                     continue;

@@ -191,13 +191,13 @@ impl Emit for Shards<'_> {
         Ok(())
     }
 
-    fn record(&mut self, payload: &[u8]) -> Result<()> {
+    fn record(&mut self, payload: &[u8], crc: u32) -> Result<()> {
         // A shard is full: end it (its compressor's threads freed).
         while self.shard + 1 < self.count && self.written >= self.start(self.shard + 1) {
             self.next_shard()?;
         }
         let out = self.set.get(self.shard);
-        if let Err(e) = RecordWriter::new(&mut *out).write_record(payload) {
+        if let Err(e) = RecordWriter::new(&mut *out).write_record_with_crc(payload, crc) {
             return Err(anyhow::Error::new(e).context(format!("{}: write failed", out.display())));
         }
         self.written += 1;

@@ -726,6 +726,7 @@ mod tests {
                     name: "in.tfrecord",
                     ty: MessageType::Example,
                     strict: false,
+                    crc: None,
                 };
                 layout.record(decoder, &record, &mut out).unwrap();
             }

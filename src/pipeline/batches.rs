@@ -142,6 +142,10 @@ pub struct Record<'a> {
     pub name: &'a str,
     pub ty: MessageType,
     pub strict: bool,
+    /// Its footer (the masked CRC-32C of `payload`) when the reader
+    /// checked it: a consumer writing the record out frames it without
+    /// computing the CRC again.
+    pub crc: Option<u32>,
 }
 
 impl<'a> Record<'a> {
@@ -149,7 +153,7 @@ impl<'a> Record<'a> {
     /// `known` gives, else the one `decide` finds for it (then kept in
     /// `known` for the records after it).
     fn typed(
-        (payload, index, offset): (&'a [u8], u64, u64),
+        (payload, index, offset, crc): (&'a [u8], u64, u64, Option<u32>),
         (input, name): (usize, &'a str),
         strict: bool,
         known: &mut Option<MessageType>,
@@ -163,6 +167,7 @@ impl<'a> Record<'a> {
             name,
             ty: MessageType::Raw,
             strict,
+            crc,
         };
         record.ty = match *known {
             Some(t) => t,
@@ -278,7 +283,7 @@ type RenderFn<'r> = dyn Fn(&mut Decoder, &Record<'_>, &mut Out<'_>) -> Result<()
 pub struct Batch<O> {
     data: Vec<u8>,
     /// Per record: end of its payload in `data`, index, byte offset.
-    records: Vec<(usize, u64, u64)>,
+    records: Vec<(usize, u64, u64, Option<u32>)>,
     /// The message type of every record of the batch.
     pub ty: MessageType,
     /// Whether the type was guessed (auto: unknown fields are an error).
@@ -304,11 +309,11 @@ impl<O> Batch<O> {
         // Compacts the kept payloads to the front, in order.
         let (mut start, mut to, mut n) = (0usize, 0usize, 0usize);
         for (k, &kept) in keep.iter().enumerate() {
-            let (end, index, offset) = self.records[k];
+            let (end, index, offset, crc) = self.records[k];
             if kept {
                 self.data.copy_within(start..end, to);
                 to += end - start;
-                self.records[n] = (to, index, offset);
+                self.records[n] = (to, index, offset, crc);
                 n += 1;
             }
             start = end;
@@ -321,7 +326,7 @@ impl<O> Batch<O> {
     /// The records, in order.
     pub fn records(&self) -> impl Iterator<Item = Record<'_>> {
         let mut start = 0;
-        self.records.iter().map(move |&(end, index, offset)| {
+        self.records.iter().map(move |&(end, index, offset, crc)| {
             let payload = &self.data[start..end];
             start = end;
             Record {
@@ -332,6 +337,7 @@ impl<O> Batch<O> {
                 name: &self.name,
                 ty: self.ty,
                 strict: self.strict,
+                crc,
             }
         })
     }
@@ -740,7 +746,7 @@ fn read_part<W: Work>(
                             break;
                         };
                         let record =
-                            Record::typed((rec.data, rec.index, rec.offset), (i, &name), strict, &mut ty, |r| {
+                            Record::typed((rec.data, rec.index, rec.offset, rec.crc), (i, &name), strict, &mut ty, |r| {
                                 shared.type_of(part, r, settled)
                             })?;
                         if example::with_decoder(|d| keeps(f, d, &record))? {
@@ -757,7 +763,7 @@ fn read_part<W: Work>(
             if counts && on_reader.is_none() {
                 shared.to_read.fetch_sub(1, Relaxed);
             }
-            let record = Record::typed((rec.data, rec.index, rec.offset), (i, &name), strict, &mut ty, |r| {
+            let record = Record::typed((rec.data, rec.index, rec.offset, rec.crc), (i, &name), strict, &mut ty, |r| {
                 shared.type_of(part, r, settled)
             })?;
             if let Some(f) = on_reader {
@@ -801,7 +807,7 @@ fn read_part<W: Work>(
             }
             let b = batch.get_or_insert_with(|| shared.batch(spares, (record.ty, i as u32, &name)));
             b.data.extend_from_slice(rec.data);
-            b.records.push((b.data.len(), rec.index, rec.offset));
+            b.records.push((b.data.len(), rec.index, rec.offset, rec.crc));
             // A stream (stdin, a pipe) sends what it has before waiting for
             // more, so a slow producer's records are printed as they come.
             let waiting = stream && reader.source_mut().buffer().is_empty();
@@ -975,6 +981,7 @@ struct Kept {
     index: u64,
     offset: u64,
     payload: Vec<u8>,
+    crc: Option<u32>,
 }
 
 /// `--sample N`: reservoir sampling over the inputs taken together (Li's
@@ -1023,7 +1030,7 @@ fn produce_sample<W: Work>(
                 if let Some(f) = filter {
                     let slot = if shared.how.types == Types::Dataset { 0 } else { i };
                     let record = Record::typed(
-                        (rec.data, rec.index, rec.offset),
+                        (rec.data, rec.index, rec.offset, rec.crc),
                         (i, &name),
                         strict,
                         &mut types[slot],
@@ -1042,6 +1049,7 @@ fn produce_sample<W: Work>(
                     index: rec.index,
                     offset: rec.offset,
                     payload: rec.data.to_vec(),
+                    crc: rec.crc,
                 };
                 if kept.len() < k {
                     kept.push(record);
@@ -1068,7 +1076,7 @@ fn produce_sample<W: Work>(
         let name: Arc<str> = inputs[r.input].display().into();
         let slot = if shared.how.types == Types::Dataset { 0 } else { r.input };
         let record = Record::typed(
-            (&r.payload, r.index, r.offset),
+            (&r.payload, r.index, r.offset, r.crc),
             (r.input, &name),
             strict,
             &mut types[slot],
@@ -1085,7 +1093,7 @@ fn produce_sample<W: Work>(
         }
         let b = batch.get_or_insert_with(|| shared.batch(spares, (record.ty, r.input as u32, &name)));
         b.data.extend_from_slice(&r.payload);
-        b.records.push((b.data.len(), r.index, r.offset));
+        b.records.push((b.data.len(), r.index, r.offset, r.crc));
     }
     if let Some(b) = batch.take() {
         emit(b)?;

@@ -9,7 +9,7 @@
 //! key. The order depends on the seed and the records only, not on the
 //! budget or on how the records were held.
 //!
-//! When the records (with 24 bytes of bookkeeping each) fit in the budget
+//! When the records (with 28 bytes of bookkeeping each) fit in the budget
 //! they are sorted in memory and written: one pass. When they do not, the
 //! records held so far and every one after go to [`FANOUT`] temporary
 //! buckets, by the top 8 bits of their key (buckets are then key ranges,
@@ -17,7 +17,9 @@
 //! sorted and written, and one that does not (a skewed draw, or a dataset
 //! over `FANOUT` × the budget) is split again by the next 8 bits.
 //!
-//! A bucket is a run of `key (u64 LE) | length (u64 LE) | payload`, kept
+//! A bucket is a run of `key (u64 LE) | length (u64 LE) | CRC (u32 LE) |
+//! payload` (the CRC is the record's footer as read: the input's CRCs are
+//! checked as it is read, and the output is framed with them), kept
 //! in chunks (its write buffer's worth each) of one of [`SEGMENTS`] spill
 //! files, which each hold the chunks of `FANOUT / SEGMENTS` neighbouring
 //! buckets; a file is removed once its last bucket is read. Few files:
@@ -61,8 +63,11 @@ const SEGMENTS: usize = 16;
 const IN_FLIGHT: usize = 8;
 /// Bookkeeping held per record beside its payload (its key, start, length).
 const ENTRY: u64 = std::mem::size_of::<Entry>() as u64;
-/// Bytes a bucket holds per record beside its payload.
-const FRAME: u64 = 16;
+/// Bytes a bucket holds per record beside its payload: key, length, CRC.
+const FRAME: u64 = 20;
+/// Bytes held in memory per record beside its payload and its [`Entry`]:
+/// its CRC, just before the payload.
+const CRC_LEN: usize = 4;
 /// The smallest budget the command line accepts (below it the bucket
 /// files' buffers would not fit 1/16 of it).
 pub const MIN_MEMORY: u64 = 16 << 20;
@@ -83,15 +88,17 @@ pub struct Options {
 pub trait Emit {
     /// Before the first record: how many records follow.
     fn begin(&mut self, total: u64) -> Result<()>;
-    /// The next record of the shuffled order.
-    fn record(&mut self, payload: &[u8]) -> Result<()>;
+    /// The next record of the shuffled order, with its footer (the
+    /// masked CRC-32C of `payload`, as read and checked).
+    fn record(&mut self, payload: &[u8], crc: u32) -> Result<()>;
 
     /// The next record, already framed as a TFRecord (header, payload,
     /// footer): the records read back from spill files are framed where
     /// they lie in the buffer they were read into.
     fn framed(&mut self, record: &[u8]) -> Result<()> {
         let end = record.len() - record::FOOTER_LEN;
-        self.record(&record[record::HEADER_LEN..end])
+        let crc = u32::from_le_bytes(record[end..].try_into().expect("4 bytes"));
+        self.record(&record[record::HEADER_LEN..end], crc)
     }
 }
 
@@ -131,11 +138,12 @@ pub fn shuffle(
 /// The workers' side: each batch's payloads copied out, as they are.
 struct Copy;
 
-/// The payloads of one batch, back to back.
+/// The payloads of one batch, back to back, with their CRCs.
 #[derive(Default)]
 struct Payloads {
     data: Vec<u8>,
     ends: Vec<usize>,
+    crcs: Vec<u32>,
 }
 
 impl Output for Payloads {
@@ -146,17 +154,26 @@ impl Output for Payloads {
     fn clear(&mut self) {
         self.data.clear();
         self.ends.clear();
+        self.crcs.clear();
     }
 }
 
 impl Payloads {
-    fn each(&self, mut f: impl FnMut(&[u8]) -> io::Result<()>) -> io::Result<()> {
+    fn each(&self, mut f: impl FnMut(&[u8], u32) -> io::Result<()>) -> io::Result<()> {
         let mut start = 0;
-        for &end in &self.ends {
-            f(&self.data[start..end])?;
+        for (&end, &crc) in self.ends.iter().zip(&self.crcs) {
+            f(&self.data[start..end], crc)?;
             start = end;
         }
         Ok(())
+    }
+
+    fn push(&mut self, record: &Record<'_>) {
+        self.data.extend_from_slice(record.payload);
+        self.ends.push(self.data.len());
+        // The reader checks every footer: computed only if it did not.
+        self.crcs
+            .push(record.crc.unwrap_or_else(|| record::masked_crc(record.payload)));
     }
 }
 
@@ -164,15 +181,13 @@ impl Work for Copy {
     type Out = Payloads;
 
     fn record(&self, _: &mut Decoder, record: &Record<'_>, out: &mut Payloads) -> Result<()> {
-        out.data.extend_from_slice(record.payload);
-        out.ends.push(out.data.len());
+        out.push(record);
         Ok(())
     }
 
     fn batch(&self, batch: &Batch<Payloads>, out: &mut Payloads) -> Result<()> {
         for record in batch.records() {
-            out.data.extend_from_slice(record.payload);
-            out.ends.push(out.data.len());
+            out.push(&record);
         }
         Ok(())
     }
@@ -192,8 +207,9 @@ struct Entry {
     len: u64,
 }
 
-/// Records held in memory, payloads back to back (or a bucket file read
-/// back: each payload after its 16-byte frame).
+/// Records held in memory, each payload after its CRC (or a bucket file
+/// read back: each payload after its 20-byte frame, which ends with its
+/// CRC).
 #[derive(Default)]
 struct Held {
     data: Vec<u8>,
@@ -208,7 +224,8 @@ impl Held {
         self.data.len() as u64 + self.entries.len() as u64 * ENTRY
     }
 
-    fn push(&mut self, key: u64, payload: &[u8]) {
+    fn push(&mut self, key: u64, payload: &[u8], crc: u32) {
+        self.data.extend_from_slice(&crc.to_le_bytes());
         let start = self.data.len() as u64;
         self.data.extend_from_slice(payload);
         self.entries.push(Entry {
@@ -229,13 +246,18 @@ impl Held {
         sort_entries(&mut self.entries, seed);
     }
 
+    /// The CRC held just before the payload at `start` (until framed).
+    fn crc(&self, start: usize) -> u32 {
+        u32::from_le_bytes(self.data[start - CRC_LEN..start].try_into().expect("4 bytes"))
+    }
+
     /// Hands the payloads to `emit`, in the order of the entries.
     fn emit(&self, emit: &mut dyn Emit) -> Result<()> {
         for e in &self.entries {
             let (start, end) = (e.start as usize, (e.start + e.len) as usize);
             match self.framed {
                 true => emit.framed(&self.data[start - record::HEADER_LEN..end + record::FOOTER_LEN])?,
-                false => emit.record(&self.data[start..end])?,
+                false => emit.record(&self.data[start..end], self.crc(start))?,
             }
         }
         Ok(())
@@ -252,18 +274,24 @@ impl Held {
 
     /// Frames every record as a TFRecord where it lies, for a bucket read
     /// back (once its entries are parsed, the frames before the payloads
-    /// are free): the header in the last 12 bytes of its 16-byte frame, the
-    /// footer over the next record's frame (4 bytes added after the last).
+    /// are free but for the CRCs they end with): the header in the last 12
+    /// bytes of its 20-byte frame (its CRC, the last 4, taken first), the
+    /// footer over the first 4 of the next record's frame (4 bytes added
+    /// after the last).
     fn frame(&mut self) {
         const _: () = assert!(record::HEADER_LEN <= FRAME as usize, "the header fits in the frame");
         const _: () = assert!(
             record::FOOTER_LEN <= FRAME as usize,
             "the footer fits in the next frame"
         );
+        const _: () = assert!(
+            record::FOOTER_LEN + record::HEADER_LEN <= FRAME as usize,
+            "a footer does not reach the next record's header or CRC"
+        );
         self.data.extend_from_slice(&[0; record::FOOTER_LEN]);
         for e in &self.entries {
             let (start, end) = (e.start as usize, (e.start + e.len) as usize);
-            let footer = record::masked_crc(&self.data[start..end]).to_le_bytes();
+            let footer = self.crc(start).to_le_bytes();
             self.data[start - record::HEADER_LEN..start].copy_from_slice(&record::encode_header(e.len));
             self.data[end..end + record::FOOTER_LEN].copy_from_slice(&footer);
         }
@@ -310,7 +338,7 @@ struct Pass<'g, 'a>(&'g mut Gather<'a>);
 impl super::Sink<Payloads> for Pass<'_, '_> {
     fn batch(&mut self, out: &mut Payloads) -> io::Result<()> {
         let g = &mut *self.0;
-        out.each(|payload| g.push(payload)).map_err(|e| {
+        out.each(|payload, crc| g.push(payload, crc)).map_err(|e| {
             // Reported as it is, not as the pipeline's "writing output".
             g.failed = Some(e);
             io::Error::other("the shuffle's temporary files failed")
@@ -334,19 +362,20 @@ impl<'a> Gather<'a> {
         }
     }
 
-    /// The next record, in record order: its key drawn, held or spilled.
-    fn push(&mut self, payload: &[u8]) -> io::Result<()> {
+    /// The next record, in record order (with its CRC): its key drawn,
+    /// held or spilled.
+    fn push(&mut self, payload: &[u8], crc: u32) -> io::Result<()> {
         let key = self.rng.next_u64();
         self.records += 1;
         // A record that would take the held ones over the budget starts the
         // spill before it is copied (a long one is not held at all).
-        if self.spill.is_none() && self.held.cost() + payload.len() as u64 + ENTRY > self.hold_limit {
+        if self.spill.is_none() && self.held.cost() + (CRC_LEN + payload.len()) as u64 + ENTRY > self.hold_limit {
             self.start_spill()?;
         }
         match &mut self.spill {
-            Some(spill) => spill.top.push(key, payload),
+            Some(spill) => spill.top.push(key, payload, crc),
             None => {
-                self.held.push(key, payload);
+                self.held.push(key, payload, crc);
                 Ok(())
             }
         }
@@ -359,7 +388,8 @@ impl<'a> Gather<'a> {
         let mut top = dir.buckets(0, self.options.memory, self.threaded)?;
         let held = std::mem::take(&mut self.held);
         for e in &held.entries {
-            top.push(e.key, &held.data[e.start as usize..(e.start + e.len) as usize])?;
+            let start = e.start as usize;
+            top.push(e.key, &held.data[start..start + e.len as usize], held.crc(start))?;
         }
         drop(held);
         // Nothing is held from now on: the budget goes to the buffers.
@@ -668,8 +698,8 @@ enum Payload<'a> {
 }
 
 impl Buckets {
-    fn push(&mut self, key: u64, payload: &[u8]) -> io::Result<()> {
-        self.write(key, payload.len() as u64, Payload::Bytes(payload))
+    fn push(&mut self, key: u64, payload: &[u8], crc: u32) -> io::Result<()> {
+        self.write(key, payload.len() as u64, crc, Payload::Bytes(payload))
     }
 
     /// Gives every bucket a write buffer of `capacity` bytes from now on.
@@ -679,7 +709,7 @@ impl Buckets {
 
     /// Appends a record of `len` payload bytes to its bucket: to the
     /// bucket's buffer, or, larger than a buffer, straight to its file.
-    fn write(&mut self, key: u64, len: u64, payload: Payload<'_>) -> io::Result<()> {
+    fn write(&mut self, key: u64, len: u64, crc: u32, payload: Payload<'_>) -> io::Result<()> {
         let b = bucket_of(key, self.level);
         let size = FRAME + len;
         let capacity = self.capacity as u64;
@@ -688,7 +718,8 @@ impl Buckets {
         }
         let mut header = [0u8; FRAME as usize];
         header[..8].copy_from_slice(&key.to_le_bytes());
-        header[8..].copy_from_slice(&len.to_le_bytes());
+        header[8..16].copy_from_slice(&len.to_le_bytes());
+        header[16..].copy_from_slice(&crc.to_le_bytes());
         if size <= capacity {
             let buf = &mut self.files[b].buf;
             if buf.capacity() < self.capacity {
@@ -1039,7 +1070,7 @@ impl<'d> Drain<'d> {
         let data = &held.data;
         let mut at = 0usize;
         while at < data.len() {
-            let (key, len) = frame(&data[at..]).ok_or_else(|| damaged(path))?;
+            let (key, len, _) = frame(&data[at..]).ok_or_else(|| damaged(path))?;
             let start = at + FRAME as usize;
             if len > (data.len() - start) as u64 {
                 return Err(damaged(path).into());
@@ -1075,9 +1106,9 @@ impl<'d> Drain<'d> {
             input
                 .read_exact(&mut header)
                 .map_err(|e| spill_error(path, "cannot read", e))?;
-            let (key, len) = frame(&header).ok_or_else(|| damaged(path))?;
+            let (key, len, crc) = frame(&header).ok_or_else(|| damaged(path))?;
             left = left.checked_sub(FRAME + len).ok_or_else(|| damaged(path))?;
-            next.write(key, len, Payload::Read(&mut input))
+            next.write(key, len, crc, Payload::Read(&mut input))
                 .map_err(|e| match e.kind() {
                     io::ErrorKind::UnexpectedEof => damaged(path),
                     _ => e,
@@ -1104,11 +1135,13 @@ impl Written {
     }
 }
 
-/// A bucket's record header: key and payload length.
-fn frame(bytes: &[u8]) -> Option<(u64, u64)> {
-    let key = u64::from_le_bytes(bytes.get(..8)?.try_into().ok()?);
-    let len = u64::from_le_bytes(bytes.get(8..16)?.try_into().ok()?);
-    Some((key, len))
+/// A bucket's record header: key, payload length and CRC.
+fn frame(bytes: &[u8]) -> Option<(u64, u64, u32)> {
+    let bytes = bytes.get(..FRAME as usize)?;
+    let key = u64::from_le_bytes(bytes[..8].try_into().ok()?);
+    let len = u64::from_le_bytes(bytes[8..16].try_into().ok()?);
+    let crc = u32::from_le_bytes(bytes[16..20].try_into().ok()?);
+    Some((key, len, crc))
 }
 
 fn damaged(path: &Path) -> io::Error {

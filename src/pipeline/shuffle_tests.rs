@@ -20,7 +20,9 @@ impl Emit for Collect {
         Ok(())
     }
 
-    fn record(&mut self, payload: &[u8]) -> Result<()> {
+    fn record(&mut self, payload: &[u8], crc: u32) -> Result<()> {
+        // The footer carried from the input (or the spill files) is the payload's.
+        assert_eq!(crc, record::masked_crc(payload), "record {}'s CRC", self.records.len());
         if self.fail_at == Some(self.records.len()) {
             anyhow::bail!("emit failed on purpose");
         }
@@ -30,7 +32,9 @@ impl Emit for Collect {
 
     fn framed(&mut self, record: &[u8]) -> Result<()> {
         self.framed.push(record.to_vec());
-        self.record(&record[record::HEADER_LEN..record.len() - record::FOOTER_LEN])
+        let end = record.len() - record::FOOTER_LEN;
+        let crc = u32::from_le_bytes(record[end..].try_into().unwrap());
+        self.record(&record[record::HEADER_LEN..end], crc)
     }
 }
 
@@ -70,7 +74,7 @@ fn run_ways(payloads: &[Vec<u8>], options: &Options, ways: &[bool]) -> (Ran, Vec
         .map(|&threaded| {
             let mut gather = Gather::new(options, threaded);
             for p in payloads {
-                gather.push(p).unwrap();
+                gather.push(p, record::masked_crc(p)).unwrap();
             }
             let mut out = Collect::default();
             let done = gather.finish(&mut out).unwrap();
@@ -283,7 +287,7 @@ fn a_failed_emit_leaves_no_bucket_file() {
         let opts = options(3, 32 << 10, dir.path());
         let mut gather = Gather::new(&opts, threaded);
         for p in &records {
-            gather.push(p).unwrap();
+            gather.push(p, record::masked_crc(p)).unwrap();
         }
         assert!(!is_empty_dir(dir.path()), "the records were spilled");
         let mut out = Collect {
@@ -332,10 +336,10 @@ fn once_spilling_the_bucket_files_buffer_the_budget() {
         let opts = options(3, memory, dir.path());
         let mut gather = Gather::new(&opts, threaded);
         while gather.spill.is_none() {
-            gather.push(&[7; 1000]).unwrap();
+            gather.push(&[7; 1000], record::masked_crc(&[7; 1000])).unwrap();
         }
         for _ in 0..1000 {
-            gather.push(&[8; 1000]).unwrap();
+            gather.push(&[8; 1000], record::masked_crc(&[8; 1000])).unwrap();
         }
         let top = &gather.spill.as_ref().unwrap().top;
         assert_eq!(write_buffer(opts.memory), 4 << 10);
@@ -384,7 +388,7 @@ fn an_unusable_temp_dir_is_one_clear_error() {
     let missing = dir.path().join("no/such/dir");
     let opts = options(3, 4 << 10, &missing);
     let mut gather = Gather::new(&opts, true);
-    let err = (0..100).try_for_each(|_| gather.push(&[0; 100])).unwrap_err();
+    let err = (0..100).try_for_each(|_| gather.push(&[0; 100], record::masked_crc(&[0; 100]))).unwrap_err();
     let text = err.to_string();
     assert!(
         text.contains("cannot create a temporary directory (--temp-dir)"),
@@ -400,7 +404,7 @@ fn a_bucket_file_changed_underneath_is_an_error_not_a_panic() {
     let opts = options(3, 8 << 10, dir.path());
     let mut gather = Gather::new(&opts, true);
     for p in &records {
-        gather.push(p).unwrap();
+        gather.push(p, record::masked_crc(p)).unwrap();
     }
     let Spill { dir: spill_dir, top } = gather.spill.take().unwrap();
     let written = top.close().unwrap();

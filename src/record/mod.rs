@@ -97,7 +97,7 @@ const fn crc32c_slices() -> [[u32; 256]; 8] {
 pub fn encode_header(len: u64) -> [u8; HEADER_LEN] {
     let mut h = [0u8; HEADER_LEN];
     h[..8].copy_from_slice(&len.to_le_bytes());
-    let crc = masked_crc(&h[..8]);
+    let crc = masked_crc_u64(len.to_le_bytes());
     h[8..].copy_from_slice(&crc.to_le_bytes());
     h
 }

@@ -12,6 +12,10 @@ pub struct Record<'a> {
     pub index: u64,
     pub offset: u64,
     pub data: &'a [u8],
+    /// Its footer (the masked CRC-32C of `data`) when it was checked
+    /// against it: a writer copying the record frames it without
+    /// computing the CRC again.
+    pub crc: Option<u32>,
 }
 
 /// A record's place and size, for readers that skip payloads.
@@ -142,11 +146,13 @@ impl RecordReader {
         }
         let buf = self.src.buffer();
         let data = &buf[HEADER_LEN..HEADER_LEN + body - FOOTER_LEN];
+        let mut crc = None;
         if self.check_data_crc {
             let stored = u32::from_le_bytes(buf[total - 4..total].try_into().expect("4 bytes"));
             if masked_crc(data) != stored {
                 return Err(self.damage(DamageKind::DataCrcMismatch));
             }
+            crc = Some(stored);
         }
         self.src.consume(total);
         let index = self.index;
@@ -155,6 +161,7 @@ impl RecordReader {
             index,
             offset,
             data: self.src.recent(total - HEADER_LEN, body - FOOTER_LEN),
+            crc,
         }))
     }
 

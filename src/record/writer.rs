@@ -16,9 +16,15 @@ impl<W: Write> RecordWriter<W> {
 
     /// Frames and writes one payload.
     pub fn write_record(&mut self, payload: &[u8]) -> io::Result<()> {
+        self.write_record_with_crc(payload, masked_crc(payload))
+    }
+
+    /// Frames and writes one payload whose footer, its masked CRC-32C, is
+    /// known (read and checked with it).
+    pub fn write_record_with_crc(&mut self, payload: &[u8], crc: u32) -> io::Result<()> {
         self.out.write_all(&encode_header(payload.len() as u64))?;
         self.out.write_all(payload)?;
-        self.out.write_all(&masked_crc(payload).to_le_bytes())?;
+        self.out.write_all(&crc.to_le_bytes())?;
         self.records += 1;
         Ok(())
     }
