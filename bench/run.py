@@ -660,7 +660,7 @@ def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_s
              flags=" --memory 16M", note="spills 256 bucket files")
     tfr_case("tfr.shuffle.memory", "shuffle", "notebook 1M", [str(nb), "-o", str(shuffled), "--seed", "1"], N, nb_b,
              "cat2.notebook", None, Target(max_rss_mb=None), same_size_as(nb), shuffled,
-             note="in memory (default --memory 1G): payloads + 24 B per record held")
+             note="in memory (default --memory 1G): payloads + 28 B per record held")
 
     # CSV, WebDataset and files (issue 30): beside to-jsonl / from-jsonl on
     # the same input (ratio ×). to-csv includes its schema pass; with

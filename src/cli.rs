@@ -480,7 +480,7 @@ pub(crate) enum Command {
     /// Every order of the records is equally likely; the same --seed gives
     /// the same order (whatever -j or --memory). Records are copied byte
     /// for byte, never decoded. Records that fit in --memory (payloads plus
-    /// 24 bytes each) are shuffled there; beyond it they go to 256
+    /// 28 bytes each) are shuffled there; beyond it they go to 256
     /// buckets (chosen by random key) in 16 temporary files under
     /// --temp-dir (about the dataset's size in all), then each bucket is read back,
     /// shuffled and written: the data is read and written twice. The

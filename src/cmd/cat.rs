@@ -134,7 +134,7 @@ fn cat_styled(
         inputs,
         &how,
         pipeline::workers(jobs),
-        &Render(render_one),
+        &Render::expanding(render_one),
         write,
         &update,
     );

@@ -203,7 +203,7 @@ fn gallery_cards(args: &ReportArgs, inputs: &[crate::io::Input], ty: MessageType
         inputs,
         &how,
         pipeline::workers(jobs),
-        &batches::Render(render),
+        &batches::Render::new(render),
         write,
         &|_, _| {},
     );

@@ -207,6 +207,13 @@ pub trait Work: Sync {
     fn resolve(&self, record: &Record<'_>) -> Result<MessageType> {
         example::resolve_auto(record.payload).map_err(|e| decode_error(record.name, record.index, record.offset, e))
     }
+
+    /// The window a batch's records start in: [`BATCH`], or a smaller
+    /// power of two for a consumer whose outputs are several times its
+    /// input (a batch's output is held whole until written).
+    fn window(&self) -> usize {
+        BATCH
+    }
 }
 
 /// [`Work::batch`]'s default: [`Work::record`] on every record.
@@ -224,7 +231,29 @@ pub fn each_record<W: Work + ?Sized>(work: &W, batch: &Batch<W::Out>, out: &mut 
 /// record, see [`decode_error`]). A huge record is rendered as it is read,
 /// its output handed on in pieces of about [`BATCH`] bytes, so neither the
 /// payload nor its rendering is copied whole.
-pub struct Render<F>(pub F);
+pub struct Render<F> {
+    render: F,
+    window: usize,
+}
+
+impl<F> Render<F> {
+    /// Batches of the records starting in a [`BATCH`] window.
+    pub fn new(render: F) -> Render<F> {
+        Render { render, window: BATCH }
+    }
+
+    /// For a rendering several times the size of the records (`cat`'s
+    /// text is 4 to 5 times an Example's bytes): batches of a quarter of
+    /// the window, so that the outputs held between the workers and the
+    /// writer (up to `--jobs` × 3 + 1 of them) stay about the size of the
+    /// batches'.
+    pub fn expanding(render: F) -> Render<F> {
+        Render {
+            render,
+            window: BATCH / 4,
+        }
+    }
+}
 
 impl<F> Work for Render<F>
 where
@@ -233,14 +262,18 @@ where
     type Out = Vec<u8>;
 
     fn record(&self, decoder: &mut Decoder, record: &Record<'_>, out: &mut Vec<u8>) -> Result<()> {
-        (self.0)(decoder, record, &mut Out::new(out))
+        (self.render)(decoder, record, &mut Out::new(out))
+    }
+
+    fn window(&self) -> usize {
+        self.window
     }
 
     fn batch(&self, batch: &Batch<Vec<u8>>, out: &mut Vec<u8>) -> Result<()> {
         // Called through a reference to the trait object: the renderer is
         // compiled once, as it was, not inlined into every batch loop (which
         // made text rendering measurably slower).
-        let render: &RenderFn<'_> = &self.0;
+        let render: &RenderFn<'_> = &self.render;
         example::with_decoder(|decoder| {
             let mut out = Out::new(out);
             for record in batch.records() {
@@ -262,7 +295,7 @@ where
         // Long values are escaped in pieces of BATCH / 4 bytes (at most
         // BATCH once escaped), so no piece is much over 2 * BATCH.
         let mut out = Out::spilling_every(&mut buf, &mut sink, BATCH, BATCH / 4);
-        let rendered = example::with_decoder(|decoder| (self.0)(decoder, record, &mut out));
+        let rendered = example::with_decoder(|decoder| (self.render)(decoder, record, &mut out));
         let flushed = out.finish();
         rendered?;
         flushed?;
@@ -562,7 +595,7 @@ impl<'a, W: Work> Shared<'a, W> {
                 b
             }
             None => Batch {
-                data: Vec::with_capacity(BATCH + BATCH / 4),
+                data: Vec::with_capacity(self.work.window() * 5 / 4),
                 records: Vec::with_capacity(2048),
                 ty,
                 strict,
@@ -701,6 +734,8 @@ fn read_part<W: Work>(
     // written by every reading thread for every record costs a cache-line
     // transfer each (it held 16 threads to one record per ~90 ns).
     let counts = shared.counts;
+    let window = shared.work.window() as u64;
+    debug_assert!(record::PIECE_ALIGN % window == 0, "pieces start on batch windows");
     let result = (|| -> Result<()> {
         // A long skip through a plain file: threads walk its headers and
         // the reader starts near the first record wanted (`--skip` costs
@@ -793,12 +828,13 @@ fn read_part<W: Work>(
                 continue;
             }
             // A batch holds the records that start in one window of BATCH
-            // bytes: the same batches however the input is cut into pieces
-            // (record::pieces), so statistics merged batch by batch come
-            // out the same, to the last bit, for any -j.
+            // bytes (or the work's smaller one): the same batches however
+            // the input is cut into pieces (record::pieces), so statistics
+            // merged batch by batch come out the same, to the last bit, for
+            // any -j.
             if batch
                 .as_ref()
-                .is_some_and(|b| b.records[0].2 / BATCH as u64 != rec.offset / BATCH as u64)
+                .is_some_and(|b| b.records[0].2 / window != rec.offset / window)
             {
                 let b = batch.take().expect("a batch");
                 let n = b.records.len() as u64;
@@ -883,7 +919,7 @@ where
     // piece of each round).
     let window = super::Ahead {
         inputs: 2 * jobs,
-        depth: (record::PIECE_ALIGN / BATCH as u64) as usize + 1,
+        depth: (record::PIECE_ALIGN / shared.work.window() as u64) as usize + 1,
     };
     let mut wrote = None;
     let mut from = (0u64, 0u64);
@@ -1082,7 +1118,9 @@ fn produce_sample<W: Work>(
             &mut types[slot],
             |r| shared.work.resolve(r),
         )?;
-        if batch.as_ref().is_some_and(|b| b.name != name || b.data.len() >= BATCH) || r.payload.len() > HUGE {
+        if batch.as_ref().is_some_and(|b| b.name != name || b.data.len() >= shared.work.window())
+            || r.payload.len() > HUGE
+        {
             if let Some(b) = batch.take() {
                 emit(b)?;
             }

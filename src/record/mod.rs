@@ -21,7 +21,7 @@ pub use parallel::{clean_prefix, next_start, pieces, seek_near, Check, CleanPref
 pub use reader::{Record, RecordMeta, RecordReader};
 pub use resync::{Fault, LongRecord, Scanner, Step, HOLD_LIMIT};
 pub use source::Source;
-pub use writer::{append_framed, RecordWriter};
+pub use writer::{append_framed, append_framed_with_crc, RecordWriter};
 
 /// The largest payload a command holds in memory unless told otherwise
 /// (`--max-record-size`): far beyond real records (an image, a video clip),

@@ -43,6 +43,14 @@ impl<W: Write> RecordWriter<W> {
     }
 }
 
+/// Appends one framed record to `out`: `payload`, with its footer `crc`
+/// (its masked CRC-32C, known from reading it).
+pub fn append_framed_with_crc(out: &mut Vec<u8>, payload: &[u8], crc: u32) {
+    out.extend_from_slice(&encode_header(payload.len() as u64));
+    out.extend_from_slice(payload);
+    out.extend_from_slice(&crc.to_le_bytes());
+}
+
 /// Appends one framed record to `out`, its payload written in place by
 /// `payload` (no copy: the header is filled in once the length is known).
 /// On error `out` is left as it was.

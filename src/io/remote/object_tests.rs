@@ -145,3 +145,71 @@ fn an_object_replaced_while_read_is_an_error_not_a_mix() {
     let e = failed.expect("the replaced object was read to the end");
     assert!(e.to_string().contains("the object changed while being read"), "{e}");
 }
+
+/// The streamed rest of an object: the connection's small pieces gathered
+/// into full buffers, a buffer not yet full handed over when the
+/// connection stalls, every byte in order, then the error that cut it.
+#[test]
+fn streamed_pieces_are_gathered_handed_over_on_a_stall_and_end_with_the_error() {
+    let rt = runtime().unwrap();
+    let bytes = data(2 * STREAM_BUF + 5000);
+    let pieces: Vec<Bytes> = bytes.chunks(1000).map(Bytes::copy_from_slice).collect();
+    let n = pieces.len();
+    // The connection stalls after the first three pieces.
+    let stream = futures_util::stream::unfold(0usize, move |i| {
+        let piece = pieces.get(i).cloned();
+        async move {
+            if i == 3 {
+                tokio::time::sleep(STREAM_WAIT * 20).await;
+            }
+            match (piece, i == n) {
+                (Some(p), _) => Some((Ok(p), i + 1)),
+                (None, true) => Some((
+                    Err(object_store::Error::Generic {
+                        store: "test",
+                        source: "connection reset".into(),
+                    }),
+                    i + 1,
+                )),
+                (None, false) => None,
+            }
+        }
+    });
+    let got = object_store::GetResult {
+        payload: object_store::GetResultPayload::Stream(Box::pin(stream)),
+        meta: object_store::ObjectMeta {
+            location: ObjectPath::from("o"),
+            last_modified: Default::default(),
+            size: bytes.len() as u64,
+            e_tag: None,
+            version: None,
+        },
+        range: 0..bytes.len() as u64,
+        attributes: Default::default(),
+        extensions: Default::default(),
+    };
+    let (tx, mut rx) = tokio::sync::mpsc::channel(STREAM_CHUNKS);
+    let recycled = Arc::new(Recycled::default());
+    rt.spawn(stream_body(got, tx, recycled.clone()));
+    let mut lens = Vec::new();
+    let mut all = Vec::new();
+    let mut failed = None;
+    while let Some(chunk) = rx.blocking_recv() {
+        match chunk {
+            Ok(chunk) => {
+                lens.push(chunk.len());
+                all.extend_from_slice(&chunk);
+                recycled.give(chunk);
+            }
+            Err(e) => failed = Some(e.to_string()),
+        }
+    }
+    assert_eq!(all, bytes, "every byte, in order");
+    assert_eq!(lens, [3000, STREAM_BUF, STREAM_BUF, 2000], "gathered, and handed over on the stall");
+    assert!(failed.is_some_and(|e| e.contains("connection reset")), "the error comes last");
+    // A buffer handed back is filled again, not allocated anew.
+    let buf = Bytes::from(recycled.take());
+    let at = buf.as_ptr();
+    recycled.give(buf);
+    assert_eq!(recycled.take().as_ptr(), at);
+}
