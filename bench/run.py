@@ -657,7 +657,7 @@ def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_s
     tfr_case("tfr.shuffle.spill", "shuffle", "notebook 1M",
              [str(nb), "-o", str(shuffled), "--seed", "1", "--memory", "16M", "--temp-dir", str(tmp)], N, nb_b,
              "cat2.notebook", None, Target(max_ratio=3.0, max_rss_mb=16 + 64), same_size_as(nb), shuffled,
-             flags=" --memory 16M", note="spills 256 bucket files")
+             flags=" --memory 16M", note="spills: 256 buckets in 16 temporary files")
     tfr_case("tfr.shuffle.memory", "shuffle", "notebook 1M", [str(nb), "-o", str(shuffled), "--seed", "1"], N, nb_b,
              "cat2.notebook", None, Target(max_rss_mb=None), same_size_as(nb), shuffled,
              note="in memory (default --memory 1G): payloads + 28 B per record held")

@@ -94,7 +94,14 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         let update = |bytes, records| progress.update(bytes, records);
         let mut how = args.range.reading(&open, args.payload.fixed(), jobs);
         how.filter = args.filter.get();
-        let (_, result) = batches::run(&inputs, &how, pipeline::workers(jobs), &Render::new(render), write, &update);
+        let (_, result) = batches::run(
+            &inputs,
+            &how,
+            pipeline::workers(jobs),
+            &Render::new(render),
+            write,
+            &update,
+        );
         let flushed = out.flush().context("writing output");
         result?;
         flushed?;

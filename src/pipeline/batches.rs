@@ -193,6 +193,13 @@ pub trait Work: Sync {
         each_record(self, batch, out)
     }
 
+    /// [`Work::batch`], what the workers call: a consumer that keeps the
+    /// payloads as they are takes them ([`Batch::take_payloads`]) instead
+    /// of copying them.
+    fn batch_mut(&self, batch: &mut Batch<Self::Out>, out: &mut Self::Out) -> Result<()> {
+        self.batch(batch, out)
+    }
+
     /// A record over [`HUGE`], on the reading thread: what it becomes,
     /// handed on in one or more outputs.
     fn huge(&self, record: &Record<'_>, emit: &mut dyn FnMut(Self::Out) -> Result<(), Stopped>) -> Result<()> {
@@ -329,6 +336,15 @@ pub struct Batch<O> {
 }
 
 impl<O> Batch<O> {
+    /// The payloads, back to back (record `i` ends where
+    /// [`Batch::records`]' `i`-th one does), swapped for `into`'s buffer:
+    /// the batch is left without records, to be filled again.
+    pub fn take_payloads(&mut self, into: &mut Vec<u8>) {
+        std::mem::swap(&mut self.data, into);
+        self.data.clear();
+        self.records.clear();
+    }
+
     /// Keeps only the records that match `filter`. On an error, the
     /// matching records before the failing one are kept, the rest dropped.
     fn retain(&mut self, filter: &Where) -> Result<()> {
@@ -419,11 +435,11 @@ where
             Ok(())
         }
         None => match filter {
-            None => work.batch(batch, out),
+            None => work.batch_mut(batch, out),
             Some(f) => {
                 // The matching records before a failing one still go on.
                 let kept = batch.retain(f);
-                work.batch(batch, out)?;
+                work.batch_mut(batch, out)?;
                 kept
             }
         },
@@ -780,10 +796,13 @@ fn read_part<W: Work>(
                             shared.limited.store(true, Relaxed);
                             break;
                         };
-                        let record =
-                            Record::typed((rec.data, rec.index, rec.offset, rec.crc), (i, &name), strict, &mut ty, |r| {
-                                shared.type_of(part, r, settled)
-                            })?;
+                        let record = Record::typed(
+                            (rec.data, rec.index, rec.offset, rec.crc),
+                            (i, &name),
+                            strict,
+                            &mut ty,
+                            |r| shared.type_of(part, r, settled),
+                        )?;
                         if example::with_decoder(|d| keeps(f, d, &record))? {
                             shared.limited.store(true, Relaxed);
                             break;
@@ -798,9 +817,13 @@ fn read_part<W: Work>(
             if counts && on_reader.is_none() {
                 shared.to_read.fetch_sub(1, Relaxed);
             }
-            let record = Record::typed((rec.data, rec.index, rec.offset, rec.crc), (i, &name), strict, &mut ty, |r| {
-                shared.type_of(part, r, settled)
-            })?;
+            let record = Record::typed(
+                (rec.data, rec.index, rec.offset, rec.crc),
+                (i, &name),
+                strict,
+                &mut ty,
+                |r| shared.type_of(part, r, settled),
+            )?;
             if let Some(f) = on_reader {
                 if !example::with_decoder(|d| keeps(f, d, &record))? {
                     continue;
@@ -1118,7 +1141,9 @@ fn produce_sample<W: Work>(
             &mut types[slot],
             |r| shared.work.resolve(r),
         )?;
-        if batch.as_ref().is_some_and(|b| b.name != name || b.data.len() >= shared.work.window())
+        if batch
+            .as_ref()
+            .is_some_and(|b| b.name != name || b.data.len() >= shared.work.window())
             || r.payload.len() > HUGE
         {
             if let Some(b) = batch.take() {

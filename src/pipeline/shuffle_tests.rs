@@ -279,6 +279,38 @@ fn equal_keys_are_ordered_by_the_seed_and_uniformly() {
     assert!(chi < 20.52, "chi² {chi}: {counts:?}");
 }
 
+/// The radix sort orders entries exactly as a comparison sort does:
+/// uniform keys, keys sharing their top bits (a bucket read back), runs of
+/// equal keys and of keys equal but in their lowest byte, any length.
+#[test]
+fn the_radix_sort_orders_as_sort_unstable() {
+    let mut rng = Xoshiro::new(9);
+    for n in [0usize, 1, 2, 63, 64, 65, 300, 5000, 70_000] {
+        for shape in 0..4 {
+            let mut entries: Vec<Entry> = (0..n as u64)
+                .map(|i| {
+                    let r = rng.next_u64();
+                    let key = match shape {
+                        0 => r,
+                        1 => (0xAB << 56) | (r >> 8),
+                        2 => r % 7,
+                        _ => (r & 0xff) | (0x1234 << 40),
+                    };
+                    Entry {
+                        key,
+                        start: n as u64 - i,
+                        len: r % 3,
+                    }
+                })
+                .collect();
+            let mut want = entries.clone();
+            want.sort_unstable();
+            radix_sort(&mut entries, 56);
+            assert!(entries == want, "n {n}, shape {shape}");
+        }
+    }
+}
+
 #[test]
 fn a_failed_emit_leaves_no_bucket_file() {
     for threaded in [true, false] {
@@ -388,7 +420,9 @@ fn an_unusable_temp_dir_is_one_clear_error() {
     let missing = dir.path().join("no/such/dir");
     let opts = options(3, 4 << 10, &missing);
     let mut gather = Gather::new(&opts, true);
-    let err = (0..100).try_for_each(|_| gather.push(&[0; 100], record::masked_crc(&[0; 100]))).unwrap_err();
+    let err = (0..100)
+        .try_for_each(|_| gather.push(&[0; 100], record::masked_crc(&[0; 100])))
+        .unwrap_err();
     let text = err.to_string();
     assert!(
         text.contains("cannot create a temporary directory (--temp-dir)"),

@@ -235,9 +235,16 @@ impl Scanner {
                 let framed = self.src_ref().recent(total, total);
                 let data = &framed[HEADER_LEN..total - FOOTER_LEN];
                 // Intact: its footer was checked.
-                let crc = Some(u32::from_le_bytes(framed[total - FOOTER_LEN..].try_into().expect("4 bytes")));
+                let crc = Some(u32::from_le_bytes(
+                    framed[total - FOOTER_LEN..].try_into().expect("4 bytes"),
+                ));
                 Ok(Some(Step::Intact {
-                    record: Record { index, offset, data, crc },
+                    record: Record {
+                        index,
+                        offset,
+                        data,
+                        crc,
+                    },
                     framed,
                 }))
             }

@@ -24,7 +24,7 @@
 //!
 //! Shard `k` of `n` is named by [`shard_name`]. One shard is open at a
 //! time (shards are filled one after the other); gzip is compressed on
-//! `threads` threads (2 to 8), in independent 1 MiB chunks ([`crate::io::deflate`]),
+//! `threads` threads (2 to 8), in independent 512 KiB chunks ([`crate::io::deflate`]),
 //! so the bytes written are the same whatever the number of threads.
 
 use crate::io::output_set::{shard_name, OutputSet};
@@ -32,7 +32,7 @@ use crate::io::Compression;
 use anyhow::{bail, Result};
 use std::path::{Path, PathBuf};
 
-/// The most threads gzip is compressed on (each holds a 1 MiB chunk and
+/// The most threads gzip is compressed on (each holds a 512 KiB chunk and
 /// its output): the memory bound stays about 16 MiB above the
 /// reader's however many cores there are.
 pub(crate) const COMPRESSION_THREADS: usize = 8;

@@ -205,11 +205,19 @@ fn streamed_pieces_are_gathered_handed_over_on_a_stall_and_end_with_the_error() 
         }
     }
     assert_eq!(all, bytes, "every byte, in order");
-    assert_eq!(lens, [3000, STREAM_BUF, STREAM_BUF, 2000], "gathered, and handed over on the stall");
-    assert!(failed.is_some_and(|e| e.contains("connection reset")), "the error comes last");
+    assert_eq!(
+        lens,
+        [3000, STREAM_BUF, STREAM_BUF, 2000],
+        "gathered, and handed over on the stall"
+    );
+    assert!(
+        failed.is_some_and(|e| e.contains("connection reset")),
+        "the error comes last"
+    );
     // A buffer handed back is filled again, not allocated anew.
     let buf = Bytes::from(recycled.take());
     let at = buf.as_ptr();
     recycled.give(buf);
-    assert_eq!(recycled.take().as_ptr(), at);
+    let again = recycled.take();
+    assert_eq!(again.as_ptr(), at);
 }
