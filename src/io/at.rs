@@ -23,6 +23,15 @@ pub(crate) trait ReadAt: Send + Sync {
     fn splittable(&self) -> bool {
         false
     }
+
+    /// How much a buffered reader should read beyond what it needs: as
+    /// much as its buffer holds for a file (a system call per read), a
+    /// little for an object, whose reads are copies out of memory already
+    /// received (so that `count`, hopping over payloads, does not copy
+    /// them).
+    fn read_beyond(&self) -> usize {
+        usize::MAX
+    }
 }
 
 /// A handle for positional reads; clones share the one open file or object
@@ -61,6 +70,11 @@ impl At {
     /// Whether threads may each walk a part of it (see [`ReadAt::splittable`]).
     pub fn splittable(&self) -> bool {
         self.0.splittable()
+    }
+
+    /// See [`ReadAt::read_beyond`].
+    pub fn read_beyond(&self) -> usize {
+        self.0.read_beyond()
     }
 
     /// Reads at `offset`, retrying interrupted reads; 0 only at the end.
@@ -151,6 +165,10 @@ impl ReadAt for Window {
 
     fn splittable(&self) -> bool {
         self.whole.splittable()
+    }
+
+    fn read_beyond(&self) -> usize {
+        self.whole.read_beyond()
     }
 }
 

@@ -150,7 +150,10 @@ impl Source {
             let got = match &mut self.inner {
                 Inner::Positional { file, .. } => {
                     let at = self.offset + (self.end - self.pos) as u64;
-                    file.read_at(&mut self.buf[self.end..], at)?
+                    // What is wanted, and what the source reads beyond it.
+                    let want = n.saturating_sub(self.end - self.pos).saturating_add(file.read_beyond());
+                    let stop = self.buf.len().min(self.end.saturating_add(want));
+                    file.read_at(&mut self.buf[self.end..stop], at)?
                 }
                 // Small reads from decompressors: a corrupt block then loses
                 // at most this much of the output decoded before it.
