@@ -153,21 +153,21 @@ impl<'a> Record<'a> {
     /// `known` gives, else the one `decide` finds for it (then kept in
     /// `known` for the records after it).
     fn typed(
-        (payload, index, offset, crc): (&'a [u8], u64, u64, Option<u32>),
+        read: record::Record<'a>,
         (input, name): (usize, &'a str),
         strict: bool,
         known: &mut Option<MessageType>,
         decide: impl FnOnce(&Record<'_>) -> Result<MessageType>,
     ) -> Result<Record<'a>> {
         let mut record = Record {
-            payload,
-            index,
-            offset,
+            payload: read.data,
+            index: read.index,
+            offset: read.offset,
             input: input as u32,
             name,
             ty: MessageType::Raw,
             strict,
-            crc,
+            crc: read.crc,
         };
         record.ty = match *known {
             Some(t) => t,
@@ -796,13 +796,8 @@ fn read_part<W: Work>(
                             shared.limited.store(true, Relaxed);
                             break;
                         };
-                        let record = Record::typed(
-                            (rec.data, rec.index, rec.offset, rec.crc),
-                            (i, &name),
-                            strict,
-                            &mut ty,
-                            |r| shared.type_of(part, r, settled),
-                        )?;
+                        let record =
+                            Record::typed(rec, (i, &name), strict, &mut ty, |r| shared.type_of(part, r, settled))?;
                         if example::with_decoder(|d| keeps(f, d, &record))? {
                             shared.limited.store(true, Relaxed);
                             break;
@@ -817,13 +812,7 @@ fn read_part<W: Work>(
             if counts && on_reader.is_none() {
                 shared.to_read.fetch_sub(1, Relaxed);
             }
-            let record = Record::typed(
-                (rec.data, rec.index, rec.offset, rec.crc),
-                (i, &name),
-                strict,
-                &mut ty,
-                |r| shared.type_of(part, r, settled),
-            )?;
+            let record = Record::typed(rec, (i, &name), strict, &mut ty, |r| shared.type_of(part, r, settled))?;
             if let Some(f) = on_reader {
                 if !example::with_decoder(|d| keeps(f, d, &record))? {
                     continue;
@@ -1088,13 +1077,7 @@ fn produce_sample<W: Work>(
                 };
                 if let Some(f) = filter {
                     let slot = if shared.how.types == Types::Dataset { 0 } else { i };
-                    let record = Record::typed(
-                        (rec.data, rec.index, rec.offset, rec.crc),
-                        (i, &name),
-                        strict,
-                        &mut types[slot],
-                        |r| shared.work.resolve(r),
-                    )?;
+                    let record = Record::typed(rec, (i, &name), strict, &mut types[slot], |r| shared.work.resolve(r))?;
                     if !example::with_decoder(|d| keeps(f, d, &record))? {
                         continue;
                     }
@@ -1135,7 +1118,12 @@ fn produce_sample<W: Work>(
         let name: Arc<str> = inputs[r.input].display().into();
         let slot = if shared.how.types == Types::Dataset { 0 } else { r.input };
         let record = Record::typed(
-            (&r.payload, r.index, r.offset, r.crc),
+            record::Record {
+                index: r.index,
+                offset: r.offset,
+                data: &r.payload,
+                crc: r.crc,
+            },
             (r.input, &name),
             strict,
             &mut types[slot],
