@@ -26,8 +26,8 @@ const CHUNK: usize = 512 << 10;
 /// next chunk meanwhile and, when it is full, waits for the oldest one, so
 /// each worker gets its next chunk as soon as it hands back its last; a
 /// second chunk queued per worker bought no speed (deflate is what the
-/// writer waits on either way) and held 1 MiB, and its output, more per
-/// worker. Memory: `threads + 1` chunks of [`CHUNK`] (the one being filled
+/// writer waits on either way) and held a chunk, and its output, more
+/// per worker. Memory: `threads + 1` chunks of [`CHUNK`] (the one being filled
 /// too), their deflated output, and each worker's deflate state.
 const DEPTH: usize = 1;
 

@@ -890,7 +890,7 @@ const PIECES_MIN_SIZE: u64 = 16 << 20;
 /// at record boundaries ([`record::pieces`]), each piece read and worked on
 /// by one thread, the outputs handed to `sink` on this thread in piece
 /// order. Memory: `2 × jobs` pieces in flight, each holding at most its
-/// outputs (a piece has `PIECE_ALIGN / BATCH` batches), and one batch per
+/// outputs (a piece has `PIECE_ALIGN / Work::window` batches), and one batch per
 /// thread.
 /// `None` (nothing read) when the input is not such a file.
 fn run_pieces<W, E, S>(input: &Input, shared: &Shared<'_, W>, each: &E, sink: &mut S) -> Option<Result<()>>

@@ -1164,7 +1164,7 @@ impl<'d> Drain<'d> {
             });
             at = start + len as usize;
         }
-        if held.entries.len() as u64 != bucket.records || data.len() as u64 != bucket.bytes {
+        if held.entries.len() as u64 != bucket.records {
             return Err(damaged(path).into());
         }
         // Its spill file can go once its last bucket is read.
@@ -1189,7 +1189,10 @@ impl<'d> Drain<'d> {
                 .read_exact(&mut header)
                 .map_err(|e| spill_error(path, "cannot read", e))?;
             let (key, len, crc) = frame(&header).ok_or_else(|| damaged(path))?;
-            left = left.checked_sub(FRAME + len).ok_or_else(|| damaged(path))?;
+            // A length past what the bucket holds (a spill file changed
+            // underneath) is damage, not an overflow.
+            let size = FRAME.checked_add(len).ok_or_else(|| damaged(path))?;
+            left = left.checked_sub(size).ok_or_else(|| damaged(path))?;
             next.write(key, len, crc, Payload::Read(&mut input))
                 .map_err(|e| match e.kind() {
                     io::ErrorKind::UnexpectedEof => damaged(path),

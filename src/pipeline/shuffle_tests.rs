@@ -468,6 +468,43 @@ fn a_bucket_file_changed_underneath_is_an_error_not_a_panic() {
     assert!(is_empty_dir(dir.path()));
 }
 
+/// A record length in a spill file changed to a huge value (the files
+/// rewritten underneath) in a bucket split again is damage: an error, not
+/// an overflow or a panic. (Read whole, see the test above.)
+#[test]
+fn a_huge_length_in_a_bucket_file_is_an_error_not_a_panic() {
+    let dir = scratch();
+    let opts = options(3, 8 << 10, dir.path());
+    let mut gather = Gather::new(&opts, true);
+    let payload = [7u8; 1000];
+    for _ in 0..3000 {
+        gather.push(&payload, record::masked_crc(&payload)).unwrap();
+    }
+    let Spill { dir: spill_dir, top } = gather.spill.take().unwrap();
+    let written = top.close().unwrap();
+    // Buckets of about 12 KB, most over the 8 KiB budget: split again.
+    // Only those are changed (the others are read whole, intact).
+    let split = |b: &&Written| b.records > 1 && b.bytes + b.records * ENTRY > opts.memory;
+    assert!(written.iter().filter(split).count() > 100);
+    for b in written.iter().filter(split) {
+        let file = std::fs::OpenOptions::new().write(true).open(&b.segment.path).unwrap();
+        // The first record's length field: 8 bytes after its key.
+        write_all_at(&file, &u64::MAX.to_le_bytes(), b.chunks[0].0 + 8).unwrap();
+    }
+    let err = drain(
+        &spill_dir,
+        opts.memory,
+        opts.seed,
+        written,
+        &mut Collect::default(),
+        true,
+    )
+    .unwrap_err();
+    assert!(format!("{err:#}").contains("temporary file of the shuffle"), "{err:#}");
+    drop(spill_dir);
+    assert!(is_empty_dir(dir.path()));
+}
+
 /// A write to a spill file that fails (a full disk, say) is the shuffle's
 /// error, whether this thread or the writing one made it.
 #[test]

@@ -33,7 +33,7 @@ use anyhow::{bail, Result};
 use std::path::{Path, PathBuf};
 
 /// The most threads gzip is compressed on (each holds a 512 KiB chunk and
-/// its output): the memory bound stays about 16 MiB above the
+/// its output): the memory bound stays about 8 MiB above the
 /// reader's however many cores there are.
 pub(crate) const COMPRESSION_THREADS: usize = 8;
 

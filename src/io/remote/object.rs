@@ -28,8 +28,8 @@ const STREAM_AT: u64 = 512 * 1024;
 const STREAM_BUF: usize = 256 * 1024;
 /// Buffers of the streamed rest held between the network and the reader.
 const STREAM_CHUNKS: usize = 4;
-/// A buffer not yet full is handed over once the connection has delivered
-/// nothing more for this long (a slow connection's bytes are not held).
+/// A buffer not yet full is handed over at most this long after its first
+/// byte arrived (a slow connection's bytes are not held).
 const STREAM_WAIT: std::time::Duration = std::time::Duration::from_millis(5);
 
 /// Opens an object for reading: its size (a HEAD request, which also
@@ -239,7 +239,7 @@ impl Recycled {
         }
         buf.clear();
         if let Ok(mut v) = self.0.lock() {
-            if v.len() <= STREAM_CHUNKS {
+            if v.len() < STREAM_CHUNKS {
                 v.push(buf);
             }
         }
@@ -247,8 +247,8 @@ impl Recycled {
 }
 
 /// Streams `got`'s body to `tx` in buffers of [`STREAM_BUF`] bytes (see
-/// there), the last one, or one the connection has not added to for
-/// [`STREAM_WAIT`], shorter; an error after the bytes before it.
+/// there), the last one, or one whose first byte came [`STREAM_WAIT`] ago,
+/// shorter; an error after the bytes before it.
 async fn stream_body(
     got: object_store::GetResult,
     tx: tokio::sync::mpsc::Sender<object_store::Result<Bytes>>,
@@ -256,12 +256,14 @@ async fn stream_body(
 ) {
     let mut stream = got.into_stream();
     let mut buf = recycled.take();
+    // When the bytes in `buf` go, full or not.
+    let mut due = tokio::time::Instant::now();
     loop {
         let next = match buf.is_empty() {
             true => stream.next().await,
-            false => match tokio::time::timeout(STREAM_WAIT, stream.next()).await {
+            false => match tokio::time::timeout_at(due, stream.next()).await {
                 Ok(next) => next,
-                // Nothing more for a while: what is here goes now.
+                // Its first byte came a while ago: what is here goes now.
                 Err(_) => {
                     let full = std::mem::replace(&mut buf, recycled.take());
                     if tx.send(Ok(Bytes::from(full))).await.is_err() {
@@ -284,6 +286,9 @@ async fn stream_body(
         };
         let mut rest = &piece[..];
         while !rest.is_empty() {
+            if buf.is_empty() {
+                due = tokio::time::Instant::now() + STREAM_WAIT;
+            }
             let n = rest.len().min(STREAM_BUF - buf.len());
             buf.extend_from_slice(&rest[..n]);
             rest = &rest[n..];

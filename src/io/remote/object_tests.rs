@@ -221,3 +221,44 @@ fn streamed_pieces_are_gathered_handed_over_on_a_stall_and_end_with_the_error() 
     let again = recycled.take();
     assert_eq!(again.as_ptr(), at);
 }
+
+/// A connection trickling small pieces closer together than
+/// [`STREAM_WAIT`]: what arrived goes to the reader within that long of its
+/// first byte, not once a whole buffer has gathered.
+#[test]
+fn a_trickle_is_handed_over_as_it_comes() {
+    let rt = runtime().unwrap();
+    let bytes = data(30 * 100);
+    let pieces: Vec<Bytes> = bytes.chunks(100).map(Bytes::copy_from_slice).collect();
+    let stream = futures_util::stream::unfold(0usize, move |i| {
+        let piece = pieces.get(i).cloned();
+        async move {
+            tokio::time::sleep(STREAM_WAIT / 3).await;
+            piece.map(|p| (Ok(p), i + 1))
+        }
+    });
+    let got = object_store::GetResult {
+        payload: object_store::GetResultPayload::Stream(Box::pin(stream)),
+        meta: object_store::ObjectMeta {
+            location: ObjectPath::from("o"),
+            last_modified: Default::default(),
+            size: bytes.len() as u64,
+            e_tag: None,
+            version: None,
+        },
+        range: 0..bytes.len() as u64,
+        attributes: Default::default(),
+        extensions: Default::default(),
+    };
+    let (tx, mut rx) = tokio::sync::mpsc::channel(STREAM_CHUNKS);
+    rt.spawn(stream_body(got, tx, Arc::new(Recycled::default())));
+    let mut all = Vec::new();
+    let mut handed = 0;
+    while let Some(chunk) = rx.blocking_recv() {
+        all.extend_from_slice(&chunk.unwrap());
+        handed += 1;
+    }
+    assert_eq!(all, bytes);
+    // 30 pieces over about 50 ms: a hand-over every 5 ms or so, not one.
+    assert!(handed >= 4, "{handed} hand-overs");
+}
