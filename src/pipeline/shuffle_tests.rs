@@ -454,6 +454,12 @@ fn a_bucket_file_changed_underneath_is_an_error_not_a_panic() {
         let len = file.metadata().unwrap().len();
         file.set_len(len / 2).unwrap();
     }
+    drain_fails_as_damage(spill_dir, &opts, written, dir.path());
+}
+
+/// Draining spill files changed underneath: the shuffle's error, and no
+/// file left in `dir` once the spill directory is dropped.
+fn drain_fails_as_damage(spill_dir: SpillDir, opts: &Options, written: Vec<Written>, dir: &Path) {
     let err = drain(
         &spill_dir,
         opts.memory,
@@ -465,7 +471,7 @@ fn a_bucket_file_changed_underneath_is_an_error_not_a_panic() {
     .unwrap_err();
     assert!(format!("{err:#}").contains("temporary file of the shuffle"), "{err:#}");
     drop(spill_dir);
-    assert!(is_empty_dir(dir.path()));
+    assert!(is_empty_dir(dir));
 }
 
 /// A record length in a spill file changed to a huge value (the files
@@ -491,18 +497,7 @@ fn a_huge_length_in_a_bucket_file_is_an_error_not_a_panic() {
         // The first record's length field: 8 bytes after its key.
         write_all_at(&file, &u64::MAX.to_le_bytes(), b.chunks[0].0 + 8).unwrap();
     }
-    let err = drain(
-        &spill_dir,
-        opts.memory,
-        opts.seed,
-        written,
-        &mut Collect::default(),
-        true,
-    )
-    .unwrap_err();
-    assert!(format!("{err:#}").contains("temporary file of the shuffle"), "{err:#}");
-    drop(spill_dir);
-    assert!(is_empty_dir(dir.path()));
+    drain_fails_as_damage(spill_dir, &opts, written, dir.path());
 }
 
 /// A write to a spill file that fails (a full disk, say) is the shuffle's

@@ -146,6 +146,26 @@ fn an_object_replaced_while_read_is_an_error_not_a_mix() {
     assert!(e.to_string().contains("the object changed while being read"), "{e}");
 }
 
+/// A response of `len` bytes whose body is `stream`.
+fn body(
+    stream: impl futures_util::Stream<Item = object_store::Result<Bytes>> + Send + 'static,
+    len: u64,
+) -> object_store::GetResult {
+    object_store::GetResult {
+        payload: object_store::GetResultPayload::Stream(Box::pin(stream)),
+        meta: object_store::ObjectMeta {
+            location: ObjectPath::from("o"),
+            last_modified: Default::default(),
+            size: len,
+            e_tag: None,
+            version: None,
+        },
+        range: 0..len,
+        attributes: Default::default(),
+        extensions: Default::default(),
+    }
+}
+
 /// The streamed rest of an object: the connection's small pieces gathered
 /// into full buffers, a buffer not yet full handed over when the
 /// connection stalls, every byte in order, then the error that cut it.
@@ -175,19 +195,7 @@ fn streamed_pieces_are_gathered_handed_over_on_a_stall_and_end_with_the_error() 
             }
         }
     });
-    let got = object_store::GetResult {
-        payload: object_store::GetResultPayload::Stream(Box::pin(stream)),
-        meta: object_store::ObjectMeta {
-            location: ObjectPath::from("o"),
-            last_modified: Default::default(),
-            size: bytes.len() as u64,
-            e_tag: None,
-            version: None,
-        },
-        range: 0..bytes.len() as u64,
-        attributes: Default::default(),
-        extensions: Default::default(),
-    };
+    let got = body(stream, bytes.len() as u64);
     let (tx, mut rx) = tokio::sync::mpsc::channel(STREAM_CHUNKS);
     let recycled = Arc::new(Recycled::default());
     rt.spawn(stream_body(got, tx, recycled.clone()));
@@ -237,19 +245,7 @@ fn a_trickle_is_handed_over_as_it_comes() {
             piece.map(|p| (Ok(p), i + 1))
         }
     });
-    let got = object_store::GetResult {
-        payload: object_store::GetResultPayload::Stream(Box::pin(stream)),
-        meta: object_store::ObjectMeta {
-            location: ObjectPath::from("o"),
-            last_modified: Default::default(),
-            size: bytes.len() as u64,
-            e_tag: None,
-            version: None,
-        },
-        range: 0..bytes.len() as u64,
-        attributes: Default::default(),
-        extensions: Default::default(),
-    };
+    let got = body(stream, bytes.len() as u64);
     let (tx, mut rx) = tokio::sync::mpsc::channel(STREAM_CHUNKS);
     rt.spawn(stream_body(got, tx, Arc::new(Recycled::default())));
     let mut all = Vec::new();
