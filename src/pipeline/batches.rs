@@ -149,6 +149,12 @@ pub struct Record<'a> {
 }
 
 impl<'a> Record<'a> {
+    /// Its footer, the masked CRC-32C of the payload: the one the reader
+    /// checked, computed only where it did not check one.
+    pub fn footer(&self) -> u32 {
+        self.crc.unwrap_or_else(|| record::masked_crc(self.payload))
+    }
+
     /// A record read from input `input` (shown as `name`), of the type
     /// `known` gives, else the one `decide` finds for it (then kept in
     /// `known` for the records after it).

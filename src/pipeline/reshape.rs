@@ -13,7 +13,7 @@
 use super::batches::{Record, Work};
 use super::Output;
 use crate::example::{Decoder, FeatureView, Kind, MessageType};
-use crate::record::{append_framed, append_framed_with_crc};
+use crate::record::append_framed_with_crc;
 use anyhow::{bail, Result};
 
 /// What one batch becomes: its records framed, back to back, and per
@@ -65,15 +65,8 @@ impl Work for Frame<'_> {
             None => 0,
         };
         if self.keep {
-            match record.crc {
-                // Checked on reading: copied, not computed again.
-                Some(crc) => append_framed_with_crc(&mut out.bytes, record.payload, crc),
-                None => append_framed::<()>(&mut out.bytes, |b| {
-                    b.extend_from_slice(record.payload);
-                    Ok(())
-                })
-                .expect("copying cannot fail"),
-            }
+            // The footer checked on reading, not computed again.
+            append_framed_with_crc(&mut out.bytes, record.payload, record.footer());
         }
         out.records.push((group, out.bytes.len()));
         Ok(())

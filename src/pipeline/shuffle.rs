@@ -171,9 +171,7 @@ impl Payloads {
     fn push(&mut self, record: &Record<'_>) {
         self.data.extend_from_slice(record.payload);
         self.ends.push(self.data.len());
-        // The reader checks every footer: computed only if it did not.
-        self.crcs
-            .push(record.crc.unwrap_or_else(|| record::masked_crc(record.payload)));
+        self.crcs.push(record.footer());
     }
 }
 
@@ -201,8 +199,7 @@ impl Work for Copy {
         for record in batch.records() {
             end += record.payload.len();
             out.ends.push(end);
-            out.crcs
-                .push(record.crc.unwrap_or_else(|| record::masked_crc(record.payload)));
+            out.crcs.push(record.footer());
         }
         batch.take_payloads(&mut out.data);
         Ok(())

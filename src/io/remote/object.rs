@@ -264,13 +264,10 @@ async fn stream_body(
             false => match tokio::time::timeout_at(due, stream.next()).await {
                 Ok(next) => next,
                 // Its first byte came a while ago: what is here goes now.
-                Err(_) => {
-                    let full = std::mem::replace(&mut buf, recycled.take());
-                    if tx.send(Ok(Bytes::from(full))).await.is_err() {
-                        return;
-                    }
-                    continue;
-                }
+                Err(_) => match hand_over(&tx, &mut buf, &recycled).await {
+                    true => continue,
+                    false => return,
+                },
             },
         };
         let piece = match next {
@@ -292,17 +289,25 @@ async fn stream_body(
             let n = rest.len().min(STREAM_BUF - buf.len());
             buf.extend_from_slice(&rest[..n]);
             rest = &rest[n..];
-            if buf.len() == STREAM_BUF {
-                let full = std::mem::replace(&mut buf, recycled.take());
-                if tx.send(Ok(Bytes::from(full))).await.is_err() {
-                    return;
-                }
+            if buf.len() == STREAM_BUF && !hand_over(&tx, &mut buf, &recycled).await {
+                return;
             }
         }
     }
     if !buf.is_empty() {
         let _ = tx.send(Ok(Bytes::from(buf))).await;
     }
+}
+
+/// Sends `buf`'s bytes to the reader, `buf` left an empty recycled
+/// buffer; false once the reader is gone.
+async fn hand_over(
+    tx: &tokio::sync::mpsc::Sender<object_store::Result<Bytes>>,
+    buf: &mut Vec<u8>,
+    recycled: &Recycled,
+) -> bool {
+    let full = std::mem::replace(buf, recycled.take());
+    tx.send(Ok(Bytes::from(full))).await.is_ok()
 }
 
 impl Cursor {
