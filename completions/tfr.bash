@@ -183,7 +183,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__cat)
-            opts="-f -t -n -j -q -h -V --compression --max-record-size --part --format --type --max-bytes --max-values --full --features --exclude --skip --limit --sample --seed --where --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-f -t -n -j -q -h -V --compression --max-record-size --part --format --type --max-bytes --max-values --full --features --exclude --skip --limit --sample --seed --where --strict --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -281,7 +281,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__count)
-            opts="-t -j -q -h -V --compression --max-record-size --part --json --by --type --where --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-t -j -q -h -V --compression --max-record-size --part --json --by --type --where --strict --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -339,7 +339,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__extract)
-            opts="-o -t -n -j -q -h -V --compression --max-record-size --part --feature --output --name --type --skip --limit --sample --seed --where --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -t -n -j -q -h -V --compression --max-record-size --part --feature --output --name --type --skip --limit --sample --seed --where --strict --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -645,7 +645,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__head)
-            opts="-n -f -t -q -h -V --lines --skip --compression --max-record-size --part --format --type --max-bytes --max-values --full --features --exclude --where --quiet --color --no-sign-request --timeout --help --version"
+            opts="-n -f -t -q -h -V --lines --skip --compression --max-record-size --part --format --type --max-bytes --max-values --full --features --exclude --where --strict --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1211,7 +1211,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__reshard)
-            opts="-o -j -q -h -V --compression --max-record-size --part --output --shards --shard-size --output-compression --where --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -j -q -h -V --compression --max-record-size --part --output --shards --shard-size --output-compression --where --strict --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1277,7 +1277,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__schema)
-            opts="-f -t -n -j -q -h -V --compression --max-record-size --part --format --json --type --limit --features --exclude --jobs --where --quiet --color --no-sign-request --timeout --help --version"
+            opts="-f -t -n -j -q -h -V --compression --max-record-size --part --format --json --type --limit --features --exclude --jobs --where --strict --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1355,7 +1355,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__shuffle)
-            opts="-o -j -q -h -V --compression --max-record-size --part --output --output-compression --shards --seed --memory --temp-dir --where --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -j -q -h -V --compression --max-record-size --part --output --output-compression --shards --seed --memory --temp-dir --where --strict --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1429,7 +1429,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__split)
-            opts="-o -j -q -h -V --compression --max-record-size --part --ratio --output --by --seed --shards --shard-size --output-compression --where --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -j -q -h -V --compression --max-record-size --part --ratio --output --by --seed --shards --shard-size --output-compression --where --strict --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1507,7 +1507,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__stats)
-            opts="-f -t -n -j -q -h -V --compression --max-record-size --part --format --merge --max-aux-size --type --limit --features --exclude --jobs --where --quiet --color --no-sign-request --timeout --help --version"
+            opts="-f -t -n -j -q -h -V --compression --max-record-size --part --format --merge --max-aux-size --type --limit --features --exclude --jobs --where --strict --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1593,7 +1593,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__to__subcmd__arrow)
-            opts="-o -t -n -j -q -h -V --compression --max-record-size --part --output --type --schema --features --exclude --where --max-aux-size --skip --limit --sample --seed --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -t -n -j -q -h -V --compression --max-record-size --part --output --type --schema --features --exclude --where --strict --max-aux-size --skip --limit --sample --seed --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1691,7 +1691,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__to__subcmd__csv)
-            opts="-t -o -s -n -j -q -h -V --compression --max-record-size --part --type --output --schema --lists --features --exclude --skip --limit --sample --seed --where --max-aux-size --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-t -o -s -n -j -q -h -V --compression --max-record-size --part --type --output --schema --lists --features --exclude --skip --limit --sample --seed --where --strict --max-aux-size --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1797,7 +1797,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__to__subcmd__jsonl)
-            opts="-t -f -o -n -j -q -h -V --compression --max-record-size --part --type --format --output --features --exclude --skip --limit --sample --seed --where --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-t -f -o -n -j -q -h -V --compression --max-record-size --part --type --format --output --features --exclude --skip --limit --sample --seed --where --strict --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1895,7 +1895,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__to__subcmd__parquet)
-            opts="-o -t -j -q -h -V --compression --max-record-size --part --output --type --schema --features --exclude --where --max-aux-size --shards --rows-per-file --output-compression --row-group-size --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -t -j -q -h -V --compression --max-record-size --part --output --type --schema --features --exclude --where --strict --max-aux-size --shards --rows-per-file --output-compression --row-group-size --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1989,7 +1989,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__to__subcmd__wds)
-            opts="-o -t -j -q -h -V --compression --max-record-size --part --output --shard-size --shard-records --key --cls --type --where --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -t -j -q -h -V --compression --max-record-size --part --output --shard-size --shard-records --key --cls --type --where --strict --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -85,6 +85,7 @@ always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l full -d 'Print every value in full, on a terminal too'
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written) instead of a warning: a misspelt name otherwise matches nothing'
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -116,6 +117,7 @@ always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l full -d 'Print every value in full, on a terminal too'
+complete -c tfr -n "__fish_tfr_using_subcommand head" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written) instead of a warning: a misspelt name otherwise matches nothing'
 complete -c tfr -n "__fish_tfr_using_subcommand head" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
 complete -c tfr -n "__fish_tfr_using_subcommand head" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -140,6 +142,7 @@ always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand count" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
 complete -c tfr -n "__fish_tfr_using_subcommand count" -l json -d 'Print JSON: {"files": [{"file", "records"[, "error"]}], "total"}; with --by: {"by", "total", "values": [{"value", "records"}], "missing", "no_values"[, "other"]}'
+complete -c tfr -n "__fish_tfr_using_subcommand count" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written) instead of a warning: a misspelt name otherwise matches nothing'
 complete -c tfr -n "__fish_tfr_using_subcommand count" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand count" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
 complete -c tfr -n "__fish_tfr_using_subcommand count" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -199,6 +202,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l color -d 'When to u
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written) instead of a warning: a misspelt name otherwise matches nothing'
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -236,7 +240,7 @@ zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
-complete -c tfr -n "__fish_tfr_using_subcommand reshard" -s o -l output -d 'Where the shards go: DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] (5 digits, more from 100000 shards). A local directory (created if missing, and removed again if the run fails) or an object-store URL prefix' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -s o -l output -d 'The output: without --shards or --shard-size, exactly this file (merged, recompressed as its name says, filtered with --where); with them, DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] (5 digits, more from 100000 shards). Missing local directories are created (and removed again if the run fails); an object-store URL works the same' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l shards -d 'N shards, balanced by records (their counts differ by at most one; with more shards than records, some are empty). The records are counted in a first pass: the inputs are read twice (not stdin)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l shard-size -d 'Shards of at most SIZE bytes as written (compressed, for a compressed output; K, M, G: binary units, 100M = 104857600 bytes): a new shard starts when the next record could go over it; a record larger than SIZE alone has a shard of its own. One pass; local outputs only (the count is known at the end)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l output-compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none] (--compression is the inputs\')' -r -f -a "none\t'Plain, not compressed'
@@ -249,6 +253,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l color -d 'When to us
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written) instead of a warning: a misspelt name otherwise matches nothing'
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -276,6 +281,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand split" -l color -d 'When to use 
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand split" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand split" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written) instead of a warning: a misspelt name otherwise matches nothing'
 complete -c tfr -n "__fish_tfr_using_subcommand split" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand split" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
 complete -c tfr -n "__fish_tfr_using_subcommand split" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -309,6 +315,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l color -d 'When to use
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written) instead of a warning: a misspelt name otherwise matches nothing'
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -336,6 +343,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l color -d 'When to use
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written) instead of a warning: a misspelt name otherwise matches nothing'
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -386,6 +394,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand extract" -l color -d 'When to us
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand extract" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand extract" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written) instead of a warning: a misspelt name otherwise matches nothing'
 complete -c tfr -n "__fish_tfr_using_subcommand extract" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand extract" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
 complete -c tfr -n "__fish_tfr_using_subcommand extract" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -415,6 +424,7 @@ always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -l json -d 'Same as --format json'
+complete -c tfr -n "__fish_tfr_using_subcommand schema" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written) instead of a warning: a misspelt name otherwise matches nothing'
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -445,6 +455,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand stats" -l color -d 'When to use 
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written) instead of a warning: a misspelt name otherwise matches nothing'
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -542,6 +553,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l color -d 'When to us
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written) instead of a warning: a misspelt name otherwise matches nothing'
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -575,6 +587,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l color -d 'When to
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written) instead of a warning: a misspelt name otherwise matches nothing'
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -606,6 +619,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l color -d 'When to u
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written) instead of a warning: a misspelt name otherwise matches nothing'
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -371,6 +371,12 @@ pub(crate) struct WhereArg {
     /// records.
     #[arg(long = "where", value_name = "EXPR", value_parser = WhereParser)]
     pub(crate) filter: Option<crate::example::Where>,
+
+    /// A feature named in --where (or --by) that no record read has is an
+    /// error (exit 2, no output written) instead of a warning: a misspelt
+    /// name otherwise matches nothing.
+    #[arg(long)]
+    pub(crate) strict: bool,
 }
 
 /// Parses a `--where` expression (an error names the column). Not a plain
@@ -401,7 +407,20 @@ impl clap::builder::TypedValueParser for WhereParser {
 impl WhereArg {
     /// The filter, if given.
     pub(crate) fn get(&self) -> Option<&crate::example::Where> {
-        self.filter.as_ref()
+        self.filter.as_ref().inspect(|w| w.set_strict(self.strict))
+    }
+
+    /// The warnings for the names of --where that no record read has
+    /// (none under --strict: the reading failed on them).
+    pub(crate) fn warnings(&self) -> Vec<String> {
+        match &self.filter {
+            Some(w) if !self.strict => w
+                .unmatched()
+                .iter()
+                .map(|u| format!("warning: --where: {u}: every comparison with it is false"))
+                .collect(),
+            _ => Vec::new(),
+        }
     }
 }
 

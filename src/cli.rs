@@ -570,3 +570,30 @@ pub(crate) enum Command {
     #[command(verbatim_doc_comment)]
     FromArrow(crate::cmd::from_parquet::FromColumnsArgs),
 }
+
+impl Command {
+    /// The `--where` of the command, if it has one.
+    pub(crate) fn filter(&self) -> Option<&crate::args::WhereArg> {
+        match self {
+            Command::Cat(a) => Some(&a.filter),
+            Command::Head(a) => Some(&a.filter),
+            Command::Count(a) => Some(&a.filter),
+            Command::ToJsonl(a) => Some(&a.filter),
+            Command::Reshard(a) => Some(&a.filter),
+            Command::Split(a) => Some(&a.filter),
+            #[cfg(feature = "csv")]
+            Command::ToCsv(a) => Some(&a.filter),
+            #[cfg(feature = "wds")]
+            Command::ToWds(a) => Some(&a.filter),
+            Command::Extract(a) => Some(&a.filter),
+            Command::Schema(a) => Some(&a.filter),
+            Command::Stats(a) => Some(&a.filter),
+            Command::Shuffle(a) => Some(&a.filter),
+            #[cfg(feature = "parquet")]
+            Command::ToParquet(a) => Some(&a.columns.filter),
+            #[cfg(feature = "parquet")]
+            Command::ToArrow(a) => Some(&a.columns.filter),
+            _ => None,
+        }
+    }
+}

@@ -90,6 +90,11 @@ mod cli_main {
             }
         };
         let ran = run(&cli);
+        if ran.is_ok() {
+            for warning in cli.command.filter().map(|f| f.warnings()).unwrap_or_default() {
+                output::error_line(format_args!("{warning}"));
+            }
+        }
         // A terminating signal arrived: its clean-up ends the process by
         // that signal. Returning first (the input ended meanwhile, say)
         // would exit 0 or 2 instead, and a shell loop would go on.

@@ -138,7 +138,7 @@ def _datasource_class():
             # One schema pass on the driver (unless given): every part
             # converts with the same column types.
             if schema is None:
-                self._schema_json = _run(["schema", "-q", "--format", "json", *self._select, *self._extra, *self._paths])
+                self._schema_json = _run(["schema", "-q", "--format", "json", *self._select, *self._extra, "--", *self._paths])
             elif isinstance(schema, dict):
                 self._schema_json = json.dumps(schema).encode()
             elif isinstance(schema, bytes):
@@ -165,7 +165,7 @@ def _datasource_class():
                 path = os.path.join(tmp, "schema.json")
                 with open(path, "wb") as f:
                     f.write(self._schema_json)
-                stream = _run(["to-arrow", "-q", "--schema", path, "-n", "0", *self._select, *self._extra, *self._paths, "-o", "-"])
+                stream = _run(["to-arrow", "-q", "--schema", path, "-n", "0", *self._select, *self._extra, "-o", "-", "--", *self._paths])
             return pa.ipc.open_stream(pa.BufferReader(stream)).schema
 
         def estimate_inmemory_data_size(self) -> Optional[int]:
@@ -191,9 +191,12 @@ def _datasource_class():
                     "%d/%d" % (k, n),
                     *self._select,
                     *self._extra,
-                    *self._paths,
                     "-o",
                     "-",
+                    # Paths after "--": a file named like an option
+                    # ("--where=...", "-n") is still a path.
+                    "--",
+                    *self._paths,
                 ]
                 read = _reader(args, self._schema_json)
                 try:

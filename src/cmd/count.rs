@@ -3,6 +3,8 @@
 //! records ([`batches::run`]) and tallied ([`Tally`]).
 
 use crate::args::{InputArgs, JobsArg, PayloadType, WhereArg};
+use crate::example::filter::UnmatchedNames;
+use crate::example::sought::Sought;
 use crate::example::{self, Decoder, Kind};
 use crate::exit::Exit;
 use crate::io::Input;
@@ -14,7 +16,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use comfy_table::CellAlignment;
 use std::collections::HashMap;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 
 #[derive(Args, Debug, Clone)]
 pub(crate) struct CountArgs {
@@ -107,11 +109,17 @@ pub(crate) fn run(args: &CountArgs, ctx: &Ctx) -> Result<Exit> {
     let mut out = output::stdout();
     let written = (|| -> Result<()> {
         if args.json {
-            write_json(&mut out, &rows)?;
+            write_json(&mut out, &rows, false)?;
         } else if rows.len() == 1 {
-            writeln!(out, "{}", rows[0].records)?;
+            // A script reads the bare number; a person is told what was
+            // not checked (TensorFlow fails on a damaged payload).
+            match std::io::stdout().is_terminal() {
+                true => writeln!(out, "{}  ({UNCHECKED})", rows[0].records)?,
+                false => writeln!(out, "{}", rows[0].records)?,
+            }
         } else {
             write_table(&mut out, &rows)?;
+            writeln!(out, "({UNCHECKED})")?;
         }
         out.flush().context("writing output")
     })();
@@ -196,7 +204,12 @@ pub(crate) fn count_records(reader: &mut RecordReader, mut progress: impl FnMut(
     Ok(n)
 }
 
-fn write_json(out: &mut dyn Write, counts: &[Row]) -> Result<()> {
+/// What a count without --where/--by leaves unchecked.
+const UNCHECKED: &str = "record headers checked, payloads not read: tfr verify-crc checks them";
+
+/// `payloads_checked`: whether every payload was read and its checksum
+/// checked (a count by headers alone reads none).
+fn write_json(out: &mut dyn Write, counts: &[Row], payloads_checked: bool) -> Result<()> {
     let files: Vec<serde_json::Value> = counts
         .iter()
         .map(|c| {
@@ -208,7 +221,7 @@ fn write_json(out: &mut dyn Write, counts: &[Row]) -> Result<()> {
         })
         .collect();
     let total: u64 = counts.iter().map(|c| c.records).sum();
-    let doc = serde_json::json!({"files": files, "total": total});
+    let doc = serde_json::json!({"files": files, "total": total, "payloads_checked": payloads_checked});
     writeln!(out, "{doc}")?;
     Ok(())
 }
@@ -327,6 +340,8 @@ impl Tally {
 /// The worker side of `count --where/--by`.
 struct Counting<'a> {
     by: Option<&'a str>,
+    /// Whether any record read has the `--by` feature.
+    sought: Sought,
 }
 
 impl Work for Counting<'_> {
@@ -347,11 +362,17 @@ impl Work for Counting<'_> {
         }
         let mut keys: Vec<Key> = Vec::new();
         let found = example::filter::with_features(decoder, r.ty, r.strict, r.payload, |fs| {
+            self.sought.note(fs);
             let f = example::filter::lookup(fs, name)?;
             match f.kind() {
                 Kind::None => {}
                 Kind::Int64 => keys.extend(f.int64s().map(Key::Int)),
-                Kind::Float => keys.extend(f.floats().map(|v| Key::Float(v.to_bits()))),
+                // Every NaN is one value, whatever its bits (numpy's
+                // and x86's default NaN differ in the sign bit).
+                Kind::Float => keys.extend(
+                    f.floats()
+                        .map(|v| Key::Float(if v.is_nan() { f32::NAN } else { v }.to_bits())),
+                ),
                 Kind::Bytes => keys.extend(f.bytes().map(|v| Key::Bytes(v.to_vec()))),
             }
             Some(())
@@ -407,13 +428,31 @@ fn count_decoded(inputs: &[Input], args: &CountArgs, ctx: &Ctx) -> Result<Exit> 
         total.merge(t);
         Ok(())
     };
-    let work = Counting { by: args.by.as_deref() };
+    let work = Counting {
+        by: args.by.as_deref(),
+        sought: Sought::new(args.by.as_deref()),
+    };
     let update = |bytes, records| progress.update(bytes, records);
     let (read, result) = batches::run(inputs, &how, pipeline::workers(jobs), &work, merge, &update);
     progress.finish();
     let error = result.err();
     if let (Some(e), true) = (&error, read.files.is_empty()) {
         return Err(anyhow::anyhow!("{e:#}"));
+    }
+    if error.is_none() {
+        let unmatched = work.sought.unmatched();
+        if !unmatched.is_empty() {
+            if args.filter.strict {
+                return Err(UnmatchedNames {
+                    flag: "--by",
+                    names: unmatched,
+                }
+                .into());
+            }
+            for u in unmatched {
+                output::error_line(format_args!("warning: --by: {u}: every record counts as (missing)"));
+            }
+        }
     }
     let mut out = output::stdout();
     let written = (|| -> Result<()> {
@@ -441,7 +480,7 @@ fn count_decoded(inputs: &[Input], args: &CountArgs, ctx: &Ctx) -> Result<Exit> 
                     })
                     .collect();
                 if args.json {
-                    write_json(&mut out, &rows)?;
+                    write_json(&mut out, &rows, true)?;
                 } else if inputs.len() == 1 {
                     writeln!(out, "{}", rows.first().map_or(0, |r| r.records))?;
                 } else {

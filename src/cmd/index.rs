@@ -61,9 +61,17 @@ pub(crate) fn run(args: &IndexArgs, ctx: &Ctx) -> Result<Exit> {
             part.display()
         );
     }
+    // A missing --out-dir is made, as every writer makes its directories
+    // (removed again if no index is written); a file there is refused.
+    let mut made = None;
     if let Some(dir) = &args.out_dir {
-        if crate::io::remote::parse(dir.as_os_str().as_encoded_bytes()).is_none() && !dir.is_dir() {
-            bail!("{}: --out-dir is not a directory", crate::io::input::show_path(dir));
+        if crate::io::remote::parse(dir.as_os_str().as_encoded_bytes()).is_none() {
+            if dir.exists() && !dir.is_dir() {
+                bail!("{}: --out-dir is not a directory", crate::io::input::show_path(dir));
+            }
+            if !args.check {
+                made = Some(crate::io::made_dirs::MadeDirs::at(dir, "--out-dir")?);
+            }
         }
     }
     let targets = inputs
@@ -102,6 +110,9 @@ pub(crate) fn run(args: &IndexArgs, ctx: &Ctx) -> Result<Exit> {
     })
     .expect("indexing reports errors per input");
     progress.finish();
+    if let Some(made) = made.filter(|_| results.iter().any(|r| r.is_ok())) {
+        made.keep();
+    }
     let mut exit = Exit::Success;
     let mut out = output::stdout();
     let written = (|| -> Result<()> {
@@ -165,10 +176,15 @@ fn open(input: &Input, args: &IndexArgs) -> Result<RecordReader> {
     let reader = args.input.open(input)?;
     let c = reader.compression();
     if c != Compression::None {
+        let name = input.display();
+        let plain = [".gz", ".zz", ".zlib", ".snappy"]
+            .iter()
+            .find_map(|ext| name.strip_suffix(ext))
+            .map_or_else(|| format!("{name}.plain"), str::to_owned);
         bail!(
-            "{}: {}-compressed: an index holds offsets in the file as stored, which DALI and the tfrecord \
-             package read uncompressed (decompress it first)",
-            input.display(),
+            "{name}: {}-compressed: an index holds offsets in the file as stored, which DALI and the tfrecord \
+             package read uncompressed (decompress it first: tfr reshard {name} -o {plain}, then tfr index \
+             {plain})",
             c.name()
         );
     }

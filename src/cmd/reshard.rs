@@ -15,15 +15,17 @@
 //! ([`OutputSet`]): on an error (a damaged input) or a signal, none is left.
 
 use crate::args::{InputArgs, JobsArg};
+use crate::example::filter::UnmatchedNames;
 use crate::exit::Exit;
 use crate::io::{Compression, Input, OutputSet};
 use crate::output::Ctx;
 use crate::pipeline::batches::{self, Range, Reading, Types};
-use crate::pipeline::reshape::{Frame, Framed, Route};
+use crate::pipeline::reshape::{Frame, Framed, Keys, Route};
 use crate::pipeline::{self, Stopped};
 use crate::record::shards::{Policy, ShardWriter};
 use anyhow::{bail, Result};
 use clap::Args;
+use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
@@ -31,10 +33,12 @@ pub(crate) struct ReshardArgs {
     #[command(flatten)]
     pub(crate) input: InputArgs,
 
-    /// Where the shards go: DIR/NAME.tfrecord[.gz] writes
+    /// The output: without --shards or --shard-size, exactly this file
+    /// (merged, recompressed as its name says, filtered with --where);
+    /// with them, DIR/NAME.tfrecord[.gz] writes
     /// DIR/NAME-00000-of-0000N.tfrecord[.gz] (5 digits, more from 100000
-    /// shards). A local directory (created if missing, and removed again
-    /// if the run fails) or an object-store URL prefix.
+    /// shards). Missing local directories are created (and removed again
+    /// if the run fails); an object-store URL works the same.
     #[arg(short = 'o', long, value_name = "OUT", required = true)]
     pub(crate) output: PathBuf,
 
@@ -93,9 +97,6 @@ impl ShardingArgs {
 
 pub(crate) fn run(args: &ReshardArgs, ctx: &Ctx) -> Result<Exit> {
     let sharding = args.sharding.sharding();
-    if let Sharding::One = sharding {
-        bail!("say how to cut: --shards N or --shard-size SIZE");
-    }
     let inputs = args.input.expand()?;
     let reading = Reading {
         open: &args.input.options(),
@@ -114,8 +115,17 @@ pub(crate) fn run(args: &ReshardArgs, ctx: &Ctx) -> Result<Exit> {
         outputs: vec![args.output.clone()],
         sharding,
         compression: args.sharding.output_compression,
+        strict: args.filter.strict,
     };
-    reshape(&plan, ctx)?;
+    let done = reshape(&plan, ctx)?;
+    let (records, shards) = done.outputs.first().copied().unwrap_or_default();
+    let mut out = crate::output::stdout();
+    let what = match sharding {
+        Sharding::One => crate::io::input::escape_name(args.output.as_os_str().as_encoded_bytes()),
+        _ => format!("{shards} shards"),
+    };
+    writeln!(out, "{records} records into {what}")?;
+    out.flush()?;
     Ok(Exit::Success)
 }
 
@@ -142,12 +152,21 @@ pub(crate) struct Plan<'a> {
     pub(crate) sharding: Sharding,
     /// Forced; else from each output's name.
     pub(crate) compression: Option<Compression>,
+    /// `--strict`: split's `--by` feature in no record read is an error.
+    pub(crate) strict: bool,
+}
+
+/// What [`reshape`] wrote: per output its records and shards; with split's
+/// `--by`, the keys' tally.
+pub(crate) struct Done {
+    pub(crate) outputs: Vec<(u64, usize)>,
+    pub(crate) keys: Keys,
 }
 
 /// Writes the records of the inputs into the outputs of the plan (each
 /// record to its group's), all of them appearing together at the end.
 /// Returns per output its records and shards.
-pub(crate) fn reshape(plan: &Plan<'_>, ctx: &Ctx) -> Result<Vec<(u64, usize)>> {
+pub(crate) fn reshape(plan: &Plan<'_>, ctx: &Ctx) -> Result<Done> {
     let counting = matches!(plan.sharding, Sharding::Shards(_));
     if counting && plan.inputs.iter().any(|i| matches!(i, Input::Stdin)) {
         bail!("--shards reads the inputs twice (to count their records first): stdin cannot be; use --shard-size, or write stdin to a file");
@@ -193,7 +212,9 @@ pub(crate) fn reshape(plan: &Plan<'_>, ctx: &Ctx) -> Result<Vec<(u64, usize)>> {
     let progress = ctx.progress(total_size);
     let update = |bytes, records| progress.update(bytes, records);
     let mut failed = None;
+    let mut keys = Keys::default();
     let write = |out: &Framed| {
+        keys.add(out);
         for (group, framed) in out.each() {
             if let Err(e) = writers[group as usize].write(&mut set, framed) {
                 failed = Some(e);
@@ -212,6 +233,12 @@ pub(crate) fn reshape(plan: &Plan<'_>, ctx: &Ctx) -> Result<Vec<(u64, usize)>> {
         return Err(e);
     }
     result?;
+    if let Some(route) = plan.route.filter(|_| plan.strict) {
+        let names = route.unmatched();
+        if !names.is_empty() {
+            return Err(UnmatchedNames { flag: "--by", names }.into());
+        }
+    }
     let mut done = Vec::with_capacity(writers.len());
     for w in writers {
         if let Policy::Count { total, .. } = w.policy() {
@@ -226,5 +253,5 @@ pub(crate) fn reshape(plan: &Plan<'_>, ctx: &Ctx) -> Result<Vec<(u64, usize)>> {
         done.push((records, w.finish(&mut set)?));
     }
     set.commit()?;
-    Ok(done)
+    Ok(Done { outputs: done, keys })
 }

@@ -130,7 +130,21 @@ pub(crate) fn run(args: &ShuffleArgs, ctx: &Ctx) -> Result<Exit> {
     while out.shard + 1 < out.count {
         out.next_shard()?;
     }
+    let (written, count) = (out.written, out.count);
     set.commit()?;
+    // What was written, as split and reshard say it (not when the records
+    // themselves went to stdout).
+    if args.output.as_os_str() != "-" {
+        let mut stdout = crate::output::stdout();
+        match args.shards {
+            None => {
+                let name = crate::io::input::escape_name(args.output.as_os_str().as_encoded_bytes());
+                writeln!(stdout, "{written} records shuffled into {name}")?;
+            }
+            Some(_) => writeln!(stdout, "{written} records shuffled into {count} shards")?,
+        }
+        stdout.flush()?;
+    }
     Ok(Exit::Success)
 }
 

@@ -11,7 +11,7 @@
 //! run, machine and `-j`. Writing is `reshard`'s ([`super::reshard::reshape`]):
 //! all the outputs appear together, or none.
 
-use super::reshard::{reshape, Plan, ShardingArgs};
+use super::reshard::{reshape, Done, Plan, ShardingArgs};
 use crate::args::{InputArgs, JobsArg};
 use crate::exit::Exit;
 use crate::output::Ctx;
@@ -126,22 +126,80 @@ pub(crate) fn run(args: &SplitArgs, ctx: &Ctx) -> Result<Exit> {
         outputs,
         sharding: args.sharding.sharding(),
         compression: args.sharding.output_compression,
+        strict: args.filter.strict,
     };
     let done = reshape(&plan, ctx)?;
-    let total: u64 = done.iter().map(|(records, _)| records).sum();
     let mut out = crate::output::stdout();
-    for ((name, _), (records, shards)) in args.ratio.iter().zip(&done) {
-        let share = if total == 0 {
-            0.0
-        } else {
-            *records as f64 * 100.0 / total as f64
-        };
+    report(&mut out, args, &route, &done)?;
+    out.flush()?;
+    Ok(Exit::Success)
+}
+
+/// How far (in points of percent) a split's share of the records may stray
+/// from its ratio with `--by` before a warning says so.
+const STRAY: f64 = 5.0;
+
+/// The lines split prints: per split its records (and with `--by` its
+/// distinct values), the heaviest value, and warnings.
+fn report(out: &mut impl Write, args: &SplitArgs, route: &Route, done: &Done) -> Result<()> {
+    let total: u64 = done.outputs.iter().map(|(records, _)| records).sum();
+    let percent = |n: u64, of: u64| if of == 0 { 0.0 } else { n as f64 * 100.0 / of as f64 };
+    let keys = done.keys.per_group(done.outputs.len());
+    let all_keys: u64 = keys.iter().sum();
+    for (i, ((name, _), (records, shards))) in args.ratio.iter().zip(&done.outputs).enumerate() {
         let files = match shards {
             1 => String::new(),
             n => format!(" in {n} shards"),
         };
-        writeln!(out, "{name}: {records} records ({share:.1}%){files}")?;
+        let share = percent(*records, total);
+        match &args.by {
+            None => writeln!(out, "{name}: {records} records ({share:.1}%){files}")?,
+            Some(_) => writeln!(
+                out,
+                "{name}: {records} records ({share:.1}%), {} values ({:.1}%){files}",
+                keys[i],
+                percent(keys[i], all_keys)
+            )?,
+        }
+    }
+    let Some(by) = &args.by else {
+        return Ok(());
+    };
+    let by_shown = crate::output::escape_controls(by);
+    if let Some((value, n, group)) = done.keys.heaviest() {
+        let split = args.ratio.get(group as usize).map_or("", |(name, _)| name.as_str());
+        writeln!(
+            out,
+            "heaviest value: {by_shown} = {}, {n} records ({:.1}%), in {split}",
+            crate::output::escape_controls(&value),
+            percent(n, total)
+        )?;
     }
     out.flush()?;
-    Ok(Exit::Success)
+    if done.keys.capped {
+        crate::output::error_line(format_args!(
+            "warning: --by {by_shown}: over 1000000 distinct values: values are counted for the first 1000000"
+        ));
+    }
+    for u in route.unmatched() {
+        crate::output::error_line(format_args!("warning: --by: {u}: every record went to one split"));
+    }
+    let strays: Vec<String> = args
+        .ratio
+        .iter()
+        .zip(&done.outputs)
+        .zip(route.shares())
+        .filter_map(|(((name, _), (records, _)), asked)| {
+            let got = percent(*records, total);
+            ((got - asked * 100.0).abs() > STRAY).then(|| format!("{name} {got:.1}% for {:.1}%", asked * 100.0))
+        })
+        .collect();
+    if total > 0 && !strays.is_empty() && route.unmatched().is_empty() {
+        crate::output::error_line(format_args!(
+            "warning: --by {by_shown}: the records' shares stray from --ratio ({}): --ratio shares the distinct \
+             values, and a few values hold many records",
+            strays.join(", ")
+        ));
+    }
+    Ok(())
 }

@@ -28,22 +28,36 @@
 //! Examples are read from their features, SequenceExamples and
 //! ExampleListWithContext from their context.
 
+use super::sought::{Sought, Unmatched};
 use super::view::{Decoder, FeatureView, FeaturesView, Kind};
 use super::{DecodeError, MessageType};
 use std::cmp::Ordering;
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
 
 /// The most a `--where` expression may nest (parentheses, `!`).
 const MAX_DEPTH: usize = 64;
 /// The compiled size limit of one regex (and of its lazy DFA's cache).
 const REGEX_SIZE: usize = 1 << 20;
 const REGEX_DFA_SIZE: usize = 2 << 20;
+/// The most regexes one expression may hold, and the compiled size they
+/// share (each gets its share, at most [`REGEX_SIZE`]; their lazy DFAs'
+/// caches likewise share [`REGEXES_DFA_SIZE`]): an expression of many
+/// regexes cannot take gigabytes and minutes.
+const MAX_REGEXES: usize = 64;
+const REGEXES_SIZE: usize = 8 << 20;
+const REGEXES_DFA_SIZE: usize = 16 << 20;
 
 /// A parsed `--where` expression.
 #[derive(Clone)]
 pub struct Where {
     root: Node,
     text: String,
+    /// Which names it reads were found in the records it was evaluated on.
+    sought: Arc<Sought>,
+    /// `--strict`: a name found in no record read is an error.
+    strict: Arc<AtomicBool>,
 }
 
 impl fmt::Debug for Where {
@@ -67,6 +81,29 @@ impl fmt::Display for ParseError {
 }
 
 impl std::error::Error for ParseError {}
+
+/// `--strict`: names a flag reads that no record read has.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnmatchedNames {
+    /// The flag that names them (`--where`, `--by`).
+    pub flag: &'static str,
+    pub names: Vec<Unmatched>,
+}
+
+impl fmt::Display for UnmatchedNames {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: ", self.flag)?;
+        for (i, n) in self.names.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{n}")?;
+        }
+        f.write_str(" (--strict)")
+    }
+}
+
+impl std::error::Error for UnmatchedNames {}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Op {
@@ -132,19 +169,38 @@ impl Where {
     /// Parses an expression; an error names the column.
     pub fn parse(text: &str) -> Result<Where, ParseError> {
         let tokens = lex(text)?;
+        let regexes: Vec<usize> = tokens
+            .iter()
+            .filter(|(_, t)| matches!(t, Tok::Tilde | Tok::NotTilde))
+            .map(|(col, _)| *col)
+            .collect();
+        if let Some(&col) = regexes.get(MAX_REGEXES) {
+            return Err(err(
+                col,
+                format!("more than {MAX_REGEXES} regexes in one expression (~ or !~); use fewer, or one with '|'"),
+            ));
+        }
+        let n = regexes.len().max(1);
         let mut p = Parser {
             tokens,
             at: 0,
             depth: 0,
+            regex_size: (REGEXES_SIZE / n).min(REGEX_SIZE),
+            dfa_size: (REGEXES_DFA_SIZE / n).min(REGEX_DFA_SIZE),
         };
         let root = p.or()?;
         let (col, tok) = p.peek();
         if *tok != Tok::End {
             return Err(err(col, format!("unexpected {}", tok.describe())));
         }
+        let mut names = Vec::new();
+        root.names(&mut names);
+        let sought = Arc::new(Sought::new(names));
         Ok(Where {
             root,
             text: text.to_owned(),
+            sought,
+            strict: Arc::new(AtomicBool::new(false)),
         })
     }
 
@@ -163,7 +219,29 @@ impl Where {
     /// Whether a record with these features (an Example's, or a
     /// SequenceExample's context) matches.
     pub fn matches(&self, features: Option<FeaturesView<'_>>) -> bool {
+        self.sought.note(features);
         self.root.eval(features)
+    }
+
+    /// The names it reads that no record it was evaluated on has (none
+    /// when it was evaluated on no record).
+    pub fn unmatched(&self) -> Vec<Unmatched> {
+        self.sought.unmatched()
+    }
+
+    /// `--strict`: makes a name found in no record read an error at the
+    /// end of a reading ([`Self::strict_error`]).
+    pub fn set_strict(&self, strict: bool) {
+        self.strict.store(strict, Relaxed);
+    }
+
+    /// With `--strict`, the error for the names no record read has.
+    pub fn strict_error(&self) -> Option<UnmatchedNames> {
+        if !self.strict.load(Relaxed) {
+            return None;
+        }
+        let names = self.unmatched();
+        (!names.is_empty()).then(|| UnmatchedNames { flag: "--where", names })
     }
 
     /// Decodes `payload` as `ty` and tells whether it matches (a raw
@@ -361,49 +439,54 @@ fn lex(text: &str) -> Result<Vec<(usize, Tok)>, ParseError> {
             i += 1;
             continue;
         }
-        let (tok, len) = match (c, next) {
-            ('(', _) => (Tok::LParen, 1),
-            (')', _) => (Tok::RParen, 1),
-            ('[', _) => (Tok::LBracket, 1),
-            (']', _) => (Tok::RBracket, 1),
-            (',', _) => (Tok::Comma, 1),
-            ('=', Some('=')) => (Tok::Cmp(Op::Eq), 2),
-            ('=', _) => return Err(err(col, "'=' alone: write '==' to compare")),
-            ('!', Some('=')) => (Tok::Cmp(Op::Ne), 2),
-            ('!', Some('~')) => (Tok::NotTilde, 2),
-            ('!', _) => (Tok::Not, 1),
-            ('<', Some('=')) => (Tok::Cmp(Op::Le), 2),
-            ('<', _) => (Tok::Cmp(Op::Lt), 1),
-            ('>', Some('=')) => (Tok::Cmp(Op::Ge), 2),
-            ('>', _) => (Tok::Cmp(Op::Gt), 1),
-            ('~', _) => (Tok::Tilde, 1),
-            ('&', Some('&')) => (Tok::And, 2),
-            ('|', Some('|')) => (Tok::Or, 2),
-            ('&' | '|', _) => return Err(err(col, format!("'{c}' alone: write '{c}{c}'"))),
-            ('"', _) => {
-                let (bytes, len) = string(&chars[i..], col)?;
-                (Tok::Str(bytes), len)
-            }
-            ('`', _) => {
-                let end = chars[i + 1..]
-                    .iter()
-                    .position(|&c| c == '`')
-                    .ok_or_else(|| err(col, "a name opened with '`' is not closed"))?;
-                let name: String = chars[i + 1..i + 1 + end].iter().collect();
-                if name.is_empty() {
-                    return Err(err(col, "an empty name"));
+        let (tok, len) =
+            match (c, next) {
+                ('(', _) => (Tok::LParen, 1),
+                (')', _) => (Tok::RParen, 1),
+                ('[', _) => (Tok::LBracket, 1),
+                (']', _) => (Tok::RBracket, 1),
+                (',', _) => (Tok::Comma, 1),
+                ('=', Some('=')) => (Tok::Cmp(Op::Eq), 2),
+                ('=', _) => return Err(err(col, "'=' alone: write '==' to compare")),
+                ('!', Some('=')) => (Tok::Cmp(Op::Ne), 2),
+                ('!', Some('~')) => (Tok::NotTilde, 2),
+                ('!', _) => (Tok::Not, 1),
+                ('<', Some('=')) => (Tok::Cmp(Op::Le), 2),
+                ('<', _) => (Tok::Cmp(Op::Lt), 1),
+                ('>', Some('=')) => (Tok::Cmp(Op::Ge), 2),
+                ('>', _) => (Tok::Cmp(Op::Gt), 1),
+                ('~', _) => (Tok::Tilde, 1),
+                ('&', Some('&')) => (Tok::And, 2),
+                ('|', Some('|')) => (Tok::Or, 2),
+                ('&' | '|', _) => return Err(err(col, format!("'{c}' alone: write '{c}{c}'"))),
+                ('\'', _) => return Err(err(
+                    col,
+                    "strings take double quotes: country == \"US\", not 'US' (in a shell: --where 'country == \"US\"')",
+                )),
+                ('"', _) => {
+                    let (bytes, len) = string(&chars[i..], col)?;
+                    (Tok::Str(bytes), len)
                 }
-                (Tok::Name(name), end + 2)
-            }
-            _ if c.is_ascii_digit() || ((c == '-' || c == '.') && next.is_some_and(|n| n.is_ascii_digit())) => {
-                number(&chars[i..], col)?
-            }
-            _ if name_start(c) => {
-                let len = chars[i..].iter().take_while(|&&c| name_char(c)).count();
-                (Tok::Name(chars[i..i + len].iter().collect()), len)
-            }
-            _ => return Err(err(col, format!("unexpected character '{}'", c.escape_debug()))),
-        };
+                ('`', _) => {
+                    let end = chars[i + 1..]
+                        .iter()
+                        .position(|&c| c == '`')
+                        .ok_or_else(|| err(col, "a name opened with '`' is not closed"))?;
+                    let name: String = chars[i + 1..i + 1 + end].iter().collect();
+                    if name.is_empty() {
+                        return Err(err(col, "an empty name"));
+                    }
+                    (Tok::Name(name), end + 2)
+                }
+                _ if c.is_ascii_digit() || ((c == '-' || c == '.') && next.is_some_and(|n| n.is_ascii_digit())) => {
+                    number(&chars[i..], col)?
+                }
+                _ if name_start(c) => {
+                    let len = chars[i..].iter().take_while(|&&c| name_char(c)).count();
+                    (Tok::Name(chars[i..i + len].iter().collect()), len)
+                }
+                _ => return Err(err(col, format!("unexpected character '{}'", c.escape_debug()))),
+            };
         out.push((col, tok));
         i += len;
     }
@@ -508,6 +591,9 @@ struct Parser {
     tokens: Vec<(usize, Tok)>,
     at: usize,
     depth: usize,
+    /// Each regex's compiled size limit, and its lazy DFA's.
+    regex_size: usize,
+    dfa_size: usize,
 }
 
 impl Parser {
@@ -645,11 +731,16 @@ impl Parser {
                 };
                 let pattern = String::from_utf8(pattern).map_err(|_| err(scol, "a regex must be UTF-8 text"))?;
                 let re = regex::bytes::RegexBuilder::new(&pattern)
-                    .size_limit(REGEX_SIZE)
-                    .dfa_size_limit(REGEX_DFA_SIZE)
+                    .size_limit(self.regex_size)
+                    .dfa_size_limit(self.dfa_size)
                     .build()
                     .map_err(|e| {
                         let why = match e {
+                            regex::Error::CompiledTooBig(_) if self.regex_size < REGEX_SIZE => format!(
+                                "too large once compiled (over {} KiB, each regex's share of {} MiB)",
+                                self.regex_size >> 10,
+                                REGEXES_SIZE >> 20
+                            ),
                             regex::Error::CompiledTooBig(_) => "too large once compiled (over 1 MiB)".to_owned(),
                             other => other.to_string().lines().last().unwrap_or_default().trim().to_owned(),
                         };

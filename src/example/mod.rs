@@ -52,6 +52,7 @@ pub mod out;
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod proto;
 pub mod short;
+pub mod sought;
 pub(crate) mod text;
 pub mod tf_parser;
 pub mod view;

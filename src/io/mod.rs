@@ -29,6 +29,7 @@ pub mod aux_file;
 pub mod deflate;
 pub mod inflate;
 pub mod input;
+pub mod made_dirs;
 pub mod output_file;
 pub mod output_set;
 pub mod readahead;

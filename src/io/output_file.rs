@@ -9,6 +9,7 @@
 
 use super::deflate::ParallelGzip;
 use super::input::show_path;
+use super::made_dirs::MadeDirs;
 use super::snappy::SnappyWriter;
 use super::Compression;
 use anyhow::{Context, Result};
@@ -116,6 +117,9 @@ pub struct AtomicOutput {
     written: Arc<AtomicU64>,
     /// Removes the temporary file if the process is interrupted.
     _cleanup: Option<cleanup::Guard>,
+    /// The missing directories made for it (last: dropped after the
+    /// temporary file, so they are empty then).
+    dirs: Option<MadeDirs>,
 }
 
 /// An [`AtomicOutput`] whose bytes are all written (its compressed stream
@@ -129,6 +133,7 @@ pub struct Finished {
     target: Option<PathBuf>,
     name: String,
     _cleanup: Option<cleanup::Guard>,
+    dirs: Option<MadeDirs>,
 }
 
 impl AtomicOutput {
@@ -143,6 +148,7 @@ impl AtomicOutput {
     /// threads when more than one (see [`super::deflate`]).
     pub fn create_threaded(path: &Path, compression: Compression, threads: usize) -> Result<AtomicOutput> {
         let mut guard = None;
+        let mut dirs = None;
         let as_bytes = path.as_os_str().as_encoded_bytes();
         if let Some(local) = super::remote::file_url(as_bytes) {
             let local = PathBuf::from(String::from_utf8_lossy(local).into_owned());
@@ -167,6 +173,11 @@ impl AtomicOutput {
                     show_path(path)
                 ),
                 existing => {
+                    // Missing directories are made, as `mkdir -p` (by
+                    // every writer alike), and removed if it fails.
+                    if existing.is_err() {
+                        dirs = Some(MadeDirs::above(path, "")?);
+                    }
                     // Through a symlink, replace (or create) the file it
                     // points to, not the link, as `cp` does.
                     let real = match existing {
@@ -211,6 +222,7 @@ impl AtomicOutput {
             },
             written,
             _cleanup: guard,
+            dirs,
         })
     }
 
@@ -281,6 +293,7 @@ impl AtomicOutput {
             target: self.target,
             name,
             _cleanup: self._cleanup,
+            dirs: self.dirs,
         })
     }
 }
@@ -312,6 +325,9 @@ impl Finished {
             }
             (Dest::Upload(upload), _) => upload.commit()?,
             _ => {}
+        }
+        if let Some(dirs) = self.dirs {
+            dirs.keep();
         }
         Ok(())
     }

@@ -51,6 +51,7 @@
 //! ```
 
 use super::input::{show_path, Input};
+use super::made_dirs::MadeDirs;
 use super::output_file::{cleanup, AtomicOutput, Finished};
 use super::Compression;
 use anyhow::{bail, Context, Result};
@@ -80,10 +81,9 @@ pub struct OutputSet {
     /// Which output holds each identity (a map: creating N outputs costs N
     /// look-ups, not N²/2 comparisons).
     owners: HashMap<PathBuf, usize>,
-    /// Directories created for the outputs, outermost first: removed (if
-    /// empty) when the set is dropped without a successful commit.
-    made_dirs: Vec<PathBuf>,
-    _dir_guards: Vec<cleanup::DirGuard>,
+    /// Directories created for the outputs: removed (if empty) when the
+    /// set is dropped without a successful commit.
+    made_dirs: Vec<MadeDirs>,
     committed: bool,
 }
 
@@ -91,10 +91,12 @@ impl Drop for OutputSet {
     fn drop(&mut self) {
         // The temporary files first, then the directories made for them.
         self.slots.clear();
-        if !self.committed {
-            for dir in self.made_dirs.iter().rev() {
-                let _ = std::fs::remove_dir(dir);
-            }
+        if self.committed {
+            self.made_dirs.drain(..).for_each(MadeDirs::keep);
+        }
+        // Else dropped: each removes what it made, the latest first.
+        while let Some(dirs) = self.made_dirs.pop() {
+            drop(dirs);
         }
     }
 }
@@ -111,7 +113,6 @@ impl OutputSet {
             keys: Vec::new(),
             owners: HashMap::new(),
             made_dirs: Vec::new(),
-            _dir_guards: Vec::new(),
             committed: false,
         }
     }
@@ -145,48 +146,8 @@ impl OutputSet {
     /// Creates the missing directories above the local output `path`, as
     /// `mkdir -p` would, remembering them to remove on failure.
     fn make_dirs(&mut self, path: &Path) -> Result<()> {
-        let Some(local) = local_path(path) else {
-            return Ok(());
-        };
-        let Some(parent) = local.parent().filter(|p| !p.as_os_str().is_empty()) else {
-            return Ok(());
-        };
-        if parent.is_dir() {
-            return Ok(());
-        }
-        let mut missing = Vec::new();
-        let mut dir = parent;
-        while std::fs::symlink_metadata(dir).is_err() {
-            missing.push(dir.to_path_buf());
-            match dir.parent() {
-                Some(up) if !up.as_os_str().is_empty() => dir = up,
-                _ => break,
-            }
-        }
-        let mut made = Vec::new();
-        let mut failed = None;
-        for dir in missing.iter().rev() {
-            match std::fs::create_dir(dir) {
-                Ok(()) => made.push(dir.clone()),
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-                Err(e) => {
-                    failed = Some((dir.clone(), e));
-                    break;
-                }
-            }
-        }
-        if !made.is_empty() {
-            self._dir_guards.push(cleanup::DirGuard::new(&made));
-            self.made_dirs.extend(made);
-        }
-        if let Some((dir, e)) = failed {
-            bail!(
-                "{} {}: cannot create the directory {}: {e}",
-                self.flag,
-                show_path(path),
-                show_path(&dir)
-            );
-        }
+        let dirs = MadeDirs::above(path, &self.flag)?;
+        self.made_dirs.push(dirs);
         Ok(())
     }
 

@@ -462,6 +462,12 @@ where
         }
         _ => super::run(workers, produce, each, sink),
     };
+    // --strict: a --where name that no record read has fails the run
+    // (before any output is committed).
+    let result = result.and_then(|()| match how.filter.and_then(Where::strict_error) {
+        Some(e) => Err(e.into()),
+        None => Ok(()),
+    });
     (shared.summary(), result)
 }
 

@@ -12,9 +12,11 @@
 
 use super::batches::{Record, Work};
 use super::Output;
+use crate::example::sought::{Sought, Unmatched};
 use crate::example::{Decoder, FeatureView, Kind, MessageType};
 use crate::record::append_framed_with_crc;
 use anyhow::{bail, Result};
+use std::collections::hash_map::Entry;
 
 /// What one batch becomes: its records framed, back to back, and per
 /// record its group and where it ends in `bytes`.
@@ -22,6 +24,10 @@ use anyhow::{bail, Result};
 pub struct Framed {
     pub bytes: Vec<u8>,
     pub records: Vec<(u32, usize)>,
+    /// With split's `--by`: per record, the hash of its key (the feature's
+    /// values) and where the key ends in `keys`.
+    pub key_ends: Vec<(u64, usize)>,
+    pub keys: Vec<u8>,
 }
 
 impl Output for Framed {
@@ -32,6 +38,8 @@ impl Output for Framed {
     fn clear(&mut self) {
         self.bytes.clear();
         self.records.clear();
+        self.key_ends.clear();
+        self.keys.clear();
     }
 }
 
@@ -61,6 +69,11 @@ impl Work for Frame<'_> {
 
     fn record(&self, decoder: &mut Decoder, record: &Record<'_>, out: &mut Framed) -> Result<()> {
         let group = match self.route {
+            Some(route) if route.by.is_some() => {
+                let (group, hash) = route.group_keyed(decoder, record, &mut out.keys)?;
+                out.key_ends.push((hash, out.keys.len()));
+                group
+            }
             Some(route) => route.group(decoder, record)?,
             None => 0,
         };
@@ -80,8 +93,9 @@ pub struct Route {
     ends: Vec<f64>,
     seed: u64,
     /// `--by`: the feature whose values are hashed (an Example's feature, a
-    /// SequenceExample's context feature).
+    /// SequenceExample's context feature), and whether a record read has it.
     by: Option<String>,
+    sought: Sought,
 }
 
 impl Route {
@@ -90,9 +104,14 @@ impl Route {
         if weights.is_empty() || weights.iter().any(|w| !(w.is_finite() && *w > 0.0)) {
             bail!("each ratio must be a positive number");
         }
-        let total: f64 = weights.iter().sum();
+        // Scaled by the largest first: each is then in (0, 1] and their sum
+        // at most their number, finite whatever the weights (1e308 twice
+        // would otherwise sum to infinity and send every record to the last).
+        let largest = weights.iter().copied().fold(0.0, f64::max);
+        let scaled: Vec<f64> = weights.iter().map(|w| w / largest).collect();
+        let total: f64 = scaled.iter().sum();
         let mut acc = 0.0;
-        let mut ends: Vec<f64> = weights
+        let mut ends: Vec<f64> = scaled
             .iter()
             .map(|w| {
                 acc += w;
@@ -100,7 +119,26 @@ impl Route {
             })
             .collect();
         *ends.last_mut().expect("not empty") = 1.0;
-        Ok(Route { ends, seed, by })
+        let sought = Sought::new(by.as_deref());
+        Ok(Route { ends, seed, by, sought })
+    }
+
+    /// Each group's share of [0, 1) (what --ratio asks of it).
+    pub fn shares(&self) -> Vec<f64> {
+        let mut start = 0.0;
+        self.ends
+            .iter()
+            .map(|&end| {
+                let share = end - start;
+                start = end;
+                share
+            })
+            .collect()
+    }
+
+    /// `--by`: the feature if no record read has it (with a likely name meant).
+    pub fn unmatched(&self) -> Vec<Unmatched> {
+        self.sought.unmatched()
     }
 
     /// The group of a hash: where its top 53 bits, as a fraction of 1,
@@ -114,9 +152,20 @@ impl Route {
     pub fn group(&self, decoder: &mut Decoder, record: &Record<'_>) -> Result<u32> {
         let hash = match &self.by {
             None => xxhash_rust::xxh3::xxh3_64_with_seed(record.payload, self.seed),
-            Some(name) => self.hash_feature(decoder, record, name)?,
+            Some(name) => {
+                let mut key = Vec::with_capacity(64);
+                self.hash_feature(decoder, record, name, &mut key)?
+            }
         };
         Ok(self.group_of(hash))
+    }
+
+    /// With `--by`: the group of one record and the hash of its key, the
+    /// key appended to `keys` (see [`describe_key`]).
+    pub fn group_keyed(&self, decoder: &mut Decoder, record: &Record<'_>, keys: &mut Vec<u8>) -> Result<(u32, u64)> {
+        let name = self.by.as_deref().unwrap_or_default();
+        let hash = self.hash_feature(decoder, record, name, keys)?;
+        Ok((self.group_of(hash), hash))
     }
 
     /// The hash of feature `name`'s values: its kind and each value (int64
@@ -124,7 +173,7 @@ impl Route {
     /// so equal values hash equal whatever the record's other features or
     /// their order. A record without it hashes as "missing": all such
     /// records go to one split.
-    fn hash_feature(&self, decoder: &mut Decoder, record: &Record<'_>, name: &str) -> Result<u64> {
+    fn hash_feature(&self, decoder: &mut Decoder, record: &Record<'_>, name: &str, key: &mut Vec<u8>) -> Result<u64> {
         let features = match record.ty {
             MessageType::Example => decoder.example(record.payload, record.strict).map(|e| e.features()),
             MessageType::SequenceExample => decoder
@@ -137,6 +186,7 @@ impl Route {
             ),
         }
         .map_err(|e| super::batches::decode_error(record.name, record.index, record.offset, e))?;
+        self.sought.note(features);
         // The last entry of a name wins, as protobuf reads a map.
         let value = features.and_then(|f| {
             f.raw_entries()
@@ -144,12 +194,12 @@ impl Route {
                 .last()
                 .map(|(_, v)| v)
         });
-        let mut key = Vec::with_capacity(64);
+        let start = key.len();
         match value {
             None => key.push(0xff),
-            Some(v) => value_key(&v, &mut key),
+            Some(v) => value_key(&v, key),
         }
-        Ok(xxhash_rust::xxh3::xxh3_64_with_seed(&key, self.seed))
+        Ok(xxhash_rust::xxh3::xxh3_64_with_seed(&key[start..], self.seed))
     }
 }
 
@@ -188,6 +238,103 @@ fn value_key(v: &FeatureView<'_>, key: &mut Vec<u8>) {
     }
 }
 
+/// A key as [`value_key`] wrote it, for people: `(missing)`, `(no kind)`,
+/// one value as it is (a string quoted), several as a list.
+pub fn describe_key(key: &[u8]) -> String {
+    let Some((&tag, rest)) = key.split_first() else {
+        return String::new();
+    };
+    let mut values: Vec<String> = Vec::new();
+    match tag {
+        0xff => return "(missing)".to_owned(),
+        0 => return "(no kind)".to_owned(),
+        1 => values.extend(
+            rest.chunks_exact(8)
+                .map(|c| i64::from_le_bytes(c.try_into().unwrap_or_default()).to_string()),
+        ),
+        2 => values.extend(
+            rest.chunks_exact(4)
+                .map(|c| f32::from_bits(u32::from_le_bytes(c.try_into().unwrap_or_default())).to_string()),
+        ),
+        _ => {
+            let mut at = rest;
+            while at.len() >= 8 {
+                let n = (u64::from_le_bytes(at[..8].try_into().unwrap_or_default()) as usize).min(at.len() - 8);
+                let v = &at[8..8 + n];
+                values.push(match std::str::from_utf8(v) {
+                    Ok(t) => format!("{t:?}"),
+                    Err(_) => format!("<{} bytes>", v.len()),
+                });
+                at = &at[8 + n..];
+            }
+        }
+    }
+    match values.len() {
+        0 => "(no values)".to_owned(),
+        1 => values.swap_remove(0),
+        _ => format!("[{}]", values.join(", ")),
+    }
+}
+
+/// Distinct `--by` keys counted by [`Keys`] (about 24 MB of table at most);
+/// later new keys are not counted.
+const MAX_KEYS: usize = 1_000_000;
+
+/// split `--by`: records and distinct keys per split, and the heaviest key.
+#[derive(Debug, Default)]
+pub struct Keys {
+    /// Per key hash: its records and its group.
+    counts: std::collections::HashMap<u64, (u64, u32)>,
+    /// More than [`MAX_KEYS`] distinct keys were met.
+    pub capped: bool,
+    /// The key with the most records: its hash, records, group and bytes.
+    heaviest: Option<(u64, u64, u32, Vec<u8>)>,
+}
+
+impl Keys {
+    /// Tallies one batch's records (in record order).
+    pub fn add(&mut self, framed: &Framed) {
+        let mut start = 0;
+        for (&(group, _), &(hash, end)) in framed.records.iter().zip(&framed.key_ends) {
+            let key = &framed.keys[start.min(end)..end];
+            start = end;
+            let full = self.counts.len() >= MAX_KEYS;
+            let n = match self.counts.entry(hash) {
+                Entry::Occupied(mut e) => {
+                    e.get_mut().0 += 1;
+                    e.get().0
+                }
+                Entry::Vacant(e) if !full => e.insert((1, group)).0,
+                Entry::Vacant(_) => {
+                    self.capped = true;
+                    continue;
+                }
+            };
+            match &mut self.heaviest {
+                Some((h, most, ..)) if *h == hash => *most = n,
+                Some((_, most, ..)) if *most >= n => {}
+                _ => self.heaviest = Some((hash, n, group, key.to_vec())),
+            }
+        }
+    }
+
+    /// Distinct keys counted per group (of `groups`).
+    pub fn per_group(&self, groups: usize) -> Vec<u64> {
+        let mut keys = vec![0u64; groups];
+        for &(_, g) in self.counts.values() {
+            if let Some(k) = keys.get_mut(g as usize) {
+                *k += 1;
+            }
+        }
+        keys
+    }
+
+    /// The key with the most records: described, its records and group.
+    pub fn heaviest(&self) -> Option<(String, u64, u32)> {
+        self.heaviest.as_ref().map(|(_, n, g, key)| (describe_key(key), *n, *g))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,6 +350,12 @@ mod tests {
         assert!((9_500..10_500).contains(&counts[1]), "{counts:?}");
         assert!((9_500..10_500).contains(&counts[2]), "{counts:?}");
         assert_eq!(route.group_of(0), 0, "mix(0) is 0");
+        // Weights whose sum overflows, or that underflow when divided by
+        // their sum, still share the records as their ratios say.
+        for weights in [[1e308, 1e308], [f64::MAX, f64::MAX], [5e-324, 5e-324]] {
+            let route = Route::new(&weights, 0, None).unwrap();
+            assert_eq!(route.ends, [0.5, 1.0], "{weights:?}");
+        }
         assert!(Route::new(&[1.0, 0.0], 0, None).is_err());
         assert!(Route::new(&[], 0, None).is_err());
     }

@@ -47,7 +47,14 @@ fn writes_one_line_per_record_beside_each_input() {
         expected_index(&a)
     );
     assert!(!Path::new(&format!("{fa}.idx")).exists());
-    let line = dir.tfr(&["index", "--out-dir", "nope", "a.tfrecord"]).run().fails(2);
+    // A missing --out-dir is made (as every writer makes its directories);
+    // a file there is refused.
+    dir.tfr(&["index", "--out-dir", "new/dir", "a.tfrecord"]).run().ok();
+    assert!(dir.path("new/dir/a.tfrecord.idx").is_file());
+    let line = dir
+        .tfr(&["index", "--out-dir", "a.tfrecord", "a.tfrecord"])
+        .run()
+        .fails(2);
     assert!(line.contains("not a directory"), "{line}");
     // Two inputs of one name would write one index: refused before any.
     std::fs::create_dir(dir.path("sub")).unwrap();
@@ -85,6 +92,15 @@ fn damaged_compressed_and_piped_inputs_get_no_index() {
         "{line}"
     );
     assert!(!Path::new(&format!("{g}.idx")).exists());
+    // The command it names writes the uncompressed copy, which indexes.
+    let plain = g.strip_suffix(".gz").unwrap();
+    assert!(
+        line.contains(&format!("tfr reshard {g} -o {plain}, then tfr index {plain}")),
+        "{line}"
+    );
+    tfr(&["reshard", &g, "-o", plain]).run().ok();
+    assert_eq!(std::fs::read(plain).unwrap(), good);
+    tfr(&["index", plain]).run().ok();
     let line = tfr(&["index", "-"]).stdin(&good).run().fails(2);
     assert!(line.contains("standard input"), "{line}");
     // One bad input among good ones: the good ones are indexed, exit 2.

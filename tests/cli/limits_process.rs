@@ -208,12 +208,13 @@ fn a_read_only_target_is_refused_and_kept() {
 fn output_names_are_escaped_in_messages() {
     let dir = Dir::new();
     dir.write("in.jsonl", b"{\"a\": [1]}\n");
+    // A directory cannot be made under a file: the error names both.
     let line = dir
-        .tfr(&["from-jsonl", "in.jsonl", "-o", "no\x1bdir/out\n.tfrecord"])
+        .tfr(&["from-jsonl", "in.jsonl", "-o", "in.jsonl/no\x1bdir/out\n.tfrecord"])
         .run()
         .fails(2);
     assert!(
-        line.starts_with("tfr: no\\x1bdir/out\\n.tfrecord: cannot create"),
+        line.starts_with("tfr: in.jsonl/no\\x1bdir/out\\n.tfrecord: cannot create the directory in.jsonl/no\\x1bdir"),
         "{line}"
     );
     assert!(!line.contains('\n') && !line.contains('\x1b'), "{line:?}");

@@ -38,6 +38,7 @@ mod remote;
 mod remote_hostile;
 mod report;
 mod reshard;
+mod review3;
 mod schema;
 mod shuffle;
 mod snappy;

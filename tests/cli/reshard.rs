@@ -266,10 +266,6 @@ fn refusals_are_one_line() {
     let input = dir.write("in.tfrecord", &framed(&payloads(10)));
     for (args, want) in [
         (
-            vec!["reshard", "in.tfrecord", "-o", "o.tfrecord"],
-            "--shards N or --shard-size SIZE",
-        ),
-        (
             vec!["reshard", "-", "-o", "o.tfrecord", "--shards", "2"],
             "stdin cannot be",
         ),

@@ -598,11 +598,13 @@ fn salvage_compression_can_be_forced() {
 fn unwritable_salvage_fails_without_leaving_files() {
     let dir = Dir::new();
     let path = dir.write("in.tfrecord", &framed(&payloads(3)));
-    let out = dir.path("no/such/dir/out.tfrecord");
+    // Under a file no directory can be made: one line, nothing left.
+    let out = dir.path("in.tfrecord/dir/out.tfrecord");
     let line = tfr(&["verify-crc", &path, "--salvage", out.to_str().unwrap()])
         .run()
         .fails(2);
-    assert!(line.contains("cannot create a temporary file"), "{line}");
+    assert!(line.contains("cannot create the directory"), "{line}");
+    assert_eq!(std::fs::read_dir(dir.path("")).unwrap().count(), 1);
 }
 
 /// The damage kind tfr names for a fixture: TensorFlow's, except where tfr

@@ -109,6 +109,25 @@ def main() -> None:
         assert len(picked) == expected > 0 and all(r["feature1"] == 2 for r in picked), len(picked)
         print("columns and where: ok")
 
+        # Files named like options are paths (tfr gets them after "--"):
+        # a file "--where=feature1==2" must not filter, "-n" must not cut.
+        for odd in ["--where=feature1==2", "-n", "--help", "-o.tfrecord"]:
+            path = os.path.join(tmp, odd)
+            with open(path, "wb") as f:
+                f.write(notebook * 2)
+            # Relative names, on the driver (Ray's workers start elsewhere):
+            # the schema pass, and each read task's body called here.
+            cwd = os.getcwd()
+            os.chdir(tmp)
+            try:
+                plan = tr.TfrDatasource(odd, part_size=25_000)
+                assert plan._records == 400, (odd, plan._records)
+                rows = sum(t.num_rows for task in plan.get_read_tasks(2) for t in task._read_fn())
+            finally:
+                os.chdir(cwd)
+            assert rows == 400, (odd, rows)
+        print("paths named like options: ok")
+
         # Damage: one exception on the driver naming the file and record.
         damaged = bytearray(notebook * 5)
         damaged[len(damaged) * 3 // 4] ^= 0xFF
