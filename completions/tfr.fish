@@ -27,9 +27,9 @@ end
 complete -c tfr -n "__fish_tfr_needs_command" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
-complete -c tfr -n "__fish_tfr_needs_command" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_needs_command" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_needs_command" -s q -l quiet -d 'Never show progress bars'
-complete -c tfr -n "__fish_tfr_needs_command" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_needs_command" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_needs_command" -s V -l version -d 'Print version'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "cat" -d 'Print every record (or a range, or a random sample, of them).'
@@ -38,7 +38,7 @@ complete -c tfr -n "__fish_tfr_needs_command" -f -a "count" -d 'Count the record
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "verify-crc" -d 'Check both CRCs of every record; report every fault; salvage the rest.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "to-jsonl" -d 'Write records as JSON lines: one compact object per record.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "from-jsonl" -d 'Write JSON lines as TFRecord records: the reverse of to-jsonl.'
-complete -c tfr -n "__fish_tfr_needs_command" -f -a "reshard" -d 'Rewrite records into shards: N balanced by records, or at most a size each.'
+complete -c tfr -n "__fish_tfr_needs_command" -f -a "reshard" -d 'Merge, filter, recompress or shard records: into one file, N shards, or shards of at most a size.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "split" -d 'Split records into train/eval/test by a stable hash.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "to-csv" -d 'Write records as CSV: a header of feature names, one row per record.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "to-wds" -d 'Write records as WebDataset tar shards: one sample per record.'
@@ -55,13 +55,13 @@ complete -c tfr -n "__fish_tfr_needs_command" -f -a "to-arrow" -d 'Write records
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "from-parquet" -d 'Write the rows of Parquet files as TFRecord records (tf.train.Example).'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "from-arrow" -d 'Write the rows of Arrow IPC files or streams as TFRecord records.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c tfr -n "__fish_tfr_using_subcommand cat" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -l compression -d 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow\'s SNAPPY): detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
-complete -c tfr -n "__fish_tfr_using_subcommand cat" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
-complete -c tfr -n "__fish_tfr_using_subcommand cat" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -l max-record-size -d 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog' -r
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N): N workers cover them exactly once (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -s f -l format -d 'Output format' -r -f -a "text\t'protobuf text format, as Python\'s text_format.MessageToString prints it'
 json\t'The JSONL mapping (as to-jsonl), one line per record, no comment lines'
 protojson\t'Protobuf\'s JSON mapping (json_format.MessageToJson), one line per record'"
@@ -78,27 +78,27 @@ complete -c tfr -n "__fish_tfr_using_subcommand cat" -l skip -d 'Skip the first 
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -s n -l limit -d 'Stop after N records (over the inputs taken together)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l sample -d 'A uniform random sample of N records of the inputs taken together (reservoir sampling: one pass, holding N records), in input order' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l seed -d 'Seed for --sample (the same seed picks the same records; default: a new sample each run)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand cat" -l where -d 'Only the records whose features match EXPR: comparisons (\'label == 1\', \'score >= 0.5\', \'country == "US"\', \'label in [1, 2]\'), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (\'image/filename ~ "^img_00"\'), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records' -r
-complete -c tfr -n "__fish_tfr_using_subcommand cat" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -l where -d 'Only the records whose features match EXPR (\'label == 1 && country == "US"\', \'has(image/encoded)\'; the language: `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
-complete -c tfr -n "__fish_tfr_using_subcommand cat" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l full -d 'Print every value in full, on a terminal too'
-complete -c tfr -n "__fish_tfr_using_subcommand cat" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written) instead of a warning: a misspelt name otherwise matches nothing'
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -s q -l quiet -d 'Never show progress bars'
-complete -c tfr -n "__fish_tfr_using_subcommand cat" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -s V -l version -d 'Print version'
 complete -c tfr -n "__fish_tfr_using_subcommand head" -s n -l lines -d 'Number of records to print (over all inputs together)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l skip -d 'Skip the first N records of the inputs taken together (hopped over header by header on plain files)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand head" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
+complete -c tfr -n "__fish_tfr_using_subcommand head" -l compression -d 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow\'s SNAPPY): detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
-complete -c tfr -n "__fish_tfr_using_subcommand head" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
-complete -c tfr -n "__fish_tfr_using_subcommand head" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
+complete -c tfr -n "__fish_tfr_using_subcommand head" -l max-record-size -d 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog' -r
+complete -c tfr -n "__fish_tfr_using_subcommand head" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N): N workers cover them exactly once (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand head" -s f -l format -d 'Output format' -r -f -a "text\t'protobuf text format, as Python\'s text_format.MessageToString prints it'
 json\t'The JSONL mapping (as to-jsonl), one line per record, no comment lines'
 protojson\t'Protobuf\'s JSON mapping (json_format.MessageToJson), one line per record'"
@@ -111,49 +111,49 @@ complete -c tfr -n "__fish_tfr_using_subcommand head" -l max-bytes -d 'On a term
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l max-values -d 'On a terminal, lists longer than N show their first N values and a summary (`# ... 504 more (512 floats, min -2.3, max 2.1)`). Given, lists (only) are shortened on a pipe too' -r
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand head" -l where -d 'Only the records whose features match EXPR: comparisons (\'label == 1\', \'score >= 0.5\', \'country == "US"\', \'label in [1, 2]\'), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (\'image/filename ~ "^img_00"\'), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records' -r
+complete -c tfr -n "__fish_tfr_using_subcommand head" -l where -d 'Only the records whose features match EXPR (\'label == 1 && country == "US"\', \'has(image/encoded)\'; the language: `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
-complete -c tfr -n "__fish_tfr_using_subcommand head" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand head" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l full -d 'Print every value in full, on a terminal too'
-complete -c tfr -n "__fish_tfr_using_subcommand head" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written) instead of a warning: a misspelt name otherwise matches nothing'
+complete -c tfr -n "__fish_tfr_using_subcommand head" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand head" -s q -l quiet -d 'Never show progress bars'
-complete -c tfr -n "__fish_tfr_using_subcommand head" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand head" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand head" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand head" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand count" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
+complete -c tfr -n "__fish_tfr_using_subcommand count" -l compression -d 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow\'s SNAPPY): detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
-complete -c tfr -n "__fish_tfr_using_subcommand count" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
-complete -c tfr -n "__fish_tfr_using_subcommand count" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
+complete -c tfr -n "__fish_tfr_using_subcommand count" -l max-record-size -d 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog' -r
+complete -c tfr -n "__fish_tfr_using_subcommand count" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N): N workers cover them exactly once (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand count" -l by -d 'Records per value of FEATURE, most frequent first (then by value): a record counts once under each distinct value it has (a list [1, 2, 2] counts under 1 and 2); records without the feature are counted as (missing), with an empty list as (no values). At most 1,000,000 distinct values (or 64 MiB of them) are told apart; the records of any further value are counted as (other values), with a warning. The table shows the 1,000 most frequent values and a row for the rest; --json lists every one. SequenceExamples and ELWC: their context' -r
 complete -c tfr -n "__fish_tfr_using_subcommand count" -s t -l type -d 'Payload type (for --where and --by; the first record decides when auto)' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example; an ExampleListWithContext when that reading has names made of nested protobuf and the ELWC reading does not (from-jsonl: when the line\'s keys are "examples" and "context")'
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
 elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
 raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
-complete -c tfr -n "__fish_tfr_using_subcommand count" -l where -d 'Only the records whose features match EXPR: comparisons (\'label == 1\', \'score >= 0.5\', \'country == "US"\', \'label in [1, 2]\'), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (\'image/filename ~ "^img_00"\'), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records' -r
-complete -c tfr -n "__fish_tfr_using_subcommand count" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand count" -l where -d 'Only the records whose features match EXPR (\'label == 1 && country == "US"\', \'has(image/encoded)\'; the language: `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand count" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand count" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
-complete -c tfr -n "__fish_tfr_using_subcommand count" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand count" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand count" -l json -d 'Print JSON: {"files": [{"file", "records"[, "error"]}], "total"}; with --by: {"by", "total", "values": [{"value", "records"}], "missing", "no_values"[, "other"]}'
-complete -c tfr -n "__fish_tfr_using_subcommand count" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written) instead of a warning: a misspelt name otherwise matches nothing'
+complete -c tfr -n "__fish_tfr_using_subcommand count" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand count" -s q -l quiet -d 'Never show progress bars'
-complete -c tfr -n "__fish_tfr_using_subcommand count" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand count" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand count" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand count" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
+complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l compression -d 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow\'s SNAPPY): detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
-complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
-complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
+complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l max-record-size -d 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog' -r
+complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N): N workers cover them exactly once (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l salvage -d 'Write every intact record of every input, in order and byte-identical, to OUT (\'-\' for stdout). OUT is written through a temporary file and renamed into place at the end; its directory must exist' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l salvage-compression -d 'Compression of the salvage file [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]' -r -f -a "none\t'Plain, not compressed'
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
@@ -164,24 +164,24 @@ example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
 elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
 raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
-complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
-complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l json -d 'Print the report as one JSON document on stdout: {"files": [{"file", "compression", "intact_records", "faults": [{"record", "offset", "kind", "message", "bytes_skipped", "resumed"}], "bytes_lost", "status"[, "error"]}], "total": {...}, "intact": bool}'
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l payloads -d 'Also check every intact payload as TensorFlow\'s C++ parser reads it (tf.io.parse_example, parse_single_example: what training uses): each record it would reject, or read other values from than protobuf (and tfr) does, is reported with the reason; exit 1. Checks Examples (parse_example) and SequenceExamples (parse_sequence_example), each file by its first record; ELWC files are said to be unchecked. A record over --max-record-size is not held: its CRCs are checked as it streams past, its payload is reported as not checked (exit 1)'
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -s q -l quiet -d 'Never show progress bars'
-complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l compression -d 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow\'s SNAPPY): detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
-complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
-complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l max-record-size -d 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N): N workers cover them exactly once (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s t -l type -d 'Payload type' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example; an ExampleListWithContext when that reading has names made of nested protobuf and the ELWC reading does not (from-jsonl: when the line\'s keys are "examples" and "context")'
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
@@ -196,15 +196,15 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l skip -d 'Skip the f
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s n -l limit -d 'Stop after N records (over the inputs taken together)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l sample -d 'A uniform random sample of N records of the inputs taken together (reservoir sampling: one pass, holding N records), in input order' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l seed -d 'Seed for --sample (the same seed picks the same records; default: a new sample each run)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l where -d 'Only the records whose features match EXPR: comparisons (\'label == 1\', \'score >= 0.5\', \'country == "US"\', \'label in [1, 2]\'), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (\'image/filename ~ "^img_00"\'), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records' -r
-complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l where -d 'Only the records whose features match EXPR (\'label == 1 && country == "US"\', \'has(image/encoded)\'; the language: `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
-complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
-complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written) instead of a warning: a misspelt name otherwise matches nothing'
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s q -l quiet -d 'Never show progress bars'
-complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s V -l version -d 'Print version'
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s o -l output -d 'The TFRecord file to write (\'-\' for stdout). It appears only when every line converted. Its directory must exist (as for a shell redirect; reshard, split and shuffle create theirs)' -r -F
@@ -224,22 +224,22 @@ complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l max-line-size -d 
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l on-kind-change -d 'When a feature\'s kind changes between lines. error: a feature seen as float takes later integers as floats (exact up to 2^24 in magnitude; a warning names the first line whose integer float32 holds only rounded), and any other change (int64 then float, bytes and numbers) stops the run naming both lines, exit 2, nothing written; keep: each line is written with the kinds it reads as, and a warning per feature names the lines (TensorFlow parses a feature as one kind, so such a file fails its parse spec)' -r -f -a "error\t'Integers after floats become floats; other changes are errors'
 keep\t'Every line as it reads; a warning per feature'"
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l max-aux-size -d 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused' -r
-complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
-complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s q -l quiet -d 'Never show progress bars'
-complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l compression -d 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow\'s SNAPPY): detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
-complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
-complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l max-record-size -d 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog' -r
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N): N workers cover them exactly once (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -s o -l output -d 'The output: without --shards or --shard-size, exactly this file (merged, recompressed as its name says, filtered with --where); with them, DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] (5 digits, more from 100000 shards). Missing local directories are created (and removed again if the run fails); an object-store URL works the same' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l shards -d 'N shards, balanced by records (their counts differ by at most one; with more shards than records, some are empty). The records are counted in a first pass: the inputs are read twice (not stdin)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l shard-size -d 'Shards of at most SIZE bytes as written (compressed, for a compressed output; K, M, G: binary units, 100M = 104857600 bytes): a new shard starts when the next record could go over it; a record larger than SIZE alone has a shard of its own. One pass; local outputs only (the count is known at the end)' -r
@@ -247,24 +247,24 @@ complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l output-compression -
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
 zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
-complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l where -d 'Only the records whose features match EXPR: comparisons (\'label == 1\', \'score >= 0.5\', \'country == "US"\', \'label in [1, 2]\'), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (\'image/filename ~ "^img_00"\'), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records' -r
-complete -c tfr -n "__fish_tfr_using_subcommand reshard" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l where -d 'Only the records whose features match EXPR (\'label == 1 && country == "US"\', \'has(image/encoded)\'; the language: `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
-complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
-complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written) instead of a warning: a misspelt name otherwise matches nothing'
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -s q -l quiet -d 'Never show progress bars'
-complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand split" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
+complete -c tfr -n "__fish_tfr_using_subcommand split" -l compression -d 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow\'s SNAPPY): detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
-complete -c tfr -n "__fish_tfr_using_subcommand split" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
-complete -c tfr -n "__fish_tfr_using_subcommand split" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
+complete -c tfr -n "__fish_tfr_using_subcommand split" -l max-record-size -d 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog' -r
+complete -c tfr -n "__fish_tfr_using_subcommand split" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N): N workers cover them exactly once (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand split" -l ratio -d 'The splits and their ratios: NAME=WEIGHT,... (weights are relative: train=8,eval=1,test=1 and train=0.8,eval=0.1,test=0.1 are the same). Names: letters, digits, \'_\', \'-\', \'.\'' -r
 complete -c tfr -n "__fish_tfr_using_subcommand split" -s o -l output -d 'The output of each split: a name holding {split}, replaced by the split\'s name (\'data/{split}.tfrecord.gz\'); with --shards or --shard-size each split is sharded (\'{split}-00000-of-00004...\'). Missing local directories are created (and removed again if the run fails)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand split" -l by -d 'Hash this feature\'s values instead of the whole record (an Example\'s feature, a SequenceExample\'s context feature): records with equal values go to the same split. Records without it all go to one split' -r
@@ -275,24 +275,24 @@ complete -c tfr -n "__fish_tfr_using_subcommand split" -l output-compression -d 
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
 zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
-complete -c tfr -n "__fish_tfr_using_subcommand split" -l where -d 'Only the records whose features match EXPR: comparisons (\'label == 1\', \'score >= 0.5\', \'country == "US"\', \'label in [1, 2]\'), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (\'image/filename ~ "^img_00"\'), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records' -r
-complete -c tfr -n "__fish_tfr_using_subcommand split" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand split" -l where -d 'Only the records whose features match EXPR (\'label == 1 && country == "US"\', \'has(image/encoded)\'; the language: `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand split" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand split" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
-complete -c tfr -n "__fish_tfr_using_subcommand split" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
-complete -c tfr -n "__fish_tfr_using_subcommand split" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written) instead of a warning: a misspelt name otherwise matches nothing'
+complete -c tfr -n "__fish_tfr_using_subcommand split" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand split" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand split" -s q -l quiet -d 'Never show progress bars'
-complete -c tfr -n "__fish_tfr_using_subcommand split" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand split" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand split" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand split" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l compression -d 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow\'s SNAPPY): detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
-complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
-complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l max-record-size -d 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N): N workers cover them exactly once (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -s t -l type -d 'Payload type (all inputs are one dataset: its first record decides)' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example; an ExampleListWithContext when that reading has names made of nested protobuf and the ELWC reading does not (from-jsonl: when the line\'s keys are "examples" and "context")'
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
@@ -308,25 +308,25 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l skip -d 'Skip the fir
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -s n -l limit -d 'Stop after N records (over the inputs taken together)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l sample -d 'A uniform random sample of N records of the inputs taken together (reservoir sampling: one pass, holding N records), in input order' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l seed -d 'Seed for --sample (the same seed picks the same records; default: a new sample each run)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l where -d 'Only the records whose features match EXPR: comparisons (\'label == 1\', \'score >= 0.5\', \'country == "US"\', \'label in [1, 2]\'), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (\'image/filename ~ "^img_00"\'), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l where -d 'Only the records whose features match EXPR (\'label == 1 && country == "US"\', \'has(image/encoded)\'; the language: `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l max-aux-size -d 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused' -r
-complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
-complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
-complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written) instead of a warning: a misspelt name otherwise matches nothing'
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -s q -l quiet -d 'Never show progress bars'
-complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
+complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l compression -d 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow\'s SNAPPY): detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
-complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
-complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l max-record-size -d 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N): N workers cover them exactly once (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -s o -l output -d 'The shards: DIR/NAME.tar writes DIR/NAME-000000.tar, ... (a local directory, created if missing, or an object-store prefix)' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l shard-size -d 'Shards of at most SIZE bytes (K, M, G: binary units); a sample larger than SIZE has a shard of its own' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l shard-records -d 'At most N samples in a shard' -r
@@ -337,15 +337,15 @@ example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
 elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
 raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
-complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l where -d 'Only the records whose features match EXPR: comparisons (\'label == 1\', \'score >= 0.5\', \'country == "US"\', \'label in [1, 2]\'), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (\'image/filename ~ "^img_00"\'), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records' -r
-complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l where -d 'Only the records whose features match EXPR (\'label == 1 && country == "US"\', \'has(image/encoded)\'; the language: `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
-complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
-complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written) instead of a warning: a misspelt name otherwise matches nothing'
+complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -s q -l quiet -d 'Never show progress bars'
-complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -s V -l version -d 'Print version'
 complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -s o -l output -d 'The TFRecord file written (compression from its name: .gz, .zz or .zlib, .snappy; else none)' -r -F
@@ -360,22 +360,22 @@ elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context
 raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
 complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l key -d 'Keep each sample\'s key as a bytes feature of this name' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l max-record-size -d 'The largest member (and sample) held in memory (bytes; K, M, G suffixes): a larger one is refused with an error' -r
-complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
-complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -s q -l quiet -d 'Never show progress bars'
-complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand extract" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
+complete -c tfr -n "__fish_tfr_using_subcommand extract" -l compression -d 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow\'s SNAPPY): detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
-complete -c tfr -n "__fish_tfr_using_subcommand extract" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
-complete -c tfr -n "__fish_tfr_using_subcommand extract" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
+complete -c tfr -n "__fish_tfr_using_subcommand extract" -l max-record-size -d 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog' -r
+complete -c tfr -n "__fish_tfr_using_subcommand extract" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N): N workers cover them exactly once (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand extract" -l feature -d 'The bytes feature whose values are written (an Example\'s feature, a SequenceExample\'s context feature)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand extract" -s o -l output -d 'The directory the files go to (created if missing)' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand extract" -l name -d 'Each file\'s name: {record} (the record\'s number among those read, from 0; {record:06} zero-padded), {index} (its index in its input file), {value} (the value\'s index), {FEATURE} (that feature\'s one value), \'{{\' and \'}}\' for braces; the extension is added' -r
@@ -388,24 +388,24 @@ complete -c tfr -n "__fish_tfr_using_subcommand extract" -l skip -d 'Skip the fi
 complete -c tfr -n "__fish_tfr_using_subcommand extract" -s n -l limit -d 'Stop after N records (over the inputs taken together)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand extract" -l sample -d 'A uniform random sample of N records of the inputs taken together (reservoir sampling: one pass, holding N records), in input order' -r
 complete -c tfr -n "__fish_tfr_using_subcommand extract" -l seed -d 'Seed for --sample (the same seed picks the same records; default: a new sample each run)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand extract" -l where -d 'Only the records whose features match EXPR: comparisons (\'label == 1\', \'score >= 0.5\', \'country == "US"\', \'label in [1, 2]\'), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (\'image/filename ~ "^img_00"\'), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records' -r
-complete -c tfr -n "__fish_tfr_using_subcommand extract" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand extract" -l where -d 'Only the records whose features match EXPR (\'label == 1 && country == "US"\', \'has(image/encoded)\'; the language: `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand extract" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand extract" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
-complete -c tfr -n "__fish_tfr_using_subcommand extract" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
-complete -c tfr -n "__fish_tfr_using_subcommand extract" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written) instead of a warning: a misspelt name otherwise matches nothing'
+complete -c tfr -n "__fish_tfr_using_subcommand extract" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand extract" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand extract" -s q -l quiet -d 'Never show progress bars'
-complete -c tfr -n "__fish_tfr_using_subcommand extract" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand extract" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand extract" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand extract" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand schema" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
+complete -c tfr -n "__fish_tfr_using_subcommand schema" -l compression -d 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow\'s SNAPPY): detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
-complete -c tfr -n "__fish_tfr_using_subcommand schema" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
-complete -c tfr -n "__fish_tfr_using_subcommand schema" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
+complete -c tfr -n "__fish_tfr_using_subcommand schema" -l max-record-size -d 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog' -r
+complete -c tfr -n "__fish_tfr_using_subcommand schema" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N): N workers cover them exactly once (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -s f -l format -d 'Output format: table, json (every statistic; the input of `tfr from-jsonl --schema`), tf (a Python parse spec for TensorFlow), tfdv-schema (schema.pbtxt as TFDV infers it, for `tfr validate`)' -r -f -a "table\t'A table per feature, readable in an 80-column terminal'
 json\t'One JSON document with every statistic (also `tfr from-jsonl --schema` input); documented in the man page and `cargo doc` (tfr::cmd::schema)'
 tf\t'A ready-to-paste Python `feature_description` for tf.io.parse_example'
@@ -417,25 +417,25 @@ elwc\t'tensorflow.serving.ExampleListWithContext: context features per record, e
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -s n -l limit -d 'Scan only the first N records (over all inputs together)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand schema" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
-complete -c tfr -n "__fish_tfr_using_subcommand schema" -l where -d 'Only the records whose features match EXPR: comparisons (\'label == 1\', \'score >= 0.5\', \'country == "US"\', \'label in [1, 2]\'), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (\'image/filename ~ "^img_00"\'), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records' -r
+complete -c tfr -n "__fish_tfr_using_subcommand schema" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand schema" -l where -d 'Only the records whose features match EXPR (\'label == 1 && country == "US"\', \'has(image/encoded)\'; the language: `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
-complete -c tfr -n "__fish_tfr_using_subcommand schema" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand schema" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -l json -d 'Same as --format json'
-complete -c tfr -n "__fish_tfr_using_subcommand schema" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written) instead of a warning: a misspelt name otherwise matches nothing'
+complete -c tfr -n "__fish_tfr_using_subcommand schema" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -s q -l quiet -d 'Never show progress bars'
-complete -c tfr -n "__fish_tfr_using_subcommand schema" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand schema" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand stats" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -l compression -d 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow\'s SNAPPY): detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
-complete -c tfr -n "__fish_tfr_using_subcommand stats" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
-complete -c tfr -n "__fish_tfr_using_subcommand stats" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -l max-record-size -d 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog' -r
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N): N workers cover them exactly once (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -s f -l format -d 'Output format: table, json (tfr\'s, mergeable), tfdv-stats (binary, for tfdv.load_statistics), tfdv-stats-text (tfdv.load_stats_text)' -r -f -a "table\t'A table per feature'
 json\t'tfr\'s statistics with the state of every sketch: the input of `tfr stats --merge`'
 tfdv-stats\t'TFDV\'s DatasetFeatureStatisticsList as binary protobuf in a TFRecord (what tfdv.generate_statistics_from_tfrecord writes; tfdv.load_statistics reads it)'
@@ -449,24 +449,24 @@ elwc\t'tensorflow.serving.ExampleListWithContext: context features per record, e
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -s n -l limit -d 'Scan only the first N records (over all inputs together)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand stats" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
-complete -c tfr -n "__fish_tfr_using_subcommand stats" -l where -d 'Only the records whose features match EXPR: comparisons (\'label == 1\', \'score >= 0.5\', \'country == "US"\', \'label in [1, 2]\'), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (\'image/filename ~ "^img_00"\'), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records' -r
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -l where -d 'Only the records whose features match EXPR (\'label == 1 && country == "US"\', \'has(image/encoded)\'; the language: `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
-complete -c tfr -n "__fish_tfr_using_subcommand stats" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
-complete -c tfr -n "__fish_tfr_using_subcommand stats" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written) instead of a warning: a misspelt name otherwise matches nothing'
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -s q -l quiet -d 'Never show progress bars'
-complete -c tfr -n "__fish_tfr_using_subcommand stats" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand report" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
+complete -c tfr -n "__fish_tfr_using_subcommand report" -l compression -d 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow\'s SNAPPY): detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
-complete -c tfr -n "__fish_tfr_using_subcommand report" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
-complete -c tfr -n "__fish_tfr_using_subcommand report" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
+complete -c tfr -n "__fish_tfr_using_subcommand report" -l max-record-size -d 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog' -r
+complete -c tfr -n "__fish_tfr_using_subcommand report" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N): N workers cover them exactly once (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -s o -l output -d 'Write the page to FILE (replaced only once complete); without it the page goes to stdout, which must not be a terminal' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l records -d 'Records shown in the gallery: the first N (at most 10,000)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l sample -d 'Show N records sampled uniformly at random instead of the first (at most 10,000)' -r
@@ -482,62 +482,62 @@ elwc\t'tensorflow.serving.ExampleListWithContext: context features per record, e
 complete -c tfr -n "__fish_tfr_using_subcommand report" -s n -l limit -d 'Scan only the first N records (over all inputs together)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand report" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand report" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
-complete -c tfr -n "__fish_tfr_using_subcommand report" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand report" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -s q -l quiet -d 'Never show progress bars'
-complete -c tfr -n "__fish_tfr_using_subcommand report" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand report" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand report" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand report" -s V -l version -d 'Print version'
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -s s -l schema -d 'The schema: a schema.pbtxt (TFDV\'s tensorflow_metadata Schema in text format, from tfdv.write_schema_text or `tfr schema -f tfdv-schema`), or tfr\'s schema JSON (`tfr schema -f json`)' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -l max-aux-size -d 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused' -r
-complete -c tfr -n "__fish_tfr_using_subcommand validate" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
+complete -c tfr -n "__fish_tfr_using_subcommand validate" -l compression -d 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow\'s SNAPPY): detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
-complete -c tfr -n "__fish_tfr_using_subcommand validate" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
-complete -c tfr -n "__fish_tfr_using_subcommand validate" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
+complete -c tfr -n "__fish_tfr_using_subcommand validate" -l max-record-size -d 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog' -r
+complete -c tfr -n "__fish_tfr_using_subcommand validate" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N): N workers cover them exactly once (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -s t -l type -d 'Payload type (all inputs are one dataset of one type)' -r -f -a "auto\t'The first record decides: a SequenceExample when it has feature_lists, else an Example; every other record must match'
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample: its context features are checked'"
-complete -c tfr -n "__fish_tfr_using_subcommand validate" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand validate" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
-complete -c tfr -n "__fish_tfr_using_subcommand validate" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand validate" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -l json -d 'Print one JSON document (anomalies with TFDV\'s AnomalyInfo.Type names) instead of the table'
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -s q -l quiet -d 'Never show progress bars'
-complete -c tfr -n "__fish_tfr_using_subcommand validate" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand validate" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand index" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
+complete -c tfr -n "__fish_tfr_using_subcommand index" -l compression -d 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow\'s SNAPPY): detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
-complete -c tfr -n "__fish_tfr_using_subcommand index" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
-complete -c tfr -n "__fish_tfr_using_subcommand index" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
+complete -c tfr -n "__fish_tfr_using_subcommand index" -l max-record-size -d 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog' -r
+complete -c tfr -n "__fish_tfr_using_subcommand index" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N): N workers cover them exactly once (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand index" -l out-dir -d 'Write the index files into DIR (named after each input: DIR/NAME.idx) instead of beside the inputs' -r -F
-complete -c tfr -n "__fish_tfr_using_subcommand index" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand index" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand index" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
-complete -c tfr -n "__fish_tfr_using_subcommand index" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand index" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand index" -l check -d 'Write nothing: say for each input whether its index file still matches it (exit 1 when one does not, or is missing)'
 complete -c tfr -n "__fish_tfr_using_subcommand index" -s q -l quiet -d 'Never show progress bars'
-complete -c tfr -n "__fish_tfr_using_subcommand index" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand index" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand index" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand index" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l compression -d 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow\'s SNAPPY): detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
-complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
-complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l max-record-size -d 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog' -r
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N): N workers cover them exactly once (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -s o -l output -d 'Write to OUT (`.gz`, `.zz`/`.zlib`, `.snappy` compress it; `-` is stdout). With --shards, OUT names the shards: out/train.tfrecord.gz gives out/train-00000-of-00004.tfrecord.gz and so on. Missing local directories are created (and removed again if the run fails)' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l output-compression -d 'Compression of the output(s) [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]. (--compression is the inputs\'.)' -r -f -a "none\t'Plain, not compressed'
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
@@ -547,24 +547,24 @@ complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l shards -d 'Write N s
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l seed -d 'Seed of the order: the same seed and records give the same output (whatever -j and --memory); default: a new order each run' -r
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l memory -d 'Records held in memory at most (K, M, G: binary units; 16M or more); beyond it they spill to temporary files, and tfr\'s peak memory stays about this much plus the reader\'s (-j × 1 MB)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l temp-dir -d 'Where the temporary files go when the records exceed --memory (they take about the dataset\'s uncompressed size, and are removed on every exit); default: $TMPDIR, else /tmp' -r -F
-complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l where -d 'Only the records whose features match EXPR: comparisons (\'label == 1\', \'score >= 0.5\', \'country == "US"\', \'label in [1, 2]\'), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (\'image/filename ~ "^img_00"\'), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records' -r
-complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l where -d 'Only the records whose features match EXPR (\'label == 1 && country == "US"\', \'has(image/encoded)\'; the language: `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
-complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
-complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written) instead of a warning: a misspelt name otherwise matches nothing'
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -s q -l quiet -d 'Never show progress bars'
-complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
+complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l compression -d 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow\'s SNAPPY): detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
-complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
-complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l max-record-size -d 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N): N workers cover them exactly once (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -s o -l output -d 'The Parquet file to write. With --shards or --rows-per-file, DIR/NAME.parquet writes DIR/NAME-00000-of-0000N.parquet ... (the directory is created if missing). A local path or an object-store URL' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -s t -l type -d 'Payload type: auto (the first record decides), example or sequence (SequenceExample: context features as columns, each feature list a list<list<…>> column)' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example; an ExampleListWithContext when that reading has names made of nested protobuf and the ELWC reading does not (from-jsonl: when the line\'s keys are "examples" and "context")'
 example\t'tf.train.Example'
@@ -574,7 +574,7 @@ raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l schema -d 'The column types from this schema (`tfr schema --format json`) instead of a first pass over the inputs (needed for stdin, which cannot be read twice). Features of the records that it does not name are left out (with a warning); when no record has a feature it names but records hold others, that is an error (a schema of other data)' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l where -d 'Only the records whose features match EXPR: comparisons (\'label == 1\', \'score >= 0.5\', \'country == "US"\', \'label in [1, 2]\'), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (\'image/filename ~ "^img_00"\'), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l where -d 'Only the records whose features match EXPR (\'label == 1 && country == "US"\', \'has(image/encoded)\'; the language: `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l max-aux-size -d 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l shards -d 'N files, balanced by rows (their counts differ by at most one)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l rows-per-file -d 'Files of at most N rows each (the last may hold fewer)' -r
@@ -582,23 +582,23 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l output-compressio
 snappy\t''
 none\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l row-group-size -d 'A row group ends when its encoded size reaches SIZE (bytes; K, M, G suffixes) or at 1,048,576 rows: the memory a row group takes while it is written' -r
-complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
-complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
-complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written) instead of a warning: a misspelt name otherwise matches nothing'
+complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -s q -l quiet -d 'Never show progress bars'
-complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l compression -d 'Input compression: detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
+complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l compression -d 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow\'s SNAPPY): detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''
 zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
-complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l max-record-size -d 'The longest record held in memory (bytes; K, M, G suffixes are binary units): a record announcing more is refused with an error instead of filling memory. verify-crc and count stream long records and need no limit' -r
-complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N workers (a job array, Ray tasks, xargs -P) cover them exactly once: with at least N files, files K*M/N.. (M files) dealt out whole; fewer, the inputs are cut into N byte ranges at record starts (compressed files stay whole). The parts\' outputs, in K order, are the whole run\'s; counts add up, `stats --merge` joins statistics' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l max-record-size -d 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N): N workers cover them exactly once (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -s o -l output -d 'The Arrow IPC file to write (Feather v2; a local path or an object-store URL), or \'-\': an Arrow IPC stream on stdout' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -s t -l type -d 'Payload type: auto (the first record decides), example or sequence (SequenceExample: context features as columns, each feature list a list<list<…>> column)' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example; an ExampleListWithContext when that reading has names made of nested protobuf and the ELWC reading does not (from-jsonl: when the line\'s keys are "examples" and "context")'
 example\t'tf.train.Example'
@@ -608,20 +608,20 @@ raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l schema -d 'The column types from this schema (`tfr schema --format json`) instead of a first pass over the inputs (needed for stdin, which cannot be read twice). Features of the records that it does not name are left out (with a warning); when no record has a feature it names but records hold others, that is an error (a schema of other data)' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l where -d 'Only the records whose features match EXPR: comparisons (\'label == 1\', \'score >= 0.5\', \'country == "US"\', \'label in [1, 2]\'), has(NAME), len(NAME) > 512 (number of values), a regex on bytes (\'image/filename ~ "^img_00"\'), &&, ||, !, parentheses. Names are written as they are (image/encoded, a.b) or in backticks. A feature with several values matches when any value does; a missing feature makes every comparison false (!has(x) finds it); a value of another kind (a string against int64) is false. SequenceExamples and ELWC: their context. With --skip/--limit/--sample, they count matching records' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l where -d 'Only the records whose features match EXPR (\'label == 1 && country == "US"\', \'has(image/encoded)\'; the language: `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l max-aux-size -d 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l skip -d 'Skip the first N records of the inputs taken together (on plain files they are hopped over header by header, as `count` does)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -s n -l limit -d 'Stop after N records (over the inputs taken together)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l sample -d 'A uniform random sample of N records of the inputs taken together (reservoir sampling: one pass, holding N records), in input order' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l seed -d 'Seed for --sample (the same seed picks the same records; default: a new sample each run)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
-complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
-complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written) instead of a warning: a misspelt name otherwise matches nothing'
+complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -s q -l quiet -d 'Never show progress bars'
-complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -s V -l version -d 'Print version'
 complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -s o -l output -d 'The TFRecord file to write (\'-\' for stdout). It appears only when every row converted' -r -F
@@ -629,13 +629,13 @@ complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -l compression -d 
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
 zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
-complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
-complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -s q -l quiet -d 'Never show progress bars'
-complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -s V -l version -d 'Print version'
 complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -s o -l output -d 'The TFRecord file to write (\'-\' for stdout). It appears only when every row converted' -r -F
@@ -643,13 +643,13 @@ complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -l compression -d 'C
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
 zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
-complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -s j -l jobs -d 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is' -r
+complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
-complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -s q -l quiet -d 'Never show progress bars'
-complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
+complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -s V -l version -d 'Print version'
 complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle to-parquet to-arrow from-parquet from-arrow help" -f -a "cat" -d 'Print every record (or a range, or a random sample, of them).'
@@ -658,7 +658,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcom
 complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle to-parquet to-arrow from-parquet from-arrow help" -f -a "verify-crc" -d 'Check both CRCs of every record; report every fault; salvage the rest.'
 complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle to-parquet to-arrow from-parquet from-arrow help" -f -a "to-jsonl" -d 'Write records as JSON lines: one compact object per record.'
 complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle to-parquet to-arrow from-parquet from-arrow help" -f -a "from-jsonl" -d 'Write JSON lines as TFRecord records: the reverse of to-jsonl.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle to-parquet to-arrow from-parquet from-arrow help" -f -a "reshard" -d 'Rewrite records into shards: N balanced by records, or at most a size each.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle to-parquet to-arrow from-parquet from-arrow help" -f -a "reshard" -d 'Merge, filter, recompress or shard records: into one file, N shards, or shards of at most a size.'
 complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle to-parquet to-arrow from-parquet from-arrow help" -f -a "split" -d 'Split records into train/eval/test by a stable hash.'
 complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle to-parquet to-arrow from-parquet from-arrow help" -f -a "to-csv" -d 'Write records as CSV: a header of feature names, one row per record.'
 complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle to-parquet to-arrow from-parquet from-arrow help" -f -a "to-wds" -d 'Write records as WebDataset tar shards: one sample per record.'

@@ -15,24 +15,19 @@ pub(crate) struct InputArgs {
     #[arg(value_name = "FILES")]
     pub(crate) files: Vec<std::ffi::OsString>,
 
-    /// Input compression: detected from the first bytes unless forced.
-    #[arg(long, value_enum, default_value_t = CompressionArg::Auto, value_name = "KIND")]
+    /// Input compression (auto, none, gzip, zlib, snappy: TensorFlow's
+    /// SNAPPY): detected from the first bytes unless forced.
+    #[arg(long, value_enum, default_value_t = CompressionArg::Auto, value_name = "KIND", hide_possible_values = true, help_heading = "Input options")]
     pub(crate) compression: CompressionArg,
 
-    /// The longest record held in memory (bytes; K, M, G suffixes are
-    /// binary units): a record announcing more is refused with an error
-    /// instead of filling memory. verify-crc and count stream long records
-    /// and need no limit.
-    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
+    /// The longest record held in memory (K, M, G: binary units); a record
+    /// announcing more is an error, not a memory hog.
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size, help_heading = "Input options")]
     pub(crate) max_record_size: u64,
 
-    /// Only the K-th of N disjoint parts of the inputs (0 <= K < N), so N
-    /// workers (a job array, Ray tasks, xargs -P) cover them exactly once:
-    /// with at least N files, files K*M/N.. (M files) dealt out whole;
-    /// fewer, the inputs are cut into N byte ranges at record starts
-    /// (compressed files stay whole). The parts' outputs, in K order, are
-    /// the whole run's; counts add up, `stats --merge` joins statistics.
-    #[arg(long, value_name = "K/N")]
+    /// Only the K-th of N disjoint parts of the inputs (0 <= K < N): N
+    /// workers cover them exactly once (see `tfr --help`).
+    #[arg(long, value_name = "K/N", help_heading = "Input options")]
     pub(crate) part: Option<crate::record::part::Part>,
 }
 
@@ -126,12 +121,9 @@ impl AuxSizeArg {
 /// `-j/--jobs`: how many threads a command may keep busy.
 #[derive(Args, Debug, Clone, Copy, Default)]
 pub(crate) struct JobsArg {
-    /// Threads to use [default: the number of cores; for count and
-    /// verify-crc over URLs at least 16; at most 64]. Several inputs are
-    /// read at the same time (count and verify-crc also share one large
-    /// plain file between them), records are rendered or encoded on
-    /// several; output is the same whatever N is.
-    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    /// Threads to use [default: the cores; at most 64]; the output is the
+    /// same for any N (see `tfr --help`).
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..), help_heading = "Global options")]
     pub(crate) jobs: Option<u16>,
 }
 
@@ -359,23 +351,14 @@ impl RangeArgs {
 /// ([`crate::pipeline::batches::Reading::filter`]).
 #[derive(Args, Debug, Clone, Default)]
 pub(crate) struct WhereArg {
-    /// Only the records whose features match EXPR: comparisons ('label ==
-    /// 1', 'score >= 0.5', 'country == "US"', 'label in [1, 2]'), has(NAME),
-    /// len(NAME) > 512 (number of values), a regex on bytes
-    /// ('image/filename ~ "^img_00"'), &&, ||, !, parentheses. Names are
-    /// written as they are (image/encoded, a.b) or in backticks. A feature
-    /// with several values matches when any value does; a missing feature
-    /// makes every comparison false (!has(x) finds it); a value of another
-    /// kind (a string against int64) is false. SequenceExamples and ELWC:
-    /// their context. With --skip/--limit/--sample, they count matching
-    /// records.
-    #[arg(long = "where", value_name = "EXPR", value_parser = WhereParser)]
+    /// Only the records whose features match EXPR ('label == 1 &&
+    /// country == "US"', 'has(image/encoded)'; the language: `tfr --help`).
+    #[arg(long = "where", value_name = "EXPR", value_parser = WhereParser, help_heading = "Selection")]
     pub(crate) filter: Option<crate::example::Where>,
 
     /// A feature named in --where (or --by) that no record read has is an
-    /// error (exit 2, no output written) instead of a warning: a misspelt
-    /// name otherwise matches nothing.
-    #[arg(long)]
+    /// error (exit 2, no output written), not a warning.
+    #[arg(long, help_heading = "Selection")]
     pub(crate) strict: bool,
 }
 

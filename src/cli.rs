@@ -23,11 +23,11 @@ pub fn command() -> clap::Command {
 /// zlib, TensorFlow's SNAPPY) is detected from the content, never from the
 /// file name.
 ///
-/// Exit codes: 0 success, 1 a check found damage (verify-crc) or anomalies
-/// (validate), 2 any error
-/// (usage, I/O, damaged input).
+/// Exit codes: 0 success, 1 a check found damage (verify-crc), anomalies
+/// (validate) or a stale index (index --check), 2 any error (usage, I/O,
+/// damaged input).
 #[derive(Parser, Debug)]
-#[command(name = "tfr", version, propagate_version = true, max_term_width = 100)]
+#[command(name = "tfr", version, propagate_version = true, max_term_width = 100, after_long_help = SHARED_OPTIONS)]
 pub(crate) struct Cli {
     #[command(flatten)]
     pub(crate) global: GlobalArgs,
@@ -36,29 +36,64 @@ pub(crate) struct Cli {
     pub(crate) command: Command,
 }
 
+/// The options many commands share, in detail once (`tfr --help`), so
+/// each command's help stays short.
+const SHARED_OPTIONS: &str = "\
+Shared options in detail:
+
+--where EXPR (cat, head, count, to-jsonl, reshard, split, shuffle, schema,
+stats, to-parquet, to-arrow, to-csv, to-wds, extract):
+  NAME OP VALUE with ==, !=, <, <=, >, >=: a number (1, -2, 0.5, 1e-3) or a
+  string in double quotes (\"US\"); NAME in [V, ...]; NAME ~ \"REGEX\" and
+  NAME !~ \"REGEX\" on bytes (unanchored; at most 64 regexes); has(NAME);
+  len(NAME) OP N (number of values); !, &&, || and parentheses. Names as
+  they are (image/encoded, a.b) or in backticks. A feature with several
+  values matches when any value does; a missing one makes every comparison
+  false (!has(x) finds it); a value of another kind is false.
+  SequenceExamples and ELWC: their context. With --skip/--limit/--sample
+  they count matching records. A name no record read has is a warning
+  (the likely name suggested); --strict makes it an error.
+
+--part K/N: the K-th of N disjoint parts of the inputs (0 <= K < N), so N
+  workers (a job array, Ray tasks, xargs -P) cover them exactly once: with
+  at least N files, files dealt out whole; fewer, the inputs cut into N byte
+  ranges at record starts (compressed files stay whole). The parts'
+  outputs, in K order, are the whole run's; counts add up, and
+  `stats --merge` joins statistics.
+
+-j N: threads [default: the cores; for count and verify-crc over URLs at
+  least 16; at most 64]. Several inputs are read at once (count and
+  verify-crc also share one large plain file), records are rendered or
+  encoded on several; the output is the same whatever N is.
+
+--timeout DURATION: off by default, a stalled connection fails after 30 s
+  without a byte (retried up to 4 times), but a server sending a byte now
+  and then is waited for; with it, the command ends DURATION after it
+  started.
+
+--no-sign-request: as the AWS CLI's flag; AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE
+  do the same per store.
+";
+
 /// Flags accepted by every command.
 #[derive(Args, Debug, Clone)]
 pub(crate) struct GlobalArgs {
     /// Never show progress bars.
-    #[arg(short, long, global = true)]
+    #[arg(short, long, global = true, help_heading = "Global options")]
     pub(crate) quiet: bool,
 
     /// When to use colour: auto (terminal and no NO_COLOR), always, never.
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true, value_name = "WHEN")]
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true, value_name = "WHEN", hide_possible_values = true, help_heading = "Global options")]
     pub(crate) color: ColorChoice,
 
-    /// Read and write object stores (s3://, gs://, az://) without
-    /// credentials, as for public data (AWS CLI's flag; the
-    /// AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store).
-    #[arg(long, global = true)]
+    /// Object stores (s3://, gs://, az://) without credentials, as for
+    /// public data.
+    #[arg(long, global = true, help_heading = "Global options")]
     pub(crate) no_sign_request: bool,
 
-    /// Give up on a command that reads or writes a URL when it has not
-    /// finished DURATION after it started (e.g. 30s, 5m, 1h): one error
-    /// line, exit 2. Off by default: a stalled connection then fails
-    /// after 30 s without a byte (retried up to 4 times), but a server
-    /// that keeps sending a byte now and then is waited for.
-    #[arg(long, global = true, value_name = "DURATION", value_parser = parse_duration)]
+    /// Give up on a command reading or writing URLs DURATION after it
+    /// started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`).
+    #[arg(long, global = true, value_name = "DURATION", value_parser = parse_duration, help_heading = "Global options")]
     pub(crate) timeout: Option<std::time::Duration>,
 }
 
@@ -212,10 +247,12 @@ pub(crate) enum Command {
     #[command(verbatim_doc_comment)]
     FromJsonl(crate::cmd::from_jsonl::FromJsonlArgs),
 
-    /// Rewrite records into shards: N balanced by records, or at most a size each.
+    /// Merge, filter, recompress or shard records: into one file, N shards, or shards of at most a size.
     ///
-    /// The records of every input, in order and byte for byte, in contiguous
-    /// runs: shard k of --shards N holds records k*T/N up to (k+1)*T/N of
+    /// Without --shards or --shard-size, the records go to exactly the file
+    /// -o names (merged, filtered with --where, recompressed as its name
+    /// says). Otherwise the records of every input, in order and byte for
+    /// byte, in contiguous runs: shard k of --shards N holds records k*T/N up to (k+1)*T/N of
     /// the T records (counted in a first pass); --shard-size starts a new
     /// shard when the next record could make the current one larger than
     /// SIZE as written (compressed, if it is). Shards are named as Beam and
@@ -223,13 +260,13 @@ pub(crate) enum Command {
     /// out/train-00000-of-00064.tfrecord.gz ... Compression from the output's
     /// name (--output-compression overrides); inputs in any compression.
     /// All shards appear together at the end, or none (a damaged input, an
-    /// error, Ctrl-C: nothing is left). Also how files are merged and
-    /// recompressed.
+    /// error, Ctrl-C: nothing is left).
     ///
     /// Examples:
     ///   tfr reshard 'raw/*.tfrecord' -o out/train.tfrecord.gz --shards 64
     ///   tfr reshard big.tfrecord -o shards/big.tfrecord --shard-size 100M
-    ///   tfr reshard 'part-*' -o merged.tfrecord.gz --shards 1   # merge and gzip
+    ///   tfr reshard 'part-*' -o merged.tfrecord.gz   # merge and gzip into that one file
+    ///   tfr reshard train.tfrecord --where 'label == 1' -o ones.tfrecord
     #[command(verbatim_doc_comment)]
     Reshard(crate::cmd::reshard::ReshardArgs),
 

@@ -72,7 +72,7 @@ pub(crate) struct ShardingArgs {
     /// Compression of the output [default: from OUT's name: .gz gzip, .zz
     /// or .zlib zlib, .snappy SNAPPY, else none] (--compression is the
     /// inputs').
-    #[arg(long, value_enum, value_name = "KIND")]
+    #[arg(long, value_enum, value_name = "KIND", hide_possible_values = true)]
     pub(crate) output_compression: Option<Compression>,
 }
 

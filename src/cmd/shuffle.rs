@@ -37,7 +37,7 @@ pub(crate) struct ShuffleArgs {
     /// Compression of the output(s) [default: from OUT's name: .gz gzip,
     /// .zz or .zlib zlib, .snappy SNAPPY, else none]. (--compression is
     /// the inputs'.)
-    #[arg(long, value_enum, value_name = "KIND")]
+    #[arg(long, value_enum, value_name = "KIND", hide_possible_values = true)]
     pub(crate) output_compression: Option<Compression>,
 
     /// Write N shards of (nearly) equal record counts, consecutive runs of

@@ -241,7 +241,7 @@ impl Where {
             return None;
         }
         let names = self.unmatched();
-        (!names.is_empty()).then(|| UnmatchedNames { flag: "--where", names })
+        (!names.is_empty()).then_some(UnmatchedNames { flag: "--where", names })
     }
 
     /// Decodes `payload` as `ty` and tells whether it matches (a raw
