@@ -42,5 +42,6 @@ def binary() -> str:
     if found:
         return found
     raise FileNotFoundError(
-        "tfr: the tfr executable is not installed here (pip install tfr-cli, or set TFR_BINARY)"
+        "tfr: the tfr executable is not installed here (install the tfr-cli wheel built from a "
+        "clone with `maturin build --release`, or set TFR_BINARY)"
     )

@@ -6,8 +6,8 @@
 
 The driver runs one ``tfr schema`` pass over the inputs, so every block
 gets the same column types; each read task runs ``tfr to-arrow --part K/N``
-on the node it lands on (tfr must be installed there: ``pip install
-tfr-cli``) and yields the Arrow batches of its part of the inputs as
+on the node it lands on (tfr must be installed there: the tfr-cli
+wheel, see README's Install) and yields the Arrow batches of its part of the inputs as
 blocks. The parts are disjoint and cover the inputs exactly once (see
 ``tfr --help``, ``--part``). A failure of tfr (damage, an unreadable
 object) ends the read with one :class:`TfrError` naming the file and the

@@ -179,6 +179,7 @@ fn python_with_tfrecord() -> Option<PathBuf> {
 }
 
 #[test]
+#[ignore = "external: the tfrecord package (TFR_TF_PYTHON): cargo test -- --include-ignored"]
 fn equals_the_tfrecord_packages_tfrecord2idx() {
     let Some(python) = python_with_tfrecord() else {
         skip_or_fail("no Python with the tfrecord package (pip install tfrecord into target/venv-tf)");

@@ -32,6 +32,7 @@ fn ray_python() -> Option<PathBuf> {
 }
 
 #[test]
+#[ignore = "external: Ray Data (TFR_TF_PYTHON): cargo test -- --include-ignored"]
 fn ray_reads_tfrecords_through_tfr() {
     let Some(python) = ray_python() else {
         skip_or_fail("no Python with Ray Data and pyarrow (TFR_RAY_PYTHON, or target/venv-tf with ray[data])");

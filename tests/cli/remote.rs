@@ -252,6 +252,7 @@ fn big_jsonl_failing_at_the_end() -> Vec<u8> {
 }
 
 #[test]
+#[ignore = "external: an object-store server (target/venv-remote, target/npm-remote): cargo test -- --include-ignored"]
 fn s3_on_moto() {
     let Some(venv) = venv().filter(|v| v.join("bin/moto_server").exists()) else {
         return skip_or_fail(
@@ -634,6 +635,7 @@ fn s3_on_moto() {
 }
 
 #[test]
+#[ignore = "external: an object-store server (target/venv-remote, target/npm-remote): cargo test -- --include-ignored"]
 fn azure_on_azurite() {
     let bin = std::env::var_os("TFR_AZURITE")
         .map(PathBuf::from)
@@ -691,6 +693,7 @@ fn azure_on_azurite() {
 }
 
 #[test]
+#[ignore = "external: an object-store server (target/venv-remote, target/npm-remote): cargo test -- --include-ignored"]
 fn gcs_on_fake_gcs_server() {
     let Some(venv) = venv() else {
         return skip_or_fail(
@@ -954,6 +957,7 @@ fn http_connection_cut_midway_is_a_read_failure() {
 /// together) read back in order are the records a local run with the same
 /// seed writes, in the same order.
 #[test]
+#[ignore = "external: an object-store server (target/venv-remote, target/npm-remote): cargo test -- --include-ignored"]
 fn shuffle_from_and_to_s3_on_moto() {
     let Some(venv) = venv().filter(|v| v.join("bin/moto_server").exists()) else {
         return skip_or_fail(
@@ -1010,6 +1014,7 @@ fn shuffle_from_and_to_s3_on_moto() {
 
 #[cfg(feature = "parquet")]
 #[test]
+#[ignore = "external: an object-store server (target/venv-remote, target/npm-remote): cargo test -- --include-ignored"]
 fn parquet_and_arrow_to_and_from_s3_on_moto() {
     let Some(venv) = venv().filter(|v| v.join("bin/moto_server").exists()) else {
         return skip_or_fail(

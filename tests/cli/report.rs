@@ -166,6 +166,7 @@ fn headless(dir: &Dir, chrome: &str) -> Command {
 }
 
 #[test]
+#[ignore = "external: headless Chromium: cargo test -- --include-ignored"]
 fn chromium_renders_the_page_and_every_thumbnail() {
     let Some(chrome) = chromium() else {
         skip_or_fail("headless Chromium (Debian's chromium) is not installed");
@@ -397,6 +398,7 @@ fn integers_keep_their_digits_and_only_estimates_are_marked() {
 /// Issue 28 item 14: the gallery's cards fill a wide window (more columns,
 /// no empty band on the right), in a real browser.
 #[test]
+#[ignore = "external: headless Chromium: cargo test -- --include-ignored"]
 fn the_gallery_fills_a_wide_window() {
     let Some(chrome) = chromium() else {
         skip_or_fail("headless Chromium (Debian's chromium) is not installed");

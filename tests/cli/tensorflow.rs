@@ -71,6 +71,7 @@ fn run_oracles(scripts: &[&str]) {
 
 /// Every script above, each with its own checks (their output names each).
 #[test]
+#[ignore = "external: TensorFlow 2.21 (TFR_TF_PYTHON): cargo test -- --include-ignored"]
 fn tensorflow_and_the_python_readers_read_what_tfr_writes() {
     let mut scripts = vec![
         "check_from_jsonl.py",
