@@ -277,6 +277,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --jobs 'Threads to use [default: the number of cores; for count and verify-crc over URLs at least 16; at most 64]. Several inputs are read at the same time (count and verify-crc also share one large plain file between them), records are rendered or encoded on several; output is the same whatever N is'
             cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
             cand --timeout 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for'
+            cand --safe-spreadsheet 'For a spreadsheet: a text cell or feature name that begins with ''='', ''+'', ''-'', ''@'', a tab, a carriage return or a NUL (which a spreadsheet reads as a formula: `=HYPERLINK(...)` makes a link that sends data away, `=cmd|...` can start a program) gets a leading "''", so it is shown as text. Numbers (int64 and float cells, `-3`, `-Infinity`) are left as they are; JSON cells begin with ''['' or ''{'''
             cand -q 'Never show progress bars'
             cand --quiet 'Never show progress bars'
             cand --no-sign-request 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI''s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'

@@ -309,6 +309,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l color -d 'When to use
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l timeout -d 'Give up on a command that reads or writes a URL when it has not finished DURATION after it started (e.g. 30s, 5m, 1h): one error line, exit 2. Off by default: a stalled connection then fails after 30 s without a byte (retried up to 4 times), but a server that keeps sending a byte now and then is waited for' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l safe-spreadsheet -d 'For a spreadsheet: a text cell or feature name that begins with \'=\', \'+\', \'-\', \'@\', a tab, a carriage return or a NUL (which a spreadsheet reads as a formula: `=HYPERLINK(...)` makes a link that sends data away, `=cmd|...` can start a program) gets a leading "\'", so it is shown as text. Numbers (int64 and float cells, `-3`, `-Infinity`) are left as they are; JSON cells begin with \'[\' or \'{\''
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l no-sign-request -d 'Read and write object stores (s3://, gs://, az://) without credentials, as for public data (AWS CLI\'s flag; the AWS_/GOOGLE_/AZURE_SKIP_SIGNATURE variables do the same per store)'
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -s h -l help -d 'Print help (see more with \'--help\')'
