@@ -1691,7 +1691,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__to__subcmd__csv)
-            opts="-t -o -s -n -j -q -h -V --compression --max-record-size --part --type --output --schema --lists --features --exclude --skip --limit --sample --seed --where --strict --max-aux-size --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-t -o -s -n -j -q -h -V --compression --max-record-size --part --type --output --schema --lists --safe-spreadsheet --features --exclude --skip --limit --sample --seed --where --strict --max-aux-size --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

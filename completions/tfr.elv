@@ -283,6 +283,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --jobs 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)'
             cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
             cand --timeout 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)'
+            cand --safe-spreadsheet 'For a spreadsheet: a text cell or feature name that begins with ''='', ''+'', ''-'', ''@'', a tab, a carriage return or a NUL (which a spreadsheet reads as a formula: `=HYPERLINK(...)` makes a link that sends data away, `=cmd|...` can start a program) gets a leading "''", so it is shown as text. Numbers (int64 and float cells, `-3`, `-Infinity`) are left as they are; JSON cells begin with ''['' or ''{'''
             cand --strict 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
             cand -q 'Never show progress bars'
             cand --quiet 'Never show progress bars'

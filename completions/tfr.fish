@@ -315,6 +315,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l color -d 'When to use
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l safe-spreadsheet -d 'For a spreadsheet: a text cell or feature name that begins with \'=\', \'+\', \'-\', \'@\', a tab, a carriage return or a NUL (which a spreadsheet reads as a formula: `=HYPERLINK(...)` makes a link that sends data away, `=cmd|...` can start a program) gets a leading "\'", so it is shown as text. Numbers (int64 and float cells, `-3`, `-Infinity`) are left as they are; JSON cells begin with \'[\' or \'{\''
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'

@@ -5,7 +5,8 @@
 //! template's fields ([`Pick`]); one thread, in record order, names each
 //! file from the template ([`Template`]), checks that the name stays in
 //! the output directory (no absolute path, no `..`, no symbolic link on
-//! the way or at the end, not written twice in the run) and writes it
+//! the way or at the end, no FIFO or device at the end, not written
+//! twice in the run) and writes it
 //! through an [`AtomicOutput`] (a temporary file renamed into place, or
 //! an upload completed only when whole).
 
@@ -317,7 +318,8 @@ fn check_name(name: &str) -> Result<()> {
 }
 
 /// Whether any part of `rel` below `dir` (the parent directories and the
-/// file itself) is a symbolic link, or a parent is not a directory.
+/// file itself) is a symbolic link, or a parent is not a directory, or
+/// the file is not a regular file (a directory, a FIFO, a device).
 fn check_links(dir: &Path, rel: &str) -> Result<()> {
     let mut at = dir.to_path_buf();
     let parts: Vec<&str> = rel.split('/').collect();
@@ -332,6 +334,12 @@ fn check_links(dir: &Path, rel: &str) -> Result<()> {
             }
             Ok(m) if i + 1 < parts.len() && !m.is_dir() => bail!("{} is not a directory", show_path(&at)),
             Ok(m) if i + 1 == parts.len() && m.is_dir() => bail!("{} is a directory", show_path(&at)),
+            // A FIFO would block the run for ever, a device be written into.
+            Ok(m) if i + 1 == parts.len() && !m.is_file() => bail!(
+                "{} is {}: extract writes regular files (remove it first)",
+                show_path(&at),
+                crate::io::output_file::kind_of(&m)
+            ),
             Ok(_) => {}
             Err(_) => return Ok(()),
         }
@@ -475,7 +483,7 @@ fn write_file(
         }
         crate::io::same_file::refuse_input_as_output(inputs, &[], &path, "-o")?;
     }
-    let mut out = AtomicOutput::create(&path, Compression::None)?;
+    let mut out = AtomicOutput::create_file(&path, Compression::None)?;
     out.write_all(value)
         .with_context(|| format!("{}: cannot write", show_path(&path)))?;
     out.commit()

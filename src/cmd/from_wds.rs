@@ -7,7 +7,8 @@
 //! (absolute or holding `..`: refused), PAX and GNU long names read within
 //! 1 MiB, a member read only as far as its bytes are really there and
 //! never over `--max-record-size` (nothing is allocated from a size field
-//! alone). Members are grouped into samples as the `webdataset` library
+//! alone; a member that would take its sample, names included, over the
+//! limit is refused from its header, unread). Members are grouped into samples as the `webdataset` library
 //! groups them ([`split_name`]: the key runs to the first `.` of the last
 //! part of the name; a sample is a run of members with one key, never
 //! across shards). A sample becomes a payload ([`Sample::encode`]): its
@@ -85,6 +86,15 @@ struct Member {
     data: Vec<u8>,
 }
 
+/// A regular member's header, its bytes not read yet: [`Walk::read`]
+/// reads them (or [`Walk::skip`] passes over them), so a member that
+/// would take its sample over the limit is refused unread.
+struct Head {
+    name: String,
+    feature: Option<String>,
+    size: u64,
+}
+
 /// Walks the members of one tar stream.
 struct Walk<R> {
     src: R,
@@ -136,8 +146,8 @@ impl<R: Read> Walk<R> {
         Ok(true)
     }
 
-    /// Reads a member's `size` bytes (and its padding), at most `max`.
-    fn data(&mut self, size: u64, max: u64, what: &str) -> Result<Vec<u8>> {
+    /// Refuses `size` bytes over `max` (nothing read or allocated).
+    fn check(&self, size: u64, max: u64, what: &str) -> Result<()> {
         if size > max {
             bail!(
                 "{}: {what} at byte {} is {size} bytes, over the limit of {max} ({})",
@@ -152,12 +162,39 @@ impl<R: Read> Walk<R> {
                 }
             );
         }
+        Ok(())
+    }
+
+    /// The bytes of the member `head` (its header the last one
+    /// [`next`](Self::next) gave), and its padding.
+    fn read(&mut self, head: &Head) -> Result<Vec<u8>> {
+        self.data(head.size, self.max, &member_what(&head.name))
+    }
+
+    /// Passes over the bytes of the member `head` (and its padding)
+    /// without holding them.
+    fn skip(&mut self, head: &Head) -> Result<()> {
+        self.bytes(head.size, &member_what(&head.name), None)
+    }
+
+    /// Reads a member's `size` bytes (and its padding), at most `max`.
+    fn data(&mut self, size: u64, max: u64, what: &str) -> Result<Vec<u8>> {
+        self.check(size, max, what)?;
         let mut data = Vec::with_capacity(size.min(1 << 20) as usize);
-        let got = (&mut self.src)
-            .take(size)
-            .read_to_end(&mut data)
-            .with_context(|| format!("{}: read failed", self.name))?;
-        if (got as u64) < size {
+        self.bytes(size, what, Some(&mut data))?;
+        Ok(data)
+    }
+
+    /// Reads `size` bytes (and the padding after them) into `to`, or past
+    /// them when `None`: only as far as they are really there.
+    fn bytes(&mut self, size: u64, what: &str, to: Option<&mut Vec<u8>>) -> Result<()> {
+        let mut src = (&mut self.src).take(size);
+        let got = match to {
+            Some(data) => src.read_to_end(data).map(|n| n as u64),
+            None => std::io::copy(&mut src, &mut std::io::sink()),
+        }
+        .with_context(|| format!("{}: read failed", self.name))?;
+        if got < size {
             bail!(
                 "{}: truncated tar: {what} at byte {} has {got} of its {size} bytes",
                 self.name,
@@ -177,11 +214,13 @@ impl<R: Read> Walk<R> {
             }
         }
         self.at += read as u64;
-        Ok(data)
+        Ok(())
     }
 
-    /// The next regular member, or `None` at the end of the archive.
-    fn next(&mut self) -> Result<Option<Member>> {
+    /// The next regular member's header (its size checked against
+    /// `--max-record-size`), or `None` at the end of the archive. Its
+    /// bytes come next: [`read`](Self::read) or [`skip`](Self::skip) them.
+    fn next(&mut self) -> Result<Option<Head>> {
         let mut long_name: Option<String> = None;
         let mut feature: Option<String> = None;
         // A PAX `size` record: the next member's size (the ustar field
@@ -307,15 +346,11 @@ impl<R: Read> Walk<R> {
                             escape_name(name.as_bytes())
                         )
                     })?;
-                    let data = self.data(
-                        size,
-                        self.max,
-                        &format!("the member '{}'", escape_name(name.as_bytes())),
-                    )?;
-                    return Ok(Some(Member {
+                    self.check(size, self.max, &member_what(&name))?;
+                    return Ok(Some(Head {
                         name,
                         feature: feature.take(),
-                        data,
+                        size,
                     }));
                 }
                 other => {
@@ -336,6 +371,11 @@ impl<R: Read> Walk<R> {
             }
         }
     }
+}
+
+/// A member in messages.
+fn member_what(name: &str) -> String {
+    format!("the member '{}'", escape_name(name.as_bytes()))
 }
 
 /// Why a stream is not read as a tar, from its first bytes (`got` of
@@ -609,8 +649,9 @@ pub(crate) fn run(args: &FromWdsArgs, ctx: &Ctx) -> Result<Exit> {
             };
             batch.shard = name.clone();
             let mut sample = Sample::default();
-            while let Some(member) = walk.next()? {
-                let Some((key, ext)) = split_name(&member.name) else {
+            while let Some(head) = walk.next()? {
+                let Some((key, ext)) = split_name(&head.name) else {
+                    walk.skip(&head)?;
                     continue;
                 };
                 let ext = ext.to_lowercase();
@@ -640,11 +681,12 @@ pub(crate) fn run(args: &FromWdsArgs, ctx: &Ctx) -> Result<Exit> {
                         escape_name(sample.key.as_bytes())
                     );
                 }
-                // Names and extensions are held too: they count.
-                sample.size += (member.data.len()
-                    + member.name.len()
-                    + 2 * ext.len()
-                    + member.feature.as_ref().map_or(0, String::len)) as u64;
+                // Names and extensions are held too: they count. Checked
+                // from the header, before the member's bytes are read: a
+                // member that takes its sample over the limit (one of
+                // exactly the limit, with its name) is refused unread.
+                let names = head.name.len() + 2 * ext.len() + head.feature.as_ref().map_or(0, String::len);
+                sample.size = sample.size.saturating_add(head.size).saturating_add(names as u64);
                 if sample.size > args.max_record_size {
                     bail!(
                         "{name}: sample '{}' holds more than {} bytes with its names (--max-record-size)",
@@ -652,7 +694,18 @@ pub(crate) fn run(args: &FromWdsArgs, ctx: &Ctx) -> Result<Exit> {
                         args.max_record_size
                     );
                 }
-                sample.members.push((ext, member));
+                let data = walk.read(&head)?;
+                let Head {
+                    name: member, feature, ..
+                } = head;
+                sample.members.push((
+                    ext,
+                    Member {
+                        name: member,
+                        feature,
+                        data,
+                    },
+                ));
             }
             if !sample.members.is_empty() {
                 batch.samples.push(sample);

@@ -12,7 +12,9 @@
 //! cell, an empty list `[]`. SequenceExamples: their context features
 //! (feature lists are left out, with a note). Quoting is RFC 4180's (a
 //! field holding a comma, a quote or a line break is quoted, quotes
-//! doubled); lines end with `\n`.
+//! doubled); lines end with `\n`. `--safe-spreadsheet` puts a `'` before
+//! a text cell (or feature name) that a spreadsheet would take for a
+//! formula ([`write_text`]).
 //!
 //! The rows are made on the workers, a batch at a time, and written in
 //! record order ([`batches::run`]), to stdout or through an
@@ -58,6 +60,15 @@ pub(crate) struct ToCsvArgs {
     /// the cell (json), or left out with a note (omit).
     #[arg(long, value_enum, default_value_t = Lists::Json, value_name = "HOW")]
     pub(crate) lists: Lists,
+
+    /// For a spreadsheet: a text cell or feature name that begins with
+    /// '=', '+', '-', '@', a tab, a carriage return or a NUL (which a
+    /// spreadsheet reads as a formula: `=HYPERLINK(...)` makes a link
+    /// that sends data away, `=cmd|...` can start a program) gets a leading
+    /// "'", so it is shown as text. Numbers (int64 and float cells, `-3`,
+    /// `-Infinity`) are left as they are; JSON cells begin with '[' or '{'.
+    #[arg(long)]
+    pub(crate) safe_spreadsheet: bool,
 
     #[command(flatten)]
     pub(crate) select: FeatureArgs,
@@ -239,6 +250,7 @@ pub(crate) fn run(args: &ToCsvArgs, ctx: &Ctx) -> Result<Exit> {
     let rows = Rows {
         columns: &columns,
         index: &index,
+        safe: args.safe_spreadsheet,
         records: AtomicU64::new(0),
         with_cells: AtomicU64::new(0),
     };
@@ -274,7 +286,11 @@ pub(crate) fn run(args: &ToCsvArgs, ctx: &Ctx) -> Result<Exit> {
         if !columns.is_empty() {
             let mut header = csv::WriterBuilder::new().from_writer(Vec::new());
             header
-                .write_record(columns.iter().map(|c| c.name.as_bytes()))
+                .write_record(columns.iter().map(|c| {
+                    let mut name = Vec::new();
+                    write_text(c.name.as_bytes(), args.safe_spreadsheet, &mut name);
+                    name
+                }))
                 .context("writing the header")?;
             out.write_all(&header.into_inner().map_err(|e| anyhow::anyhow!("{}", e.error()))?)
                 .context("writing output")?;
@@ -330,6 +346,8 @@ pub(crate) fn run(args: &ToCsvArgs, ctx: &Ctx) -> Result<Exit> {
 struct Rows<'a> {
     columns: &'a [Column],
     index: &'a HashMap<&'a str, usize>,
+    /// `--safe-spreadsheet`.
+    safe: bool,
     /// Rows written, and those with a feature in a column.
     records: AtomicU64,
     with_cells: AtomicU64,
@@ -402,7 +420,7 @@ impl Rows<'_> {
         for (column, value) in self.columns.iter().zip(cells.iter()) {
             cell.clear();
             if let Some(v) = value {
-                write_cell(v, column.scalar, cell);
+                write_cell(v, column.scalar, self.safe, cell);
             }
             writer.write_field(&cell[..]).map_err(csv_error)?;
         }
@@ -411,9 +429,25 @@ impl Rows<'_> {
     }
 }
 
+/// The first characters that make a spreadsheet read a cell as a formula
+/// (`=`, `+`, `-`, `@`) or that it passes over before one (tab, carriage
+/// return, NUL): the ones OWASP's CSV-injection advice and ASVS 1.2.10
+/// name.
+const FORMULA_START: &[u8] = b"=+-@\t\r\0";
+
+/// A text cell (a bytes value, a feature name) as it is, or with `safe`
+/// (`--safe-spreadsheet`), behind a `'` when it begins as a formula does.
+fn write_text(text: &[u8], safe: bool, out: &mut Vec<u8>) {
+    if safe && text.first().is_some_and(|b| FORMULA_START.contains(b)) {
+        out.push(b'\'');
+    }
+    out.extend_from_slice(text);
+}
+
 /// One feature's cell: its one value as it is (in a column of at most one
-/// value per record), else the JSONL mapping of the list (`[]` when empty).
-fn write_cell(v: &FeatureView<'_>, scalar: bool, out: &mut Vec<u8>) {
+/// value per record; text behind a `'` where `safe` says, see
+/// [`write_text`]), else the JSONL mapping of the list (`[]` when empty).
+fn write_cell(v: &FeatureView<'_>, scalar: bool, safe: bool, out: &mut Vec<u8>) {
     let n = match v.kind() {
         Kind::None => return,
         Kind::Int64 => v.int64s().take(2).count(),
@@ -437,7 +471,7 @@ fn write_cell(v: &FeatureView<'_>, scalar: bool, out: &mut Vec<u8>) {
         Kind::Bytes => {
             let b = v.bytes().next().unwrap_or_default();
             if std::str::from_utf8(b).is_ok() {
-                out.extend_from_slice(b);
+                write_text(b, safe, out);
             } else {
                 // The JSONL mapping's form of a value that is not UTF-8.
                 feature_json(v, out);

@@ -72,6 +72,37 @@ impl Write for Dest {
     }
 }
 
+/// What [`AtomicOutput`] does with an existing target that is not a
+/// regular file (a FIFO, a device, a socket).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Existing {
+    /// Writes into it (`-o /dev/null`, `-o /dev/stdout`, a FIFO the user
+    /// named).
+    WriteInPlace,
+    /// Refuses it: see [`AtomicOutput::create_file`].
+    Refuse,
+}
+
+/// What a file that is not a regular file or a directory is, for messages.
+pub(crate) fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    let _ = meta;
+    "a special file"
+}
+
 /// Writing to a temporary file already closed (a bug: [`Finished`] does not write).
 fn closed() -> io::Error {
     io::Error::other("the output was already closed")
@@ -147,12 +178,30 @@ impl AtomicOutput {
     /// [`create`](AtomicOutput::create), compressing gzip on `threads`
     /// threads when more than one (see [`super::deflate`]).
     pub fn create_threaded(path: &Path, compression: Compression, threads: usize) -> Result<AtomicOutput> {
+        AtomicOutput::open(path, compression, threads, Existing::WriteInPlace)
+    }
+
+    /// [`create`](AtomicOutput::create) for a name tfr makes (a shard's,
+    /// an extracted file's), not one the user gave whole: an existing
+    /// FIFO, device or socket there is refused (one line), never opened
+    /// (a FIFO's open waits for a reader for ever; a device would be
+    /// written into). Nothing but a temporary file is ever opened.
+    pub fn create_file(path: &Path, compression: Compression) -> Result<AtomicOutput> {
+        AtomicOutput::create_file_threaded(path, compression, 1)
+    }
+
+    /// [`create_file`](AtomicOutput::create_file) on `threads` threads.
+    pub fn create_file_threaded(path: &Path, compression: Compression, threads: usize) -> Result<AtomicOutput> {
+        AtomicOutput::open(path, compression, threads, Existing::Refuse)
+    }
+
+    fn open(path: &Path, compression: Compression, threads: usize, special: Existing) -> Result<AtomicOutput> {
         let mut guard = None;
         let mut dirs = None;
         let as_bytes = path.as_os_str().as_encoded_bytes();
         if let Some(local) = super::remote::file_url(as_bytes) {
             let local = PathBuf::from(String::from_utf8_lossy(local).into_owned());
-            return AtomicOutput::create_threaded(&local, compression, threads);
+            return AtomicOutput::open(&local, compression, threads, special);
         }
         let (dest, target) = if path.as_os_str() == "-" {
             (Dest::Stdout(io::stdout()), None)
@@ -161,6 +210,11 @@ impl AtomicOutput {
         } else {
             match std::fs::metadata(path) {
                 Ok(meta) if meta.is_dir() => anyhow::bail!("{}: is a directory", show_path(path)),
+                Ok(meta) if !meta.is_file() && special == Existing::Refuse => anyhow::bail!(
+                    "{}: is {}, not a regular file: not writing into it (remove it first)",
+                    show_path(path),
+                    kind_of(&meta)
+                ),
                 Ok(meta) if !meta.is_file() => {
                     let file = std::fs::OpenOptions::new()
                         .write(true)

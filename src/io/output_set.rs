@@ -121,7 +121,8 @@ impl OutputSet {
     /// the order created). `compression`: `Some` forces it, `None` takes it
     /// from the name ([`Compression::from_name`]). `threads` > 1 gzips on
     /// that many threads. Refuses (one line) an output that is one of the
-    /// inputs or auxiliary files, or that the set already holds; the
+    /// inputs or auxiliary files, that the set already holds, or whose
+    /// name holds a FIFO, a device or a socket; the
     /// temporary file is created now, so an unwritable directory fails here.
     /// The missing directories of a local output are created first.
     pub fn create(&mut self, path: &Path, compression: Option<Compression>, threads: usize) -> Result<usize> {
@@ -133,7 +134,10 @@ impl OutputSet {
             bail!("{} {}: named twice among the outputs", self.flag, show_path(path));
         }
         let compression = Compression::for_output(path, compression);
-        let out = AtomicOutput::create_threaded(path, compression, threads)?;
+        // Regular files only: a FIFO or a device at an output's name is
+        // refused, never opened (a FIFO's open would wait for ever, and
+        // neither could appear together with the others).
+        let out = AtomicOutput::create_file_threaded(path, compression, threads)?;
         self.slots.push(Slot::Open(Box::new(out)));
         let i = self.slots.len() - 1;
         if path.as_os_str() != "-" {

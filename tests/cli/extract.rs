@@ -237,3 +237,43 @@ fn names_from_features_are_plain_file_names() {
         .fails(2);
     assert!(e.contains("a file name of 6004 bytes") && e.len() < 300, "{e}");
 }
+
+/// A FIFO at `DIR/NAME`, made by mkfifo; `false` (skipped, or a failure
+/// under CI) without it.
+pub fn mkfifo(path: &std::path::Path) -> bool {
+    let made = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .is_ok_and(|s| s.success());
+    if !made {
+        skip_or_fail("mkfifo is needed for a FIFO at an output's name");
+    }
+    made
+}
+
+/// Regression (issue 41): a FIFO at a name extract writes was opened for
+/// writing (a device written into) instead of replaced: the run waited
+/// for a reader for ever. Now it is refused in one line, untouched.
+#[test]
+fn a_fifo_at_a_name_is_refused_not_opened() {
+    let dir = Dir::new();
+    let input = from_lines(&dir, "t.tfrecord", "{\"v\": [\"one\"]}\n{\"v\": [\"two\"]}\n");
+    std::fs::create_dir(dir.path("out")).unwrap();
+    if !mkfifo(&dir.path("out/1.txt")) {
+        return;
+    }
+    let e = dir
+        .tfr(&["extract", &input, "--feature", "v", "-o", "out"])
+        .run_within(20)
+        .fails(2);
+    assert!(e.contains("1.txt is a FIFO: extract writes regular files"), "{e}");
+    assert_eq!(e.lines().count(), 1, "{e}");
+    use std::os::unix::fs::FileTypeExt;
+    let meta = std::fs::symlink_metadata(dir.path("out/1.txt")).unwrap();
+    assert!(meta.file_type().is_fifo(), "the FIFO was replaced");
+    let temps = std::fs::read_dir(dir.path("out"))
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().ends_with(".tmp"))
+        .count();
+    assert_eq!(temps, 0);
+}

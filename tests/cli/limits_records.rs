@@ -526,3 +526,33 @@ fn to_wds_from_wds_and_extract_hold_a_window_not_the_dataset() {
         std::fs::metadata(dir.path("big.tfrecord")).unwrap().len()
     );
 }
+
+/// Issue 41: a member of exactly --max-record-size (within the member
+/// limit, over the sample's with its name) was read into memory before
+/// its sample was refused: a 64 KB gzip tar of one 64 MiB member cost
+/// 64 MB here (1 GB at the default limit). Now it is refused from its
+/// header, unread.
+#[test]
+fn a_member_of_exactly_the_limit_is_refused_unread() {
+    let dir = Dir::new();
+    let t = dir.path("edge.tar.gz");
+    if !crate::wds::python_tar_of_zeros(&t, &[("a.bin", 64 << 20)]) {
+        return;
+    }
+    let args = [
+        "from-wds",
+        "edge.tar.gz",
+        "-o",
+        "x.tfrecord",
+        "--max-record-size",
+        "64M",
+    ];
+    let Some((code, err, peak)) = measured(&dir, &args, None) else {
+        return;
+    };
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("sample 'a' holds more than 67108864 bytes"), "{err}");
+    // Before: 70 MB; the limit is 64 MiB.
+    assert!(peak < 40, "peak RSS {peak} MB");
+    assert!(!dir.path("x.tfrecord").exists());
+}

@@ -354,3 +354,53 @@ fn outputs_directories_made_are_removed_on_a_signal() {
     drop(stdin);
     assert!(!dir.path("new").exists(), "directories left behind");
 }
+
+/// Issue 41: an output whose name tfr makes (a shard's) holding a FIFO was
+/// opened for writing: the run waited for a reader for ever (a device
+/// would have been written into, outside the all-or-nothing commit). The
+/// outputs of a set are regular files: refused in one line, the FIFO left
+/// as it is, no temporary file. A FIFO the user names whole with `-o`
+/// (to-jsonl's one output) is still written into, as `/dev/null` is.
+#[cfg(unix)]
+#[test]
+fn a_fifo_at_a_shard_name_is_refused_one_named_whole_is_written() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = Dir::new();
+    dir.write("in.tfrecord", &numbered(10));
+    std::fs::create_dir(dir.path("out")).unwrap();
+    if !crate::extract::mkfifo(&dir.path("out/t-00000-of-00002.tfrecord")) {
+        return;
+    }
+    for args in [
+        &["reshard", "in.tfrecord", "-o", "out/t.tfrecord", "--shards", "2"][..],
+        &["shuffle", "in.tfrecord", "-o", "out/t.tfrecord", "--shards", "2"],
+    ] {
+        let e = dir.tfr(args).run_within(20).fails(2);
+        assert!(
+            e.contains("t-00000-of-00002.tfrecord: is a FIFO, not a regular file"),
+            "{args:?}: {e}"
+        );
+        assert_eq!(e.lines().count(), 1, "{args:?}: {e}");
+        let names: Vec<String> = std::fs::read_dir(dir.path("out"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["t-00000-of-00002.tfrecord"], "{args:?}");
+        let meta = std::fs::symlink_metadata(dir.path("out/t-00000-of-00002.tfrecord")).unwrap();
+        assert!(meta.file_type().is_fifo(), "{args:?}: the FIFO was replaced");
+    }
+    // Named whole: written into, with a reader at the other end.
+    let fifo = dir.path("out/t-00000-of-00002.tfrecord");
+    let reader = std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap());
+    dir.tfr(&[
+        "to-jsonl",
+        "in.tfrecord",
+        "--type",
+        "raw",
+        "-o",
+        "out/t-00000-of-00002.tfrecord",
+    ])
+    .run_within(20)
+    .ok();
+    assert_eq!(reader.join().unwrap().lines().count(), 10);
+}

