@@ -1,7 +1,7 @@
 //! Every command line the README and the `--help` examples show is run
 //! (issue 28 item 11: the README showed a `-c` that does not exist).
 //!
-//! - README.md: in a ```sh / ```bash / ```shell / ```console block every
+//! - README.md and docs/GUIDE.md: in a ```sh / ```bash / ```shell / ```console block every
 //!   line that starts with `tfr ` (or `$ tfr `), and in any other block
 //!   every line that starts with `$ tfr `; the lines that follow a
 //!   `$ tfr ` line up to the next `$ ` line or the block's end are the
@@ -314,11 +314,17 @@ fn run_examples(dir: &Path, examples: &[Example], failures: &mut Vec<String>) {
 }
 
 #[test]
-fn every_readme_command_line_runs() {
+fn every_readme_and_guide_command_line_runs() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(root.join("README.md")).unwrap();
-    let examples = markdown_examples("README.md", &text);
-    assert!(examples.len() > 30, "only {} examples found", examples.len());
+    // README.md, then docs/GUIDE.md, in one directory: a guide line may
+    // use what a README line wrote.
+    let mut examples = Vec::new();
+    for name in ["README.md", "docs/GUIDE.md"] {
+        let text = std::fs::read_to_string(root.join(name)).unwrap();
+        let found = markdown_examples(name, &text);
+        assert!(found.len() > 10, "only {} examples found in {name}", found.len());
+        examples.extend(found);
+    }
     let dir = Dir::new();
     let here = dir.path("");
     fixtures(&here);
