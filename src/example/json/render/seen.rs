@@ -1,0 +1,166 @@
+//! Where the natural form must say a value's kind because of the values
+//! before it in the same record.
+//!
+//! `from-jsonl` takes a feature's kind from its first value and checks
+//! later plain values against it (so that jq's `100.0 → 100` is caught),
+//! while a typed form (`{"float_list": [...]}`) is taken as it is. Within
+//! one record a name can hold values of several kinds — a key repeated in
+//! a Features map, the steps of a feature list — and each is legal
+//! protobuf: such a value is written typed, so the line reads back byte
+//! for byte.
+
+use crate::example::view::Kind;
+
+/// Names kept inline (no allocation: most records have fewer).
+const INLINE: usize = 16;
+
+/// The names of one section of one record (an Example's or a context's
+/// features, a SequenceExample's feature lists with every step, the
+/// features of all the Examples of an ExampleListWithContext), each with
+/// the kind of its first value that has one.
+///
+/// Names are told apart by a 64-bit hash: two names that collide (never
+/// seen in practice) may get a value written typed where the plain form
+/// would have done; either form reads back exactly. A bit filter answers
+/// "new name" for most names at once; only a name whose bit is set is
+/// looked for among the names kept, and the filter grows with them (16
+/// bits a name), so a record with many features costs a few compares a
+/// feature, not a map.
+pub(crate) struct Seen {
+    /// One bit per name hash while the names are inline.
+    filter: [u64; 4],
+    /// The first names: (hash, kind of the first value).
+    inline: [(u64, Kind); INLINE],
+    len: usize,
+    /// Past [`INLINE`] names: all of them, and their larger filter.
+    more: Vec<(u64, Kind)>,
+    bits: Vec<u64>,
+}
+
+impl Default for Seen {
+    fn default() -> Seen {
+        Seen {
+            filter: [0; 4],
+            inline: [(0, Kind::None); INLINE],
+            len: 0,
+            more: Vec::new(),
+            bits: Vec::new(),
+        }
+    }
+}
+
+impl Seen {
+    /// Notes a value of `kind` named `name`; true when it is to be written
+    /// typed: an earlier value of that name had another kind. A value
+    /// without a kind (`null`) is never typed and settles nothing.
+    #[inline]
+    pub(crate) fn differs(&mut self, name: &[u8], kind: Kind) -> bool {
+        if kind == Kind::None {
+            return false;
+        }
+        let h = hash(name);
+        if !self.maybe_seen(h) {
+            self.insert(h, kind);
+            return false;
+        }
+        let names = if self.more.is_empty() {
+            &self.inline[..self.len]
+        } else {
+            &self.more[..]
+        };
+        match names.iter().find(|(x, _)| *x == h) {
+            Some(&(_, first)) => first != kind,
+            None => {
+                self.insert(h, kind);
+                false
+            }
+        }
+    }
+
+    /// Whether the filter has the bit of hash `h` (set now if not).
+    #[inline]
+    fn maybe_seen(&mut self, h: u64) -> bool {
+        let (words, at) = if self.bits.is_empty() {
+            (&mut self.filter[..], h)
+        } else {
+            (&mut self.bits[..], h >> 8)
+        };
+        let word = &mut words[(at >> 6) as usize & (words.len() - 1)];
+        let bit = 1u64 << (at & 63);
+        let set = *word & bit != 0;
+        *word |= bit;
+        set
+    }
+
+    fn insert(&mut self, h: u64, kind: Kind) {
+        if self.len < INLINE {
+            self.inline[self.len] = (h, kind);
+            self.len += 1;
+            return;
+        }
+        if self.more.is_empty() {
+            self.more.reserve(4 * INLINE);
+            self.more.extend_from_slice(&self.inline);
+        }
+        self.more.push((h, kind));
+        // 16 bits a name (a power of two of words, at least 64).
+        let want = (self.more.len() * 16 / 64).next_power_of_two().max(64);
+        if self.bits.len() < want {
+            self.bits = vec![0; want];
+            for &(x, _) in &self.more {
+                let at = x >> 8;
+                self.bits[(at >> 6) as usize & (want - 1)] |= 1 << (at & 63);
+            }
+        }
+    }
+}
+
+/// A name's 64-bit hash (fixed, so output does not vary between runs).
+#[inline]
+fn hash(name: &[u8]) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut h = name.len() as u64;
+    let mut words = name.chunks_exact(8);
+    for w in &mut words {
+        let w = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+        h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+    }
+    let rest = words.remainder();
+    if !rest.is_empty() {
+        let mut last = [0u8; 8];
+        last[..rest.len()].copy_from_slice(rest);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(last)).wrapping_mul(K);
+    }
+    // Mixed so that the low bits (the filter's) depend on every byte.
+    h ^= h >> 29;
+    h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    h ^ (h >> 32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_later_value_of_another_kind_differs() {
+        let mut seen = Seen::default();
+        assert!(!seen.differs(b"a", Kind::Int64));
+        assert!(!seen.differs(b"b", Kind::None));
+        assert!(!seen.differs(b"b", Kind::Float));
+        assert!(!seen.differs(b"a", Kind::Int64));
+        assert!(seen.differs(b"a", Kind::Float));
+        assert!(seen.differs(b"b", Kind::Bytes));
+        assert!(!seen.differs(b"b", Kind::Float));
+        // Past the inline names too, and names sharing a filter bit.
+        for i in 0..2000 {
+            let name = format!("name{i}");
+            assert!(!seen.differs(name.as_bytes(), Kind::Bytes), "{name}");
+        }
+        for i in 0..2000 {
+            let name = format!("name{i}");
+            assert!(seen.differs(name.as_bytes(), Kind::Int64), "{name}");
+            assert!(!seen.differs(name.as_bytes(), Kind::Bytes), "{name}");
+        }
+        assert!(seen.differs(b"a", Kind::Bytes));
+    }
+}
