@@ -284,45 +284,57 @@ impl Encoder {
     /// name in its section of the line: only then can it settle the
     /// feature's kind, and a typed value is never checked against it.
     pub fn for_each_kind(&self, mut f: impl FnMut(Section, &[u8], Kind, bool)) {
-        let items = self.kinds();
         let name = |key: (usize, usize)| &self.arena[key.0..key.1];
-        if !items.clone().any(|k| k.3) {
-            return items.for_each(|(section, key, kind, typed)| f(section, name(key), kind, typed));
+        let typed = |f: &Feat| f.typed && f.kind != Kind::None;
+        let any_typed =
+            self.feats.iter().any(typed) || self.steps.iter().any(typed) || self.elwc_kinds.iter().any(|k| k.3);
+        if !any_typed {
+            // The usual line.
+            return self.each_kind(|section, key, kind, typed| f(section, name(key), kind, typed));
         }
         // Whether a typed value is the first of its name: a look back in
         // a short line, a set of the names in a long one.
-        let mut names = (items.clone().nth(32).is_some()).then(std::collections::HashSet::new);
-        for (i, (section, key, kind, typed)) in items.clone().enumerate() {
-            let first = match &mut names {
-                Some(names) => names.insert((section, name(key))),
-                None => !typed || !items.clone().take(i).any(|(s, k, ..)| s == section && name(k) == name(key)),
+        let n = self.feats.len() + self.steps.len() + self.elwc_kinds.len();
+        let mut names: Vec<(Section, &[u8])> = Vec::with_capacity(n.min(32));
+        let mut set = (n > 32).then(std::collections::HashSet::new);
+        self.each_kind(|section, key, kind, typed| {
+            let this = name(key);
+            let first = match &mut set {
+                Some(set) => set.insert((section, this)),
+                None => {
+                    let first = !typed || !names.iter().any(|&(s, n)| s == section && n == this);
+                    names.push((section, this));
+                    first
+                }
             };
             if first || !typed {
-                f(section, name(key), kind, typed);
+                f(section, this, kind, typed);
             }
-        }
+        });
     }
 
-    /// The features of the line just encoded that have a kind, in line
-    /// order: (section, name in the arena, kind, typed).
-    fn kinds(&self) -> impl Iterator<Item = (Section, (usize, usize), Kind, bool)> + Clone + '_ {
+    /// Calls `f(section, name span, kind, typed)` for each feature of the
+    /// line just encoded that has a kind, in line order.
+    #[inline]
+    fn each_kind(&self, mut f: impl FnMut(Section, (usize, usize), Kind, bool)) {
         let section = match self.last_type {
+            MessageType::Raw => return,
             MessageType::SequenceExample => Section::Context,
             _ => Section::Features,
         };
-        // An ELWC line has its kinds in `elwc_kinds` (its `feats` drained);
-        // a raw line has none.
-        let feats = self.feats.iter().map(move |f| (section, f.key, f.kind, f.typed));
-        let steps = self.lists.iter().flat_map(move |l| {
-            self.steps[l.steps.0..l.steps.1]
-                .iter()
-                .map(move |s| (Section::FeatureLists, l.key, s.kind, s.typed))
-        });
-        let raw = self.last_type == MessageType::Raw;
-        feats
-            .chain(steps)
-            .chain(self.elwc_kinds.iter().copied())
-            .filter(move |k| k.2 != Kind::None && !raw)
+        // An ELWC line has its kinds in `elwc_kinds` (its `feats` drained).
+        for feat in self.feats.iter().filter(|f| f.kind != Kind::None) {
+            f(section, feat.key, feat.kind, feat.typed);
+        }
+        for list in &self.lists {
+            let steps = &self.steps[list.steps.0..list.steps.1];
+            for step in steps.iter().filter(|s| s.kind != Kind::None) {
+                f(Section::FeatureLists, list.key, step.kind, step.typed);
+            }
+        }
+        for &(section, key, kind, typed) in &self.elwc_kinds {
+            f(section, key, kind, typed);
+        }
     }
 
     fn encode_inner(&mut self, ty: MessageType, line: &[u8], out: &mut Vec<u8>) -> Result<(), LineError> {

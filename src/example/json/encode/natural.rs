@@ -28,7 +28,11 @@ impl Encoder {
 
     /// The kind `--schema` forces for a feature, else the one coercion
     /// gives its plain values (then `soft`: a typed form overrides it).
+    #[inline]
     pub(super) fn schema_kind(&self, section: Section, key: (usize, usize)) -> Option<Forcing> {
+        if self.schema.is_none() && self.coerce.is_none() {
+            return None;
+        }
         let lookup = |schema: &Option<Schema>| {
             let schema = schema.as_ref()?;
             let map = match section {

@@ -92,48 +92,61 @@ impl Seen {
         set
     }
 
+    #[inline]
     fn insert(&mut self, h: u64, kind: Kind) {
         if self.len < INLINE {
             self.inline[self.len] = (h, kind);
             self.len += 1;
-            return;
+        } else {
+            self.insert_more(h, kind);
         }
+    }
+
+    /// A name past the inline ones.
+    #[cold]
+    #[inline(never)]
+    fn insert_more(&mut self, h: u64, kind: Kind) {
         if self.more.is_empty() {
             self.more.reserve(4 * INLINE);
             self.more.extend_from_slice(&self.inline);
         }
         self.more.push((h, kind));
-        // 16 bits a name (a power of two of words, at least 64).
-        let want = (self.more.len() * 16 / 64).next_power_of_two().max(64);
-        if self.bits.len() < want {
-            self.bits = vec![0; want];
+        // 16 bits a name (4 a word): the filter doubles as names come.
+        if self.more.len() > 4 * self.bits.len() {
+            let words = (2 * self.bits.len()).max(64);
+            self.bits = vec![0; words];
             for &(x, _) in &self.more {
                 let at = x >> 8;
-                self.bits[(at >> 6) as usize & (want - 1)] |= 1 << (at & 63);
+                self.bits[(at >> 6) as usize & (words - 1)] |= 1 << (at & 63);
             }
         }
     }
 }
 
-/// A name's 64-bit hash (fixed, so output does not vary between runs).
+/// A name's 64-bit hash (fixed, so output does not vary between runs):
+/// 8 bytes at a time, the last 1 to 7 read as two overlapping words (or
+/// three bytes), the length mixed in.
 #[inline]
 fn hash(name: &[u8]) -> u64 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut h = name.len() as u64;
-    let mut words = name.chunks_exact(8);
-    for w in &mut words {
-        let w = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
-        h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+    let mut h = (name.len() as u64).wrapping_mul(K);
+    let mut rest = name;
+    while let Some((word, tail)) = rest.split_first_chunk::<8>() {
+        h = (h ^ u64::from_le_bytes(*word)).wrapping_mul(K).rotate_left(29);
+        rest = tail;
     }
-    let rest = words.remainder();
-    if !rest.is_empty() {
-        let mut last = [0u8; 8];
-        last[..rest.len()].copy_from_slice(rest);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(last)).wrapping_mul(K);
-    }
+    let n = rest.len();
+    let last = if n >= 4 {
+        let lo = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]);
+        let hi = u32::from_le_bytes([rest[n - 4], rest[n - 3], rest[n - 2], rest[n - 1]]);
+        (u64::from(hi) << 32) | u64::from(lo)
+    } else if n > 0 {
+        (u64::from(rest[0]) << 16) | (u64::from(rest[n / 2]) << 8) | u64::from(rest[n - 1])
+    } else {
+        0
+    };
+    h = (h ^ last).wrapping_mul(K);
     // Mixed so that the low bits (the filter's) depend on every byte.
-    h ^= h >> 29;
-    h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
     h ^ (h >> 32)
 }
 
