@@ -246,7 +246,7 @@ fn check_one(input: &Input, target: &Path, args: &IndexArgs, progress: &output::
     let opened = match index_input.open_decompressed() {
         Ok(r) => r,
         // An object store says so of a missing index.
-        Err(e) if format!("{e:#}").contains("no such object") => {
+        Err(e) if crate::io::remote::is_not_found(&e) => {
             return Ok(Done::Stale(shown, "no index file".into()));
         }
         Err(e) => return Err(e),
