@@ -9,7 +9,8 @@ lies about its row count. Run with a Python that has pyarrow:
       bytes, ROWS rows all pointing at it (the entry is stored once: a
       few hundred bytes of file for ROWS x VALUE_BYTES bytes of records);
       DIR/plain.parquet: the same column as plain binary (its Parquet
-      pages still dictionary-encoded: as small).
+      pages still dictionary-encoded: as small; pyarrow builds the
+      column in memory, so ROWS x VALUE_BYTES must stay under 2 GiB).
   columnar_files.py zero-footer ROWS FILE
       a Parquet file with one row group of ROWS rows (`i` int64) whose
       footer's FileMetaData.num_rows is rewritten to 0 (see below).
