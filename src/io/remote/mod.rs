@@ -108,8 +108,10 @@ impl std::error::Error for RemoteError {}
 
 /// Whether `e` (or one of its causes) says the object does not exist.
 pub fn is_not_found(e: &anyhow::Error) -> bool {
-    e.chain()
-        .any(|c| c.downcast_ref::<RemoteError>().is_some_and(|r| r.kind == RemoteErrorKind::NotFound))
+    e.chain().any(|c| {
+        c.downcast_ref::<RemoteError>()
+            .is_some_and(|r| r.kind == RemoteErrorKind::NotFound)
+    })
 }
 
 /// What an argument names: `Some` when it is a URL tfr reads over the
