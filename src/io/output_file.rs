@@ -817,7 +817,10 @@ mod tests {
         let under = file.join("dir/out");
         let err = AtomicOutput::create(&under, Compression::None).err().unwrap();
         let msg = format!("{err:#}");
-        assert!(msg.starts_with(&format!("{}: cannot create the directory", under.display())), "{msg}");
+        assert!(
+            msg.starts_with(&format!("{}: cannot create the directory", under.display())),
+            "{msg}"
+        );
         assert!(!msg.contains(".out.") && !msg.contains("at path"), "{msg}");
     }
 }
