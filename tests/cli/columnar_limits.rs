@@ -64,13 +64,7 @@ fn measured(dir: &Dir, args: &[&str], stdin: Option<&str>) -> Option<(i32, Strin
     let mut err = String::new();
     convert.stderr.take().unwrap().read_to_string(&mut err).unwrap();
     let status = convert.wait().unwrap();
-    let (rest, peak) = err.rsplit_once("PEAK_KB=").expect("time's line");
-    let peak_mb = peak.trim().parse::<u64>().unwrap() / 1024;
-    let rest = rest
-        .lines()
-        .filter(|l| !l.starts_with("Command "))
-        .collect::<Vec<_>>()
-        .join("\n");
+    let (rest, peak_mb) = split_peak(&err);
     let counted = String::from_utf8_lossy(&count.stdout).trim().to_string();
     Some((status.code().unwrap_or(-1), rest, peak_mb, counted))
 }
