@@ -85,7 +85,7 @@ always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l full -d 'Print every value in full, on a terminal too'
-complete -c tfr -n "__fish_tfr_using_subcommand cat" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -l strict -d 'A feature named in --where (or count/split --by) that no record read has is an error (exit 2; outputs written together are not written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -117,7 +117,7 @@ always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l full -d 'Print every value in full, on a terminal too'
-complete -c tfr -n "__fish_tfr_using_subcommand head" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
+complete -c tfr -n "__fish_tfr_using_subcommand head" -l strict -d 'A feature named in --where (or count/split --by) that no record read has is an error (exit 2; outputs written together are not written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand head" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand head" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -142,7 +142,7 @@ always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand count" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand count" -l json -d 'Print JSON: {"files": [{"file", "records"[, "error"]}], "total"}; with --by: {"by", "total", "values": [{"value", "records"}], "missing", "no_values"[, "other"]}'
-complete -c tfr -n "__fish_tfr_using_subcommand count" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
+complete -c tfr -n "__fish_tfr_using_subcommand count" -l strict -d 'A feature named in --where (or count/split --by) that no record read has is an error (exit 2; outputs written together are not written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand count" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand count" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand count" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -202,7 +202,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l color -d 'When to u
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l strict -d 'A feature named in --where (or count/split --by) that no record read has is an error (exit 2; outputs written together are not written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -253,7 +253,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l color -d 'When to us
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l strict -d 'A feature named in --where (or count/split --by) that no record read has is an error (exit 2; outputs written together are not written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -281,7 +281,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand split" -l color -d 'When to use 
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand split" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand split" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
+complete -c tfr -n "__fish_tfr_using_subcommand split" -l strict -d 'A feature named in --where (or count/split --by) that no record read has is an error (exit 2; outputs written together are not written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand split" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand split" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand split" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -316,7 +316,7 @@ always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l safe-spreadsheet -d 'For a spreadsheet: a text cell or feature name that begins with \'=\', \'+\', \'-\', \'@\', a tab, a carriage return or a NUL (which a spreadsheet reads as a formula: `=HYPERLINK(...)` makes a link that sends data away, `=cmd|...` can start a program) gets a leading "\'", so it is shown as text. Numbers (int64 and float cells, `-3`, `-Infinity`) are left as they are; JSON cells begin with \'[\' or \'{\''
-complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l strict -d 'A feature named in --where (or count/split --by) that no record read has is an error (exit 2; outputs written together are not written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -344,7 +344,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l color -d 'When to use
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
+complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l strict -d 'A feature named in --where (or count/split --by) that no record read has is an error (exit 2; outputs written together are not written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -395,7 +395,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand extract" -l color -d 'When to us
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand extract" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand extract" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
+complete -c tfr -n "__fish_tfr_using_subcommand extract" -l strict -d 'A feature named in --where (or count/split --by) that no record read has is an error (exit 2; outputs written together are not written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand extract" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand extract" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand extract" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -425,7 +425,7 @@ always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -l json -d 'Same as --format json'
-complete -c tfr -n "__fish_tfr_using_subcommand schema" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
+complete -c tfr -n "__fish_tfr_using_subcommand schema" -l strict -d 'A feature named in --where (or count/split --by) that no record read has is an error (exit 2; outputs written together are not written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -456,7 +456,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand stats" -l color -d 'When to use 
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand stats" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -l strict -d 'A feature named in --where (or count/split --by) that no record read has is an error (exit 2; outputs written together are not written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -554,7 +554,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l color -d 'When to us
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l strict -d 'A feature named in --where (or count/split --by) that no record read has is an error (exit 2; outputs written together are not written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -588,7 +588,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l color -d 'When to
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
+complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l strict -d 'A feature named in --where (or count/split --by) that no record read has is an error (exit 2; outputs written together are not written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -620,7 +620,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l color -d 'When to u
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l strict -d 'A feature named in --where (or --by) that no record read has is an error (exit 2, no output written), not a warning'
+complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l strict -d 'A feature named in --where (or count/split --by) that no record read has is an error (exit 2; outputs written together are not written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -356,8 +356,9 @@ pub(crate) struct WhereArg {
     #[arg(long = "where", value_name = "EXPR", value_parser = WhereParser, help_heading = "Selection")]
     pub(crate) filter: Option<crate::example::Where>,
 
-    /// A feature named in --where (or --by) that no record read has is an
-    /// error (exit 2, no output written), not a warning.
+    /// A feature named in --where (or count/split --by) that no record read
+    /// has is an error (exit 2; outputs written together are not written),
+    /// not a warning.
     #[arg(long, help_heading = "Selection")]
     pub(crate) strict: bool,
 }
@@ -393,17 +394,18 @@ impl WhereArg {
         self.filter.as_ref().inspect(|w| w.set_strict(self.strict))
     }
 
-    /// The warnings for the names of --where that no record read has
-    /// (none under --strict: the reading failed on them).
+    /// The warnings for the names of --where that no record read has.
     pub(crate) fn warnings(&self) -> Vec<String> {
         match &self.filter {
-            Some(w) if !self.strict => w
-                .unmatched()
-                .iter()
-                .map(|u| format!("warning: --where: {u}: every comparison with it is false"))
-                .collect(),
-            _ => Vec::new(),
+            Some(w) => w.unmatched().iter().map(|u| format!("warning: --where: {u}")).collect(),
+            None => Vec::new(),
         }
+    }
+
+    /// With --strict, the error for the names of --where that no record
+    /// read has.
+    pub(crate) fn strict_error(&self) -> Option<crate::example::filter::UnmatchedNames> {
+        self.get().and_then(crate::example::Where::strict_error)
     }
 }
 

@@ -172,7 +172,10 @@ pub(crate) enum Command {
     ///
     /// One input prints just the number; several print a table with a total.
     /// Plain files are counted by hopping from header to header (checking
-    /// each length CRC) without reading payloads.
+    /// each length CRC) without reading payloads, so a damaged payload is
+    /// not seen (TensorFlow fails on it; tfr verify-crc checks it): on a
+    /// terminal the count says so, and --json has "payloads_checked": false
+    /// (true with --where or --by, which read every record).
     ///
     /// With --where EXPR, the records that match are counted (each decoded);
     /// with --by FEATURE, records per value of the feature, most frequent
@@ -279,7 +282,9 @@ pub(crate) enum Command {
     /// ratio's on average (with --by: of the distinct values). Records are
     /// written byte for byte, in input order, to -o with {split} replaced by
     /// the split's name; with --shards/--shard-size each split is sharded.
-    /// Prints each split's count. All outputs appear together, or none.
+    /// Prints each split's count (with --by also its share of the distinct
+    /// values, the heaviest value, and a warning when heavy values pull the
+    /// records' shares away from --ratio). All outputs appear together, or none.
     ///
     /// Examples:
     ///   tfr split data.tfrecord --ratio train=8,eval=2 -o '{split}.tfrecord'

@@ -89,10 +89,18 @@ mod cli_main {
                 };
             }
         };
-        let ran = run(&cli);
+        let mut ran = run(&cli);
         if ran.is_ok() {
-            for warning in cli.command.filter().map(|f| f.warnings()).unwrap_or_default() {
-                output::error_line(format_args!("{warning}"));
+            if let Some(filter) = cli.command.filter() {
+                // A command that reads without batches::run (head) is
+                // held to --strict here; the others failed already.
+                match filter.strict_error() {
+                    Some(e) => ran = Err(e.into()),
+                    None => filter
+                        .warnings()
+                        .iter()
+                        .for_each(|w| output::error_line(format_args!("{w}"))),
+                }
             }
         }
         // A terminating signal arrived: its clean-up ends the process by

@@ -52,15 +52,20 @@ def _run(args: List[str]) -> bytes:
 
 
 def _message(stderr: bytes, code: int) -> str:
+    """The error line, after the warnings before it (a misspelt where=
+    warns before the error it causes)."""
     lines = [l for l in stderr.decode("utf-8", "replace").splitlines() if l.strip()]
     errors = [l for l in lines if not l.startswith("tfr: warning:")]
-    return (errors or lines or ["tfr: exited with status %d" % code])[-1]
+    warnings = [l for l in lines if l.startswith("tfr: warning:")]
+    last = (errors or lines or ["tfr: exited with status %d" % code])[-1]
+    return "; ".join([*[w for w in warnings if w != last], last])
 
 
 def _paths(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]) -> List[str]:
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    out = [os.fspath(p) for p in paths]
+    # "-" is a file of that name here, not tfr's stdin.
+    out = [os.path.join(".", "-") if os.fspath(p) == "-" else os.fspath(p) for p in paths]
     if not out:
         raise ValueError("read_tfrecords: no paths given")
     return out

@@ -119,7 +119,9 @@ pub(crate) fn run(args: &CountArgs, ctx: &Ctx) -> Result<Exit> {
             }
         } else {
             write_table(&mut out, &rows)?;
-            writeln!(out, "({UNCHECKED})")?;
+            if std::io::stdout().is_terminal() {
+                writeln!(out, "({UNCHECKED})")?;
+            }
         }
         out.flush().context("writing output")
     })();
@@ -437,6 +439,10 @@ fn count_decoded(inputs: &[Input], args: &CountArgs, ctx: &Ctx) -> Result<Exit> 
     progress.finish();
     let error = result.err();
     if let (Some(e), true) = (&error, read.files.is_empty()) {
+        return Err(anyhow::anyhow!("{e:#}"));
+    }
+    // --strict: a misspelt name is not a result to print.
+    if let Some(e) = error.as_ref().filter(|e| e.is::<UnmatchedNames>()) {
         return Err(anyhow::anyhow!("{e:#}"));
     }
     if error.is_none() {

@@ -370,12 +370,14 @@ pub(crate) fn run(args: &ExtractArgs, ctx: &Ctx) -> Result<Exit> {
     let local = local_dir(&args.output);
     let remote = local.is_none();
     let dir = &local.unwrap_or_else(|| args.output.clone());
+    // Made as every writer makes its directories: removed again when the
+    // run fails before a file is in it.
+    let mut made = None;
     if !remote {
         match std::fs::metadata(dir) {
             Ok(m) if !m.is_dir() => bail!("-o {}: not a directory", show_path(dir)),
             Ok(_) => {}
-            Err(_) => std::fs::create_dir_all(dir)
-                .with_context(|| format!("-o {}: cannot create the directory", show_path(dir)))?,
+            Err(_) => made = Some(crate::io::made_dirs::MadeDirs::at(dir, "-o")?),
         }
     }
     let pick = Pick {
@@ -453,6 +455,9 @@ pub(crate) fn run(args: &ExtractArgs, ctx: &Ctx) -> Result<Exit> {
             "warning: {missing} of {records} records have no feature {}: nothing written for them",
             crate::io::input::escape_name(args.feature.as_bytes())
         ));
+    }
+    if let Some(made) = made {
+        made.keep();
     }
     let mut out = output::stdout();
     writeln!(out, "{files} files written to {}", show_path(dir))?;

@@ -3,12 +3,14 @@
 //! there are `list<list<…>>` columns), written atomically.
 //!
 //! One thread reads each input in turn (Parquet: batches of about
-//! [`BATCH_BYTES`] of column data; Arrow: its record batches, cut to that
-//! size), workers encode the rows ([`columnar::encode::Layout`]) into
-//! framed records, one thread writes them in order (gzip, zlib or SNAPPY
-//! by the output's name). Memory: the reader's batch and the pipeline's
-//! window of batches, each about [`BATCH_BYTES`] of data; a Parquet row
-//! group's column chunks are read page by page. A stream input (stdin) is
+//! [`BATCH_BYTES`] of memory; Arrow: its record batches) and cuts each
+//! into runs of rows of about [`BATCH_BYTES`] of records
+//! ([`crate::columnar::size::runs`]: a dictionary value counts for each row
+//! that points at it), workers encode the runs
+//! ([`crate::columnar::encode::Layout`]) into framed records, one thread
+//! writes them in order (gzip, zlib or SNAPPY by the output's name).
+//! Memory: the reader's batch and the pipeline's window of runs and their
+//! records; a Parquet row group's column chunks are read page by page. A stream input (stdin) is
 //! checked for a magic first; an Arrow IPC stream is read as it comes, a
 //! Parquet or Arrow IPC file is copied to a temporary file first (both end
 //! with a footer), anything else is refused after its first 8 bytes.
@@ -28,7 +30,8 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// Bytes of column data handed to a worker at a time.
+/// Bytes of records a worker makes of a run of rows at a time (and of
+/// memory in a Parquet batch).
 const BATCH_BYTES: usize = 1 << 20;
 
 #[derive(Args, Debug, Clone)]
@@ -129,7 +132,8 @@ pub(crate) fn run(args: &FromColumnsArgs, format: Format, _ctx: &Ctx) -> Result<
     Ok(Exit::Success)
 }
 
-/// Reads one input's batches and sends them on, cut to about [`BATCH_BYTES`].
+/// Reads one input's batches and sends them on, cut into runs of about
+/// [`BATCH_BYTES`] of records.
 fn read_input(
     input: &Input,
     format: Format,
@@ -155,29 +159,26 @@ fn read_input(
     }
     let mut first_row = 0u64;
     let mut send = |rows: RecordBatch, layout: &Arc<Layout>| -> Result<()> {
-        let n = rows.num_rows();
-        if n == 0 {
-            return Ok(());
-        }
-        let per_row = (rows.get_array_memory_size() / n).max(1);
-        let step = (BATCH_BYTES / per_row).clamp(1, n);
-        let mut at = 0;
-        while at < n {
-            let len = step.min(n - at);
+        // Cut by the bytes of records the rows become, not by the batch's
+        // memory: a dictionary holds a value once however many rows
+        // point at it.
+        for run in crate::columnar::size::runs(&rows, BATCH_BYTES as u64) {
+            let len = run.len();
             let job = Job {
-                rows: rows.slice(at, len),
+                rows: rows.slice(run.start, len),
                 layout: layout.clone(),
                 first_row,
                 name: name.clone(),
             };
             tx.send(job)?;
             first_row += len as u64;
-            at += len;
         }
         Ok(())
     };
-    let mut make_layout = |schema: &arrow_schema::Schema| -> Result<Arc<Layout>> {
-        let l = Arc::new(Layout::new(schema).map_err(|e| fail(&e))?);
+    let mut make_layout = |schema: &arrow_schema::Schema, notes: Vec<String>| -> Result<Arc<Layout>> {
+        let mut l = Layout::new(schema).map_err(|e| fail(&e))?;
+        l.notes.extend(notes);
+        let l = Arc::new(l);
         note(&l).map_err(|e| fail(&e))?;
         Ok(l)
     };
@@ -191,59 +192,83 @@ fn read_input(
             // (damaged, or nested deeper than the flatbuffer reader's
             // limit, which pyarrow writes and reads), the columns are
             // typed from the Parquet schema, with a warning.
-            let mut fallback = None;
-            let meta = match ArrowReaderMetadata::load(&source, Default::default()) {
+            let mut notes = Vec::new();
+            let mut options = ArrowReaderOptions::new();
+            let mut typed_from_parquet = false;
+            let mut meta = match ArrowReaderMetadata::load(&source, options.clone()) {
                 Ok(meta) => meta,
                 Err(e) if e.to_string().contains("ARROW:schema") => {
-                    let options = ArrowReaderOptions::new().with_skip_arrow_metadata(true);
-                    let meta = ArrowReaderMetadata::load(&source, options).map_err(|e| bad(&e))?;
-                    fallback = Some(short_reason(&e.to_string()).replace("ARROW:schema: ", ""));
+                    options = options.with_skip_arrow_metadata(true);
+                    typed_from_parquet = true;
+                    let meta = ArrowReaderMetadata::load(&source, options.clone()).map_err(|e| bad(&e))?;
+                    let reason = short_reason(&e.to_string()).replace("ARROW:schema: ", "");
+                    notes.push(format!(
+                        "{name}: its embedded Arrow schema (ARROW:schema) could not be read ({reason}): \
+                         the columns were typed from its Parquet schema"
+                    ));
                     meta
                 }
                 Err(e) => return Err(bad(&e)),
             };
-            let per_row = meta
-                .metadata()
-                .row_groups()
-                .iter()
-                .filter(|g| g.num_rows() > 0)
-                .map(|g| (g.total_byte_size().max(0) as u64 / g.num_rows() as u64).max(1))
-                .max()
-                .unwrap_or(1);
-            let l = match &fallback {
-                None => make_layout(meta.schema())?,
-                Some(reason) => {
-                    // The file's other key-value metadata (tfr's own
-                    // among them) still applies.
-                    let kv = meta.metadata().file_metadata().key_value_metadata();
-                    let pairs = kv
-                        .into_iter()
-                        .flatten()
-                        .filter(|kv| kv.key != parquet::arrow::ARROW_SCHEMA_META_KEY);
-                    let pairs = pairs.filter_map(|kv| Some((kv.key.clone(), kv.value.clone()?)));
-                    let schema = meta
-                        .schema()
-                        .as_ref()
-                        .clone()
-                        .with_metadata(pairs.collect::<std::collections::HashMap<_, _>>());
-                    let mut l = Layout::new(&schema).map_err(|e| fail(&e))?;
-                    l.notes.push(format!(
-                        "{name}: its embedded Arrow schema (ARROW:schema) could not be read ({reason}): \
-                         the columns were typed from its Parquet schema"
-                    ));
-                    let l = Arc::new(l);
-                    note(&l).map_err(|e| fail(&e))?;
-                    l
-                }
+            // The footer's row count is a summary of the row groups' that
+            // the reader trusts (it caps its batches at it: a count of 0
+            // read nothing). The row groups' rows are what pyarrow reads
+            // and what is converted; a footer that says otherwise is
+            // named in a warning.
+            let mut held = 0i64;
+            for (i, g) in meta.metadata().row_groups().iter().enumerate() {
+                held = match held.checked_add(g.num_rows()) {
+                    Some(sum) if g.num_rows() >= 0 => sum,
+                    _ => bail!(
+                        "{name}: a damaged Parquet file: row group {i} says it holds {} rows",
+                        g.num_rows()
+                    ),
+                };
+            }
+            let said = meta.metadata().file_metadata().num_rows();
+            if said != held {
+                let f = meta.metadata().file_metadata();
+                let f = parquet::file::metadata::FileMetaData::new(
+                    f.version(),
+                    held,
+                    f.created_by().map(str::to_string),
+                    f.key_value_metadata().cloned(),
+                    f.schema_descr_ptr(),
+                    f.column_orders().cloned(),
+                );
+                let fixed = parquet::file::metadata::ParquetMetaData::new(f, meta.metadata().row_groups().to_vec());
+                meta = ArrowReaderMetadata::try_new(Arc::new(fixed), options).map_err(|e| bad(&e))?;
+                notes.push(format!(
+                    "{name}: its footer says it holds {said} rows, its row groups hold {held}: \
+                     the row groups' {held} were read (a damaged or miswritten footer?)"
+                ));
+            }
+            let schema = if !typed_from_parquet {
+                meta.schema().as_ref().clone()
+            } else {
+                // Typed from the Parquet schema: the file's key-value
+                // metadata (tfr's own among them) still applies.
+                let kv = meta.metadata().file_metadata().key_value_metadata();
+                let pairs = kv
+                    .into_iter()
+                    .flatten()
+                    .filter(|kv| kv.key != parquet::arrow::ARROW_SCHEMA_META_KEY);
+                let pairs = pairs.filter_map(|kv| Some((kv.key.clone(), kv.value.clone()?)));
+                meta.schema()
+                    .as_ref()
+                    .clone()
+                    .with_metadata(pairs.collect::<std::collections::HashMap<_, _>>())
             };
-            // The row groups' sizes are encoded sizes (a dictionary counted
-            // once): a first batch of at most 64 rows measures the decoded
-            // size, and the reader starts again where it is with batches
-            // sized from it; whenever a batch holds over twice
-            // BATCH_BYTES, from there with batches sized from that one.
-            let fit = |per_row: u64| (BATCH_BYTES as u64 / per_row.max(1)).clamp(1, 65_536) as usize;
-            let mut rows = fit(per_row).min(64);
-            let (mut done, mut probing) = (0usize, true);
+            let l = make_layout(&schema, notes)?;
+            // The row groups' sizes are encoded sizes (compressed, a
+            // dictionary counted once): the reader starts with a batch of
+            // one row and sizes each next batch from the last one's memory,
+            // at most 8 times as many rows at a time up to about
+            // BATCH_BYTES, and fewer whenever a batch holds over twice
+            // BATCH_BYTES; it starts again where it is to change. (The
+            // rows a batch becomes are cut by their size in `send`.)
+            let fit = |per_row: usize| (BATCH_BYTES / per_row.max(1)).clamp(1, 65_536);
+            let (mut rows, mut done, mut growing) = (1usize, 0usize, true);
             'read: loop {
                 let reader = ParquetRecordBatchReaderBuilder::new_with_metadata(source.clone(), meta.clone())
                     .with_offset(done)
@@ -256,14 +281,18 @@ fn read_input(
                     let size = batch.get_array_memory_size();
                     done += n;
                     send(batch, &l)?;
-                    if n > 0 && (probing || size > 2 * BATCH_BYTES) {
-                        let next = fit((size / n) as u64);
-                        if probing && next > rows || next < rows {
-                            probing = false;
-                            rows = next;
-                            continue 'read;
-                        }
-                        probing = false;
+                    if n == 0 {
+                        continue;
+                    }
+                    let want = fit(size / n);
+                    if growing && want > rows {
+                        rows = want.min(rows * 8);
+                        continue 'read;
+                    }
+                    growing = false;
+                    if size > 2 * BATCH_BYTES && want < rows {
+                        rows = want;
+                        continue 'read;
                     }
                 }
                 break;
@@ -277,7 +306,7 @@ fn read_input(
             let mut reader = catch_panic(|| arrow_ipc::reader::FileReader::try_new(source.reader(), None))
                 .map_err(|e| bad(&e))?
                 .map_err(|e| bad(&e))?;
-            let l = make_layout(&reader.schema())?;
+            let l = make_layout(&reader.schema(), Vec::new())?;
             while let Some(batch) = catch_panic(|| reader.next()).map_err(|e| bad(&e))? {
                 send(batch.map_err(|e| bad(&e))?, &l)?;
             }
@@ -292,7 +321,7 @@ fn read_input(
             let mut reader = catch_panic(|| arrow_ipc::reader::StreamReader::try_new(buffered, None))
                 .map_err(|e| bad(&e))?
                 .map_err(|e| bad(&e))?;
-            let l = make_layout(&reader.schema())?;
+            let l = make_layout(&reader.schema(), Vec::new())?;
             while let Some(batch) = catch_panic(|| reader.next()).map_err(|e| bad(&e))? {
                 send(batch.map_err(|e| bad(&e))?, &l)?;
             }

@@ -177,10 +177,15 @@ fn open(input: &Input, args: &IndexArgs) -> Result<RecordReader> {
     let c = reader.compression();
     if c != Compression::None {
         let name = input.display();
-        let plain = [".gz", ".zz", ".zlib", ".snappy"]
+        let mut plain = [".gz", ".zz", ".zlib", ".snappy"]
             .iter()
             .find_map(|ext| name.strip_suffix(ext))
             .map_or_else(|| format!("{name}.plain"), str::to_owned);
+        // Never a name that exists (reshard would replace it).
+        while crate::io::remote::parse(plain.as_bytes()).is_none() && Path::new(&plain).exists() {
+            plain.push_str(".plain");
+        }
+        let (name, plain) = (shell_word(&name), shell_word(&plain));
         bail!(
             "{name}: {}-compressed: an index holds offsets in the file as stored, which DALI and the tfrecord \
              package read uncompressed (decompress it first: tfr reshard {name} -o {plain}, then tfr index \
@@ -222,7 +227,8 @@ fn each_line(
 
 fn index_one(input: &Input, target: &Path, args: &IndexArgs, progress: &output::Progress) -> Result<Done> {
     let mut reader = open(input, args)?;
-    let mut out = AtomicOutput::create(target, Compression::None)?;
+    // A name tfr makes: a FIFO or a device there is refused, not opened.
+    let mut out = AtomicOutput::create_file(target, Compression::None)?;
     let name = out.display();
     let n = each_line(input, &mut reader, progress, |line| {
         out.write_all(line).with_context(|| format!("{name}: write failed"))?;
@@ -246,7 +252,7 @@ fn check_one(input: &Input, target: &Path, args: &IndexArgs, progress: &output::
     let opened = match index_input.open_decompressed() {
         Ok(r) => r,
         // An object store says so of a missing index.
-        Err(e) if format!("{e:#}").contains("no such object") => {
+        Err(e) if crate::io::remote::is_not_found(&e) => {
             return Ok(Done::Stale(shown, "no index file".into()));
         }
         Err(e) => return Err(e),
@@ -296,4 +302,15 @@ fn check_one(input: &Input, target: &Path, args: &IndexArgs, progress: &output::
         ));
     }
     Ok(Done::Matches(shown, n))
+}
+
+/// A word as a POSIX shell reads it back: as it is when it holds only safe
+/// characters, else in single quotes.
+fn shell_word(word: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "_-./:@%+=,".contains(c);
+    if !word.is_empty() && word.chars().all(safe) {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }

@@ -80,7 +80,7 @@ pub(crate) fn run(args: &ShuffleArgs, ctx: &Ctx) -> Result<Exit> {
     let mut set = OutputSet::new(&inputs, &[], "-o");
     match args.shards {
         None => {
-            set.create(&args.output, args.output_compression, jobs)?;
+            set.create_whole(&args.output, args.output_compression, jobs)?;
         }
         Some(n) => {
             if args.output.as_os_str() == "-" {

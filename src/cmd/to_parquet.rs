@@ -456,7 +456,13 @@ const DRAIN: usize = 1 << 20;
 
 impl Files {
     fn open(&mut self, k: usize) -> Result<()> {
-        let i = self.set.create(&self.split.names[k], Some(Compression::None), 1)?;
+        let i = match self.split.names.len() {
+            // The one output, named as given (a FIFO, a device too).
+            1 => self
+                .set
+                .create_whole(&self.split.names[k], Some(Compression::None), 1)?,
+            _ => self.set.create(&self.split.names[k], Some(Compression::None), 1)?,
+        };
         let writer = ArrowWriter::try_new(Vec::new(), self.schema.clone(), Some(self.props.clone()))?;
         self.current = Some((writer, i));
         self.file = k;

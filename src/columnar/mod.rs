@@ -33,6 +33,7 @@
 pub mod build;
 pub mod chunk;
 pub mod encode;
+pub mod size;
 
 use anyhow::{bail, Result};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};

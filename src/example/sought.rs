@@ -5,9 +5,10 @@
 //!
 //! Names are looked up on every record only until each has been found
 //! once (one atomic load per record after that); while one is missing, the
-//! record's feature names are also searched for a likely meant one (the
-//! same name in another case, a name ending in `/NAME`, `_NAME`, `.NAME` or
-//! `:NAME`, or one a few edits away), which the message suggests.
+//! feature names of the first records read are also searched for a likely
+//! meant one (the same name in another case, a name ending in `/NAME`,
+//! `_NAME`, `.NAME` or `:NAME`, or one a few edits away), which the message
+//! suggests.
 
 use super::view::FeaturesView;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
@@ -24,7 +25,13 @@ pub struct Sought {
     looked: AtomicBool,
     /// Per name, the likeliest name meant, from the records read.
     hints: Mutex<Vec<Option<(u8, String)>>>,
+    /// Records still searched for a likely name ([`HINT_RECORDS`] at
+    /// first): a name never found costs one look-up per record after that.
+    hint_records: AtomicUsize,
 }
+
+/// How many records are searched for the name a missing one may mean.
+const HINT_RECORDS: usize = 256;
 
 /// A name found in no record read, and the name it may have meant.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,6 +65,7 @@ impl Sought {
             left: AtomicUsize::new(n),
             looked: AtomicBool::new(false),
             hints: Mutex::new(vec![None; n]),
+            hint_records: AtomicUsize::new(HINT_RECORDS),
             names: distinct,
         }
     }
@@ -80,6 +88,10 @@ impl Sought {
         let Some(fs) = features else {
             return;
         };
+        let hinting = self.hint_records.load(Relaxed) > 0;
+        if hinting {
+            let _ = self.hint_records.fetch_update(Relaxed, Relaxed, |n| n.checked_sub(1));
+        }
         for (i, name) in self.names.iter().enumerate() {
             if self.seen[i].load(Relaxed) {
                 continue;
@@ -88,6 +100,9 @@ impl Sought {
                 if !self.seen[i].swap(true, Relaxed) {
                     self.left.fetch_sub(1, Relaxed);
                 }
+                continue;
+            }
+            if !hinting {
                 continue;
             }
             let best = fs

@@ -799,14 +799,28 @@ mod tests {
     }
 
     #[test]
-    fn missing_directory_fails_at_creation() {
-        let err = AtomicOutput::create(Path::new("/nonexistent/dir/out"), Compression::None)
-            .err()
-            .unwrap();
+    fn missing_directories_are_made_and_removed_unless_committed() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("a/b/out");
+        let written = AtomicOutput::create(&out, Compression::None).unwrap();
+        assert!(dir.path().join("a/b").is_dir());
+        drop(written);
+        assert!(!dir.path().join("a").exists(), "removed with the dropped output");
+        let mut written = AtomicOutput::create(&out, Compression::None).unwrap();
+        written.write_all(b"x").unwrap();
+        written.commit().unwrap();
+        assert_eq!(std::fs::read(&out).unwrap(), b"x");
+        // Under a file no directory can be made: the user's path, and the
+        // directory that could not be made, not tempfile's wording.
+        let file = dir.path().join("file");
+        std::fs::write(&file, b"").unwrap();
+        let under = file.join("dir/out");
+        let err = AtomicOutput::create(&under, Compression::None).err().unwrap();
         let msg = format!("{err:#}");
-        assert!(msg.contains("cannot create a temporary file"), "{msg}");
-        // The user's path, not tempfile's `at path "/nonexistent/dir/.out.XXXXXX.tmp"`.
-        assert!(msg.starts_with("/nonexistent/dir/out: "), "{msg}");
-        assert!(!msg.contains(".tmp") && !msg.contains("at path"), "{msg}");
+        assert!(
+            msg.starts_with(&format!("{}: cannot create the directory", under.display())),
+            "{msg}"
+        );
+        assert!(!msg.contains(".out.") && !msg.contains("at path"), "{msg}");
     }
 }

@@ -126,6 +126,24 @@ impl OutputSet {
     /// temporary file is created now, so an unwritable directory fails here.
     /// The missing directories of a local output are created first.
     pub fn create(&mut self, path: &Path, compression: Option<Compression>, threads: usize) -> Result<usize> {
+        self.create_as(path, compression, threads, false)
+    }
+
+    /// [`create`](Self::create) for an output the user named whole (the one
+    /// output of a command, not a shard or split tfr names): a FIFO or a
+    /// device there (`-o /dev/null`, `-o >(wc -c)`) is written into, as
+    /// every single output is.
+    pub fn create_whole(&mut self, path: &Path, compression: Option<Compression>, threads: usize) -> Result<usize> {
+        self.create_as(path, compression, threads, true)
+    }
+
+    fn create_as(
+        &mut self,
+        path: &Path,
+        compression: Option<Compression>,
+        threads: usize,
+        whole: bool,
+    ) -> Result<usize> {
         let aux: Vec<&Path> = self.aux.iter().map(|p| p.as_path()).collect();
         super::same_file::refuse_input_as_output(&self.inputs, &aux, path, &self.flag)?;
         self.make_dirs(path)?;
@@ -137,7 +155,10 @@ impl OutputSet {
         // Regular files only: a FIFO or a device at an output's name is
         // refused, never opened (a FIFO's open would wait for ever, and
         // neither could appear together with the others).
-        let out = AtomicOutput::create_file_threaded(path, compression, threads)?;
+        let out = match whole {
+            true => AtomicOutput::create_threaded(path, compression, threads)?,
+            false => AtomicOutput::create_file_threaded(path, compression, threads)?,
+        };
         self.slots.push(Slot::Open(Box::new(out)));
         let i = self.slots.len() - 1;
         if path.as_os_str() != "-" {

@@ -20,6 +20,7 @@
 //! records only (`head -n 5 --where X`: the first 5 matches; `--skip 10`:
 //! the first 10 matches skipped; `--sample 5`: 5 of the matches).
 
+use super::rng::SplitMix;
 use super::{Output, Sender, Sink, Spares, Stopped};
 use crate::example::{self, Decoder, MessageType, Out, Where};
 use crate::io::{Compression, Input};
@@ -1054,7 +1055,7 @@ fn produce_sample<W: Work>(
     (n, seed): (u64, u64),
     tx: &mut Sender<'_, Batch<W::Out>>,
 ) -> Result<()> {
-    let mut rng = SplitMix(seed);
+    let mut rng = SplitMix::new(seed);
     let k = usize::try_from(n).unwrap_or(usize::MAX);
     let mut kept: Vec<Kept> = Vec::new();
     // One type per input, or one for them all.
@@ -1164,37 +1165,13 @@ fn produce_sample<W: Work>(
     Ok(())
 }
 
-/// A small deterministic generator (SplitMix64) for `--sample --seed`.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in (0, 1].
-    fn unit(&mut self) -> f64 {
-        ((self.next() >> 11) + 1) as f64 / (1u64 << 53) as f64
-    }
-
-    /// Uniform in 0..n (n > 0), without modulo bias worth noticing
-    /// (multiply-shift over 64 bits).
-    fn below(&mut self, n: u64) -> u64 {
-        ((self.next() as u128 * n as u128) >> 64) as u64
-    }
-}
-
 #[cfg(test)]
 mod sample_tests {
-    use super::SplitMix;
+    use super::super::rng::SplitMix;
 
     #[test]
     fn the_generator_is_uniform_enough() {
-        let mut rng = SplitMix(7);
+        let mut rng = SplitMix::new(7);
         let mut counts = [0u32; 10];
         for _ in 0..100_000 {
             counts[rng.below(10) as usize] += 1;

@@ -34,6 +34,7 @@
 
 pub mod batches;
 pub mod reshape;
+pub mod rng;
 pub mod shuffle;
 
 use anyhow::Result;

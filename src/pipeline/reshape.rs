@@ -225,8 +225,11 @@ fn value_key(v: &FeatureView<'_>, key: &mut Vec<u8>) {
         }
         Kind::Float => {
             key.push(2);
-            v.floats()
-                .for_each(|x| key.extend_from_slice(&x.to_bits().to_le_bytes()));
+            // Every NaN is one value, whatever its bits (as count --by).
+            v.floats().for_each(|x| {
+                let x = if x.is_nan() { f32::NAN } else { x };
+                key.extend_from_slice(&x.to_bits().to_le_bytes())
+            });
         }
         Kind::Bytes => {
             key.push(3);
@@ -276,9 +279,10 @@ pub fn describe_key(key: &[u8]) -> String {
     }
 }
 
-/// Distinct `--by` keys counted by [`Keys`] (about 24 MB of table at most);
-/// later new keys are not counted.
-const MAX_KEYS: usize = 1_000_000;
+/// Distinct `--by` keys counted by [`Keys`]: 7/8 of 2^19, what a table of
+/// 2^19 slots holds (about 13 MB; 20 MB while it grows into it); later new
+/// keys are not counted.
+pub const MAX_KEYS: usize = 458_752;
 
 /// split `--by`: records and distinct keys per split, and the heaviest key.
 #[derive(Debug, Default)]

@@ -39,6 +39,7 @@
 //! larger than the budget is still held whole.
 
 use super::batches::{self, Batch, Read, Reading, Record, Work};
+use super::rng::{splitmix, Xoshiro};
 use super::Output;
 use crate::example::{Decoder, MessageType};
 use crate::io::at::{write_all_at, ReadAt as _};
@@ -1234,59 +1235,6 @@ fn damaged(path: &Path) -> io::Error {
             crate::io::input::show_path(path)
         ),
     )
-}
-
-/// One step of SplitMix64 (seeds [`Xoshiro`]).
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// xoshiro256** (Blackman and Vigna): the keys and the order of ties.
-#[derive(Clone, Debug)]
-pub struct Xoshiro([u64; 4]);
-
-impl Xoshiro {
-    /// Seeded by SplitMix64, as its authors recommend.
-    pub fn new(seed: u64) -> Xoshiro {
-        let mut s = seed;
-        Xoshiro([splitmix(&mut s), splitmix(&mut s), splitmix(&mut s), splitmix(&mut s)])
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        let s = &mut self.0;
-        let result = s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
-        let t = s[1] << 17;
-        s[2] ^= s[0];
-        s[3] ^= s[1];
-        s[1] ^= s[2];
-        s[0] ^= s[3];
-        s[2] ^= t;
-        s[3] = s[3].rotate_left(45);
-        result
-    }
-
-    /// A uniform integer below `n` (n > 0), without bias (Lemire's method).
-    pub fn below(&mut self, n: u64) -> u64 {
-        let threshold = n.wrapping_neg() % n;
-        loop {
-            let m = u128::from(self.next_u64()) * u128::from(n);
-            if (m as u64) >= threshold {
-                return (m >> 64) as u64;
-            }
-        }
-    }
-
-    /// Fisher–Yates.
-    pub fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.below(i as u64 + 1) as usize;
-            items.swap(i, j);
-        }
-    }
 }
 
 #[cfg(test)]

@@ -146,7 +146,11 @@ impl ShardWriter {
         // bytes (and the shards' cuts) are the same for any -j.
         // At most COMPRESSION_THREADS: each holds about 4 MiB of chunks.
         let threads = self.threads.clamp(2, COMPRESSION_THREADS);
-        let i = set.create(&name, Some(self.compression), threads)?;
+        // One output named as given is the user's to name (a FIFO, a device).
+        let i = match self.policy {
+            Policy::One => set.create_whole(&name, Some(self.compression), threads)?,
+            _ => set.create(&name, Some(self.compression), threads)?,
+        };
         self.made.push(i);
         self.in_shard = 0;
         self.on_disk = 0;

@@ -38,14 +38,7 @@ fn measured(dir: &Dir, args: &[&str], stdin: Option<Vec<u8>>) -> Option<(i32, St
     let mut err = String::new();
     child.stderr.take().expect("stderr").read_to_string(&mut err).unwrap();
     let status = child.wait().unwrap();
-    let (rest, peak) = err.rsplit_once("PEAK_KB=").expect("time's line");
-    let peak_mb = peak.trim().parse::<u64>().unwrap() / 1024;
-    // GNU time reports a child's signal death in its own exit code.
-    let rest = rest
-        .lines()
-        .filter(|l| !l.starts_with("Command "))
-        .collect::<Vec<_>>()
-        .join("\n");
+    let (rest, peak_mb) = split_peak(&err);
     Some((status.code().unwrap_or(-1), rest, peak_mb))
 }
 

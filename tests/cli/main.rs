@@ -14,6 +14,8 @@ mod proto;
 mod cat;
 #[cfg(feature = "parquet")]
 mod columnar;
+#[cfg(feature = "parquet")]
+mod columnar_limits;
 mod count;
 mod docs;
 mod elwc;

@@ -309,9 +309,130 @@ fn smaller_messages_say_what_was_not_checked_and_how_strings_are_quoted() {
     let json: serde_json::Value =
         serde_json::from_str(&tfr(&["count", "--json", "--where", "has(user_id)", &f]).run().ok()).unwrap();
     assert_eq!(json["payloads_checked"], true);
+    // A table in a pipe: no note (the note is for a terminal, see
+    // process::progress_only_on_a_terminal).
     let two = tfr(&["count", &f, &f]).run().ok();
-    assert!(two.contains("payloads not read: tfr verify-crc checks them"), "{two}");
+    assert!(!two.contains("payloads not read"), "{two}");
     // A pipe gets the bare number.
     assert_eq!(tfr(&["count", &f]).run().ok(), "5000\n");
     assert!(Path::new(&f).exists());
+}
+
+#[test]
+fn strict_holds_for_head_and_count_prints_nothing_under_it() {
+    let dir = Dir::new();
+    let f = images(&dir);
+    let line = tfr(&["head", "--where", "label == 1", "--strict", &f]).run().fails(2);
+    assert!(line.contains("(did you mean 'image/class/label'?)"), "{line}");
+    let ran = tfr(&["head", "--where", "label == 1", &f]).run();
+    assert!(
+        ran.stderr.contains("no record read has a feature 'label'"),
+        "{}",
+        ran.stderr
+    );
+    let ran = tfr(&["count", "--where", "label == 1", "--strict", &f]).run();
+    assert_eq!(ran.code, 2);
+    assert!(ran.stdout.is_empty(), "{}", ran.stdout_str());
+    let ran = tfr(&["count", "--by", "label", "--json", "--strict", &f]).run();
+    assert_eq!(ran.code, 2);
+    assert!(ran.stdout.is_empty(), "{}", ran.stdout_str());
+}
+
+#[test]
+fn one_output_named_whole_may_be_a_device_and_a_fifo_at_a_made_name_is_refused() {
+    let dir = Dir::new();
+    let f = images(&dir);
+    tfr(&["reshard", &f, "-o", "/dev/null"]).run().ok();
+    tfr(&["shuffle", &f, "-o", "/dev/null", "--seed", "1"]).run().ok();
+    // index makes INPUT.idx: a FIFO there is refused, never opened.
+    let fifo = format!("{f}.idx");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        return skip_or_fail("mkfifo is needed");
+    }
+    let ran = tfr(&["index", &f]).run_within(20);
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(ran.stderr.contains("FIFO"), "{}", ran.stderr);
+}
+
+#[test]
+fn split_by_blames_heavy_values_only_and_takes_every_nan_as_one() {
+    let dir = Dir::new();
+    // 60 distinct ids: record shares are value shares; no value is heavy.
+    let payloads: Vec<Vec<u8>> = (0..60)
+        .map(|i| example(vec![FeatureEntry::new("id", Feature::int64s(vec![i]))]))
+        .collect();
+    let f = file(&dir, "u.tfrecord", &payloads);
+    for seed in ["0", "1", "2", "3", "4", "5"] {
+        let o = dir.path(&format!("s{seed}/{{split}}.tfrecord"));
+        let ran = tfr(&[
+            "split",
+            &f,
+            "--ratio",
+            "a=1,b=1",
+            "--by",
+            "id",
+            "--seed",
+            seed,
+            "-o",
+            o.to_str().unwrap(),
+        ])
+        .run();
+        assert!(!ran.stderr.contains("stray"), "seed {seed}: {}", ran.stderr);
+    }
+    // NaNs of ten bit patterns: one value, in one split.
+    let payloads: Vec<Vec<u8>> = (1..=10u32)
+        .map(|k| {
+            example(vec![FeatureEntry::new(
+                "x",
+                Feature::floats(vec![f32::from_bits(0x7f80_0000 | k)]),
+            )])
+        })
+        .collect();
+    let f = file(&dir, "nan.tfrecord", &payloads);
+    let o = dir.path("nan/{split}.tfrecord");
+    let out = tfr(&[
+        "split",
+        &f,
+        "--ratio",
+        "a=1,b=1",
+        "--by",
+        "x",
+        "-o",
+        o.to_str().unwrap(),
+    ])
+    .run()
+    .warns();
+    assert!(out.contains("heaviest value: x = NaN, 10 records (100.0%)"), "{out}");
+}
+
+#[test]
+fn extract_leaves_no_new_directory_when_it_fails() {
+    let dir = Dir::new();
+    let f = images(&dir);
+    let out = dir.path("new/sub");
+    let ran = tfr(&[
+        "extract",
+        &f,
+        "--feature",
+        "image/encoded",
+        "-o",
+        out.to_str().unwrap(),
+        "--where",
+        "lable == 1",
+        "--strict",
+    ])
+    .run();
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(!dir.path("new").exists());
+}
+
+#[test]
+fn index_suggests_a_command_the_shell_reads_back_and_a_new_name() {
+    let dir = Dir::new();
+    let g = dir.write("my data.tfrecord.gz", &gzip(&records(&[b"a", b"b"])));
+    dir.write("my data.tfrecord", b"someone's file");
+    let line = tfr(&["index", &g]).run().fails(2);
+    let plain = format!("{}.plain", g.strip_suffix(".gz").unwrap());
+    assert!(line.contains(&format!("tfr reshard '{g}' -o '{plain}'")), "{line}");
 }

@@ -286,3 +286,18 @@ pub fn expected(fixture: &serde_json::Value) -> Option<serde_json::Value> {
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     Some(serde_json::from_str(&text).expect("expected JSON"))
 }
+
+/// The stderr of a command run under GNU time with `-f PEAK_KB=%M`: what
+/// the command wrote (time's own "Command exited/terminated ..." lines
+/// left out: it reports a child's signal death itself) and the peak RSS
+/// in MB.
+pub fn split_peak(err: &str) -> (String, u64) {
+    let (rest, peak) = err.rsplit_once("PEAK_KB=").expect("time's line");
+    let peak_mb = peak.trim().parse::<u64>().unwrap() / 1024;
+    let rest = rest
+        .lines()
+        .filter(|l| !l.starts_with("Command "))
+        .collect::<Vec<_>>()
+        .join("\n");
+    (rest, peak_mb)
+}

@@ -25,6 +25,10 @@ Checks (exit 1 on any mismatch):
    reads with the spec `tfr schema -f tf` prints, with the expected values
    (double narrowed to float32, bool as 0/1, image/bytes and image/path);
    a warning names the double column once.
+5. Feather files (LZ4, zstd) and LZ4 Parquet read as uncompressed ones.
+6. A uint64 past int64: one line naming the column and row.
+7. A Parquet file whose footer says 0 rows (columnar_files.py rewrites it)
+   and dictionary columns with one 1 MiB value: every row converted.
 """
 
 import argparse
@@ -246,6 +250,29 @@ def main():
             r.returncode == 2 and "row 1: column u: the uint64 value 18446744073709551615" in err and err.count("\n") == 1,
             "uint64 overflow names the column and row: %r" % err,
         )
+
+        # 7. A Parquet file whose footer says 0 rows (its row group holds
+        # 1,000: pyarrow reads them) and a dictionary column with one
+        # large value every row points at (Arrow IPC file and stream,
+        # Parquet): TensorFlow reads every row tfr converts.
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import columnar_files
+
+        zero = os.path.join(tmp, "zero.parquet")
+        columnar_files.zero_footer(1000, zero)
+        rec = os.path.join(tmp, "zero.tfrecord")
+        r = tfr(binary, "from-parquet", zero, "-o", rec)
+        spec = {"i": tf.io.FixedLenFeature([], tf.int64)}
+        ids = [int(tf.io.parse_single_example(x, spec)["i"]) for x in tf.data.TFRecordDataset(rec)]
+        check(ids == list(range(1000)), "a footer saying 0 rows: the row group's 1,000 rows converted")
+        check(b"its footer says it holds 0 rows" in r.stderr, "... with a warning: %r" % r.stderr)
+        columnar_files.dictionary(20, 1 << 20, tmp)
+        spec = {"s": tf.io.FixedLenFeature([], tf.string)}
+        for cmd, name in (("from-arrow", "d.arrow"), ("from-arrow", "d.arrows"), ("from-parquet", "d.parquet")):
+            rec = os.path.join(tmp, name + ".tfrecord")
+            tfr(binary, cmd, os.path.join(tmp, name), "-o", rec)
+            values = [tf.io.parse_single_example(x, spec)["s"].numpy() for x in tf.data.TFRecordDataset(rec)]
+            check(values == [b"x" * (1 << 20)] * 20, "%s %s: 20 rows of the 1 MiB dictionary value" % (cmd, name))
 
         if FAILED:
             print("%d check(s) failed" % len(FAILED))

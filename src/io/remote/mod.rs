@@ -74,6 +74,46 @@ impl Location {
 /// The longest HTTP(S) URL taken (a presigned URL's query is a few KiB).
 const HTTP_URL_LIMIT: usize = 16 << 10;
 
+/// What kind of remote failure an error is, where a caller acts on it
+/// (`index --check`: a missing index is stale, not an error).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RemoteErrorKind {
+    /// No such object (the bucket or container exists).
+    NotFound,
+    /// Any other failure.
+    Other,
+}
+
+/// A failure of an object store or HTTP server, as one line, with its kind.
+#[derive(Debug)]
+pub struct RemoteError {
+    pub kind: RemoteErrorKind,
+    message: String,
+}
+
+impl RemoteError {
+    #[cfg_attr(not(feature = "remote"), allow(dead_code))]
+    pub(crate) fn new(kind: RemoteErrorKind, message: String) -> RemoteError {
+        RemoteError { kind, message }
+    }
+}
+
+impl std::fmt::Display for RemoteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for RemoteError {}
+
+/// Whether `e` (or one of its causes) says the object does not exist.
+pub fn is_not_found(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<RemoteError>()
+            .is_some_and(|r| r.kind == RemoteErrorKind::NotFound)
+    })
+}
+
 /// What an argument names: `Some` when it is a URL tfr reads over the
 /// network, `Some(Err)` for such a URL that is malformed; `None` for
 /// anything else (a path; `file://` is handled by [`file_url`]).

@@ -77,7 +77,7 @@ pub(crate) fn open(loc: &Location) -> Result<(At, u64)> {
             // a listing of one key does (one more request, whatever the
             // bucket holds).
             let Some(lister) = client.lister.clone() else {
-                bail!("{name}: {}", one_line(&e));
+                return Err(store_error(&name, &e));
             };
             let one = object_store::list::PaginatedListOptions {
                 max_keys: Some(1),
@@ -87,10 +87,10 @@ pub(crate) fn open(loc: &Location) -> Result<(At, u64)> {
             return Err(match listed {
                 Err(object_store::Error::NotFound { .. }) => anyhow!("{name}: no such bucket or container"),
                 Err(other) => anyhow!("{name}: {}", one_line(&other)),
-                Ok(_) => anyhow!("{name}: {}", one_line(&e)),
+                Ok(_) => store_error(&name, &e),
             });
         }
-        Err(e) => bail!("{name}: {}", one_line(&e)),
+        Err(e) => return Err(store_error(&name, &e)),
     };
     let object = Object {
         client,

@@ -6,7 +6,7 @@
 
 use super::connector::Connector;
 use super::settings;
-use super::{anonymous, Kind, Location};
+use super::{anonymous, Kind, Location, RemoteError, RemoteErrorKind};
 use crate::io::output_file::cleanup;
 use anyhow::{anyhow, bail, Result};
 use bytes::Bytes;
@@ -351,6 +351,16 @@ fn object_path(loc: &Location) -> Result<ObjectPath> {
         _ => ObjectPath::parse(&loc.key),
     };
     parsed.map_err(|e| anyhow!("{}: not a valid object name ({e})", loc.shown()))
+}
+
+/// An object_store error as a [`RemoteError`] after `name`: its kind, and
+/// [`one_line`]'s text.
+pub(crate) fn store_error(name: &str, e: &object_store::Error) -> anyhow::Error {
+    let kind = match e {
+        object_store::Error::NotFound { .. } if !method_not_allowed(e) => RemoteErrorKind::NotFound,
+        _ => RemoteErrorKind::Other,
+    };
+    anyhow::Error::new(RemoteError::new(kind, format!("{name}: {}", one_line(e))))
 }
 
 /// An object_store error as one line: the kind of failure in words, then
