@@ -68,8 +68,12 @@ use crate::example::view::{
 };
 use crate::example::{elwc, DecodeError, Decoder, Format, MessageType};
 
+mod kinds;
 mod proto;
 mod seen;
+use super::Section;
+pub(crate) use kinds::Tracking;
+pub use kinds::{KindFix, KindNote, KindTable};
 pub(crate) use proto::PROTOJSON;
 #[cfg(test)]
 use proto::{ascii_json_string, dedup_last};
@@ -124,7 +128,7 @@ pub(crate) struct ElwcKeys {
 
 /// A writer straight from wire bytes: false, with nothing written, when
 /// the payload is not what it handles.
-type Fast = fn(&[u8], &mut Vec<u8>) -> bool;
+type Fast = fn(&[u8], &mut Out<'_>) -> bool;
 
 /// The writers of one JSON mapping, by message type.
 pub(crate) struct Mapping {
@@ -153,7 +157,10 @@ impl Mapping {
         let fast = |out: &mut Out<'_>| out.is_plain() && self.fast.is_some_and(|fast| fast(payload, out));
         match ty {
             MessageType::Example if fast(out) => {}
-            MessageType::Example => (self.example)(&decoder.example(payload, strict)?, &mut Seen::default(), out),
+            MessageType::Example => {
+                let mut seen = Seen::new(Section::Features);
+                (self.example)(&decoder.example(payload, strict)?, &mut seen, out)
+            }
             MessageType::SequenceExample => (self.sequence)(&decoder.sequence_example(payload, strict)?, out),
             MessageType::Elwc => {
                 let parts = elwc::checked(decoder, payload, strict)?;
@@ -175,14 +182,14 @@ impl Mapping {
         let context = |decoder: &mut Decoder, out: &mut Out<'_>| {
             out.extend_from_slice(keys.context);
             elwc::with_context(decoder, payload, parts, |view| {
-                (self.example)(view, &mut Seen::default(), out)
+                (self.example)(view, &mut Seen::new(Section::Context), out)
             });
         };
         // The examples are one section (from-jsonl tracks their kinds together).
         let examples = |decoder: &mut Decoder, out: &mut Out<'_>| {
             out.extend_from_slice(keys.examples);
             let mut first = true;
-            let mut seen = Seen::default();
+            let mut seen = Seen::new(Section::Features);
             elwc::each_example(decoder, payload, parts, |view| {
                 if !first {
                     out.extend_from_slice(keys.sep);
@@ -264,14 +271,18 @@ fn sequence(
 }
 
 fn natural_features(features: &FeaturesView<'_>, out: &mut Out<'_>) {
-    natural_features_in(features, &mut Seen::default(), out)
+    natural_features_in(features, &mut Seen::new(Section::Context), out)
 }
 
 /// A features map; a value whose name had another kind before (in `seen`) is typed.
 fn natural_features_in(features: &FeaturesView<'_>, seen: &mut Seen, out: &mut Out<'_>) {
     natural_map(
         features,
-        |key, feature, out| natural_feature(feature, seen.differs(key.as_bytes(), feature.kind()), out),
+        |key, feature, out| {
+            seen.value(key.as_bytes(), feature.kind(), out, |typed, out| {
+                natural_feature(feature, typed, out)
+            })
+        },
         out,
     );
 }
@@ -279,14 +290,16 @@ fn natural_features_in(features: &FeaturesView<'_>, seen: &mut Seen, out: &mut O
 /// The feature lists; a step whose list's name had another kind at an
 /// earlier step (of this list or of an earlier list of that name) is typed.
 fn natural_feature_lists(lists: &FeatureListsView<'_>, out: &mut Out<'_>) {
-    let mut seen = Seen::default();
+    let mut seen = Seen::new(Section::FeatureLists);
     natural_map(
         lists,
         |key, list, out| {
             out.push(b'[');
             let shown = out.short().map_or(usize::MAX, |s| s.max_values);
             joined(list.features().take(shown), b",", out, |f, out| {
-                natural_feature(&f, seen.differs(key.as_bytes(), f.kind()), out)
+                seen.value(key.as_bytes(), f.kind(), out, |typed, out| {
+                    natural_feature(&f, typed, out)
+                })
             });
             if list.len() > shown {
                 if shown > 0 {
@@ -722,16 +735,20 @@ impl<'a> Wire<'a> {
 /// Features with one list, numbers packed, varints of at most 64 bits).
 /// Returns false, with `out` untouched, for anything else: the decoder then
 /// handles (or rejects) it. The output is identical to the general path's.
-fn fast_example(payload: &[u8], out: &mut Vec<u8>) -> bool {
+fn fast_example(payload: &[u8], out: &mut Out<'_>) -> bool {
     let start = out.len();
+    let notes = out.tracking().map(|t| t.notes.len());
     let done = fast_example_inner(payload, out).is_some();
     if !done {
         out.truncate(start);
+        if let (Some(t), Some(n)) = (out.tracking(), notes) {
+            t.notes.truncate(n);
+        }
     }
     done
 }
 
-fn fast_example_inner(payload: &[u8], out: &mut Vec<u8>) -> Option<()> {
+fn fast_example_inner(payload: &[u8], out: &mut Out<'_>) -> Option<()> {
     if payload.is_empty() {
         out.extend_from_slice(b"null");
         return Some(());
@@ -743,7 +760,7 @@ fn fast_example_inner(payload: &[u8], out: &mut Vec<u8>) -> Option<()> {
     }
     out.push(b'{');
     let mut first = true;
-    let mut seen = Seen::default();
+    let mut seen = Seen::new(Section::Features);
     while !features.b.is_empty() {
         let mut entry = Wire {
             b: features.field(0x0a)?,
@@ -773,7 +790,7 @@ fn fast_example_inner(payload: &[u8], out: &mut Vec<u8>) -> Option<()> {
             Some(0x1a) => Kind::Int64,
             Some(_) => return None,
         };
-        fast_feature(feature, seen.differs(key, kind), out)?;
+        seen.value(key, kind, out, |typed, out| fast_feature(feature, typed, out))?;
     }
     out.push(b'}');
     Some(())

@@ -9,7 +9,9 @@
 //! protobuf: such a value is written typed, so the line reads back byte
 //! for byte.
 
+use crate::example::json::Section;
 use crate::example::view::Kind;
+use crate::example::Out;
 
 /// Names kept inline (no allocation: most records have fewer).
 const INLINE: usize = 16;
@@ -27,6 +29,9 @@ const INLINE: usize = 16;
 /// bits a name), so a record with many features costs a few compares a
 /// feature, not a map.
 pub(crate) struct Seen {
+    /// Mixed into each name's hash: the section's (a name in the context
+    /// and the same name in the feature lists are two features).
+    salt: u64,
     /// One bit per name hash while the names are inline.
     filter: [u64; 4],
     /// The first names: (hash, kind of the first value).
@@ -39,7 +44,20 @@ pub(crate) struct Seen {
 
 impl Default for Seen {
     fn default() -> Seen {
+        Seen::new(Section::Features)
+    }
+}
+
+impl Seen {
+    /// The names of one `section` of a record.
+    pub(crate) fn new(section: Section) -> Seen {
+        let salt = match section {
+            Section::Features => 0,
+            Section::Context => 0x5851_f42d_4c95_7f2d,
+            Section::FeatureLists => 0x1405_7b7e_f767_814f,
+        };
         Seen {
+            salt,
             filter: [0; 4],
             inline: [(0, Kind::None); INLINE],
             len: 0,
@@ -47,18 +65,56 @@ impl Default for Seen {
             bits: Vec::new(),
         }
     }
-}
 
-impl Seen {
+    /// Writes a value of `kind` named `name` with `write(typed, out)`:
+    /// typed when an earlier value of the name had another kind, in this
+    /// record or (when `out` tracks kinds across records, see
+    /// [`super::kinds`]) in an earlier one.
+    #[inline]
+    pub(crate) fn value<T>(
+        &mut self,
+        name: &[u8],
+        kind: Kind,
+        out: &mut Out<'_>,
+        write: impl FnOnce(bool, &mut Out<'_>) -> T,
+    ) -> T {
+        if kind == Kind::None {
+            return write(false, out);
+        }
+        let h = hash(name) ^ self.salt;
+        let guess = self.differs_hash(h, kind);
+        let (known, spans) = match out.tracking() {
+            None => return write(guess, out),
+            Some(t) => (t.known(h), t.spans()),
+        };
+        if let Some(first) = known {
+            return write(first != kind, out);
+        }
+        // Not settled yet: the writer settles it ([`super::kinds::KindFix`]).
+        let start = out.len();
+        let result = write(guess || !spans, out);
+        let end = out.len();
+        if let Some(t) = out.tracking() {
+            t.note(h, kind, start, end);
+        }
+        result
+    }
+
     /// Notes a value of `kind` named `name`; true when it is to be written
     /// typed: an earlier value of that name had another kind. A value
     /// without a kind (`null`) is never typed and settles nothing.
+    #[cfg(test)]
     #[inline]
     pub(crate) fn differs(&mut self, name: &[u8], kind: Kind) -> bool {
         if kind == Kind::None {
             return false;
         }
-        let h = hash(name);
+        self.differs_hash(hash(name) ^ self.salt, kind)
+    }
+
+    /// [`Seen::differs`] of a name's hash.
+    #[inline]
+    fn differs_hash(&mut self, h: u64, kind: Kind) -> bool {
         if !self.maybe_seen(h) {
             self.insert(h, kind);
             return false;
