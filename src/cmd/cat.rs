@@ -1,11 +1,13 @@
 //! `tfr cat` and `tfr head`: print records (head is cat with a limit).
 
 use crate::args::{FeatureArgs, InputArgs, JobsArg, PayloadType, RangeArgs, ShortArgs, WhereArg};
+use crate::example::json::render::{KindFix, KindTable, Tracking};
 use crate::example::{self, Decoder, Format, Keep, Look, MessageType, Out};
 use crate::exit::Exit;
 use crate::output::{self, Ctx};
 use crate::pipeline;
-use crate::pipeline::batches::{self, decode_error, Render};
+use crate::pipeline::batches::{self, decode_error, Render, Rendered};
+use crate::pipeline::Output as _;
 use crate::record;
 use anyhow::{Context, Result};
 use clap::Args;
@@ -119,11 +121,16 @@ fn cat_styled(
     let mut stdout = std::io::BufWriter::with_capacity(256 * 1024, std::io::stdout());
     let out = &mut stdout;
     // Flushed whenever the writer waits: a slow stream's records show at once.
-    let write = |bytes: &Vec<u8>| {
-        if bytes.is_empty() {
+    // The JSONL mapping: a value whose name had another kind in an earlier
+    // record is written typed, as to-jsonl does.
+    let table = KindTable::new();
+    let track = matches!(style.format, Format::Json);
+    let mut fix = KindFix::new(&table);
+    let write = |r: &Rendered| {
+        if r.is_empty() {
             out.flush()
         } else {
-            out.write_all(bytes)
+            out.write_all(fix.fix(&r.bytes, &r.notes))
         }
     };
     let open = print.input.options();
@@ -134,7 +141,7 @@ fn cat_styled(
         inputs,
         &how,
         pipeline::workers(jobs),
-        &Render::expanding(render_one),
+        &Render::expanding(render_one).tracking_kinds(track.then_some(&table)),
         write,
         &update,
     );
@@ -195,6 +202,11 @@ fn print_progress(ctx: &Ctx) -> output::Progress {
     }
 }
 
+/// Records up to this size are rendered whole by `head` (so that their
+/// JSON lines can be fixed, see [`KindFix`]); larger ones go out as made,
+/// as cat's do.
+const WHOLE: usize = batches::HUGE;
+
 /// `head`: sequential, stopping as soon as N records are printed.
 pub(crate) fn run_head(args: &HeadArgs, ctx: &Ctx) -> Result<Exit> {
     let inputs = args.print.input.expand()?;
@@ -230,6 +242,9 @@ fn print_first(
     // A long rendering goes out as it is made (a megabyte at a time).
     let mut sink = |bytes: &[u8]| out.write_all(bytes);
     let mut decoder = Decoder::default();
+    let table = KindTable::new();
+    let track = matches!(style.format, Format::Json);
+    let mut fix = KindFix::new(&table);
     for input in inputs {
         let mut reader = args.input.open(input)?;
         let name = input.display();
@@ -282,11 +297,33 @@ fn print_first(
                 name: &name,
                 index: rec.index,
             };
-            let mut spilling = Out::spilling(&mut buf, &mut sink);
-            let rendered = render(&mut decoder, style, t, strict, &label, rec.data, &mut spilling);
-            spilling.finish().context("writing output")?;
-            rendered.map_err(|e| decode_error(&name, rec.index, rec.offset, e))?;
-            sink(&buf).context("writing output")?;
+            // The JSONL mapping tracks kinds across records (see cat): a
+            // record of up to 4 MiB is rendered whole and its line fixed;
+            // a larger one goes out as it is made, its values of names not
+            // seen before written typed.
+            let whole = rec.data.len() <= WHOLE;
+            let mut tracking = track.then(|| Tracking::new(&table, Vec::new(), whole));
+            match tracking.as_mut() {
+                Some(tracking) if whole => {
+                    let mut o = Out::new(&mut buf).tracking_kinds(tracking);
+                    let rendered = render(&mut decoder, style, t, strict, &label, rec.data, &mut o);
+                    rendered.map_err(|e| decode_error(&name, rec.index, rec.offset, e))?;
+                    sink(fix.fix(&buf, &tracking.notes)).context("writing output")?;
+                }
+                mut tracking => {
+                    let mut spilling = Out::spilling(&mut buf, &mut sink);
+                    if let Some(tracking) = tracking.as_deref_mut() {
+                        spilling = spilling.tracking_kinds(tracking);
+                    }
+                    let rendered = render(&mut decoder, style, t, strict, &label, rec.data, &mut spilling);
+                    spilling.finish().context("writing output")?;
+                    rendered.map_err(|e| decode_error(&name, rec.index, rec.offset, e))?;
+                    sink(&buf).context("writing output")?;
+                    if let Some(tracking) = tracking {
+                        fix.fix(&[], &tracking.notes);
+                    }
+                }
+            }
             printed += 1;
             if printed & 0xfff == 0 {
                 progress.update(reader.offset(), printed);

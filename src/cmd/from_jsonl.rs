@@ -22,10 +22,12 @@ use crate::pipeline::{self, Sender};
 use crate::record::append_framed;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
-use std::collections::HashMap;
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
+
+mod kind_log;
+use kind_log::{change_message, pack, KindLog, LastLine, KIND_NAMES};
 
 #[derive(Args, Debug, Clone)]
 pub(crate) struct FromJsonlArgs {
@@ -70,14 +72,16 @@ pub(crate) struct FromJsonlArgs {
     #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = crate::args::parse_size)]
     pub(crate) max_line_size: u64,
 
-    /// When a feature's kind changes between lines. error: a feature seen
-    /// as float takes later integers as floats (exact up to 2^24 in
-    /// magnitude; a warning names the first line whose integer float32
-    /// holds only rounded), and any other change (int64 then float, bytes
-    /// and numbers) stops the run naming both lines, exit 2, nothing
-    /// written; keep: each line is written with the kinds it reads as, and
-    /// a warning per feature names the lines (TensorFlow parses a feature
-    /// as one kind, so such a file fails its parse spec).
+    /// When a plain value has another kind than its feature's first value
+    /// (a typed value, {"int64_list": [...]} etc., is taken as it says).
+    /// error: a feature seen as float takes later integers as floats
+    /// (exact up to 2^24 in magnitude; a warning names the first line
+    /// whose integer float32 holds only rounded), and any other change
+    /// (int64 then float, bytes and numbers) stops the run naming both
+    /// lines, exit 2, nothing written; keep: each line is written with the
+    /// kinds it reads as, and a warning per feature names the lines
+    /// (TensorFlow parses a feature as one kind, so such a file fails its
+    /// parse spec).
     #[arg(long, value_enum, default_value_t = OnKindChange::Error, value_name = "WHAT")]
     pub(crate) on_kind_change: OnKindChange,
 
@@ -139,11 +143,11 @@ pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     // are tracked (the first KIND_NAMES) does not depend on thread timing.
     let mut kinds = KindLog::default();
     // The features the writer writes as floats, with a version: workers
-    // encode with them forced too, so a file whose float feature turns
+    // encode with them coerced too, so a file whose float feature turns
     // integer (jq 1.6) is encoded on every core, not again by the writer.
     // A feature is added only once its first line (float) is written, so
-    // every batch a worker encodes with it forced comes after that line.
-    let coerced = std::sync::RwLock::new((0u64, schema.clone().unwrap_or_default()));
+    // every batch a worker encodes with it coerced comes after that line.
+    let coerced = std::sync::RwLock::new((0u64, Schema::default()));
     let work = |batch: &mut Batch, out: &mut Encoded| -> Result<()> {
         thread_local! {
             static ENCODER: std::cell::RefCell<Option<(u64, Encoder)>> = const { std::cell::RefCell::new(None) };
@@ -153,18 +157,25 @@ pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
                 let shared = coerced.read().unwrap_or_else(|e| e.into_inner());
                 match slot {
                     Some((version, _)) if *version == shared.0 => None,
-                    _ if shared.0 == 0 => Some((0, schema.clone())),
+                    _ if shared.0 == 0 => Some((0, None)),
                     _ => Some((shared.0, Some(shared.1.clone()))),
                 }
             };
-            if let Some((version, forced)) = now {
-                *slot = Some((version, Encoder::new(format, forced)));
+            if let Some((version, floats)) = now {
+                let encoder = Encoder::new(format, schema.clone());
+                *slot = Some((
+                    version,
+                    match floats {
+                        Some(floats) => encoder.coercing(floats),
+                        None => encoder,
+                    },
+                ));
             }
             let (version, encoder) = slot.as_mut().expect("an encoder");
             let result = encode_batch(encoder, batch, &mut out.bytes, &mut out.kinds, &mut out.rounded);
             if result.is_err() && *version > 0 {
-                // A line the coerced kinds refuse (a typed int64_list):
-                // encoded as read, for the writer to name both lines.
+                // A line the coerced kinds refuse (strings where floats
+                // were): encoded as read, for the writer to name both lines.
                 out.bytes.clear();
                 out.kinds = KindLog::default();
                 out.rounded = None;
@@ -190,7 +201,7 @@ pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         coerced: &coerced,
         format,
         user: schema.clone(),
-        forced: schema.clone().unwrap_or_default(),
+        forced: Schema::default(),
         plain: None,
         forcing: None,
         inputs: &inputs,
@@ -244,20 +255,22 @@ struct Lines {
 
 /// The writer's second look at a batch in which a feature's kind changes
 /// (`--on-kind-change error`): line by line, in order, each feature's kind
-/// is the kind of its first line; a feature seen as float has later
-/// integers written as floats (the line encoded again with that kind
-/// forced), any other change is an error naming both lines.
+/// is the kind of its first value; a feature seen as float has later plain
+/// integers written as floats (the line encoded again with them coerced),
+/// any other change of a plain value is an error naming both lines. A
+/// typed value (`{"int64_list": ...}`: its kind written out, as to-jsonl
+/// does where a name holds two kinds in one record) is taken as it is.
 struct Reconcile<'a> {
     /// `forced` as the workers see it, with a version bumped on each change.
     coerced: &'a std::sync::RwLock<(u64, Schema)>,
     format: JsonFormat,
     /// `--schema`.
     user: Option<Schema>,
-    /// `--schema` and the features whose integers are written as floats.
+    /// The features whose plain integers are written as floats.
     forced: Schema,
     /// An encoder with `--schema` alone.
     plain: Option<Encoder>,
-    /// An encoder with `forced` (made again when it grows).
+    /// An encoder with `--schema` and `forced` (made again when it grows).
     forcing: Option<Encoder>,
     inputs: &'a [Input],
     /// The first integer written rounded: where, its text, and how many
@@ -271,7 +284,7 @@ impl Reconcile<'_> {
     fn batch(&mut self, log: &mut KindLog, encoded: &Encoded) -> Result<Vec<u8>> {
         let lines = encoded.lines.as_ref().expect("a batch's lines");
         let mut out = Vec::with_capacity(encoded.bytes.len());
-        let mut kinds: Vec<(Section, Vec<u8>, Kind)> = Vec::new();
+        let mut kinds: Vec<(Section, Vec<u8>, Kind, bool)> = Vec::new();
         let mut start = 0;
         let ends = memchr::memchr_iter(b'\n', &lines.data).chain([lines.data.len()]);
         for (n, end) in (lines.first_line..).zip(ends) {
@@ -288,11 +301,13 @@ impl Reconcile<'_> {
             append_framed(&mut out, |o| plain.encode(lines.ty, line, o))
                 .map_err(|e| anyhow!("{}:{n}:{}: {e}", lines.name, e.column(line)))?;
             kinds.clear();
-            plain.for_each_kind(|section, name, kind| kinds.push((section, name.to_vec(), kind)));
+            plain.for_each_kind(|section, name, kind, typed| kinds.push((section, name.to_vec(), kind, typed)));
             let plain_rounded = plain.inexact_integer();
             let mut coerce = false;
-            for (section, name, kind) in &kinds {
+            for (section, name, kind, typed) in &kinds {
                 match log.established(*section, name) {
+                    None => log.note(*section, name, *kind, *typed, pack(at), KIND_NAMES),
+                    Some(_) if *typed => {}
                     Some((was, _)) if was == *kind => {}
                     Some((Kind::Float, _)) if *kind == Kind::Int64 => {
                         coerce = true;
@@ -309,7 +324,6 @@ impl Reconcile<'_> {
                             true
                         ))
                     }
-                    None => log.note(*section, name, *kind, pack(at), KIND_NAMES),
                 }
             }
             if !coerce {
@@ -320,19 +334,29 @@ impl Reconcile<'_> {
                 continue;
             }
             out.truncate(record);
-            let forced = &self.forced;
+            let (user, forced) = (&self.user, &self.forced);
             let forcing = self
                 .forcing
-                .get_or_insert_with(|| Encoder::new(format, Some(forced.clone())));
+                .get_or_insert_with(|| Encoder::new(format, user.clone()).coercing(forced.clone()));
             if let Err(e) = append_framed(&mut out, |o| forcing.encode(lines.ty, line, o)) {
-                // The typed form ({"int64_list": [...]}) asks for int64.
-                let (section, name, kind) = kinds
-                    .iter()
-                    .find(|(s, n, k)| *k == Kind::Int64 && log.established(*s, n).is_some_and(|e| e.0 == Kind::Float))
-                    .expect("a coerced feature");
-                let first = log.established(*section, name).expect("established").1;
-                let text = change_message(self.inputs, *section, name, &[(first, Kind::Float), (at, *kind)], true);
-                bail!("{text}; line {n} cannot be read as floats: {e}");
+                // Not expected (plain integers read as floats, a typed
+                // form as it says), but named as a kind change if it happens.
+                let coerced = kinds.iter().find_map(|(s, name, k, typed)| {
+                    let first = log
+                        .established(*s, name)
+                        .filter(|e| e.0 == Kind::Float && *k == Kind::Int64 && !typed)?;
+                    Some(change_message(
+                        self.inputs,
+                        *s,
+                        name,
+                        &[(first.1, Kind::Float), (at, *k)],
+                        true,
+                    ))
+                });
+                match coerced {
+                    Some(text) => bail!("{text}; line {n} cannot be read as floats: {e}"),
+                    None => bail!("{}:{n}:{}: {e}", lines.name, e.column(line)),
+                }
             }
             if let Some((a, b)) = forcing.inexact_integer() {
                 let text = String::from_utf8_lossy(&line[a..b]).into_owned();
@@ -400,247 +424,6 @@ impl pipeline::Output for Encoded {
         }
         self.rounded = None;
     }
-}
-
-/// Where each feature was first seen with each kind, to warn when a
-/// feature's kind changes between lines: TensorFlow parses a feature as one
-/// kind, and jq 1.6 (among others) prints a float `1.0` as `1`, which then
-/// reads as int64.
-#[derive(Default)]
-struct KindLog {
-    /// Per feature: the first line with each kind (int64, float, bytes),
-    /// packed by [`pack`] (0: not seen).
-    /// Keyed by the section's byte ([`section_key`]) and the name.
-    first: HashMap<Box<[u8]>, [u64; 3]>,
-    /// Names seen past [`KIND_NAMES`], not tracked.
-    untracked: bool,
-}
-
-/// Feature names whose kinds are tracked (memory stays bounded with
-/// millions of distinct names); kind changes of later names go unreported.
-/// Each batch's log keeps its first `KIND_NAMES` too (a single line may
-/// hold a million names); past that the warning says tracking was partial.
-const KIND_NAMES: usize = 20_000;
-
-/// A line as one number ordered like (input, line): the input in the top
-/// 24 bits, the line + 1 in the low 40 (0 is "not seen"); beyond 16M inputs
-/// or 1T lines the numbers saturate (the order of such lines may be off).
-fn pack((input, line): Line) -> u64 {
-    let input = (input as u64).min((1 << 24) - 1);
-    (input << 40) | line.saturating_add(1).min((1 << 40) - 1)
-}
-
-/// A feature's key in a [`KindLog`]: its section's byte, then its name.
-fn section_key(section: Section, name: &[u8]) -> Vec<u8> {
-    let tag = match section {
-        Section::Features => 0,
-        Section::Context => 1,
-        Section::FeatureLists => 2,
-    };
-    let mut key = Vec::with_capacity(name.len() + 1);
-    key.push(tag);
-    key.extend_from_slice(name);
-    key
-}
-
-fn split_key(key: &[u8]) -> (Section, &[u8]) {
-    let section = match key[0] {
-        0 => Section::Features,
-        1 => Section::Context,
-        _ => Section::FeatureLists,
-    };
-    (section, &key[1..])
-}
-
-fn unpack(packed: u64) -> Option<Line> {
-    match packed {
-        0 => None,
-        p => Some(((p >> 40) as usize, (p & ((1 << 40) - 1)) - 1)),
-    }
-}
-/// Features of one line remembered to skip map lookups on the next line.
-const LAST_LINE_MAX: usize = 4096;
-
-/// A line: input index and line number, in stream order.
-type Line = (usize, u64);
-
-/// The feature kinds of the previous line of a batch: a line with the same
-/// features in the same order (the usual case) needs no map lookups.
-#[derive(Default)]
-struct LastLine(Vec<(Section, Vec<u8>, Kind)>);
-
-impl KindLog {
-    /// Notes `name` with `kind` at `at`, unless `cap` names are tracked
-    /// and it is not one of them.
-    fn note(&mut self, section: Section, name: &[u8], kind: Kind, at: u64, cap: usize) {
-        let slot = match kind {
-            Kind::Int64 => 0,
-            Kind::Float => 1,
-            Kind::Bytes => 2,
-            Kind::None => return,
-        };
-        let key = section_key(section, name);
-        if self.first.len() >= cap && !self.first.contains_key(&key[..]) {
-            self.untracked = true;
-            return;
-        }
-        let firsts = match self.first.get_mut(&key[..]) {
-            Some(firsts) => firsts,
-            None => self.first.entry(key.into_boxed_slice()).or_default(),
-        };
-        if firsts[slot] == 0 || at < firsts[slot] {
-            firsts[slot] = at;
-        }
-    }
-
-    /// Notes the kinds of the line just encoded.
-    fn note_line(&mut self, encoder: &Encoder, last: &mut LastLine, at: Line) {
-        let (at, mut i) = (pack(at), 0);
-        encoder.for_each_kind(|section, name, kind| {
-            if i >= LAST_LINE_MAX {
-                self.note(section, name, kind, at, KIND_NAMES);
-                return;
-            }
-            match last.0.get_mut(i) {
-                Some((s, n, k)) if *s == section && *k == kind && n[..] == *name => {}
-                Some(entry) => {
-                    self.note(section, name, kind, at, KIND_NAMES);
-                    *entry = (section, name.to_vec(), kind);
-                }
-                None => {
-                    self.note(section, name, kind, at, KIND_NAMES);
-                    last.0.push((section, name.to_vec(), kind));
-                }
-            }
-            i += 1;
-        });
-        last.0.truncate(i.min(LAST_LINE_MAX));
-    }
-
-    /// A feature's kind: the kind of the first line it was seen in, and that line.
-    fn established(&self, section: Section, name: &[u8]) -> Option<(Kind, Line)> {
-        let firsts = self.first.get(&section_key(section, name)[..])?;
-        let kinds = [Kind::Int64, Kind::Float, Kind::Bytes];
-        let (at, kind) = firsts
-            .iter()
-            .zip(kinds)
-            .filter(|(&at, _)| at > 0)
-            .min_by_key(|(&at, _)| at)?;
-        Some((kind, unpack(*at)?))
-    }
-
-    /// Whether a batch's kinds, taken with those seen before, give some
-    /// feature more than one kind.
-    fn conflicts(&self, batch: &KindLog) -> bool {
-        batch.first.iter().any(|(key, firsts)| {
-            let before = self.first.get(key).copied().unwrap_or_default();
-            firsts.iter().zip(before).filter(|(&a, b)| a > 0 || *b > 0).count() > 1
-        })
-    }
-
-    fn merge(&mut self, other: &KindLog) {
-        self.untracked |= other.untracked;
-        // In the order the names first appear, so that which names fit
-        // under the limit does not depend on hashing.
-        let mut entries: Vec<_> = other.first.iter().collect();
-        let first_seen = |firsts: &[u64; 3]| firsts.iter().copied().filter(|&at| at > 0).min();
-        entries.sort_by(|(a, fa), (b, fb)| first_seen(fa).cmp(&first_seen(fb)).then(a.cmp(b)));
-        for (key, firsts) in entries {
-            let (section, name) = split_key(key);
-            let kinds = [Kind::Int64, Kind::Float, Kind::Bytes];
-            for (kind, &at) in kinds.into_iter().zip(firsts) {
-                if at > 0 {
-                    self.note(section, name, kind, at, KIND_NAMES);
-                }
-            }
-        }
-    }
-
-    /// One warning line per feature seen with more than one kind.
-    fn warn(&self, inputs: &[Input]) {
-        const MAX: usize = 20;
-        let mut mixed: Vec<_> = self
-            .first
-            .iter()
-            .filter(|(_, f)| f.iter().filter(|&&at| at > 0).count() > 1)
-            .map(|(key, firsts)| {
-                let (section, name) = split_key(key);
-                let mut kinds: Vec<(Line, &str)> = firsts
-                    .iter()
-                    .zip(["int64", "float", "bytes"])
-                    .filter_map(|(&at, kind)| Some((unpack(at)?, kind)))
-                    .collect();
-                kinds.sort();
-                let list = matches!(section, Section::FeatureLists);
-                (kinds[1].0, section.path(name, None), kinds, list)
-            })
-            .collect();
-        // In the order the changes happen.
-        mixed.sort();
-        for (_, path, kinds, list) in mixed.iter().take(MAX) {
-            output::error_line(format_args!(
-                "warning: {}",
-                change_text(inputs, path, kinds, *list, false)
-            ));
-        }
-        if self.untracked {
-            output::error_line(format_args!(
-                "warning: kind changes are tracked for the first {KIND_NAMES} distinct feature names only"
-            ));
-        }
-        if mixed.len() > MAX {
-            output::error_line(format_args!("warning: {} more features change kind", mixed.len() - MAX));
-        }
-    }
-}
-
-/// "feature X changes kind: K at FILE:LINE, ..." with what TensorFlow
-/// makes of it and how to settle the kind.
-fn change_text(inputs: &[Input], path: &str, kinds: &[(Line, &str)], list: bool, stops: bool) -> String {
-    let seen: Vec<String> = kinds
-        .iter()
-        .map(|((input, line), kind)| format!("{kind} at {}:{line}", inputs[*input].display()))
-        .collect();
-    let names: Vec<&str> = kinds.iter().map(|(_, k)| *k).collect();
-    let hint = if names.len() == 2 && names.contains(&"int64") && names.contains(&"float") {
-        "whole numbers read as int64: write 1.0, or force the kind with {\"float_list\": [...]} or --schema"
-    } else {
-        "force one kind with the typed form ({\"bytes_list\": [...]} etc.) or --schema"
-    };
-    // Within a feature list the steps of one record changing kind
-    // make TensorFlow reject that record (verify-crc --payloads
-    // flags it); across records, each parse reads one kind.
-    let reads = if list {
-        "tf.io.parse_sequence_example reads one kind per feature list and rejects a record whose steps differ in kind"
-    } else {
-        "tf.io.parse_example reads one kind per feature"
-    };
-    let keep = if stops {
-        "; --on-kind-change keep writes the lines as they read"
-    } else {
-        ""
-    };
-    format!(
-        "feature {path} changes kind: {} ({reads}; {hint}{keep})",
-        seen.join(", ")
-    )
-}
-
-/// [`change_text`] for a change found while writing.
-fn change_message(inputs: &[Input], section: Section, name: &[u8], kinds: &[(Line, Kind)], stops: bool) -> String {
-    let kinds: Vec<(Line, &str)> = kinds
-        .iter()
-        .map(|&(at, kind)| {
-            let name = match kind {
-                Kind::Int64 => "int64",
-                Kind::Float => "float",
-                _ => "bytes",
-            };
-            (at, name)
-        })
-        .collect();
-    let list = matches!(section, Section::FeatureLists);
-    change_text(inputs, &section.path(name, None), &kinds, list, stops)
 }
 
 /// Whole lines of one input for a worker to encode.
@@ -857,26 +640,5 @@ impl Chunks {
         self.lines += memchr::memchr_iter(b'\n', &buf).count() as u64 + 1;
         self.consumed += buf.len() as u64 + 1;
         Ok(Some((first, buf)))
-    }
-}
-
-#[cfg(test)]
-mod kind_log_tests {
-    use super::*;
-
-    #[test]
-    fn packed_lines_keep_their_order_and_value() {
-        let lines: [Line; 5] = [(0, 0), (0, 1), (0, 1 << 30), (1, 0), (70_000, 5)];
-        for pair in lines.windows(2) {
-            assert!(pack(pair[0]) < pack(pair[1]), "{pair:?}");
-        }
-        for line in lines {
-            assert_eq!(unpack(pack(line)), Some(line));
-        }
-        assert_eq!(unpack(0), None);
-        for section in [Section::Features, Section::Context, Section::FeatureLists] {
-            let key = section_key(section, b"name");
-            assert_eq!(split_key(&key), (section, &b"name"[..]));
-        }
     }
 }

@@ -195,8 +195,8 @@ fn gallery_cards(args: &ReportArgs, inputs: &[crate::io::Input], ty: MessageType
             .map_err(|e| batches::decode_error(r.name, r.index, r.offset, e))
     };
     let mut html = Vec::new();
-    let write = |bytes: &Vec<u8>| {
-        html.extend_from_slice(bytes);
+    let write = |r: &batches::Rendered| {
+        html.extend_from_slice(&r.bytes);
         Ok(())
     };
     let (_, shown) = batches::run(

@@ -8,13 +8,16 @@
 //! before a damaged record are written, then the error.
 
 use crate::args::{FeatureArgs, InputArgs, JobsArg, PayloadType, RangeArgs};
+use crate::example::json::render::{KindFix, KindTable};
 use crate::example::json::JsonFormat;
+use crate::example::Format;
 use crate::example::{self, Decoder, Keep, Look, Out};
 use crate::exit::Exit;
 use crate::io::{AtomicOutput, Compression};
 use crate::output::{self, Ctx};
 use crate::pipeline;
-use crate::pipeline::batches::{self, decode_error, Render};
+use crate::pipeline::batches::{self, decode_error, Render, Rendered};
+use crate::pipeline::Output as _;
 use anyhow::{Context, Result};
 use clap::Args;
 use std::io::Write;
@@ -86,9 +89,14 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         };
         // On stdout, flushed whenever the writer waits: a slow stream's
         // records show at once. A file is written in large blocks.
-        let write = |bytes: &Vec<u8>| match bytes.is_empty() {
+        // A value whose name had another kind in an earlier record is
+        // written typed (the workers cannot know the earlier records).
+        let table = KindTable::new();
+        let track = matches!(format, Format::Json);
+        let mut fix = KindFix::new(&table);
+        let write = |r: &Rendered| match r.is_empty() {
             true if flush_idle => out.flush(),
-            _ => out.write_all(bytes),
+            _ => out.write_all(fix.fix(&r.bytes, &r.notes)),
         };
         let open = args.input.options();
         let update = |bytes, records| progress.update(bytes, records);
@@ -98,7 +106,7 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
             &inputs,
             &how,
             pipeline::workers(jobs),
-            &Render::new(render),
+            &Render::new(render).tracking_kinds(track.then_some(&table)),
             write,
             &update,
         );

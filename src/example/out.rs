@@ -3,6 +3,7 @@
 //! hundreds of megabytes holds a megabyte of rendering, not several times
 //! the record.
 
+use super::json::render::Tracking;
 use super::short::Shorten;
 use std::io;
 use std::ops::{Deref, DerefMut};
@@ -50,6 +51,9 @@ pub struct Out<'a> {
     error: Option<io::Error>,
     short: Option<Shorten>,
     keep: Option<Keep<'a>>,
+    /// The first kinds of feature names across records, for the natural
+    /// JSON form (see `json::render::kinds`).
+    tracking: Option<&'a mut Tracking>,
     /// [`SPILL_AT`] and [`PIECE`] (smaller in fuzzing, to reach the cuts).
     spill_at: usize,
     piece: usize,
@@ -64,9 +68,22 @@ impl<'a> Out<'a> {
             error: None,
             short: None,
             keep: None,
+            tracking: None,
             spill_at: SPILL_AT,
             piece: PIECE,
         }
+    }
+
+    /// This buffer, tracking the first kinds of feature names with `t`.
+    pub(crate) fn tracking_kinds(mut self, t: &'a mut Tracking) -> Out<'a> {
+        self.tracking = Some(t);
+        self
+    }
+
+    /// The tracking of first kinds, if any.
+    #[inline]
+    pub(crate) fn tracking(&mut self) -> Option<&mut Tracking> {
+        self.tracking.as_deref_mut()
     }
 
     /// A buffer that hands each megabyte to `sink` as it fills.
@@ -83,6 +100,7 @@ impl<'a> Out<'a> {
             error: None,
             short: None,
             keep: None,
+            tracking: None,
             spill_at,
             piece: piece.max(4),
         }
@@ -99,6 +117,11 @@ impl<'a> Out<'a> {
             error: None,
             short: look.short,
             keep: look.keep,
+            // Shortened values do not read back: nothing to track.
+            tracking: match look.short {
+                None => self.tracking.as_deref_mut(),
+                Some(_) => None,
+            },
             spill_at: self.spill_at,
             piece: self.piece,
         };

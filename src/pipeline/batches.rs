@@ -22,6 +22,7 @@
 
 use super::rng::SplitMix;
 use super::{Output, Sender, Sink, Spares, Stopped};
+use crate::example::json::render::{KindNote, KindTable, Tracking};
 use crate::example::{self, Decoder, MessageType, Out, Where};
 use crate::io::{Compression, Input};
 use crate::record;
@@ -245,15 +246,40 @@ pub fn each_record<W: Work + ?Sized>(work: &W, batch: &Batch<W::Out>, out: &mut 
 /// record, see [`decode_error`]). A huge record is rendered as it is read,
 /// its output handed on in pieces of about [`BATCH`] bytes, so neither the
 /// payload nor its rendering is copied whole.
-pub struct Render<F> {
+pub struct Render<'k, F> {
     render: F,
     window: usize,
+    /// The natural JSON form's first kinds across records, if tracked.
+    kinds: Option<&'k KindTable>,
 }
 
-impl<F> Render<F> {
+/// What [`Render`] makes of a batch: its text, and the values whose form
+/// the writer settles (`json::render::KindFix`; none unless kinds are tracked).
+#[derive(Default)]
+pub struct Rendered {
+    pub bytes: Vec<u8>,
+    pub notes: Vec<KindNote>,
+}
+
+impl Output for Rendered {
+    fn is_empty(&self) -> bool {
+        self.bytes.is_empty() && self.notes.is_empty()
+    }
+
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.notes.clear();
+    }
+}
+
+impl<F> Render<'static, F> {
     /// Batches of the records starting in a [`BATCH`] window.
-    pub fn new(render: F) -> Render<F> {
-        Render { render, window: BATCH }
+    pub fn new(render: F) -> Render<'static, F> {
+        Render {
+            render,
+            window: BATCH,
+            kinds: None,
+        }
     }
 
     /// For a rendering several times the size of the records (`cat`'s
@@ -261,60 +287,102 @@ impl<F> Render<F> {
     /// the window, so that the outputs held between the workers and the
     /// writer (up to `--jobs` × 3 + 1 of them) stay about the size of the
     /// batches'.
-    pub fn expanding(render: F) -> Render<F> {
+    pub fn expanding(render: F) -> Render<'static, F> {
         Render {
             render,
             window: BATCH / 4,
+            kinds: None,
         }
     }
 }
 
-impl<F> Work for Render<F>
+impl<F> Render<'_, F> {
+    /// The same, tracking the first kinds of feature names across records
+    /// in `table` if given (the natural JSON form: the writer passes each
+    /// batch through a `json::render::KindFix` of that table).
+    pub fn tracking_kinds(self, table: Option<&KindTable>) -> Render<'_, F> {
+        Render {
+            render: self.render,
+            window: self.window,
+            kinds: table,
+        }
+    }
+
+    /// Runs `f` on `out`'s buffer seen as an [`Out`] (tracking kinds if
+    /// asked, the notes kept in `out`).
+    fn out<T>(&self, out: &mut Rendered, spans: bool, f: impl FnOnce(&mut Out<'_>) -> T) -> T {
+        match self.kinds {
+            None => f(&mut Out::new(&mut out.bytes)),
+            Some(table) => {
+                let mut t = Tracking::new(table, std::mem::take(&mut out.notes), spans);
+                let result = f(&mut Out::new(&mut out.bytes).tracking_kinds(&mut t));
+                out.notes = t.notes;
+                result
+            }
+        }
+    }
+}
+
+impl<F> Work for Render<'_, F>
 where
     F: Fn(&mut Decoder, &Record<'_>, &mut Out<'_>) -> Result<()> + Sync,
 {
-    type Out = Vec<u8>;
+    type Out = Rendered;
 
-    fn record(&self, decoder: &mut Decoder, record: &Record<'_>, out: &mut Vec<u8>) -> Result<()> {
-        (self.render)(decoder, record, &mut Out::new(out))
+    fn record(&self, decoder: &mut Decoder, record: &Record<'_>, out: &mut Rendered) -> Result<()> {
+        self.out(out, true, |out| (self.render)(decoder, record, out))
     }
 
     fn window(&self) -> usize {
         self.window
     }
 
-    fn batch(&self, batch: &Batch<Vec<u8>>, out: &mut Vec<u8>) -> Result<()> {
+    fn batch(&self, batch: &Batch<Rendered>, out: &mut Rendered) -> Result<()> {
         // Called through a reference to the trait object: the renderer is
         // compiled once, as it was, not inlined into every batch loop (which
         // made text rendering measurably slower).
         let render: &RenderFn<'_> = &self.render;
         example::with_decoder(|decoder| {
-            let mut out = Out::new(out);
-            for record in batch.records() {
-                render(decoder, &record, &mut out)?;
-            }
-            Ok(())
+            self.out(out, true, |out| {
+                for record in batch.records() {
+                    render(decoder, &record, out)?;
+                }
+                Ok(())
+            })
         })
     }
 
-    fn huge(&self, record: &Record<'_>, emit: &mut dyn FnMut(Vec<u8>) -> Result<(), Stopped>) -> Result<()> {
+    fn huge(&self, record: &Record<'_>, emit: &mut dyn FnMut(Rendered) -> Result<(), Stopped>) -> Result<()> {
         let mut stopped = false;
-        let mut sink = |bytes: &[u8]| {
-            emit(bytes.to_vec()).map_err(|_| {
+        let mut sink = |bytes: &[u8], notes: Vec<KindNote>| {
+            emit(Rendered {
+                bytes: bytes.to_vec(),
+                notes,
+            })
+            .map_err(|_| {
                 stopped = true;
                 std::io::Error::other(Stopped)
             })
         };
         let mut buf = Vec::new();
-        // Long values are escaped in pieces of BATCH / 4 bytes (at most
-        // BATCH once escaped), so no piece is much over 2 * BATCH.
-        let mut out = Out::spilling_every(&mut buf, &mut sink, BATCH, BATCH / 4);
-        let rendered = example::with_decoder(|decoder| (self.render)(decoder, record, &mut out));
-        let flushed = out.finish();
+        let mut t = self.kinds.map(|table| Tracking::new(table, Vec::new(), false));
+        let (rendered, flushed) = {
+            let mut pieces = |bytes: &[u8]| sink(bytes, Vec::new());
+            // Long values are escaped in pieces of BATCH / 4 bytes (at most
+            // BATCH once escaped), so no piece is much over 2 * BATCH.
+            let mut out = Out::spilling_every(&mut buf, &mut pieces, BATCH, BATCH / 4);
+            if let Some(t) = t.as_mut() {
+                out = out.tracking_kinds(t);
+            }
+            let rendered = example::with_decoder(|decoder| (self.render)(decoder, record, &mut out));
+            (rendered, out.finish())
+        };
         rendered?;
         flushed?;
-        if !buf.is_empty() {
-            sink(&buf)?;
+        // The notes (of values written typed) go with the last piece.
+        let notes = t.map(|t| t.notes).unwrap_or_default();
+        if !buf.is_empty() || !notes.is_empty() {
+            sink(&buf, notes)?;
         }
         if stopped {
             return Err(Stopped.into());

@@ -606,199 +606,6 @@ fn binary_input_gets_a_hint() {
     );
 }
 
-/// Issue 28 item 10: jq 1.6 prints a float 100.0 as 100. A feature seen
-/// as float takes later integers as floats (a warning names the first one
-/// float32 rounds); any other change stops the run naming both lines, exit
-/// 2, nothing written, unless `--on-kind-change keep`.
-#[test]
-fn integers_after_floats_are_floats_and_other_kind_changes_fail() {
-    let dir = Dir::new();
-    dir.write(
-        "jq.jsonl",
-        b"{\"x\": [0.5]}\n{\"x\": [100]}\n{\"x\": [2, 3.25]}\n{\"x\": 16777216}\n",
-    );
-    for jobs in ["1", "3"] {
-        let ran = dir
-            .tfr(&["from-jsonl", "-j", jobs, "jq.jsonl", "-o", "jq.tfrecord"])
-            .run();
-        assert_eq!((ran.code, ran.stderr.as_str()), (0, ""));
-        let back = dir.tfr(&["to-jsonl", "jq.tfrecord"]).run().ok();
-        assert_eq!(
-            back,
-            "{\"x\":[0.5]}\n{\"x\":[100.0]}\n{\"x\":[2.0,3.25]}\n{\"x\":[16777216.0]}\n"
-        );
-    }
-    // Past 2^24 float32 rounds: said once, naming the first line.
-    dir.write(
-        "big.jsonl",
-        b"{\"x\": [0.5]}\n{\"x\": [16777217]}\n{\"x\": [123456789]}\n",
-    );
-    let ran = dir.tfr(&["from-jsonl", "big.jsonl", "-o", "big.tfrecord"]).run();
-    assert_eq!(ran.code, 0, "{}", ran.stderr);
-    assert!(
-        ran.stderr.starts_with(
-            "tfr: warning: big.jsonl:2: integer 16777217 in a float list is written rounded to float32 (and in 1 more lines)"
-        ),
-        "{}",
-        ran.stderr
-    );
-    // Float after int64 (earlier records are already written as int64),
-    // bytes and numbers, an int64_list asked for by the typed form: errors.
-    let cases: [(&[u8], &str); 3] = [
-        (
-            b"{\"x\": [1]}\n{\"y\": [2]}\n{\"x\": [0.5]}\n",
-            "feature x changes kind: int64 at c.jsonl:1, float at c.jsonl:3 (",
-        ),
-        (
-            b"{\"s\": [\"a\"]}\n{\"s\": [3]}\n",
-            "feature s changes kind: bytes at c.jsonl:1, int64 at c.jsonl:2 (",
-        ),
-        (
-            b"{\"x\": [0.5]}\n{\"x\": {\"int64_list\": [3]}}\n",
-            "feature x changes kind: float at c.jsonl:1, int64 at c.jsonl:2 (",
-        ),
-    ];
-    for (text, want) in cases {
-        dir.write("c.jsonl", text);
-        let _ = std::fs::remove_file(dir.path("c.tfrecord"));
-        let line = dir.tfr(&["from-jsonl", "c.jsonl", "-o", "c.tfrecord"]).run().fails(2);
-        assert!(line.starts_with(&format!("tfr: {want}")), "{line}");
-        assert!(line.contains("--on-kind-change keep"), "{line}");
-        assert!(!dir.path("c.tfrecord").exists());
-        dir.tfr(&["from-jsonl", "c.jsonl", "-o", "c.tfrecord", "--on-kind-change", "keep"])
-            .run()
-            .warns();
-    }
-    // Many batches: the workers take over the coercion once the writer
-    // has seen it; the same file whatever -j, and as if jq had kept "100.0".
-    let (mut jq, mut kept) = (String::new(), String::new());
-    for i in 0..100_000 {
-        let (a, b) = if i % 2 == 1 { ("100", "100.0") } else { ("0.5", "0.5") };
-        jq.push_str(&format!("{{\"x\": [{a}], \"i\": [{i}]}}\n"));
-        kept.push_str(&format!("{{\"x\": [{b}], \"i\": [{i}]}}\n"));
-    }
-    dir.write("many.jsonl", jq.as_bytes());
-    dir.write("kept.jsonl", kept.as_bytes());
-    dir.tfr(&["from-jsonl", "kept.jsonl", "-o", "kept.tfrecord"]).run().ok();
-    let want = std::fs::read(dir.path("kept.tfrecord")).unwrap();
-    for jobs in ["1", "2", "4"] {
-        dir.tfr(&["from-jsonl", "-j", jobs, "many.jsonl", "-o", "many.tfrecord"])
-            .run()
-            .ok();
-        assert!(std::fs::read(dir.path("many.tfrecord")).unwrap() == want, "-j {jobs}");
-    }
-    // A typed int64_list far into it is still refused, naming both lines.
-    jq.push_str("{\"x\": {\"int64_list\": [3]}}\n");
-    dir.write("many.jsonl", jq.as_bytes());
-    for jobs in ["1", "3"] {
-        let line = dir
-            .tfr(&["from-jsonl", "-j", jobs, "many.jsonl", "-o", "many.tfrecord"])
-            .run()
-            .fails(2);
-        assert!(
-            line.starts_with("tfr: feature x changes kind: float at many.jsonl:1, int64 at many.jsonl:100001 ("),
-            "-j {jobs}: {line}"
-        );
-    }
-    // Far apart, whatever the number of threads.
-    let mut big = String::new();
-    for i in 0..50_000 {
-        big.push_str(if i == 41_234 {
-            "{\"x\": [0.25]}\n"
-        } else {
-            "{\"x\": [3]}\n"
-        });
-    }
-    dir.write("far.jsonl", big.as_bytes());
-    for jobs in ["1", "2", "4"] {
-        let line = dir
-            .tfr(&["from-jsonl", "-j", jobs, "far.jsonl", "-o", "far.tfrecord"])
-            .run()
-            .fails(2);
-        assert!(
-            line.starts_with("tfr: feature x changes kind: int64 at far.jsonl:1, float at far.jsonl:41235 ("),
-            "-j {jobs}: {line}"
-        );
-    }
-}
-
-#[test]
-fn a_feature_changing_kind_is_warned_about() {
-    let dir = Dir::new();
-    // jq 1.6 prints 1.0 as 1: the float feature x turns int64 on line 3.
-    dir.write(
-        "a.jsonl",
-        b"{\"x\": [0.5], \"s\": [\"a\"]}\n\n{\"x\": [1], \"s\": [\"b\"]}\n",
-    );
-    dir.write("b.jsonl", b"{\"x\": [2.5], \"s\": [7]}\n");
-    let ran = dir
-        .tfr(&[
-            "from-jsonl",
-            "--on-kind-change",
-            "keep",
-            "a.jsonl",
-            "b.jsonl",
-            "-o",
-            "out.tfrecord",
-        ])
-        .run();
-    assert_eq!(ran.code, 0, "{}", ran.stderr);
-    let lines: Vec<&str> = ran.stderr.lines().collect();
-    assert_eq!(lines.len(), 2, "{}", ran.stderr);
-    assert!(
-        lines[0].starts_with("tfr: warning: feature x changes kind: float at a.jsonl:1, int64 at a.jsonl:3 (")
-            && lines[0].contains("write 1.0"),
-        "{}",
-        lines[0]
-    );
-    assert!(
-        lines[1].starts_with("tfr: warning: feature s changes kind: bytes at a.jsonl:1, int64 at b.jsonl:1 ("),
-        "{}",
-        lines[1]
-    );
-    // The same warnings whatever the number of threads, with lines far apart.
-    let mut big = String::new();
-    for i in 0..50_000 {
-        big.push_str(if i == 41_234 {
-            "{\"x\": [3]}\n"
-        } else {
-            "{\"x\": [0.25]}\n"
-        });
-    }
-    dir.write("big.jsonl", big.as_bytes());
-    for jobs in ["1", "2", "4"] {
-        let ran = dir
-            .tfr(&[
-                "from-jsonl",
-                "--on-kind-change=keep",
-                "-j",
-                jobs,
-                "big.jsonl",
-                "-o",
-                "big.tfrecord",
-            ])
-            .run();
-        assert!(
-            ran.stderr
-                .starts_with("tfr: warning: feature x changes kind: float at big.jsonl:1, int64 at big.jsonl:41235 ("),
-            "-j {jobs}: {}",
-            ran.stderr
-        );
-    }
-    // --schema (or the typed form) settles the kind: no warning.
-    dir.write("schema.json", br#"{"features": {"x": {"kind": "float"}}}"#);
-    dir.tfr(&[
-        "from-jsonl",
-        "--schema",
-        "schema.json",
-        "big.jsonl",
-        "-o",
-        "big.tfrecord",
-    ])
-    .run()
-    .ok();
-}
-
 #[test]
 fn endless_binary_input_fails_at_once() {
     // /dev/zero has no newline: reading "the first line" to its end would
@@ -1073,10 +880,10 @@ fn nan_payload_bits_become_canonical() {
 // ---------------------------------------------------------------------------
 
 /// SplitMix64: a small deterministic generator.
-struct Rng(u64);
+pub(crate) struct Rng(pub u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -1084,15 +891,15 @@ impl Rng {
         z ^ (z >> 31)
     }
 
-    fn below(&mut self, n: u64) -> u64 {
+    pub fn below(&mut self, n: u64) -> u64 {
         self.next() % n
     }
 
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
         &items[self.below(items.len() as u64) as usize]
     }
 
-    fn key(&mut self) -> String {
+    pub fn key(&mut self) -> String {
         const KEYS: &[&str] = &[
             "",
             "a",
@@ -1123,7 +930,7 @@ impl Rng {
         }
     }
 
-    fn float(&mut self) -> f32 {
+    pub fn float(&mut self) -> f32 {
         const SPECIAL: &[u32] = &[
             0,
             0x8000_0000,
@@ -1156,7 +963,7 @@ impl Rng {
         }
     }
 
-    fn bytes(&mut self) -> Vec<u8> {
+    pub fn bytes(&mut self) -> Vec<u8> {
         const TEXTS: &[&str] = &[
             "",
             "NaN",
@@ -1175,7 +982,7 @@ impl Rng {
         }
     }
 
-    fn feature(&mut self) -> Feature {
+    pub fn feature(&mut self) -> Feature {
         let n = if self.below(6) == 0 { 0 } else { 1 + self.below(5) } as usize;
         match self.below(10) {
             0 => Feature::default(),
@@ -1193,7 +1000,7 @@ impl Rng {
         }
     }
 
-    fn features(&mut self) -> Features {
+    pub fn features(&mut self) -> Features {
         Features {
             feature: (0..self.below(6))
                 .map(|_| FeatureEntry::new(self.key(), self.feature()))
@@ -1201,13 +1008,13 @@ impl Rng {
         }
     }
 
-    fn example(&mut self) -> Example {
+    pub fn example(&mut self) -> Example {
         Example {
             features: (self.below(10) != 0).then(|| self.features()),
         }
     }
 
-    fn sequence(&mut self) -> SequenceExample {
+    pub fn sequence(&mut self) -> SequenceExample {
         SequenceExample {
             context: (self.below(4) != 0).then(|| self.features()),
             feature_lists: (self.below(4) != 0).then(|| FeatureLists {
@@ -1223,7 +1030,7 @@ impl Rng {
 }
 
 /// Leaves out the entries of a name whose last entry has no kind.
-fn drop_shadowed_by_empty(f: &mut Features) {
+pub(crate) fn drop_shadowed_by_empty(f: &mut Features) {
     let last: std::collections::HashMap<Option<String>, bool> = f
         .feature
         .iter()

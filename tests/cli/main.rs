@@ -23,6 +23,7 @@ mod extract;
 mod index;
 mod jobs;
 mod jsonl;
+mod jsonl_kinds;
 mod layers;
 mod limits_inputs;
 mod limits_jsonl;

@@ -28,6 +28,11 @@ What it checks (exit 1 on any mismatch, with a line per failure):
 5. Python's `json` + `numpy.float32` read every float that `to-jsonl` writes
    back to the same float32: the fixtures' float32 table, the one value
    whose shortest digits double-round, and 200,000 random bit patterns.
+6. jq 1.6's integers after floats are written as floats (TensorFlow parses
+   them with tfr's spec); records where one name holds two kinds (a key
+   repeated in a map, feature-list steps of several kinds), written by
+   TensorFlow, come back byte for byte through `to-jsonl | from-jsonl`
+   with the default --on-kind-change, and `cat --format json` agrees.
 
 With --write it (re)writes tests/data/jsonl/expected.json: the payloads TF
 read for the three hand-written files and their canonical to-jsonl lines,
@@ -464,6 +469,60 @@ def check_jq_kind_change(tfr, tmp):
         print("ok   integers after floats (jq 1.6) written as floats; TensorFlow parses with tfr's spec")
 
 
+def check_two_kinds_in_one_record(tfr, tmp):
+    """Issue 41: records where one name holds two kinds are legal protobuf
+    (a key repeated in a Features map: two serialized Features messages
+    concatenated, which protobuf merges into one map with the key twice;
+    feature-list steps of several kinds). TensorFlow writes them;
+    `tfr to-jsonl | tfr from-jsonl` (default --on-kind-change error) gives
+    them back byte for byte, and `tfr cat --format json` writes the same lines."""
+    from google.protobuf.internal import encoder
+
+    def features(*entries):
+        # One Features message per entry, concatenated: a map with repeated keys.
+        return b"".join(tf.train.Features(feature={k: v}).SerializeToString() for k, v in entries)
+
+    def field(number, body):
+        return encoder.TagBytes(number, 2) + encoder._VarintBytes(len(body)) + body
+
+    examples = [
+        field(1, features(("dup", I(1)), ("x", F(0.5)), ("dup", F(1.5)), ("dup", B(b"a")), ("dup", I(2)))),
+        field(1, features(("g", F(0.25)), ("g", I(100)), ("e", F()), ("e", I()))),
+    ]
+    seq = tf.train.SequenceExample()
+    seq.context.feature["c"].int64_list.value.append(7)
+    steps = seq.feature_lists.feature_list["s"].feature
+    steps.add().int64_list.value.append(1)
+    steps.add().float_list.value.append(0.5)
+    steps.add().bytes_list.value.append(b"b")
+    steps.add().int64_list.value.append(2)
+    seq_bytes = seq.SerializeToString()
+    # And a context whose key repeats with another kind.
+    ctx = features(("c", I(7)), ("c", F(2.5)))
+    seq2 = field(1, ctx) + field(2, seq.feature_lists.SerializeToString())
+    n = 0
+    for kind, payloads in (("example", examples), ("sequence", [seq_bytes, seq2])):
+        path = tmp / f"two_kinds_{kind}.tfrecord"
+        with tf.io.TFRecordWriter(str(path)) as w:
+            for p in payloads:
+                w.write(p)
+        jsonl = run_tfr(tfr, ["to-jsonl", "--type", kind, str(path)])
+        if run_tfr(tfr, ["cat", "--format", "json", "--type", kind, str(path)]) != jsonl:
+            fail(f"two kinds in one record ({kind}): cat --format json differs from to-jsonl")
+        if b'_list":' not in jsonl:
+            fail(f"two kinds in one record ({kind}): no typed form in {jsonl!r}")
+        out = tmp / f"two_kinds_{kind}.rt.tfrecord"
+        try:
+            run_tfr(tfr, ["from-jsonl", "-", "-o", str(out)], stdin=jsonl)
+        except RuntimeError as e:
+            fail(f"two kinds in one record ({kind}): {e}")
+            continue
+        if tf_read(out, "none") != tf_read(path, "none"):
+            fail(f"two kinds in one record ({kind}): round trip is not byte-identical")
+        n += len(payloads)
+    print(f"ok   {n} TF-written records with a name of two kinds: to-jsonl | from-jsonl byte-identical by default")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tfr", default=str(ROOT / "target" / "release" / "tfr"))
@@ -477,6 +536,7 @@ def main():
         check_protojson(args.tfr)
         check_floats(args.tfr, tmp)
         check_jq_kind_change(args.tfr, tmp)
+        check_two_kinds_in_one_record(args.tfr, tmp)
     if failures:
         print(f"{len(failures)} failure(s)")
         return 1

@@ -19,12 +19,15 @@
 //!
 //! The typed form `{"int64_list": [...]}`, `{"float_list": [...]}`,
 //! `{"bytes_list": [...]}` is used exactly where the natural form would read
-//! back as something else: an empty list (any kind), and a float list whose
-//! values are all non-finite (`["NaN"]` alone would read back as bytes).
-//! Every other list reads back unambiguously: a list with a number is
-//! numeric (float if any value has a `.` or exponent or is `"NaN"`/
-//! `"Infinity"`/`"-Infinity"`, else int64), a list of only strings and
-//! `{"base64"}` objects is bytes. A Feature with no kind set is `null`.
+//! back as something else: an empty list (any kind), a float list whose
+//! values are all non-finite (`["NaN"]` alone would read back as bytes),
+//! and a value whose name had another kind earlier in its record's section
+//! ([`seen`]: `from-jsonl` gives a plain value its feature's first kind,
+//! to catch jq's `100.0 → 100`). Every other list reads back
+//! unambiguously: a list with a number is numeric (float if any value has
+//! a `.` or exponent or is `"NaN"`/`"Infinity"`/`"-Infinity"`, else
+//! int64), a list of only strings and `{"base64"}` objects is bytes. A
+//! Feature with no kind set is `null`.
 //!
 //! A SequenceExample is `{"context": {...}, "feature_lists": {"name":
 //! [FEATURE, ...]}}`, each key present exactly when the field is (the empty
@@ -65,10 +68,16 @@ use crate::example::view::{
 };
 use crate::example::{elwc, DecodeError, Decoder, Format, MessageType};
 
+mod kinds;
 mod proto;
+mod seen;
+use super::Section;
+pub(crate) use kinds::Tracking;
+pub use kinds::{KindFix, KindNote, KindTable};
 pub(crate) use proto::PROTOJSON;
 #[cfg(test)]
 use proto::{ascii_json_string, dedup_last};
+use seen::Seen;
 
 /// Standard, padded base64 (RFC 4648), as both mappings write it.
 pub(crate) const BASE64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
@@ -91,7 +100,7 @@ pub fn render_protojson(ty: MessageType, strict: bool, payload: &[u8], out: &mut
 /// The natural form ([`crate::example::render_with`]).
 pub(crate) const NATURAL: Mapping = Mapping {
     fast: Some(fast_example),
-    example: natural_example,
+    example: natural_example_in,
     sequence: natural_sequence,
     elwc: ElwcKeys {
         context: b"\"context\":",
@@ -119,14 +128,16 @@ pub(crate) struct ElwcKeys {
 
 /// A writer straight from wire bytes: false, with nothing written, when
 /// the payload is not what it handles.
-type Fast = fn(&[u8], &mut Vec<u8>) -> bool;
+type Fast = fn(&[u8], &mut Out<'_>) -> bool;
 
 /// The writers of one JSON mapping, by message type.
 pub(crate) struct Mapping {
     /// A path straight from the wire for plain Example output; false when
     /// it does not apply (nothing written).
     fast: Option<Fast>,
-    example: fn(&ExampleView<'_>, &mut Out<'_>),
+    /// An Example; `seen` holds the names of the section it is in (the
+    /// natural form writes a value typed where its name had another kind).
+    example: fn(&ExampleView<'_>, &mut Seen, &mut Out<'_>),
     sequence: fn(&SequenceExampleView<'_>, &mut Out<'_>),
     elwc: ElwcKeys,
     /// A whole raw payload (unless it is shortened).
@@ -146,7 +157,10 @@ impl Mapping {
         let fast = |out: &mut Out<'_>| out.is_plain() && self.fast.is_some_and(|fast| fast(payload, out));
         match ty {
             MessageType::Example if fast(out) => {}
-            MessageType::Example => (self.example)(&decoder.example(payload, strict)?, out),
+            MessageType::Example => {
+                let mut seen = Seen::new(Section::Features);
+                (self.example)(&decoder.example(payload, strict)?, &mut seen, out)
+            }
             MessageType::SequenceExample => (self.sequence)(&decoder.sequence_example(payload, strict)?, out),
             MessageType::Elwc => {
                 let parts = elwc::checked(decoder, payload, strict)?;
@@ -167,17 +181,21 @@ impl Mapping {
         let has_examples = keys.empty_examples || !parts.examples.is_empty();
         let context = |decoder: &mut Decoder, out: &mut Out<'_>| {
             out.extend_from_slice(keys.context);
-            elwc::with_context(decoder, payload, parts, |view| (self.example)(view, out));
+            elwc::with_context(decoder, payload, parts, |view| {
+                (self.example)(view, &mut Seen::new(Section::Context), out)
+            });
         };
+        // The examples are one section (from-jsonl tracks their kinds together).
         let examples = |decoder: &mut Decoder, out: &mut Out<'_>| {
             out.extend_from_slice(keys.examples);
             let mut first = true;
+            let mut seen = Seen::new(Section::Features);
             elwc::each_example(decoder, payload, parts, |view| {
                 if !first {
                     out.extend_from_slice(keys.sep);
                 }
                 first = false;
-                (self.example)(view, out);
+                (self.example)(view, &mut seen, out);
             });
             out.push(b']');
         };
@@ -211,9 +229,14 @@ impl Mapping {
 // The natural form
 // ---------------------------------------------------------------------------
 
+#[cfg(test)]
 fn natural_example(view: &ExampleView<'_>, out: &mut Out<'_>) {
+    natural_example_in(view, &mut Seen::default(), out)
+}
+
+fn natural_example_in(view: &ExampleView<'_>, seen: &mut Seen, out: &mut Out<'_>) {
     match view.features() {
-        Some(features) => natural_features(&features, out),
+        Some(features) => natural_features_in(&features, seen, out),
         None => out.extend_from_slice(b"null"),
     }
 }
@@ -248,17 +271,35 @@ fn sequence(
 }
 
 fn natural_features(features: &FeaturesView<'_>, out: &mut Out<'_>) {
-    natural_map(features, |feature, out| natural_feature(feature, out), out);
+    natural_features_in(features, &mut Seen::new(Section::Context), out)
 }
 
+/// A features map; a value whose name had another kind before (in `seen`) is typed.
+fn natural_features_in(features: &FeaturesView<'_>, seen: &mut Seen, out: &mut Out<'_>) {
+    natural_map(
+        features,
+        |key, feature, out| {
+            seen.value(key.as_bytes(), feature.kind(), out, |typed, out| {
+                natural_feature(feature, typed, out)
+            })
+        },
+        out,
+    );
+}
+
+/// The feature lists; a step whose list's name had another kind at an
+/// earlier step (of this list or of an earlier list of that name) is typed.
 fn natural_feature_lists(lists: &FeatureListsView<'_>, out: &mut Out<'_>) {
+    let mut seen = Seen::new(Section::FeatureLists);
     natural_map(
         lists,
-        |list, out| {
+        |key, list, out| {
             out.push(b'[');
             let shown = out.short().map_or(usize::MAX, |s| s.max_values);
             joined(list.features().take(shown), b",", out, |f, out| {
-                natural_feature(&f, out)
+                seen.value(key.as_bytes(), f.kind(), out, |typed, out| {
+                    natural_feature(&f, typed, out)
+                })
             });
             if list.len() > shown {
                 if shown > 0 {
@@ -288,7 +329,7 @@ fn joined<T>(items: impl Iterator<Item = T>, sep: &[u8], out: &mut Out<'_>, mut 
 #[inline]
 fn natural_map<'a, E: MapEntry + 'a>(
     map: &MapView<'a, E>,
-    mut value: impl FnMut(&E::Value<'a>, &mut Out<'_>),
+    mut value: impl FnMut(&str, &E::Value<'a>, &mut Out<'_>),
     out: &mut Out<'_>,
 ) {
     out.push(b'{');
@@ -302,17 +343,17 @@ fn natural_map<'a, E: MapEntry + 'a>(
         }
         json_string(key.as_bytes(), out);
         out.push(b':');
-        value(&v, out);
+        value(key, &v, out);
         out.spill_point();
     }
     out.push(b'}');
 }
 
-/// A float list: the typed form when no value is finite (only a finite
-/// value marks a list as numbers), else the natural one.
+/// A float list: the typed form when `typed` or no value is finite (only
+/// a finite value marks a list as numbers), else the natural one.
 #[inline]
-fn natural_floats(values: impl Iterator<Item = f32> + Clone, out: &mut Out<'_>) {
-    let typed = !values.clone().any(f32::is_finite);
+fn natural_floats(values: impl Iterator<Item = f32> + Clone, typed: bool, out: &mut Out<'_>) {
+    let typed = typed || !values.clone().any(f32::is_finite);
     if typed {
         out.extend_from_slice(b"{\"float_list\":");
     }
@@ -350,17 +391,17 @@ fn shortened_value(value: &[u8], start: &[u8], out: &mut Vec<u8>) {
 
 /// [`natural_feature`] with long values and lists shortened: the first
 /// values, then a marker object (which `from-jsonl` refuses).
-fn natural_feature_short(feature: &FeatureView<'_>, s: Shorten, out: &mut Out<'_>) {
+fn natural_feature_short(feature: &FeatureView<'_>, typed: bool, s: Shorten, out: &mut Out<'_>) {
     let shown = s.max_values;
     let more = short::longer_than(feature, shown);
     let typed = match feature.kind() {
         Kind::None => return out.extend_from_slice(b"null"),
-        _ if feature.is_empty() => return natural_feature_whole(feature, out),
-        Kind::Float => !feature.floats().any(f32::is_finite),
-        _ => false,
+        _ if feature.is_empty() => return natural_feature_whole(feature, typed, out),
+        Kind::Float => typed || !feature.floats().any(f32::is_finite),
+        _ => typed,
     };
     if typed {
-        out.extend_from_slice(b"{\"float_list\":");
+        out.extend_from_slice(typed_key(feature.kind()));
     }
     out.push(b'[');
     match feature.kind() {
@@ -399,7 +440,7 @@ fn natural_feature_short(feature: &FeatureView<'_>, s: Shorten, out: &mut Out<'_
 /// typed form where that would read back differently): a cell of `to-csv`,
 /// a value of `to-wds`'s `.json`.
 pub fn feature_json(feature: &FeatureView<'_>, out: &mut Vec<u8>) {
-    natural_feature_whole(feature, &mut Out::new(out))
+    natural_feature_whole(feature, false, &mut Out::new(out))
 }
 
 /// A feature's first value as text (an int64 in decimal, a float as the
@@ -437,24 +478,52 @@ pub fn float_text(v: f32, out: &mut Vec<u8>) {
     }
 }
 
-/// One Feature, natural form unless it would read back differently.
+/// One Feature, natural form unless it would read back differently (or
+/// `typed`: its name had another kind before in the record).
 #[inline]
-fn natural_feature(feature: &FeatureView<'_>, out: &mut Out<'_>) {
+fn natural_feature(feature: &FeatureView<'_>, typed: bool, out: &mut Out<'_>) {
     if let Some(s) = out.short() {
-        return natural_feature_short(feature, s, out);
+        return natural_feature_short(feature, typed, s, out);
     }
-    natural_feature_whole(feature, out)
+    natural_feature_whole(feature, typed, out)
 }
 
-/// One Feature with all its values.
+/// The start of a typed form of `kind` (a Feature with a kind).
+fn typed_key(kind: Kind) -> &'static [u8] {
+    match kind {
+        Kind::Int64 => b"{\"int64_list\":",
+        Kind::Float => b"{\"float_list\":",
+        _ => b"{\"bytes_list\":",
+    }
+}
+
+/// One Feature with all its values, typed when `typed` (or where the
+/// natural form would read back differently).
 #[inline]
-fn natural_feature_whole(feature: &FeatureView<'_>, out: &mut Out<'_>) {
+fn natural_feature_whole(feature: &FeatureView<'_>, typed: bool, out: &mut Out<'_>) {
+    match feature.kind() {
+        Kind::Float => return natural_floats(feature.floats(), typed, out),
+        Kind::None => return out.extend_from_slice(b"null"),
+        _ => {}
+    }
+    if typed {
+        out.extend_from_slice(typed_key(feature.kind()));
+    }
+    natural_feature_inner(feature, typed, out);
+    if typed {
+        out.push(b'}');
+    }
+}
+
+/// [`natural_feature_whole`] inside the typed form's braces when `typed`.
+#[inline]
+fn natural_feature_inner(feature: &FeatureView<'_>, typed: bool, out: &mut Out<'_>) {
     match feature.kind() {
         Kind::None => out.extend_from_slice(b"null"),
         Kind::Int64 => {
             let mut values = feature.int64s();
             let Some(first) = values.next() else {
-                out.extend_from_slice(b"{\"int64_list\":[]}");
+                out.extend_from_slice(if typed { b"[]" } else { b"{\"int64_list\":[]}" });
                 return;
             };
             let mut buf = itoa::Buffer::new();
@@ -467,11 +536,11 @@ fn natural_feature_whole(feature: &FeatureView<'_>, out: &mut Out<'_>) {
             }
             out.push(b']');
         }
-        Kind::Float => natural_floats(feature.floats(), out),
+        Kind::Float => natural_floats(feature.floats(), typed, out),
         Kind::Bytes => {
             let mut values = feature.bytes();
             let Some(first) = values.next() else {
-                out.extend_from_slice(b"{\"bytes_list\":[]}");
+                out.extend_from_slice(if typed { b"[]" } else { b"{\"bytes_list\":[]}" });
                 return;
             };
             out.push(b'[');
@@ -666,16 +735,20 @@ impl<'a> Wire<'a> {
 /// Features with one list, numbers packed, varints of at most 64 bits).
 /// Returns false, with `out` untouched, for anything else: the decoder then
 /// handles (or rejects) it. The output is identical to the general path's.
-fn fast_example(payload: &[u8], out: &mut Vec<u8>) -> bool {
+fn fast_example(payload: &[u8], out: &mut Out<'_>) -> bool {
     let start = out.len();
+    let notes = out.tracking().map(|t| t.notes.len());
     let done = fast_example_inner(payload, out).is_some();
     if !done {
         out.truncate(start);
+        if let (Some(t), Some(n)) = (out.tracking(), notes) {
+            t.notes.truncate(n);
+        }
     }
     done
 }
 
-fn fast_example_inner(payload: &[u8], out: &mut Vec<u8>) -> Option<()> {
+fn fast_example_inner(payload: &[u8], out: &mut Out<'_>) -> Option<()> {
     if payload.is_empty() {
         out.extend_from_slice(b"null");
         return Some(());
@@ -687,6 +760,7 @@ fn fast_example_inner(payload: &[u8], out: &mut Vec<u8>) -> Option<()> {
     }
     out.push(b'{');
     let mut first = true;
+    let mut seen = Seen::new(Section::Features);
     while !features.b.is_empty() {
         let mut entry = Wire {
             b: features.field(0x0a)?,
@@ -709,14 +783,22 @@ fn fast_example_inner(payload: &[u8], out: &mut Vec<u8>) -> Option<()> {
             json_string(key, out);
         }
         out.push(b':');
-        fast_feature(feature, out)?;
+        let kind = match feature.first() {
+            None => Kind::None,
+            Some(0x0a) => Kind::Bytes,
+            Some(0x12) => Kind::Float,
+            Some(0x1a) => Kind::Int64,
+            Some(_) => return None,
+        };
+        seen.value(key, kind, out, |typed, out| fast_feature(feature, typed, out))?;
     }
     out.push(b'}');
     Some(())
 }
 
+/// One Feature (typed when `typed`, as [`natural_feature_whole`]).
 #[inline]
-fn fast_feature(feature: &[u8], out: &mut Vec<u8>) -> Option<()> {
+fn fast_feature(feature: &[u8], typed: bool, out: &mut Vec<u8>) -> Option<()> {
     if feature.is_empty() {
         out.extend_from_slice(b"null");
         return Some(());
@@ -726,6 +808,11 @@ fn fast_feature(feature: &[u8], out: &mut Vec<u8>) -> Option<()> {
     let list = f.len_bytes()?;
     if !f.b.is_empty() {
         return None;
+    }
+    // Floats say their own typed form; empty lists always have one.
+    let close = typed && tag != 0x12 && !list.is_empty();
+    if close {
+        out.extend_from_slice(typed_key(if tag == 0x0a { Kind::Bytes } else { Kind::Int64 }));
     }
     match tag {
         0x0a => {
@@ -759,7 +846,7 @@ fn fast_feature(feature: &[u8], out: &mut Vec<u8>) -> Option<()> {
             let values = packed
                 .chunks_exact(4)
                 .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
-            natural_floats(values, &mut Out::new(out));
+            natural_floats(values, typed, &mut Out::new(out));
         }
         0x1a => {
             if list.is_empty() {
@@ -785,6 +872,9 @@ fn fast_feature(feature: &[u8], out: &mut Vec<u8>) -> Option<()> {
             out.push(b']');
         }
         _ => return None,
+    }
+    if close {
+        out.push(b'}');
     }
     Some(())
 }

@@ -118,7 +118,7 @@ fn fast_path_equals_the_general_path() {
             Err(_) => false,
         };
         let mut out = b"prefix".to_vec();
-        if fast_example(&payload, &mut out) {
+        if fast_example(&payload, &mut Out::new(&mut out)) {
             fast += 1;
             assert!(
                 general_ok,

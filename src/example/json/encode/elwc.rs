@@ -92,7 +92,7 @@ impl Encoder {
         }
         for feat in self.feats.drain(..) {
             if feat.kind != Kind::None {
-                self.elwc_kinds.push((section, feat.key, feat.kind));
+                self.elwc_kinds.push((section, feat.key, feat.kind, feat.typed));
             }
         }
         Ok(true)
@@ -100,4 +100,5 @@ impl Encoder {
 }
 
 /// What [`Encoder::for_each_kind`] reports for an ELWC line.
-pub(super) type ElwcKind = (Section, (usize, usize), Kind);
+/// (section, name, kind, typed).
+pub(super) type ElwcKind = (Section, (usize, usize), Kind, bool);

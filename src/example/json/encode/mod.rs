@@ -18,7 +18,9 @@
 //! - integers and floats mixed as a float list (`[1, 2.5]`); `"NaN"`,
 //!   `"Infinity"`, `"-Infinity"` next to numbers are floats;
 //! - the typed form `{"int64_list"|"float_list"|"bytes_list": [...]}`
-//!   anywhere, to force a kind (integers are fine in a float list);
+//!   anywhere, to force a kind (integers are fine in a float list); such
+//!   a value is marked typed, and `from-jsonl` does not check its kind
+//!   against the feature's first one (see [`Encoder::for_each_kind`]);
 //! - a schema ([`Schema`], from `tfr schema --format json`) that forces the
 //!   kind of each named feature, as the typed form does;
 //! - base64 with or without padding.
@@ -128,6 +130,9 @@ struct Feat {
     inner: usize,
     /// Size of the `Feature` message.
     size: usize,
+    /// Its kind was written out (the typed form, or protojson): taken as
+    /// it is, not checked against the kind of the name's first value.
+    typed: bool,
 }
 
 /// A feature list: its name and its features in `steps`.
@@ -183,6 +188,9 @@ enum Forced {
 pub struct Encoder {
     format: JsonFormat,
     schema: Option<Schema>,
+    /// Features whose plain integers are read as floats (the name was
+    /// seen as float before); unlike `schema` a typed form overrides it.
+    coerce: Option<Schema>,
     /// Feature names and bytes values, unescaped.
     arena: Vec<u8>,
     /// Example features or SequenceExample context.
@@ -213,6 +221,7 @@ impl Encoder {
         Encoder {
             format,
             schema,
+            coerce: None,
             arena: Vec::new(),
             feats: Vec::new(),
             lists: Vec::new(),
@@ -226,6 +235,13 @@ impl Encoder {
             elwc_kinds: Vec::new(),
             inexact: None,
         }
+    }
+
+    /// Reads plain integers of the features `floats` names as floats
+    /// (a typed form keeps its kind).
+    pub fn coercing(mut self, floats: Schema) -> Encoder {
+        self.coerce = Some(floats);
+        self
     }
 
     fn clear(&mut self) {
@@ -258,33 +274,66 @@ impl Encoder {
         result
     }
 
-    /// Calls `f(section, name, kind)` for each feature of the line just
-    /// encoded that has a kind: an Example's features (`Features`), a
-    /// SequenceExample's context (`Context`) and, once per step, its
-    /// feature lists (`FeatureLists`). Nothing for raw payloads.
-    pub fn for_each_kind(&self, mut f: impl FnMut(Section, &[u8], Kind)) {
+    /// Calls `f(section, name, kind, typed)`, in line order, for each
+    /// feature of the line just encoded that has a kind: an Example's
+    /// features (`Features`), a SequenceExample's context (`Context`) and,
+    /// once per step, its feature lists (`FeatureLists`); an
+    /// ExampleListWithContext's context and the features of all its
+    /// Examples. Nothing for raw payloads. A `typed` value (its kind was
+    /// written out) is reported only when it is the first value of its
+    /// name in its section of the line: only then can it settle the
+    /// feature's kind, and a typed value is never checked against it.
+    pub fn for_each_kind(&self, mut f: impl FnMut(Section, &[u8], Kind, bool)) {
+        let name = |key: (usize, usize)| &self.arena[key.0..key.1];
+        let typed = |f: &Feat| f.typed && f.kind != Kind::None;
+        let any_typed =
+            self.feats.iter().any(typed) || self.steps.iter().any(typed) || self.elwc_kinds.iter().any(|k| k.3);
+        if !any_typed {
+            // The usual line.
+            return self.each_kind(|section, key, kind, typed| f(section, name(key), kind, typed));
+        }
+        // Whether a typed value is the first of its name: a look back in
+        // a short line, a set of the names in a long one.
+        let n = self.feats.len() + self.steps.len() + self.elwc_kinds.len();
+        let mut names: Vec<(Section, &[u8])> = Vec::with_capacity(n.min(32));
+        let mut set = (n > 32).then(std::collections::HashSet::new);
+        self.each_kind(|section, key, kind, typed| {
+            let this = name(key);
+            let first = match &mut set {
+                Some(set) => set.insert((section, this)),
+                None => {
+                    let first = !typed || !names.iter().any(|&(s, n)| s == section && n == this);
+                    names.push((section, this));
+                    first
+                }
+            };
+            if first || !typed {
+                f(section, this, kind, typed);
+            }
+        });
+    }
+
+    /// Calls `f(section, name span, kind, typed)` for each feature of the
+    /// line just encoded that has a kind, in line order.
+    #[inline]
+    fn each_kind(&self, mut f: impl FnMut(Section, (usize, usize), Kind, bool)) {
         let section = match self.last_type {
             MessageType::Raw => return,
-            MessageType::Example => Section::Features,
             MessageType::SequenceExample => Section::Context,
-            MessageType::Elwc => {
-                for &(section, key, kind) in &self.elwc_kinds {
-                    f(section, &self.arena[key.0..key.1], kind);
-                }
-                return;
-            }
+            _ => Section::Features,
         };
+        // An ELWC line has its kinds in `elwc_kinds` (its `feats` drained).
         for feat in self.feats.iter().filter(|f| f.kind != Kind::None) {
-            f(section, &self.arena[feat.key.0..feat.key.1], feat.kind);
+            f(section, feat.key, feat.kind, feat.typed);
         }
         for list in &self.lists {
-            let key = &self.arena[list.key.0..list.key.1];
-            for step in self.steps[list.steps.0..list.steps.1]
-                .iter()
-                .filter(|s| s.kind != Kind::None)
-            {
-                f(Section::FeatureLists, key, step.kind);
+            let steps = &self.steps[list.steps.0..list.steps.1];
+            for step in steps.iter().filter(|s| s.kind != Kind::None) {
+                f(Section::FeatureLists, list.key, step.kind, step.typed);
             }
+        }
+        for &(section, key, kind, typed) in &self.elwc_kinds {
+            f(section, key, kind, typed);
         }
     }
 

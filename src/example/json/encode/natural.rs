@@ -3,6 +3,15 @@
 
 use super::*;
 
+/// A kind a feature's values are read as, whatever they look like.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Forcing {
+    kind: Kind,
+    /// Coercion (integers after floats), which a typed form overrides;
+    /// else `--schema`, which it must agree with.
+    soft: bool,
+}
+
 impl Encoder {
     /// Reads a features object (the whole Example, or a context) into `feats`.
     pub(super) fn natural_features(&mut self, p: &mut Parser<'_>, section: Section) -> Result<(), LineError> {
@@ -17,19 +26,30 @@ impl Encoder {
         })
     }
 
-    /// The kind `--schema` forces for a feature.
-    pub(super) fn schema_kind(&self, section: Section, key: (usize, usize)) -> Option<Kind> {
-        let schema = self.schema.as_ref()?;
-        let map = match section {
-            Section::Features => &schema.features,
-            Section::Context => &schema.context,
-            Section::FeatureLists => &schema.feature_lists,
-        };
-        if map.is_empty() {
+    /// The kind `--schema` forces for a feature, else the one coercion
+    /// gives its plain values (then `soft`: a typed form overrides it).
+    #[inline]
+    pub(super) fn schema_kind(&self, section: Section, key: (usize, usize)) -> Option<Forcing> {
+        if self.schema.is_none() && self.coerce.is_none() {
             return None;
         }
-        let name = std::str::from_utf8(&self.arena[key.0..key.1]).ok()?;
-        map.get(name).copied()
+        let lookup = |schema: &Option<Schema>| {
+            let schema = schema.as_ref()?;
+            let map = match section {
+                Section::Features => &schema.features,
+                Section::Context => &schema.context,
+                Section::FeatureLists => &schema.feature_lists,
+            };
+            if map.is_empty() {
+                return None;
+            }
+            let name = std::str::from_utf8(&self.arena[key.0..key.1]).ok()?;
+            map.get(name).copied()
+        };
+        if let Some(kind) = lookup(&self.schema) {
+            return Some(Forcing { kind, soft: false });
+        }
+        lookup(&self.coerce).map(|kind| Forcing { kind, soft: true })
     }
 
     /// Reads `{"context": {...}, "feature_lists": {...}}`; returns which are present.
@@ -101,11 +121,12 @@ impl Encoder {
     }
 
     /// Reads one FEATURE of the natural form.
-    pub(super) fn natural_feature(&mut self, p: &mut Parser<'_>, schema: Option<Kind>) -> Result<Feat, LineError> {
+    pub(super) fn natural_feature(&mut self, p: &mut Parser<'_>, forcing: Option<Forcing>) -> Result<Feat, LineError> {
         self.items.clear();
         let at = p.i;
-        let mut forced = schema.map_or(Forced::No, |_| Forced::Schema);
-        let mut kind = schema;
+        let mut forced = forcing.map_or(Forced::No, |_| Forced::Schema);
+        let mut kind = forcing.map(|f| f.kind);
+        let schema = forcing.filter(|f| !f.soft).map(|f| f.kind);
         match p.peek() {
             Some(b'n') => {
                 p.literal("null")?;
@@ -115,6 +136,7 @@ impl Encoder {
                     vals: (0, 0),
                     inner: 0,
                     size: 0,
+                    typed: false,
                 });
             }
             Some(b'[') => {
@@ -127,6 +149,7 @@ impl Encoder {
                             vals: (start, self.ints.len()),
                             inner: 0,
                             size: 0,
+                            typed: false,
                         });
                     }
                 }
@@ -432,6 +455,7 @@ impl Encoder {
             vals: (start, end),
             inner: 0,
             size: 0,
+            typed: forced == Forced::Typed,
         })
     }
 

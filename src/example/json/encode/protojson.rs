@@ -206,6 +206,8 @@ impl Encoder {
             vals: (0, 0),
             inner: 0,
             size: 0,
+            // protojson names every kind.
+            typed: true,
         };
         if p.null()? {
             return Ok(feat);

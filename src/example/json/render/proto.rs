@@ -6,7 +6,7 @@ use crate::example::short;
 use crate::example::text::write_float;
 use crate::example::view::{ExampleView, FeatureListsView, FeatureView, FeaturesView, Kind, SequenceExampleView};
 
-use super::{base64_out, joined, non_finite, sequence, shortened, shortened_value, ElwcKeys, Mapping, HEX};
+use super::{base64_out, joined, non_finite, sequence, shortened, shortened_value, ElwcKeys, Mapping, Seen, HEX};
 
 /// protojson ([`crate::example::render_with`]).
 pub(crate) const PROTOJSON: Mapping = Mapping {
@@ -23,7 +23,8 @@ pub(crate) const PROTOJSON: Mapping = Mapping {
     raw: base64_out,
 };
 
-fn proto_example(view: &ExampleView<'_>, out: &mut Out<'_>) {
+/// An Example (protojson names every kind: `_seen` is not needed).
+fn proto_example(view: &ExampleView<'_>, _seen: &mut Seen, out: &mut Out<'_>) {
     match view.features() {
         Some(features) => {
             out.extend_from_slice(b"{\"features\": ");
