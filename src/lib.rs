@@ -1,28 +1,25 @@
 //! tfr: inspect and convert TFRecord files without TensorFlow.
 //!
-//! The library is layered; each layer uses only the ones above it in this
-//! list (ARCHITECTURE.md has the whole map):
+//! The workspace is layered; each layer uses only the ones above it in
+//! this list (ARCHITECTURE.md has the whole map), and the crates make the
+//! compiler hold the line between them:
 //!
-//! - [`io`]: bytes — inputs, compression, read-ahead, atomic output files.
-//! - [`record`]: TFRecord framing — reader, writer, damage, resync, parallel walk.
-//! - [`example`]: payloads — tf.train.Example / SequenceExample decoding,
-//!   text format, the JSONL mapping both ways.
-//! - [`pipeline`]: the ordered worker pool the commands run on.
-//! - [`schema`]: per-feature statistics of a dataset and their renderings.
-//! - `columnar` (feature `parquet`): records as Arrow columns and back.
+//! - `tfr-core`: [`io`] (bytes: inputs, compression, atomic outputs, object
+//!   stores), [`record`] (TFRecord framing), [`example`] (payloads: the
+//!   decoders, text format, the JSONL mapping both ways).
+//! - `tfr-engine`: [`pipeline`] (the ordered worker pool), [`schema`]
+//!   (statistics, schemas, anomalies), [`report`], `columnar` (feature
+//!   `parquet`: records as Arrow columns and back).
+//! - this crate: with the default `cli` feature, the command line on top:
+//!   shared arguments, terminal output, one module per subcommand, and
+//!   [`main_entry`], all the `tfr` binary calls.
 //!
-//! With the default `cli` feature, the command line sits on top: shared
-//! arguments, terminal output, one module per subcommand, and
-//! [`main_entry`], all the `tfr` binary calls.
+//! The libraries' modules are re-exported here under their old paths.
 
+pub use tfr_core::{example, io, record};
 #[cfg(feature = "parquet")]
-pub mod columnar;
-pub mod example;
-pub mod io;
-pub mod pipeline;
-pub mod record;
-pub mod report;
-pub mod schema;
+pub use tfr_engine::columnar;
+pub use tfr_engine::{pipeline, report, schema};
 
 #[cfg(feature = "cli")]
 mod args;
@@ -34,6 +31,8 @@ mod cmd;
 mod exit;
 #[cfg(feature = "cli")]
 mod output;
+#[cfg(feature = "cli")]
+mod signals;
 
 #[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
@@ -52,6 +51,8 @@ mod cli_main {
     /// Parses the command line, runs the command, and turns the outcome into an
     /// exit code: errors print as one `tfr: ` line; a closed output pipe is success.
     pub fn main_entry() -> std::process::ExitCode {
+        crate::signals::arm();
+        crate::io::set_warnings(output::error_line);
         // A panic is a bug: one line, the clean-up a signal gets (temporary
         // files, open uploads), exit 2 at once, from any thread. Unwinding
         // could leave the other threads waiting for the one that panicked.
@@ -106,7 +107,7 @@ mod cli_main {
         // A terminating signal arrived: its clean-up ends the process by
         // that signal. Returning first (the input ended meanwhile, say)
         // would exit 0 or 2 instead, and a shell loop would go on.
-        crate::io::output_file::cleanup::wait_if_signalled();
+        crate::signals::wait_if_signalled();
         match ran {
             Ok(code) => code.into(),
             Err(e) if output::is_broken_pipe(&e) => Exit::Success.into(),
@@ -155,7 +156,7 @@ mod cli_main {
         let ctx = output::Ctx::detect(cli.global.color, cli.global.quiet);
         crate::io::remote::set_no_sign_request(cli.global.no_sign_request);
         if let Some(limit) = cli.global.timeout {
-            crate::io::remote::set_timeout(limit);
+            crate::signals::set_timeout(limit);
         }
         match &cli.command {
             cli::Command::Cat(args) => cmd::cat::run_cat(args, &ctx),

@@ -7,7 +7,7 @@ mod util;
 
 // The owned message types the library's own tests use (prost derive), to
 // build test payloads; the library ships them only for tests and fuzzing.
-#[path = "../../src/example/proto.rs"]
+#[path = "../../crates/tfr-core/src/example/proto.rs"]
 #[allow(dead_code, unreachable_pub, clippy::enum_variant_names)]
 mod proto;
 

@@ -79,7 +79,7 @@ fn notebook_statistics_are_tfdvs() {
 #[test]
 fn field_numbers_are_statistics_protos() {
     let root = env!("CARGO_MANIFEST_DIR");
-    let source = std::fs::read_to_string(format!("{root}/src/schema/tfdv/stats_file.rs")).unwrap();
+    let source = std::fs::read_to_string(format!("{root}/crates/tfr-engine/src/schema/tfdv/stats_file.rs")).unwrap();
     let proto = std::fs::read_to_string(format!("{root}/proto/statistics.proto")).unwrap()
         + &std::fs::read_to_string(format!("{root}/proto/path.proto")).unwrap();
     let mut checked = 0;

@@ -1,0 +1,17 @@
+//! tfr's engine: the work over whole datasets, on top of `tfr-core`.
+//!
+//! - [`pipeline`]: the ordered worker pool every pass over records runs on,
+//!   and the reshaping passes (shuffle).
+//! - [`schema`]: per-feature statistics of a dataset, schemas and anomalies
+//!   (TFDV's formats), and their renderings.
+//! - [`report`]: the HTML report.
+//! - `columnar` (feature `parquet`): records as Arrow columns and back.
+
+// The core's layers, under the names the engine's modules use.
+pub(crate) use tfr_core::{example, io, record};
+
+#[cfg(feature = "parquet")]
+pub mod columnar;
+pub mod pipeline;
+pub mod report;
+pub mod schema;
