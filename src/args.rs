@@ -63,7 +63,7 @@ impl InputArgs {
     pub(crate) fn expand(&self) -> anyhow::Result<Vec<crate::io::Input>> {
         let inputs = crate::io::input::expand(&self.files)?;
         match self.part {
-            Some(part) => crate::record::part::select(inputs, part, self.compression.forced()),
+            Some(part) => Ok(crate::record::part::select(inputs, part, self.compression.forced())?),
             None => Ok(inputs),
         }
     }
@@ -78,7 +78,7 @@ impl InputArgs {
 
     /// Opens one input for reading records, with the file named in any error.
     pub(crate) fn open(&self, input: &crate::io::Input) -> anyhow::Result<crate::record::RecordReader> {
-        self.options().open(input)
+        Ok(self.options().open(input)?)
     }
 }
 
@@ -114,7 +114,7 @@ pub(crate) struct AuxSizeArg {
 impl AuxSizeArg {
     /// The bytes of a schema or statistics file, within the limit.
     pub(crate) fn read(&self, path: &std::path::Path) -> anyhow::Result<Vec<u8>> {
-        crate::io::aux_file::read_bounded(path, self.max_aux_size)
+        Ok(crate::io::aux_file::read_bounded(path, self.max_aux_size)?)
     }
 }
 

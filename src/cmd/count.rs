@@ -186,7 +186,7 @@ fn count_input(input: &Input, args: &CountArgs, jobs: usize, progress: &output::
         Err(e) => FileCount {
             name,
             records: reader.index(),
-            error: Some(record::read_error(input, e)),
+            error: Some(record::read_error(input, e).into()),
         },
     }
 }

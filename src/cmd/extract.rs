@@ -491,7 +491,7 @@ fn write_file(
     let mut out = AtomicOutput::create_file(&path, Compression::None)?;
     out.write_all(value)
         .with_context(|| format!("{}: cannot write", show_path(&path)))?;
-    out.commit()
+    Ok(out.commit()?)
 }
 
 #[cfg(test)]

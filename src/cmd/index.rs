@@ -255,7 +255,7 @@ fn check_one(input: &Input, target: &Path, args: &IndexArgs, progress: &output::
         Err(e) if crate::io::remote::is_not_found(&e) => {
             return Ok(Done::Stale(shown, "no index file".into()));
         }
-        Err(e) => return Err(e),
+        Err(e) => return Err(e.into()),
     };
     let mut index = BufReader::new(opened);
     let mut have = Vec::with_capacity(MAX_LINE as usize);

@@ -230,7 +230,7 @@ pub(crate) fn reshape(plan: &Plan<'_>, ctx: &Ctx) -> Result<Done> {
     let (_, result) = batches::run(plan.inputs, plan.reading, workers, &work, write, &update);
     progress.finish();
     if let Some(e) = failed {
-        return Err(e);
+        return Err(e.into());
     }
     result?;
     if let Some(route) = plan.route.filter(|_| plan.strict) {

@@ -3,6 +3,7 @@
 //! Each layer uses only the ones above it in this list (ARCHITECTURE.md
 //! has the whole map):
 //!
+//! - [`error`]: the one error type ([`Error`]) of them all.
 //! - [`io`]: bytes — inputs, compression, read-ahead, atomic output files,
 //!   object stores (feature `remote`).
 //! - [`record`]: TFRecord framing — reader, writer, damage, resync, parallel walk.
@@ -12,6 +13,8 @@
 //! `tfr-engine` builds the dataset-wide work on it, and the `tfr` crate
 //! the command line.
 
+pub mod error;
 pub mod example;
 pub mod io;
 pub mod record;
+pub use error::{Error, Result};

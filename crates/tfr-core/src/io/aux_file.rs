@@ -3,7 +3,7 @@
 //! refused in one line instead of filling memory.
 
 use super::input::show_path;
-use anyhow::{bail, Context, Result};
+use crate::error::{bail, Context, Result};
 use std::io::Read;
 use std::path::Path;
 

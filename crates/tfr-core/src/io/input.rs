@@ -1,6 +1,6 @@
 //! Inputs: paths, `-` for stdin, quoted globs; opening them as bytes.
 
-use anyhow::{bail, Context, Result};
+use crate::error::{bail, Context, Result};
 use std::fs::File;
 use std::io::{self, IsTerminal, Read};
 use std::path::PathBuf;

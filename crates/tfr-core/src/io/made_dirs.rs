@@ -4,7 +4,7 @@
 use super::input::show_path;
 use super::output_file::cleanup;
 use super::output_set::local_path;
-use anyhow::{bail, Result};
+use crate::error::{bail, Result};
 use std::path::{Path, PathBuf};
 
 /// The directories created above an output (`mkdir -p`), outermost

@@ -12,7 +12,7 @@ use super::input::show_path;
 use super::made_dirs::MadeDirs;
 use super::snappy::SnappyWriter;
 use super::Compression;
-use anyhow::{Context, Result};
+use crate::error::{Context, Result};
 use flate2::write::{GzEncoder, ZlibEncoder};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -209,8 +209,8 @@ impl AtomicOutput {
             (Dest::Upload(super::remote::Upload::create(&parsed?)?), None)
         } else {
             match std::fs::metadata(path) {
-                Ok(meta) if meta.is_dir() => anyhow::bail!("{}: is a directory", show_path(path)),
-                Ok(meta) if !meta.is_file() && special == Existing::Refuse => anyhow::bail!(
+                Ok(meta) if meta.is_dir() => crate::error::bail!("{}: is a directory", show_path(path)),
+                Ok(meta) if !meta.is_file() && special == Existing::Refuse => crate::error::bail!(
                     "{}: is {}, not a regular file: not writing into it (remove it first)",
                     show_path(path),
                     kind_of(&meta)
@@ -222,7 +222,7 @@ impl AtomicOutput {
                         .with_context(|| format!("{}: cannot open for writing", show_path(path)))?;
                     (Dest::Direct(file), None)
                 }
-                Ok(meta) if meta.permissions().readonly() => anyhow::bail!(
+                Ok(meta) if meta.permissions().readonly() => crate::error::bail!(
                     "{}: is read-only; not replacing it (remove it, or make it writable, first)",
                     show_path(path)
                 ),
@@ -428,15 +428,15 @@ impl Write for AtomicOutput {
 /// A new target for a temporary file, in the old target's directory.
 fn retarget(target: &mut Option<PathBuf>, name: &mut String, path: &Path) -> Result<()> {
     let Some(old) = target else {
-        anyhow::bail!("{name}: only a local file can be renamed before it is in place");
+        crate::error::bail!("{name}: only a local file can be renamed before it is in place");
     };
     let dir = |p: &Path| p.parent().map(Path::to_path_buf).unwrap_or_default();
     let new = match path.file_name() {
         Some(file) => dir(old).join(file),
-        None => anyhow::bail!("{}: not a file name", show_path(path)),
+        None => crate::error::bail!("{}: not a file name", show_path(path)),
     };
     if dir(path) != dir(Path::new(name.as_str())) && std::fs::canonicalize(dir(path)).ok() != Some(dir(old)) {
-        anyhow::bail!("{}: not in the directory of {name}", show_path(path));
+        crate::error::bail!("{}: not in the directory of {name}", show_path(path));
     }
     *target = Some(new);
     *name = show_path(path);
@@ -602,8 +602,8 @@ pub mod cleanup {
     /// unknown to a clean-up that runs (a signal arriving between the two
     /// left it behind). After a clean-up began, nothing is created.
     pub fn create_registered(
-        create: impl FnOnce() -> anyhow::Result<tempfile::NamedTempFile>,
-    ) -> anyhow::Result<(tempfile::NamedTempFile, Guard)> {
+        create: impl FnOnce() -> crate::error::Result<tempfile::NamedTempFile>,
+    ) -> crate::error::Result<(tempfile::NamedTempFile, Guard)> {
         first_registration();
         let mut pending = PENDING.lock().unwrap_or_else(|e| e.into_inner());
         if CLEANING.load(Ordering::SeqCst) {

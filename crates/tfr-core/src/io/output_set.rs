@@ -34,7 +34,7 @@
 //!
 //! Use:
 //! ```no_run
-//! # fn main() -> anyhow::Result<()> {
+//! # fn main() -> crate::error::Result<()> {
 //! use std::io::Write;
 //! use std::path::Path;
 //! use tfr::io::output_set::{shard_name, OutputSet};
@@ -54,7 +54,7 @@ use super::input::{show_path, Input};
 use super::made_dirs::MadeDirs;
 use super::output_file::{cleanup, AtomicOutput, Finished};
 use super::Compression;
-use anyhow::{bail, Context, Result};
+use crate::error::{bail, Context, Result};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};

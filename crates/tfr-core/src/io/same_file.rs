@@ -9,7 +9,7 @@
 //! is the same as a URL input when both normalise to the same URL.
 
 use super::input::{show_path, Input};
-use anyhow::{bail, Result};
+use crate::error::{bail, Result};
 use std::path::Path;
 
 /// Fails with one line when `output` (as given to `flag`) is one of

@@ -3,11 +3,11 @@
 //! input allows.
 
 use super::{parse_header, ReadError, RecordReader, Source, HEADER_LEN};
+use crate::error::{Context, Result};
 use crate::io::at::AtReader;
 use crate::io::input::{Opened, COMPRESSED_BUF};
 use crate::io::readahead::ReadAhead;
 use crate::io::{decoder, snappy, sniff_magic, Compression, Input};
-use anyhow::{Context, Result};
 use std::io::{self, Read};
 
 /// Decides the compression of a TFRecord stream from its first bytes.
@@ -168,11 +168,11 @@ pub fn open(input: &Input, forced: Option<Compression>) -> Result<RecordReader> 
 }
 
 /// Names the input in a reader error.
-pub fn read_error(input: &Input, e: ReadError) -> anyhow::Error {
+pub fn read_error(input: &Input, e: ReadError) -> crate::error::Error {
     let name = input.display();
     match e {
-        ReadError::Damage(d) => anyhow::Error::new(d).context(name),
-        ReadError::Io(e) => anyhow::Error::new(e).context(format!("{name}: read failed")),
+        damage @ ReadError::Damage(_) => crate::error::Error::from(damage).context(name),
+        ReadError::Io(e) => crate::error::Error::from(e).context(format!("{name}: read failed")),
     }
 }
 

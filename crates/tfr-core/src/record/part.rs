@@ -22,10 +22,10 @@
 //! fails instead of reading records twice.
 
 use super::{parse_header, HEADER_LEN};
+use crate::error::{bail, Context, Result};
 use crate::io::at::At;
 use crate::io::input::{Input, Opened};
 use crate::io::Compression;
-use anyhow::{bail, Context, Result};
 
 /// Which part: `index` of `count` (`0 ≤ index < count`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

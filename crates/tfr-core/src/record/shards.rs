@@ -27,9 +27,9 @@
 //! `threads` threads (2 to 8), in independent 512 KiB chunks ([`crate::io::deflate`]),
 //! so the bytes written are the same whatever the number of threads.
 
+use crate::error::{bail, Result};
 use crate::io::output_set::{shard_name, OutputSet};
 use crate::io::Compression;
-use anyhow::{bail, Result};
 use std::path::{Path, PathBuf};
 
 /// The most threads gzip is compressed on (each holds a 512 KiB chunk and
@@ -181,7 +181,7 @@ impl ShardWriter {
                     let name = out.display();
                     self.on_disk = out
                         .sync()
-                        .map_err(|e| anyhow::Error::new(e).context(format!("{name}: write failed")))?;
+                        .map_err(|e| crate::error::Error::from(e).context(format!("{name}: write failed")))?;
                     self.pending = 0;
                     if self.on_disk + self.bound(len) > max {
                         self.open_next(set)?;
@@ -192,7 +192,7 @@ impl ShardWriter {
         let out = set.get(self.current());
         if let Err(e) = std::io::Write::write_all(out, framed) {
             let name = out.display();
-            return Err(anyhow::Error::new(e).context(format!("{name}: write failed")));
+            return Err(crate::error::Error::from(e).context(format!("{name}: write failed")));
         }
         self.records += 1;
         self.in_shard += 1;

@@ -992,7 +992,7 @@ where
         Ok(reader) => reader,
         Err(e) => {
             shared.mark(0, |s| s.1 = true);
-            return Some(Err(e));
+            return Some(Err(e.into()));
         }
     };
     let (file, size) = first.shared_file()?;
@@ -1057,14 +1057,14 @@ where
                     Ok(mut reader) => {
                         let done = reader
                             .seek_to(offset, index)
-                            .map_err(|e| record::read_error(input, e.into()))
+                            .map_err(|e| anyhow::Error::from(record::read_error(input, e.into())))
                             .and_then(|()| {
                                 read_part(&mut reader, input, part, shared, &spares, &mut settled, &mut work)
                             });
                         readers.lock().unwrap_or_else(|e| e.into_inner()).push(reader);
                         done
                     }
-                    Err(e) => Err(e),
+                    Err(e) => Err(e.into()),
                 };
                 let result = match failed {
                     Some(e) => Err(e),

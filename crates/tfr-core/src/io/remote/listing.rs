@@ -51,7 +51,7 @@ pub(crate) fn list(loc: &Location) -> Result<Vec<String>> {
     let prefix = match loc.key[..first_glob].rfind('/') {
         Some(slash) => {
             let dir =
-                ObjectPath::parse(&loc.key[..slash]).map_err(|e| anyhow!("{name}: not a valid object name ({e})"))?;
+                ObjectPath::parse(&loc.key[..slash]).map_err(|e| err!("{name}: not a valid object name ({e})"))?;
             Some(format!("{dir}/"))
         }
         None => None,

@@ -12,7 +12,7 @@
 //! the `object_store` crate on one tokio runtime) only with the cargo
 //! feature `remote`: without it a URL is one clear error.
 
-use anyhow::{bail, Result};
+use crate::error::{bail, Result};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 #[cfg(feature = "remote")]
@@ -106,12 +106,21 @@ impl std::fmt::Display for RemoteError {
 
 impl std::error::Error for RemoteError {}
 
-/// Whether `e` (or one of its causes) says the object does not exist.
-pub fn is_not_found(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| {
-        c.downcast_ref::<RemoteError>()
-            .is_some_and(|r| r.kind == RemoteErrorKind::NotFound)
-    })
+/// Whether `e` (or one of its causes) is an object store's or server's
+/// "no such object" ([`RemoteErrorKind::NotFound`]), told by type.
+pub fn is_not_found(e: &(dyn std::error::Error + 'static)) -> bool {
+    let not_found = |r: &RemoteError| r.kind == RemoteErrorKind::NotFound;
+    let mut next = Some(e);
+    while let Some(err) = next {
+        if let Some(core) = err.downcast_ref::<crate::Error>() {
+            return core.remote_error().is_some_and(not_found);
+        }
+        if let Some(r) = err.downcast_ref::<RemoteError>() {
+            return not_found(r);
+        }
+        next = err.source();
+    }
+    false
 }
 
 /// What an argument names: `Some` when it is a URL tfr reads over the
@@ -129,7 +138,7 @@ pub fn parse(arg: &[u8]) -> Option<Result<Location>> {
     };
     let (bucket, key) = rest.split_once('/').unwrap_or((rest, ""));
     if bucket.is_empty() {
-        return Some(Err(anyhow::anyhow!(
+        return Some(Err(crate::error::err!(
             "{}: no {} in the URL",
             super::input::escape_name(redact(text).as_bytes()),
             match kind {
@@ -163,7 +172,7 @@ pub fn parse(arg: &[u8]) -> Option<Result<Location>> {
     };
     if let Some(why) = too_long {
         let start: String = redact(text).chars().take(64).collect();
-        return Some(Err(anyhow::anyhow!(
+        return Some(Err(crate::error::err!(
             "{}...: {why}",
             super::input::escape_name(start.as_bytes())
         )));
@@ -289,8 +298,8 @@ pub(crate) fn first_url() {
 
 /// The error of a build without the `remote` feature.
 #[cfg(not(feature = "remote"))]
-fn unsupported(loc: &Location) -> anyhow::Error {
-    anyhow::anyhow!(
+fn unsupported(loc: &Location) -> crate::error::Error {
+    crate::error::err!(
         "{}: this tfr was built without object-store support (the cargo feature `remote`)",
         loc.shown()
     )

@@ -49,9 +49,13 @@ pub(crate) fn open(loc: &Location) -> Result<(At, u64)> {
         };
         match client.store.get_opts(&path, first).await {
             Ok(got) => Ok(got.meta),
-            // An empty object has no byte 0 to ask for (416): a plain GET
-            // (of nothing) gives its size. Any other error is the answer.
-            Err(e) if causes(&e).contains("416") => client
+            // An empty object has no byte 0 to ask for (416, which
+            // object_store reports as a generic error, its status private):
+            // a plain GET (of nothing; its body is never read) gives its
+            // size, and a failure of another kind fails it the same way.
+            // Errors object_store names (not found, access denied) are the
+            // answer.
+            Err(object_store::Error::Generic { .. }) => client
                 .store
                 .get_opts(&path, object_store::GetOptions::default())
                 .await
@@ -85,8 +89,8 @@ pub(crate) fn open(loc: &Location) -> Result<(At, u64)> {
             };
             let listed = wait(rt, async move { lister.list_paginated(None, one).await });
             return Err(match listed {
-                Err(object_store::Error::NotFound { .. }) => anyhow!("{name}: no such bucket or container"),
-                Err(other) => anyhow!("{name}: {}", one_line(&other)),
+                Err(object_store::Error::NotFound { .. }) => err!("{name}: no such bucket or container"),
+                Err(other) => err!("{name}: {}", one_line(&other)),
                 Ok(_) => store_error(&name, &e),
             });
         }

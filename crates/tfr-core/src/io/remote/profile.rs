@@ -24,7 +24,7 @@ pub(super) struct Profile {
 /// missing or unreadable is skipped; one larger than
 /// [`super::settings::FILE_LIMIT`] is refused (it is read with that bound:
 /// `/dev/zero` costs 1 MiB, not all memory).
-pub(super) fn load() -> anyhow::Result<Profile> {
+pub(super) fn load() -> crate::error::Result<Profile> {
     let name = std::env::var("AWS_PROFILE")
         .or_else(|_| std::env::var("AWS_DEFAULT_PROFILE"))
         .unwrap_or_else(|_| "default".to_string());
@@ -59,7 +59,7 @@ pub(super) fn load() -> anyhow::Result<Profile> {
             Ok(bytes) => bytes,
             // A file the variable names that cannot be read (a directory,
             // a FIFO, an I/O error) is an error, not "no credentials".
-            Err(e) if named || e.to_string().contains("larger than") => return Err(e.context(var)),
+            Err(e) if named || matches!(e.root(), crate::Error::TooLarge(_)) => return Err(e.context(var)),
             // The default place unreadable (no permission): as if absent.
             Err(_) => continue,
         };

@@ -6,7 +6,7 @@
 //! never ends). Each refusal is one line naming the variable or the file.
 
 use super::Kind;
-use anyhow::{bail, Context, Result};
+use crate::error::{bail, Context, Result};
 use std::path::Path;
 
 /// The most an auxiliary file (a credentials or config file, a token file,
@@ -44,7 +44,7 @@ fn uri_byte(b: u8) -> bool {
 /// Refuses an endpoint that is not an `http(s)://` URL with a host and a
 /// valid port.
 pub(super) fn check_url(name: &str, value: &str) -> Result<()> {
-    let parsed = reqwest::Url::parse(value).map_err(|e| anyhow::anyhow!("{e}"));
+    let parsed = reqwest::Url::parse(value).map_err(|e| crate::error::err!("{e}"));
     let why = match &parsed {
         Err(e) => e.to_string(),
         Ok(url) if !matches!(url.scheme(), "http" | "https") => "not http:// or https://".to_string(),
@@ -209,10 +209,10 @@ pub(super) fn read_bounded(path: &Path) -> Result<Vec<u8>> {
     let file = std::fs::File::open(path).with_context(|| format!("{name}: cannot open"))?;
     match crate::io::aux_file::read_at_most(file, FILE_LIMIT, 0).with_context(|| format!("{name}: cannot read"))? {
         Some(bytes) => Ok(bytes),
-        None => bail!(
+        None => Err(crate::Error::TooLarge(format!(
             "{name}: larger than {} MiB, the most a credentials or configuration file may hold",
             FILE_LIMIT >> 20
-        ),
+        ))),
     }
 }
 

@@ -7,8 +7,8 @@
 use super::connector::Connector;
 use super::settings;
 use super::{anonymous, Kind, Location, RemoteError, RemoteErrorKind};
+use crate::error::{bail, err, Result};
 use crate::io::output_file::cleanup;
-use anyhow::{anyhow, bail, Result};
 use bytes::Bytes;
 use futures_util::StreamExt;
 use object_store::list::PaginatedListStore;
@@ -146,8 +146,8 @@ fn build(loc: &Location) -> Result<Client> {
     let shown = loc.shown();
     // What object_store's signer would unwrap (and panic on), and the
     // files it would read whole, checked first.
-    settings::check(loc.kind, &loc.bucket).map_err(|e| anyhow!("{shown}: {e:#}"))?;
-    settings::check_files(loc.kind).map_err(|e| anyhow!("{shown}: {e:#}"))?;
+    settings::check(loc.kind, &loc.bucket).map_err(|e| err!("{shown}: {e:#}"))?;
+    settings::check_files(loc.kind).map_err(|e| err!("{shown}: {e:#}"))?;
     match loc.kind {
         Kind::S3 => {
             use object_store::aws::AmazonS3Builder;
@@ -160,21 +160,21 @@ fn build(loc: &Location) -> Result<Client> {
                 .with_retry(retry())
                 .with_http_connector(Connector { cross_origin: false });
             let skip = anonymous() || env_true("AWS_SKIP_SIGNATURE");
-            let profile = super::profile::load().map_err(|e| anyhow!("{shown}: {e:#}"))?;
+            let profile = super::profile::load().map_err(|e| err!("{shown}: {e:#}"))?;
             let region_in_env = env_set("AWS_REGION") || env_set("AWS_DEFAULT_REGION");
             let endpoint_in_env =
                 env_set("AWS_ENDPOINT") || env_set("AWS_ENDPOINT_URL") || env_set("AWS_ENDPOINT_URL_S3");
             if !region_in_env {
                 if let Some(r) = &profile.region {
                     settings::check_region(&format!("the region of profile '{}'", profile.name), r)
-                        .map_err(|e| anyhow!("{shown}: {e}"))?;
+                        .map_err(|e| err!("{shown}: {e}"))?;
                     b = b.with_region(r);
                 }
             }
             if !endpoint_in_env {
                 if let Some(e) = &profile.endpoint_url {
                     settings::check_url(&format!("the endpoint_url of profile '{}'", profile.name), e)
-                        .map_err(|e| anyhow!("{shown}: {e}"))?;
+                        .map_err(|e| err!("{shown}: {e}"))?;
                     b = b.with_endpoint(e);
                     if e.starts_with("http://") {
                         b = b.with_allow_http(true);
@@ -188,10 +188,9 @@ fn build(loc: &Location) -> Result<Client> {
                 if !in_env {
                     if let (Some(id), Some(secret)) = (&profile.access_key_id, &profile.secret_access_key) {
                         let named = |key: &str| format!("{key} of profile '{}'", profile.name);
-                        settings::check_header(&named("aws_access_key_id"), id).map_err(|e| anyhow!("{shown}: {e}"))?;
+                        settings::check_header(&named("aws_access_key_id"), id).map_err(|e| err!("{shown}: {e}"))?;
                         if let Some(t) = &profile.session_token {
-                            settings::check_header(&named("aws_session_token"), t)
-                                .map_err(|e| anyhow!("{shown}: {e}"))?;
+                            settings::check_header(&named("aws_session_token"), t).map_err(|e| err!("{shown}: {e}"))?;
                         }
                         b = b.with_access_key_id(id).with_secret_access_key(secret);
                         if let Some(t) = &profile.session_token {
@@ -219,7 +218,7 @@ fn build(loc: &Location) -> Result<Client> {
                     b = b.with_region(r);
                 }
             }
-            let s3 = Arc::new(b.build().map_err(|e| anyhow!("{shown}: {}", one_line(&e)))?);
+            let s3 = Arc::new(b.build().map_err(|e| err!("{shown}: {}", one_line(&e)))?);
             Ok(Client {
                 store: s3.clone(),
                 multipart: Some(s3.clone()),
@@ -256,7 +255,7 @@ fn build(loc: &Location) -> Result<Client> {
                     );
                 }
             }
-            let gcs = Arc::new(b.build().map_err(|e| anyhow!("{shown}: {}", one_line(&e)))?);
+            let gcs = Arc::new(b.build().map_err(|e| err!("{shown}: {}", one_line(&e)))?);
             Ok(Client {
                 store: gcs.clone(),
                 multipart: Some(gcs.clone()),
@@ -299,7 +298,7 @@ fn build(loc: &Location) -> Result<Client> {
                     );
                 }
             }
-            let az = Arc::new(b.build().map_err(|e| anyhow!("{shown}: {}", one_line(&e)))?);
+            let az = Arc::new(b.build().map_err(|e| err!("{shown}: {}", one_line(&e)))?);
             Ok(Client {
                 store: az.clone(),
                 multipart: Some(az.clone()),
@@ -313,14 +312,14 @@ fn build(loc: &Location) -> Result<Client> {
             } else {
                 loc.url()
             };
-            reqwest::Url::parse(&url).map_err(|e| anyhow!("{shown}: not a valid URL ({e})"))?;
+            reqwest::Url::parse(&url).map_err(|e| err!("{shown}: not a valid URL ({e})"))?;
             let store = HttpBuilder::new()
                 .with_url(&url)
                 .with_client_options(client_options("", &[]).with_allow_http(true))
                 .with_retry(retry())
                 .with_http_connector(Connector { cross_origin: true })
                 .build()
-                .map_err(|e| anyhow!("{shown}: {}", one_line(&e)))?;
+                .map_err(|e| err!("{shown}: {}", one_line(&e)))?;
             Ok(Client {
                 store: Arc::new(store),
                 multipart: None,
@@ -350,17 +349,17 @@ fn object_path(loc: &Location) -> Result<ObjectPath> {
         Kind::Http => ObjectPath::from_url_path(&loc.key),
         _ => ObjectPath::parse(&loc.key),
     };
-    parsed.map_err(|e| anyhow!("{}: not a valid object name ({e})", loc.shown()))
+    parsed.map_err(|e| err!("{}: not a valid object name ({e})", loc.shown()))
 }
 
 /// An object_store error as a [`RemoteError`] after `name`: its kind, and
 /// [`one_line`]'s text.
-pub(crate) fn store_error(name: &str, e: &object_store::Error) -> anyhow::Error {
+pub(crate) fn store_error(name: &str, e: &object_store::Error) -> crate::error::Error {
     let kind = match e {
         object_store::Error::NotFound { .. } if !method_not_allowed(e) => RemoteErrorKind::NotFound,
         _ => RemoteErrorKind::Other,
     };
-    anyhow::Error::new(RemoteError::new(kind, format!("{name}: {}", one_line(e))))
+    crate::error::Error::from(RemoteError::new(kind, format!("{name}: {}", one_line(e))))
 }
 
 /// An object_store error as one line: the kind of failure in words, then
@@ -586,7 +585,7 @@ impl Upload {
     /// now, whole. On failure the upload is aborted (by drop).
     pub(crate) fn commit(mut self) -> Result<()> {
         let name = self.name.clone();
-        let fail = |e: &dyn std::fmt::Display| anyhow!("{name}: upload failed: {e}");
+        let fail = |e: &dyn std::fmt::Display| err!("{name}: upload failed: {e}");
         if self.id.is_none() {
             let data = PutPayload::from(std::mem::take(&mut self.buf));
             let store = self.client.store.clone();
