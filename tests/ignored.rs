@@ -8,14 +8,15 @@
 //! whole-suite command, `.ci/run`) runs them all. This binary gets the
 //! same arguments as the others: with `--ignored` or `--include-ignored`
 //! those tests ran, so it says nothing; with `--list` (`cargo test --
-//! --list`, cargo-nextest's discovery) it lists no test and says nothing.
+//! --list`, cargo-nextest's discovery) it lists no test and says nothing;
+//! with a filter (`cargo test FILTER`) it says nothing either.
 
 use std::path::Path;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let asked = |flag: &str| args.iter().any(|a| a == flag);
-    if asked("--ignored") || asked("--include-ignored") || asked("--list") {
+    if asked("--ignored") || asked("--include-ignored") || asked("--list") || filtered(&args) {
         return;
     }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli");
@@ -35,6 +36,33 @@ fn main() {
          cargo test -- --include-ignored (CI=true fails a test whose tool is missing; .ci/run installs them)",
         kinds.join(" and ")
     );
+}
+
+/// Whether libtest's arguments name a filter (`cargo test FILTER`): then
+/// the ignored tests may not be the ones left out, and nothing is said.
+fn filtered(args: &[String]) -> bool {
+    // libtest's options that take the next argument as their value.
+    const VALUED: [&str; 7] = [
+        "--test-threads",
+        "--skip",
+        "--logfile",
+        "--format",
+        "--color",
+        "-Z",
+        "--shuffle-seed",
+    ];
+    let mut value_next = false;
+    for arg in args {
+        if std::mem::take(&mut value_next) {
+            continue;
+        }
+        if VALUED.contains(&arg.as_str()) {
+            value_next = true;
+        } else if !arg.starts_with('-') {
+            return true;
+        }
+    }
+    false
 }
 
 /// The `#[ignore = "external: …"]` and `#[ignore = "slow: …"]` attributes
