@@ -500,6 +500,7 @@ fn features_in_any_order_and_a_name_given_twice_take_the_last_entry() {
 }
 
 #[test]
+#[ignore = "slow: about 1,350 tfr runs, one per changed byte: cargo test -- --include-ignored"]
 fn damaged_arrow_files_and_streams_are_one_line_never_a_panic() {
     // arrow-ipc panics on a buffer offset or length past its message body;
     // a single-byte change of a small file (and stream) written by tfr must
@@ -694,6 +695,7 @@ fn many_records(dir: &Dir, file: &str, at: usize, late: &str) -> String {
 /// gives (the same bytes as with `--schema` from `tfr schema`), and a
 /// later kind conflict or damage is the error the full schema pass gives.
 #[test]
+#[ignore = "slow: six files of 70,000 records (the guess reads 65,536): cargo test -- --include-ignored"]
 fn a_plan_guessed_from_the_first_records_gives_the_file_of_the_full_plan() {
     let dir = Dir::new();
     for (name, late) in [

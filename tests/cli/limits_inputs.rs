@@ -211,6 +211,7 @@ fn schema_and_statistics_files_are_read_within_a_limit() {
 /// Issue 26: every core renders, and memory stays bounded by `-j` × batch:
 /// `to-jsonl -j 16` over 16 gzip shards peaks under 64 MB.
 #[test]
+#[ignore = "slow: 640,000 records in 16 gzip shards, peak memory measured: cargo test -- --include-ignored"]
 fn sixteen_jobs_over_sixteen_gzip_shards_stay_under_64_mb() {
     if !std::path::Path::new("/usr/bin/time").exists() {
         return skip_or_fail("GNU time (/usr/bin/time) is not installed");

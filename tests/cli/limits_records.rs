@@ -225,6 +225,7 @@ fn verify_crc_salvage_from_a_pipe_copies_long_records_up_to_the_limit() {
 /// rendering, not the rendering whole (text escapes are up to 4x the
 /// bytes): cat, head, to-jsonl and schema, from a file and a pipe.
 #[test]
+#[ignore = "slow: a 28 MB record printed 8 ways, peak memory measured: cargo test -- --include-ignored"]
 fn printing_a_long_record_holds_the_record_not_its_rendering() {
     use crate::proto::{Example, Feature, FeatureEntry, Features};
     use prost::Message;
@@ -354,6 +355,7 @@ fn image_record(images: Vec<Vec<u8>>) -> Vec<u8> {
 /// instead of decoded, decoders run within a memory limit, large images one
 /// at a time, and the page's decoding time is bounded.
 #[test]
+#[ignore = "slow: 6000x6000 images, peak memory and time measured: cargo test -- --include-ignored"]
 fn report_images_are_decoded_in_bounded_memory_and_time() {
     let dir = Dir::new();
     let side = 6000u32;
@@ -415,6 +417,7 @@ fn report_images_are_decoded_in_bounded_memory_and_time() {
 /// tree of JSON values, 16 to 20 times its size (an 8 MB file: 175 MB).
 /// It now takes a few times the file: within 64 MB + 3 x its size.
 #[test]
+#[ignore = "slow: a 6 MB statistics file (the bound is 64 MB + 3x), peak memory measured: cargo test -- --include-ignored"]
 fn merging_saved_statistics_takes_a_few_times_the_file() {
     let dir = Dir::new();
     let mut lines = String::new();
@@ -449,6 +452,7 @@ fn merging_saved_statistics_takes_a_few_times_the_file() {
 /// has its own share of the budget: the same page, in the same memory,
 /// for any `-j`.
 #[test]
+#[ignore = "slow: 12 PNGs of 2400x1600 decoded twice, peak memory measured: cargo test -- --include-ignored"]
 fn report_thumbnails_are_the_same_in_the_same_memory_for_any_jobs() {
     let dir = Dir::new();
     let (w, h) = (2400u32, 1600u32);

@@ -47,6 +47,7 @@ mod shuffle;
 mod snappy;
 mod split;
 mod stats;
+mod suite;
 mod tensorflow;
 mod to_csv;
 mod validate;

@@ -255,6 +255,7 @@ fn outputs_many_shards_under_a_low_descriptor_limit() {
 /// the clean-up list scanned), so 4000 shards took 18 s and 15000 three
 /// minutes; now creating N outputs is linear.
 #[test]
+#[ignore = "slow: 15,000 shard files, a time limit: cargo test -- --include-ignored"]
 fn outputs_thousands_of_shards_in_seconds() {
     let dir = Dir::new();
     dir.write("in.tfrecord", &numbered(15000));

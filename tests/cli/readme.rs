@@ -223,6 +223,24 @@ fn fixtures(dir: &Path) {
     run_tfr_here(dir, &["to-wds", "train.tfrecord", "-o", "wds/shard.tar"]);
 }
 
+/// Copies the directory `from` into `to` (which exists): files by their
+/// bytes, symbolic links as links.
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let (src, dst) = (entry.path(), to.join(entry.file_name()));
+        let kind = entry.file_type().unwrap();
+        if kind.is_symlink() {
+            std::os::unix::fs::symlink(std::fs::read_link(&src).unwrap(), &dst).unwrap();
+        } else if kind.is_dir() {
+            std::fs::create_dir(&dst).unwrap();
+            copy_tree(&src, &dst);
+        } else {
+            std::fs::copy(&src, &dst).unwrap();
+        }
+    }
+}
+
 /// Object-store URLs in a line, as `scheme://bucket/`.
 fn url_prefixes(line: &str) -> Vec<(usize, usize)> {
     let mut found = Vec::new();
@@ -374,10 +392,14 @@ fn every_help_example_runs() {
             _ => by_command.push((key, vec![example])),
         }
     }
+    // The fixtures are made once and copied into each command's directory
+    // (made anew for each, they were most of this test's time).
+    let made = Dir::new();
+    fixtures(&made.path(""));
     for (_, list) in by_command {
         let dir = Dir::new();
         let here = dir.path("");
-        fixtures(&here);
+        copy_tree(&made.path(""), &here);
         run_examples(&here, &list, &mut failures);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

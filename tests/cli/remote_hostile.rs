@@ -486,6 +486,7 @@ fn missing_key_costs_one_small_listing() {
 /// which match keeps none of them.
 #[cfg(unix)]
 #[test]
+#[ignore = "slow: two listings of a million keys from a Python server, peak memory measured: cargo test -- --include-ignored"]
 fn endless_listing_ends_in_one_line() {
     if !std::path::Path::new("/usr/bin/time").exists() {
         skip_or_fail("/usr/bin/time is needed to measure peak memory");

@@ -316,6 +316,7 @@ fn refusals_are_one_line() {
 /// here), the gzip compressor's chunks and a framed copy of the batches in
 /// flight.
 #[test]
+#[ignore = "slow: 16 gzip shards of 2,000 4 KB records resharded twice with -j 16, peak memory measured: cargo test -- --include-ignored"]
 fn memory_is_bounded_whatever_the_data() {
     if !Path::new("/usr/bin/time").exists() {
         return skip_or_fail("GNU time (/usr/bin/time) is not installed");
