@@ -268,6 +268,11 @@ impl Output for Rendered {
 
     fn clear(&mut self) {
         self.bytes.clear();
+        // Notes are many in the first batches only (until the names are
+        // published): the outputs kept for reuse do not hold on to them.
+        if self.notes.capacity() > 1024 {
+            self.notes = Vec::new();
+        }
         self.notes.clear();
     }
 }
