@@ -10,6 +10,8 @@
 //! - [`pipeline`]: the ordered worker pool the commands run on.
 //! - [`schema`]: per-feature statistics of a dataset and their renderings.
 //! - `columnar` (feature `parquet`): records as Arrow columns and back.
+//! - [`formats`]: the conversion formats (WebDataset, JSON lines, CSV,
+//!   files, Parquet/Arrow outputs, TFRecord shards), one module each.
 //!
 //! With the default `cli` feature, the command line sits on top: shared
 //! arguments, terminal output, one module per subcommand, and
@@ -18,6 +20,7 @@
 #[cfg(feature = "parquet")]
 pub mod columnar;
 pub mod example;
+pub mod formats;
 pub mod io;
 pub mod pipeline;
 pub mod record;

@@ -1,0 +1,7 @@
+//! Conversion formats: one module per format tfr converts records to or
+//! from, each exporting its options and its workers (`Work`), sink or
+//! producer, so that a command only turns its arguments into those
+//! options and makes one call (ARCHITECTURE.md, "A conversion format").
+
+#[cfg(feature = "wds")]
+pub mod wds;
