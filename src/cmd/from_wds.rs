@@ -9,7 +9,7 @@ use crate::example::MessageType;
 use crate::exit::Exit;
 use crate::formats::wds::read::{convert, FromOptions};
 use crate::io::input::{expand_as, Looks};
-use crate::io::{AtomicOutput, Compression};
+use crate::io::AtomicOutput;
 use crate::output::Ctx;
 use anyhow::{bail, Result};
 use clap::Args;
@@ -27,9 +27,8 @@ pub(crate) struct FromWdsArgs {
     #[arg(short = 'o', long, value_name = "OUT", required = true)]
     pub(crate) output: PathBuf,
 
-    /// Compression of OUT [default: from its name].
-    #[arg(long, value_enum, value_name = "KIND")]
-    pub(crate) output_compression: Option<Compression>,
+    #[command(flatten)]
+    pub(crate) compression: crate::args::OutputCompressionArg,
 
     /// What each sample becomes: auto (a SequenceExample when its .json is
     /// one, with "context" or "feature_lists", else an Example), example,
@@ -62,7 +61,7 @@ pub(crate) fn run(args: &FromWdsArgs, ctx: &Ctx) -> Result<Exit> {
         bail!("-o -: from-wds writes a file (or an object)");
     }
     let jobs = args.jobs.get();
-    let compression = Compression::for_output(&args.output, args.output_compression);
+    let compression = args.compression.of(&args.output);
     let mut out = AtomicOutput::create_threaded(&args.output, compression, jobs)?;
     let progress = ctx.progress(crate::io::input::total_size(&inputs));
     let opts = FromOptions {

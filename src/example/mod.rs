@@ -56,7 +56,7 @@ pub mod sought;
 pub(crate) mod text;
 pub mod tf_parser;
 pub mod view;
-pub(crate) mod wire;
+pub mod wire;
 
 #[cfg(test)]
 mod tests;

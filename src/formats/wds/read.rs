@@ -15,6 +15,7 @@ use super::archive::{split_name, Head, Member, Walk};
 #[cfg(doc)]
 use super::PAX_FEATURE;
 use crate::example::json::{self, Encoder, JsonFormat};
+use crate::example::wire::{put_field as field, put_varint as varint};
 use crate::example::MessageType;
 use crate::io::input::escape_name;
 use crate::io::Input;
@@ -75,22 +76,6 @@ fn top_fields(mut payload: &[u8]) -> Result<Vec<(u8, &[u8])>> {
         payload = &r[len as usize..];
     }
     Ok(out)
-}
-
-/// Appends a protobuf varint.
-fn varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-/// Appends a length-delimited field.
-fn field(out: &mut Vec<u8>, tag: u8, bytes: &[u8]) {
-    out.push(tag);
-    varint(out, bytes.len() as u64);
-    out.extend_from_slice(bytes);
 }
 
 impl Sample {
