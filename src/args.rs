@@ -3,6 +3,7 @@
 //! in its file under `cmd/` and flattens these.
 
 use crate::example::MessageType;
+use crate::formats::tfrecord_out::Sharding;
 use crate::io::Compression;
 use clap::Args;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -201,6 +202,62 @@ pub(crate) enum PayloadType {
     Elwc,
     /// Any bytes, printed escaped (JSON: a string, or {"base64": ...}).
     Raw,
+}
+
+/// `--output-compression`: the one flag of every command that writes
+/// TFRecords (from-jsonl, from-parquet/from-arrow, from-wds, reshard,
+/// split, shuffle). `--compression` is a hidden alias of it where a
+/// command reads no TFRecords (from-jsonl, from-parquet/from-arrow, whose
+/// flag it was): `#[command(mut_arg("output_compression", alias_compression))]`.
+#[derive(Args, Debug, Clone, Default)]
+pub(crate) struct OutputCompressionArg {
+    /// Compression of the output [default: from OUT's name: .gz gzip, .zz
+    /// or .zlib zlib, .snappy SNAPPY, else none].
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub(crate) output_compression: Option<Compression>,
+}
+
+impl OutputCompressionArg {
+    /// The compression of the output `path`: as forced, else from its name.
+    pub(crate) fn of(&self, path: &std::path::Path) -> Compression {
+        Compression::for_output(path, self.output_compression)
+    }
+}
+
+/// `--compression` as a hidden alias of `--output-compression` (the
+/// commands whose flag it was).
+pub(crate) fn alias_compression(arg: clap::Arg) -> clap::Arg {
+    arg.alias("compression")
+}
+
+/// A `--type` parser taking only `kinds`, each with its own help (a
+/// command that reads fewer payload types than [`PayloadType`] names).
+pub(crate) fn payload_types(
+    kinds: &[(PayloadType, &'static str)],
+) -> impl clap::builder::TypedValueParser<Value = PayloadType> {
+    use clap::builder::TypedValueParser;
+    use clap::ValueEnum;
+    let values: Vec<clap::builder::PossibleValue> = kinds
+        .iter()
+        .filter_map(|(k, help)| Some(k.to_possible_value()?.help(*help)))
+        .collect();
+    let kinds: Vec<PayloadType> = kinds.iter().map(|(k, _)| *k).collect();
+    clap::builder::PossibleValuesParser::new(values).map(move |name: String| {
+        *kinds
+            .iter()
+            .find(|k| k.to_possible_value().is_some_and(|v| v.matches(&name, false)))
+            .unwrap_or(&PayloadType::Auto)
+    })
+}
+
+impl std::fmt::Display for PayloadType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use clap::ValueEnum;
+        match self.to_possible_value() {
+            Some(v) => f.write_str(v.get_name()),
+            None => Ok(()),
+        }
+    }
 }
 
 impl PayloadType {
@@ -449,4 +506,149 @@ impl ShortArgs {
             max_values: default(self.max_values, MAX_VALUES),
         })
     }
+}
+
+/// `--shards` / `--shard-size` / `--output-compression` (reshard, split).
+#[derive(Args, Debug, Clone, Default)]
+pub(crate) struct ShardingArgs {
+    /// N shards, balanced by records (their counts differ by at most one;
+    /// with more shards than records, some are empty). The records are
+    /// counted in a first pass: the inputs are read twice (not stdin).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "shard_size")]
+    pub(crate) shards: Option<u32>,
+
+    /// Shards of at most SIZE bytes as written (compressed, for a
+    /// compressed output; K, M, G: binary units, 100M = 104857600 bytes):
+    /// a new shard starts when the next record could go over it; a record
+    /// larger than SIZE alone has a shard of its own. One pass; local
+    /// outputs only (the count is known at the end).
+    #[arg(long, value_name = "SIZE", value_parser = crate::args::parse_size)]
+    pub(crate) shard_size: Option<u64>,
+
+    #[command(flatten)]
+    pub(crate) output: OutputCompressionArg,
+}
+
+impl ShardingArgs {
+    /// How each output is cut.
+    pub(crate) fn sharding(&self) -> Sharding {
+        match (self.shards, self.shard_size) {
+            (Some(n), _) => Sharding::Shards(n as usize),
+            (None, Some(max)) => Sharding::Size(max),
+            (None, None) => Sharding::One,
+        }
+    }
+}
+
+/// What to-parquet and to-arrow share: which records, which features,
+/// which schema.
+#[cfg(feature = "parquet")]
+#[derive(Args, Debug, Clone)]
+pub(crate) struct ColumnArgs {
+    /// Payload type: auto (the first record decides), example or sequence
+    /// (SequenceExample: context features as columns, each feature list a
+    /// list<list<…>> column).
+    #[arg(long = "type", short = 't', value_enum, default_value_t = PayloadType::Auto, value_name = "TYPE")]
+    pub(crate) payload: PayloadType,
+
+    /// The column types from this schema (`tfr schema --format json`)
+    /// instead of a first pass over the inputs (needed for stdin, which
+    /// cannot be read twice). Features of the records that it does not
+    /// name are left out (with a warning); when no record has a feature it
+    /// names but records hold others, that is an error (a schema of other
+    /// data).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) schema: Option<std::path::PathBuf>,
+
+    #[command(flatten)]
+    pub(crate) select: FeatureArgs,
+
+    #[command(flatten)]
+    pub(crate) filter: crate::args::WhereArg,
+
+    #[command(flatten)]
+    pub(crate) aux: AuxSizeArg,
+}
+
+#[cfg(feature = "parquet")]
+impl ColumnArgs {
+    /// The columns' options (`--type` checked, `--schema` read), the
+    /// inputs opened as `input` says, on `jobs` threads.
+    pub(crate) fn columns(
+        &self,
+        input: &InputArgs,
+        jobs: usize,
+    ) -> anyhow::Result<crate::formats::columnar_out::Columns<'_>> {
+        if matches!(self.payload, PayloadType::Raw | PayloadType::Elwc) {
+            anyhow::bail!(
+                "--type {}: only Examples and SequenceExamples have a column mapping",
+                self.payload.fixed().map_or("", |t| t.name())
+            );
+        }
+        let select = self
+            .select
+            .projection()
+            .map(|p| std::sync::Arc::new(p) as std::sync::Arc<dyn crate::formats::columnar_out::Select>);
+        let schema = match &self.schema {
+            Some(path) => Some((crate::io::input::show_path(path), self.aux.read(path)?)),
+            None => None,
+        };
+        Ok(crate::formats::columnar_out::Columns {
+            ty: self.payload.fixed(),
+            schema,
+            select,
+            filter: self.filter.get(),
+            open: input.options(),
+            jobs,
+        })
+    }
+}
+
+#[cfg(feature = "parquet")]
+impl crate::formats::columnar_out::Select for Projection {
+    fn keeps(&self, name: &str) -> bool {
+        Projection::keeps(self, name)
+    }
+
+    fn unmatched(&self) -> Vec<String> {
+        Projection::unmatched(self)
+    }
+}
+
+/// `--type` of `tfr schema` (and stats, report): four of
+/// [`PayloadType`]'s values, each with its help here.
+pub(crate) fn schema_types() -> impl clap::builder::TypedValueParser<Value = PayloadType> {
+    crate::args::payload_types(&[
+        (
+            PayloadType::Auto,
+            "The first record decides: a SequenceExample when it has feature_lists, else an Example (an \
+             ExampleListWithContext when its names read as nested protobuf otherwise); every other record \
+             must match",
+        ),
+        (PayloadType::Example, "tf.train.Example"),
+        (PayloadType::Sequence, "tf.train.SequenceExample"),
+        (
+            PayloadType::Elwc,
+            "tensorflow.serving.ExampleListWithContext: context features per record, example features per \
+             example",
+        ),
+    ])
+}
+
+/// The flags of a scan, shared by `schema`, `stats` and `report`.
+#[derive(Args, Debug, Clone)]
+pub(crate) struct ScanFlags {
+    /// Payload type (all inputs are one dataset of one type).
+    #[arg(long = "type", short = 't', value_parser = schema_types(), default_value_t = PayloadType::Auto, value_name = "TYPE")]
+    pub(crate) payload: PayloadType,
+
+    /// Scan only the first N records (over all inputs together).
+    #[arg(long, short = 'n', value_name = "N")]
+    pub(crate) limit: Option<u64>,
+
+    #[command(flatten)]
+    pub(crate) select: FeatureArgs,
+
+    #[command(flatten)]
+    pub(crate) jobs: JobsArg,
 }

@@ -268,12 +268,8 @@ pub fn tfdv_files(data: &[u8]) {
 fn saved_base() -> &'static (String, Vec<String>) {
     static BASE: std::sync::OnceLock<(String, Vec<String>)> = std::sync::OnceLock::new();
     BASE.get_or_init(|| {
-        fn varint(mut v: u64, out: &mut Vec<u8>) {
-            while v >= 0x80 {
-                out.push(v as u8 | 0x80);
-                v >>= 7;
-            }
-            out.push(v as u8);
+        fn varint(v: u64, out: &mut Vec<u8>) {
+            crate::example::wire::put_varint(out, v);
         }
         fn ld(field: u8, payload: &[u8]) -> Vec<u8> {
             let mut out = vec![field << 3 | 2];

@@ -13,6 +13,8 @@
 //! - this crate: with the default `cli` feature, the command line on top:
 //!   shared arguments, terminal output, one module per subcommand, and
 //!   [`main_entry`], all the `tfr` binary calls.
+//! - [`formats`]: the conversion formats (WebDataset, JSON lines, CSV,
+//!   files, Parquet/Arrow outputs, TFRecord shards), one module each.
 //!
 //! The libraries' modules are re-exported here under their old paths.
 
@@ -20,6 +22,8 @@ pub use tfr_core::{example, io, record};
 #[cfg(feature = "parquet")]
 pub use tfr_engine::columnar;
 pub use tfr_engine::{pipeline, report, schema};
+
+pub mod formats;
 
 #[cfg(feature = "cli")]
 mod args;

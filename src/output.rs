@@ -47,6 +47,20 @@ impl Ctx {
         Progress(ProgressBar::hidden(), AtomicU64::new(0))
     }
 
+    /// A progress bar for one pass of a format's run, as the closure the
+    /// formats take (`formats::tfrecord_out::Progress`): finished when
+    /// dropped.
+    pub(crate) fn progress_pass(&self, total: Option<u64>) -> Box<dyn Fn(u64, u64) + Sync + '_> {
+        let bar = self.progress(total);
+        Box::new(move |bytes, records| bar.update(bytes, records))
+    }
+
+    /// [`progress_pass`](Self::progress_pass) with a [`LazyProgress`].
+    pub(crate) fn lazy_pass(&self, total: Option<u64>) -> Box<dyn Fn(u64, u64) + Sync + '_> {
+        let bar = LazyProgress::new(self, total);
+        Box::new(move |bytes, records| bar.update(bytes, records))
+    }
+
     /// A bar over `total` bytes (a spinner when unknown), hidden unless allowed.
     pub(crate) fn progress(&self, total: Option<u64>) -> Progress {
         if !self.progress {

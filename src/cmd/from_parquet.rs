@@ -19,7 +19,7 @@ use crate::args::JobsArg;
 use crate::columnar::chunk::Source;
 use crate::columnar::encode::Layout;
 use crate::exit::{catch_panic, Exit};
-use crate::io::{AtomicOutput, Compression, Input};
+use crate::io::{AtomicOutput, Input};
 use crate::output::{self, Ctx};
 use crate::pipeline::{self, Sender};
 use anyhow::{anyhow, bail, Result};
@@ -35,6 +35,7 @@ use std::sync::Arc;
 const BATCH_BYTES: usize = 1 << 20;
 
 #[derive(Args, Debug, Clone)]
+#[command(mut_arg("output_compression", crate::args::alias_compression))]
 pub(crate) struct FromColumnsArgs {
     /// Input files: paths, quoted globs, directories (their files named for
     /// the format), object-store URLs, or '-' for stdin (the default when
@@ -47,10 +48,8 @@ pub(crate) struct FromColumnsArgs {
     #[arg(short = 'o', long, value_name = "OUT", required = true)]
     pub(crate) output: PathBuf,
 
-    /// Compression of the output [default: from OUT's name: .gz gzip,
-    /// .zz or .zlib zlib, .snappy SNAPPY, else none].
-    #[arg(long, value_enum, value_name = "KIND")]
-    pub(crate) compression: Option<Compression>,
+    #[command(flatten)]
+    pub(crate) compression: crate::args::OutputCompressionArg,
 
     #[command(flatten)]
     pub(crate) jobs: JobsArg,
@@ -83,7 +82,7 @@ pub(crate) fn run(args: &FromColumnsArgs, format: Format, _ctx: &Ctx) -> Result<
     let inputs = crate::io::input::expand_as(&args.files, looks)?;
     crate::io::same_file::refuse_input_as_output(&inputs, &[], &args.output, "-o")?;
     let jobs = args.jobs.get();
-    let compression = Compression::for_output(&args.output, args.compression);
+    let compression = args.compression.of(&args.output);
     let mut out = AtomicOutput::create_threaded(&args.output, compression, jobs)?;
     let mut notes = Vec::new();
     let produce = |tx: &mut Sender<'_, Job>| -> Result<()> {

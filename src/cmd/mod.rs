@@ -28,3 +28,153 @@ pub(crate) mod to_parquet;
 pub(crate) mod to_wds;
 pub(crate) mod validate;
 pub(crate) mod verify_crc;
+
+// What several commands share (a command module imports from here, never
+// from another command's module).
+
+use crate::args::{InputArgs, ScanFlags};
+use crate::output::{self, Ctx};
+use crate::schema::tfdv::model::Schema;
+use crate::schema::tfdv::validate::{quoted, Anomaly, AnomalyKind};
+use crate::schema::Scan;
+use anyhow::Result;
+
+/// What a scan reads.
+pub(crate) struct ScanArgs<'a> {
+    pub(crate) input: &'a InputArgs,
+    pub(crate) flags: &'a ScanFlags,
+    /// Full statistics ([`crate::schema::deep`]).
+    pub(crate) deep: bool,
+    /// `--where`: only the records that match.
+    pub(crate) filter: Option<&'a crate::example::Where>,
+}
+
+/// Scans the inputs with a progress bar (on a terminal, after 300 ms).
+/// Returns the scan and the error that ended it early (an error with no
+/// record scanned is returned as the error).
+pub(crate) fn scan(args: &ScanArgs<'_>, ctx: &Ctx) -> Result<(Scan, Option<anyhow::Error>)> {
+    let inputs = args.input.expand()?;
+    scan_inputs(&inputs, args, ctx)
+}
+
+/// [`scan`] of inputs already expanded.
+pub(crate) fn scan_inputs(
+    inputs: &[crate::io::Input],
+    args: &ScanArgs<'_>,
+    ctx: &Ctx,
+) -> Result<(Scan, Option<anyhow::Error>)> {
+    let flags = args.flags;
+    let projection = flags.select.projection().map(std::sync::Arc::new);
+    let opts = crate::schema::Options {
+        deep: args.deep,
+        light: false,
+        open: args.input.options(),
+        ty: flags.payload.fixed(),
+        limit: flags.limit,
+        workers: crate::pipeline::workers(flags.jobs.get()),
+        keep: projection
+            .clone()
+            .map(|p| crate::schema::KeepShared(std::sync::Arc::new(move |key: &str| p.keeps(key)))),
+        filter: args.filter.cloned().map(std::sync::Arc::new),
+    };
+    let bar = output::LazyProgress::new(ctx, crate::io::input::total_size(inputs));
+    let progress = |bytes, records| bar.update(bytes, records);
+    let (scan, error) = crate::schema::scan(inputs, &opts, &progress);
+    bar.finish();
+    for warning in projection.iter().flat_map(|p| p.unmatched()) {
+        output::error_line(format_args!("{warning}"));
+    }
+    if let Some(e) = error.as_ref().filter(|_| scan.stats.records == 0) {
+        return Err(anyhow::anyhow!("{e:#}"));
+    }
+    Ok((scan, error))
+}
+
+/// What the statistics leave out, one line: the distinct feature names
+/// past [`crate::schema::stats::MAX_FEATURES`] of each section (they have no statistics).
+pub(crate) fn untracked_note(scan: &Scan) -> Option<String> {
+    let sections = [
+        ("feature", &scan.stats.features),
+        ("feature list", &scan.stats.feature_lists),
+        ("example feature", &scan.stats.examples),
+    ];
+    let parts: Vec<String> = sections
+        .iter()
+        .filter_map(|(what, t)| {
+            let (n, lower_bound) = t.untracked();
+            (n > 0).then(|| format!("{}{n} {what} names", if lower_bound { "at least " } else { "" }))
+        })
+        .collect();
+    (!parts.is_empty()).then(|| {
+        format!(
+            "{} past the first {} have no statistics (use --features/--exclude to choose which are counted)",
+            parts.join(", "),
+            crate::schema::stats::MAX_FEATURES
+        )
+    })
+}
+
+/// The features seen with several kinds, one line (statistics are of the
+/// first kind seen).
+pub(crate) fn conflicts_note(scan: &Scan) -> Option<String> {
+    let names: Vec<String> = [&scan.stats.features, &scan.stats.feature_lists, &scan.stats.examples]
+        .iter()
+        .flat_map(|t| t.sorted())
+        .filter(|f| f.is_conflict())
+        .map(|f| format!("{:?}", &*f.name))
+        .collect();
+    (!names.is_empty()).then(|| {
+        let shown: Vec<&str> = names.iter().take(5).map(String::as_str).collect();
+        let more = if names.len() > 5 { format!(" and {} more", names.len() - 5) } else { String::new() };
+        format!(
+            "feature{} {}{more} seen with several kinds: statistics are of the first kind seen (`tfr schema` shows where each appears)",
+            if names.len() == 1 { "" } else { "s" },
+            shown.join(", ")
+        )
+    })
+}
+
+/// Reads and parses the schema file; errors name it with line:column.
+pub(crate) fn load_schema(path: &std::path::Path, aux: &crate::args::AuxSizeArg) -> Result<Schema> {
+    let shown = crate::io::input::escape_name(path.as_os_str().as_encoded_bytes());
+    let bytes = aux.read(path)?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        anyhow::anyhow!(
+            "{shown}: not a schema: not UTF-8 text (byte {})",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    // A byte-order mark (some editors write one) is not part of the text.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    Schema::from_text(text).map_err(|e| anyhow::anyhow!("{shown}:{e}"))
+}
+
+/// Presence anomalies: their location is the first record missing the feature.
+pub(crate) fn is_presence(kind: AnomalyKind) -> bool {
+    matches!(kind, AnomalyKind::LowFractionPresent | AnomalyKind::LowNumberPresent)
+}
+
+/// The one line on stderr of an anomaly.
+pub(crate) fn anomaly_line(a: &Anomaly, names: &[String]) -> String {
+    let what = match &a.feature {
+        Some(f) => format!("feature {}", quoted(f)),
+        None => "dataset".to_string(),
+    };
+    let ty = a.kind.tfdv_name();
+    match a.first {
+        Some((input, record)) => {
+            let file = names.get(input as usize).map_or("-", String::as_str);
+            let more = match a.records {
+                n if n > 1 && !is_presence(a.kind) => format!(" (and {} more records)", n - 1),
+                _ => String::new(),
+            };
+            let at = match a.kind {
+                k if is_presence(k) => "; first missing in record",
+                AnomalyKind::SchemaNewColumn => "; first in record",
+                _ => " in record",
+            };
+            format!("{file}: {what}: {}{at} {record}{more} [{ty}]", a.detail)
+        }
+        None => format!("{what}: {} [{ty}]", a.detail),
+    }
+}

@@ -2,8 +2,8 @@
 //! ([`crate::report`]): the statistics of `tfr stats` with charts, and a
 //! gallery of records with image thumbnails.
 
-use super::schema::{scan_inputs, ScanArgs, ScanFlags};
-use crate::args::InputArgs;
+use super::{conflicts_note, scan_inputs, untracked_note, ScanArgs};
+use crate::args::{InputArgs, ScanFlags};
 use crate::example::{Decoder, MessageType};
 use crate::exit::Exit;
 use crate::io::{AtomicOutput, Compression};
@@ -71,7 +71,7 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
     let schema = args
         .schema
         .as_deref()
-        .map(|p| super::validate::load_schema(p, &args.aux))
+        .map(|p| super::load_schema(p, &args.aux))
         .transpose()?;
     let inputs = args.input.expand()?;
     if let Some(out) = &args.output {
@@ -98,13 +98,10 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
     // A damaged input: the page shows the statistics before the damage
     // and says where it is.
     let (scan, damage) = scan_inputs(&inputs, &scan_args, ctx)?;
-    let notes: Vec<String> = [
-        super::schema::untracked_note(&scan),
-        super::schema::conflicts_note(&scan),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
+    let notes: Vec<String> = [untracked_note(&scan), conflicts_note(&scan)]
+        .into_iter()
+        .flatten()
+        .collect();
     for note in &notes {
         crate::output::error_line(format_args!("warning: {note}"));
     }
@@ -171,7 +168,7 @@ fn anomalies(
         .map(|a| report::Anomaly {
             feature: a.feature.clone().unwrap_or_else(|| "(dataset)".into()),
             kind: a.kind.tfdv_name().to_string(),
-            text: super::validate::line(a, &names),
+            text: super::anomaly_line(a, &names),
         })
         .collect();
     out

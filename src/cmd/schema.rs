@@ -2,11 +2,10 @@
 //! table, as JSON ([`crate::schema::json`], whose format is documented in
 //! [`crate::schema`]), or as a TensorFlow parse spec ([`crate::schema::tf`]).
 
-use crate::args::{FeatureArgs, InputArgs, JobsArg};
-use crate::example::MessageType;
+use super::{conflicts_note, scan, untracked_note, ScanArgs};
+use crate::args::{InputArgs, ScanFlags};
 use crate::exit::Exit;
 use crate::output::{self, Ctx};
-use crate::pipeline;
 use crate::schema::stats::{self, FeatureStats};
 use crate::schema::{self, describe::*, Part, Scan};
 use anyhow::Result;
@@ -31,24 +30,6 @@ pub(crate) enum SchemaFormat {
     TfdvSchema,
 }
 
-/// `--type` of `tfr schema`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
-pub(crate) enum SchemaType {
-    /// The first record decides: a SequenceExample when it has
-    /// feature_lists, else an Example (an ExampleListWithContext when its
-    /// names read as nested protobuf otherwise); every other record must
-    /// match.
-    #[default]
-    Auto,
-    /// tf.train.Example.
-    Example,
-    /// tf.train.SequenceExample.
-    Sequence,
-    /// tensorflow.serving.ExampleListWithContext: context features per
-    /// record, example features per example.
-    Elwc,
-}
-
 #[derive(Args, Debug, Clone)]
 pub(crate) struct SchemaArgs {
     #[command(flatten)]
@@ -69,124 +50,6 @@ pub(crate) struct SchemaArgs {
 
     #[command(flatten)]
     pub(crate) filter: crate::args::WhereArg,
-}
-
-/// The flags of a scan, shared by `schema`, `stats` and `report`.
-#[derive(Args, Debug, Clone)]
-pub(crate) struct ScanFlags {
-    /// Payload type (all inputs are one dataset of one type).
-    #[arg(long = "type", short = 't', value_enum, default_value_t = SchemaType::Auto, value_name = "TYPE")]
-    pub(crate) payload: SchemaType,
-
-    /// Scan only the first N records (over all inputs together).
-    #[arg(long, short = 'n', value_name = "N")]
-    pub(crate) limit: Option<u64>,
-
-    #[command(flatten)]
-    pub(crate) select: FeatureArgs,
-
-    #[command(flatten)]
-    pub(crate) jobs: JobsArg,
-}
-
-/// What a scan reads.
-pub(crate) struct ScanArgs<'a> {
-    pub(crate) input: &'a InputArgs,
-    pub(crate) flags: &'a ScanFlags,
-    /// Full statistics ([`schema::deep`]).
-    pub(crate) deep: bool,
-    /// `--where`: only the records that match.
-    pub(crate) filter: Option<&'a crate::example::Where>,
-}
-
-/// Scans the inputs with a progress bar (on a terminal, after 300 ms).
-/// Returns the scan and the error that ended it early (an error with no
-/// record scanned is returned as the error).
-pub(crate) fn scan(args: &ScanArgs<'_>, ctx: &Ctx) -> Result<(Scan, Option<anyhow::Error>)> {
-    let inputs = args.input.expand()?;
-    scan_inputs(&inputs, args, ctx)
-}
-
-/// [`scan`] of inputs already expanded.
-pub(crate) fn scan_inputs(
-    inputs: &[crate::io::Input],
-    args: &ScanArgs<'_>,
-    ctx: &Ctx,
-) -> Result<(Scan, Option<anyhow::Error>)> {
-    let flags = args.flags;
-    let projection = flags.select.projection().map(std::sync::Arc::new);
-    let opts = schema::Options {
-        deep: args.deep,
-        light: false,
-        open: args.input.options(),
-        ty: match flags.payload {
-            SchemaType::Auto => None,
-            SchemaType::Example => Some(MessageType::Example),
-            SchemaType::Sequence => Some(MessageType::SequenceExample),
-            SchemaType::Elwc => Some(MessageType::Elwc),
-        },
-        limit: flags.limit,
-        workers: pipeline::workers(flags.jobs.get()),
-        keep: projection
-            .clone()
-            .map(|p| schema::KeepShared(std::sync::Arc::new(move |key: &str| p.keeps(key)))),
-        filter: args.filter.cloned().map(std::sync::Arc::new),
-    };
-    let bar = output::LazyProgress::new(ctx, crate::io::input::total_size(inputs));
-    let progress = |bytes, records| bar.update(bytes, records);
-    let (scan, error) = schema::scan(inputs, &opts, &progress);
-    bar.finish();
-    for warning in projection.iter().flat_map(|p| p.unmatched()) {
-        output::error_line(format_args!("{warning}"));
-    }
-    if let Some(e) = error.as_ref().filter(|_| scan.stats.records == 0) {
-        return Err(anyhow::anyhow!("{e:#}"));
-    }
-    Ok((scan, error))
-}
-
-/// What the statistics leave out, one line: the distinct feature names
-/// past [`stats::MAX_FEATURES`] of each section (they have no statistics).
-pub(crate) fn untracked_note(scan: &Scan) -> Option<String> {
-    let sections = [
-        ("feature", &scan.stats.features),
-        ("feature list", &scan.stats.feature_lists),
-        ("example feature", &scan.stats.examples),
-    ];
-    let parts: Vec<String> = sections
-        .iter()
-        .filter_map(|(what, t)| {
-            let (n, lower_bound) = t.untracked();
-            (n > 0).then(|| format!("{}{n} {what} names", if lower_bound { "at least " } else { "" }))
-        })
-        .collect();
-    (!parts.is_empty()).then(|| {
-        format!(
-            "{} past the first {} have no statistics (use --features/--exclude to choose which are counted)",
-            parts.join(", "),
-            stats::MAX_FEATURES
-        )
-    })
-}
-
-/// The features seen with several kinds, one line (statistics are of the
-/// first kind seen).
-pub(crate) fn conflicts_note(scan: &Scan) -> Option<String> {
-    let names: Vec<String> = [&scan.stats.features, &scan.stats.feature_lists, &scan.stats.examples]
-        .iter()
-        .flat_map(|t| t.sorted())
-        .filter(|f| f.is_conflict())
-        .map(|f| format!("{:?}", &*f.name))
-        .collect();
-    (!names.is_empty()).then(|| {
-        let shown: Vec<&str> = names.iter().take(5).map(String::as_str).collect();
-        let more = if names.len() > 5 { format!(" and {} more", names.len() - 5) } else { String::new() };
-        format!(
-            "feature{} {}{more} seen with several kinds: statistics are of the first kind seen (`tfr schema` shows where each appears)",
-            if names.len() == 1 { "" } else { "s" },
-            shown.join(", ")
-        )
-    })
 }
 
 pub(crate) fn run(args: &SchemaArgs, ctx: &Ctx) -> Result<Exit> {

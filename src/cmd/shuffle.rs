@@ -34,11 +34,8 @@ pub(crate) struct ShuffleArgs {
     #[arg(short = 'o', long, value_name = "OUT")]
     pub(crate) output: PathBuf,
 
-    /// Compression of the output(s) [default: from OUT's name: .gz gzip,
-    /// .zz or .zlib zlib, .snappy SNAPPY, else none]. (--compression is
-    /// the inputs'.)
-    #[arg(long, value_enum, value_name = "KIND", hide_possible_values = true)]
-    pub(crate) output_compression: Option<Compression>,
+    #[command(flatten)]
+    pub(crate) compression: crate::args::OutputCompressionArg,
 
     /// Write N shards of (nearly) equal record counts, consecutive runs of
     /// the shuffled order; all appear together, or none.
@@ -80,7 +77,7 @@ pub(crate) fn run(args: &ShuffleArgs, ctx: &Ctx) -> Result<Exit> {
     let mut set = OutputSet::new(&inputs, &[], "-o");
     match args.shards {
         None => {
-            set.create_whole(&args.output, args.output_compression, jobs)?;
+            set.create_whole(&args.output, args.compression.output_compression, jobs)?;
         }
         Some(n) => {
             if args.output.as_os_str() == "-" {
@@ -96,7 +93,7 @@ pub(crate) fn run(args: &ShuffleArgs, ctx: &Ctx) -> Result<Exit> {
             }
             set.create(
                 &shard_name(&args.output, 0, n as usize),
-                args.output_compression,
+                args.compression.output_compression,
                 shard_threads(jobs),
             )?;
         }
@@ -111,13 +108,13 @@ pub(crate) fn run(args: &ShuffleArgs, ctx: &Ctx) -> Result<Exit> {
     // reads features: then the dataset's first record decides the type).
     let mut how = RangeArgs::default().reading(&open, Some(MessageType::Raw), jobs);
     how.filter = args.filter.get();
-    how.types = super::reshard::untouched_unless(how.filter.is_some());
+    how.types = crate::formats::tfrecord_out::untouched_unless(how.filter.is_some());
     let progress = ctx.progress(None);
     let update = |bytes, records| progress.update(bytes, records);
     let mut out = Shards {
         set: &mut set,
         path: &args.output,
-        compression: args.output_compression,
+        compression: args.compression.output_compression,
         count: shards,
         total: 0,
         written: 0,

@@ -8,12 +8,13 @@
 //! 53 bits, as a fraction of 1, fall into one split's share of the
 //! cumulative ratios: a split gets its ratio's share of the records on
 //! average (of the distinct values with --by), the same records on every
-//! run, machine and `-j`. Writing is `reshard`'s ([`super::reshard::reshape`]):
+//! run, machine and `-j`. Writing is `reshard`'s
+//! ([`crate::formats::tfrecord_out::reshape`]):
 //! all the outputs appear together, or none.
 
-use super::reshard::{reshape, Done, Plan, ShardingArgs};
-use crate::args::{InputArgs, JobsArg};
+use crate::args::{InputArgs, JobsArg, ShardingArgs};
 use crate::exit::Exit;
+use crate::formats::tfrecord_out::{reshape, untouched_unless, Done, Plan};
 use crate::output::Ctx;
 use crate::pipeline::batches::{Range, Reading};
 use crate::pipeline::reshape::{Route, MAX_KEYS};
@@ -108,7 +109,7 @@ pub(crate) fn run(args: &SplitArgs, ctx: &Ctx) -> Result<Exit> {
     let inputs = args.input.expand()?;
     // --by decodes the feature: the dataset's first record decides the
     // type (Example or SequenceExample); without it nothing is decoded.
-    let types = super::reshard::untouched_unless(args.by.is_some() || args.filter.get().is_some());
+    let types = untouched_unless(args.by.is_some() || args.filter.get().is_some());
     let reading = Reading {
         open: &args.input.options(),
         types,
@@ -125,10 +126,10 @@ pub(crate) fn run(args: &SplitArgs, ctx: &Ctx) -> Result<Exit> {
         route: Some(&route),
         outputs,
         sharding: args.sharding.sharding(),
-        compression: args.sharding.output_compression,
+        compression: args.sharding.output.output_compression,
         strict: args.filter.strict,
     };
-    let done = reshape(&plan, ctx)?;
+    let done = reshape(&plan, &|total| ctx.progress_pass(total))?;
     let mut out = crate::output::stdout();
     report(&mut out, args, &route, &done)?;
     out.flush()?;

@@ -4,8 +4,8 @@
 //! a table, TFDV's statistics file (binary or text) or tfr's saved JSON
 //! ([`crate::schema::saved`]) that `--merge` combines.
 
-use super::schema::{scan_inputs, ScanArgs, ScanFlags};
-use crate::args::InputArgs;
+use super::{conflicts_note, scan_inputs, untracked_note, ScanArgs};
+use crate::args::{InputArgs, ScanFlags};
 use crate::example::MessageType;
 use crate::exit::Exit;
 use crate::output::{self, Ctx};
@@ -103,13 +103,7 @@ pub(crate) fn run(args: &StatsArgs, ctx: &Ctx) -> Result<Exit> {
             w[0]
         ));
     }
-    for note in [
-        super::schema::untracked_note(&scan),
-        super::schema::conflicts_note(&scan),
-    ]
-    .into_iter()
-    .flatten()
-    {
+    for note in [untracked_note(&scan), conflicts_note(&scan)].into_iter().flatten() {
         output::error_line(format_args!("warning: {note}"));
     }
     let bytes = match args.format {

@@ -1,14 +1,13 @@
 //! `tfr to-arrow`: records as an Arrow IPC file, or (`-o -`) an Arrow IPC
 //! stream on stdout for programs that read Arrow batches from a pipe.
 //!
-//! The same columns as to-parquet ([`super::to_parquet::ColumnArgs`]: a
+//! The same columns as to-parquet ([`crate::args::ColumnArgs`]: a
 //! schema pass or `--schema`), built on the workers, one record batch per
 //! batch of records, written in record order by one thread; every batch
 //! has the one schema written first. A stream is flushed whenever the
 //! writer waits for records, so a reader gets each batch as it is made.
 
-use super::to_parquet::ColumnArgs;
-use crate::args::{InputArgs, JobsArg, RangeArgs};
+use crate::args::{ColumnArgs, InputArgs, JobsArg, RangeArgs};
 use crate::columnar::build::{Convert, Rows};
 use crate::exit::Exit;
 use crate::io::{AtomicOutput, Compression};
@@ -50,16 +49,17 @@ pub(crate) fn run(args: &ToArrowArgs, ctx: &Ctx) -> Result<Exit> {
     }
     let aux: Vec<&std::path::Path> = args.columns.schema.iter().map(|p| p.as_path()).collect();
     crate::io::same_file::refuse_input_as_output(&inputs, &aux, &args.output, "-o")?;
-    let planned = args.columns.plan(&inputs, &args.input, jobs, false, ctx)?;
+    let columns = args.columns.columns(&args.input, jobs)?;
+    let warn = |line: &str| output::error_line(format_args!("{line}"));
+    let planned = columns.plan(&inputs, false, &|total| ctx.lazy_pass(total), &warn)?;
     let convert = Convert::new(
         planned.plan.clone(),
-        args.columns.wanted(&planned.plan),
+        columns.wanted(&planned.plan),
         args.columns.schema.is_some(),
     );
     let schema = convert.schema();
-    let open = args.input.options();
-    let mut how = args.columns.reading(&open, &planned.plan, jobs)?;
-    let range = args.range.reading(&open, None, jobs);
+    let mut how = columns.reading(&planned.plan, jobs)?;
+    let range = args.range.reading(&columns.open, None, jobs);
     (how.range, how.sample) = (range.range, range.sample);
     let progress = ctx.progress(if stream {
         None

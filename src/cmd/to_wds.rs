@@ -1,37 +1,18 @@
-//! `tfr to-wds`: records as WebDataset tar shards, one sample per record.
-//!
-//! Workers decode each record and lay out its members ([`Layout`]): a
-//! bytes feature whose one value is a media file (by its magic number,
-//! [`crate::example::media::extension`]) is `KEY.jpg` (`KEY.NAME.jpg` for
-//! a second feature of the same type in the record), the label `KEY.cls`,
-//! the other features `KEY.json` (the JSONL mapping). One thread, in
-//! record order, gives each sample its key (the record's number, or
-//! `--key`'s value), writes the tar headers ([`append_member`]: ustar, a
-//! PAX header naming the member's feature where the member's name does
-//! not, and the long name where it is over 100 bytes) and cuts the shards
-//! by size or count. The shards are an [`OutputSet`]: all appear at the
-//! end, or none.
-//!
-//! Keys follow the `webdataset` library's split of a member name
-//! (`^((?:.*/|)[^.]+)[.]([^/]*)$`: the key runs to the first `.` of the
-//! last part): a key holds no `.` or `/` (a `--key` value's are written
-//! `_`), and two samples in a row never share one (the library would
-//! merge them).
+//! `tfr to-wds`: records as WebDataset tar shards, one sample per record
+//! ([`crate::formats::wds::write`]).
 
 use crate::args::{InputArgs, JobsArg, PayloadType};
-use crate::example::json::render::first_value_text;
-use crate::example::{self, Decoder, FeatureView, Format, Kind, Look, MessageType, Out};
+use crate::example::MessageType;
 use crate::exit::Exit;
+use crate::formats::wds::write::{shard_path, stale_shards, write, ToOptions};
 use crate::io::input::show_path;
-use crate::io::{Compression, OutputSet};
 use crate::output::{self, Ctx};
 use crate::pipeline;
-use crate::pipeline::batches::{self, decode_error, Record, Types, Work};
-use anyhow::{bail, Context, Result};
+use crate::pipeline::batches::{self, Types};
+use anyhow::{bail, Result};
 use clap::Args;
-use std::collections::{HashMap, HashSet};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
 pub(crate) struct ToWdsArgs {
@@ -74,440 +55,6 @@ pub(crate) struct ToWdsArgs {
     pub(crate) jobs: JobsArg,
 }
 
-/// The PAX keyword that names a member's feature: an extended attribute
-/// (`user.tfr.feature`) in the form GNU tar and libarchive write (and read
-/// without a warning, unlike a keyword of tfr's own); Python's tarfile
-/// keeps it in `pax_headers`.
-pub(crate) const PAX_FEATURE: &str = "SCHILY.xattr.user.tfr.feature";
-
-/// One batch's samples: their members' bytes back to back, and what
-/// names them, all in a few buffers reused batch after batch (no
-/// allocation per record: the outputs in flight are most of to-wds's
-/// memory).
-#[derive(Default)]
-struct Samples {
-    data: Vec<u8>,
-    /// Members' extensions, PAX feature names and `--key` values, back to back.
-    text: String,
-    members: Vec<Member>,
-    samples: Vec<Sample>,
-    /// The input the records came from (a batch holds records of one input).
-    name: String,
-}
-
-/// A span of [`Samples::text`].
-type Span = (usize, usize);
-
-struct Member {
-    /// Its extension (after `KEY.`).
-    ext: Span,
-    /// The feature it holds, when the extension does not say it.
-    feature: Option<Span>,
-    /// Where its bytes end in [`Samples::data`].
-    end: usize,
-}
-
-struct Sample {
-    /// `--key`'s value, made safe.
-    key: Option<Span>,
-    /// Where its members end in [`Samples::members`].
-    members: usize,
-    /// The record's index and byte offset in its input (for errors).
-    index: u64,
-    offset: u64,
-}
-
-impl Samples {
-    fn text(&self, (start, end): Span) -> &str {
-        &self.text[start..end]
-    }
-
-    fn put_text(&mut self, s: &str) -> Span {
-        let start = self.text.len();
-        self.text.push_str(s);
-        (start, self.text.len())
-    }
-
-    fn push_member(&mut self, ext: &str, feature: Option<&str>) {
-        let ext = self.put_text(ext);
-        let feature = feature.map(|f| self.put_text(f));
-        let end = self.data.len();
-        self.members.push(Member { ext, feature, end });
-    }
-
-    /// Where a sample's record was, for an error.
-    fn at(&self, sample: &Sample) -> String {
-        format!("{}: record {} at byte {}", self.name, sample.index, sample.offset)
-    }
-
-    /// Bytes held (capacity), for the bound on an output's size.
-    #[cfg(test)]
-    fn held(&self) -> usize {
-        self.data.capacity()
-            + self.text.capacity()
-            + self.name.capacity()
-            + self.members.capacity() * std::mem::size_of::<Member>()
-            + self.samples.capacity() * std::mem::size_of::<Sample>()
-    }
-}
-
-impl pipeline::Output for Samples {
-    fn is_empty(&self) -> bool {
-        self.samples.is_empty()
-    }
-
-    fn clear(&mut self) {
-        self.data.clear();
-        self.text.clear();
-        self.members.clear();
-        self.samples.clear();
-    }
-}
-
-/// The workers' side: each record's members.
-struct Layout<'a> {
-    key: Option<&'a str>,
-    cls: Option<&'a str>,
-    /// Whether a record held the `--cls` feature given.
-    cls_seen: std::sync::atomic::AtomicBool,
-}
-
-/// Whether a feature name is taken as the label by default.
-fn is_label(name: &str) -> bool {
-    name == "label" || name.ends_with("/label")
-}
-
-/// A feature name as part of a member's extension: lower case (the
-/// library lower-cases extensions), letters, digits, '_' and '-' kept,
-/// every other character '_'.
-fn ext_name(name: &str) -> String {
-    name.chars()
-        .map(|c| match c {
-            'a'..='z' | '0'..='9' | '_' | '-' => c,
-            'A'..='Z' => c.to_ascii_lowercase(),
-            _ => '_',
-        })
-        .collect()
-}
-
-/// A key made of a value: '.', '/', '\\' and control characters as '_'.
-fn safe_key(value: &str) -> String {
-    value
-        .chars()
-        .map(|c| match c {
-            '.' | '/' | '\\' => '_',
-            c if c.is_control() => '_',
-            c => c,
-        })
-        .collect()
-}
-
-/// The one value of a feature, as text (a key).
-fn one_value(v: &FeatureView<'_>) -> Option<String> {
-    let mut text = Vec::new();
-    let n = first_value_text(v, &mut text);
-    (n == 1).then(|| String::from_utf8(text).ok()).flatten()
-}
-
-impl Work for Layout<'_> {
-    type Out = Samples;
-
-    fn record(&self, decoder: &mut Decoder, record: &Record<'_>, out: &mut Samples) -> Result<()> {
-        if out.name != record.name {
-            out.name.clear();
-            out.name.push_str(record.name);
-        }
-        let (key, taken) = self.members(decoder, record, out)?;
-        // The other features: the JSONL mapping (a SequenceExample's
-        // feature lists too).
-        let keep = |name: &str| !taken.contains(name);
-        let look = Look {
-            short: None,
-            keep: Some(&keep),
-        };
-        example::render_out(
-            decoder,
-            Format::Json,
-            &look,
-            record.ty,
-            record.strict,
-            record.payload,
-            &mut Out::new(&mut out.data),
-        )
-        .map_err(|e| decode_error(record.name, record.index, record.offset, e))?;
-        if out.data.last() == Some(&b'\n') {
-            out.data.pop();
-        }
-        out.push_member("json", None);
-        out.samples.push(Sample {
-            key,
-            members: out.members.len(),
-            index: record.index,
-            offset: record.offset,
-        });
-        Ok(())
-    }
-}
-
-/// Where a record is, for an error.
-fn record_at(record: &Record<'_>) -> String {
-    format!("{}: record {} at byte {}", record.name, record.index, record.offset)
-}
-
-impl Layout<'_> {
-    /// The media and label members of a record (copied to `out.data`,
-    /// named in `out.members`), its key (in `out.text`), and the names of
-    /// the features they hold.
-    fn members(
-        &self,
-        decoder: &mut Decoder,
-        record: &Record<'_>,
-        out: &mut Samples,
-    ) -> Result<(Option<Span>, HashSet<String>)> {
-        // A SequenceExample's feature lists stay in the .json, and so does
-        // a context feature with a feature list of its name (the .json's
-        // filter takes names, not sections).
-        let mut lists: Vec<&str> = Vec::new();
-        let features = match record.ty {
-            MessageType::Example => decoder.example(record.payload, record.strict).map(|e| e.features()),
-            MessageType::SequenceExample => decoder.sequence_example(record.payload, record.strict).map(|s| {
-                lists.extend(s.feature_lists().iter().flat_map(|l| l.entries()).map(|(k, _)| k));
-                s.context()
-            }),
-            other => bail!(
-                "{}: the records are {}: to-wds writes Examples and SequenceExamples",
-                record.name,
-                other.name()
-            ),
-        }
-        .map_err(|e| decode_error(record.name, record.index, record.offset, e))?;
-        // The features by name (the last entry of a name wins, as protobuf
-        // reads a map), in name order.
-        let mut by_name: HashMap<&str, FeatureView<'_>> = HashMap::new();
-        for (name, value) in features.iter().flat_map(|f| f.entries()) {
-            by_name.insert(name, value);
-        }
-        let mut names: Vec<&str> = by_name.keys().copied().collect();
-        names.sort_unstable();
-        let key = match self.key {
-            None => None,
-            Some(k) => {
-                let value = by_name.get(k).and_then(one_value).with_context(|| {
-                    format!(
-                        "{}: --key {k}: the record has no one-value feature {k} (text or a number)",
-                        record_at(record)
-                    )
-                })?;
-                let key = safe_key(&value);
-                if key.is_empty() {
-                    bail!("{}: --key {k}: an empty value", record_at(record));
-                }
-                Some(out.put_text(&key))
-            }
-        };
-        let cls = match self.cls {
-            Some(c) => Some(c),
-            None => names.iter().copied().find(|n| is_label(n)),
-        };
-        let mut taken: HashSet<String> = HashSet::new();
-        // The members' suffixes, and per `NAME.EXT` the next number to try.
-        let mut used: HashSet<String> = HashSet::new();
-        let mut next: HashMap<String, usize> = HashMap::new();
-        for &name in &names {
-            if self.cls == Some(name) {
-                self.cls_seen.store(true, std::sync::atomic::Ordering::Relaxed);
-            }
-            if lists.contains(&name) {
-                continue;
-            }
-            let v = &by_name[name];
-            if self.cls == Some(name) {
-                // Given by name: a label that cannot be one is an error,
-                // not a sample silently without its .cls.
-                let n = match v.kind() {
-                    Kind::Int64 => v.int64s().take(2).count(),
-                    Kind::Float => v.floats().take(2).count(),
-                    Kind::Bytes => v.bytes().take(2).count(),
-                    Kind::None => 0,
-                };
-                if v.kind() != Kind::Int64 || n != 1 {
-                    let values = ["no value", "one value", "more than one value"][n];
-                    bail!(
-                        "{}: --cls {}: {} with {values}, where .cls holds one int64",
-                        record_at(record),
-                        crate::io::input::escape_name(name.as_bytes()),
-                        v.kind().name(),
-                    );
-                }
-            }
-            if Some(name) == cls && v.kind() == Kind::Int64 && v.int64s().take(2).count() == 1 {
-                let x = v.int64s().next().unwrap_or_default();
-                out.data.extend_from_slice(itoa::Buffer::new().format(x).as_bytes());
-                out.push_member("cls", (name != "cls").then_some(name));
-                used.insert("cls".into());
-                taken.insert(name.to_string());
-                continue;
-            }
-            if v.kind() != Kind::Bytes || v.bytes().take(2).count() != 1 {
-                continue;
-            }
-            let value = v.bytes().next().unwrap_or_default();
-            let Some(ext) = example::media::extension(value) else {
-                continue;
-            };
-            let mut suffix = ext.to_string();
-            if used.contains(&suffix) {
-                let base = ext_name(name);
-                suffix = format!("{base}.{ext}");
-                // The numbers below `n` are all in use already (never
-                // freed), so the search goes on from there: the same
-                // names as counting from 1, in linear time.
-                let n = next.entry(suffix.clone()).or_insert(1);
-                while used.contains(&suffix) {
-                    suffix = format!("{base}{n}.{ext}");
-                    *n += 1;
-                }
-            }
-            used.insert(suffix.clone());
-            out.data.extend_from_slice(value);
-            out.push_member(&suffix, (name != suffix).then_some(name));
-            taken.insert(name.to_string());
-        }
-        Ok((key, taken))
-    }
-}
-
-/// Appends one PAX record (`LEN KEY=VALUE\n`, LEN counting itself).
-fn pax_record(out: &mut Vec<u8>, key: &str, value: &[u8]) {
-    let base = key.len() + value.len() + 3;
-    let mut len = base + 1;
-    while len != base + len.to_string().len() {
-        len = base + len.to_string().len();
-    }
-    out.extend_from_slice(len.to_string().as_bytes());
-    out.push(b' ');
-    out.extend_from_slice(key.as_bytes());
-    out.push(b'=');
-    out.extend_from_slice(value);
-    out.push(b'\n');
-}
-
-/// Zeros to the next 512-byte block.
-fn pad(out: &mut impl Write, len: u64) -> std::io::Result<()> {
-    let rest = (512 - len % 512) % 512;
-    out.write_all(&[0u8; 512][..rest as usize])
-}
-
-/// A header of a regular file (or of a PAX header with `ty`).
-fn header(name: &str, size: u64, ty: tar::EntryType) -> tar::Header {
-    let mut h = tar::Header::new_ustar();
-    // Names over 100 bytes are cut here; the PAX path gives them whole.
-    let mut cut = name.len().min(100);
-    while !name.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    let bytes = &name.as_bytes()[..cut];
-    if let Some(ustar) = h.as_ustar_mut() {
-        ustar.name[..bytes.len()].copy_from_slice(bytes);
-    }
-    h.set_size(size);
-    h.set_mode(0o444);
-    h.set_mtime(0);
-    h.set_uid(0);
-    h.set_gid(0);
-    h.set_entry_type(ty);
-    h.set_cksum();
-    h
-}
-
-/// Writes one member: a PAX header (the feature's name, the whole path
-/// when over 100 bytes) if needed, the ustar header, the data, padding.
-pub(crate) fn append_member(
-    out: &mut impl Write,
-    name: &str,
-    data: &[u8],
-    feature: Option<&str>,
-) -> std::io::Result<()> {
-    if feature.is_some() || name.len() > 100 {
-        let mut records = Vec::new();
-        if name.len() > 100 {
-            pax_record(&mut records, "path", name.as_bytes());
-        }
-        if let Some(f) = feature {
-            pax_record(&mut records, PAX_FEATURE, f.as_bytes());
-        }
-        let h = header("././@PaxHeader", records.len() as u64, tar::EntryType::XHeader);
-        out.write_all(h.as_bytes())?;
-        out.write_all(&records)?;
-        pad(out, records.len() as u64)?;
-    }
-    let h = header(name, data.len() as u64, tar::EntryType::Regular);
-    out.write_all(h.as_bytes())?;
-    out.write_all(data)?;
-    pad(out, data.len() as u64)
-}
-
-/// `DIR/NAME.tar` → `DIR/NAME-000003.tar`.
-fn shard_path(out: &Path, k: u64) -> PathBuf {
-    let mut name = out.file_stem().unwrap_or_default().to_os_string();
-    name.push(format!("-{k:06}.tar"));
-    out.with_file_name(name)
-}
-
-/// The shards being written.
-struct Shards<'a> {
-    set: &'a mut OutputSet,
-    out: &'a Path,
-    max_size: u64,
-    max_records: u64,
-    /// The open shard: its index in the set, bytes and samples in it.
-    current: Option<(usize, u64, u64)>,
-    made: u64,
-}
-
-impl Shards<'_> {
-    /// Makes room for a sample of `size` bytes: a new shard when the open
-    /// one is full.
-    fn room(&mut self, size: u64) -> Result<usize> {
-        if let Some((i, bytes, samples)) = self.current {
-            if samples > 0 && (bytes + size + 1024 > self.max_size || samples >= self.max_records) {
-                self.close()?;
-            } else {
-                return Ok(i);
-            }
-        }
-        let path = shard_path(self.out, self.made);
-        let i = self.set.create(&path, Some(Compression::None), 1)?;
-        self.made += 1;
-        self.current = Some((i, 0, 0));
-        Ok(i)
-    }
-
-    fn wrote(&mut self, size: u64) {
-        if let Some((_, bytes, samples)) = &mut self.current {
-            *bytes += size;
-            *samples += 1;
-        }
-    }
-
-    /// Ends the open shard: the two zero blocks that end a tar.
-    fn close(&mut self) -> Result<()> {
-        if let Some((i, _, _)) = self.current.take() {
-            let shard = self.set.get(i);
-            shard
-                .write_all(&[0u8; 1024])
-                .with_context(|| format!("{}: cannot write", shard.display()))?;
-            self.set.end(i)?;
-        }
-        Ok(())
-    }
-}
-
-/// With `--key`, the keys of a shard checked for repeats: 16 bytes each
-/// (a 128-bit hash), about 34 MiB with the table's spare room. A 1 GiB shard holds
-/// at most this many samples (each at least a header and a block).
-const MAX_SHARD_KEYS: usize = 1 << 20;
-
 pub(crate) fn run(args: &ToWdsArgs, ctx: &Ctx) -> Result<Exit> {
     let out = &args.output;
     let lower = out.as_os_str().as_encoded_bytes().to_ascii_lowercase();
@@ -522,23 +69,6 @@ pub(crate) fn run(args: &ToWdsArgs, ctx: &Ctx) -> Result<Exit> {
         bail!("--type {}: to-wds writes Examples and SequenceExamples", t.name());
     }
     let inputs = args.input.expand()?;
-    let mut set = OutputSet::new(&inputs, &[], "-o");
-    let mut shards = Shards {
-        set: &mut set,
-        out,
-        max_size: args.shard_size,
-        max_records: args.shard_records.unwrap_or(u64::MAX),
-        current: None,
-        made: 0,
-    };
-    // The first shard exists before any reading: an unwritable output fails at once.
-    shards.room(0)?;
-    let layout = Layout {
-        key: args.key.as_deref(),
-        cls: args.cls.as_deref(),
-        cls_seen: std::sync::atomic::AtomicBool::new(false),
-    };
-    let jobs = args.jobs.get();
     let open = args.input.options();
     let how = batches::Reading {
         open: &open,
@@ -549,213 +79,42 @@ pub(crate) fn run(args: &ToWdsArgs, ctx: &Ctx) -> Result<Exit> {
         probe_limit: false,
         filter: args.filter.get(),
     };
+    let opts = ToOptions {
+        output: out,
+        shard_size: args.shard_size,
+        shard_records: args.shard_records,
+        key: args.key.as_deref(),
+        cls: args.cls.as_deref(),
+    };
     let progress = ctx.progress(crate::io::input::total_size(&inputs));
     let update = |bytes, records| progress.update(bytes, records);
-    let mut number = 0u64;
-    let mut last_key = String::new();
-    let mut keys: HashSet<u128> = HashSet::new();
-    let mut keys_of: Option<u64> = None;
-    let mut unchecked = false;
-    let hashers = (std::hash::RandomState::new(), std::hash::RandomState::new());
-    let mut failed = None;
-    let mut member = Vec::new();
-    // A sample's members: `out.members[first..]` up to the sample's own,
-    // their bytes `out.data[base..]` up to each member's end.
-    let mut write_sample = |shards: &mut Shards<'_>,
-                            out: &Samples,
-                            (first, base): (usize, usize),
-                            sample: &Sample|
-     -> Result<()> {
-        let key = match sample.key {
-            Some(k) => out.text(k).to_string(),
-            None => format!("{number:09}"),
-        };
-        number += 1;
-        if key == last_key {
-            bail!(
-                "{}: --key gives '{}' to two samples in a row: the webdataset library would merge them",
-                out.at(sample),
-                crate::io::input::escape_name(key.as_bytes())
-            );
-        }
-        member.clear();
-        let mut start = base;
-        for m in &out.members[first..sample.members] {
-            append_member(
-                &mut member,
-                &format!("{key}.{}", out.text(m.ext)),
-                &out.data[start..m.end],
-                m.feature.map(|f| out.text(f)),
-            )?;
-            start = m.end;
-        }
-        let i = shards.room(member.len() as u64)?;
-        // A key repeated further apart would give the dataset two
-        // samples of one __key__ (two distinct values can also become one
-        // key: 'a.b' and 'a_b'): refused within a shard, which remembers
-        // a 128-bit hash of each of its first MAX_SHARD_KEYS keys.
-        if sample.key.is_some() {
-            let shard = shards.made;
-            if keys_of != Some(shard) {
-                keys.clear();
-                keys_of = Some(shard);
-            }
-            if keys.len() < MAX_SHARD_KEYS {
-                let hash = |s: &std::hash::RandomState| u128::from(std::hash::BuildHasher::hash_one(s, &key));
-                let h = hash(&hashers.0) << 64 | hash(&hashers.1);
-                if !keys.insert(h) {
-                    bail!(
-                        "{}: --key gives '{}' to two samples of one shard (as written: '.', '/', '\\' and \
-                         control characters become '_'): a WebDataset's keys are unique",
-                        out.at(sample),
-                        crate::io::input::escape_name(key.as_bytes())
-                    );
-                }
-            } else if !unchecked {
-                unchecked = true;
-                output::error_line(format_args!(
-                    "warning: --key: a shard holds over {MAX_SHARD_KEYS} samples: keys past those are not checked for repeats"
-                ));
-            }
-        }
-        let shard = shards.set.get(i);
-        shard
-            .write_all(&member)
-            .with_context(|| format!("{}: cannot write", shard.display()))?;
-        shards.wrote(member.len() as u64);
-        last_key = key;
-        Ok(())
-    };
-    let write = |out: &Samples| {
-        let (mut first, mut start) = (0, 0);
-        for sample in &out.samples {
-            if let Err(e) = write_sample(&mut shards, out, (first, start), sample) {
-                failed = Some(e);
-                return Err(std::io::Error::other(pipeline::Stopped));
-            }
-            first = sample.members;
-            start = out.members[first - 1].end;
-        }
-        Ok(())
-    };
-    let (_, result) = batches::run(&inputs, &how, pipeline::workers(jobs), &layout, write, &update);
+    let warn = |line: &str| output::error_line(format_args!("{line}"));
+    let written = write(&inputs, &how, pipeline::workers(args.jobs.get()), &opts, &update, &warn);
     progress.finish();
-    if let Some(e) = failed {
-        return Err(e);
-    }
-    result?;
-    if let Some(c) = layout.cls.filter(|_| number > 0 && !layout.cls_seen.into_inner()) {
-        bail!(
-            "--cls {}: no record has this feature (a misspelt name?): no sample would have a .cls",
-            crate::io::input::escape_name(c.as_bytes())
-        );
-    }
-    shards.close()?;
-    let made = shards.made;
-    set.commit()?;
+    let written = written?;
+    let made = written.shards;
     // Shards of an earlier, larger run with the same name are left alone
     // (they are not this run's to remove), but said: a glob over the shards
     // would read their samples too.
-    if !out.to_string_lossy().contains("://") {
-        let stale = (made..).take_while(|&k| shard_path(out, k).is_file()).count() as u64;
-        if stale > 0 {
-            output::error_line(format_args!(
-                "warning: {stale} shard{} of an earlier run remain{} after these, from {}: a glob over the shards reads {} too (remove {})",
-                if stale == 1 { "" } else { "s" },
-                if stale == 1 { "s" } else { "" },
-                show_path(&shard_path(out, made)),
-                if stale == 1 { "it" } else { "them" },
-                if stale == 1 { "it" } else { "them" },
-            ));
-        }
+    let stale = stale_shards(out, made);
+    if stale > 0 {
+        output::error_line(format_args!(
+            "warning: {stale} shard{} of an earlier run remain{} after these, from {}: a glob over the shards reads {} too (remove {})",
+            if stale == 1 { "" } else { "s" },
+            if stale == 1 { "s" } else { "" },
+            show_path(&shard_path(out, made)),
+            if stale == 1 { "it" } else { "them" },
+            if stale == 1 { "it" } else { "them" },
+        ));
     }
     let mut stdout = output::stdout();
     writeln!(
         stdout,
-        "{number} samples in {made} shard{}: {} ...",
+        "{} samples in {made} shard{}: {} ...",
+        written.samples,
         if made == 1 { "" } else { "s" },
         show_path(&shard_path(out, 0))
     )?;
     stdout.flush()?;
     Ok(Exit::Success)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pax_records_count_their_own_length() {
-        let mut out = Vec::new();
-        pax_record(&mut out, "TFR.feature", b"image/encoded");
-        assert_eq!(out, b"29 TFR.feature=image/encoded\n");
-        let mut out = Vec::new();
-        pax_record(&mut out, "path", &[b'a'; 94]);
-        // 94 + 4 + 3 = 101 bytes, plus 3 digits: 104.
-        assert_eq!(out.len(), 104);
-        assert!(out.starts_with(b"104 path="));
-    }
-
-    /// The outputs in flight are most of to-wds's memory (issue 26): a
-    /// batch's samples are a few buffers, not strings and lists per record
-    /// (which took about 400 bytes a record beside its members' bytes).
-    #[test]
-    fn a_batch_of_samples_holds_a_few_buffers_not_allocations_per_record() {
-        let mut payload = Vec::new();
-        example::json::Encoder::new(example::json::JsonFormat::Natural, None)
-            .encode(
-                MessageType::Example,
-                br#"{"label":[3],"x":[1.5,2.5],"name":["abc"]}"#,
-                &mut payload,
-            )
-            .unwrap();
-        let layout = Layout {
-            key: Some("name"),
-            cls: None,
-            cls_seen: std::sync::atomic::AtomicBool::new(false),
-        };
-        let mut out = Samples::default();
-        let n = 3000;
-        example::with_decoder(|decoder| {
-            for i in 0..n {
-                let record = Record {
-                    payload: &payload,
-                    index: i,
-                    offset: 100 * i,
-                    input: 0,
-                    name: "in.tfrecord",
-                    ty: MessageType::Example,
-                    strict: false,
-                    crc: None,
-                };
-                layout.record(decoder, &record, &mut out).unwrap();
-            }
-        });
-        assert_eq!(out.samples.len(), n as usize);
-        let sample = &out.samples[7];
-        assert_eq!(out.at(sample), "in.tfrecord: record 7 at byte 700");
-        assert_eq!(sample.key.map(|k| out.text(k)), Some("abc"));
-        let members: Vec<&str> = out.members[2 * 7..sample.members]
-            .iter()
-            .map(|m| out.text(m.ext))
-            .collect();
-        assert_eq!(members, ["cls", "json"]);
-        assert_eq!(out.members[2 * 7].feature.map(|f| out.text(f)), Some("label"));
-        // Members' bytes aside: a Sample, two Members and their names
-        // (about 150 bytes), in vectors up to twice as long as filled.
-        let beside = (out.held() - out.data.capacity()) / n as usize;
-        assert!(beside <= 320, "{beside} bytes a record beside its members'");
-    }
-
-    #[test]
-    fn names_and_keys_are_safe_for_webdataset() {
-        assert_eq!(ext_name("image/Encoded.v2"), "image_encoded_v2");
-        assert_eq!(safe_key("img_001.jpg"), "img_001_jpg");
-        assert_eq!(safe_key("a/b\n"), "a_b_");
-        assert_eq!(
-            shard_path(Path::new("wds/shard.tar"), 3),
-            Path::new("wds/shard-000003.tar")
-        );
-        assert!(is_label("label") && is_label("image/class/label") && !is_label("labels"));
-    }
 }

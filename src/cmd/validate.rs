@@ -4,29 +4,32 @@
 //! file, runs the pass with a progress bar, and prints one line per
 //! anomaly on stderr and the summary (a table, or `--json`) on stdout.
 
-use crate::args::{InputArgs, JobsArg};
+use crate::args::{InputArgs, JobsArg, PayloadType};
 use crate::example::MessageType;
 use crate::exit::Exit;
 use crate::output::{self, Ctx};
 use crate::pipeline;
-use crate::schema::tfdv::model::Schema;
 use crate::schema::tfdv::validate::{self as check, quoted, Anomaly, AnomalyKind, Checker, Report};
 use anyhow::{Context, Result};
 use clap::Args;
 use serde_json::json;
 use std::io::Write;
 
-/// `--type` of `tfr validate`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
-pub(crate) enum ValidateType {
-    /// The first record decides: a SequenceExample when it has
-    /// feature_lists, else an Example; every other record must match.
-    #[default]
-    Auto,
-    /// tf.train.Example.
-    Example,
-    /// tf.train.SequenceExample: its context features are checked.
-    Sequence,
+/// `--type` of `tfr validate`: three of [`PayloadType`]'s values, each
+/// with its help here.
+fn validate_types() -> impl clap::builder::TypedValueParser<Value = PayloadType> {
+    crate::args::payload_types(&[
+        (
+            PayloadType::Auto,
+            "The first record decides: a SequenceExample when it has feature_lists, else an Example; every \
+             other record must match",
+        ),
+        (PayloadType::Example, "tf.train.Example"),
+        (
+            PayloadType::Sequence,
+            "tf.train.SequenceExample: its context features are checked",
+        ),
+    ])
 }
 
 #[derive(Args, Debug, Clone)]
@@ -49,39 +52,20 @@ pub(crate) struct ValidateArgs {
     pub(crate) json: bool,
 
     /// Payload type (all inputs are one dataset of one type).
-    #[arg(long = "type", short = 't', value_enum, default_value_t = ValidateType::Auto, value_name = "TYPE")]
-    pub(crate) payload: ValidateType,
+    #[arg(long = "type", short = 't', value_parser = validate_types(), default_value_t = PayloadType::Auto, value_name = "TYPE")]
+    pub(crate) payload: PayloadType,
 
     #[command(flatten)]
     pub(crate) jobs: JobsArg,
 }
 
-/// Reads and parses the schema file; errors name it with line:column.
-pub(crate) fn load_schema(path: &std::path::Path, aux: &crate::args::AuxSizeArg) -> Result<Schema> {
-    let shown = crate::io::input::escape_name(path.as_os_str().as_encoded_bytes());
-    let bytes = aux.read(path)?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        anyhow::anyhow!(
-            "{shown}: not a schema: not UTF-8 text (byte {})",
-            e.utf8_error().valid_up_to()
-        )
-    })?;
-    // A byte-order mark (some editors write one) is not part of the text.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    Schema::from_text(text).map_err(|e| anyhow::anyhow!("{shown}:{e}"))
-}
-
 pub(crate) fn run(args: &ValidateArgs, ctx: &Ctx) -> Result<Exit> {
-    let schema = load_schema(&args.schema, &args.aux)?;
+    let schema = super::load_schema(&args.schema, &args.aux)?;
     let checker = Checker::new(&schema);
     let inputs = args.input.expand()?;
     let opts = check::Options {
         open: args.input.options(),
-        ty: match args.payload {
-            ValidateType::Auto => None,
-            ValidateType::Example => Some(MessageType::Example),
-            ValidateType::Sequence => Some(MessageType::SequenceExample),
-        },
+        ty: args.payload.fixed(),
         workers: pipeline::workers(args.jobs.get()),
     };
     let bar = output::LazyProgress::new(ctx, crate::io::input::total_size(&inputs));
@@ -98,7 +82,7 @@ pub(crate) fn run(args: &ValidateArgs, ctx: &Ctx) -> Result<Exit> {
         .filter(|a| error.is_none() || a.first.is_some() && !is_dataset_wide(a.kind))
         .collect();
     for a in &anomalies {
-        output::error_line(format_args!("{}", line(a, &names)));
+        output::error_line(format_args!("{}", super::anomaly_line(a, &names)));
     }
     if report.new_untracked {
         output::error_line(format_args!(
@@ -145,36 +129,6 @@ fn is_dataset_wide(kind: AnomalyKind) -> bool {
             | AnomalyKind::DatasetLowNumExamples
             | AnomalyKind::DatasetHighNumExamples
     )
-}
-
-/// Presence anomalies: their location is the first record missing the feature.
-fn is_presence(kind: AnomalyKind) -> bool {
-    matches!(kind, AnomalyKind::LowFractionPresent | AnomalyKind::LowNumberPresent)
-}
-
-/// The one line on stderr of an anomaly.
-pub(crate) fn line(a: &Anomaly, names: &[String]) -> String {
-    let what = match &a.feature {
-        Some(f) => format!("feature {}", quoted(f)),
-        None => "dataset".to_string(),
-    };
-    let ty = a.kind.tfdv_name();
-    match a.first {
-        Some((input, record)) => {
-            let file = names.get(input as usize).map_or("-", String::as_str);
-            let more = match a.records {
-                n if n > 1 && !is_presence(a.kind) => format!(" (and {} more records)", n - 1),
-                _ => String::new(),
-            };
-            let at = match a.kind {
-                k if is_presence(k) => "; first missing in record",
-                AnomalyKind::SchemaNewColumn => "; first in record",
-                _ => " in record",
-            };
-            format!("{file}: {what}: {}{at} {record}{more} [{ty}]", a.detail)
-        }
-        None => format!("{what}: {} [{ty}]", a.detail),
-    }
 }
 
 fn first_text(a: &Anomaly, names: &[String]) -> String {

@@ -37,6 +37,7 @@ const RULES: &[(&str, &[&str])] = &[
     ),
     ("columnar", &["report", "args", "output", "exit", "cmd", "cli"]),
     ("report", &["args", "output", "exit", "cmd", "cli"]),
+    ("formats", &["args", "output", "exit", "cmd", "cli"]),
     ("args.rs", &["cmd", "cli", "output"]),
     ("output.rs", &["cmd", "cli", "args"]),
     ("exit.rs", &["cmd", "cli"]),

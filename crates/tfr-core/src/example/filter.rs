@@ -281,6 +281,22 @@ pub fn with_features<T>(
     })
 }
 
+/// The features of an Example or the context of a SequenceExample (what
+/// to-wds, to-csv, extract and split's `--by` read), decoded; `None` for
+/// another payload type, which the caller names in its own error.
+pub fn features_or_context<'a>(
+    decoder: &'a mut Decoder,
+    ty: MessageType,
+    strict: bool,
+    payload: &'a [u8],
+) -> Option<Result<Option<FeaturesView<'a>>, DecodeError>> {
+    match ty {
+        MessageType::Example => Some(decoder.example(payload, strict).map(|e| e.features())),
+        MessageType::SequenceExample => Some(decoder.sequence_example(payload, strict).map(|s| s.context())),
+        _ => None,
+    }
+}
+
 /// The feature called `name` (protobuf's map: the last entry wins).
 pub fn lookup<'a>(features: Option<FeaturesView<'a>>, name: &str) -> Option<FeatureView<'a>> {
     let name = name.as_bytes();

@@ -12,13 +12,9 @@ use super::*;
 // Hand encoding helpers
 // ---------------------------------------------------------------------------
 
-fn varint(mut v: u64) -> Vec<u8> {
+fn varint(v: u64) -> Vec<u8> {
     let mut out = Vec::new();
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
+    super::wire::put_varint(&mut out, v);
     out
 }
 

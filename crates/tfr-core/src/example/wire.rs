@@ -313,6 +313,46 @@ impl<'a> Iterator for Fields<'a> {
     }
 }
 
+// ---------------------------------------------------------------------------
+// Writing: the one varint writer every encoder uses
+// ---------------------------------------------------------------------------
+
+/// The size of `v` as a varint: 1 byte per 7 bits, at least one.
+#[inline]
+pub fn varint_len(v: u64) -> usize {
+    (64 - (v | 1).leading_zeros() as usize).div_ceil(7)
+}
+
+/// The size of a length-delimited field (1-byte tag) with `len` bytes of content.
+#[inline]
+pub fn field_len(len: usize) -> usize {
+    1 + varint_len(len as u64) + len
+}
+
+/// Appends `v` as a protobuf varint.
+#[inline]
+pub fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// Appends a 1-byte tag and a length (the start of a length-delimited field).
+#[inline]
+pub fn put_tag_len(out: &mut Vec<u8>, tag: u8, len: usize) {
+    out.push(tag);
+    put_varint(out, len as u64);
+}
+
+/// Appends a length-delimited field: a 1-byte tag, the length, the bytes.
+#[inline]
+pub fn put_field(out: &mut Vec<u8>, tag: u8, bytes: &[u8]) {
+    put_tag_len(out, tag, bytes.len());
+    out.extend_from_slice(bytes);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

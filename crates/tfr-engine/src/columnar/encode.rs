@@ -558,27 +558,8 @@ impl<'a> Bound<'a> {
 // Wire format
 // ---------------------------------------------------------------------------
 
-fn varint_len(v: u64) -> usize {
-    (64 - (v | 1).leading_zeros() as usize).div_ceil(7)
-}
-
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push(v as u8 | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-/// A length-delimited field's size: tag, length, bytes.
-fn field_len(len: usize) -> usize {
-    1 + varint_len(len as u64) + len
-}
-
-fn out_tag_len(out: &mut Vec<u8>, tag: u8, len: usize) {
-    out.push(tag);
-    put_varint(out, len as u64);
-}
+// The writers are `example::wire`'s.
+use crate::example::wire::{field_len, put_tag_len as out_tag_len, put_varint};
 
 /// The size of a Feature message holding `f`; packed int64s are written
 /// to `packed` on the way.

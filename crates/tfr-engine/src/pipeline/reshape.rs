@@ -13,7 +13,7 @@
 use super::batches::{Record, Work};
 use super::Output;
 use crate::example::sought::{Sought, Unmatched};
-use crate::example::{Decoder, FeatureView, Kind, MessageType};
+use crate::example::{Decoder, FeatureView, Kind};
 use crate::record::append_framed_with_crc;
 use anyhow::{bail, Result};
 use std::collections::hash_map::Entry;
@@ -174,18 +174,16 @@ impl Route {
     /// their order. A record without it hashes as "missing": all such
     /// records go to one split.
     fn hash_feature(&self, decoder: &mut Decoder, record: &Record<'_>, name: &str, key: &mut Vec<u8>) -> Result<u64> {
-        let features = match record.ty {
-            MessageType::Example => decoder.example(record.payload, record.strict).map(|e| e.features()),
-            MessageType::SequenceExample => decoder
-                .sequence_example(record.payload, record.strict)
-                .map(|s| s.context()),
-            other => bail!(
+        let features = crate::example::filter::features_or_context(decoder, record.ty, record.strict, record.payload);
+        let Some(features) = features else {
+            bail!(
                 "{}: --by {name}: the records are {}; --by reads a feature of an Example or a SequenceExample's context",
                 record.name,
-                other.name()
-            ),
-        }
-        .map_err(|e| super::batches::decode_error(record.name, record.index, record.offset, e))?;
+                record.ty.name()
+            )
+        };
+        let features =
+            features.map_err(|e| super::batches::decode_error(record.name, record.index, record.offset, e))?;
         self.sought.note(features);
         // The last entry of a name wins, as protobuf reads a map.
         let value = features.and_then(|f| {

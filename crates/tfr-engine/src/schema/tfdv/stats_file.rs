@@ -25,13 +25,7 @@ pub struct Proto {
     out: Vec<u8>,
 }
 
-fn varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push(v as u8 | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
+use crate::example::wire::put_varint as varint;
 
 /// A double as text format writes it (shortest round trip; `inf`, `nan`).
 fn text_double(v: f64) -> String {

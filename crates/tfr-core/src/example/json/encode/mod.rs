@@ -725,26 +725,8 @@ fn show_byte(b: u8) -> String {
 // Wire encoding
 // ---------------------------------------------------------------------------
 
-#[inline]
-fn varint_len(v: u64) -> usize {
-    // 1 byte per 7 bits, at least one.
-    (64 - (v | 1).leading_zeros() as usize).div_ceil(7)
-}
-
-/// Size of a length-delimited field (1-byte tag) with `len` bytes of content.
-#[inline]
-fn field_len(len: usize) -> usize {
-    1 + varint_len(len as u64) + len
-}
-
-#[inline]
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push(v as u8 | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
+// The writers are `example::wire`'s.
+use crate::example::wire::{field_len, put_tag_len, put_varint, varint_len};
 
 #[inline]
 /// Of a name given several times whose last value has no kind (`null`),
@@ -774,9 +756,4 @@ fn keep_last_if_empty(feats: &mut Vec<Feat>, arena: &[u8]) {
         i += 1;
         !shadowed[i - 1]
     });
-}
-
-fn put_tag_len(out: &mut Vec<u8>, tag: u8, len: usize) {
-    out.push(tag);
-    put_varint(out, len as u64);
 }

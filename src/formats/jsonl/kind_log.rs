@@ -3,7 +3,7 @@
 //! the lines where plain values change kind, for the writer to reconcile
 //! and for the warnings.
 
-use super::{output, Encoder, Input, Kind, Section};
+use super::{Encoder, Input, Kind, Section};
 use std::collections::HashMap;
 
 /// Where each feature was first seen with each kind, to warn when a
@@ -205,7 +205,7 @@ impl KindLog {
     }
 
     /// One warning line per feature whose plain values change kind.
-    pub(super) fn warn(&self, inputs: &[Input]) {
+    pub(super) fn warnings(&self, inputs: &[Input]) -> Vec<String> {
         const MAX: usize = 20;
         let mut mixed: Vec<_> = self
             .first
@@ -224,20 +224,19 @@ impl KindLog {
             .collect();
         // In the order the changes happen.
         mixed.sort();
+        let mut lines = Vec::new();
         for (_, path, kinds, list) in mixed.iter().take(MAX) {
-            output::error_line(format_args!(
-                "warning: {}",
-                change_text(inputs, path, kinds, *list, false)
-            ));
+            lines.push(format!("warning: {}", change_text(inputs, path, kinds, *list, false)));
         }
         if self.untracked {
-            output::error_line(format_args!(
+            lines.push(format!(
                 "warning: kind changes are tracked for the first {KIND_NAMES} distinct feature names only"
             ));
         }
         if mixed.len() > MAX {
-            output::error_line(format_args!("warning: {} more features change kind", mixed.len() - MAX));
+            lines.push(format!("warning: {} more features change kind", mixed.len() - MAX));
         }
+        lines
     }
 }
 
