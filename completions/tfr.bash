@@ -429,7 +429,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__from__subcmd__arrow)
-            opts="-o -j -q -h -V --output --compression --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -j -q -h -V --output --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -443,16 +443,16 @@ _tfr() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --compression)
-                    COMPREPLY=($(compgen -W "none gzip zlib snappy" -- "${cur}"))
-                    return 0
-                    ;;
                 --jobs)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 -j)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output-compression)
+                    COMPREPLY=($(compgen -W "none gzip zlib snappy" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -471,7 +471,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__from__subcmd__jsonl)
-            opts="-o -t -f -j -q -h -V --output --compression --type --format --schema --max-line-size --on-kind-change --max-aux-size --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -t -f -j -q -h -V --output --type --format --schema --max-line-size --on-kind-change --max-aux-size --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -483,10 +483,6 @@ _tfr() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --compression)
-                    COMPREPLY=($(compgen -W "none gzip zlib snappy" -- "${cur}"))
                     return 0
                     ;;
                 --type)
@@ -529,6 +525,10 @@ _tfr() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --output-compression)
+                    COMPREPLY=($(compgen -W "none gzip zlib snappy" -- "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -545,7 +545,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__from__subcmd__parquet)
-            opts="-o -j -q -h -V --output --compression --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -j -q -h -V --output --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -559,16 +559,16 @@ _tfr() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --compression)
-                    COMPREPLY=($(compgen -W "none gzip zlib snappy" -- "${cur}"))
-                    return 0
-                    ;;
                 --jobs)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 -j)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output-compression)
+                    COMPREPLY=($(compgen -W "none gzip zlib snappy" -- "${cur}"))
                     return 0
                     ;;
                 --color)

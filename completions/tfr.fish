@@ -208,10 +208,6 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l no-sign-request -d 
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s V -l version -d 'Print version'
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s o -l output -d 'The TFRecord file to write (\'-\' for stdout). It appears only when every line converted. Its directory must exist (as for a shell redirect; reshard, split and shuffle create theirs)' -r -F
-complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]' -r -f -a "none\t'Plain, not compressed'
-gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
-zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
-snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s t -l type -d 'Message type of the records. auto: an ExampleListWithContext when the first line has an "examples" array of Examples (and at most "context" besides); a SequenceExample when its only keys are "context" (holding an object of features) and/or "feature_lists" (protojson: "context" or "featureLists"); else an Example; raw: each line is the payload, a JSON string or {"base64": "..."}' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example; an ExampleListWithContext when that reading has names made of nested protobuf and the ELWC reading does not (from-jsonl: when the line\'s keys are "examples" and "context")'
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
@@ -225,6 +221,10 @@ complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l on-kind-change -d
 keep\t'Every line as it reads; a warning per feature'"
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l max-aux-size -d 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l output-compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]' -r -f -a "none\t'Plain, not compressed'
+gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
+zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
+snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -243,7 +243,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l part -d 'Only the K-
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -s o -l output -d 'The output: without --shards or --shard-size, exactly this file (merged, recompressed as its name says, filtered with --where); with them, DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] (5 digits, more from 100000 shards). Missing local directories are created (and removed again if the run fails); an object-store URL works the same' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l shards -d 'N shards, balanced by records (their counts differ by at most one; with more shards than records, some are empty). The records are counted in a first pass: the inputs are read twice (not stdin)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l shard-size -d 'Shards of at most SIZE bytes as written (compressed, for a compressed output; K, M, G: binary units, 100M = 104857600 bytes): a new shard starts when the next record could go over it; a record larger than SIZE alone has a shard of its own. One pass; local outputs only (the count is known at the end)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l output-compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none] (--compression is the inputs\')' -r -f -a "none\t'Plain, not compressed'
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l output-compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]' -r -f -a "none\t'Plain, not compressed'
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
 zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
@@ -271,7 +271,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand split" -l by -d 'Hash this featu
 complete -c tfr -n "__fish_tfr_using_subcommand split" -l seed -d 'Seed of the hash: another seed, another (equally stable) split' -r
 complete -c tfr -n "__fish_tfr_using_subcommand split" -l shards -d 'N shards, balanced by records (their counts differ by at most one; with more shards than records, some are empty). The records are counted in a first pass: the inputs are read twice (not stdin)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand split" -l shard-size -d 'Shards of at most SIZE bytes as written (compressed, for a compressed output; K, M, G: binary units, 100M = 104857600 bytes): a new shard starts when the next record could go over it; a record larger than SIZE alone has a shard of its own. One pass; local outputs only (the count is known at the end)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand split" -l output-compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none] (--compression is the inputs\')' -r -f -a "none\t'Plain, not compressed'
+complete -c tfr -n "__fish_tfr_using_subcommand split" -l output-compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]' -r -f -a "none\t'Plain, not compressed'
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
 zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
@@ -350,7 +350,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l no-sign-request -d 'O
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -s V -l version -d 'Print version'
 complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -s o -l output -d 'The TFRecord file written (compression from its name: .gz, .zz or .zlib, .snappy; else none)' -r -F
-complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l output-compression -d 'Compression of OUT [default: from its name]' -r -f -a "none\t'Plain, not compressed'
+complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l output-compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]' -r -f -a "none\t'Plain, not compressed'
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
 zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
@@ -540,7 +540,7 @@ snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l max-record-size -d 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog' -r
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N): N workers cover them exactly once (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -s o -l output -d 'Write to OUT (`.gz`, `.zz`/`.zlib`, `.snappy` compress it; `-` is stdout). With --shards, OUT names the shards: out/train.tfrecord.gz gives out/train-00000-of-00004.tfrecord.gz and so on. Missing local directories are created (and removed again if the run fails)' -r -F
-complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l output-compression -d 'Compression of the output(s) [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]. (--compression is the inputs\'.)' -r -f -a "none\t'Plain, not compressed'
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l output-compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]' -r -f -a "none\t'Plain, not compressed'
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
 zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
@@ -626,11 +626,11 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l no-sign-request -d 
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -s V -l version -d 'Print version'
 complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -s o -l output -d 'The TFRecord file to write (\'-\' for stdout). It appears only when every row converted' -r -F
-complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -l compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]' -r -f -a "none\t'Plain, not compressed'
+complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -l output-compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]' -r -f -a "none\t'Plain, not compressed'
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
 zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
-complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -640,11 +640,11 @@ complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -l no-sign-request
 complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -s V -l version -d 'Print version'
 complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -s o -l output -d 'The TFRecord file to write (\'-\' for stdout). It appears only when every row converted' -r -F
-complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -l compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]' -r -f -a "none\t'Plain, not compressed'
+complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -l output-compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]' -r -f -a "none\t'Plain, not compressed'
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
 zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
-complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
