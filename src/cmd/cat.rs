@@ -1,6 +1,6 @@
 //! `tfr cat` and `tfr head`: print records (head is cat with a limit).
 
-use crate::args::{FeatureArgs, InputArgs, JobsArg, PayloadType, RangeArgs, ShortArgs, WhereArg};
+use crate::args::{FeatureArgs, FormatArg, InputArgs, JobsArg, PayloadType, RangeArgs, ShortArgs, WhereArg};
 use crate::example::json::render::{KindFix, KindTable, Tracking};
 use crate::example::{self, Decoder, Format, Keep, Look, MessageType, Out};
 use crate::exit::Exit;
@@ -20,8 +20,8 @@ pub(crate) struct PrintArgs {
     pub(crate) input: InputArgs,
 
     /// Output format.
-    #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
-    pub(crate) format: Format,
+    #[arg(long, short = 'f', value_enum, default_value_t = FormatArg::Text)]
+    pub(crate) format: FormatArg,
 
     /// Payload type.
     #[arg(long = "type", short = 't', value_enum, default_value_t = PayloadType::Auto, value_name = "TYPE")]
@@ -41,7 +41,7 @@ impl PrintArgs {
         let projection = self.select.projection();
         let keep = |key: &str| projection.as_ref().is_none_or(|p| p.keeps(key));
         let style = Style {
-            format: self.format,
+            format: self.format.into(),
             look: Look {
                 short: self.short.shorten(),
                 keep: projection.is_some().then_some(&keep as Keep<'_>),

@@ -5,7 +5,7 @@
 //! an existing OUT is untouched (with `-o -` the records before the bad
 //! line were already sent).
 
-use crate::args::{alias_compression, JobsArg, OutputCompressionArg, PayloadType};
+use crate::args::{alias_compression, JobsArg, JsonFormatArg, OutputCompressionArg, PayloadType};
 use crate::example::json::{JsonFormat, Schema};
 use crate::example::MessageType;
 use crate::exit::Exit;
@@ -45,8 +45,8 @@ pub(crate) struct FromJsonlArgs {
     pub(crate) payload: PayloadType,
 
     /// Input form.
-    #[arg(long, short = 'f', value_enum, default_value_t = JsonFormat::Natural)]
-    pub(crate) format: JsonFormat,
+    #[arg(long, short = 'f', value_enum, default_value_t = JsonFormatArg::Natural)]
+    pub(crate) format: JsonFormatArg,
 
     /// A schema from `tfr schema --format json`: forces the kind (int64,
     /// float, bytes) of each feature it names; others are inferred.
@@ -87,7 +87,7 @@ fn read_schema_file(path: &std::path::Path, aux: &crate::args::AuxSizeArg) -> Re
 }
 
 pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
-    let format = args.format;
+    let format: JsonFormat = args.format.into();
     let schema = match &args.schema {
         Some(path) => {
             if format == JsonFormat::Protojson {

@@ -57,7 +57,7 @@ pub(crate) fn run(args: &ReshardArgs, ctx: &Ctx) -> Result<Exit> {
         route: None,
         outputs: vec![args.output.clone()],
         sharding,
-        compression: args.sharding.output.output_compression,
+        compression: args.sharding.output.forced(),
         strict: args.filter.strict,
     };
     let done = reshape(&plan, &|total| ctx.progress_pass(total))?;

@@ -77,7 +77,7 @@ pub(crate) fn run(args: &ShuffleArgs, ctx: &Ctx) -> Result<Exit> {
     let mut set = OutputSet::new(&inputs, &[], "-o");
     match args.shards {
         None => {
-            set.create_whole(&args.output, args.compression.output_compression, jobs)?;
+            set.create_whole(&args.output, args.compression.forced(), jobs)?;
         }
         Some(n) => {
             if args.output.as_os_str() == "-" {
@@ -93,7 +93,7 @@ pub(crate) fn run(args: &ShuffleArgs, ctx: &Ctx) -> Result<Exit> {
             }
             set.create(
                 &shard_name(&args.output, 0, n as usize),
-                args.compression.output_compression,
+                args.compression.forced(),
                 shard_threads(jobs),
             )?;
         }
@@ -114,7 +114,7 @@ pub(crate) fn run(args: &ShuffleArgs, ctx: &Ctx) -> Result<Exit> {
     let mut out = Shards {
         set: &mut set,
         path: &args.output,
-        compression: args.compression.output_compression,
+        compression: args.compression.forced(),
         count: shards,
         total: 0,
         written: 0,

@@ -126,7 +126,7 @@ pub(crate) fn run(args: &SplitArgs, ctx: &Ctx) -> Result<Exit> {
         route: Some(&route),
         outputs,
         sharding: args.sharding.sharding(),
-        compression: args.sharding.output.output_compression,
+        compression: args.sharding.output.forced(),
         strict: args.filter.strict,
     };
     let done = reshape(&plan, &|total| ctx.progress_pass(total))?;

@@ -7,9 +7,8 @@
 //! the file appears only when every record converted; on stdout the lines
 //! before a damaged record are written, then the error.
 
-use crate::args::{FeatureArgs, InputArgs, JobsArg, PayloadType, RangeArgs};
+use crate::args::{FeatureArgs, InputArgs, JobsArg, JsonFormatArg, PayloadType, RangeArgs};
 use crate::example::json::render::{KindFix, KindTable};
-use crate::example::json::JsonFormat;
 use crate::example::Format;
 use crate::example::{self, Decoder, Keep, Look, Out};
 use crate::exit::Exit;
@@ -33,8 +32,8 @@ pub(crate) struct ToJsonlArgs {
     pub(crate) payload: PayloadType,
 
     /// Output form.
-    #[arg(long, short = 'f', value_enum, default_value_t = JsonFormat::Natural)]
-    pub(crate) format: JsonFormat,
+    #[arg(long, short = 'f', value_enum, default_value_t = JsonFormatArg::Natural)]
+    pub(crate) format: JsonFormatArg,
 
     /// Write to OUT (through a temporary file renamed on success, so a failed
     /// run leaves nothing) instead of stdout.
@@ -64,7 +63,7 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         Some(path) if path.as_os_str() != "-" => Some(AtomicOutput::create(path, Compression::None)?),
         _ => None,
     };
-    let format = args.format.into();
+    let format = crate::example::json::JsonFormat::from(args.format).into();
     let projection = args.select.projection();
     let keep = |key: &str| projection.as_ref().is_none_or(|p| p.keeps(key));
     let look = Look {

@@ -38,7 +38,7 @@ pub(crate) struct VerifyCrcArgs {
     /// Compression of the salvage file [default: from OUT's name: .gz
     /// gzip, .zz or .zlib zlib, .snappy SNAPPY, else none].
     #[arg(long, value_enum, value_name = "KIND", requires = "salvage")]
-    pub(crate) salvage_compression: Option<Compression>,
+    pub(crate) salvage_compression: Option<crate::args::CompressionKind>,
 
     /// Also check every intact payload as TensorFlow's C++ parser reads it
     /// (tf.io.parse_example, parse_single_example: what training uses):
@@ -144,7 +144,7 @@ pub(crate) fn run(args: &VerifyCrcArgs, ctx: &Ctx) -> Result<Exit> {
     let mut salvage = match &args.salvage {
         Some(path) => Some(AtomicOutput::create(
             path,
-            Compression::for_output(path, args.salvage_compression),
+            Compression::for_output(path, args.salvage_compression.map(Compression::from)),
         )?),
         None => None,
     };
