@@ -9,21 +9,19 @@
 //!   decoders, text format, the JSONL mapping both ways).
 //! - `tfr-engine`: [`pipeline`] (the ordered worker pool), [`schema`]
 //!   (statistics, schemas, anomalies), [`report`], `columnar` (feature
-//!   `parquet`: records as Arrow columns and back).
+//!   `parquet`: records as Arrow columns and back), [`formats`] (the
+//!   conversion formats: WebDataset, JSON lines, CSV, files, Parquet/Arrow
+//!   outputs, TFRecord shards, one module each).
 //! - this crate: with the default `cli` feature, the command line on top:
 //!   shared arguments, terminal output, one module per subcommand, and
 //!   [`main_entry`], all the `tfr` binary calls.
-//! - [`formats`]: the conversion formats (WebDataset, JSON lines, CSV,
-//!   files, Parquet/Arrow outputs, TFRecord shards), one module each.
 //!
 //! The libraries' modules are re-exported here under their old paths.
 
 pub use tfr_core::{example, io, record};
 #[cfg(feature = "parquet")]
 pub use tfr_engine::columnar;
-pub use tfr_engine::{pipeline, report, schema};
-
-pub mod formats;
+pub use tfr_engine::{formats, pipeline, report, schema};
 
 #[cfg(feature = "cli")]
 mod args;

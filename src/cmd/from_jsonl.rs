@@ -69,8 +69,8 @@ pub(crate) struct FromJsonlArgs {
     /// kinds it reads as, and a warning per feature names the lines
     /// (TensorFlow parses a feature as one kind, so such a file fails its
     /// parse spec).
-    #[arg(long, value_enum, default_value_t = OnKindChange::Error, value_name = "WHAT")]
-    pub(crate) on_kind_change: OnKindChange,
+    #[arg(long, value_enum, default_value_t = OnKindChangeArg::Error, value_name = "WHAT")]
+    pub(crate) on_kind_change: OnKindChangeArg,
 
     #[command(flatten)]
     pub(crate) aux: crate::args::AuxSizeArg,
@@ -122,7 +122,7 @@ pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         schema,
         ty,
         max_line_size: args.max_line_size,
-        on_kind_change: args.on_kind_change,
+        on_kind_change: args.on_kind_change.into(),
         workers: crate::pipeline::workers(jobs),
     };
     let progress = ctx.progress(None);
@@ -134,4 +134,22 @@ pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         output::error_line(format_args!("{line}"));
     }
     Ok(Exit::Success)
+}
+
+/// `--on-kind-change` (the format's [`OnKindChange`], as a flag value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum OnKindChangeArg {
+    /// Integers after floats become floats; other changes are errors.
+    Error,
+    /// Every line as it reads; a warning per feature.
+    Keep,
+}
+
+impl From<OnKindChangeArg> for OnKindChange {
+    fn from(o: OnKindChangeArg) -> OnKindChange {
+        match o {
+            OnKindChangeArg::Error => OnKindChange::Error,
+            OnKindChangeArg::Keep => OnKindChange::Keep,
+        }
+    }
 }

@@ -42,8 +42,8 @@ pub(crate) struct ToCsvArgs {
 
     /// Features with more than one value in some record: a JSON array in
     /// the cell (json), or left out with a note (omit).
-    #[arg(long, value_enum, default_value_t = Lists::Json, value_name = "HOW")]
-    pub(crate) lists: Lists,
+    #[arg(long, value_enum, default_value_t = ListsArg::Json, value_name = "HOW")]
+    pub(crate) lists: ListsArg,
 
     /// For a spreadsheet: a text cell or feature name that begins with
     /// '=', '+', '-', '@', a tab, a carriage return or a NUL (which a
@@ -148,7 +148,7 @@ pub(crate) fn run(args: &ToCsvArgs, ctx: &Ctx) -> Result<Exit> {
         Some(p) => format!("--schema {}", crate::io::input::show_path(p)),
         None => "the schema pass".to_string(),
     })?;
-    let (columns, omitted) = csv_out::choose(all, keep, args.lists);
+    let (columns, omitted) = csv_out::choose(all, keep, args.lists.into());
     warn_columns(args, &omitted, lists, columns.is_empty());
     let mut atomic = match &args.output {
         Some(path) if path.as_os_str() != "-" => Some(AtomicOutput::create(path, Compression::None)?),
@@ -234,5 +234,24 @@ fn warn_columns(args: &ToCsvArgs, omitted: &[String], lists: usize, none: bool) 
                 " read, or none kept"
             }
         ));
+    }
+}
+
+/// `--lists`: how a feature with several values goes in a cell (the
+/// format's [`Lists`], as a flag value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum ListsArg {
+    /// A JSON array in the cell (the JSONL mapping of the feature).
+    Json,
+    /// Left out (one note on stderr names them).
+    Omit,
+}
+
+impl From<ListsArg> for Lists {
+    fn from(l: ListsArg) -> Lists {
+        match l {
+            ListsArg::Json => Lists::Json,
+            ListsArg::Omit => Lists::Omit,
+        }
     }
 }
