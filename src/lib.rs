@@ -59,8 +59,10 @@ mod cli_main {
         // files, open uploads), exit 2 at once, from any thread. Unwinding
         // could leave the other threads waiting for the one that panicked.
         std::panic::set_hook(Box::new(|info| {
-            // A panic that `exit::catch_panic` turns into an error.
-            if crate::exit::panic_is_caught() {
+            // A panic that Arrow IPC's reader makes of damaged input, which
+            // from-arrow catches and turns into an error.
+            #[cfg(feature = "parquet")]
+            if crate::formats::columnar_in::panic_is_caught() {
                 return;
             }
             let what = info.to_string().replace('\n', ": ");
@@ -187,9 +189,13 @@ mod cli_main {
             #[cfg(feature = "parquet")]
             cli::Command::ToArrow(args) => cmd::to_arrow::run(args, &ctx),
             #[cfg(feature = "parquet")]
-            cli::Command::FromParquet(args) => cmd::from_parquet::run(args, cmd::from_parquet::Format::Parquet, &ctx),
+            cli::Command::FromParquet(args) => {
+                cmd::from_parquet::run(args, crate::formats::columnar_in::Format::Parquet, &ctx)
+            }
             #[cfg(feature = "parquet")]
-            cli::Command::FromArrow(args) => cmd::from_parquet::run(args, cmd::from_parquet::Format::Arrow, &ctx),
+            cli::Command::FromArrow(args) => {
+                cmd::from_parquet::run(args, crate::formats::columnar_in::Format::Arrow, &ctx)
+            }
         }
     }
 }

@@ -273,21 +273,11 @@ fn scan_input(
         return Ok(());
     };
     let snappy_blocks = reader.snappy_blocks();
-    let mut scanner = Scanner::new(reader);
-    // Records too long to hold are streamed; salvage gets them through a
-    // temporary file.
-    scanner.set_spool(salvage);
-    scanner.set_spool_limit(args.input.max_record_size);
+    let mut scanner = scanner(reader, args, salvage);
     let payloads = args.payloads.then(|| Payloads {
         ty: args.payload.fixed(),
         auto: args.payload == PayloadType::Auto,
     });
-    if payloads.is_some() {
-        // Each payload is checked: records up to --max-record-size are held
-        // (the hold limit counts the framing too).
-        let framing = (record::HEADER_LEN + record::FOOTER_LEN) as u64;
-        scanner.set_hold_limit(args.input.max_record_size.saturating_add(framing));
-    }
     let mut walk = Walk {
         name: &name,
         limit: args.input.max_record_size,
@@ -343,6 +333,20 @@ fn scan_input(
         feed.event(Event::Intact(walk.batch))?;
     }
     snappy_warning(snappy_blocks, &name, feed, report)
+}
+
+/// The scanner of an input: records too long to hold are streamed (salvage
+/// gets them through a temporary file); with `--payloads`, records up to
+/// `--max-record-size` are held (the hold limit counts the framing too).
+fn scanner(reader: record::RecordReader, args: &VerifyCrcArgs, salvage: bool) -> Scanner {
+    let mut scanner = Scanner::new(reader);
+    scanner.set_spool(salvage);
+    scanner.set_spool_limit(args.input.max_record_size);
+    if args.payloads {
+        let framing = (record::HEADER_LEN + record::FOOTER_LEN) as u64;
+        scanner.set_hold_limit(args.input.max_record_size.saturating_add(framing));
+    }
+    scanner
 }
 
 /// The input opened for the scan (`None`, said in `feed` and `report`,
