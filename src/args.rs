@@ -583,6 +583,34 @@ impl ShortArgs {
     }
 }
 
+/// Which features of which records a conversion takes (to-jsonl, to-csv):
+/// `--features`/`--exclude`, the record range, `--where`.
+#[derive(Args, Debug, Clone, Default)]
+pub(crate) struct PickArgs {
+    #[command(flatten)]
+    pub(crate) select: FeatureArgs,
+
+    #[command(flatten)]
+    pub(crate) range: RangeArgs,
+
+    #[command(flatten)]
+    pub(crate) filter: WhereArg,
+}
+
+/// How reshard and split write their shards: the sharding flags,
+/// `--where`, `--jobs`.
+#[derive(Args, Debug, Clone)]
+pub(crate) struct ReshapeArgs {
+    #[command(flatten)]
+    pub(crate) sharding: ShardingArgs,
+
+    #[command(flatten)]
+    pub(crate) filter: WhereArg,
+
+    #[command(flatten)]
+    pub(crate) jobs: JobsArg,
+}
+
 /// `--shards` / `--shard-size` / `--output-compression` (reshard, split).
 #[derive(Args, Debug, Clone, Default)]
 pub(crate) struct ShardingArgs {

@@ -620,11 +620,11 @@ impl Command {
             Command::Cat(a) => Some(&a.filter),
             Command::Head(a) => Some(&a.filter),
             Command::Count(a) => Some(&a.filter),
-            Command::ToJsonl(a) => Some(&a.filter),
-            Command::Reshard(a) => Some(&a.filter),
-            Command::Split(a) => Some(&a.filter),
+            Command::ToJsonl(a) => Some(&a.pick.filter),
+            Command::Reshard(a) => Some(&a.reshape.filter),
+            Command::Split(a) => Some(&a.reshape.filter),
             #[cfg(feature = "csv")]
-            Command::ToCsv(a) => Some(&a.filter),
+            Command::ToCsv(a) => Some(&a.pick.filter),
             #[cfg(feature = "wds")]
             Command::ToWds(a) => Some(&a.filter),
             Command::Extract(a) => Some(&a.filter),

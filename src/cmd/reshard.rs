@@ -4,7 +4,7 @@
 //! also how files are merged and recompressed. The writing is
 //! [`crate::formats::tfrecord_out::reshape`] (shared with `tfr split`).
 
-use crate::args::{InputArgs, JobsArg, ShardingArgs};
+use crate::args::InputArgs;
 use crate::exit::Exit;
 use crate::formats::tfrecord_out::{reshape, untouched_unless, Plan, Sharding};
 use crate::output::Ctx;
@@ -29,36 +29,30 @@ pub(crate) struct ReshardArgs {
     pub(crate) output: PathBuf,
 
     #[command(flatten)]
-    pub(crate) sharding: ShardingArgs,
-
-    #[command(flatten)]
-    pub(crate) filter: crate::args::WhereArg,
-
-    #[command(flatten)]
-    pub(crate) jobs: JobsArg,
+    pub(crate) reshape: crate::args::ReshapeArgs,
 }
 
 pub(crate) fn run(args: &ReshardArgs, ctx: &Ctx) -> Result<Exit> {
-    let sharding = args.sharding.sharding();
+    let sharding = args.reshape.sharding.sharding();
     let inputs = args.input.expand()?;
     let reading = Reading {
         open: &args.input.options(),
-        types: untouched_unless(args.filter.get().is_some()),
-        jobs: args.jobs.for_inputs(&inputs),
+        types: untouched_unless(args.reshape.filter.get().is_some()),
+        jobs: args.reshape.jobs.for_inputs(&inputs),
         range: Range::default(),
         sample: None,
         probe_limit: false,
-        filter: args.filter.get(),
+        filter: args.reshape.filter.get(),
     };
     let plan = Plan {
         inputs: &inputs,
         reading: &reading,
-        jobs: args.jobs.get(),
+        jobs: args.reshape.jobs.get(),
         route: None,
         outputs: vec![args.output.clone()],
         sharding,
-        compression: args.sharding.output.forced(),
-        strict: args.filter.strict,
+        compression: args.reshape.sharding.output.forced(),
+        strict: args.reshape.filter.strict,
     };
     let done = reshape(&plan, &|total| ctx.progress_pass(total))?;
     let (records, shards) = done.outputs.first().copied().unwrap_or_default();

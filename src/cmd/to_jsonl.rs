@@ -7,7 +7,7 @@
 //! the file appears only when every record converted; on stdout the lines
 //! before a damaged record are written, then the error.
 
-use crate::args::{FeatureArgs, InputArgs, JobsArg, JsonFormatArg, PayloadType, RangeArgs};
+use crate::args::{InputArgs, JobsArg, JsonFormatArg, PayloadType};
 use crate::example::json::render::{KindFix, KindTable};
 use crate::example::Format;
 use crate::example::{self, Decoder, Keep, Look, Out};
@@ -41,13 +41,7 @@ pub(crate) struct ToJsonlArgs {
     pub(crate) output: Option<PathBuf>,
 
     #[command(flatten)]
-    pub(crate) select: FeatureArgs,
-
-    #[command(flatten)]
-    pub(crate) range: RangeArgs,
-
-    #[command(flatten)]
-    pub(crate) filter: crate::args::WhereArg,
+    pub(crate) pick: crate::args::PickArgs,
 
     #[command(flatten)]
     pub(crate) jobs: JobsArg,
@@ -64,7 +58,7 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         _ => None,
     };
     let format = crate::example::json::JsonFormat::from(args.format).into();
-    let projection = args.select.projection();
+    let projection = args.pick.select.projection();
     let keep = |key: &str| projection.as_ref().is_none_or(|p| p.keeps(key));
     let look = Look {
         short: None,
@@ -99,8 +93,8 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         };
         let open = args.input.options();
         let update = |bytes, records| progress.update(bytes, records);
-        let mut how = args.range.reading(&open, args.payload.fixed(), jobs);
-        how.filter = args.filter.get();
+        let mut how = args.pick.range.reading(&open, args.payload.fixed(), jobs);
+        how.filter = args.pick.filter.get();
         let (_, result) = batches::run(
             &inputs,
             &how,

@@ -269,7 +269,10 @@ fn scan_input(
     report: &mut FileReport,
 ) -> Result<()> {
     let name = input.display();
-    let Some(reader) = open_input(input, args, jobs, salvage, progress, feed, report)? else {
+    // Not when salvaging or checking payloads: the scan reads each intact
+    // record.
+    let prove = (!salvage && !args.payloads).then_some((jobs, progress));
+    let Some(reader) = open_input(input, args, prove, feed, report)? else {
         return Ok(());
     };
     let snappy_blocks = reader.snappy_blocks();
@@ -350,16 +353,13 @@ fn scanner(reader: record::RecordReader, args: &VerifyCrcArgs, salvage: bool) ->
 }
 
 /// The input opened for the scan (`None`, said in `feed` and `report`,
-/// when it cannot be). A large plain file: threads prove the clean part of
-/// it, and the scan goes on from where they stopped (at the end, for a
-/// clean file). Not when salvaging or checking payloads: the scan reads
-/// each intact record.
+/// when it cannot be). With `prove` (threads, progress) and a large plain
+/// file: the threads prove the clean part of it, and the scan goes on from
+/// where they stopped (at the end, for a clean file).
 fn open_input(
     input: &Input,
     args: &VerifyCrcArgs,
-    jobs: usize,
-    salvage: bool,
-    progress: &Progress,
+    prove: Option<(usize, &Progress)>,
     feed: &mut dyn Feed,
     report: &mut FileReport,
 ) -> Result<Option<record::RecordReader>> {
@@ -372,7 +372,7 @@ fn open_input(
         }
     };
     report.compression = Some(reader.compression());
-    if let (Some((file, size)), false) = (reader.shared_file(), salvage || args.payloads) {
+    if let (Some((file, size)), Some((jobs, progress))) = (reader.shared_file(), prove) {
         let prefix = record::clean_prefix(&file, size, jobs, Check::Both, &|b, r| progress.add(b, r));
         if prefix.end > 0 {
             reader
