@@ -611,6 +611,42 @@ pub(crate) struct ReshapeArgs {
     pub(crate) jobs: JobsArg,
 }
 
+impl ReshapeArgs {
+    /// The whole of reshard's or split's work: every record of `inputs`
+    /// (decoded as `types` says) to its group's output of `outputs`, by
+    /// `route` (split), in the shards and compression the flags ask for.
+    pub(crate) fn reshape(
+        &self,
+        input: &InputArgs,
+        inputs: &[crate::io::Input],
+        types: crate::pipeline::batches::Types,
+        route: Option<&crate::pipeline::reshape::Route>,
+        outputs: Vec<std::path::PathBuf>,
+        progress: crate::formats::tfrecord_out::Progress<'_>,
+    ) -> anyhow::Result<crate::formats::tfrecord_out::Done> {
+        let reading = crate::pipeline::batches::Reading {
+            open: &input.options(),
+            types,
+            jobs: self.jobs.for_inputs(inputs),
+            range: crate::pipeline::batches::Range::default(),
+            sample: None,
+            probe_limit: false,
+            filter: self.filter.get(),
+        };
+        let plan = crate::formats::tfrecord_out::Plan {
+            inputs,
+            reading: &reading,
+            jobs: self.jobs.get(),
+            route,
+            outputs,
+            sharding: self.sharding.sharding(),
+            compression: self.sharding.output.forced(),
+            strict: self.filter.strict,
+        };
+        crate::formats::tfrecord_out::reshape(&plan, progress)
+    }
+}
+
 /// `--shards` / `--shard-size` / `--output-compression` (reshard, split).
 #[derive(Args, Debug, Clone, Default)]
 pub(crate) struct ShardingArgs {

@@ -178,3 +178,18 @@ pub(crate) fn anomaly_line(a: &Anomaly, names: &[String]) -> String {
         None => format!("{what}: {} [{ty}]", a.detail),
     }
 }
+
+/// The end of a conversion to stdout or a file: the file (if any)
+/// committed, then the `--features` names that matched nothing said.
+pub(crate) fn commit_and_warn(
+    atomic: Option<crate::io::AtomicOutput>,
+    projection: Option<&crate::args::Projection>,
+) -> Result<crate::exit::Exit> {
+    if let Some(a) = atomic {
+        a.commit()?;
+    }
+    for warning in projection.iter().flat_map(|p| p.unmatched()) {
+        output::error_line(format_args!("{warning}"));
+    }
+    Ok(crate::exit::Exit::Success)
+}

@@ -6,9 +6,8 @@
 
 use crate::args::InputArgs;
 use crate::exit::Exit;
-use crate::formats::tfrecord_out::{reshape, untouched_unless, Plan, Sharding};
+use crate::formats::tfrecord_out::{untouched_unless, Sharding};
 use crate::output::Ctx;
-use crate::pipeline::batches::{Range, Reading};
 use anyhow::Result;
 use clap::Args;
 use std::io::Write;
@@ -35,26 +34,13 @@ pub(crate) struct ReshardArgs {
 pub(crate) fn run(args: &ReshardArgs, ctx: &Ctx) -> Result<Exit> {
     let sharding = args.reshape.sharding.sharding();
     let inputs = args.input.expand()?;
-    let reading = Reading {
-        open: &args.input.options(),
-        types: untouched_unless(args.reshape.filter.get().is_some()),
-        jobs: args.reshape.jobs.for_inputs(&inputs),
-        range: Range::default(),
-        sample: None,
-        probe_limit: false,
-        filter: args.reshape.filter.get(),
-    };
-    let plan = Plan {
-        inputs: &inputs,
-        reading: &reading,
-        jobs: args.reshape.jobs.get(),
-        route: None,
-        outputs: vec![args.output.clone()],
-        sharding,
-        compression: args.reshape.sharding.output.forced(),
-        strict: args.reshape.filter.strict,
-    };
-    let done = reshape(&plan, &|total| ctx.progress_pass(total))?;
+    let types = untouched_unless(args.reshape.filter.get().is_some());
+    let outputs = vec![args.output.clone()];
+    let done = args
+        .reshape
+        .reshape(&args.input, &inputs, types, None, outputs, &|total| {
+            ctx.progress_pass(total)
+        })?;
     let (records, shards) = done.outputs.first().copied().unwrap_or_default();
     let mut out = crate::output::stdout();
     let what = match sharding {

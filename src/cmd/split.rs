@@ -14,9 +14,8 @@
 
 use crate::args::InputArgs;
 use crate::exit::Exit;
-use crate::formats::tfrecord_out::{reshape, untouched_unless, Done, Plan};
+use crate::formats::tfrecord_out::{untouched_unless, Done};
 use crate::output::Ctx;
-use crate::pipeline::batches::{Range, Reading};
 use crate::pipeline::reshape::{Route, MAX_KEYS};
 use anyhow::{bail, Result};
 use clap::Args;
@@ -104,26 +103,11 @@ pub(crate) fn run(args: &SplitArgs, ctx: &Ctx) -> Result<Exit> {
     // --by decodes the feature: the dataset's first record decides the
     // type (Example or SequenceExample); without it nothing is decoded.
     let types = untouched_unless(args.by.is_some() || args.reshape.filter.get().is_some());
-    let reading = Reading {
-        open: &args.input.options(),
-        types,
-        jobs: args.reshape.jobs.for_inputs(&inputs),
-        range: Range::default(),
-        sample: None,
-        probe_limit: false,
-        filter: args.reshape.filter.get(),
-    };
-    let plan = Plan {
-        inputs: &inputs,
-        reading: &reading,
-        jobs: args.reshape.jobs.get(),
-        route: Some(&route),
-        outputs,
-        sharding: args.reshape.sharding.sharding(),
-        compression: args.reshape.sharding.output.forced(),
-        strict: args.reshape.filter.strict,
-    };
-    let done = reshape(&plan, &|total| ctx.progress_pass(total))?;
+    let done = args
+        .reshape
+        .reshape(&args.input, &inputs, types, Some(&route), outputs, &|total| {
+            ctx.progress_pass(total)
+        })?;
     let mut out = crate::output::stdout();
     report(&mut out, args, &route, &done)?;
     out.flush()?;

@@ -191,15 +191,7 @@ pub(crate) fn run(args: &ToCsvArgs, ctx: &Ctx) -> Result<Exit> {
         // The rows before the damage are out (on stdout); a file is not kept.
         return Err(e);
     }
-    if let Some(a) = atomic {
-        a.commit()?;
-    }
-    if let Some(p) = &projection {
-        for warning in p.unmatched() {
-            output::error_line(format_args!("{warning}"));
-        }
-    }
-    Ok(Exit::Success)
+    super::commit_and_warn(atomic, projection.as_ref())
 }
 
 /// The warnings about the columns: those left out by `--lists omit`, the

@@ -13,7 +13,7 @@ use crate::example::Format;
 use crate::example::{self, Decoder, Keep, Look, Out};
 use crate::exit::Exit;
 use crate::io::{AtomicOutput, Compression};
-use crate::output::{self, Ctx};
+use crate::output::Ctx;
 use crate::pipeline;
 use crate::pipeline::batches::{self, decode_error, Render, Rendered};
 use crate::pipeline::Output as _;
@@ -107,13 +107,5 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         result?;
         flushed?;
     }
-    if let Some(a) = atomic {
-        a.commit()?;
-    }
-    if let Some(p) = &projection {
-        for warning in p.unmatched() {
-            output::error_line(format_args!("{warning}"));
-        }
-    }
-    Ok(Exit::Success)
+    super::commit_and_warn(atomic, projection.as_ref())
 }
