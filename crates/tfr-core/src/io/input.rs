@@ -8,7 +8,9 @@ use std::path::PathBuf;
 /// One input named on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
+    /// Standard input (`-`).
     Stdin,
+    /// A local file.
     Path(PathBuf),
     /// An object in a store or on a web server: `s3://`, `gs://`, `az://`,
     /// `http(s)://` (see [`super::remote`]).
@@ -17,8 +19,11 @@ pub enum Input {
     /// their own (`--part K/N`, see `record::part`): the records that start
     /// there. Record numbers and byte offsets in messages count from `start`.
     Part {
+        /// The file or object the part is of.
         whole: Box<Input>,
+        /// The part's first byte.
         start: u64,
+        /// The byte after its last.
         end: u64,
     },
 }
