@@ -462,6 +462,7 @@ pub(crate) enum Command {
     ///   tfr report 'data/train-*' --sample 48 --seed 1 -o report.html
     ///   tfr report faces.tfrecord --image-feature face/raw -o faces.html
     #[command(verbatim_doc_comment)]
+    #[cfg(feature = "report")]
     Report(crate::cmd::report::ReportArgs),
 
     /// Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.

@@ -371,6 +371,7 @@ pub fn stats_merge(data: &[u8]) {
         let _ = crate::schema::tfdv::stats_file::write(s, true);
         let _ = crate::schema::tfdv::stats_file::write(s, false);
         let _ = crate::schema::tfdv::infer::infer(s).to_pbtxt();
+        #[cfg(feature = "report")]
         let _ = crate::report::html(&crate::report::Page {
             title: "fuzz",
             scan: s,

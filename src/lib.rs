@@ -21,7 +21,9 @@
 pub use tfr_core::{example, io, record};
 #[cfg(feature = "parquet")]
 pub use tfr_engine::columnar;
-pub use tfr_engine::{formats, pipeline, report, schema};
+#[cfg(feature = "report")]
+pub use tfr_engine::report;
+pub use tfr_engine::{formats, pipeline, schema};
 
 #[cfg(feature = "cli")]
 mod args;
@@ -180,6 +182,7 @@ mod cli_main {
             cli::Command::Extract(args) => cmd::extract::run(args, &ctx),
             cli::Command::Schema(args) => cmd::schema::run(args, &ctx),
             cli::Command::Stats(args) => cmd::stats::run(args, &ctx),
+            #[cfg(feature = "report")]
             cli::Command::Report(args) => cmd::report::run(args, &ctx),
             cli::Command::Validate(args) => cmd::validate::run(args, &ctx),
             cli::Command::Index(args) => cmd::index::run(args, &ctx),

@@ -11,6 +11,7 @@ pub(crate) mod from_parquet;
 #[cfg(feature = "wds")]
 pub(crate) mod from_wds;
 pub(crate) mod index;
+#[cfg(feature = "report")]
 pub(crate) mod report;
 pub(crate) mod reshard;
 pub(crate) mod schema;

@@ -17,5 +17,6 @@ pub(crate) use tfr_core::{example, io, record};
 pub mod columnar;
 pub mod formats;
 pub mod pipeline;
+#[cfg(feature = "report")]
 pub mod report;
 pub mod schema;
