@@ -277,18 +277,8 @@ fn outputs_thousands_of_shards_in_seconds() {
 fn outputs_missing_directories_are_made_and_removed_on_failure() {
     let dir = Dir::new();
     dir.write("in.tfrecord", &numbered(100));
-    dir.tfr(&[
-        "split",
-        "in.tfrecord",
-        "--ratio",
-        "train=9,eval=1",
-        "-o",
-        "out/{split}.tfrecord",
-        "--shards",
-        "4",
-    ])
-    .run()
-    .ok();
+    let split = "split in.tfrecord --ratio train=9,eval=1 -o out/{split}.tfrecord --shards 4";
+    dir.tfr(&split.split(' ').collect::<Vec<_>>()).run().ok();
     assert_eq!(std::fs::read_dir(dir.path("out")).unwrap().count(), 8);
     dir.tfr(&["reshard", "in.tfrecord", "-o", "a/b/train.tfrecord.gz", "--shards", "2"])
         .run()
