@@ -32,6 +32,7 @@ fn head_answers_at_once_on_a_slow_compressed_pipe() {
 }
 
 #[test]
+#[ignore = "slow: 300 inputs of 200 KB into a slow reader, peak memory measured: cargo test -- --include-ignored"]
 fn many_inputs_into_a_slow_reader_stay_bounded() {
     if !std::path::Path::new("/usr/bin/time").exists() {
         return skip_or_fail("GNU time (/usr/bin/time) is not installed");

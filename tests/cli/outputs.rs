@@ -233,6 +233,7 @@ fn numbered(n: usize) -> Vec<u8> {
 /// "Too many open files".
 #[cfg(unix)]
 #[test]
+#[ignore = "slow: 600 shards written twice under a 128-descriptor limit: cargo test -- --include-ignored"]
 fn outputs_many_shards_under_a_low_descriptor_limit() {
     let dir = Dir::new();
     dir.write("in.tfrecord", &numbered(1200));

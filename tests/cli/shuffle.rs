@@ -89,6 +89,7 @@ fn shuffle_is_a_permutation_the_same_per_seed_and_for_any_jobs() {
 }
 
 #[test]
+#[ignore = "slow: 24 MB and two 5 MiB records shuffled through temporary files several times: cargo test -- --include-ignored"]
 fn spilling_beyond_memory_gives_the_same_order_and_leaves_nothing() {
     let dir = Dir::new();
     // 24 MB of records: over a 16M budget, well under 1G; two of 5 MiB
@@ -413,6 +414,7 @@ fn ten_times_memory_is_shuffled_uniformly_in_bounded_memory() {
 }
 
 #[test]
+#[ignore = "slow: 600 gzip shards written, peak memory measured: cargo test -- --include-ignored"]
 fn many_gzip_shards_stay_within_the_memory_bound() {
     if !Path::new("/usr/bin/time").exists() {
         return skip_or_fail("GNU time (/usr/bin/time) is not installed");
