@@ -495,35 +495,21 @@ fn check_record(
     out: &mut Found,
 ) -> Result<()> {
     decoder.set_cpp_map_entries(true);
-    let checked = check_read(run, decoder, ty, payload, at, out);
-    decoder.set_cpp_map_entries(false);
-    checked
-}
-
-fn check_read(
-    run: &Run<'_>,
-    decoder: &mut Decoder,
-    ty: MessageType,
-    payload: &[u8],
-    at: (u32, u64, u64),
-    out: &mut Found,
-) -> Result<()> {
     let (ck, strict) = (run.ck, run.strict);
     let failed = |e: example::DecodeError| {
         let name = run.inputs.get(at.0 as usize).map(Input::display).unwrap_or_default();
         anyhow::anyhow!(without_raw_hint(e)).context(format!("{name}: record {} at byte {}", at.1, at.2))
     };
-    match ty {
-        MessageType::SequenceExample => {
-            let se = decoder.sequence_example(payload, strict).map_err(failed)?;
-            out.record(ck, se.context(), (at.0, at.1));
-        }
-        _ => {
-            let ex = decoder.example(payload, strict).map_err(failed)?;
-            out.record(ck, ex.features(), (at.0, at.1));
-        }
-    }
-    Ok(())
+    let checked = match ty {
+        MessageType::SequenceExample => decoder
+            .sequence_example(payload, strict)
+            .map(|se| out.record(ck, se.context(), (at.0, at.1))),
+        _ => decoder
+            .example(payload, strict)
+            .map(|ex| out.record(ck, ex.features(), (at.0, at.1))),
+    };
+    decoder.set_cpp_map_entries(false);
+    checked.map_err(failed)
 }
 
 fn without_raw_hint(e: example::DecodeError) -> String {
