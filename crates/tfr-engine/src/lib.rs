@@ -10,6 +10,8 @@
 //!   files, Parquet/Arrow outputs, TFRecord shards), one module each: its
 //!   options and its work, for a thin command to call.
 
+#![warn(missing_docs)]
+
 // The core's layers, under the names the engine's modules use.
 pub(crate) use tfr_core::{example, io, record};
 

@@ -55,7 +55,9 @@ pub const HUGE: usize = 4 << 20;
 /// `skip`, then read at most `limit`.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Range {
+    /// Records skipped first.
     pub skip: u64,
+    /// Records read at most after them.
     pub limit: Option<u64>,
 }
 
@@ -146,14 +148,19 @@ pub fn keeps(filter: &Where, decoder: &mut Decoder, record: &Record<'_>) -> Resu
 
 /// One record handed to a consumer, with what its input says about it.
 pub struct Record<'a> {
+    /// The payload.
     pub payload: &'a [u8],
     /// Its index and byte offset in its input.
     pub index: u64,
+    /// Its byte offset in its input.
     pub offset: u64,
     /// Its input: number (in the order given) and display name.
     pub input: u32,
+    /// Its input's display name.
     pub name: &'a str,
+    /// The type it is decoded as.
     pub ty: MessageType,
+    /// Whether the type was guessed (auto: unknown fields are an error).
     pub strict: bool,
     /// Its footer (the masked CRC-32C of `payload`) when the reader
     /// checked it: a consumer writing the record out frames it without
@@ -263,6 +270,7 @@ pub struct Batch<O> {
     pub strict: bool,
     /// The input: number and display name.
     pub input: u32,
+    /// Its display name.
     pub name: Arc<str>,
     /// Output already made by the reading thread (of a huge record); no records.
     done: Option<O>,

@@ -259,7 +259,9 @@ impl<'a, In> Sender<'a, In> {
 /// per-batch statistics). Outputs are recycled: `clear` empties one for
 /// reuse, keeping its capacity where it can.
 pub trait Output: Default + Send {
+    /// Whether it holds nothing to hand on.
     fn is_empty(&self) -> bool;
+    /// Empties it for reuse.
     fn clear(&mut self);
 }
 

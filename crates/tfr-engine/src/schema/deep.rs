@@ -535,13 +535,17 @@ impl Quantiles {
 /// Count, mean and sum of squared deviations from the mean.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Moments {
+    /// Values counted.
     pub n: u64,
+    /// Their mean.
     pub mean: f64,
+    /// The sum of squared deviations from the mean (Welford).
     pub m2: f64,
 }
 
 impl Moments {
     #[inline]
+    /// Adds one value.
     pub fn add(&mut self, v: f64) {
         self.n += 1;
         let d = v - self.mean;
@@ -549,6 +553,7 @@ impl Moments {
         self.m2 += d * (v - self.mean);
     }
 
+    /// Adds the values `o` counted (Chan et al.'s parallel update).
     pub fn merge(&mut self, o: &Moments) {
         if o.n == 0 {
             return;
@@ -579,13 +584,15 @@ impl Moments {
 pub struct Numeric {
     /// Finite values (NaN and infinities are counted by the caller).
     pub moments: Moments,
-    /// Zeros; quantiles of every value but NaN.
+    /// Zeros.
     pub zeros: u64,
+    /// Quantiles of every value but NaN.
     pub quantiles: Quantiles,
 }
 
 impl Numeric {
     #[inline]
+    /// Adds one value.
     pub fn add(&mut self, v: f64) {
         if v.is_finite() {
             self.moments.add(v);
@@ -642,11 +649,15 @@ pub struct Deep {
     pub counts: Quantiles,
     /// Feature lists: steps per record.
     pub steps: Quantiles,
+    /// int64 values.
     pub int: Numeric,
+    /// float values.
     pub float: Numeric,
     /// Bytes values: sizes, distinct count and most frequent values.
     pub sizes: Quantiles,
+    /// The distinct bytes values.
     pub unique: Distinct,
+    /// The most frequent bytes values.
     pub top: TopK,
 }
 
@@ -662,6 +673,7 @@ impl Deep {
         self.top.prune();
     }
 
+    /// Adds what `o` collected (another batch or input).
     pub fn merge(&mut self, o: &Deep) {
         self.counts.merge(&o.counts);
         self.steps.merge(&o.steps);
@@ -673,6 +685,7 @@ impl Deep {
     }
 
     #[inline]
+    /// Adds one bytes value: its size, hash and count.
     pub fn add_bytes(&mut self, v: &[u8]) {
         let h = value_hash(v);
         self.sizes.add(v.len() as f64);

@@ -46,7 +46,9 @@ pub fn kind_index(kind: Kind) -> Option<usize> {
 /// inputs were given) and record index within that input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Seen {
+    /// The input's number.
     pub input: u32,
+    /// The record's index in that input.
     pub record: u64,
 }
 
@@ -55,7 +57,9 @@ pub struct Seen {
 pub struct Counts {
     /// Occurrences counted.
     pub n: u64,
+    /// The smallest count.
     pub min: u64,
+    /// The largest count.
     pub max: u64,
 }
 
@@ -97,8 +101,11 @@ impl Counts {
 /// Statistics of int64 values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct IntStats {
+    /// Values.
     pub count: u64,
+    /// The smallest value.
     pub min: i64,
+    /// The largest value.
     pub max: i64,
 }
 
@@ -116,11 +123,17 @@ impl Default for IntStats {
 /// infinities, which are also counted).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FloatStats {
+    /// Values (NaN and infinities included).
     pub count: u64,
+    /// NaN values.
     pub nan: u64,
+    /// +infinity values.
     pub pos_inf: u64,
+    /// -infinity values.
     pub neg_inf: u64,
+    /// The smallest value that is not NaN.
     pub min: f32,
+    /// The largest value that is not NaN.
     pub max: f32,
 }
 
@@ -167,13 +180,17 @@ use crate::example::Keep;
 /// Statistics of bytes values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BytesStats {
+    /// Values.
     pub count: u64,
     /// Values that are valid UTF-8 (the empty value included).
     pub utf8: u64,
     /// Values of length 0 (not sniffed).
     pub empty: u64,
+    /// The shortest value's length.
     pub shortest: u64,
+    /// The longest value's length.
     pub longest: u64,
+    /// All values' lengths added up.
     pub total_len: u64,
     /// Non-empty values per [`Media`], in the order of [`Media::ALL`].
     pub media: [u64; 8],
@@ -239,6 +256,7 @@ impl BytesStats {
 /// Everything known about one feature (or one feature list).
 #[derive(Clone, Debug)]
 pub struct FeatureStats {
+    /// The feature's name.
     pub name: Box<str>,
     /// Records in which the key appears.
     pub present: u64,
@@ -253,8 +271,11 @@ pub struct FeatureStats {
     pub values: Counts,
     /// Feature lists only: steps per record.
     pub steps: Counts,
+    /// Its int64 values.
     pub int64: IntStats,
+    /// Its float values.
     pub float: FloatStats,
+    /// Its bytes values.
     pub bytes: BytesStats,
     /// The inputs (0-based, ascending) with at least one record holding the key.
     pub inputs: Vec<u32>,
@@ -486,6 +507,7 @@ pub struct Collector {
 }
 
 impl Collector {
+    /// An empty collector.
     pub fn new() -> Self {
         Collector::default()
     }

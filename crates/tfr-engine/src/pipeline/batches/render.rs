@@ -18,7 +18,9 @@ pub struct Render<'k, F> {
 /// the writer settles (`json::render::KindFix`; none unless kinds are tracked).
 #[derive(Default)]
 pub struct Rendered {
+    /// The rendered text.
     pub bytes: Vec<u8>,
+    /// Where the values of names not yet settled are, for the writer.
     pub notes: Vec<KindNote>,
 }
 

@@ -18,6 +18,7 @@ pub fn value_hash(v: &[u8]) -> u64 {
 
 impl Distinct {
     #[inline]
+    /// Adds a value by its [`value_hash`](super::value_hash).
     pub fn add_hash(&mut self, h: u64) {
         match &mut self.registers {
             Some(r) => hll_add(r, h),
@@ -39,6 +40,7 @@ impl Distinct {
         self.registers = Some(r);
     }
 
+    /// Adds the values `o` counted.
     pub fn merge(&mut self, o: &Distinct) {
         if let Some(or) = &o.registers {
             if self.registers.is_none() {
@@ -75,6 +77,7 @@ impl Distinct {
         est.round() as u64
     }
 
+    /// Whether the count is exact (not yet a HyperLogLog estimate).
     pub fn is_exact(&self) -> bool {
         self.registers.is_none()
     }

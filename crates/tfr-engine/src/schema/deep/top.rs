@@ -116,6 +116,7 @@ impl TopK {
         }
     }
 
+    /// Adds the counts of `o`.
     pub fn merge(&mut self, o: &TopK) {
         if o.sketch {
             self.become_sketch();

@@ -77,10 +77,12 @@ impl FeatureTable {
         v
     }
 
+    /// Names with statistics.
     pub fn len(&self) -> usize {
         self.stats.len()
     }
 
+    /// Whether there are none.
     pub fn is_empty(&self) -> bool {
         self.stats.is_empty()
     }

@@ -8,58 +8,81 @@
 /// `FeatureType` of schema.proto.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FeatureType {
+    /// `TYPE_UNKNOWN`.
     Unknown,
+    /// `BYTES`.
     Bytes,
+    /// `INT`.
     Int,
+    /// `FLOAT`.
     Float,
+    /// `STRUCT`.
     Struct,
 }
 
 /// `FeaturePresence`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Presence {
+    /// `min_fraction`: the least share of records holding the feature.
     pub min_fraction: Option<f64>,
+    /// `min_count`: the fewest records holding the feature.
     pub min_count: Option<i64>,
 }
 
 /// `ValueCount`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ValueCount {
+    /// `min`: the fewest values.
     pub min: Option<i64>,
+    /// `max`: the most values.
     pub max: Option<i64>,
 }
 
 /// `IntDomain`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct IntDomain {
+    /// `name` (of a top-level domain).
     pub name: Option<String>,
+    /// `min`.
     pub min: Option<i64>,
+    /// `max`.
     pub max: Option<i64>,
+    /// `is_categorical`.
     pub is_categorical: bool,
 }
 
 /// `FloatDomain`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FloatDomain {
+    /// `name`.
     pub name: Option<String>,
+    /// `min`.
     pub min: Option<f32>,
+    /// `max`.
     pub max: Option<f32>,
+    /// `disallow_nan`.
     pub disallow_nan: bool,
+    /// `disallow_inf`.
     pub disallow_inf: bool,
 }
 
 /// `StringDomain` (inline in a feature, or a top-level named one).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StringDomain {
+    /// `name`.
     pub name: Option<String>,
+    /// `value`: the values allowed.
     pub values: Vec<String>,
 }
 
 /// `BoolDomain`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BoolDomain {
+    /// `name`.
     pub name: Option<String>,
+    /// `true_value`.
     pub true_value: Option<String>,
+    /// `false_value`.
     pub false_value: Option<String>,
 }
 
@@ -69,9 +92,13 @@ pub enum Domain {
     /// `domain: "NAME"`: a top-level `string_domain` (resolved by
     /// [`Schema::string_domain`]).
     Named(String),
+    /// `int_domain`.
     Int(IntDomain),
+    /// `float_domain`.
     Float(FloatDomain),
+    /// `string_domain` (inline, or a top-level one by `domain: "NAME"`).
     String(StringDomain),
+    /// `bool_domain`.
     Bool(BoolDomain),
     /// Any other domain (image, URL, ...), by its field name: not checked.
     Other(String),
@@ -80,13 +107,17 @@ pub enum Domain {
 /// `Feature`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Feature {
+    /// `name`.
     pub name: String,
+    /// `type`.
     pub kind: FeatureType,
+    /// `presence`.
     pub presence: Option<Presence>,
     /// `value_count` (one of this or `shape`).
     pub value_count: Option<ValueCount>,
     /// `shape { dim { size: N } ... }`: the sizes.
     pub shape: Option<Vec<i64>>,
+    /// The value domain.
     pub domain: Option<Domain>,
     /// `distribution_constraints { min_domain_mass }`.
     pub min_domain_mass: Option<f64>,
@@ -107,14 +138,23 @@ pub struct Feature {
 /// `LifecycleStage` of schema.proto.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LifecycleStage {
+    /// `UNKNOWN_STAGE`.
     UnknownStage,
+    /// `PLANNED`.
     Planned,
+    /// `ALPHA`.
     Alpha,
+    /// `BETA`.
     Beta,
+    /// `PRODUCTION`.
     Production,
+    /// `DEPRECATED`.
     Deprecated,
+    /// `DEBUG_ONLY`.
     DebugOnly,
+    /// `DISABLED`.
     Disabled,
+    /// `VALIDATION_DERIVED`.
     ValidationDerived,
 }
 
@@ -176,18 +216,22 @@ impl Feature {
 /// `DatasetConstraints`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct DatasetConstraints {
+    /// `min_examples_count`.
     pub min_examples_count: Option<i64>,
     /// `(min_fraction_threshold, max_fraction_threshold)`.
     pub num_examples_drift_comparator: Option<(f64, f64)>,
+    /// `max_examples_count`.
     pub max_examples_count: Option<i64>,
 }
 
 /// `Schema`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Schema {
+    /// `feature`, in order.
     pub features: Vec<Feature>,
     /// Top-level `string_domain`s, referred to by `domain: "NAME"`.
     pub string_domains: Vec<StringDomain>,
+    /// `dataset_constraints`.
     pub dataset_constraints: Option<DatasetConstraints>,
     /// Top-level field names tfr keeps but does not check.
     pub ignored: Vec<String>,

@@ -70,29 +70,53 @@ use std::collections::{HashMap, HashSet};
 /// tensorflow_metadata).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum AnomalyKind {
+    /// TFDV's `SCHEMA_MISSING_COLUMN`.
     SchemaMissingColumn,
+    /// TFDV's `TYPE_NOT_PRESENT`.
     TypeNotPresent,
+    /// TFDV's `SCHEMA_NEW_COLUMN`.
     SchemaNewColumn,
+    /// TFDV's `LOW_FRACTION_PRESENT`.
     LowFractionPresent,
+    /// TFDV's `LOW_NUMBER_PRESENT`.
     LowNumberPresent,
+    /// TFDV's `UNEXPECTED_DATA_TYPE`.
     UnexpectedDataType,
+    /// TFDV's `MISSING_TYPE`.
     MissingType,
+    /// TFDV's `LOW_NUMBER_VALUES`.
     LowNumberValues,
+    /// TFDV's `HIGH_NUMBER_VALUES`.
     HighNumberValues,
+    /// TFDV's `INVALID_FEATURE_SHAPE`.
     InvalidFeatureShape,
+    /// TFDV's `INT_SMALL`.
     IntSmall,
+    /// TFDV's `INT_BIG`.
     IntBig,
+    /// TFDV's `FLOAT_SMALL`.
     FloatSmall,
+    /// TFDV's `FLOAT_BIG`.
     FloatBig,
+    /// TFDV's `FLOAT_NAN`.
     FloatNan,
+    /// TFDV's `FLOAT_INF`.
     FloatInf,
+    /// TFDV's `BOOL_SMALL_INT`.
     BoolSmallInt,
+    /// TFDV's `BOOL_BIG_INT`.
     BoolBigInt,
+    /// TFDV's `BOOL_UNEXPECTED_FLOAT`.
     BoolUnexpectedFloat,
+    /// TFDV's `BOOL_UNEXPECTED_STRING`.
     BoolUnexpectedString,
+    /// TFDV's `ENUM_UNEXPECTED_STRING`.
     EnumUnexpectedString,
+    /// TFDV's `ENUM_INVALID_UTF8`.
     EnumInvalidUtf8,
+    /// TFDV's `DATASET_LOW_NUM_EXAMPLES`.
     DatasetLowNumExamples,
+    /// TFDV's `DATASET_HIGH_NUM_EXAMPLES`.
     DatasetHighNumExamples,
 }
 
@@ -159,6 +183,7 @@ pub type Loc = (u32, u64);
 pub struct Anomaly {
     /// The feature, `None` for the dataset's.
     pub feature: Option<String>,
+    /// Which anomaly, as TFDV names it.
     pub kind: AnomalyKind,
     /// Records where it was seen (0 for the dataset-wide ones: missing
     /// column, presence, number of examples).
@@ -172,9 +197,11 @@ pub struct Anomaly {
 /// The result of [`validate`].
 #[derive(Clone, Debug, Default)]
 pub struct Report {
+    /// The payload type the records were read as.
     pub ty: Option<MessageType>,
     /// Records read, per input.
     pub per_input: Vec<u64>,
+    /// Records read in all.
     pub records: u64,
     /// Every anomaly, features in schema order (new features after them,
     /// in the order first seen), then the dataset's.
@@ -470,6 +497,7 @@ use found::Found;
 /// How [`validate`] reads.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
+    /// How the inputs are opened.
     pub open: record::OpenOptions,
     /// `None`: auto (the first record decides, see [`crate::example`]).
     pub ty: Option<MessageType>,
