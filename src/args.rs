@@ -214,13 +214,88 @@ pub(crate) struct OutputCompressionArg {
     /// Compression of the output [default: from OUT's name: .gz gzip, .zz
     /// or .zlib zlib, .snappy SNAPPY, else none].
     #[arg(long, value_enum, value_name = "KIND")]
-    pub(crate) output_compression: Option<Compression>,
+    pub(crate) output_compression: Option<CompressionKind>,
 }
 
 impl OutputCompressionArg {
     /// The compression of the output `path`: as forced, else from its name.
     pub(crate) fn of(&self, path: &std::path::Path) -> Compression {
-        Compression::for_output(path, self.output_compression)
+        Compression::for_output(path, self.forced())
+    }
+
+    /// The compression forced by the flag, if given.
+    pub(crate) fn forced(&self) -> Option<Compression> {
+        self.output_compression.map(Compression::from)
+    }
+}
+
+/// A compression the command line names for an output (`--output-compression`,
+/// `--salvage-compression`): tfr-core's [`Compression`], as a flag value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum CompressionKind {
+    /// Plain, not compressed.
+    None,
+    /// gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream.
+    Gzip,
+    /// zlib (TensorFlow: compression_type="ZLIB").
+    Zlib,
+    /// TensorFlow's SNAPPY stream (tf.data: compression_type="SNAPPY"):
+    /// blocks of raw snappy, each after its 4-byte big-endian length.
+    Snappy,
+}
+
+impl From<CompressionKind> for Compression {
+    fn from(k: CompressionKind) -> Compression {
+        match k {
+            CompressionKind::None => Compression::None,
+            CompressionKind::Gzip => Compression::Gzip,
+            CompressionKind::Zlib => Compression::Zlib,
+            CompressionKind::Snappy => Compression::Snappy,
+        }
+    }
+}
+
+/// `--format` of to-jsonl and from-jsonl: which JSON mapping (tfr-core's
+/// [`JsonFormat`](crate::example::json::JsonFormat), as a flag value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub(crate) enum JsonFormatArg {
+    /// The natural JSONL mapping: {"name": [v, ...], ...}.
+    #[default]
+    #[value(name = "json")]
+    Natural,
+    /// Protobuf's JSON mapping (json_format.MessageToJson, one line).
+    Protojson,
+}
+
+impl From<JsonFormatArg> for crate::example::json::JsonFormat {
+    fn from(f: JsonFormatArg) -> Self {
+        match f {
+            JsonFormatArg::Natural => Self::Natural,
+            JsonFormatArg::Protojson => Self::Protojson,
+        }
+    }
+}
+
+/// `--format` of cat and head: how a record is written (tfr-core's
+/// [`Format`](crate::example::Format), as a flag value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub(crate) enum FormatArg {
+    /// protobuf text format, as Python's text_format.MessageToString prints it.
+    #[default]
+    Text,
+    /// The JSONL mapping (as to-jsonl), one line per record, no comment lines.
+    Json,
+    /// Protobuf's JSON mapping (json_format.MessageToJson), one line per record.
+    Protojson,
+}
+
+impl From<FormatArg> for crate::example::Format {
+    fn from(f: FormatArg) -> Self {
+        match f {
+            FormatArg::Text => Self::Text,
+            FormatArg::Json => Self::Json,
+            FormatArg::Protojson => Self::Protojson,
+        }
     }
 }
 
@@ -505,6 +580,70 @@ impl ShortArgs {
             max_bytes: default(self.max_bytes, MAX_BYTES),
             max_values: default(self.max_values, MAX_VALUES),
         })
+    }
+}
+
+/// Which features of which records a conversion takes (to-jsonl, to-csv):
+/// `--features`/`--exclude`, the record range, `--where`.
+#[derive(Args, Debug, Clone, Default)]
+pub(crate) struct PickArgs {
+    #[command(flatten)]
+    pub(crate) select: FeatureArgs,
+
+    #[command(flatten)]
+    pub(crate) range: RangeArgs,
+
+    #[command(flatten)]
+    pub(crate) filter: WhereArg,
+}
+
+/// How reshard and split write their shards: the sharding flags,
+/// `--where`, `--jobs`.
+#[derive(Args, Debug, Clone)]
+pub(crate) struct ReshapeArgs {
+    #[command(flatten)]
+    pub(crate) sharding: ShardingArgs,
+
+    #[command(flatten)]
+    pub(crate) filter: WhereArg,
+
+    #[command(flatten)]
+    pub(crate) jobs: JobsArg,
+}
+
+impl ReshapeArgs {
+    /// The whole of reshard's or split's work: every record of `inputs`
+    /// (decoded as `types` says) to its group's output of `outputs`, by
+    /// `route` (split), in the shards and compression the flags ask for.
+    pub(crate) fn reshape(
+        &self,
+        input: &InputArgs,
+        inputs: &[crate::io::Input],
+        types: crate::pipeline::batches::Types,
+        route: Option<&crate::pipeline::reshape::Route>,
+        outputs: Vec<std::path::PathBuf>,
+        progress: crate::formats::tfrecord_out::Progress<'_>,
+    ) -> anyhow::Result<crate::formats::tfrecord_out::Done> {
+        let reading = crate::pipeline::batches::Reading {
+            open: &input.options(),
+            types,
+            jobs: self.jobs.for_inputs(inputs),
+            range: crate::pipeline::batches::Range::default(),
+            sample: None,
+            probe_limit: false,
+            filter: self.filter.get(),
+        };
+        let plan = crate::formats::tfrecord_out::Plan {
+            inputs,
+            reading: &reading,
+            jobs: self.jobs.get(),
+            route,
+            outputs,
+            sharding: self.sharding.sharding(),
+            compression: self.sharding.output.forced(),
+            strict: self.filter.strict,
+        };
+        crate::formats::tfrecord_out::reshape(&plan, progress)
     }
 }
 

@@ -462,6 +462,7 @@ pub(crate) enum Command {
     ///   tfr report 'data/train-*' --sample 48 --seed 1 -o report.html
     ///   tfr report faces.tfrecord --image-feature face/raw -o faces.html
     #[command(verbatim_doc_comment)]
+    #[cfg(feature = "report")]
     Report(crate::cmd::report::ReportArgs),
 
     /// Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.
@@ -620,11 +621,11 @@ impl Command {
             Command::Cat(a) => Some(&a.filter),
             Command::Head(a) => Some(&a.filter),
             Command::Count(a) => Some(&a.filter),
-            Command::ToJsonl(a) => Some(&a.filter),
-            Command::Reshard(a) => Some(&a.filter),
-            Command::Split(a) => Some(&a.filter),
+            Command::ToJsonl(a) => Some(&a.pick.filter),
+            Command::Reshard(a) => Some(&a.reshape.filter),
+            Command::Split(a) => Some(&a.reshape.filter),
             #[cfg(feature = "csv")]
-            Command::ToCsv(a) => Some(&a.filter),
+            Command::ToCsv(a) => Some(&a.pick.filter),
             #[cfg(feature = "wds")]
             Command::ToWds(a) => Some(&a.filter),
             Command::Extract(a) => Some(&a.filter),

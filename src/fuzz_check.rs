@@ -346,7 +346,7 @@ fn saved_base() -> &'static (String, Vec<String>) {
 /// as every output (the saved JSON, TFDV's statistics, an inferred schema,
 /// the report page) without a panic.
 pub fn stats_merge(data: &[u8]) {
-    use serde_json::{json, Value};
+    use serde_json::Value;
     let (base, places) = saved_base();
     let mut doc: Value = serde_json::from_str(base).expect("base JSON");
     for step in data.chunks_exact(3) {
@@ -354,60 +354,7 @@ pub fn stats_merge(data: &[u8]) {
         let Some(slot) = doc.pointer_mut(place) else {
             continue;
         };
-        let hostile = match step[2] % 25 {
-            0 => json!(0),
-            1 => json!(1),
-            2 => json!(-1),
-            3 => json!(1e-9),
-            4 => json!(0.5),
-            5 => json!(u64::MAX),
-            6 => json!(1u64 << 44),
-            7 => json!((1u64 << 44) + 1),
-            8 => json!(i64::MIN),
-            9 => json!(1e308),
-            10 => json!(-1e308),
-            11 => json!("NaN"),
-            12 => json!("Infinity"),
-            13 => json!("-Infinity"),
-            14 => json!("x"),
-            15 => Value::Null,
-            16 => json!(true),
-            17 => json!([]),
-            18 => json!({}),
-            19 => json!([0, 0, 0]),
-            20 => json!("AAAA"),
-            // One centroid of almost no weight (a panic in the tdigest crate).
-            23 => json!([{"mean": 1.0, "weight": 1e-9}]),
-            // A list grows by a copy of its first element; a number
-            // doubles; anything else goes.
-            21 => match slot {
-                Value::Array(a) if !a.is_empty() => {
-                    let first = a[0].clone();
-                    a.push(first);
-                    continue;
-                }
-                Value::Number(n) => json!(n.as_f64().unwrap_or(0.0) * 2.0),
-                _ => continue,
-            },
-            22 => match slot {
-                Value::Number(n) => json!(n.as_u64().map_or(0, |n| n.wrapping_add(1))),
-                _ => continue,
-            },
-            _ => match slot {
-                Value::Object(m) => {
-                    if let Some(k) = m.keys().next().cloned() {
-                        m.remove(&k);
-                    }
-                    continue;
-                }
-                Value::Array(a) => {
-                    a.pop();
-                    continue;
-                }
-                _ => continue,
-            },
-        };
-        *slot = hostile;
+        hostile_edit(slot, step[2]);
     }
     let text = doc.to_string();
     let Ok(part) = crate::schema::saved::from_json(&text, 1) else {
@@ -424,6 +371,7 @@ pub fn stats_merge(data: &[u8]) {
         let _ = crate::schema::tfdv::stats_file::write(s, true);
         let _ = crate::schema::tfdv::stats_file::write(s, false);
         let _ = crate::schema::tfdv::infer::infer(s).to_pbtxt();
+        #[cfg(feature = "report")]
         let _ = crate::report::html(&crate::report::Page {
             title: "fuzz",
             scan: s,
@@ -433,6 +381,66 @@ pub fn stats_merge(data: &[u8]) {
             notes: &[],
         });
     }
+}
+
+/// Puts the hostile value `pick` chooses in `slot` of the saved JSON (or
+/// grows, shrinks or nudges what is there).
+fn hostile_edit(slot: &mut serde_json::Value, pick: u8) {
+    use serde_json::{json, Value};
+    let hostile = match pick % 25 {
+        0 => json!(0),
+        1 => json!(1),
+        2 => json!(-1),
+        3 => json!(1e-9),
+        4 => json!(0.5),
+        5 => json!(u64::MAX),
+        6 => json!(1u64 << 44),
+        7 => json!((1u64 << 44) + 1),
+        8 => json!(i64::MIN),
+        9 => json!(1e308),
+        10 => json!(-1e308),
+        11 => json!("NaN"),
+        12 => json!("Infinity"),
+        13 => json!("-Infinity"),
+        14 => json!("x"),
+        15 => Value::Null,
+        16 => json!(true),
+        17 => json!([]),
+        18 => json!({}),
+        19 => json!([0, 0, 0]),
+        20 => json!("AAAA"),
+        // One centroid of almost no weight (a panic in the tdigest crate).
+        23 => json!([{"mean": 1.0, "weight": 1e-9}]),
+        // A list grows by a copy of its first element; a number
+        // doubles; anything else goes.
+        21 => match slot {
+            Value::Array(a) if !a.is_empty() => {
+                let first = a[0].clone();
+                a.push(first);
+                return;
+            }
+            Value::Number(n) => json!(n.as_f64().unwrap_or(0.0) * 2.0),
+            _ => return,
+        },
+        22 => match slot {
+            Value::Number(n) => json!(n.as_u64().map_or(0, |n| n.wrapping_add(1))),
+            _ => return,
+        },
+        _ => match slot {
+            Value::Object(m) => {
+                if let Some(k) = m.keys().next().cloned() {
+                    m.remove(&k);
+                }
+                return;
+            }
+            Value::Array(a) => {
+                a.pop();
+                return;
+            }
+            _ => return,
+        },
+    };
+    *slot = hostile;
 }
 
 #[cfg(test)]

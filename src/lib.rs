@@ -9,21 +9,21 @@
 //!   decoders, text format, the JSONL mapping both ways).
 //! - `tfr-engine`: [`pipeline`] (the ordered worker pool), [`schema`]
 //!   (statistics, schemas, anomalies), [`report`], `columnar` (feature
-//!   `parquet`: records as Arrow columns and back).
+//!   `parquet`: records as Arrow columns and back), [`formats`] (the
+//!   conversion formats: WebDataset, JSON lines, CSV, files, Parquet/Arrow
+//!   outputs, TFRecord shards, one module each).
 //! - this crate: with the default `cli` feature, the command line on top:
 //!   shared arguments, terminal output, one module per subcommand, and
 //!   [`main_entry`], all the `tfr` binary calls.
-//! - [`formats`]: the conversion formats (WebDataset, JSON lines, CSV,
-//!   files, Parquet/Arrow outputs, TFRecord shards), one module each.
 //!
 //! The libraries' modules are re-exported here under their old paths.
 
 pub use tfr_core::{example, io, record};
 #[cfg(feature = "parquet")]
 pub use tfr_engine::columnar;
-pub use tfr_engine::{pipeline, report, schema};
-
-pub mod formats;
+#[cfg(feature = "report")]
+pub use tfr_engine::report;
+pub use tfr_engine::{formats, pipeline, schema};
 
 #[cfg(feature = "cli")]
 mod args;
@@ -61,8 +61,10 @@ mod cli_main {
         // files, open uploads), exit 2 at once, from any thread. Unwinding
         // could leave the other threads waiting for the one that panicked.
         std::panic::set_hook(Box::new(|info| {
-            // A panic that `exit::catch_panic` turns into an error.
-            if crate::exit::panic_is_caught() {
+            // A panic that Arrow IPC's reader makes of damaged input, which
+            // from-arrow catches and turns into an error.
+            #[cfg(feature = "parquet")]
+            if crate::formats::columnar_in::panic_is_caught() {
                 return;
             }
             let what = info.to_string().replace('\n', ": ");
@@ -180,6 +182,7 @@ mod cli_main {
             cli::Command::Extract(args) => cmd::extract::run(args, &ctx),
             cli::Command::Schema(args) => cmd::schema::run(args, &ctx),
             cli::Command::Stats(args) => cmd::stats::run(args, &ctx),
+            #[cfg(feature = "report")]
             cli::Command::Report(args) => cmd::report::run(args, &ctx),
             cli::Command::Validate(args) => cmd::validate::run(args, &ctx),
             cli::Command::Index(args) => cmd::index::run(args, &ctx),
@@ -189,9 +192,13 @@ mod cli_main {
             #[cfg(feature = "parquet")]
             cli::Command::ToArrow(args) => cmd::to_arrow::run(args, &ctx),
             #[cfg(feature = "parquet")]
-            cli::Command::FromParquet(args) => cmd::from_parquet::run(args, cmd::from_parquet::Format::Parquet, &ctx),
+            cli::Command::FromParquet(args) => {
+                cmd::from_parquet::run(args, crate::formats::columnar_in::Format::Parquet, &ctx)
+            }
             #[cfg(feature = "parquet")]
-            cli::Command::FromArrow(args) => cmd::from_parquet::run(args, cmd::from_parquet::Format::Arrow, &ctx),
+            cli::Command::FromArrow(args) => {
+                cmd::from_parquet::run(args, crate::formats::columnar_in::Format::Arrow, &ctx)
+            }
         }
     }
 }

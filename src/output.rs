@@ -56,6 +56,7 @@ impl Ctx {
     }
 
     /// [`progress_pass`](Self::progress_pass) with a [`LazyProgress`].
+    #[cfg(feature = "parquet")]
     pub(crate) fn lazy_pass(&self, total: Option<u64>) -> Box<dyn Fn(u64, u64) + Sync + '_> {
         let bar = LazyProgress::new(self, total);
         Box::new(move |bytes, records| bar.update(bytes, records))

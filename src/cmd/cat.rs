@@ -1,6 +1,6 @@
 //! `tfr cat` and `tfr head`: print records (head is cat with a limit).
 
-use crate::args::{FeatureArgs, InputArgs, JobsArg, PayloadType, RangeArgs, ShortArgs, WhereArg};
+use crate::args::{FeatureArgs, FormatArg, InputArgs, JobsArg, PayloadType, RangeArgs, ShortArgs, WhereArg};
 use crate::example::json::render::{KindFix, KindTable, Tracking};
 use crate::example::{self, Decoder, Format, Keep, Look, MessageType, Out};
 use crate::exit::Exit;
@@ -20,8 +20,8 @@ pub(crate) struct PrintArgs {
     pub(crate) input: InputArgs,
 
     /// Output format.
-    #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
-    pub(crate) format: Format,
+    #[arg(long, short = 'f', value_enum, default_value_t = FormatArg::Text)]
+    pub(crate) format: FormatArg,
 
     /// Payload type.
     #[arg(long = "type", short = 't', value_enum, default_value_t = PayloadType::Auto, value_name = "TYPE")]
@@ -41,7 +41,7 @@ impl PrintArgs {
         let projection = self.select.projection();
         let keep = |key: &str| projection.as_ref().is_none_or(|p| p.keeps(key));
         let style = Style {
-            format: self.format,
+            format: self.format.into(),
             look: Look {
                 short: self.short.shorten(),
                 keep: projection.is_some().then_some(&keep as Keep<'_>),
@@ -238,30 +238,25 @@ fn print_first(
     let filter = head.filter.get();
     let progress = print_progress(ctx);
     let mut printed = 0u64;
-    let mut buf = Vec::with_capacity(64 * 1024);
-    // A long rendering goes out as it is made (a megabyte at a time).
-    let mut sink = |bytes: &[u8]| out.write_all(bytes);
-    let mut decoder = Decoder::default();
     let table = KindTable::new();
-    let track = matches!(style.format, Format::Json);
-    let mut fix = KindFix::new(&table);
+    let mut printer = Printer {
+        out,
+        buf: Vec::with_capacity(64 * 1024),
+        decoder: Decoder::default(),
+        track: matches!(style.format, Format::Json),
+        table: &table,
+        fix: KindFix::new(&table),
+    };
     for input in inputs {
         let mut reader = args.input.open(input)?;
         let name = input.display();
         let strict = args.payload == PayloadType::Auto;
         let mut ty = args.payload.fixed();
-        while filter.is_none() && to_skip > 0 {
-            if reader
-                .skip_record()
-                .map_err(|e| record::read_error(input, e))?
-                .is_none()
-            {
-                break;
+        if filter.is_none() {
+            to_skip = skip_records(&mut reader, input, to_skip)?;
+            if to_skip > 0 {
+                continue;
             }
-            to_skip -= 1;
-        }
-        if filter.is_none() && to_skip > 0 {
-            continue;
         }
         while let Some(rec) = reader.next_record().map_err(|e| record::read_error(input, e))? {
             let t = match ty {
@@ -273,18 +268,18 @@ fn print_first(
                     t
                 }
             };
+            let record = batches::Record {
+                payload: rec.data,
+                index: rec.index,
+                offset: rec.offset,
+                input: 0,
+                name: &name,
+                ty: t,
+                strict,
+                crc: rec.crc,
+            };
             if let Some(f) = filter {
-                let record = batches::Record {
-                    payload: rec.data,
-                    index: rec.index,
-                    offset: rec.offset,
-                    input: 0,
-                    name: &name,
-                    ty: t,
-                    strict,
-                    crc: rec.crc,
-                };
-                if !batches::keeps(f, &mut decoder, &record)? {
+                if !batches::keeps(f, &mut printer.decoder, &record)? {
                     continue;
                 }
                 if to_skip > 0 {
@@ -292,38 +287,7 @@ fn print_first(
                     continue;
                 }
             }
-            buf.clear();
-            let label = Label {
-                name: &name,
-                index: rec.index,
-            };
-            // The JSONL mapping tracks kinds across records (see cat): a
-            // record of up to 4 MiB is rendered whole and its line fixed;
-            // a larger one goes out as it is made, its values of names not
-            // seen before written typed.
-            let whole = rec.data.len() <= WHOLE;
-            let mut tracking = track.then(|| Tracking::new(&table, Vec::new(), whole));
-            match tracking.as_mut() {
-                Some(tracking) if whole => {
-                    let mut o = Out::new(&mut buf).tracking_kinds(tracking);
-                    let rendered = render(&mut decoder, style, t, strict, &label, rec.data, &mut o);
-                    rendered.map_err(|e| decode_error(&name, rec.index, rec.offset, e))?;
-                    sink(fix.fix(&buf, &tracking.notes)).context("writing output")?;
-                }
-                mut tracking => {
-                    let mut spilling = Out::spilling(&mut buf, &mut sink);
-                    if let Some(tracking) = tracking.as_deref_mut() {
-                        spilling = spilling.tracking_kinds(tracking);
-                    }
-                    let rendered = render(&mut decoder, style, t, strict, &label, rec.data, &mut spilling);
-                    spilling.finish().context("writing output")?;
-                    rendered.map_err(|e| decode_error(&name, rec.index, rec.offset, e))?;
-                    sink(&buf).context("writing output")?;
-                    if let Some(tracking) = tracking {
-                        fix.fix(&[], &tracking.notes);
-                    }
-                }
-            }
+            printer.print(style, &record)?;
             printed += 1;
             if printed & 0xfff == 0 {
                 progress.update(reader.offset(), printed);
@@ -334,4 +298,72 @@ fn print_first(
         }
     }
     Ok(Exit::Success)
+}
+
+/// Skips up to `n` records of `reader`; the number left to skip (after
+/// the input's end).
+fn skip_records(reader: &mut record::RecordReader, input: &crate::io::Input, mut n: u64) -> Result<u64> {
+    while n > 0 {
+        if reader
+            .skip_record()
+            .map_err(|e| record::read_error(input, e))?
+            .is_none()
+        {
+            break;
+        }
+        n -= 1;
+    }
+    Ok(n)
+}
+
+/// What head keeps from record to record while it prints.
+struct Printer<'o, 't> {
+    out: &'o mut dyn Write,
+    buf: Vec<u8>,
+    decoder: Decoder,
+    /// The JSONL mapping: kinds tracked across records.
+    track: bool,
+    table: &'t KindTable,
+    fix: KindFix<'t>,
+}
+
+impl Printer<'_, '_> {
+    /// Prints one record. The JSONL mapping tracks kinds across records
+    /// (see cat): a record of up to 4 MiB is rendered whole and its line
+    /// fixed; a larger one goes out as it is made (a megabyte at a time),
+    /// its values of names not seen before written typed.
+    fn print(&mut self, style: &Style<'_>, rec: &batches::Record<'_>) -> Result<()> {
+        self.buf.clear();
+        let label = Label {
+            name: rec.name,
+            index: rec.index,
+        };
+        let failed = |e| decode_error(rec.name, rec.index, rec.offset, e);
+        let (t, strict, data) = (rec.ty, rec.strict, rec.payload);
+        let whole = data.len() <= WHOLE;
+        let mut tracking = self.track.then(|| Tracking::new(self.table, Vec::new(), whole));
+        let out = &mut *self.out;
+        let mut sink = |bytes: &[u8]| out.write_all(bytes);
+        match tracking.as_mut() {
+            Some(tracking) if whole => {
+                let mut o = Out::new(&mut self.buf).tracking_kinds(tracking);
+                render(&mut self.decoder, style, t, strict, &label, data, &mut o).map_err(failed)?;
+                sink(self.fix.fix(&self.buf, &tracking.notes)).context("writing output")?;
+            }
+            mut tracking => {
+                let mut spilling = Out::spilling(&mut self.buf, &mut sink);
+                if let Some(tracking) = tracking.as_deref_mut() {
+                    spilling = spilling.tracking_kinds(tracking);
+                }
+                let rendered = render(&mut self.decoder, style, t, strict, &label, data, &mut spilling);
+                spilling.finish().context("writing output")?;
+                rendered.map_err(failed)?;
+                sink(&self.buf).context("writing output")?;
+                if let Some(tracking) = tracking {
+                    self.fix.fix(&[], &tracking.notes);
+                }
+            }
+        }
+        Ok(())
+    }
 }

@@ -446,56 +446,18 @@ fn count_decoded(inputs: &[Input], args: &CountArgs, ctx: &Ctx) -> Result<Exit> 
         return Err(anyhow::anyhow!("{e:#}"));
     }
     if error.is_none() {
-        let unmatched = work.sought.unmatched();
-        if !unmatched.is_empty() {
-            if args.filter.strict {
-                return Err(UnmatchedNames {
-                    flag: "--by",
-                    names: unmatched,
-                }
-                .into());
-            }
-            for u in unmatched {
-                output::error_line(format_args!("warning: --by: {u}: every record counts as (missing)"));
-            }
-        }
+        said_unmatched(args, &work.sought)?;
     }
-    let mut out = output::stdout();
-    let written = (|| -> Result<()> {
-        match &args.by {
-            Some(name) => {
-                if total.other > 0 {
-                    output::error_line(format_args!(
-                        "warning: --by {}: more than {} distinct values (or {} MiB of them): the records of the \
-                         rest are counted as (other values)",
-                        output::escape_controls(name),
-                        MAX_KEYS,
-                        MAX_KEY_BYTES >> 20
-                    ));
-                }
-                write_by(&mut out, name, &total, args.json)?;
-            }
-            None => {
-                let rows: Vec<Row> = read
-                    .files
-                    .iter()
-                    .map(|&(i, _)| Row {
-                        name: inputs[i].display(),
-                        records: total.per_input.get(i).copied().unwrap_or(0),
-                        error: None,
-                    })
-                    .collect();
-                if args.json {
-                    write_json(&mut out, &rows, true)?;
-                } else if inputs.len() == 1 {
-                    writeln!(out, "{}", rows.first().map_or(0, |r| r.records))?;
-                } else {
-                    write_table(&mut out, &rows)?;
-                }
-            }
-        }
-        out.flush().context("writing output")
-    })();
+    let rows: Vec<Row> = read
+        .files
+        .iter()
+        .map(|&(i, _)| Row {
+            name: inputs[i].display(),
+            records: total.per_input.get(i).copied().unwrap_or(0),
+            error: None,
+        })
+        .collect();
+    let written = write_decoded(args, &total, &rows, inputs.len());
     match error {
         // What was counted before the damage, then the error.
         Some(e) => {
@@ -504,6 +466,54 @@ fn count_decoded(inputs: &[Input], args: &CountArgs, ctx: &Ctx) -> Result<Exit> 
         }
         None => output::keep_verdict(written, Exit::Success),
     }
+}
+
+/// `--by` names no record has: an error with `--strict`, else a warning each.
+fn said_unmatched(args: &CountArgs, sought: &Sought) -> Result<()> {
+    let unmatched = sought.unmatched();
+    if !unmatched.is_empty() {
+        if args.filter.strict {
+            return Err(UnmatchedNames {
+                flag: "--by",
+                names: unmatched,
+            }
+            .into());
+        }
+        for u in unmatched {
+            output::error_line(format_args!("warning: --by: {u}: every record counts as (missing)"));
+        }
+    }
+    Ok(())
+}
+
+/// What `count --where/--by` prints: the `--by` table, or the records per
+/// input (`rows`) of the `inputs` given.
+fn write_decoded(args: &CountArgs, total: &Tally, rows: &[Row], inputs: usize) -> Result<()> {
+    let mut out = output::stdout();
+    match &args.by {
+        Some(name) => {
+            if total.other > 0 {
+                output::error_line(format_args!(
+                    "warning: --by {}: more than {} distinct values (or {} MiB of them): the records of the \
+                     rest are counted as (other values)",
+                    output::escape_controls(name),
+                    MAX_KEYS,
+                    MAX_KEY_BYTES >> 20
+                ));
+            }
+            write_by(&mut out, name, total, args.json)?;
+        }
+        None => {
+            if args.json {
+                write_json(&mut out, rows, true)?;
+            } else if inputs == 1 {
+                writeln!(out, "{}", rows.first().map_or(0, |r| r.records))?;
+            } else {
+                write_table(&mut out, rows)?;
+            }
+        }
+    }
+    out.flush().context("writing output")
 }
 
 /// The `--by` rows: most records first, then by value.

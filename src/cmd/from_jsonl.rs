@@ -5,7 +5,7 @@
 //! an existing OUT is untouched (with `-o -` the records before the bad
 //! line were already sent).
 
-use crate::args::{alias_compression, JobsArg, OutputCompressionArg, PayloadType};
+use crate::args::{alias_compression, JobsArg, JsonFormatArg, OutputCompressionArg, PayloadType};
 use crate::example::json::{JsonFormat, Schema};
 use crate::example::MessageType;
 use crate::exit::Exit;
@@ -45,8 +45,8 @@ pub(crate) struct FromJsonlArgs {
     pub(crate) payload: PayloadType,
 
     /// Input form.
-    #[arg(long, short = 'f', value_enum, default_value_t = JsonFormat::Natural)]
-    pub(crate) format: JsonFormat,
+    #[arg(long, short = 'f', value_enum, default_value_t = JsonFormatArg::Natural)]
+    pub(crate) format: JsonFormatArg,
 
     /// A schema from `tfr schema --format json`: forces the kind (int64,
     /// float, bytes) of each feature it names; others are inferred.
@@ -69,8 +69,8 @@ pub(crate) struct FromJsonlArgs {
     /// kinds it reads as, and a warning per feature names the lines
     /// (TensorFlow parses a feature as one kind, so such a file fails its
     /// parse spec).
-    #[arg(long, value_enum, default_value_t = OnKindChange::Error, value_name = "WHAT")]
-    pub(crate) on_kind_change: OnKindChange,
+    #[arg(long, value_enum, default_value_t = OnKindChangeArg::Error, value_name = "WHAT")]
+    pub(crate) on_kind_change: OnKindChangeArg,
 
     #[command(flatten)]
     pub(crate) aux: crate::args::AuxSizeArg,
@@ -87,7 +87,7 @@ fn read_schema_file(path: &std::path::Path, aux: &crate::args::AuxSizeArg) -> Re
 }
 
 pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
-    let format = args.format;
+    let format: JsonFormat = args.format.into();
     let schema = match &args.schema {
         Some(path) => {
             if format == JsonFormat::Protojson {
@@ -122,7 +122,7 @@ pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         schema,
         ty,
         max_line_size: args.max_line_size,
-        on_kind_change: args.on_kind_change,
+        on_kind_change: args.on_kind_change.into(),
         workers: crate::pipeline::workers(jobs),
     };
     let progress = ctx.progress(None);
@@ -134,4 +134,22 @@ pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         output::error_line(format_args!("{line}"));
     }
     Ok(Exit::Success)
+}
+
+/// `--on-kind-change` (the format's [`OnKindChange`], as a flag value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum OnKindChangeArg {
+    /// Integers after floats become floats; other changes are errors.
+    Error,
+    /// Every line as it reads; a warning per feature.
+    Keep,
+}
+
+impl From<OnKindChangeArg> for OnKindChange {
+    fn from(o: OnKindChangeArg) -> OnKindChange {
+        match o {
+            OnKindChangeArg::Error => OnKindChange::Error,
+            OnKindChangeArg::Keep => OnKindChange::Keep,
+        }
+    }
 }

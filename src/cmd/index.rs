@@ -74,24 +74,7 @@ pub(crate) fn run(args: &IndexArgs, ctx: &Ctx) -> Result<Exit> {
             }
         }
     }
-    let targets = inputs
-        .iter()
-        .map(|i| index_path(i, args.out_dir.as_deref()))
-        .collect::<Result<Vec<_>>>()?;
-    let mut seen = std::collections::HashSet::new();
-    for t in &targets {
-        if !seen.insert(t) {
-            bail!(
-                "two inputs have the same index file {} (name them apart, or leave out --out-dir)",
-                crate::io::input::show_path(t)
-            );
-        }
-    }
-    if !args.check {
-        for t in &targets {
-            crate::io::same_file::refuse_input_as_output(&inputs, &[], t, "the index")?;
-        }
-    }
+    let targets = targets(&inputs, args)?;
     let progress = ctx.progress(crate::io::input::total_size(&inputs));
     let jobs = args.jobs.for_inputs(&inputs).min(inputs.len()).max(1);
     let mut results = Vec::with_capacity(inputs.len());
@@ -114,25 +97,53 @@ pub(crate) fn run(args: &IndexArgs, ctx: &Ctx) -> Result<Exit> {
         made.keep();
     }
     let mut exit = Exit::Success;
+    let written = print_results(results, &mut exit);
+    output::keep_verdict(written, exit)
+}
+
+/// The index file of each input, none of them twice, none (unless
+/// `--check`) an input.
+fn targets(inputs: &[Input], args: &IndexArgs) -> Result<Vec<PathBuf>> {
+    let targets = inputs
+        .iter()
+        .map(|i| index_path(i, args.out_dir.as_deref()))
+        .collect::<Result<Vec<_>>>()?;
+    let mut seen = std::collections::HashSet::new();
+    for t in &targets {
+        if !seen.insert(t) {
+            bail!(
+                "two inputs have the same index file {} (name them apart, or leave out --out-dir)",
+                crate::io::input::show_path(t)
+            );
+        }
+    }
+    if !args.check {
+        for t in &targets {
+            crate::io::same_file::refuse_input_as_output(inputs, &[], t, "the index")?;
+        }
+    }
+    Ok(targets)
+}
+
+/// A line per input on stdout (its error on stderr); `exit` raised to the
+/// worst of them.
+fn print_results(results: Vec<Result<Done>>, exit: &mut Exit) -> Result<()> {
     let mut out = output::stdout();
-    let written = (|| -> Result<()> {
-        for done in results {
-            match done {
-                Ok(Done::Written(name, n)) => writeln!(out, "{name}: {n} records")?,
-                Ok(Done::Matches(name, n)) => writeln!(out, "{name}: ok ({n} records)")?,
-                Ok(Done::Stale(name, why)) => {
-                    writeln!(out, "{name}: does not match: {why}")?;
-                    exit = exit.max(Exit::DamageFound);
-                }
-                Err(e) => {
-                    output::error_line(format_args!("{e:#}"));
-                    exit = exit.max(Exit::Error);
-                }
+    for done in results {
+        match done {
+            Ok(Done::Written(name, n)) => writeln!(out, "{name}: {n} records")?,
+            Ok(Done::Matches(name, n)) => writeln!(out, "{name}: ok ({n} records)")?,
+            Ok(Done::Stale(name, why)) => {
+                writeln!(out, "{name}: does not match: {why}")?;
+                *exit = (*exit).max(Exit::DamageFound);
+            }
+            Err(e) => {
+                output::error_line(format_args!("{e:#}"));
+                *exit = (*exit).max(Exit::Error);
             }
         }
-        out.flush().context("writing output")
-    })();
-    output::keep_verdict(written, exit)
+    }
+    out.flush().context("writing output")
 }
 
 /// Where the index of `input` goes: `INPUT.idx`, or `DIR/NAME.idx`.

@@ -11,6 +11,7 @@ pub(crate) mod from_parquet;
 #[cfg(feature = "wds")]
 pub(crate) mod from_wds;
 pub(crate) mod index;
+#[cfg(feature = "report")]
 pub(crate) mod report;
 pub(crate) mod reshard;
 pub(crate) mod schema;
@@ -177,4 +178,19 @@ pub(crate) fn anomaly_line(a: &Anomaly, names: &[String]) -> String {
         }
         None => format!("{what}: {} [{ty}]", a.detail),
     }
+}
+
+/// The end of a conversion to stdout or a file: the file (if any)
+/// committed, then the `--features` names that matched nothing said.
+pub(crate) fn commit_and_warn(
+    atomic: Option<crate::io::AtomicOutput>,
+    projection: Option<&crate::args::Projection>,
+) -> Result<crate::exit::Exit> {
+    if let Some(a) = atomic {
+        a.commit()?;
+    }
+    for warning in projection.iter().flat_map(|p| p.unmatched()) {
+        output::error_line(format_args!("{warning}"));
+    }
+    Ok(crate::exit::Exit::Success)
 }

@@ -80,14 +80,11 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
     }
     // The statistics and the gallery each read the inputs: a stream can
     // be read only once.
-    for input in &inputs {
-        let stream = input.is_stream();
-        if stream {
-            bail!(
-                "{}: tfr report reads its inputs twice (statistics, then the gallery) and cannot read a stream twice: save it to a file first",
-                input.display()
-            );
-        }
+    if let Some(input) = inputs.iter().find(|i| i.is_stream()) {
+        bail!(
+            "{}: tfr report reads its inputs twice (statistics, then the gallery) and cannot read a stream twice: save it to a file first",
+            input.display()
+        );
     }
     let scan_args = ScanArgs {
         input: &args.input,
@@ -111,14 +108,7 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
         .schema
         .as_ref()
         .map(|p| crate::io::input::escape_name(p.as_os_str().as_encoded_bytes()));
-    let title = args.title.clone().unwrap_or_else(|| {
-        let names: Vec<String> = inputs.iter().map(|i| i.display()).collect();
-        match names.len() {
-            0 => "no input".to_string(),
-            1..=3 => names.join(", "),
-            n => format!("{}, … ({n} files)", names[..2].join(", ")),
-        }
-    });
+    let title = args.title.clone().unwrap_or_else(|| default_title(&inputs));
     let page = report::html(&report::Page {
         title: &title,
         scan: &scan,
@@ -142,6 +132,17 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
     match damage {
         Some(e) => Err(e),
         None => Ok(Exit::Success),
+    }
+}
+
+/// The page's title without `--title`: the inputs' names (the first two
+/// and a count beyond three).
+fn default_title(inputs: &[crate::io::Input]) -> String {
+    let names: Vec<String> = inputs.iter().map(|i| i.display()).collect();
+    match names.len() {
+        0 => "no input".to_string(),
+        1..=3 => names.join(", "),
+        n => format!("{}, … ({n} files)", names[..2].join(", ")),
     }
 }
 

@@ -4,11 +4,10 @@
 //! also how files are merged and recompressed. The writing is
 //! [`crate::formats::tfrecord_out::reshape`] (shared with `tfr split`).
 
-use crate::args::{InputArgs, JobsArg, ShardingArgs};
+use crate::args::InputArgs;
 use crate::exit::Exit;
-use crate::formats::tfrecord_out::{reshape, untouched_unless, Plan, Sharding};
+use crate::formats::tfrecord_out::{untouched_unless, Sharding};
 use crate::output::Ctx;
-use crate::pipeline::batches::{Range, Reading};
 use anyhow::Result;
 use clap::Args;
 use std::io::Write;
@@ -29,38 +28,19 @@ pub(crate) struct ReshardArgs {
     pub(crate) output: PathBuf,
 
     #[command(flatten)]
-    pub(crate) sharding: ShardingArgs,
-
-    #[command(flatten)]
-    pub(crate) filter: crate::args::WhereArg,
-
-    #[command(flatten)]
-    pub(crate) jobs: JobsArg,
+    pub(crate) reshape: crate::args::ReshapeArgs,
 }
 
 pub(crate) fn run(args: &ReshardArgs, ctx: &Ctx) -> Result<Exit> {
-    let sharding = args.sharding.sharding();
+    let sharding = args.reshape.sharding.sharding();
     let inputs = args.input.expand()?;
-    let reading = Reading {
-        open: &args.input.options(),
-        types: untouched_unless(args.filter.get().is_some()),
-        jobs: args.jobs.for_inputs(&inputs),
-        range: Range::default(),
-        sample: None,
-        probe_limit: false,
-        filter: args.filter.get(),
-    };
-    let plan = Plan {
-        inputs: &inputs,
-        reading: &reading,
-        jobs: args.jobs.get(),
-        route: None,
-        outputs: vec![args.output.clone()],
-        sharding,
-        compression: args.sharding.output.output_compression,
-        strict: args.filter.strict,
-    };
-    let done = reshape(&plan, &|total| ctx.progress_pass(total))?;
+    let types = untouched_unless(args.reshape.filter.get().is_some());
+    let outputs = vec![args.output.clone()];
+    let done = args
+        .reshape
+        .reshape(&args.input, &inputs, types, None, outputs, &|total| {
+            ctx.progress_pass(total)
+        })?;
     let (records, shards) = done.outputs.first().copied().unwrap_or_default();
     let mut out = crate::output::stdout();
     let what = match sharding {

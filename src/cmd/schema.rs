@@ -191,6 +191,37 @@ fn table_row(
         row.push(count_range(&f.steps));
     }
     row.push(count_range(&f.values));
+    let (range, mut note) = value_ranges(f);
+    if f.no_kind > 0 {
+        note.push(format!("no kind {}", f.no_kind));
+    }
+    if f.is_conflict() {
+        note.push("! CONFLICT".to_string());
+        notes.push(format!("! {name}: kinds conflict: {}", kinds_first_seen(scan, f)));
+    }
+    if f.is_always_empty() {
+        note.push("! always empty".to_string());
+        empty.push(name.clone());
+    }
+    let absent = absent_in(f, scan);
+    if !absent.is_empty() {
+        let plural = if absent.len() == 1 { "" } else { "s" };
+        note.push(format!("! absent in {} file{plural}", absent.len()));
+        let names: Vec<&str> = absent.iter().map(|i| scan.files[*i].name.as_str()).collect();
+        notes.push(format!("! {name}: absent from {}", names.join(", ")));
+    }
+    row.push(if range.is_empty() {
+        "-".to_string()
+    } else {
+        range.join("; ")
+    });
+    row.push(note.join(", "));
+    row
+}
+
+/// A feature's value ranges (int64, float, bytes' lengths) and the notes on
+/// its values (NaN, infinities, media types, UTF-8).
+fn value_ranges(f: &FeatureStats) -> (Vec<String>, Vec<String>) {
     let mut range = Vec::new();
     let mut note = Vec::new();
     if f.int64.count > 0 {
@@ -225,29 +256,5 @@ fn table_row(
             note.push(format!("utf-8 {}", pct(b.utf8, b.count)));
         }
     }
-    if f.no_kind > 0 {
-        note.push(format!("no kind {}", f.no_kind));
-    }
-    if f.is_conflict() {
-        note.push("! CONFLICT".to_string());
-        notes.push(format!("! {name}: kinds conflict: {}", kinds_first_seen(scan, f)));
-    }
-    if f.is_always_empty() {
-        note.push("! always empty".to_string());
-        empty.push(name.clone());
-    }
-    let absent = absent_in(f, scan);
-    if !absent.is_empty() {
-        let plural = if absent.len() == 1 { "" } else { "s" };
-        note.push(format!("! absent in {} file{plural}", absent.len()));
-        let names: Vec<&str> = absent.iter().map(|i| scan.files[*i].name.as_str()).collect();
-        notes.push(format!("! {name}: absent from {}", names.join(", ")));
-    }
-    row.push(if range.is_empty() {
-        "-".to_string()
-    } else {
-        range.join("; ")
-    });
-    row.push(note.join(", "));
-    row
+    (range, note)
 }

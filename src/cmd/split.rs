@@ -12,11 +12,10 @@
 //! ([`crate::formats::tfrecord_out::reshape`]):
 //! all the outputs appear together, or none.
 
-use crate::args::{InputArgs, JobsArg, ShardingArgs};
+use crate::args::InputArgs;
 use crate::exit::Exit;
-use crate::formats::tfrecord_out::{reshape, untouched_unless, Done, Plan};
+use crate::formats::tfrecord_out::{untouched_unless, Done};
 use crate::output::Ctx;
-use crate::pipeline::batches::{Range, Reading};
 use crate::pipeline::reshape::{Route, MAX_KEYS};
 use anyhow::{bail, Result};
 use clap::Args;
@@ -53,13 +52,7 @@ pub(crate) struct SplitArgs {
     pub(crate) seed: u64,
 
     #[command(flatten)]
-    pub(crate) sharding: ShardingArgs,
-
-    #[command(flatten)]
-    pub(crate) filter: crate::args::WhereArg,
-
-    #[command(flatten)]
-    pub(crate) jobs: JobsArg,
+    pub(crate) reshape: crate::args::ReshapeArgs,
 }
 
 /// One `NAME=WEIGHT`.
@@ -109,27 +102,12 @@ pub(crate) fn run(args: &SplitArgs, ctx: &Ctx) -> Result<Exit> {
     let inputs = args.input.expand()?;
     // --by decodes the feature: the dataset's first record decides the
     // type (Example or SequenceExample); without it nothing is decoded.
-    let types = untouched_unless(args.by.is_some() || args.filter.get().is_some());
-    let reading = Reading {
-        open: &args.input.options(),
-        types,
-        jobs: args.jobs.for_inputs(&inputs),
-        range: Range::default(),
-        sample: None,
-        probe_limit: false,
-        filter: args.filter.get(),
-    };
-    let plan = Plan {
-        inputs: &inputs,
-        reading: &reading,
-        jobs: args.jobs.get(),
-        route: Some(&route),
-        outputs,
-        sharding: args.sharding.sharding(),
-        compression: args.sharding.output.output_compression,
-        strict: args.filter.strict,
-    };
-    let done = reshape(&plan, &|total| ctx.progress_pass(total))?;
+    let types = untouched_unless(args.by.is_some() || args.reshape.filter.get().is_some());
+    let done = args
+        .reshape
+        .reshape(&args.input, &inputs, types, Some(&route), outputs, &|total| {
+            ctx.progress_pass(total)
+        })?;
     let mut out = crate::output::stdout();
     report(&mut out, args, &route, &done)?;
     out.flush()?;

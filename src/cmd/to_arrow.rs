@@ -72,39 +72,33 @@ pub(crate) fn run(args: &ToArrowArgs, ctx: &Ctx) -> Result<Exit> {
         arrow_schema::ArrowError::IoError(_, e) => e,
         e => std::io::Error::other(e.to_string()),
     };
+    // The records converted into `sink`; an error, or no column planned,
+    // before the output is finished.
+    let convert_into = |sink: &mut (dyn FnMut(&Rows) -> std::io::Result<()> + Send)| -> Result<()> {
+        let (_, result) = batches::run(&inputs, &how, pipeline::workers(jobs), &convert, sink, &update);
+        progress.finish();
+        result?;
+        convert.nothing_planned_error().map_or(Ok(()), Err)
+    };
     if stream {
         let out = std::io::BufWriter::with_capacity(256 * 1024, std::io::stdout());
         let mut writer = StreamWriter::try_new(out, &schema).map_err(io_err)?;
         // The schema goes out at once: a reader knows the columns before
         // the first batch is ready.
         writer.flush().map_err(io_err)?;
-        let sink = |rows: &Rows| -> std::io::Result<()> {
+        convert_into(&mut |rows: &Rows| {
             if rows.batches.is_empty() {
                 return writer.flush().map_err(io_err);
             }
             rows.batches.iter().try_for_each(|b| writer.write(b).map_err(io_err))
-        };
-        let (_, result) = batches::run(&inputs, &how, pipeline::workers(jobs), &convert, sink, &update);
-        progress.finish();
+        })?;
         // The stream's end marker only after every record converted.
-        result?;
-        if let Some(e) = convert.nothing_planned_error() {
-            return Err(e);
-        }
         writer.finish().map_err(io_err)?;
         writer.into_inner().map_err(io_err)?.flush()?;
     } else {
         let out = AtomicOutput::create(&args.output, Compression::None)?;
         let mut writer = FileWriter::try_new(out, &schema)?;
-        let sink = |rows: &Rows| -> std::io::Result<()> {
-            rows.batches.iter().try_for_each(|b| writer.write(b).map_err(io_err))
-        };
-        let (_, result) = batches::run(&inputs, &how, pipeline::workers(jobs), &convert, sink, &update);
-        progress.finish();
-        result?;
-        if let Some(e) = convert.nothing_planned_error() {
-            return Err(e);
-        }
+        convert_into(&mut |rows: &Rows| rows.batches.iter().try_for_each(|b| writer.write(b).map_err(io_err)))?;
         writer.finish()?;
         writer.into_inner()?.commit()?;
     }

@@ -6,7 +6,7 @@
 //! JSON `tfr schema -f json` writes), which skips it. The rows go to
 //! stdout or through an [`AtomicOutput`] (`-o`).
 
-use crate::args::{AuxSizeArg, FeatureArgs, InputArgs, JobsArg, PayloadType, RangeArgs};
+use crate::args::{AuxSizeArg, InputArgs, JobsArg, PayloadType};
 use crate::example::MessageType;
 use crate::exit::Exit;
 use crate::formats::csv::{self as csv_out, columns_of, Lists};
@@ -42,8 +42,8 @@ pub(crate) struct ToCsvArgs {
 
     /// Features with more than one value in some record: a JSON array in
     /// the cell (json), or left out with a note (omit).
-    #[arg(long, value_enum, default_value_t = Lists::Json, value_name = "HOW")]
-    pub(crate) lists: Lists,
+    #[arg(long, value_enum, default_value_t = ListsArg::Json, value_name = "HOW")]
+    pub(crate) lists: ListsArg,
 
     /// For a spreadsheet: a text cell or feature name that begins with
     /// '=', '+', '-', '@', a tab, a carriage return or a NUL (which a
@@ -55,13 +55,7 @@ pub(crate) struct ToCsvArgs {
     pub(crate) safe_spreadsheet: bool,
 
     #[command(flatten)]
-    pub(crate) select: FeatureArgs,
-
-    #[command(flatten)]
-    pub(crate) range: RangeArgs,
-
-    #[command(flatten)]
-    pub(crate) filter: crate::args::WhereArg,
+    pub(crate) pick: crate::args::PickArgs,
 
     #[command(flatten)]
     pub(crate) aux: AuxSizeArg,
@@ -92,8 +86,8 @@ fn schema_doc(
     // With -n (and no --sample) the rows are the first skip + n
     // records (matches, with --where): the columns are theirs, and
     // the pass stops there, as the writing pass does.
-    let limit = match args.range.sample {
-        None => args.range.limit.map(|n| n.saturating_add(args.range.skip)),
+    let limit = match args.pick.range.sample {
+        None => args.pick.range.limit.map(|n| n.saturating_add(args.pick.range.skip)),
         Some(_) => None,
     };
     let opts = schema::Options {
@@ -103,19 +97,20 @@ fn schema_doc(
         workers: pipeline::workers(args.jobs.get()),
         // The columns chosen by --features are the ones tracked.
         keep: args
+            .pick
             .select
             .projection()
             .map(|p| schema::KeepShared(std::sync::Arc::new(move |key: &str| p.keeps(key)))),
         deep: false,
         light: false,
-        filter: args.filter.get().cloned().map(std::sync::Arc::new),
+        filter: args.pick.filter.get().cloned().map(std::sync::Arc::new),
     };
     let bar = output::LazyProgress::new(ctx, crate::io::input::total_size(inputs));
     let progress = |bytes, records| bar.update(bytes, records);
     let (scan, error) = schema::scan(inputs, &opts, &progress);
     bar.finish();
     let stopped = match error {
-        Some(e) if scan.stats.records <= args.range.skip => return Err(e),
+        Some(e) if scan.stats.records <= args.pick.range.skip => return Err(e),
         Some(e) => Some((e, scan.stats.records)),
         None => None,
     };
@@ -141,14 +136,14 @@ pub(crate) fn run(args: &ToCsvArgs, ctx: &Ctx) -> Result<Exit> {
             t.name()
         );
     }
-    let projection = args.select.projection();
+    let projection = args.pick.select.projection();
     let keep = |key: &str| projection.as_ref().is_none_or(|p| p.keeps(key));
     let (doc, stopped) = schema_doc(args, ctx, &inputs, fixed)?;
     let (schema_ty, all, lists) = columns_of(&doc).with_context(|| match &args.schema {
         Some(p) => format!("--schema {}", crate::io::input::show_path(p)),
         None => "the schema pass".to_string(),
     })?;
-    let (columns, omitted) = csv_out::choose(all, keep, args.lists);
+    let (columns, omitted) = csv_out::choose(all, keep, args.lists.into());
     warn_columns(args, &omitted, lists, columns.is_empty());
     let mut atomic = match &args.output {
         Some(path) if path.as_os_str() != "-" => Some(AtomicOutput::create(path, Compression::None)?),
@@ -168,11 +163,11 @@ pub(crate) fn run(args: &ToCsvArgs, ctx: &Ctx) -> Result<Exit> {
         };
         let open = args.input.options();
         let update = |bytes, records| progress.update(bytes, records);
-        let mut how = args.range.reading(&open, fixed, jobs);
+        let mut how = args.pick.range.reading(&open, fixed, jobs);
         how.types = Types::given(fixed.or(schema_ty), Types::Dataset);
-        how.filter = args.filter.get();
+        how.filter = args.pick.filter.get();
         if let Some((_, records)) = &stopped {
-            let before = records - args.range.skip;
+            let before = records - args.pick.range.skip;
             how.range.limit = Some(how.range.limit.map_or(before, |n| n.min(before)));
         }
         let workers = pipeline::workers(jobs);
@@ -196,15 +191,7 @@ pub(crate) fn run(args: &ToCsvArgs, ctx: &Ctx) -> Result<Exit> {
         // The rows before the damage are out (on stdout); a file is not kept.
         return Err(e);
     }
-    if let Some(a) = atomic {
-        a.commit()?;
-    }
-    if let Some(p) = &projection {
-        for warning in p.unmatched() {
-            output::error_line(format_args!("{warning}"));
-        }
-    }
-    Ok(Exit::Success)
+    super::commit_and_warn(atomic, projection.as_ref())
 }
 
 /// The warnings about the columns: those left out by `--lists omit`, the
@@ -234,5 +221,24 @@ fn warn_columns(args: &ToCsvArgs, omitted: &[String], lists: usize, none: bool) 
                 " read, or none kept"
             }
         ));
+    }
+}
+
+/// `--lists`: how a feature with several values goes in a cell (the
+/// format's [`Lists`], as a flag value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum ListsArg {
+    /// A JSON array in the cell (the JSONL mapping of the feature).
+    Json,
+    /// Left out (one note on stderr names them).
+    Omit,
+}
+
+impl From<ListsArg> for Lists {
+    fn from(l: ListsArg) -> Lists {
+        match l {
+            ListsArg::Json => Lists::Json,
+            ListsArg::Omit => Lists::Omit,
+        }
     }
 }

@@ -7,14 +7,13 @@
 //! the file appears only when every record converted; on stdout the lines
 //! before a damaged record are written, then the error.
 
-use crate::args::{FeatureArgs, InputArgs, JobsArg, PayloadType, RangeArgs};
+use crate::args::{InputArgs, JobsArg, JsonFormatArg, PayloadType};
 use crate::example::json::render::{KindFix, KindTable};
-use crate::example::json::JsonFormat;
 use crate::example::Format;
 use crate::example::{self, Decoder, Keep, Look, Out};
 use crate::exit::Exit;
 use crate::io::{AtomicOutput, Compression};
-use crate::output::{self, Ctx};
+use crate::output::Ctx;
 use crate::pipeline;
 use crate::pipeline::batches::{self, decode_error, Render, Rendered};
 use crate::pipeline::Output as _;
@@ -33,8 +32,8 @@ pub(crate) struct ToJsonlArgs {
     pub(crate) payload: PayloadType,
 
     /// Output form.
-    #[arg(long, short = 'f', value_enum, default_value_t = JsonFormat::Natural)]
-    pub(crate) format: JsonFormat,
+    #[arg(long, short = 'f', value_enum, default_value_t = JsonFormatArg::Natural)]
+    pub(crate) format: JsonFormatArg,
 
     /// Write to OUT (through a temporary file renamed on success, so a failed
     /// run leaves nothing) instead of stdout.
@@ -42,13 +41,7 @@ pub(crate) struct ToJsonlArgs {
     pub(crate) output: Option<PathBuf>,
 
     #[command(flatten)]
-    pub(crate) select: FeatureArgs,
-
-    #[command(flatten)]
-    pub(crate) range: RangeArgs,
-
-    #[command(flatten)]
-    pub(crate) filter: crate::args::WhereArg,
+    pub(crate) pick: crate::args::PickArgs,
 
     #[command(flatten)]
     pub(crate) jobs: JobsArg,
@@ -64,8 +57,8 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         Some(path) if path.as_os_str() != "-" => Some(AtomicOutput::create(path, Compression::None)?),
         _ => None,
     };
-    let format = args.format.into();
-    let projection = args.select.projection();
+    let format = crate::example::json::JsonFormat::from(args.format).into();
+    let projection = args.pick.select.projection();
     let keep = |key: &str| projection.as_ref().is_none_or(|p| p.keeps(key));
     let look = Look {
         short: None,
@@ -100,8 +93,8 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         };
         let open = args.input.options();
         let update = |bytes, records| progress.update(bytes, records);
-        let mut how = args.range.reading(&open, args.payload.fixed(), jobs);
-        how.filter = args.filter.get();
+        let mut how = args.pick.range.reading(&open, args.payload.fixed(), jobs);
+        how.filter = args.pick.filter.get();
         let (_, result) = batches::run(
             &inputs,
             &how,
@@ -114,13 +107,5 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         result?;
         flushed?;
     }
-    if let Some(a) = atomic {
-        a.commit()?;
-    }
-    if let Some(p) = &projection {
-        for warning in p.unmatched() {
-            output::error_line(format_args!("{warning}"));
-        }
-    }
-    Ok(Exit::Success)
+    super::commit_and_warn(atomic, projection.as_ref())
 }

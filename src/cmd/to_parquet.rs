@@ -10,8 +10,7 @@
 use crate::args::{ColumnArgs, InputArgs, JobsArg};
 use crate::columnar::build::Convert;
 use crate::exit::Exit;
-use crate::formats::columnar_out::{write_parquet, Columns, ParquetOptions, Planned};
-use crate::io::Input;
+use crate::formats::columnar_out::{write_parquet, ParquetOptions, Planned};
 use crate::output::{self, Ctx};
 use anyhow::{bail, Result};
 use clap::Args;
@@ -83,6 +82,14 @@ pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Exit> {
     }
     let columns = args.columns.columns(&args.input, jobs)?;
     let warn = |line: &str| output::error_line(format_args!("{line}"));
+    // The write pass, and its warning.
+    let write = |planned: &Planned, convert: Convert| -> Result<Exit> {
+        let pass = |total| ctx.progress_pass(total);
+        if let Some(w) = write_parquet(&inputs, &aux, &columns, planned, convert, &opts, &pass)? {
+            output::error_line(format_args!("{w}"));
+        }
+        Ok(Exit::Success)
+    };
     // Most datasets hold the same features, of the same types, in every
     // record: a plan from the first records is then the plan of all, and
     // the schema pass over everything can be skipped. A record that does
@@ -95,9 +102,9 @@ pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Exit> {
             let planned = Planned { plan, records: None };
             if complete {
                 columns.planned(planned.plan.clone(), None, false, &warn)?;
-                return write(&inputs, &aux, &columns, &planned, convert, &opts, ctx);
+                return write(&planned, convert);
             }
-            if let Ok(exit) = write(&inputs, &aux, &columns, &planned, convert.guessed(), &opts, ctx) {
+            if let Ok(exit) = write(&planned, convert.guessed()) {
                 columns.planned(planned.plan, None, false, &warn)?;
                 return Ok(exit);
             }
@@ -109,24 +116,5 @@ pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Exit> {
         columns.wanted(&planned.plan),
         args.columns.schema.is_some(),
     );
-    write(&inputs, &aux, &columns, &planned, convert, &opts, ctx)
-}
-
-/// The write pass, and its warning.
-fn write(
-    inputs: &[Input],
-    aux: &[&Path],
-    columns: &Columns<'_>,
-    planned: &Planned,
-    convert: Convert,
-    opts: &ParquetOptions<'_>,
-    ctx: &Ctx,
-) -> Result<Exit> {
-    let warning = write_parquet(inputs, aux, columns, planned, convert, opts, &|total| {
-        ctx.progress_pass(total)
-    })?;
-    if let Some(w) = warning {
-        output::error_line(format_args!("{w}"));
-    }
-    Ok(Exit::Success)
+    write(&planned, convert)
 }

@@ -59,16 +59,8 @@ fn non_example_payload_suggests_raw() {
 #[test]
 fn slow_streams_are_printed_as_they_come() {
     use std::io::{BufRead, BufReader, Write};
-    use std::process::{Command, Stdio};
     for (cmd, first) in [("cat", "# record 0"), ("to-jsonl", "null")] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tfr"))
-            .arg(cmd)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
+        let (mut child, mut stdin) = tfr(&[cmd]).spawn_piped();
         let (tx, rx) = std::sync::mpsc::channel();
         let stdout = child.stdout.take().unwrap();
         std::thread::spawn(move || {

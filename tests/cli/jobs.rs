@@ -75,6 +75,7 @@ fn same_for_any_jobs(args: &[&str], inputs: &[String]) -> Ran {
 }
 
 #[test]
+#[ignore = "slow: a dozen commands over five inputs at -j 1, 2 and 16: cargo test -- --include-ignored"]
 fn output_is_the_same_for_any_jobs() {
     let dir = Dir::new();
     let inputs = inputs(&dir);
@@ -103,6 +104,7 @@ fn output_is_the_same_for_any_jobs() {
 }
 
 #[test]
+#[ignore = "slow: eight --where and --by commands over 75,000 records at -j 1, 2 and 16: cargo test -- --include-ignored"]
 fn where_and_count_by_are_the_same_for_any_jobs() {
     let dir = Dir::new();
     let inputs = inputs(&dir);
@@ -136,6 +138,7 @@ fn where_and_count_by_are_the_same_for_any_jobs() {
 }
 
 #[test]
+#[ignore = "slow: a damaged 100,000-record gzip input among others, at -j 1, 2 and 16: cargo test -- --include-ignored"]
 fn damage_stops_at_the_same_place_for_any_jobs() {
     let dir = Dir::new();
     let mut inputs = inputs(&dir);
@@ -246,6 +249,7 @@ fn large(n: u32) -> Vec<u8> {
 }
 
 #[test]
+#[ignore = "slow: a 12,000-record file and its damaged copies verified at several -j: cargo test -- --include-ignored"]
 fn one_large_file_walked_by_several_threads_reports_what_one_does() {
     let dir = Dir::new();
     let clean = large(12_000);
@@ -335,6 +339,7 @@ fn long_skips_land_on_the_same_record_with_any_jobs() {
 /// `stats` and `validate` read several inputs at once: the lines, their
 /// order, the reports and the exit codes are those of `-j 1`.
 #[test]
+#[ignore = "slow: 30,000 payloads checked and scanned at -j 1, 2 and 16 by four commands: cargo test -- --include-ignored"]
 fn payload_checks_and_scans_are_the_same_for_any_jobs() {
     let dir = Dir::new();
     // A SequenceExample with a context only (byte for byte an Example), and

@@ -92,7 +92,7 @@ fn layers_depend_one_way() {
     for (layer, forbidden) in RULES {
         let krate = match *layer {
             "io" | "record" | "example" => "crates/tfr-core/src",
-            "pipeline" | "schema" | "columnar" | "report" => "crates/tfr-engine/src",
+            "pipeline" | "schema" | "columnar" | "report" | "formats" => "crates/tfr-engine/src",
             _ => "src",
         };
         let mut files = Vec::new();

@@ -15,6 +15,8 @@ mod cat;
 #[cfg(feature = "parquet")]
 mod columnar;
 #[cfg(feature = "parquet")]
+mod columnar_inputs;
+#[cfg(feature = "parquet")]
 mod columnar_limits;
 mod count;
 mod docs;
@@ -23,7 +25,9 @@ mod extract;
 mod index;
 mod jobs;
 mod jsonl;
+mod jsonl_errors;
 mod jsonl_kinds;
+mod jsonl_random;
 mod layers;
 mod limits_inputs;
 mod limits_jsonl;
@@ -39,6 +43,8 @@ mod readme;
 mod regressions_inflate;
 mod remote;
 mod remote_hostile;
+mod remote_http;
+mod remote_stores;
 mod report;
 mod reshard;
 mod review3;
@@ -52,6 +58,7 @@ mod tensorflow;
 mod to_csv;
 mod validate;
 mod verify_crc;
+mod verify_crc_payloads;
 mod wds;
 mod wheel;
 mod where_;

@@ -233,6 +233,7 @@ fn numbered(n: usize) -> Vec<u8> {
 /// "Too many open files".
 #[cfg(unix)]
 #[test]
+#[ignore = "slow: 600 shards written twice under a 128-descriptor limit: cargo test -- --include-ignored"]
 fn outputs_many_shards_under_a_low_descriptor_limit() {
     let dir = Dir::new();
     dir.write("in.tfrecord", &numbered(1200));
@@ -260,14 +261,16 @@ fn outputs_thousands_of_shards_in_seconds() {
     let dir = Dir::new();
     dir.write("in.tfrecord", &numbered(15000));
     std::fs::create_dir(dir.path("out")).unwrap();
-    // About 1.5 s here (4 minutes before); the margin is for a loaded machine.
+    // 1.5 to 13 s here (the kernel's time creating 15,000 files varies
+    // with the load: a CI run beside a build took over 25 s); 3 minutes
+    // before the fix.
     let started = std::time::Instant::now();
     dir.tfr(&["reshard", "in.tfrecord", "-o", "out/t.tfrecord", "--shards", "15000"])
-        .run_within(25)
+        .run_within(60)
         .ok();
     let took = started.elapsed();
     assert_eq!(std::fs::read_dir(dir.path("out")).unwrap().count(), 15000);
-    assert!(took.as_secs() < 25, "15000 shards took {took:?}");
+    assert!(took.as_secs() < 60, "15000 shards took {took:?}");
 }
 
 /// Missing directories of the outputs are made (as `mkdir -p` would), and
@@ -277,18 +280,8 @@ fn outputs_thousands_of_shards_in_seconds() {
 fn outputs_missing_directories_are_made_and_removed_on_failure() {
     let dir = Dir::new();
     dir.write("in.tfrecord", &numbered(100));
-    dir.tfr(&[
-        "split",
-        "in.tfrecord",
-        "--ratio",
-        "train=9,eval=1",
-        "-o",
-        "out/{split}.tfrecord",
-        "--shards",
-        "4",
-    ])
-    .run()
-    .ok();
+    let split = "split in.tfrecord --ratio train=9,eval=1 -o out/{split}.tfrecord --shards 4";
+    dir.tfr(&split.split(' ').collect::<Vec<_>>()).run().ok();
     assert_eq!(std::fs::read_dir(dir.path("out")).unwrap().count(), 8);
     dir.tfr(&["reshard", "in.tfrecord", "-o", "a/b/train.tfrecord.gz", "--shards", "2"])
         .run()

@@ -1,8 +1,6 @@
 //! Process behaviour: exit codes, closed pipes, help, version, colour.
 
 use crate::util::*;
-use std::io::Read;
-use std::process::Stdio;
 
 #[test]
 fn cli_definition_is_consistent() {
@@ -91,21 +89,7 @@ fn closed_pipe_is_quiet_success() {
     let payload = vec![b'x'; 1000];
     let many: Vec<&[u8]> = (0..20_000).map(|_| &payload[..]).collect();
     let path = dir.write("big.tfrecord", &records(&many));
-    let mut child = tfr(&["cat", "--type", "raw", &path])
-        .cmd
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdout = child.stdout.take().unwrap();
-    let mut first = [0u8; 64];
-    stdout.read_exact(&mut first).unwrap();
-    drop(stdout);
-    let mut stderr = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(0), "stderr: {stderr}");
-    assert_eq!(stderr, "");
+    tfr(&["cat", "--type", "raw", &path]).quiet_when_stdout_closes();
 }
 
 #[test]
@@ -123,6 +107,7 @@ fn colour_only_when_asked() {
 /// Progress bars: shown when stderr is a terminal (here a pseudo-terminal
 /// made by `script`), never when it is a pipe or file, never with --quiet.
 #[test]
+#[ignore = "slow: tfr in a pseudo-terminal behind a 1.5 s trickle of input, three times: cargo test -- --include-ignored"]
 fn progress_only_on_a_terminal() {
     if std::process::Command::new("script").arg("--version").output().is_err() {
         return skip_or_fail("`script` (util-linux) is not installed");

@@ -332,6 +332,7 @@ fn run_examples(dir: &Path, examples: &[Example], failures: &mut Vec<String>) {
 }
 
 #[test]
+#[ignore = "slow: every command line of README.md and docs/GUIDE.md run in order: cargo test -- --include-ignored"]
 fn every_readme_and_guide_command_line_runs() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     // README.md, then docs/GUIDE.md, in one directory: a guide line may
@@ -379,6 +380,7 @@ fn every_help_example() -> Vec<Example> {
 }
 
 #[test]
+#[ignore = "slow: every example of every command's --help run in order: cargo test -- --include-ignored"]
 fn every_help_example_runs() {
     let examples = every_help_example();
     assert!(examples.len() > 20, "only {} examples found", examples.len());

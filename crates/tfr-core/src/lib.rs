@@ -13,6 +13,8 @@
 //! `tfr-engine` builds the dataset-wide work on it, and the `tfr` crate
 //! the command line.
 
+#![warn(missing_docs)]
+
 pub mod error;
 pub mod example;
 pub mod io;

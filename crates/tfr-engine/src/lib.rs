@@ -6,12 +6,19 @@
 //!   (TFDV's formats), and their renderings.
 //! - [`report`]: the HTML report.
 //! - `columnar` (feature `parquet`): records as Arrow columns and back.
+//! - [`formats`]: the conversion formats (WebDataset, JSON lines, CSV,
+//!   files, Parquet/Arrow outputs, TFRecord shards), one module each: its
+//!   options and its work, for a thin command to call.
+
+#![warn(missing_docs)]
 
 // The core's layers, under the names the engine's modules use.
 pub(crate) use tfr_core::{example, io, record};
 
 #[cfg(feature = "parquet")]
 pub mod columnar;
+pub mod formats;
 pub mod pipeline;
+#[cfg(feature = "report")]
 pub mod report;
 pub mod schema;

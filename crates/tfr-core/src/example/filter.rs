@@ -70,7 +70,9 @@ impl fmt::Debug for Where {
 /// in characters) it points at.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
+    /// The column (1-based, in characters) it points at.
     pub column: usize,
+    /// What is wrong there.
     pub message: String,
 }
 
@@ -87,6 +89,7 @@ impl std::error::Error for ParseError {}
 pub struct UnmatchedNames {
     /// The flag that names them (`--where`, `--by`).
     pub flag: &'static str,
+    /// The names, each with a near miss if one was seen.
     pub names: Vec<Unmatched>,
 }
 

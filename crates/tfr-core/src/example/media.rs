@@ -8,9 +8,13 @@ use super::wire::Reader;
 /// What a bytes value looks like, from its first bytes (and UTF-8 validity).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Media {
+    /// A JPEG image (`FF D8 FF`).
     Jpeg,
+    /// A PNG image.
     Png,
+    /// A GIF image.
     Gif,
+    /// A WebP image (`RIFF…WEBP`).
     Webp,
     /// Looks like a serialized `tensorflow.TensorProto` (`tf.io.serialize_tensor`):
     /// a valid DataType in field 1, then only TensorProto fields. A guess.
@@ -24,6 +28,7 @@ pub enum Media {
 }
 
 impl Media {
+    /// Every kind, in the order tables list them.
     pub const ALL: [Media; 8] = [
         Media::Jpeg,
         Media::Png,

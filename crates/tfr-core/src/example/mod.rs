@@ -162,7 +162,6 @@ fn not_an_example(e: DecodeError) -> DecodeError {
 
 /// How a record is written: text format, or one of the two JSON mappings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Format {
     /// protobuf text format, as Python's text_format.MessageToString prints it.
     #[default]

@@ -31,7 +31,9 @@ pub type Keep<'k> = &'k (dyn Fn(&str) -> bool + Sync);
 /// of the features.
 #[derive(Clone, Copy, Default)]
 pub struct Look<'k> {
+    /// Long values shortened (`--short`).
     pub short: Option<Shorten>,
+    /// Only the features it keeps (`--features`/`--exclude`).
     pub keep: Option<Keep<'k>>,
 }
 

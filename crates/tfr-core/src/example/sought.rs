@@ -36,7 +36,9 @@ const HINT_RECORDS: usize = 256;
 /// A name found in no record read, and the name it may have meant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unmatched {
+    /// The name.
     pub name: String,
+    /// A name seen that is close to it.
     pub hint: Option<String>,
 }
 

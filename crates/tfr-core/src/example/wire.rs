@@ -32,7 +32,9 @@ pub enum Value<'a> {
 /// One field of a message: number, value and the offset of its tag.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Field<'a> {
+    /// The field number.
     pub number: u32,
+    /// Its value, by wire type.
     pub value: Value<'a>,
     /// Payload offset of the field's tag (orders fields across merged chunks).
     pub offset: usize,

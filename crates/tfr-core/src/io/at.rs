@@ -179,6 +179,7 @@ pub struct AtReader {
 }
 
 impl AtReader {
+    /// A reader of `at` from byte `offset`.
     pub fn new(at: At, offset: u64) -> AtReader {
         AtReader { at, offset }
     }

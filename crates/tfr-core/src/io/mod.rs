@@ -43,7 +43,6 @@ pub use output_set::OutputSet;
 
 /// How a stream's bytes are compressed (the whole file is one stream).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Compression {
     /// Plain, not compressed.
     None,

@@ -549,6 +549,7 @@ pub mod cleanup {
     pub struct DirGuard(Vec<PathBuf>);
 
     impl DirGuard {
+        /// Puts `dirs` on the list until the guard is dropped.
         pub fn new(dirs: &[PathBuf]) -> DirGuard {
             first_registration();
             DIRS.lock()

@@ -8,24 +8,51 @@ use std::io;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DamageKind {
     /// The input ends inside a 12-byte header (TensorFlow silently ignores this).
-    TruncatedHeader { bytes: usize },
+    TruncatedHeader {
+        /// The header bytes there are.
+        bytes: usize,
+    },
     /// The header checks, but the input ends before the payload and its CRC do.
-    TruncatedPayload { length: u64, present: u64 },
+    TruncatedPayload {
+        /// The payload length the header announces.
+        length: u64,
+        /// The bytes there are after the header.
+        present: u64,
+    },
     /// The header's length field fails its CRC.
     LengthCrcMismatch,
     /// The payload fails its CRC.
     DataCrcMismatch,
     /// The header checks but announces more bytes than the whole input holds.
-    LengthBeyondEnd { length: u64, remaining: u64 },
+    LengthBeyondEnd {
+        /// The payload length the header announces.
+        length: u64,
+        /// The bytes left in the input after the header.
+        remaining: u64,
+    },
     /// The gzip/zlib/snappy stream is corrupt or cut short.
-    CorruptCompressed { reason: String },
+    CorruptCompressed {
+        /// The decompressor's reason.
+        reason: String,
+    },
     /// Bytes after the last record that do not form a record.
-    TrailingGarbage { bytes: u64 },
+    TrailingGarbage {
+        /// How many bytes.
+        bytes: u64,
+    },
     /// The input does not start with a TFRecord header.
-    NotTfrecord { hint: String },
+    NotTfrecord {
+        /// What the input looks like instead, in words.
+        hint: String,
+    },
     /// The header checks but announces a payload longer than the reader
     /// may hold (`--max-record-size`): not damage, a limit.
-    TooLarge { length: u64, limit: u64 },
+    TooLarge {
+        /// The payload length the header announces.
+        length: u64,
+        /// The most the reader holds.
+        limit: u64,
+    },
 }
 
 impl DamageKind {
@@ -112,12 +139,14 @@ pub fn counted(n: u64, what: &str) -> String {
 /// Damage at a place in an input: which record, at which byte offset.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Damage {
+    /// What is wrong.
     pub kind: DamageKind,
     /// Index of the record that could not be read (0-based).
     pub record: u64,
     /// Byte offset of that record's header, in the decompressed stream for
     /// compressed input.
     pub offset: u64,
+    /// The input's compression (an offset is in its decompressed stream).
     pub compression: Compression,
 }
 
@@ -139,7 +168,9 @@ impl std::error::Error for Damage {}
 /// Why a record could not be read: damage in the input, or an I/O failure.
 #[derive(Debug)]
 pub enum ReadError {
+    /// Damage in the input.
     Damage(Damage),
+    /// The input could not be read.
     Io(io::Error),
 }
 

@@ -30,7 +30,9 @@ use crate::io::Compression;
 /// Which part: `index` of `count` (`0 ≤ index < count`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Part {
+    /// Which part (from 0).
     pub index: u64,
+    /// Of how many.
     pub count: u64,
 }
 

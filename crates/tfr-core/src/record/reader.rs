@@ -9,8 +9,11 @@ use std::io;
 /// One record: its index, where its header starts, and its payload.
 #[derive(Clone, Copy, Debug)]
 pub struct Record<'a> {
+    /// Its number in its input, from 0.
     pub index: u64,
+    /// Its header's byte offset (in the decompressed stream).
     pub offset: u64,
+    /// Its payload.
     pub data: &'a [u8],
     /// Its footer (the masked CRC-32C of `data`) when it was checked
     /// against it: a writer copying the record frames it without
@@ -21,8 +24,11 @@ pub struct Record<'a> {
 /// A record's place and size, for readers that skip payloads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RecordMeta {
+    /// Its number in its input, from 0.
     pub index: u64,
+    /// Its header's byte offset.
     pub offset: u64,
+    /// Its payload's length.
     pub length: u64,
 }
 
@@ -42,6 +48,7 @@ pub struct RecordReader {
 }
 
 impl RecordReader {
+    /// A reader of `src`, whose bytes are compressed as `compression` says.
     pub fn new(src: Source, compression: Compression) -> RecordReader {
         RecordReader {
             src,
@@ -73,6 +80,7 @@ impl RecordReader {
         self.check_data_crc = yes;
     }
 
+    /// The input's compression.
     pub fn compression(&self) -> Compression {
         self.compression
     }

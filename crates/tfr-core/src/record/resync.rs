@@ -78,6 +78,7 @@ const DIAGNOSE_LEN: usize = 512;
 /// One fault: the damage found, and how far the scan went to get past it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fault {
+    /// The damage.
     pub damage: Damage,
     /// Bytes from the damage's offset to the next intact record (or to the end).
     pub skipped: u64,
@@ -90,14 +91,23 @@ pub struct Fault {
 pub enum Step<'a> {
     /// A record whose header and payload CRCs both check. `framed` is the
     /// whole record as stored (header, payload, CRC), for byte-identical copies.
-    Intact { record: Record<'a>, framed: &'a [u8] },
+    Intact {
+        /// The record.
+        record: Record<'a>,
+        /// The record as stored.
+        framed: &'a [u8],
+    },
     /// A record longer than the hold limit whose CRCs both check, streamed
     /// past: its index, offset and payload length, and (when spooling) the
     /// whole record as stored, to copy without holding it.
     IntactStreamed {
+        /// The record's number in its input.
         index: u64,
+        /// Its header's byte offset.
         offset: u64,
+        /// Its payload's length.
         length: u64,
+        /// The whole record as stored, when spooling.
         spooled: Option<LongRecord>,
     },
     /// Damage, already stepped over.
@@ -200,6 +210,7 @@ impl Scanner {
         self.hold = bytes.max((HEADER_LEN + FOOTER_LEN) as u64);
     }
 
+    /// The input's compression.
     pub fn compression(&self) -> Compression {
         self.reader.compression()
     }

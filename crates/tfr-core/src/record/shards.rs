@@ -43,9 +43,17 @@ pub enum Policy {
     /// One output, named as given.
     One,
     /// `shards` shards holding `total` records between them, balanced.
-    Count { shards: usize, total: u64 },
+    Count {
+        /// How many shards.
+        shards: usize,
+        /// The records of them all.
+        total: u64,
+    },
     /// Shards of at most `max` bytes as written.
-    Size { max: u64 },
+    Size {
+        /// The most bytes a shard holds.
+        max: u64,
+    },
 }
 
 /// Writes framed records into the shards of one output name.

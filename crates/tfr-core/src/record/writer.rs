@@ -10,6 +10,7 @@ pub struct RecordWriter<W: Write> {
 }
 
 impl<W: Write> RecordWriter<W> {
+    /// A writer of records to `out`.
     pub fn new(out: W) -> Self {
         RecordWriter { out, records: 0 }
     }
@@ -34,10 +35,12 @@ impl<W: Write> RecordWriter<W> {
         self.records
     }
 
+    /// The output.
     pub fn get_mut(&mut self) -> &mut W {
         &mut self.out
     }
 
+    /// The output, the writer done with.
     pub fn into_inner(self) -> W {
         self.out
     }

@@ -19,6 +19,7 @@ use std::sync::{Arc, Mutex};
 /// batch of records; a huge record's is its own).
 #[derive(Default)]
 pub struct Rows {
+    /// The record batches, in order.
     pub batches: Vec<RecordBatch>,
 }
 
@@ -66,6 +67,7 @@ pub struct Convert {
 pub type Wanted = Box<dyn Fn(&str) -> bool + Send + Sync>;
 
 impl Convert {
+    /// A converter to the planned columns (`wanted`: those kept); `checked_utf8`: each value of a string column checked as it is added (a schema the user gave may be wrong).
     pub fn new(plan: Plan, wanted: Wanted, checked_utf8: bool) -> Convert {
         let (mut features, mut lists) = (HashMap::new(), HashMap::new());
         for (i, c) in plan.columns.iter().enumerate() {

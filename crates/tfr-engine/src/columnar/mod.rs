@@ -47,10 +47,13 @@ pub const METADATA_KEY: &str = "tfr.schema";
 /// The value type of a column (of its values, inside any lists).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ValueType {
+    /// int64 values.
     Int64,
+    /// float32 values.
     Float,
     /// Bytes that were all UTF-8.
     Utf8,
+    /// Bytes, some not UTF-8.
     Binary,
 }
 
@@ -106,9 +109,13 @@ pub enum Section {
 /// One column: a feature's name, type and shape.
 #[derive(Clone, Debug)]
 pub struct Column {
+    /// The feature's name (the column's).
     pub name: String,
+    /// Its values' type.
     pub value: ValueType,
+    /// Scalar, list, or list of lists.
     pub shape: Shape,
+    /// Which map of the record it is in.
     pub section: Section,
 }
 
@@ -133,6 +140,7 @@ impl Column {
 pub struct Plan {
     /// Examples, or SequenceExamples.
     pub sequence: bool,
+    /// The columns, in order.
     pub columns: Vec<Column>,
     /// Features without a column, each with a one-line reason (warnings).
     pub left_out: Vec<String>,

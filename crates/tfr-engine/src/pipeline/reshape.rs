@@ -22,11 +22,14 @@ use std::collections::hash_map::Entry;
 /// record its group and where it ends in `bytes`.
 #[derive(Default)]
 pub struct Framed {
+    /// The framed records, back to back.
     pub bytes: Vec<u8>,
+    /// Per record: its group and where it ends in `bytes`.
     pub records: Vec<(u32, usize)>,
     /// With split's `--by`: per record, the hash of its key (the feature's
     /// values) and where the key ends in `keys`.
     pub key_ends: Vec<(u64, usize)>,
+    /// The keys, back to back.
     pub keys: Vec<u8>,
 }
 

@@ -29,10 +29,12 @@ fn below(n: u64, mut next: impl FnMut() -> u64) -> u64 {
 pub struct SplitMix(u64);
 
 impl SplitMix {
+    /// A generator seeded with `seed`.
     pub fn new(seed: u64) -> SplitMix {
         SplitMix(seed)
     }
 
+    /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         splitmix(&mut self.0)
     }
@@ -59,6 +61,7 @@ impl Xoshiro {
         Xoshiro([splitmix(&mut s), splitmix(&mut s), splitmix(&mut s), splitmix(&mut s)])
     }
 
+    /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         let s = &mut self.0;
         let result = s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);

@@ -100,12 +100,14 @@ pub struct Anomaly {
 
 /// What the page is made of besides the statistics.
 pub struct Page<'a> {
+    /// The page's title.
     pub title: &'a str,
     /// The statistics (made with full statistics).
     pub scan: &'a Scan,
     /// The gallery's cards (HTML), and what they are ("the first 24
     /// records", "24 records sampled with seed 1").
     pub cards: &'a str,
+    /// What the cards are.
     pub cards_title: &'a str,
     /// Anomalies against `--schema`, when one was given (its name).
     pub anomalies: Option<(&'a str, &'a [Anomaly])>,

@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 
 /// Width and height of a chart, in CSS pixels.
 pub const WIDTH: f64 = 220.0;
+/// The chart's height.
 pub const HEIGHT: f64 = 72.0;
 /// Room at the bottom for the axis labels.
 const AXIS: f64 = 14.0;

@@ -535,13 +535,17 @@ impl Quantiles {
 /// Count, mean and sum of squared deviations from the mean.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Moments {
+    /// Values counted.
     pub n: u64,
+    /// Their mean.
     pub mean: f64,
+    /// The sum of squared deviations from the mean (Welford).
     pub m2: f64,
 }
 
 impl Moments {
     #[inline]
+    /// Adds one value.
     pub fn add(&mut self, v: f64) {
         self.n += 1;
         let d = v - self.mean;
@@ -549,6 +553,7 @@ impl Moments {
         self.m2 += d * (v - self.mean);
     }
 
+    /// Adds the values `o` counted (Chan et al.'s parallel update).
     pub fn merge(&mut self, o: &Moments) {
         if o.n == 0 {
             return;
@@ -579,13 +584,15 @@ impl Moments {
 pub struct Numeric {
     /// Finite values (NaN and infinities are counted by the caller).
     pub moments: Moments,
-    /// Zeros; quantiles of every value but NaN.
+    /// Zeros.
     pub zeros: u64,
+    /// Quantiles of every value but NaN.
     pub quantiles: Quantiles,
 }
 
 impl Numeric {
     #[inline]
+    /// Adds one value.
     pub fn add(&mut self, v: f64) {
         if v.is_finite() {
             self.moments.add(v);
@@ -598,315 +605,6 @@ impl Numeric {
         self.moments.merge(&o.moments);
         self.zeros += o.zeros;
         self.quantiles.merge(&o.quantiles);
-    }
-}
-
-/// A distinct count: exact, then a HyperLogLog.
-#[derive(Clone, Debug, Default)]
-pub struct Distinct {
-    exact: HashSet<u64, IdBuild>,
-    registers: Option<Box<[u8]>>,
-}
-
-/// The hash every distinct count and saved statistics file uses (xxh3,
-/// stable across versions and machines).
-#[inline]
-pub fn value_hash(v: &[u8]) -> u64 {
-    xxhash_rust::xxh3::xxh3_64(v)
-}
-
-impl Distinct {
-    #[inline]
-    pub fn add_hash(&mut self, h: u64) {
-        match &mut self.registers {
-            Some(r) => hll_add(r, h),
-            None => {
-                self.exact.insert(h);
-                if self.exact.len() > EXACT_UNIQUE {
-                    self.switch_to_hll();
-                }
-            }
-        }
-    }
-
-    fn switch_to_hll(&mut self) {
-        let mut r = vec![0u8; 1 << HLL_BITS].into_boxed_slice();
-        for h in self.exact.drain() {
-            hll_add(&mut r, h);
-        }
-        self.exact = HashSet::default();
-        self.registers = Some(r);
-    }
-
-    pub fn merge(&mut self, o: &Distinct) {
-        if let Some(or) = &o.registers {
-            if self.registers.is_none() {
-                self.switch_to_hll();
-            }
-            if let Some(r) = &mut self.registers {
-                for (a, b) in r.iter_mut().zip(or.iter()) {
-                    *a = (*a).max(*b);
-                }
-            }
-        } else {
-            for h in &o.exact {
-                self.add_hash(*h);
-            }
-        }
-    }
-
-    /// The number of distinct values (an estimate once past
-    /// [`EXACT_UNIQUE`]).
-    pub fn count(&self) -> u64 {
-        let Some(r) = &self.registers else {
-            return self.exact.len() as u64;
-        };
-        let m = r.len() as f64;
-        let sum: f64 = r.iter().map(|&x| 2f64.powi(-i32::from(x))).sum();
-        let zeros = r.iter().filter(|&&x| x == 0).count();
-        let alpha = 0.7213 / (1.0 + 1.079 / m);
-        let raw = alpha * m * m / sum;
-        let est = if raw <= 2.5 * m && zeros > 0 {
-            m * (m / zeros as f64).ln()
-        } else {
-            raw
-        };
-        est.round() as u64
-    }
-
-    pub fn is_exact(&self) -> bool {
-        self.registers.is_none()
-    }
-
-    /// Exact hashes, or the HyperLogLog registers.
-    pub(crate) fn state(&self) -> Result<Vec<u64>, &[u8]> {
-        match &self.registers {
-            None => {
-                let mut v: Vec<u64> = self.exact.iter().copied().collect();
-                v.sort_unstable();
-                Ok(v)
-            }
-            Some(r) => Err(r),
-        }
-    }
-
-    pub(crate) fn from_state(hashes: Vec<u64>, registers: Option<Vec<u8>>) -> Result<Self, String> {
-        match registers {
-            Some(r) if r.len() != 1 << HLL_BITS => Err(format!(
-                "a HyperLogLog has {} registers, not {}",
-                r.len(),
-                1 << HLL_BITS
-            )),
-            Some(r) => Ok(Distinct {
-                exact: HashSet::default(),
-                registers: Some(r.into_boxed_slice()),
-            }),
-            None => {
-                let mut d = Distinct::default();
-                for h in hashes {
-                    d.add_hash(h);
-                }
-                Ok(d)
-            }
-        }
-    }
-}
-
-#[inline]
-fn hll_add(r: &mut [u8], h: u64) {
-    let idx = (h >> (64 - HLL_BITS)) as usize;
-    let rest = (h << HLL_BITS) | (1 << (HLL_BITS - 1));
-    let rank = rest.leading_zeros() as u8 + 1;
-    if r[idx] < rank {
-        r[idx] = rank;
-    }
-}
-
-/// The most frequent values: exact counts of every distinct value (kept
-/// whole) while there are at most [`EXACT_TOP`] of them holding at most
-/// [`EXACT_TOP_BYTES`] bytes, then a Misra-Gries summary. Values are keyed
-/// by their [`value_hash`] (computed once per value for this and
-/// [`Distinct`]); their bytes are kept in one arena.
-#[derive(Clone, Debug, Default)]
-pub struct TopK {
-    /// Hash -> index in `entries`.
-    slots: HashMap<u64, u32, IdBuild>,
-    entries: Vec<TopEntry>,
-    arena: Vec<u8>,
-    /// Subtracted from every count so far (0 while exact): the most a
-    /// reported count can be below the true one.
-    error: u64,
-    /// Past the exact bounds: a Misra-Gries summary, values kept by their
-    /// first [`TOP_VALUE_MAX`] bytes.
-    sketch: bool,
-}
-
-#[derive(Clone, Copy, Debug)]
-struct TopEntry {
-    hash: u64,
-    start: usize,
-    /// Bytes kept (the whole value while exact, else at most
-    /// [`TOP_VALUE_MAX`]).
-    len: usize,
-    /// The value's own length.
-    full: usize,
-    count: u64,
-}
-
-impl TopK {
-    /// Counts `v` (whose [`value_hash`] is `h`) `n` times.
-    #[inline]
-    pub fn add_hashed(&mut self, h: u64, v: &[u8], n: u64) {
-        if let Some(&i) = self.slots.get(&h) {
-            self.entries[i as usize].count += n;
-            return;
-        }
-        self.insert(h, v, v.len(), n);
-        // A huge record of distinct values: prune as it goes.
-        let over = if self.sketch {
-            self.entries.len() > TOP_HELD
-        } else {
-            self.over_exact()
-        };
-        if over {
-            self.prune();
-        }
-    }
-
-    fn over_exact(&self) -> bool {
-        self.entries.len() > EXACT_TOP || self.arena.len() > EXACT_TOP_BYTES
-    }
-
-    /// Keeps `value` (whole while exact, its start in a sketch).
-    fn insert(&mut self, h: u64, value: &[u8], full: usize, n: u64) {
-        let kept = if self.sketch {
-            &value[..value.len().min(TOP_VALUE_MAX)]
-        } else {
-            value
-        };
-        let start = self.arena.len();
-        self.arena.extend_from_slice(kept);
-        self.slots.insert(h, self.entries.len() as u32);
-        self.entries.push(TopEntry {
-            hash: h,
-            start,
-            len: kept.len(),
-            full,
-            count: n,
-        });
-    }
-
-    fn value(&self, e: &TopEntry) -> &[u8] {
-        &self.arena[e.start..e.start + e.len]
-    }
-
-    /// Leaves the exact counts for the summary: values kept by their start.
-    fn become_sketch(&mut self) {
-        if self.sketch {
-            return;
-        }
-        let old = std::mem::take(self);
-        self.sketch = true;
-        self.error = old.error;
-        for e in &old.entries {
-            self.insert(e.hash, old.value(e), e.full, e.count);
-        }
-    }
-
-    /// Past the exact bounds, turns the counts into a summary of at most
-    /// `2 * TOP_TRACKED` counters (called per batch and after merges).
-    pub fn prune(&mut self) {
-        if !self.sketch {
-            if !self.over_exact() {
-                return;
-            }
-            self.become_sketch();
-        }
-        if self.entries.len() <= 2 * TOP_TRACKED {
-            return;
-        }
-        let mut c: Vec<u64> = self.entries.iter().map(|e| e.count).collect();
-        c.sort_unstable_by(|a, b| b.cmp(a));
-        let cut = c[TOP_TRACKED];
-        let old = std::mem::take(self);
-        self.sketch = true;
-        self.error = old.error + cut;
-        for e in old.entries.iter().filter(|e| e.count > cut) {
-            self.insert(e.hash, old.value(e), e.full, e.count - cut);
-        }
-    }
-
-    pub fn merge(&mut self, o: &TopK) {
-        if o.sketch {
-            self.become_sketch();
-        }
-        for e in &o.entries {
-            match self.slots.get(&e.hash) {
-                Some(&i) => self.entries[i as usize].count += e.count,
-                None => self.insert(e.hash, o.value(e), e.full, e.count),
-            }
-        }
-        self.error += o.error;
-        self.prune();
-    }
-
-    /// How far below its true count a reported count may be.
-    pub fn error(&self) -> u64 {
-        self.error
-    }
-
-    /// Whether every distinct value is counted exactly and kept whole.
-    pub fn is_exact(&self) -> bool {
-        !self.sketch
-    }
-
-    /// The `k` most frequent values, most frequent first (ties: the larger
-    /// value first, as TFDV orders them): (the value, whole while exact,
-    /// else its first [`TOP_VALUE_MAX`] bytes; its length; its count).
-    /// Once the summary is approximate, only values counted more than
-    /// [`Self::error`] times: the others may be no more frequent than
-    /// values it dropped.
-    pub fn top(&self, k: usize) -> Vec<(&[u8], usize, u64)> {
-        let mut v: Vec<(&[u8], usize, u64)> = self
-            .entries
-            .iter()
-            .filter(|e| e.count > self.error)
-            .map(|e| (self.value(e), e.full, e.count))
-            .collect();
-        let k = k.min(v.len());
-        if k == 0 {
-            return Vec::new();
-        }
-        let order = |a: &(&[u8], usize, u64), b: &(&[u8], usize, u64)| b.2.cmp(&a.2).then_with(|| b.0.cmp(a.0));
-        if k < v.len() {
-            v.select_nth_unstable_by(k - 1, order);
-            v.truncate(k);
-        }
-        v.sort_unstable_by(order);
-        v
-    }
-
-    /// Every counter (for saving): hash, kept bytes, length, count.
-    pub(crate) fn counters(&self) -> impl Iterator<Item = (u64, &[u8], usize, u64)> {
-        self.entries.iter().map(|e| (e.hash, self.value(e), e.full, e.count))
-    }
-
-    /// A summary from its saved counters; `sketch`: the saved one was past
-    /// the exact bounds.
-    pub(crate) fn from_state(counters: Vec<(u64, Vec<u8>, usize, u64)>, error: u64, sketch: bool) -> Self {
-        let mut t = TopK {
-            sketch,
-            ..TopK::default()
-        };
-        for (h, kept, full, n) in counters {
-            match t.slots.get(&h) {
-                Some(&i) => t.entries[i as usize].count += n,
-                None => t.insert(h, &kept, full.max(kept.len()), n),
-            }
-        }
-        t.error = error;
-        t.prune();
-        t
     }
 }
 
@@ -951,11 +649,15 @@ pub struct Deep {
     pub counts: Quantiles,
     /// Feature lists: steps per record.
     pub steps: Quantiles,
+    /// int64 values.
     pub int: Numeric,
+    /// float values.
     pub float: Numeric,
     /// Bytes values: sizes, distinct count and most frequent values.
     pub sizes: Quantiles,
+    /// The distinct bytes values.
     pub unique: Distinct,
+    /// The most frequent bytes values.
     pub top: TopK,
 }
 
@@ -971,6 +673,7 @@ impl Deep {
         self.top.prune();
     }
 
+    /// Adds what `o` collected (another batch or input).
     pub fn merge(&mut self, o: &Deep) {
         self.counts.merge(&o.counts);
         self.steps.merge(&o.steps);
@@ -982,6 +685,7 @@ impl Deep {
     }
 
     #[inline]
+    /// Adds one bytes value: its size, hash and count.
     pub fn add_bytes(&mut self, v: &[u8]) {
         let h = value_hash(v);
         self.sizes.add(v.len() as f64);
@@ -993,3 +697,12 @@ impl Deep {
 #[cfg(test)]
 #[path = "deep_tests.rs"]
 mod tests;
+
+mod distinct;
+#[allow(unused_imports)]
+use distinct::*;
+pub use distinct::{value_hash, Distinct};
+mod top;
+pub use top::TopK;
+#[allow(unused_imports)]
+use top::*;

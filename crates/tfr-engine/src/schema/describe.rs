@@ -158,6 +158,7 @@ pub fn needs_escape(c: char) -> bool {
     c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
 }
 
+/// The message type as tables name it (`tf.train.Example`, ...).
 pub fn type_name(ty: MessageType) -> &'static str {
     match ty {
         MessageType::SequenceExample => "tf.train.SequenceExample",

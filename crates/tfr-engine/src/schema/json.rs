@@ -28,6 +28,7 @@ fn counts_json(c: &stats::Counts) -> Value {
     }
 }
 
+/// The scan as tfr's JSON document (`tfr schema --json`, `tfr stats -f json`).
 pub fn to_json(scan: &Scan) -> Value {
     let records = scan.stats.records;
     let mut doc = Map::new();

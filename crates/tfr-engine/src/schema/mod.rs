@@ -84,14 +84,19 @@ use stats::Collector;
 
 /// One input as scanned.
 pub struct FileScan {
+    /// Its display name.
     pub name: String,
+    /// Its compression.
     pub compression: Compression,
 }
 
 /// The result of the scan.
 pub struct Scan {
+    /// The payload type the records were read as.
     pub ty: MessageType,
+    /// The statistics.
     pub stats: Collector,
+    /// The inputs, in order.
     pub files: Vec<FileScan>,
     /// Stopped by --limit before the end of the inputs.
     pub limited: bool,

@@ -16,7 +16,9 @@ pub const RANK_BUCKETS: usize = 1000;
 /// TFDV's `FeatureNameStatistics.Type` of a feature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StatsType {
+    /// int64 values.
     Int,
+    /// float values.
     Float,
     /// Bytes, every value valid UTF-8.
     String,
@@ -25,6 +27,7 @@ pub enum StatsType {
 }
 
 impl StatsType {
+    /// The name TFDV writes (`INT`, `FLOAT`, `STRING`, `BYTES`).
     pub fn name(self) -> &'static str {
         match self {
             StatsType::Int => "INT",
@@ -51,14 +54,23 @@ pub type Bucket = (f64, f64, f64);
 /// Numbers of one feature.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NumSummary {
+    /// The finite values' mean.
     pub mean: f64,
+    /// Their standard deviation.
     pub std_dev: f64,
+    /// Zeros.
     pub zeros: u64,
+    /// The smallest finite value.
     pub min: f64,
+    /// The median.
     pub median: f64,
+    /// The largest finite value.
     pub max: f64,
+    /// NaN values.
     pub nan: u64,
+    /// +infinity values.
     pub pos_inf: u64,
+    /// -infinity values.
     pub neg_inf: u64,
     /// Equal-width buckets between the finite min and max, with exact
     /// counts (a value on a bound in the upper bucket; the last closed):
@@ -76,20 +88,27 @@ pub struct NumSummary {
 /// Bytes values of one feature.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BytesSummary {
+    /// Distinct values.
     pub unique: u64,
+    /// Whether `unique` is exact (else a HyperLogLog estimate).
     pub unique_exact: bool,
     /// Most frequent values with their counts (at most [`TOP_VALUES`]
     /// here; [`RANK_BUCKETS`] in `ranked`).
     pub top: Vec<(Vec<u8>, u64)>,
+    /// The most frequent values for TFDV's rank histogram.
     pub ranked: Vec<(Vec<u8>, u64)>,
     /// How far below the truth a count may be (0: exact).
     pub top_error: u64,
     /// Every distinct value counted exactly and kept whole (else the
     /// most frequent ones, by their start).
     pub top_exact: bool,
+    /// The values' mean length.
     pub avg_len: f64,
+    /// The shortest value's length.
     pub min_len: u64,
+    /// The longest value's length.
     pub max_len: u64,
+    /// Values that are not UTF-8.
     pub invalid_utf8: u64,
     /// Media types by count (see [`crate::example::media`]).
     pub media: Vec<(&'static str, u64)>,
@@ -100,19 +119,27 @@ pub struct BytesSummary {
 /// Everything TFDV reports for one feature.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Summary {
+    /// TFDV's type (`None`: no values).
     pub ty: Option<StatsType>,
+    /// Records (occurrences) where it is present.
     pub present: u64,
+    /// Records where it is missing.
     pub missing: u64,
-    /// Values per occurrence: min, max, mean, total.
+    /// Values per occurrence: the fewest (then the most, the mean, the total).
     pub min_values: u64,
+    /// The most.
     pub max_values: u64,
+    /// The mean.
     pub avg_values: f64,
+    /// The total.
     pub tot_values: u64,
     /// Quantile buckets of the values per occurrence.
     pub values_histogram: Vec<Bucket>,
     /// Feature lists: quantile buckets of the steps per record.
     pub steps_histogram: Option<Vec<Bucket>>,
+    /// The numbers' summary (int and float features).
     pub num: Option<NumSummary>,
+    /// The bytes values' summary (string and bytes features).
     pub bytes: Option<BytesSummary>,
 }
 

@@ -151,6 +151,7 @@ fn spec_dict_of(
     let _ = writeln!(out, "}}");
 }
 
+/// Writes a Python parse spec for `tf.io.parse_example` (`tfr schema -f tf`).
 pub fn write_tf(out: &mut String, scan: &Scan) {
     let records = scan.stats.records;
     let files = match scan.files.as_slice() {

@@ -17,11 +17,9 @@ pub use schema_file::Schema;
 
 /// Which JSON mapping: the syntax of to-jsonl's output and from-jsonl's input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum JsonFormat {
     /// The natural JSONL mapping: {"name": [v, ...], ...}.
     #[default]
-    #[cfg_attr(feature = "clap", value(name = "json"))]
     Natural,
     /// Protobuf's JSON mapping (json_format.MessageToJson, one line).
     Protojson,

@@ -29,9 +29,13 @@ pub(crate) use store::{list, open, Upload};
 /// The kind of store a URL names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
+    /// Amazon S3 or a store that speaks its protocol (`s3://`).
     S3,
+    /// Google Cloud Storage (`gs://`).
     Gcs,
+    /// Azure Blob Storage (`az://`).
     Azure,
+    /// A web server (`http://`, `https://`).
     Http,
 }
 
@@ -39,6 +43,7 @@ pub enum Kind {
 /// and the object's key within it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Location {
+    /// The kind of store.
     pub kind: Kind,
     /// `scheme://authority`, as given: the bucket (`s3://bkt`), the
     /// container (`az://c`, `abfs://c@account.dfs.core.windows.net`), the
@@ -87,6 +92,7 @@ pub enum RemoteErrorKind {
 /// A failure of an object store or HTTP server, as one line, with its kind.
 #[derive(Debug)]
 pub struct RemoteError {
+    /// What kind of failure, to act on.
     pub kind: RemoteErrorKind,
     message: String,
 }

@@ -397,7 +397,7 @@ fn one_line(e: &object_store::Error) -> String {
             format!("access denied ({causes}); {hint}")
         }
         E::Unauthenticated { .. } => format!("credentials refused ({causes}); {hint}"),
-        _ if causes.contains("Connection refused") => format!("cannot connect: connection refused ({causes})"),
+        _ if connection_refused(e) => format!("cannot connect: connection refused ({causes})"),
         _ => causes,
     };
     // URLs in the causes lose their query (a presigned URL's signature)
@@ -411,6 +411,22 @@ fn one_line(e: &object_store::Error) -> String {
 /// reports as "not found").
 fn method_not_allowed(e: &object_store::Error) -> bool {
     causes(e).contains("405 Method Not Allowed")
+}
+
+/// Whether, somewhere in its chain, the error is a refused connection
+/// (told by the I/O error's kind under the HTTP client's).
+fn connection_refused(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut next = Some(e);
+    while let Some(err) = next {
+        if err
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::ConnectionRefused)
+        {
+            return true;
+        }
+        next = err.source();
+    }
+    false
 }
 
 /// The error's message and its sources', each once.

@@ -34,6 +34,7 @@ pub enum Scalar {
 /// A field's value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
+    /// A scalar.
     Scalar(Scalar),
     /// A nested message: its fields in order.
     Message(Vec<Field>),
@@ -42,17 +43,24 @@ pub enum Value {
 /// One field of a message, with where its name is in the text.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Field {
+    /// The field's name.
     pub name: String,
+    /// Its value.
     pub value: Value,
+    /// The name's line (from 1).
     pub line: u32,
+    /// The name's column (from 1).
     pub col: u32,
 }
 
 /// A syntax error (or a value of the wrong kind), at a line and column.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
+    /// The line (from 1).
     pub line: u32,
+    /// The column (from 1).
     pub col: u32,
+    /// What is wrong.
     pub message: String,
 }
 
@@ -575,7 +583,9 @@ impl Field {
 /// An enum field's value as written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EnumValue<'a> {
+    /// A name (`BYTES`).
     Name(&'a str),
+    /// A number (`1`).
     Number(i64),
 }
 
@@ -594,6 +604,7 @@ pub struct Writer {
 }
 
 impl Writer {
+    /// An empty document.
     pub fn new() -> Self {
         Writer::default()
     }
@@ -642,10 +653,12 @@ impl Writer {
         self.out.extend_from_slice(b"\"\n");
     }
 
+    /// Writes an integer field.
     pub fn int(&mut self, name: &str, value: i64) {
         self.raw(name, &value.to_string());
     }
 
+    /// Writes a bool field.
     pub fn boolean(&mut self, name: &str, value: bool) {
         self.raw(name, if value { "true" } else { "false" });
     }

@@ -62,6 +62,7 @@ pub fn text_string(v: &[u8]) -> String {
 }
 
 impl Proto {
+    /// A writer of protobuf text format (`text`) or of the binary encoding.
     pub fn new(text: bool) -> Self {
         Proto {
             text,
@@ -70,6 +71,7 @@ impl Proto {
         }
     }
 
+    /// What was written.
     pub fn into_bytes(self) -> Vec<u8> {
         self.out
     }
@@ -106,10 +108,12 @@ impl Proto {
         }
     }
 
+    /// Writes a uint64 field (number `no`, named `name` in text).
     pub fn uint(&mut self, no: u32, name: &str, v: u64) {
         self.varint_field(no, name, v, v);
     }
 
+    /// Writes an int64 field.
     pub fn int(&mut self, no: u32, name: &str, v: i64) {
         // int64 on the wire: two's complement as a 10-byte varint.
         self.varint_field(no, name, v, v as u64);
@@ -128,6 +132,7 @@ impl Proto {
         }
     }
 
+    /// Writes a double field.
     pub fn double(&mut self, no: u32, name: &str, v: f64) {
         if v == 0.0 && v.is_sign_positive() {
             return;
@@ -140,6 +145,7 @@ impl Proto {
         }
     }
 
+    /// Writes a float field.
     pub fn float(&mut self, no: u32, name: &str, v: f32) {
         if v == 0.0 && v.is_sign_positive() {
             return;
@@ -158,6 +164,7 @@ impl Proto {
         }
     }
 
+    /// Writes a bytes field.
     pub fn bytes(&mut self, no: u32, name: &str, v: &[u8]) {
         if v.is_empty() {
             return;

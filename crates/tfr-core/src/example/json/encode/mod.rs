@@ -602,8 +602,11 @@ impl Encoder {
 /// Which map a feature is in, for sizes, schemas and messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Section {
+    /// An Example's features.
     Features,
+    /// A SequenceExample's context.
     Context,
+    /// A SequenceExample's feature lists.
     FeatureLists,
 }
 

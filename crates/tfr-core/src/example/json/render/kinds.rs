@@ -84,6 +84,7 @@ pub struct KindNote {
 /// its batch.
 pub struct Tracking {
     known: Arc<Kinds>,
+    /// The values of names not yet published, noted for the writer.
     pub notes: Vec<KindNote>,
     /// Whether the text of a value stays where it was written (false for a
     /// record rendered in pieces).
@@ -91,6 +92,9 @@ pub struct Tracking {
 }
 
 impl Tracking {
+    /// Tracking against `table`'s names as published now, noting into
+    /// `notes` (reused); `spans`: whether each value's text stays where it
+    /// was written (a record rendered whole).
     pub fn new(table: &KindTable, notes: Vec<KindNote>, spans: bool) -> Tracking {
         Tracking {
             known: table.snapshot(),

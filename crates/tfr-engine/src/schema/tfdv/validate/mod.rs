@@ -70,29 +70,53 @@ use std::collections::{HashMap, HashSet};
 /// tensorflow_metadata).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum AnomalyKind {
+    /// TFDV's `SCHEMA_MISSING_COLUMN`.
     SchemaMissingColumn,
+    /// TFDV's `TYPE_NOT_PRESENT`.
     TypeNotPresent,
+    /// TFDV's `SCHEMA_NEW_COLUMN`.
     SchemaNewColumn,
+    /// TFDV's `LOW_FRACTION_PRESENT`.
     LowFractionPresent,
+    /// TFDV's `LOW_NUMBER_PRESENT`.
     LowNumberPresent,
+    /// TFDV's `UNEXPECTED_DATA_TYPE`.
     UnexpectedDataType,
+    /// TFDV's `MISSING_TYPE`.
     MissingType,
+    /// TFDV's `LOW_NUMBER_VALUES`.
     LowNumberValues,
+    /// TFDV's `HIGH_NUMBER_VALUES`.
     HighNumberValues,
+    /// TFDV's `INVALID_FEATURE_SHAPE`.
     InvalidFeatureShape,
+    /// TFDV's `INT_SMALL`.
     IntSmall,
+    /// TFDV's `INT_BIG`.
     IntBig,
+    /// TFDV's `FLOAT_SMALL`.
     FloatSmall,
+    /// TFDV's `FLOAT_BIG`.
     FloatBig,
+    /// TFDV's `FLOAT_NAN`.
     FloatNan,
+    /// TFDV's `FLOAT_INF`.
     FloatInf,
+    /// TFDV's `BOOL_SMALL_INT`.
     BoolSmallInt,
+    /// TFDV's `BOOL_BIG_INT`.
     BoolBigInt,
+    /// TFDV's `BOOL_UNEXPECTED_FLOAT`.
     BoolUnexpectedFloat,
+    /// TFDV's `BOOL_UNEXPECTED_STRING`.
     BoolUnexpectedString,
+    /// TFDV's `ENUM_UNEXPECTED_STRING`.
     EnumUnexpectedString,
+    /// TFDV's `ENUM_INVALID_UTF8`.
     EnumInvalidUtf8,
+    /// TFDV's `DATASET_LOW_NUM_EXAMPLES`.
     DatasetLowNumExamples,
+    /// TFDV's `DATASET_HIGH_NUM_EXAMPLES`.
     DatasetHighNumExamples,
 }
 
@@ -159,6 +183,7 @@ pub type Loc = (u32, u64);
 pub struct Anomaly {
     /// The feature, `None` for the dataset's.
     pub feature: Option<String>,
+    /// Which anomaly, as TFDV names it.
     pub kind: AnomalyKind,
     /// Records where it was seen (0 for the dataset-wide ones: missing
     /// column, presence, number of examples).
@@ -172,9 +197,11 @@ pub struct Anomaly {
 /// The result of [`validate`].
 #[derive(Clone, Debug, Default)]
 pub struct Report {
+    /// The payload type the records were read as.
     pub ty: Option<MessageType>,
     /// Records read, per input.
     pub per_input: Vec<u64>,
+    /// Records read in all.
     pub records: u64,
     /// Every anomaly, features in schema order (new features after them,
     /// in the order first seen), then the dataset's.
@@ -470,6 +497,7 @@ use found::Found;
 /// How [`validate`] reads.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
+    /// How the inputs are opened.
     pub open: record::OpenOptions,
     /// `None`: auto (the first record decides, see [`crate::example`]).
     pub ty: Option<MessageType>,
@@ -495,35 +523,21 @@ fn check_record(
     out: &mut Found,
 ) -> Result<()> {
     decoder.set_cpp_map_entries(true);
-    let checked = check_read(run, decoder, ty, payload, at, out);
-    decoder.set_cpp_map_entries(false);
-    checked
-}
-
-fn check_read(
-    run: &Run<'_>,
-    decoder: &mut Decoder,
-    ty: MessageType,
-    payload: &[u8],
-    at: (u32, u64, u64),
-    out: &mut Found,
-) -> Result<()> {
     let (ck, strict) = (run.ck, run.strict);
     let failed = |e: example::DecodeError| {
         let name = run.inputs.get(at.0 as usize).map(Input::display).unwrap_or_default();
         anyhow::anyhow!(without_raw_hint(e)).context(format!("{name}: record {} at byte {}", at.1, at.2))
     };
-    match ty {
-        MessageType::SequenceExample => {
-            let se = decoder.sequence_example(payload, strict).map_err(failed)?;
-            out.record(ck, se.context(), (at.0, at.1));
-        }
-        _ => {
-            let ex = decoder.example(payload, strict).map_err(failed)?;
-            out.record(ck, ex.features(), (at.0, at.1));
-        }
-    }
-    Ok(())
+    let checked = match ty {
+        MessageType::SequenceExample => decoder
+            .sequence_example(payload, strict)
+            .map(|se| out.record(ck, se.context(), (at.0, at.1))),
+        _ => decoder
+            .example(payload, strict)
+            .map(|ex| out.record(ck, ex.features(), (at.0, at.1))),
+    };
+    decoder.set_cpp_map_entries(false);
+    checked.map_err(failed)
 }
 
 fn without_raw_hint(e: example::DecodeError) -> String {

@@ -4,6 +4,8 @@
 //! options and makes one call (ARCHITECTURE.md, "A conversion format").
 
 #[cfg(feature = "parquet")]
+pub mod columnar_in;
+#[cfg(feature = "parquet")]
 pub mod columnar_out;
 #[cfg(feature = "csv")]
 pub mod csv;

@@ -29,7 +29,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// `--lists`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Lists {
     /// A JSON array in the cell (the JSONL mapping of the feature).
     Json,

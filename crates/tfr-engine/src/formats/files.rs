@@ -44,6 +44,7 @@ pub struct Template {
 }
 
 impl Template {
+    /// Parses a `--name` template: its literal text and `{field}`s (a lone brace, or an empty template, is an error).
     pub fn parse(text: &str) -> Result<Template> {
         let mut parts = Vec::new();
         let mut literal = String::new();

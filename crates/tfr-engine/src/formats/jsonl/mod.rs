@@ -27,7 +27,6 @@ use kind_log::{change_message, pack, KindLog, LastLine, KIND_NAMES};
 /// `--on-kind-change`: when a plain value has another kind than its
 /// feature's first value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum OnKindChange {
     /// Integers after floats become floats; other changes are errors.
     Error,

@@ -51,13 +51,17 @@ pub fn untouched_unless(decoded: bool) -> Types {
 
 /// What [`reshape`] writes.
 pub struct Plan<'a> {
+    /// The inputs.
     pub inputs: &'a [Input],
+    /// How they are read.
     pub reading: &'a Reading<'a>,
+    /// Worker threads.
     pub jobs: usize,
     /// Split's rule; `None`: every record to `outputs[0]`.
     pub route: Option<&'a Route>,
     /// One output name per group.
     pub outputs: Vec<PathBuf>,
+    /// How each output is cut into shards.
     pub sharding: Sharding,
     /// Forced; else from each output's name.
     pub compression: Option<Compression>,
@@ -68,7 +72,9 @@ pub struct Plan<'a> {
 /// What [`reshape`] wrote: per output its records and shards; with split's
 /// `--by`, the keys' tally.
 pub struct Done {
+    /// Per output: records written and shards made.
     pub outputs: Vec<(u64, usize)>,
+    /// With split's `--by`: the records per key.
     pub keys: Keys,
 }
 
