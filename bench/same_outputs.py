@@ -121,8 +121,6 @@ COMMANDS = [
     ("split --by", ["split", "ex.tfrecord", "--ratio", "train=8,eval=2", "--by", "name", "-o", "sp/{split}.tfrecord"]),
     ("shuffle", ["shuffle", "ex.tfrecord", "--seed", "7", "-o", "sh.tfrecord"]),
     ("shuffle shards", ["shuffle", "shards/", "--seed", "7", "--shards", "3", "-o", "sh/ex.tfrecord.gz"]),
-    ("shuffle more shards than records", ["shuffle", "-j", "1", "edge.tfrecord", "--seed", "1", "--shards", "40", "-o", "e/x.tfrecord.gz"]),
-    ("shuffle spilled", ["shuffle", "ex.tfrecord.gz", "--seed", "9", "--memory", "16M", "--shards", "5", "-o", "sp/x.tfrecord.snappy"]),
     ("to-parquet", ["to-parquet", "ex.tfrecord", "-o", "ex.parquet"]),
     ("to-parquet shards", ["to-parquet", "ex.tfrecord", "--shards", "2", "-o", "pq/ex.parquet"]),
     ("to-arrow", ["to-arrow", "seq.tfrecord", "-o", "seq.arrow"]),
