@@ -31,14 +31,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex};
 
 mod render;
-#[allow(unused_imports)]
-use render::*;
 pub use render::{Render, Rendered};
 mod read;
-#[allow(unused_imports)]
 use read::*;
 mod sample;
-#[allow(unused_imports)]
 use sample::*;
 
 /// A batch handed to a worker holds the records that start in one window

@@ -505,8 +505,6 @@ impl<'a> Gather<'a> {
 mod tests;
 
 mod spill;
-#[allow(unused_imports)]
 use spill::*;
 mod drain;
-#[allow(unused_imports)]
 use drain::*;

@@ -699,10 +699,6 @@ impl Deep {
 mod tests;
 
 mod distinct;
-#[allow(unused_imports)]
-use distinct::*;
 pub use distinct::{value_hash, Distinct};
 mod top;
 pub use top::TopK;
-#[allow(unused_imports)]
-use top::*;

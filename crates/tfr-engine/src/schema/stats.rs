@@ -673,6 +673,6 @@ impl Collector {
 mod tests;
 
 mod table;
-#[allow(unused_imports)]
-use table::*;
+#[cfg(test)]
+use table::recycle;
 pub use table::{FeatureTable, MAX_FEATURES};

@@ -684,5 +684,4 @@ fn json_string_body(s: &[u8], out: &mut Vec<u8>) {
 mod tests;
 
 mod fast;
-#[allow(unused_imports)]
 use fast::*;

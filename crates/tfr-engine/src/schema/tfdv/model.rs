@@ -440,5 +440,4 @@ impl Schema {
 mod tests;
 
 mod features;
-#[allow(unused_imports)]
 use features::*;
