@@ -643,7 +643,7 @@ impl ReshapeArgs {
             compression: self.sharding.output.forced(),
             strict: self.filter.strict,
         };
-        crate::formats::tfrecord_out::reshape(&plan, progress)
+        Ok(crate::formats::tfrecord_out::reshape(&plan, progress)?)
     }
 }
 

@@ -200,9 +200,14 @@ pub(crate) fn keep_verdict(written: anyhow::Result<()>, exit: crate::exit::Exit)
 
 /// Whether an error (anywhere in its chain) is a closed pipe on output.
 pub(crate) fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    let broken = |e: &io::Error| e.kind() == io::ErrorKind::BrokenPipe;
     err.chain().any(|e| {
-        e.downcast_ref::<io::Error>()
-            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+        e.downcast_ref::<io::Error>().is_some_and(broken)
+            || e.downcast_ref::<tfr_engine::Error>()
+                .is_some_and(tfr_engine::Error::is_broken_pipe)
+            || e.downcast_ref::<tfr_core::Error>()
+                .and_then(tfr_core::Error::io_error)
+                .is_some_and(broken)
     })
 }
 

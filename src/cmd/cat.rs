@@ -109,7 +109,7 @@ fn cat_styled(
     progress: &output::Progress,
 ) -> Result<Exit> {
     let print = &args.print;
-    let render_one = |decoder: &mut Decoder, r: &batches::Record<'_>, out: &mut Out<'_>| -> Result<()> {
+    let render_one = |decoder: &mut Decoder, r: &batches::Record<'_>, out: &mut Out<'_>| -> tfr_engine::Result<()> {
         let label = Label {
             name: r.name,
             index: r.index,
@@ -147,7 +147,8 @@ fn cat_styled(
     );
     // Emit everything before the damage, then report it.
     let flushed = stdout.flush().context("writing output");
-    result.and(flushed).map(|_| Exit::Success)
+    result?;
+    flushed.map(|_| Exit::Success)
 }
 
 /// How cat and head print records.

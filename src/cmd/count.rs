@@ -349,18 +349,16 @@ struct Counting<'a> {
 impl Work for Counting<'_> {
     type Out = Tally;
 
-    fn record(&self, decoder: &mut Decoder, r: &Record<'_>, out: &mut Tally) -> Result<()> {
+    fn record(&self, decoder: &mut Decoder, r: &Record<'_>, out: &mut Tally) -> tfr_engine::Result<()> {
         out.add_input(r.input, 1);
         let Some(name) = self.by else {
             return Ok(());
         };
         if r.ty == example::MessageType::Raw {
-            anyhow::bail!(
+            return Err(tfr_engine::Error::msg(format_args!(
                 "{}: record {} at byte {}: --by reads features, and a --type raw record has none",
-                r.name,
-                r.index,
-                r.offset
-            );
+                r.name, r.index, r.offset
+            )));
         }
         let mut keys: Vec<Key> = Vec::new();
         let found = example::filter::with_features(decoder, r.ty, r.strict, r.payload, |fs| {
@@ -394,7 +392,7 @@ impl Work for Counting<'_> {
         Ok(())
     }
 
-    fn batch(&self, batch: &Batch<Tally>, out: &mut Tally) -> Result<()> {
+    fn batch(&self, batch: &Batch<Tally>, out: &mut Tally) -> tfr_engine::Result<()> {
         out.add_input(batch.input, 0);
         if self.by.is_none() {
             // --where alone: the batch holds the matching records.
@@ -442,7 +440,10 @@ fn count_decoded(inputs: &[Input], args: &CountArgs, ctx: &Ctx) -> Result<Exit> 
         return Err(anyhow::anyhow!("{e:#}"));
     }
     // --strict: a misspelt name is not a result to print.
-    if let Some(e) = error.as_ref().filter(|e| e.is::<UnmatchedNames>()) {
+    if let Some(e) = error
+        .as_ref()
+        .filter(|e| matches!(e.root(), tfr_engine::Error::UnmatchedNames(_)))
+    {
         return Err(anyhow::anyhow!("{e:#}"));
     }
     if error.is_none() {
@@ -462,7 +463,7 @@ fn count_decoded(inputs: &[Input], args: &CountArgs, ctx: &Ctx) -> Result<Exit> 
         // What was counted before the damage, then the error.
         Some(e) => {
             written?;
-            Err(e)
+            Err(e.into())
         }
         None => output::keep_verdict(written, Exit::Success),
     }

@@ -81,6 +81,7 @@ pub(crate) fn scan_inputs(
     let bar = output::LazyProgress::new(ctx, crate::io::input::total_size(inputs));
     let progress = |bytes, records| bar.update(bytes, records);
     let (scan, error) = crate::schema::scan(inputs, &opts, &progress);
+    let error = error.map(anyhow::Error::from);
     bar.finish();
     for warning in projection.iter().flat_map(|p| p.unmatched()) {
         output::error_line(format_args!("{warning}"));

@@ -188,10 +188,11 @@ fn gallery_cards(args: &ReportArgs, inputs: &[crate::io::Input], ty: MessageType
     };
     let jobs = args.scan.jobs.get();
     let how = range.reading(&open, Some(ty), jobs);
-    let render = |decoder: &mut Decoder, r: &batches::Record<'_>, out: &mut crate::example::Out<'_>| -> Result<()> {
-        gallery::card(decoder, r.ty, false, r.payload, (r.name, r.index), &images, out)
-            .map_err(|e| batches::decode_error(r.name, r.index, r.offset, e))
-    };
+    let render =
+        |decoder: &mut Decoder, r: &batches::Record<'_>, out: &mut crate::example::Out<'_>| -> tfr_engine::Result<()> {
+            gallery::card(decoder, r.ty, false, r.payload, (r.name, r.index), &images, out)
+                .map_err(|e| batches::decode_error(r.name, r.index, r.offset, e))
+        };
     let mut html = Vec::new();
     let write = |r: &batches::Rendered| {
         html.extend_from_slice(&r.bytes);

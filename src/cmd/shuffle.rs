@@ -187,7 +187,7 @@ impl Shards<'_> {
     }
 
     /// Ends the current shard (its compressor freed) and creates the next.
-    fn next_shard(&mut self) -> Result<()> {
+    fn next_shard(&mut self) -> tfr_engine::Result<()> {
         self.set.end(self.shard)?;
         self.shard += 1;
         let name = shard_name(self.path, self.shard, self.count);
@@ -197,31 +197,31 @@ impl Shards<'_> {
 }
 
 impl Emit for Shards<'_> {
-    fn begin(&mut self, total: u64) -> Result<()> {
+    fn begin(&mut self, total: u64) -> tfr_engine::Result<()> {
         self.total = total;
         Ok(())
     }
 
-    fn record(&mut self, payload: &[u8], crc: u32) -> Result<()> {
+    fn record(&mut self, payload: &[u8], crc: u32) -> tfr_engine::Result<()> {
         // A shard is full: end it (its compressor's threads freed).
         while self.shard + 1 < self.count && self.written >= self.start(self.shard + 1) {
             self.next_shard()?;
         }
         let out = self.set.get(self.shard);
         if let Err(e) = RecordWriter::new(&mut *out).write_record_with_crc(payload, crc) {
-            return Err(anyhow::Error::new(e).context(format!("{}: write failed", out.display())));
+            return Err(tfr_engine::Error::from(e).context(format!("{}: write failed", out.display())));
         }
         self.written += 1;
         Ok(())
     }
 
-    fn framed(&mut self, record: &[u8]) -> Result<()> {
+    fn framed(&mut self, record: &[u8]) -> tfr_engine::Result<()> {
         while self.shard + 1 < self.count && self.written >= self.start(self.shard + 1) {
             self.next_shard()?;
         }
         let out = self.set.get(self.shard);
         if let Err(e) = out.write_all(record) {
-            return Err(anyhow::Error::new(e).context(format!("{}: write failed", out.display())));
+            return Err(tfr_engine::Error::from(e).context(format!("{}: write failed", out.display())));
         }
         self.written += 1;
         Ok(())

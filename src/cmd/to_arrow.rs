@@ -78,7 +78,7 @@ pub(crate) fn run(args: &ToArrowArgs, ctx: &Ctx) -> Result<Exit> {
         let (_, result) = batches::run(&inputs, &how, pipeline::workers(jobs), &convert, sink, &update);
         progress.finish();
         result?;
-        convert.nothing_planned_error().map_or(Ok(()), Err)
+        convert.nothing_planned_error().map_or(Ok(()), |e| Err(e.into()))
     };
     if stream {
         let out = std::io::BufWriter::with_capacity(256 * 1024, std::io::stdout());

@@ -108,6 +108,7 @@ fn schema_doc(
     let bar = output::LazyProgress::new(ctx, crate::io::input::total_size(inputs));
     let progress = |bytes, records| bar.update(bytes, records);
     let (scan, error) = schema::scan(inputs, &opts, &progress);
+    let error = error.map(anyhow::Error::from);
     bar.finish();
     let stopped = match error {
         Some(e) if scan.stats.records <= args.pick.range.skip => return Err(e),
@@ -118,7 +119,7 @@ fn schema_doc(
     // Features past the scan's tracking limit have no column: an
     // error rather than a CSV that silently lacks them.
     if let Some(e) = csv_out::untracked(&doc, schema::stats::MAX_FEATURES) {
-        return Err(e);
+        return Err(e.into());
     }
     Ok((doc, stopped))
 }

@@ -71,6 +71,7 @@ pub(crate) fn run(args: &ValidateArgs, ctx: &Ctx) -> Result<Exit> {
     let bar = output::LazyProgress::new(ctx, crate::io::input::total_size(&inputs));
     let progress = |bytes, records| bar.update(bytes, records);
     let (report, error) = check::validate(&checker, &inputs, &opts, &progress);
+    let error = error.map(anyhow::Error::from);
     bar.finish();
     let names: Vec<String> = inputs.iter().map(|i| i.display()).collect();
     let schema_name = crate::io::input::escape_name(args.schema.as_os_str().as_encoded_bytes());

@@ -17,8 +17,11 @@ pub(crate) use tfr_core::{example, io, record};
 
 #[cfg(feature = "parquet")]
 pub mod columnar;
+pub mod error;
 pub mod formats;
 pub mod pipeline;
 #[cfg(feature = "report")]
 pub mod report;
 pub mod schema;
+
+pub use error::{Error, Result};

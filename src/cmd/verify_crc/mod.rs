@@ -86,7 +86,7 @@ pub(crate) fn run(args: &VerifyCrcArgs, ctx: &Ctx) -> Result<Exit> {
     let mut reports = Vec::with_capacity(inputs.len());
     let mut failed = None;
     let read = |i: usize, emit: &mut dyn FnMut(Event) -> Result<(), Stopped>| {
-        verify_input(&inputs[i], args, within, keep, &progress, emit)
+        verify_input(&inputs[i], args, within, keep, &progress, emit).map_err(tfr_engine::Error::other)
     };
     let result = pipeline::in_input_order(inputs.len(), across, read, |event| {
         pass_on(event, salvage.as_mut(), &mut reports).map_err(|e| {

@@ -61,7 +61,7 @@ pub(super) fn verify_input(
     // from this thread (which owns `emit`) after each batch it sends.
     let done: std::sync::Mutex<Vec<Checked>> = std::sync::Mutex::new(Vec::new());
     let sink = Verdicts(&done);
-    let work = |batch: &mut Queued, out: &mut Checked| -> Result<()> {
+    let work = |batch: &mut Queued, out: &mut Checked| -> tfr_engine::Result<()> {
         check_batch(batch, out);
         Ok(())
     };
@@ -88,7 +88,7 @@ pub(super) fn verify_input(
         };
         let scanned = scan_input(input, args, jobs, salvage, progress, &mut feed, &mut report);
         feed.send()?;
-        scanned
+        scanned.map_err(tfr_engine::Error::other)
     };
     let result = pipeline::run(workers, produce, work, sink);
     forward(&mut *emit)?;

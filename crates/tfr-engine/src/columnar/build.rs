@@ -4,10 +4,10 @@
 //! [`RecordBatch`] of the [`Plan`]'s schema (its rows in record order).
 
 use super::{Plan, Section, Shape, ValueType};
+use crate::error::{err, Result};
 use crate::example::{self, Decoder, FeatureView, MapEntry, MapView, MessageType};
 use crate::pipeline::batches::{decode_error, Batch, Record, Work};
 use crate::pipeline::Output;
-use anyhow::{anyhow, Result};
 use arrow_array::{Array, ArrayRef, BinaryArray, Float32Array, Int64Array, ListArray, RecordBatch, StringArray};
 use arrow_buffer::{Buffer, NullBufferBuilder, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{Field, SchemaRef};
@@ -119,13 +119,13 @@ impl Convert {
 
     /// The error when records held features, but none of them one with a
     /// column: every row would be null (a `--schema` from other data).
-    pub fn nothing_planned_error(&self) -> Option<anyhow::Error> {
+    pub fn nothing_planned_error(&self) -> Option<crate::Error> {
         let rows = self.rows.load(Ordering::Relaxed);
         if rows == 0 || self.fitting.load(Ordering::Relaxed) > 0 || self.unplanned.load(Ordering::Relaxed) == 0 {
             return None;
         }
         let first = self.first_unplanned.lock().ok()?.clone()?;
-        Some(anyhow!(
+        Some(err!(
             "none of the {rows} records has a feature with a column in the schema (the first feature \
              without one: {}): is the --schema from other data?",
             crate::io::input::escape_name(first.as_bytes())
@@ -160,7 +160,7 @@ impl Convert {
         look: &mut Lookup,
     ) -> Result<()> {
         let at = |e: String| {
-            anyhow!(
+            err!(
                 "{}: record {} at byte {}: {e}",
                 record.name,
                 record.index,
@@ -423,7 +423,7 @@ impl Values {
                 let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
                 match utf8 {
                     true => Arc::new(StringArray::try_new(offsets, Buffer::from_vec(data), nulls).map_err(|e| {
-                        anyhow!("a string column got a value that is not UTF-8 (were the inputs changed since the schema pass?): {e}")
+                        err!("a string column got a value that is not UTF-8 (were the inputs changed since the schema pass?): {e}")
                     })?),
                     false => Arc::new(BinaryArray::try_new(offsets, Buffer::from_vec(data), nulls)?),
                 }

@@ -5,9 +5,9 @@
 //! temporary file (removed by the OS when closed); an Arrow IPC stream is
 //! read as it comes; anything else is not read past its first 8 bytes.
 
+use crate::error::{Context, Result};
 use crate::io::at::{At, AtReader};
 use crate::io::input::{Input, Opened};
-use anyhow::{Context, Result};
 use bytes::Bytes;
 use parquet::errors::ParquetError;
 use parquet::file::reader::{ChunkReader, Length};

@@ -7,7 +7,7 @@
 //! packed int64 and float lists, map entries key then value.
 
 use super::{Section, Shape, METADATA_KEY};
-use anyhow::{anyhow, Result};
+use crate::error::{err, Result};
 use arrow_array::cast::AsArray;
 use arrow_array::types::*;
 use arrow_array::{Array, ArrayRef, ArrowPrimitiveType, PrimitiveArray, RecordBatch};
@@ -132,10 +132,10 @@ impl Layout {
             .iter()
             .map(|s| Bound::new(batch, s))
             .collect::<Result<Vec<_>, String>>()
-            .map_err(|e| anyhow!(e))?;
+            .map_err(|e| err!(e))?;
         let mut scratch = Scratch::default();
         for row in 0..batch.num_rows() {
-            let at = |e: String| anyhow!("row {}: {e}", first_row + row as u64);
+            let at = |e: String| err!("row {}: {e}", first_row + row as u64);
             crate::record::append_framed(out, |o| self.row(&bound, row, o, &mut scratch)).map_err(at)?;
         }
         Ok(())

@@ -35,7 +35,7 @@ pub mod chunk;
 pub mod encode;
 pub mod size;
 
-use anyhow::{bail, Result};
+use crate::error::{bail, Result};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use serde_json::{json, Value};
 use std::collections::HashMap;

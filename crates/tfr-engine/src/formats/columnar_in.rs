@@ -17,9 +17,9 @@
 
 use crate::columnar::chunk::Source;
 use crate::columnar::encode::Layout;
+use crate::error::{bail, err, Result};
 use crate::io::{AtomicOutput, Input};
 use crate::pipeline::{self, Sender};
-use anyhow::{anyhow, bail, Result};
 use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_schema::ArrowError;
 use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder};
@@ -87,7 +87,7 @@ pub fn convert(inputs: &[Input], format: Format, workers: usize, out: &mut Atomi
     let work = |job: &mut Job, bytes: &mut Vec<u8>| -> Result<()> {
         job.layout
             .encode(&job.rows, job.first_row, bytes)
-            .map_err(|e| anyhow!("{}: {e}", job.name))
+            .map_err(|e| err!("{}: {e}", job.name))
     };
     let sink = |bytes: &Vec<u8>| out.write_all(bytes);
     pipeline::run(workers, produce, work, sink)?;
@@ -104,7 +104,7 @@ fn read_input(
 ) -> Result<()> {
     let source = Source::open(input)?;
     let name: Arc<str> = Arc::from(source.name());
-    let fail = |e: &dyn std::fmt::Display| anyhow!("{name}: {e}");
+    let fail = |e: &dyn std::fmt::Display| err!("{name}: {e}");
     let head = source.head(8).map_err(|e| fail(&e))?;
     check_magic(format, &head, &source, &name)?;
     let mut first_row = 0u64;
@@ -329,12 +329,12 @@ fn arrow_reader(
 
 /// A Parquet reader's error as one line: the file is damaged (or uses
 /// something tfr does not read), with the library's reason made short.
-fn damaged_parquet(name: &str, error: &str) -> anyhow::Error {
+fn damaged_parquet(name: &str, error: &str) -> crate::Error {
     damaged(name, "Parquet file", error)
 }
 
 /// The same for an Arrow IPC file or stream (`what`).
-fn damaged(name: &str, what: &str, error: &str) -> anyhow::Error {
+fn damaged(name: &str, what: &str, error: &str) -> crate::Error {
     let reason = short_reason(error);
     let lower = reason.to_lowercase();
     let unsupported = [
@@ -344,11 +344,11 @@ fn damaged(name: &str, what: &str, error: &str) -> anyhow::Error {
         "disabled feature",
     ];
     if unsupported.iter().any(|u| lower.contains(u)) {
-        anyhow!("{name}: a {what} that tfr cannot read: {reason}")
+        err!("{name}: a {what} that tfr cannot read: {reason}")
     } else if lower.starts_with("read failed") {
-        anyhow!("{name}: {reason}")
+        err!("{name}: {reason}")
     } else {
-        anyhow!("{name}: a damaged {what}: {reason}")
+        err!("{name}: a damaged {what}: {reason}")
     }
 }
 

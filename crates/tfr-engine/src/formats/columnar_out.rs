@@ -11,13 +11,13 @@
 //! Files go through an [`OutputSet`]: all appear at the end, or none.
 
 use crate::columnar::{self, build::Convert, build::Rows, Plan};
+use crate::error::{bail, err, Context, Result};
 use crate::example::{MessageType, Where};
 use crate::io::{Compression, Input, OutputSet};
 use crate::pipeline;
 use crate::pipeline::batches::{self, Range, Reading, Types};
 use crate::record::OpenOptions;
 use crate::schema;
-use anyhow::{anyhow, bail, Context, Result};
 use parquet::arrow::ArrowWriter;
 use parquet::file::properties::WriterProperties;
 use std::io::Write;
@@ -96,9 +96,9 @@ impl Columns<'_> {
         let given = match &self.schema {
             Some((shown, bytes)) => {
                 let doc: serde_json::Value =
-                    serde_json::from_slice(bytes).map_err(|e| anyhow!("{shown}: not a tfr schema: not JSON: {e}"))?;
+                    serde_json::from_slice(bytes).map_err(|e| err!("{shown}: not a tfr schema: not JSON: {e}"))?;
                 let keep = |name: &str| self.select.as_ref().is_none_or(|p| p.keeps(name));
-                Some(Plan::from_schema(&doc, &keep).map_err(|e| anyhow!("{shown}: {e}"))?)
+                Some(Plan::from_schema(&doc, &keep).map_err(|e| err!("{shown}: {e}"))?)
             }
             None => None,
         };
@@ -137,7 +137,7 @@ impl Columns<'_> {
         let records = scan.stats.records;
         let plan = match given {
             Some(plan) => plan,
-            None => Plan::from_schema(&schema::json::to_json(&scan), &|_| true).map_err(|e| anyhow!("{e}"))?,
+            None => Plan::from_schema(&schema::json::to_json(&scan), &|_| true).map_err(|e| err!("{e}"))?,
         };
         self.planned(plan, Some(records), true, warn)
     }

@@ -17,12 +17,12 @@
 //! The rows are made on the workers, a batch at a time, and written in
 //! record order ([`batches::run`]) by [`write`].
 
+use crate::error::{bail, Context, Result};
 use crate::example::filter::features_or_context;
 use crate::example::json::render::{feature_json, float_text};
 use crate::example::{Decoder, FeatureView, FeaturesView, Kind, MessageType};
 use crate::io::Input;
 use crate::pipeline::batches::{self, decode_error, Reading, Record, Work};
-use anyhow::{bail, Context, Result};
 use std::collections::HashMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -84,7 +84,7 @@ pub fn columns_of(doc: &serde_json::Value) -> Result<(Option<MessageType>, Vec<C
 
 /// The error for a scan's document with features past its tracking limit
 /// (they would have no column): `None` when every feature was tracked.
-pub fn untracked(doc: &serde_json::Value, max_features: usize) -> Option<anyhow::Error> {
+pub fn untracked(doc: &serde_json::Value, max_features: usize) -> Option<crate::Error> {
     for section in ["features", "context"] {
         if let Some(u) = doc.pointer(&format!("/untracked/{section}")) {
             let count = u.get("count").and_then(|c| c.as_u64()).unwrap_or(0);
@@ -93,7 +93,7 @@ pub fn untracked(doc: &serde_json::Value, max_features: usize) -> Option<anyhow:
             } else {
                 ""
             };
-            return Some(anyhow::anyhow!(
+            return Some(crate::error::err!(
                 "the schema pass tracks at most {max_features} features: {at_least}{count} more would have no column; choose the columns with --features, or give --schema FILE"
             ));
         }
@@ -166,7 +166,7 @@ pub fn write(
                 name
             }))
             .context("writing the header")?;
-        out.write_all(&header.into_inner().map_err(|e| anyhow::anyhow!("{}", e.error()))?)
+        out.write_all(&header.into_inner().map_err(|e| crate::error::err!("{}", e.error()))?)
             .context("writing output")?;
     }
     let write = |bytes: &Vec<u8>| match bytes.is_empty() {
@@ -201,7 +201,7 @@ impl Work for Rows<'_> {
         let mut writer = csv::WriterBuilder::new().from_writer(std::mem::take(out));
         let mut cell = Vec::new();
         let done = self.row(decoder, record, &mut writer, &mut cell);
-        *out = writer.into_inner().map_err(|e| anyhow::anyhow!("{}", e.error()))?;
+        *out = writer.into_inner().map_err(|e| crate::error::err!("{}", e.error()))?;
         done
     }
 
@@ -214,7 +214,7 @@ impl Work for Rows<'_> {
             }
             Ok(())
         });
-        *out = writer.into_inner().map_err(|e| anyhow::anyhow!("{}", e.error()))?;
+        *out = writer.into_inner().map_err(|e| crate::error::err!("{}", e.error()))?;
         done
     }
 }
@@ -254,7 +254,7 @@ impl Rows<'_> {
             // Read (damage is still found), not written: see run().
             return Ok(());
         }
-        let csv_error = |e: csv::Error| anyhow::anyhow!("writing CSV: {e}");
+        let csv_error = |e: csv::Error| crate::error::err!("writing CSV: {e}");
         for (column, value) in self.columns.iter().zip(cells.iter()) {
             cell.clear();
             if let Some(v) = value {

@@ -10,6 +10,7 @@
 //! through an [`AtomicOutput`] (a temporary file renamed into place, or
 //! an upload completed only when whole).
 
+use crate::error::{bail, Context, Result};
 use crate::example::filter::features_or_context;
 use crate::example::json::render::first_value_text;
 use crate::example::{Decoder, FeatureView, Kind};
@@ -18,7 +19,6 @@ use crate::io::made_dirs::MadeDirs;
 use crate::io::{AtomicOutput, Compression, Input};
 use crate::pipeline;
 use crate::pipeline::batches::{self, decode_error, Reading, Record, Work};
-use anyhow::{bail, Context, Result};
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -252,7 +252,7 @@ fn single_value(v: &FeatureView<'_>) -> Result<String> {
             if count == 0 { "no" } else { "several" }
         );
     }
-    String::from_utf8(text).map_err(|_| anyhow::anyhow!("the value is not UTF-8 text"))
+    String::from_utf8(text).map_err(|_| crate::error::err!("the value is not UTF-8 text"))
 }
 
 /// Whether `name` (a relative path, '/' between its parts) stays inside
@@ -398,7 +398,7 @@ pub fn extract(
                 start = end;
                 let mut name = template.render(number, r.index, i, &r.fields);
                 if name.is_empty() {
-                    failed = Some(anyhow::anyhow!(
+                    failed = Some(crate::error::err!(
                         "record {number}: --name gives an empty name (its features have no value there)"
                     ));
                     return Err(std::io::Error::other(pipeline::Stopped));
@@ -420,7 +420,7 @@ pub fn extract(
                 }
                 if let Some(long) = name.split('/').find(|part| part.len() > 255) {
                     let start: String = long.chars().take(40).collect();
-                    failed = Some(anyhow::anyhow!(
+                    failed = Some(crate::error::err!(
                         "record {number}: a file name of {} bytes, over the 255 a file system takes: {}...",
                         long.len(),
                         crate::io::input::escape_name(start.as_bytes())

@@ -15,13 +15,13 @@
 //! ([`OutputSet`]): on an error (a damaged input) or a signal, none is
 //! left.
 
+use crate::error::{bail, Result};
 use crate::example::filter::UnmatchedNames;
 use crate::io::{Compression, Input, OutputSet};
 use crate::pipeline::batches::{self, Reading, Types};
 use crate::pipeline::reshape::{Frame, Framed, Keys, Route};
 use crate::pipeline::{self, Stopped};
 use crate::record::shards::{Policy, ShardWriter};
-use anyhow::{bail, Result};
 use std::path::PathBuf;
 
 /// How each output is cut.

@@ -22,11 +22,11 @@
 
 use super::rng::SplitMix;
 use super::{Output, Sender, Sink, Spares, Stopped};
+use crate::error::Result;
 use crate::example::json::render::{KindNote, KindTable, Tracking};
 use crate::example::{self, Decoder, MessageType, Out, Where};
 use crate::io::{Compression, Input};
 use crate::record;
-use anyhow::Result;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex};
 
@@ -130,7 +130,7 @@ impl Reading<'_> {
 /// decode is an error naming the record, and so is a raw one.
 pub fn keeps(filter: &Where, decoder: &mut Decoder, record: &Record<'_>) -> Result<bool> {
     if record.ty == MessageType::Raw {
-        anyhow::bail!(
+        crate::error::bail!(
             "{}: record {} at byte {}: --where reads features, and a --type raw record has none",
             record.name,
             record.index,
@@ -403,8 +403,8 @@ where
 }
 
 /// A payload that is not the expected message, named by file, record and offset.
-pub fn decode_error(name: &str, index: u64, offset: u64, e: example::DecodeError) -> anyhow::Error {
-    anyhow::Error::new(e).context(format!("{name}: record {index} at byte {offset}"))
+pub fn decode_error(name: &str, index: u64, offset: u64, e: example::DecodeError) -> crate::Error {
+    crate::Error::from(e).context(format!("{name}: record {index} at byte {offset}"))
 }
 
 /// From this many jobs on, one large plain file is read by several threads

@@ -37,7 +37,7 @@ pub mod reshape;
 pub mod rng;
 pub mod shuffle;
 
-use anyhow::Result;
+use crate::error::Result;
 use std::collections::{BTreeMap, VecDeque};
 use std::io;
 use std::sync::mpsc::{sync_channel, TryRecvError};
@@ -73,7 +73,7 @@ pub fn workers(jobs: usize) -> usize {
 enum Msg<T> {
     Item(T),
     Done,
-    Failed(anyhow::Error),
+    Failed(crate::Error),
 }
 
 /// Runs `read(i, emit)` for every input `i < n`, up to `jobs` of them at
@@ -184,7 +184,7 @@ where
                         Ok(Msg::Item(t)) => sink(t)?,
                         Ok(Msg::Done) => break,
                         Ok(Msg::Failed(e)) => return Err(e),
-                        Err(_) => anyhow::bail!("an input reader stopped"),
+                        Err(_) => crate::error::bail!("an input reader stopped"),
                     }
                 }
                 advance(i + 1);
@@ -451,7 +451,7 @@ where
                     false => sink.batch(&mut out),
                 }
                 .and_then(|()| sink.batch(&mut Out::default()))
-                .map_err(|e| anyhow::Error::new(e).context("writing output"));
+                .map_err(|e| crate::Error::from(e).context("writing output"));
                 match written.and(result) {
                     Ok(()) => Ok(()),
                     Err(e) => {
@@ -533,7 +533,7 @@ where
         let writer = spawn(scope, "tfr-write", move || -> Result<()> {
             let _stop = StopOnDrop(window);
             sink.begin()?;
-            let failed = |e: io::Error| anyhow::Error::new(e).context("writing output");
+            let failed = |e: io::Error| crate::Error::from(e).context("writing output");
             let mut idle = Out::default();
             let mut pending = BTreeMap::new();
             let mut next = 0u64;

@@ -12,10 +12,10 @@
 
 use super::batches::{Record, Work};
 use super::Output;
+use crate::error::{bail, Result};
 use crate::example::sought::{Sought, Unmatched};
 use crate::example::{Decoder, FeatureView, Kind};
 use crate::record::append_framed_with_crc;
-use anyhow::{bail, Result};
 use std::collections::hash_map::Entry;
 
 /// What one batch becomes: its records framed, back to back, and per

@@ -41,12 +41,12 @@
 use super::batches::{self, Batch, Read, Reading, Record, Work};
 use super::rng::{splitmix, Xoshiro};
 use super::Output;
+use crate::error::Result;
 use crate::example::{Decoder, MessageType};
 use crate::io::at::{write_all_at, ReadAt as _};
 use crate::io::output_file::cleanup;
 use crate::io::Input;
 use crate::record;
-use anyhow::Result;
 use std::fs::File;
 use std::io::{self, BufReader, Read as _};
 use std::path::{Path, PathBuf};

@@ -24,7 +24,7 @@ impl Emit for Collect {
         // The footer carried from the input (or the spill files) is the payload's.
         assert_eq!(crc, record::masked_crc(payload), "record {}'s CRC", self.records.len());
         if self.fail_at == Some(self.records.len()) {
-            anyhow::bail!("emit failed on purpose");
+            crate::error::bail!("emit failed on purpose");
         }
         self.records.push(payload.to_vec());
         Ok(())

@@ -31,12 +31,12 @@ fn keeps_order_and_reports_the_first_error() {
             for i in 0..100 {
                 s.send(i)?;
             }
-            anyhow::bail!("producer error")
+            crate::error::bail!("producer error")
         },
         |i: &mut u32, buf: &mut Vec<u8>| {
             buf.push(b'a' + (*i % 26) as u8);
             if *i == 7 {
-                anyhow::bail!("worker error at {i}")
+                crate::error::bail!("worker error at {i}")
             }
             Ok(())
         },
@@ -53,7 +53,7 @@ fn keeps_order_and_reports_the_first_error() {
         2,
         |s: &mut Sender<u32>| {
             s.send(1)?;
-            anyhow::bail!("producer error")
+            crate::error::bail!("producer error")
         },
         |_: &mut u32, _: &mut Vec<u8>| Ok(()),
         |_: &Vec<u8>| Ok(()),
@@ -177,7 +177,7 @@ fn read_numbers(
             std::thread::sleep(std::time::Duration::from_micros(((i * 7 + k) % 5) as u64 * 50));
             emit(i * 10 + k)?;
             if Some(i) == fail {
-                anyhow::bail!("input {i} failed")
+                crate::error::bail!("input {i} failed")
             }
         }
         Ok(())

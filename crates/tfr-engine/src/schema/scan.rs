@@ -8,12 +8,12 @@
 
 use super::stats::Collector;
 use super::{FileScan, Scan};
+use crate::error::Result;
 use crate::example::{self, DecodeErrorKind, Decoder, Keep, MessageType};
 use crate::io::Input;
 use crate::pipeline::batches::{self, Batch, Range, Reading, Record, Types, Work};
 use crate::pipeline::{self, Stopped};
 use crate::record;
-use anyhow::Result;
 
 /// What to scan, and how.
 #[derive(Clone, Debug, Default)]
@@ -54,7 +54,7 @@ impl std::fmt::Debug for KeepShared {
 /// `error` then says what stopped it. Inputs are read on up to
 /// `workers` threads at once ([`pipeline::batches`]); `progress(bytes,
 /// records)` is called from the reading threads now and then.
-pub fn scan(inputs: &[Input], opts: &Options, progress: &(dyn Fn(u64, u64) + Sync)) -> (Scan, Option<anyhow::Error>) {
+pub fn scan(inputs: &[Input], opts: &Options, progress: &(dyn Fn(u64, u64) + Sync)) -> (Scan, Option<crate::Error>) {
     let mut stats = collector(opts.deep, opts.light);
     let all = |_: &str| true;
     let collect = Collect {
@@ -201,10 +201,10 @@ impl pipeline::Output for Collector {
 }
 
 /// A payload that does not decode, named by file, record and offset.
-fn decode_error(r: &Record<'_>, e: example::DecodeError) -> anyhow::Error {
+fn decode_error(r: &Record<'_>, e: example::DecodeError) -> crate::Error {
     // schema has no --type raw: the message goes without that advice.
     let message = e.without_raw_hint().to_string();
-    anyhow::anyhow!(message).context(format!("{}: record {} at byte {}", r.name, r.index, r.offset))
+    crate::error::err!(message).context(format!("{}: record {} at byte {}", r.name, r.index, r.offset))
 }
 
 /// The auto-mode error without its `--type raw` hint, which schema lacks.

@@ -14,10 +14,10 @@ use crate::example::MessageType;
 use crate::io::Input;
 // Bytes of JSON lines handed to a worker at a time: the records' batch
 // size, so memory is bounded as for the commands that read records.
+use crate::error::{bail, err, Context, Result};
 use crate::pipeline::batches::BATCH;
 use crate::pipeline::{self, Sender};
 use crate::record::append_framed;
-use anyhow::{anyhow, bail, Context, Result};
 use std::io::{self, Read, Write};
 use std::sync::Arc;
 
@@ -218,7 +218,7 @@ struct Reconcile<'a> {
     /// more lines had one.
     rounded: Option<(String, String, u64)>,
     /// The error that stopped the writer.
-    failed: Option<anyhow::Error>,
+    failed: Option<crate::Error>,
 }
 
 impl Reconcile<'_> {
@@ -240,7 +240,7 @@ impl Reconcile<'_> {
             let plain = self.plain.get_or_insert_with(|| Encoder::new(format, user.clone()));
             let record = out.len();
             append_framed(&mut out, |o| plain.encode(lines.ty, line, o))
-                .map_err(|e| anyhow!("{}:{n}:{}: {e}", lines.name, e.column(line)))?;
+                .map_err(|e| err!("{}:{n}:{}: {e}", lines.name, e.column(line)))?;
             kinds.clear();
             plain.for_each_kind(|section, name, kind, typed| kinds.push((section, name.to_vec(), kind, typed)));
             let plain_rounded = plain.inexact_integer();
@@ -439,7 +439,7 @@ fn produce(
         let name: Arc<str> = input.display().into();
         let mut chunks = Chunks::open(input, max_line)?;
         let next = |chunks: &mut Chunks| match chunks.next(spares.take().map(|b| b.data).unwrap_or_default()) {
-            Err(e) if e.get_ref().is_some_and(|r| r.is::<LineTooLong>()) => Err(anyhow!("{name}:{e}")),
+            Err(e) if e.get_ref().is_some_and(|r| r.is::<LineTooLong>()) => Err(err!("{name}:{e}")),
             other => other.with_context(|| format!("{name}: read failed")),
         };
         while let Some((first_line, data)) = next(&mut chunks)? {

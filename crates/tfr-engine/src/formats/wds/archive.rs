@@ -11,8 +11,8 @@
 //! limit it is given (nothing is allocated from a size field alone).
 
 use super::PAX_FEATURE;
+use crate::error::{bail, Context, Result};
 use crate::io::input::escape_name;
-use anyhow::{bail, Context, Result};
 use std::io::{Read, Write};
 
 /// A PAX or GNU long-name header's data is read up to this.
@@ -206,7 +206,7 @@ impl<R: Read> Walk<R> {
             }
             let ustar_size = header
                 .entry_size()
-                .map_err(|_| anyhow::anyhow!("{}: the header at byte {start} has a bad size field", self.name));
+                .map_err(|_| crate::error::err!("{}: the header at byte {start} has a bad size field", self.name));
             // A PAX size applies to the member its header precedes (not to
             // another PAX or GNU header in between).
             let meta = matches!(
@@ -226,7 +226,7 @@ impl<R: Read> Walk<R> {
             let raw_name = || -> Result<String> {
                 let bytes = header.path_bytes();
                 String::from_utf8(bytes.into_owned()).map_err(|e| {
-                    anyhow::anyhow!(
+                    crate::error::err!(
                         "{}: the member at byte {start} has a name that is not UTF-8: {}",
                         self.name,
                         escape_name(e.as_bytes())
@@ -240,7 +240,7 @@ impl<R: Read> Walk<R> {
                         .with_context(|| format!("{}: the PAX header at byte {start}", self.name))?
                     {
                         let text = String::from_utf8(value.to_vec()).map_err(|_| {
-                            anyhow::anyhow!("{}: the PAX header at byte {start}: {key} is not UTF-8", self.name)
+                            crate::error::err!("{}: the PAX header at byte {start}: {key} is not UTF-8", self.name)
                         })?;
                         match key {
                             "path" => long_name = Some(text),
@@ -270,7 +270,7 @@ impl<R: Read> Walk<R> {
                         bytes.pop();
                     }
                     long_name = Some(String::from_utf8(bytes).map_err(|e| {
-                        anyhow::anyhow!(
+                        crate::error::err!(
                             "{}: the long name at byte {start} is not UTF-8: {}",
                             self.name,
                             escape_name(e.as_bytes())

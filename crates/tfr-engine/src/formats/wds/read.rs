@@ -14,6 +14,7 @@
 use super::archive::{split_name, Head, Member, Walk};
 #[cfg(doc)]
 use super::PAX_FEATURE;
+use crate::error::{bail, Context, Result};
 use crate::example::json::{self, Encoder, JsonFormat};
 use crate::example::wire::{put_field as field, put_varint as varint};
 use crate::example::MessageType;
@@ -21,7 +22,6 @@ use crate::io::input::escape_name;
 use crate::io::Input;
 use crate::pipeline;
 use crate::record::append_framed;
-use anyhow::{bail, Context, Result};
 use std::collections::HashSet;
 use std::io::Write;
 
@@ -105,7 +105,7 @@ impl Sample {
             };
             let mut payload = Vec::new();
             encoder.encode(ty, line, &mut payload).map_err(|e| {
-                anyhow::anyhow!(
+                crate::error::err!(
                     "{}: {}.json: column {}: {}",
                     at(),
                     escape_name(self.key.as_bytes()),

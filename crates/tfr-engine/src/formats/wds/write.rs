@@ -17,12 +17,12 @@
 //! merge them).
 
 use super::archive::append_member;
+use crate::error::{bail, Context, Result};
 use crate::example::json::render::first_value_text;
 use crate::example::{self, Decoder, FeatureView, Format, Kind, Look, MessageType, Out};
 use crate::io::{Compression, Input, OutputSet};
 use crate::pipeline;
 use crate::pipeline::batches::{self, decode_error, Reading, Record, Work};
-use anyhow::{bail, Context, Result};
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};

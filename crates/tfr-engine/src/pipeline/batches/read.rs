@@ -284,7 +284,7 @@ where
                     Ok(mut reader) => {
                         let done = reader
                             .seek_to(offset, index)
-                            .map_err(|e| anyhow::Error::from(record::read_error(input, e.into())))
+                            .map_err(|e| crate::Error::from(record::read_error(input, e.into())))
                             .and_then(|()| {
                                 read_part(&mut reader, input, part, shared, &spares, &mut settled, &mut work)
                             });
@@ -312,7 +312,7 @@ where
                 };
                 outs.give(out);
                 written.map_err(|e| {
-                    wrote = Some(anyhow::Error::new(e).context("writing output"));
+                    wrote = Some(crate::Error::from(e).context("writing output"));
                     shared.abort();
                     Stopped
                 })

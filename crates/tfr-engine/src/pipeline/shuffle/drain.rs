@@ -104,8 +104,8 @@ pub(super) enum Lend<'e> {
 }
 
 /// The emitting side stopped (its error is the one reported).
-pub(super) fn stopped() -> anyhow::Error {
-    anyhow::anyhow!("the shuffle's output stopped")
+pub(super) fn stopped() -> crate::Error {
+    crate::error::err!("the shuffle's output stopped")
 }
 
 /// Reads the spill files back, in key order: each that fits the budget

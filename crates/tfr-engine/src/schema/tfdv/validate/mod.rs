@@ -58,12 +58,12 @@
 //! and drift comparators, ...) are listed in [`Report::not_checked`].
 
 use super::model::{Domain, Feature, FeatureType, Schema};
+use crate::error::Result;
 use crate::example::{self, DecodeErrorKind, Decoder, FeatureView, FeaturesView, Kind, MessageType};
 use crate::io::Input;
 use crate::pipeline;
 use crate::pipeline::batches::{self, Range, Reading, Record, Types, Work};
 use crate::record;
-use anyhow::Result;
 use std::collections::{HashMap, HashSet};
 
 /// An anomaly kind: TFDV's `AnomalyInfo.Type` (proto/anomalies.proto of
@@ -526,7 +526,7 @@ fn check_record(
     let (ck, strict) = (run.ck, run.strict);
     let failed = |e: example::DecodeError| {
         let name = run.inputs.get(at.0 as usize).map(Input::display).unwrap_or_default();
-        anyhow::anyhow!(without_raw_hint(e)).context(format!("{name}: record {} at byte {}", at.1, at.2))
+        crate::error::err!(without_raw_hint(e)).context(format!("{name}: record {} at byte {}", at.1, at.2))
     };
     let checked = match ty {
         MessageType::SequenceExample => decoder
@@ -562,7 +562,7 @@ pub fn validate(
     inputs: &[Input],
     opts: &Options,
     progress: &(dyn Fn(u64, u64) + Sync),
-) -> (Report, Option<anyhow::Error>) {
+) -> (Report, Option<crate::Error>) {
     let run = Run {
         ck,
         inputs,
@@ -570,7 +570,7 @@ pub fn validate(
     };
     let mut found = Found::default();
     if let Some(t) = opts.ty.filter(|t| !checkable(*t)) {
-        let e = anyhow::anyhow!(not_checkable(t));
+        let e = crate::error::err!(not_checkable(t));
         return (ck.report(&found, opts.ty), Some(e));
     }
     let merge = |batch: &Found| {
@@ -603,10 +603,10 @@ impl Work for Run<'_> {
     fn resolve(&self, r: &Record<'_>) -> Result<MessageType> {
         let input = r.name;
         let t = example::resolve_auto(r.payload).map_err(|e| {
-            anyhow::anyhow!(without_raw_hint(e)).context(format!("{input}: record {} at byte {}", r.index, r.offset))
+            crate::error::err!(without_raw_hint(e)).context(format!("{input}: record {} at byte {}", r.index, r.offset))
         })?;
         if !checkable(t) {
-            anyhow::bail!("{input}: {}", not_checkable(t));
+            crate::error::bail!("{input}: {}", not_checkable(t));
         }
         Ok(t)
     }
