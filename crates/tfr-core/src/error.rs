@@ -43,30 +43,9 @@ pub enum Error {
 }
 
 impl Error {
-    /// An error described by `message`.
-    pub fn msg(message: impl fmt::Display) -> Error {
-        Error::Invalid(message.to_string())
-    }
-
     /// Another library's error.
     pub fn other(e: impl std::error::Error + Send + Sync + 'static) -> Error {
         Error::Other(Box::new(e))
-    }
-
-    /// This error with what was being done around it.
-    pub fn context(self, context: impl fmt::Display) -> Error {
-        Error::Context {
-            context: context.to_string(),
-            source: Box::new(self),
-        }
-    }
-
-    /// The error under the contexts.
-    pub fn root(&self) -> &Error {
-        match self {
-            Error::Context { source, .. } => source.root(),
-            e => e,
-        }
     }
 
     /// The I/O error at the root, if it is one (`BrokenPipe`: the reader
@@ -109,14 +88,7 @@ impl fmt::Display for Error {
             Error::Context { context, .. } => f.write_str(context),
         };
         shown?;
-        if f.alternate() {
-            let mut next = std::error::Error::source(self);
-            while let Some(cause) = next {
-                write!(f, ": {cause}")?;
-                next = cause.source();
-            }
-        }
-        Ok(())
+        write_causes(self, f)
     }
 }
 
@@ -158,50 +130,112 @@ impl From<RemoteError> for Error {
     }
 }
 
-/// `.context(…)` and `.with_context(|| …)` on results and options: the
-/// error (or a missing value) with what was being done.
-pub trait Context<T> {
-    /// The error, if any, with `context` around it.
-    fn context(self, context: impl fmt::Display) -> Result<T>;
-    /// The error, if any, with the context `f` makes around it.
-    fn with_context<C: fmt::Display>(self, f: impl FnOnce() -> C) -> Result<T>;
+/// Under `{:#}` (`f.alternate()`), the causes of `e` (its `source()`
+/// chain), each after `": "`; nothing otherwise. The end of an error's
+/// `Display` in tfr's libraries.
+pub fn write_causes(e: &dyn std::error::Error, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    if f.alternate() {
+        let mut next = e.source();
+        while let Some(cause) = next {
+            write!(f, ": {cause}")?;
+            next = cause.source();
+        }
+    }
+    Ok(())
 }
 
-impl<T, E: Into<Error>> Context<T> for std::result::Result<T, E> {
-    fn context(self, context: impl fmt::Display) -> Result<T> {
-        self.map_err(|e| e.into().context(context))
-    }
+/// What each of tfr's libraries has around its own error type, written
+/// once: called as `error_helpers!($)` in a crate's `error` module, whose
+/// `Error` has `Invalid(String)` and `Context { context, source }`
+/// variants, it defines `Error::msg`, `Error::context` and `Error::root`,
+/// the `Context` trait (`.context(…)` and `.with_context(|| …)` on
+/// results and options) and the crate-private `bail!` and `err!` macros
+/// (an `Invalid` error with a formatted message, or any `Display`). The
+/// `$` passed in is the inner macros' own.
+// `crate::error` (not `$crate`) on purpose: the calling crate's own error.
+#[allow(clippy::crate_in_macro_def)]
+#[macro_export]
+macro_rules! error_helpers {
+    ($d:tt) => {
+        impl Error {
+            /// An error described by `message`.
+            pub fn msg(message: impl fmt::Display) -> Error {
+                Error::Invalid(message.to_string())
+            }
 
-    fn with_context<C: fmt::Display>(self, f: impl FnOnce() -> C) -> Result<T> {
-        self.map_err(|e| e.into().context(f()))
-    }
-}
+            /// This error with what was being done around it.
+            pub fn context(self, context: impl fmt::Display) -> Error {
+                Error::Context {
+                    context: context.to_string(),
+                    source: Box::new(self),
+                }
+            }
 
-impl<T> Context<T> for Option<T> {
-    fn context(self, context: impl fmt::Display) -> Result<T> {
-        self.ok_or_else(|| Error::msg(context))
-    }
+            /// The error under the contexts.
+            pub fn root(&self) -> &Error {
+                match self {
+                    Error::Context { source, .. } => source.root(),
+                    e => e,
+                }
+            }
+        }
 
-    fn with_context<C: fmt::Display>(self, f: impl FnOnce() -> C) -> Result<T> {
-        self.ok_or_else(|| Error::msg(f()))
-    }
-}
+        /// `.context(…)` and `.with_context(|| …)` on results and options: the
+        /// error (or a missing value) with what was being done.
+        pub trait Context<T> {
+            /// The error, if any, with `context` around it.
+            fn context(self, context: impl fmt::Display) -> Result<T>;
+            /// The error, if any, with the context `f` makes around it.
+            fn with_context<C: fmt::Display>(self, f: impl FnOnce() -> C) -> Result<T>;
+        }
 
-/// Returns an [`Error::Invalid`] with a formatted message.
-macro_rules! bail {
-    ($($arg:tt)*) => {
-        return Err($crate::error::Error::msg(format!($($arg)*)))
+        impl<T, E: Into<Error>> Context<T> for std::result::Result<T, E> {
+            fn context(self, context: impl fmt::Display) -> Result<T> {
+                self.map_err(|e| e.into().context(context))
+            }
+
+            fn with_context<C: fmt::Display>(self, f: impl FnOnce() -> C) -> Result<T> {
+                self.map_err(|e| e.into().context(f()))
+            }
+        }
+
+        impl<T> Context<T> for Option<T> {
+            fn context(self, context: impl fmt::Display) -> Result<T> {
+                self.ok_or_else(|| Error::msg(context))
+            }
+
+            fn with_context<C: fmt::Display>(self, f: impl FnOnce() -> C) -> Result<T> {
+                self.ok_or_else(|| Error::msg(f()))
+            }
+        }
+
+        /// Returns an `Error::Invalid` with a formatted message (or a
+        /// message that is any `Display`).
+        #[allow(unused_macros)]
+        macro_rules! bail {
+                    ($d($d arg:tt)*) => {
+                        return Err(crate::error::err!($d($d arg)*))
+                    };
+                }
+
+        /// An `Error::Invalid` with a formatted message (or a message that
+        /// is any `Display`).
+        #[allow(unused_macros)]
+        macro_rules! err {
+                    ($d fmt:literal $d(, $d($d arg:tt)*)?) => {
+                        crate::error::Error::msg(format!($d fmt $d(, $d($d arg)*)?))
+                    };
+                    ($d message:expr $d(,)?) => {
+                        crate::error::Error::msg($d message)
+                    };
+                }
+
+        #[allow(unused_imports)]
+        pub(crate) use {bail, err};
     };
 }
 
-/// An [`Error::Invalid`] with a formatted message.
-macro_rules! err {
-    ($($arg:tt)*) => {
-        $crate::error::Error::msg(format!($($arg)*))
-    };
-}
-
-pub(crate) use {bail, err};
+error_helpers!($);
 
 #[cfg(test)]
 mod tests {

@@ -45,31 +45,12 @@ pub enum Error {
     },
 }
 
-impl Error {
-    /// An error described by `message`.
-    pub fn msg(message: impl fmt::Display) -> Error {
-        Error::Invalid(message.to_string())
-    }
+tfr_core::error_helpers!($);
 
+impl Error {
     /// Another library's (or the caller's) error.
     pub fn other(e: impl Into<Box<dyn std::error::Error + Send + Sync + 'static>>) -> Error {
         Error::Other(e.into())
-    }
-
-    /// This error with what was being done around it.
-    pub fn context(self, context: impl fmt::Display) -> Error {
-        Error::Context {
-            context: context.to_string(),
-            source: Box::new(self),
-        }
-    }
-
-    /// The error under the contexts.
-    pub fn root(&self) -> &Error {
-        match self {
-            Error::Context { source, .. } => source.root(),
-            e => e,
-        }
     }
 
     /// The I/O error at the root, if it is one, also under the core's
@@ -110,14 +91,7 @@ impl fmt::Display for Error {
             Error::Other(e) => write!(f, "{e}")?,
             Error::Context { context, .. } => f.write_str(context)?,
         }
-        if f.alternate() {
-            let mut next = std::error::Error::source(self);
-            while let Some(cause) = next {
-                write!(f, ": {cause}")?;
-                next = cause.source();
-            }
-        }
-        Ok(())
+        tfr_core::error::write_causes(self, f)
     }
 }
 
@@ -169,56 +143,6 @@ from! {
 from! {
     csv::Error => Error::other,
 }
-
-/// `.context(…)` and `.with_context(|| …)` on results and options: the
-/// error (or a missing value) with what was being done.
-pub trait Context<T> {
-    /// The error, if any, with `context` around it.
-    fn context(self, context: impl fmt::Display) -> Result<T>;
-    /// The error, if any, with the context `f` makes around it.
-    fn with_context<C: fmt::Display>(self, f: impl FnOnce() -> C) -> Result<T>;
-}
-
-impl<T, E: Into<Error>> Context<T> for std::result::Result<T, E> {
-    fn context(self, context: impl fmt::Display) -> Result<T> {
-        self.map_err(|e| e.into().context(context))
-    }
-
-    fn with_context<C: fmt::Display>(self, f: impl FnOnce() -> C) -> Result<T> {
-        self.map_err(|e| e.into().context(f()))
-    }
-}
-
-impl<T> Context<T> for Option<T> {
-    fn context(self, context: impl fmt::Display) -> Result<T> {
-        self.ok_or_else(|| Error::msg(context))
-    }
-
-    fn with_context<C: fmt::Display>(self, f: impl FnOnce() -> C) -> Result<T> {
-        self.ok_or_else(|| Error::msg(f()))
-    }
-}
-
-/// Returns an [`Error::Invalid`] with a formatted message (or a message
-/// that is any `Display`).
-macro_rules! bail {
-    ($($arg:tt)*) => {
-        return Err($crate::error::err!($($arg)*))
-    };
-}
-
-/// An [`Error::Invalid`] with a formatted message (or a message that is
-/// any `Display`).
-macro_rules! err {
-    ($fmt:literal $(, $($arg:tt)*)?) => {
-        $crate::error::Error::msg(format!($fmt $(, $($arg)*)?))
-    };
-    ($message:expr $(,)?) => {
-        $crate::error::Error::msg($message)
-    };
-}
-
-pub(crate) use {bail, err};
 
 #[cfg(test)]
 mod tests {
