@@ -335,6 +335,45 @@ impl std::fmt::Display for PayloadType {
     }
 }
 
+/// `-o OUT` of a command that writes text to stdout.
+#[derive(Args, Debug, Clone, Default)]
+pub(crate) struct TextOutputArg {
+    /// Write to OUT (through a temporary file renamed on success, so a failed
+    /// run leaves nothing) instead of stdout.
+    #[arg(short = 'o', long, value_name = "OUT")]
+    pub(crate) output: Option<std::path::PathBuf>,
+}
+
+/// `-t/--type` of a command that reads each input as it comes.
+#[derive(Args, Debug, Clone, Copy)]
+pub(crate) struct TypeArg {
+    /// Payload type.
+    #[arg(long = "type", short = 't', value_enum, default_value_t = PayloadType::Auto, value_name = "TYPE")]
+    pub(crate) payload: PayloadType,
+}
+
+/// `-t/--type` of a command whose inputs are one dataset.
+#[derive(Args, Debug, Clone, Copy)]
+pub(crate) struct DatasetTypeArg {
+    /// Payload type (all inputs are one dataset: its first record decides).
+    #[arg(long = "type", short = 't', value_enum, default_value_t = PayloadType::Auto, value_name = "TYPE")]
+    pub(crate) payload: PayloadType,
+}
+
+impl TypeArg {
+    /// [`PayloadType::fixed`].
+    pub(crate) fn fixed(self) -> Option<MessageType> {
+        self.payload.fixed()
+    }
+}
+
+impl DatasetTypeArg {
+    /// [`PayloadType::fixed`].
+    pub(crate) fn fixed(self) -> Option<MessageType> {
+        self.payload.fixed()
+    }
+}
+
 impl PayloadType {
     /// The fixed message type, or `None` for auto.
     pub(crate) fn fixed(self) -> Option<MessageType> {

@@ -23,9 +23,8 @@ pub(crate) struct PrintArgs {
     #[arg(long, short = 'f', value_enum, default_value_t = FormatArg::Text)]
     pub(crate) format: FormatArg,
 
-    /// Payload type.
-    #[arg(long = "type", short = 't', value_enum, default_value_t = PayloadType::Auto, value_name = "TYPE")]
-    pub(crate) payload: PayloadType,
+    #[command(flatten)]
+    pub(crate) payload: crate::args::TypeArg,
 
     #[command(flatten)]
     pub(crate) short: ShortArgs,
@@ -251,7 +250,7 @@ fn print_first(
     for input in inputs {
         let mut reader = args.input.open(input)?;
         let name = input.display();
-        let strict = args.payload == PayloadType::Auto;
+        let strict = args.payload.payload == PayloadType::Auto;
         let mut ty = args.payload.fixed();
         if filter.is_none() {
             to_skip = skip_records(&mut reader, input, to_skip)?;

@@ -2,7 +2,7 @@
 //! (images out of a dataset, an image folder per class):
 //! [`crate::formats::files`].
 
-use crate::args::{InputArgs, JobsArg, PayloadType, RangeArgs};
+use crate::args::{InputArgs, JobsArg, RangeArgs};
 use crate::example::MessageType;
 use crate::exit::Exit;
 use crate::formats::files::{extract, Target, Template};
@@ -36,9 +36,8 @@ pub(crate) struct ExtractArgs {
     #[arg(long, value_name = "TEMPLATE", default_value = "{record}")]
     pub(crate) name: String,
 
-    /// Payload type (all inputs are one dataset: its first record decides).
-    #[arg(long = "type", short = 't', value_enum, default_value_t = PayloadType::Auto, value_name = "TYPE")]
-    pub(crate) payload: PayloadType,
+    #[command(flatten)]
+    pub(crate) payload: crate::args::DatasetTypeArg,
 
     #[command(flatten)]
     pub(crate) range: RangeArgs,

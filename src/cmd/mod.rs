@@ -181,17 +181,60 @@ pub(crate) fn anomaly_line(a: &Anomaly, names: &[String]) -> String {
     }
 }
 
-/// The end of a conversion to stdout or a file: the file (if any)
-/// committed, then the `--features` names that matched nothing said.
-pub(crate) fn commit_and_warn(
-    atomic: Option<crate::io::AtomicOutput>,
-    projection: Option<&crate::args::Projection>,
-) -> Result<crate::exit::Exit> {
-    if let Some(a) = atomic {
-        a.commit()?;
+/// Where a text conversion goes (`-o OUT`, else stdout): a file through
+/// an [`crate::io::AtomicOutput`] (renamed into place by [`Self::commit`]),
+/// or stdout, buffered and flushed whenever the writer waits (a slow
+/// stream's records show at once).
+pub(crate) enum TextTarget {
+    /// `-o OUT`.
+    File(crate::io::AtomicOutput),
+    /// No `-o`, or `-o -`.
+    Stdout(std::io::BufWriter<std::io::Stdout>),
+}
+
+impl TextTarget {
+    /// OUT refused among the inputs and the `aux` files read, then created:
+    /// an unwritable target fails before any work.
+    pub(crate) fn open(
+        arg: &crate::args::TextOutputArg,
+        inputs: &[crate::io::Input],
+        aux: &[&std::path::Path],
+    ) -> Result<TextTarget> {
+        let Some(path) = arg.output.as_ref().filter(|p| p.as_os_str() != "-") else {
+            return Ok(TextTarget::Stdout(std::io::BufWriter::with_capacity(
+                256 * 1024,
+                std::io::stdout(),
+            )));
+        };
+        crate::io::same_file::refuse_input_as_output(inputs, aux, path, "-o")?;
+        let file = crate::io::AtomicOutput::create(path, crate::io::Compression::None)?;
+        Ok(TextTarget::File(file))
     }
-    for warning in projection.iter().flat_map(|p| p.unmatched()) {
-        output::error_line(format_args!("{warning}"));
+
+    /// Whether to flush whenever the writer waits (stdout; a file is
+    /// written in large blocks).
+    pub(crate) fn flush_idle(&self) -> bool {
+        matches!(self, TextTarget::Stdout(_))
     }
-    Ok(crate::exit::Exit::Success)
+
+    /// The writer.
+    pub(crate) fn writer(&mut self) -> &mut (dyn std::io::Write + Send) {
+        match self {
+            TextTarget::File(f) => f,
+            TextTarget::Stdout(s) => s,
+        }
+    }
+
+    /// The end of a conversion: the file committed (stdout flushed), then
+    /// the `--features` names that matched nothing said.
+    pub(crate) fn commit(self, projection: Option<&crate::args::Projection>) -> Result<crate::exit::Exit> {
+        match self {
+            TextTarget::File(f) => f.commit()?,
+            TextTarget::Stdout(mut s) => std::io::Write::flush(&mut s)?,
+        }
+        for warning in projection.iter().flat_map(|p| p.unmatched()) {
+            output::error_line(format_args!("{warning}"));
+        }
+        Ok(crate::exit::Exit::Success)
+    }
 }

@@ -6,18 +6,17 @@
 //! JSON `tfr schema -f json` writes), which skips it. The rows go to
 //! stdout or through an [`AtomicOutput`] (`-o`).
 
-use crate::args::{AuxSizeArg, InputArgs, JobsArg, PayloadType};
+use crate::args::{AuxSizeArg, InputArgs, JobsArg};
 use crate::example::MessageType;
 use crate::exit::Exit;
 use crate::formats::csv::{self as csv_out, columns_of, Lists};
-use crate::io::{AtomicOutput, Compression, Input};
+use crate::io::Input;
 use crate::output::{self, Ctx};
 use crate::pipeline;
 use crate::pipeline::batches::Types;
 use crate::schema;
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
@@ -25,14 +24,11 @@ pub(crate) struct ToCsvArgs {
     #[command(flatten)]
     pub(crate) input: InputArgs,
 
-    /// Payload type (all inputs are one dataset: its first record decides).
-    #[arg(long = "type", short = 't', value_enum, default_value_t = PayloadType::Auto, value_name = "TYPE")]
-    pub(crate) payload: PayloadType,
+    #[command(flatten)]
+    pub(crate) payload: crate::args::DatasetTypeArg,
 
-    /// Write to OUT (through a temporary file renamed on success) instead
-    /// of stdout.
-    #[arg(short = 'o', long, value_name = "OUT")]
-    pub(crate) output: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) output: crate::args::TextOutputArg,
 
     /// The columns from this schema (the JSON of `tfr schema -f json`)
     /// instead of a first pass over the inputs (needed for stdin).
@@ -127,9 +123,8 @@ fn schema_doc(
 pub(crate) fn run(args: &ToCsvArgs, ctx: &Ctx) -> Result<Exit> {
     let inputs = args.input.expand()?;
     let aux: Vec<&std::path::Path> = args.schema.iter().map(|p| p.as_path()).collect();
-    if let Some(out) = &args.output {
-        crate::io::same_file::refuse_input_as_output(&inputs, &aux, out, "-o")?;
-    }
+    // Opened first: an unwritable target fails before any work.
+    let mut target = super::TextTarget::open(&args.output, &inputs, &aux)?;
     let fixed = args.payload.fixed();
     if let Some(t @ (MessageType::Raw | MessageType::Elwc)) = fixed {
         bail!(
@@ -146,22 +141,11 @@ pub(crate) fn run(args: &ToCsvArgs, ctx: &Ctx) -> Result<Exit> {
     })?;
     let (columns, omitted) = csv_out::choose(all, keep, args.lists.into());
     warn_columns(args, &omitted, lists, columns.is_empty());
-    let mut atomic = match &args.output {
-        Some(path) if path.as_os_str() != "-" => Some(AtomicOutput::create(path, Compression::None)?),
-        _ => None,
-    };
     let jobs = args.jobs.get();
     let progress = ctx.progress(None);
     let written = {
-        let flush_idle = atomic.is_none();
-        let mut stdout;
-        let out: &mut (dyn Write + Send) = match &mut atomic {
-            Some(a) => a,
-            None => {
-                stdout = std::io::BufWriter::with_capacity(256 * 1024, std::io::stdout());
-                &mut stdout
-            }
-        };
+        let flush_idle = target.flush_idle();
+        let out = target.writer();
         let open = args.input.options();
         let update = |bytes, records| progress.update(bytes, records);
         let mut how = args.pick.range.reading(&open, fixed, jobs);
@@ -192,7 +176,7 @@ pub(crate) fn run(args: &ToCsvArgs, ctx: &Ctx) -> Result<Exit> {
         // The rows before the damage are out (on stdout); a file is not kept.
         return Err(e);
     }
-    super::commit_and_warn(atomic, projection.as_ref())
+    target.commit(projection.as_ref())
 }
 
 /// The warnings about the columns: those left out by `--lists omit`, the

@@ -7,38 +7,32 @@
 //! the file appears only when every record converted; on stdout the lines
 //! before a damaged record are written, then the error.
 
-use crate::args::{InputArgs, JobsArg, JsonFormatArg, PayloadType};
+use crate::args::{InputArgs, JobsArg, JsonFormatArg};
 use crate::example::json::render::{KindFix, KindTable};
 use crate::example::Format;
 use crate::example::{self, Decoder, Keep, Look, Out};
 use crate::exit::Exit;
-use crate::io::{AtomicOutput, Compression};
 use crate::output::Ctx;
 use crate::pipeline;
 use crate::pipeline::batches::{self, decode_error, Render, Rendered};
 use crate::pipeline::Output as _;
 use anyhow::{Context, Result};
 use clap::Args;
-use std::io::Write;
-use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
 pub(crate) struct ToJsonlArgs {
     #[command(flatten)]
     pub(crate) input: InputArgs,
 
-    /// Payload type.
-    #[arg(long = "type", short = 't', value_enum, default_value_t = PayloadType::Auto, value_name = "TYPE")]
-    pub(crate) payload: PayloadType,
+    #[command(flatten)]
+    pub(crate) payload: crate::args::TypeArg,
 
     /// Output form.
     #[arg(long, short = 'f', value_enum, default_value_t = JsonFormatArg::Natural)]
     pub(crate) format: JsonFormatArg,
 
-    /// Write to OUT (through a temporary file renamed on success, so a failed
-    /// run leaves nothing) instead of stdout.
-    #[arg(short = 'o', long, value_name = "OUT")]
-    pub(crate) output: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) output: crate::args::TextOutputArg,
 
     #[command(flatten)]
     pub(crate) pick: crate::args::PickArgs,
@@ -49,14 +43,8 @@ pub(crate) struct ToJsonlArgs {
 
 pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     let inputs = args.input.expand()?;
-    if let Some(out) = &args.output {
-        crate::io::same_file::refuse_input_as_output(&inputs, &[], out, "-o")?;
-    }
-    // Open the output first: an unwritable target fails before any work.
-    let mut atomic = match &args.output {
-        Some(path) if path.as_os_str() != "-" => Some(AtomicOutput::create(path, Compression::None)?),
-        _ => None,
-    };
+    // Opened first: an unwritable target fails before any work.
+    let mut target = super::TextTarget::open(&args.output, &inputs, &[])?;
     let format = crate::example::json::JsonFormat::from(args.format).into();
     let projection = args.pick.select.projection();
     let keep = |key: &str| projection.as_ref().is_none_or(|p| p.keeps(key));
@@ -71,17 +59,8 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     let jobs = args.jobs.get();
     let progress = ctx.progress(None);
     {
-        let flush_idle = atomic.is_none();
-        let mut stdout;
-        let out: &mut (dyn Write + Send) = match &mut atomic {
-            Some(a) => a,
-            None => {
-                stdout = std::io::BufWriter::with_capacity(256 * 1024, std::io::stdout());
-                &mut stdout
-            }
-        };
-        // On stdout, flushed whenever the writer waits: a slow stream's
-        // records show at once. A file is written in large blocks.
+        let flush_idle = target.flush_idle();
+        let out = target.writer();
         // A value whose name had another kind in an earlier record is
         // written typed (the workers cannot know the earlier records).
         let table = KindTable::new();
@@ -107,5 +86,5 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         result?;
         flushed?;
     }
-    super::commit_and_warn(atomic, projection.as_ref())
+    target.commit(projection.as_ref())
 }

@@ -1,7 +1,7 @@
 //! `tfr to-wds`: records as WebDataset tar shards, one sample per record
 //! ([`crate::formats::wds::write`]).
 
-use crate::args::{InputArgs, JobsArg, PayloadType};
+use crate::args::{InputArgs, JobsArg};
 use crate::example::MessageType;
 use crate::exit::Exit;
 use crate::formats::wds::write::{shard_path, stale_shards, write, ToOptions};
@@ -44,9 +44,8 @@ pub(crate) struct ToWdsArgs {
     #[arg(long, value_name = "FEATURE")]
     pub(crate) cls: Option<String>,
 
-    /// Payload type (all inputs are one dataset: its first record decides).
-    #[arg(long = "type", short = 't', value_enum, default_value_t = PayloadType::Auto, value_name = "TYPE")]
-    pub(crate) payload: PayloadType,
+    #[command(flatten)]
+    pub(crate) payload: crate::args::DatasetTypeArg,
 
     #[command(flatten)]
     pub(crate) filter: crate::args::WhereArg,
