@@ -1211,7 +1211,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__reshard)
-            opts="-o -j -q -h -V --compression --max-record-size --part --output --shards --shard-size --output-compression --where --strict --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -j -q -h -V --compression --max-record-size --part --output --shards --shard-size --where --strict --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1245,10 +1245,6 @@ _tfr() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --output-compression)
-                    COMPREPLY=($(compgen -W "none gzip zlib snappy" -- "${cur}"))
-                    return 0
-                    ;;
                 --where)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1259,6 +1255,10 @@ _tfr() {
                     ;;
                 -j)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output-compression)
+                    COMPREPLY=($(compgen -W "none gzip zlib snappy" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1355,7 +1355,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__shuffle)
-            opts="-o -j -q -h -V --compression --max-record-size --part --output --output-compression --shards --seed --memory --temp-dir --where --strict --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -j -q -h -V --compression --max-record-size --part --output --shards --seed --memory --temp-dir --where --strict --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1379,10 +1379,6 @@ _tfr() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --output-compression)
-                    COMPREPLY=($(compgen -W "none gzip zlib snappy" -- "${cur}"))
                     return 0
                     ;;
                 --shards)
@@ -1413,6 +1409,10 @@ _tfr() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --output-compression)
+                    COMPREPLY=($(compgen -W "none gzip zlib snappy" -- "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1429,7 +1429,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__split)
-            opts="-o -j -q -h -V --compression --max-record-size --part --ratio --output --by --seed --shards --shard-size --output-compression --where --strict --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -j -q -h -V --compression --max-record-size --part --ratio --output --by --seed --shards --shard-size --where --strict --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1475,10 +1475,6 @@ _tfr() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --output-compression)
-                    COMPREPLY=($(compgen -W "none gzip zlib snappy" -- "${cur}"))
-                    return 0
-                    ;;
                 --where)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1489,6 +1485,10 @@ _tfr() {
                     ;;
                 -j)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output-compression)
+                    COMPREPLY=($(compgen -W "none gzip zlib snappy" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -243,12 +243,12 @@ complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l part -d 'Only the K-
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -s o -l output -d 'The output: without --shards or --shard-size, exactly this file (merged, recompressed as its name says, filtered with --where); with them, DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] (5 digits, more from 100000 shards). Missing local directories are created (and removed again if the run fails); an object-store URL works the same' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l shards -d 'N shards, balanced by records (their counts differ by at most one; with more shards than records, some are empty). The records are counted in a first pass: the inputs are read twice (not stdin)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l shard-size -d 'Shards of at most SIZE bytes as written (compressed, for a compressed output; K, M, G: binary units, 100M = 104857600 bytes): a new shard starts when the next record could go over it; a record larger than SIZE alone has a shard of its own. One pass; local outputs only (the count is known at the end)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l output-compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]' -r -f -a "none\t'Plain, not compressed'
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l where -d 'Only the records whose features match EXPR (\'label == 1 && country == "US"\', \'has(image/encoded)\'; the language: `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l output-compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none] (--compression is the inputs\')' -r -f -a "none\t'Plain, not compressed'
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
 zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
-complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l where -d 'Only the records whose features match EXPR (\'label == 1 && country == "US"\', \'has(image/encoded)\'; the language: `tfr --help`)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand reshard" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand reshard" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -271,12 +271,12 @@ complete -c tfr -n "__fish_tfr_using_subcommand split" -l by -d 'Hash this featu
 complete -c tfr -n "__fish_tfr_using_subcommand split" -l seed -d 'Seed of the hash: another seed, another (equally stable) split' -r
 complete -c tfr -n "__fish_tfr_using_subcommand split" -l shards -d 'N shards, balanced by records (their counts differ by at most one; with more shards than records, some are empty). The records are counted in a first pass: the inputs are read twice (not stdin)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand split" -l shard-size -d 'Shards of at most SIZE bytes as written (compressed, for a compressed output; K, M, G: binary units, 100M = 104857600 bytes): a new shard starts when the next record could go over it; a record larger than SIZE alone has a shard of its own. One pass; local outputs only (the count is known at the end)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand split" -l output-compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]' -r -f -a "none\t'Plain, not compressed'
+complete -c tfr -n "__fish_tfr_using_subcommand split" -l where -d 'Only the records whose features match EXPR (\'label == 1 && country == "US"\', \'has(image/encoded)\'; the language: `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand split" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand split" -l output-compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none] (--compression is the inputs\')' -r -f -a "none\t'Plain, not compressed'
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
 zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
-complete -c tfr -n "__fish_tfr_using_subcommand split" -l where -d 'Only the records whose features match EXPR (\'label == 1 && country == "US"\', \'has(image/encoded)\'; the language: `tfr --help`)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand split" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand split" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -298,7 +298,7 @@ example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
 elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
 raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
-complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -s o -l output -d 'Write to OUT (through a temporary file renamed on success) instead of stdout' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -s o -l output -d 'Write to OUT (through a temporary file renamed on success, so a failed run leaves nothing) instead of stdout' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -s s -l schema -d 'The columns from this schema (the JSON of `tfr schema -f json`) instead of a first pass over the inputs (needed for stdin). Features of the records that it does not name are left out' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l lists -d 'Features with more than one value in some record: a JSON array in the cell (json), or left out with a note (omit)' -r -f -a "json\t'A JSON array in the cell (the JSONL mapping of the feature)'
 omit\t'Left out (one note on stderr names them)'"
@@ -540,16 +540,16 @@ snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l max-record-size -d 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog' -r
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N): N workers cover them exactly once (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -s o -l output -d 'Write to OUT (`.gz`, `.zz`/`.zlib`, `.snappy` compress it; `-` is stdout). With --shards, OUT names the shards: out/train.tfrecord.gz gives out/train-00000-of-00004.tfrecord.gz and so on. Missing local directories are created (and removed again if the run fails)' -r -F
-complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l output-compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]' -r -f -a "none\t'Plain, not compressed'
-gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
-zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
-snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l shards -d 'Write N shards of (nearly) equal record counts, consecutive runs of the shuffled order; all appear together, or none' -r
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l seed -d 'Seed of the order: the same seed and records give the same output (whatever -j and --memory); default: a new order each run' -r
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l memory -d 'Records held in memory at most (K, M, G: binary units; 16M or more); beyond it they spill to temporary files, and tfr\'s peak memory stays about this much plus the reader\'s (-j × 1 MB)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l temp-dir -d 'Where the temporary files go when the records exceed --memory (they take about the dataset\'s uncompressed size, and are removed on every exit); default: $TMPDIR, else /tmp' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l where -d 'Only the records whose features match EXPR (\'label == 1 && country == "US"\', \'has(image/encoded)\'; the language: `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l output-compression -d 'Compression of the output(s) [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none] (--compression is the inputs\')' -r -f -a "none\t'Plain, not compressed'
+gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
+zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
+snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
 complete -c tfr -n "__fish_tfr_using_subcommand shuffle" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"

@@ -305,6 +305,15 @@ pub(crate) fn alias_compression(arg: clap::Arg) -> clap::Arg {
     arg.alias("compression")
 }
 
+/// `--output-compression`'s help where the command reads TFRecords too
+/// (reshard, split: "output"; shuffle: "output(s)"): `--compression` is
+/// then the inputs'.
+pub(crate) fn beside_input_compression(arg: clap::Arg, outputs: &str) -> clap::Arg {
+    arg.help(format!(
+        "Compression of the {outputs} [default: from OUT's name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none] (--compression is the inputs')"
+    ))
+}
+
 /// A `--type` parser taking only `kinds`, each with its own help (a
 /// command that reads fewer payload types than [`PayloadType`] names).
 pub(crate) fn payload_types(

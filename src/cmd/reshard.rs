@@ -14,6 +14,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
+#[command(mut_arg("output_compression", |a| crate::args::beside_input_compression(a, "output")))]
 pub(crate) struct ReshardArgs {
     #[command(flatten)]
     pub(crate) input: InputArgs,

@@ -23,6 +23,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug, Clone)]
+#[command(mut_arg("output_compression", |a| crate::args::beside_input_compression(a, "output(s)")))]
 pub(crate) struct ShuffleArgs {
     #[command(flatten)]
     pub(crate) input: InputArgs,
