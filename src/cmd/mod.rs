@@ -187,7 +187,7 @@ pub(crate) fn anomaly_line(a: &Anomaly, names: &[String]) -> String {
 /// stream's records show at once).
 pub(crate) enum TextTarget {
     /// `-o OUT`.
-    File(crate::io::AtomicOutput),
+    File(Box<crate::io::AtomicOutput>),
     /// No `-o`, or `-o -`.
     Stdout(std::io::BufWriter<std::io::Stdout>),
 }
@@ -208,7 +208,7 @@ impl TextTarget {
         };
         crate::io::same_file::refuse_input_as_output(inputs, aux, path, "-o")?;
         let file = crate::io::AtomicOutput::create(path, crate::io::Compression::None)?;
-        Ok(TextTarget::File(file))
+        Ok(TextTarget::File(Box::new(file)))
     }
 
     /// Whether to flush whenever the writer waits (stdout; a file is
@@ -220,7 +220,7 @@ impl TextTarget {
     /// The writer.
     pub(crate) fn writer(&mut self) -> &mut (dyn std::io::Write + Send) {
         match self {
-            TextTarget::File(f) => f,
+            TextTarget::File(f) => &mut **f,
             TextTarget::Stdout(s) => s,
         }
     }

@@ -12,15 +12,15 @@ use crate::example::MessageType;
 use crate::exit::Exit;
 use crate::io::output_set::{shard_name, OutputSet};
 use crate::io::same_file::refuse_input_as_output;
-use crate::io::Compression;
 use crate::output::Ctx;
 use crate::pipeline;
 use crate::pipeline::shuffle::{self, Emit, Options, MIN_MEMORY};
+use crate::record::shards::{Policy, ShardWriter};
 use crate::record::RecordWriter;
 use anyhow::{bail, Result};
 use clap::Args;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
 #[command(mut_arg("output_compression", |a| crate::args::beside_input_compression(a, "output(s)")))]
@@ -73,12 +73,12 @@ pub(crate) fn run(args: &ShuffleArgs, ctx: &Ctx) -> Result<Exit> {
     }
     let inputs = args.input.expand()?;
     let jobs = args.jobs.get();
-    let shards = args.shards.unwrap_or(1) as usize;
     // Every output created first: an unwritable target fails before any work.
     let mut set = OutputSet::new(&inputs, &[], "-o");
-    match args.shards {
+    let writer = match args.shards {
         None => {
             set.create_whole(&args.output, args.compression.forced(), jobs)?;
+            None
         }
         Some(n) => {
             if args.output.as_os_str() == "-" {
@@ -92,13 +92,21 @@ pub(crate) fn run(args: &ShuffleArgs, ctx: &Ctx) -> Result<Exit> {
             for k in 1..n as usize {
                 refuse_input_as_output(&inputs, &[], &shard_name(&args.output, k, n as usize), "-o")?;
             }
-            set.create(
-                &shard_name(&args.output, 0, n as usize),
+            // Balanced by count as reshard's (the total is known when the
+            // shuffle begins to emit).
+            let policy = Policy::Count {
+                shards: n as usize,
+                total: 0,
+            };
+            Some(ShardWriter::new(
+                &mut set,
+                &args.output,
+                policy,
                 args.compression.forced(),
-                shard_threads(jobs),
-            )?;
+                jobs,
+            )?)
         }
-    }
+    };
     let options = Options {
         seed: args.seed.unwrap_or_else(random_seed),
         memory: args.memory,
@@ -114,21 +122,17 @@ pub(crate) fn run(args: &ShuffleArgs, ctx: &Ctx) -> Result<Exit> {
     let update = |bytes, records| progress.update(bytes, records);
     let mut out = Shards {
         set: &mut set,
-        path: &args.output,
-        compression: args.compression.forced(),
-        count: shards,
-        total: 0,
+        writer,
         written: 0,
-        shard: 0,
-        jobs,
     };
     let (_, result) = shuffle::shuffle(&inputs, &how, pipeline::workers(jobs), &options, &mut out, &update);
     result?;
-    // Shards past the last record (more shards than records) are empty.
-    while out.shard + 1 < out.count {
-        out.next_shard()?;
-    }
-    let (written, count) = (out.written, out.count);
+    let written = out.written;
+    // Shards past the last record (more shards than records) are made empty.
+    let count = match out.writer.take() {
+        Some(w) => w.finish(&mut set)?,
+        None => 1,
+    };
     set.commit()?;
     // What was written, as split and reshard say it (not when the records
     // themselves went to stdout).
@@ -146,14 +150,6 @@ pub(crate) fn run(args: &ShuffleArgs, ctx: &Ctx) -> Result<Exit> {
     Ok(Exit::Success)
 }
 
-/// Threads a gzip shard is compressed on, as reshard's shards: at least
-/// two, so in independent chunks on threads of their own. (One
-/// compressor per shard on the main thread, each freed before the next is
-/// made, fragmented glibc's heap: 600 gzip shards took 195 MB.)
-fn shard_threads(jobs: usize) -> usize {
-    jobs.clamp(2, crate::record::shards::COMPRESSION_THREADS)
-}
-
 /// A seed for a run without --seed.
 fn random_seed() -> u64 {
     use std::hash::{BuildHasher, Hasher};
@@ -166,63 +162,50 @@ fn random_seed() -> u64 {
     h.finish()
 }
 
-/// The shuffled records, framed, into the outputs of the set in turn:
-/// shard `k` of `count` takes records `total × k / count` up to the next.
+/// The shuffled records into the one output, or into the shards of
+/// reshard's count-balanced [`ShardWriter`] (shard `k` of `N` takes records
+/// `total × k / N` up to the next).
 struct Shards<'s> {
     set: &'s mut OutputSet,
-    /// -o, the name of the shards.
-    path: &'s Path,
-    compression: Option<Compression>,
-    /// -j: threads each gzip shard is compressed on ([`shard_threads`]).
-    jobs: usize,
-    count: usize,
-    total: u64,
+    /// `--shards`; `None`: the one output (number 0 of the set).
+    writer: Option<ShardWriter>,
     written: u64,
-    shard: usize,
 }
 
-impl Shards<'_> {
-    /// Where shard `k` starts.
-    fn start(&self, k: usize) -> u64 {
-        (u128::from(self.total) * k as u128 / self.count as u128) as u64
-    }
-
-    /// Ends the current shard (its compressor freed) and creates the next.
-    fn next_shard(&mut self) -> tfr_engine::Result<()> {
-        self.set.end(self.shard)?;
-        self.shard += 1;
-        let name = shard_name(self.path, self.shard, self.count);
-        self.set.create(&name, self.compression, shard_threads(self.jobs))?;
-        Ok(())
-    }
+/// A failed write to `out`, named.
+fn write_failed(out: &crate::io::AtomicOutput, e: std::io::Error) -> tfr_engine::Error {
+    tfr_engine::Error::from(e).context(format!("{}: write failed", out.display()))
 }
 
 impl Emit for Shards<'_> {
     fn begin(&mut self, total: u64) -> tfr_engine::Result<()> {
-        self.total = total;
+        if let Some(w) = self.writer.as_mut() {
+            w.set_total(total);
+        }
         Ok(())
     }
 
     fn record(&mut self, payload: &[u8], crc: u32) -> tfr_engine::Result<()> {
-        // A shard is full: end it (its compressor's threads freed).
-        while self.shard + 1 < self.count && self.written >= self.start(self.shard + 1) {
-            self.next_shard()?;
-        }
-        let out = self.set.get(self.shard);
-        if let Err(e) = RecordWriter::new(&mut *out).write_record_with_crc(payload, crc) {
-            return Err(tfr_engine::Error::from(e).context(format!("{}: write failed", out.display())));
+        match self.writer.as_mut() {
+            Some(w) => w.write_record(self.set, payload, crc)?,
+            None => {
+                let out = self.set.get(0);
+                RecordWriter::new(&mut *out)
+                    .write_record_with_crc(payload, crc)
+                    .map_err(|e| write_failed(out, e))?;
+            }
         }
         self.written += 1;
         Ok(())
     }
 
     fn framed(&mut self, record: &[u8]) -> tfr_engine::Result<()> {
-        while self.shard + 1 < self.count && self.written >= self.start(self.shard + 1) {
-            self.next_shard()?;
-        }
-        let out = self.set.get(self.shard);
-        if let Err(e) = out.write_all(record) {
-            return Err(tfr_engine::Error::from(e).context(format!("{}: write failed", out.display())));
+        match self.writer.as_mut() {
+            Some(w) => w.write(self.set, record)?,
+            None => {
+                let out = self.set.get(0);
+                out.write_all(record).map_err(|e| write_failed(out, e))?;
+            }
         }
         self.written += 1;
         Ok(())

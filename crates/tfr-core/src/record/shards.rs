@@ -30,6 +30,7 @@
 use crate::error::{bail, Result};
 use crate::io::output_set::{shard_name, OutputSet};
 use crate::io::Compression;
+use crate::record::RecordWriter;
 use std::path::{Path, PathBuf};
 
 /// The most threads gzip is compressed on (each holds a 512 KiB chunk and
@@ -174,6 +175,36 @@ impl ShardWriter {
     /// Appends one framed record.
     pub fn write(&mut self, set: &mut OutputSet, framed: &[u8]) -> Result<()> {
         let len = framed.len() as u64;
+        let i = self.advance(set, len)?;
+        let out = set.get(i);
+        if let Err(e) = std::io::Write::write_all(out, framed) {
+            let name = out.display();
+            return Err(crate::error::Error::from(e).context(format!("{name}: write failed")));
+        }
+        self.wrote(len);
+        Ok(())
+    }
+
+    /// Appends one record, framed around `payload` with its CRC already
+    /// known, in three writes (header, payload, footer) as
+    /// [`RecordWriter::write_record_with_crc`] makes them: a compressed
+    /// shard's bytes are those of a writer fed that way (the threaded
+    /// compressor cuts its chunks at write boundaries).
+    pub fn write_record(&mut self, set: &mut OutputSet, payload: &[u8], crc: u32) -> Result<()> {
+        let len = payload.len() as u64 + 16;
+        let i = self.advance(set, len)?;
+        let out = set.get(i);
+        if let Err(e) = RecordWriter::new(&mut *out).write_record_with_crc(payload, crc) {
+            let name = out.display();
+            return Err(crate::error::Error::from(e).context(format!("{name}: write failed")));
+        }
+        self.wrote(len);
+        Ok(())
+    }
+
+    /// The output the next record of `len` framed bytes goes to, after
+    /// ending the current shard where the policy says so.
+    fn advance(&mut self, set: &mut OutputSet, len: u64) -> Result<usize> {
         match self.policy {
             Policy::One => {}
             Policy::Count { shards, total } => {
@@ -197,15 +228,14 @@ impl ShardWriter {
                 }
             }
         }
-        let out = set.get(self.current());
-        if let Err(e) = std::io::Write::write_all(out, framed) {
-            let name = out.display();
-            return Err(crate::error::Error::from(e).context(format!("{name}: write failed")));
-        }
+        Ok(self.current())
+    }
+
+    /// Counts a record of `len` framed bytes written.
+    fn wrote(&mut self, len: u64) {
         self.records += 1;
         self.in_shard += 1;
         self.pending += len;
-        Ok(())
     }
 
     /// The most bytes `n` bytes written can add to the file once it is
