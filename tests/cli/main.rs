@@ -17,6 +17,8 @@ mod columnar;
 #[cfg(feature = "parquet")]
 mod columnar_inputs;
 #[cfg(feature = "parquet")]
+mod columnar_kinds;
+#[cfg(feature = "parquet")]
 mod columnar_limits;
 mod count;
 mod docs;

@@ -16,11 +16,25 @@ use arrow_schema::{DataType, Field, Schema, TimeUnit};
 use std::collections::{HashMap, HashSet};
 
 /// The kind of Feature a column's values become.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// `int64_list`.
     Int64,
+    /// `float_list`.
     Float,
+    /// `bytes_list`.
     Bytes,
+}
+
+impl Kind {
+    /// The kind as tfr names it in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Int64 => "int64",
+            Kind::Float => "float",
+            Kind::Bytes => "bytes",
+        }
+    }
 }
 
 /// One feature and where its values are.
@@ -32,6 +46,10 @@ struct Source {
     path: Vec<usize>,
     shape: Shape,
     section: Section,
+    /// The kind of its values.
+    kind: Kind,
+    /// Integers written as floats (the feature is float in other inputs).
+    as_float: bool,
 }
 
 /// Which feature each column of a schema gives.
@@ -100,17 +118,18 @@ impl Layout {
             },
         };
         let refuse = |why: &str| format!("column {}: {} {why}", shown(&name), describe(ty));
-        match kind_of(leaf) {
-            Some((_, note)) => {
+        let kind = match kind_of(leaf) {
+            Some((kind, note)) => {
                 if let Some(note) = note {
                     self.notes.push(format!("column {}: {note}", shown(&name)));
                 }
+                kind
             }
             None if matches!(leaf, DataType::Struct(_)) => {
                 return Err(refuse("is a list of structs, which no Feature holds (a struct column gives one feature per field; a list of them does not)"))
             }
             None => return Err(refuse("has no TFRecord feature kind (int64, float or bytes)")),
-        }
+        };
         let section = match shape {
             Shape::Steps => Section::FeatureLists,
             _ => Section::Features,
@@ -120,8 +139,29 @@ impl Layout {
             path,
             shape,
             section,
+            kind,
+            as_float: false,
         });
         Ok(())
+    }
+
+    /// Each feature's section, name and kind as written.
+    pub fn kinds(&self) -> impl Iterator<Item = (Section, &str, Kind)> {
+        self.sources.iter().map(|s| {
+            let kind = if s.as_float { Kind::Float } else { s.kind };
+            (s.section, s.name.as_str(), kind)
+        })
+    }
+
+    /// Writes the int64 feature `name` of `section` as float (its values
+    /// converted to float32, as TensorFlow would read them); whether there
+    /// is one.
+    pub fn write_as_float(&mut self, section: Section, name: &str) -> bool {
+        let found = self
+            .sources
+            .iter_mut()
+            .find(|s| s.section == section && s.name == name && s.kind == Kind::Int64);
+        found.map(|s| s.as_float = true).is_some()
     }
 
     /// The rows of `batch` as framed records appended to `out`; `first_row`
@@ -314,18 +354,25 @@ enum Getter<'a> {
 struct Leaf<'a> {
     get: Getter<'a>,
     nulls: Option<NullBuffer>,
+    /// Integers as floats ([`Layout::write_as_float`]).
+    as_float: bool,
 }
 
 impl<'a> Leaf<'a> {
-    fn new(a: &'a dyn Array) -> Result<Leaf<'a>, String> {
+    fn new(a: &'a dyn Array, as_float: bool) -> Result<Leaf<'a>, String> {
         Ok(Leaf {
             get: getter(a)?,
             nulls: a.logical_nulls(),
+            as_float,
         })
     }
 
     fn push(&self, i: usize, f: &mut Feature<'a>) -> Result<(), String> {
         match &self.get {
+            Getter::Int(g) if self.as_float => {
+                f.kind = Some(Kind::Float);
+                f.floats.push(g(i)? as f32);
+            }
             Getter::Int(g) => {
                 f.kind = Some(Kind::Int64);
                 f.ints.push(g(i)?);
@@ -344,6 +391,7 @@ impl<'a> Leaf<'a> {
 
     fn set_kind(&self, f: &mut Feature<'a>) {
         f.kind = Some(match self.get {
+            Getter::Int(_) if self.as_float => Kind::Float,
             Getter::Int(_) => Kind::Int64,
             Getter::Float(_) => Kind::Float,
             Getter::Bytes(_) => Kind::Bytes,
@@ -533,16 +581,16 @@ impl<'a> Bound<'a> {
         }
         let bad = || in_column(&s.name, "its type differs from the first batch's".into());
         let values = match s.shape {
-            Shape::One => Values::One(Leaf::new(array.as_ref())?),
+            Shape::One => Values::One(Leaf::new(array.as_ref(), s.as_float)?),
             Shape::List => {
                 let list = List::new(array.as_ref()).ok_or_else(bad)?;
-                let leaf = Leaf::new(list.child.as_ref())?;
+                let leaf = Leaf::new(list.child.as_ref(), s.as_float)?;
                 Values::List(list, leaf)
             }
             Shape::Steps => {
                 let outer = List::new(array.as_ref()).ok_or_else(bad)?;
                 let inner = List::new(outer.child.as_ref()).ok_or_else(bad)?;
-                let leaf = Leaf::new(inner.child.as_ref())?;
+                let leaf = Leaf::new(inner.child.as_ref(), s.as_float)?;
                 Values::Steps(outer, inner, leaf)
             }
         };

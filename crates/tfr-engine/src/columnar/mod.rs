@@ -98,7 +98,7 @@ pub enum Shape {
 }
 
 /// Which map of the message a column's feature is in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Section {
     /// An Example's features, or a SequenceExample's context.
     Features,

@@ -16,14 +16,15 @@
 //! with a footer), anything else is refused after its first 8 bytes.
 
 use crate::columnar::chunk::Source;
-use crate::columnar::encode::Layout;
+use crate::columnar::encode::{Kind, Layout};
+use crate::columnar::Section;
 use crate::error::{bail, err, Result};
 use crate::io::{AtomicOutput, Input};
 use crate::pipeline::{self, Sender};
 use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_schema::ArrowError;
 use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder};
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write;
 use std::sync::Arc;
 
@@ -52,15 +53,25 @@ struct Job {
 /// `out` (not committed) on `workers` threads; the warnings to give, once
 /// each. The first input's message type is the output's: an input whose
 /// columns make the other type is refused (a file of Examples and
-/// SequenceExamples mixed is read by nothing).
+/// SequenceExamples mixed is read by nothing). A feature has one kind in
+/// every record: int64 in some inputs and float in others is float in
+/// all (with a warning; [`unify_kinds`] reads every schema first), any
+/// other change of kind is refused naming both inputs.
 pub fn convert(inputs: &[Input], format: Format, workers: usize, out: &mut AtomicOutput) -> Result<Vec<String>> {
-    let mut notes = Vec::new();
+    let (as_float, mut notes) = unify_kinds(inputs, format)?;
     let produce = |tx: &mut Sender<'_, Job>| -> Result<()> {
         let mut seen = HashSet::new();
         let mut first: Option<(bool, String)> = None;
+        let mut written = Written::default();
         for input in inputs {
-            read_input(input, format, tx, &mut |layout: &Layout| {
+            let promote = |layout: &mut Layout| {
+                for (section, name) in &as_float {
+                    layout.write_as_float(*section, name);
+                }
+            };
+            read_input(input, format, tx, &promote, &mut |layout: &Layout| {
                 let name = input.display();
+                written.check(layout, &name)?;
                 match &first {
                     None => first = Some((layout.sequence, name)),
                     Some((sequence, before)) if *sequence != layout.sequence => {
@@ -100,6 +111,7 @@ fn read_input(
     input: &Input,
     format: Format,
     tx: &mut Sender<'_, Job>,
+    promote: &dyn Fn(&mut Layout),
     note: &mut dyn FnMut(&Layout) -> Result<()>,
 ) -> Result<()> {
     let source = Source::open(input)?;
@@ -128,6 +140,7 @@ fn read_input(
     let mut make_layout = |schema: &arrow_schema::Schema, notes: Vec<String>| -> Result<Arc<Layout>> {
         let mut l = Layout::new(schema).map_err(|e| fail(&e))?;
         l.notes.extend(notes);
+        promote(&mut l);
         let l = Arc::new(l);
         note(&l).map_err(|e| fail(&e))?;
         Ok(l)
@@ -152,6 +165,103 @@ fn read_input(
         }
     }
     Ok(())
+}
+
+/// A feature: its section and name.
+type FeatureKey = (Section, String);
+
+/// The kinds of the features of every input that can be read twice (not a
+/// stream), read from their schemas before anything is converted: the
+/// features that are int64 in some and float in others, to write as float
+/// everywhere, with a warning each; a feature that is bytes in one input
+/// and a number in another is an error naming both. (An input whose
+/// schema cannot be read is skipped here: the conversion says why.)
+fn unify_kinds(inputs: &[Input], format: Format) -> Result<(Vec<FeatureKey>, Vec<String>)> {
+    let mut kinds: BTreeMap<FeatureKey, Vec<(Kind, String)>> = BTreeMap::new();
+    if inputs.len() < 2 {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    for input in inputs.iter().filter(|i| !i.is_stream()) {
+        let Some(layout) = schema_layout(input, format) else {
+            continue;
+        };
+        for (section, name, kind) in layout.kinds() {
+            let seen = kinds.entry((section, name.to_string())).or_default();
+            if !seen.iter().any(|(k, _)| *k == kind) {
+                seen.push((kind, input.display()));
+            }
+        }
+    }
+    let mut as_float = Vec::new();
+    let mut warnings = Vec::new();
+    for (key, seen) in kinds.into_iter().filter(|(_, seen)| seen.len() > 1) {
+        if seen.iter().any(|(k, _)| *k == Kind::Bytes) {
+            bail!("{}", kind_change(&key, &seen, None));
+        }
+        warnings.push(kind_change(&key, &seen, Some("written as float in every record")));
+        as_float.push(key);
+    }
+    Ok((as_float, warnings))
+}
+
+/// A feature's change of kind across inputs, in words.
+fn kind_change(key: &FeatureKey, seen: &[(Kind, String)], done: Option<&str>) -> String {
+    let (section, name) = key;
+    let shown = crate::io::input::escape_name(name.as_bytes());
+    let what = match section {
+        Section::Features => format!("feature {shown}"),
+        Section::FeatureLists => format!("feature list {shown}"),
+    };
+    let kinds: Vec<String> = seen.iter().map(|(k, file)| format!("{} in {file}", k.name())).collect();
+    match done {
+        Some(done) => format!("{what} changes kind: {}: {done}", kinds.join(", ")),
+        None => format!(
+            "{what} changes kind: {} (tf.io.parse_example reads one kind per feature: \
+             cast the column to one type, or convert these files apart)",
+            kinds.join(", ")
+        ),
+    }
+}
+
+/// An input's [`Layout`] from its schema alone, if it can be read.
+fn schema_layout(input: &Input, format: Format) -> Option<Layout> {
+    let source = Source::open(input).ok()?;
+    let name = source.name().to_string();
+    let head = source.head(8).ok()?;
+    check_magic(format, &head, &source, &name).ok()?;
+    let schema = match format {
+        Format::Parquet => parquet_metadata(&source, &name).ok()?.1,
+        Format::Arrow => {
+            let (_, reader) = arrow_reader(&source, head.starts_with(b"ARROW1"));
+            reader.ok()?.ok()?.schema().as_ref().clone()
+        }
+    };
+    Layout::new(&schema).ok()
+}
+
+/// The kind each feature was written with, and by which input: an input
+/// whose feature has another kind (a stream, read once, that
+/// [`unify_kinds`] could not see) is refused.
+#[derive(Default)]
+struct Written(HashMap<FeatureKey, (Kind, String)>);
+
+impl Written {
+    fn check(&mut self, layout: &Layout, input: &str) -> Result<()> {
+        for (section, name, kind) in layout.kinds() {
+            let key = (section, name.to_string());
+            match self.0.get(&key) {
+                Some((was, by)) if *was != kind => {
+                    let seen = [(*was, by.clone()), (kind, input.to_string())];
+                    bail!("{}", kind_change(&key, &seen, None));
+                }
+                Some(_) => {}
+                None => {
+                    self.0.insert(key, (kind, input.to_string()));
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Refuses an input whose magic bytes are not of `format`'s.
