@@ -605,8 +605,10 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             break
         }
         'tfr;from-parquet' {
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'The TFRecord file to write (''-'' for stdout). It appears only when every row converted')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'The TFRecord file to write (''-'' for stdout). It appears only when every row converted')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'The TFRecord file to write (''-'' for stdout). It appears only when every row converted. With --shards or --shard-size, DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] ... (missing local directories are created), all appearing together')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'The TFRecord file to write (''-'' for stdout). It appears only when every row converted. With --shards or --shard-size, DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] ... (missing local directories are created), all appearing together')
+            [CompletionResult]::new('--shards', '--shards', [CompletionResultType]::ParameterName, 'N shards, balanced by records (their counts differ by at most one; with more shards than records, some are empty). The records are counted in a first pass: the inputs are read twice (not stdin)')
+            [CompletionResult]::new('--shard-size', '--shard-size', [CompletionResultType]::ParameterName, 'Shards of at most SIZE bytes as written (compressed, for a compressed output; K, M, G: binary units, 100M = 104857600 bytes): a new shard starts when the next record could go over it; a record larger than SIZE alone has a shard of its own. One pass; local outputs only (the count is known at the end)')
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)')
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)')
             [CompletionResult]::new('--output-compression', '--output-compression', [CompletionResultType]::ParameterName, 'Compression of the output [default: from OUT''s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]')
@@ -622,8 +624,10 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             break
         }
         'tfr;from-arrow' {
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'The TFRecord file to write (''-'' for stdout). It appears only when every row converted')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'The TFRecord file to write (''-'' for stdout). It appears only when every row converted')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'The TFRecord file to write (''-'' for stdout). It appears only when every row converted. With --shards or --shard-size, DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] ... (missing local directories are created), all appearing together')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'The TFRecord file to write (''-'' for stdout). It appears only when every row converted. With --shards or --shard-size, DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] ... (missing local directories are created), all appearing together')
+            [CompletionResult]::new('--shards', '--shards', [CompletionResultType]::ParameterName, 'N shards, balanced by records (their counts differ by at most one; with more shards than records, some are empty). The records are counted in a first pass: the inputs are read twice (not stdin)')
+            [CompletionResult]::new('--shard-size', '--shard-size', [CompletionResultType]::ParameterName, 'Shards of at most SIZE bytes as written (compressed, for a compressed output; K, M, G: binary units, 100M = 104857600 bytes): a new shard starts when the next record could go over it; a record larger than SIZE alone has a shard of its own. One pass; local outputs only (the count is known at the end)')
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)')
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)')
             [CompletionResult]::new('--output-compression', '--output-compression', [CompletionResultType]::ParameterName, 'Compression of the output [default: from OUT''s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]')

@@ -429,7 +429,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__from__subcmd__arrow)
-            opts="-o -j -q -h -V --output --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -j -q -h -V --output --shards --shard-size --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -440,6 +440,14 @@ _tfr() {
                     return 0
                     ;;
                 -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shards)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shard-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -545,7 +553,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__from__subcmd__parquet)
-            opts="-o -j -q -h -V --output --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -j -q -h -V --output --shards --shard-size --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -556,6 +564,14 @@ _tfr() {
                     return 0
                     ;;
                 -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shards)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shard-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -581,8 +581,10 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --version 'Print version'
         }
         &'tfr;from-parquet'= {
-            cand -o 'The TFRecord file to write (''-'' for stdout). It appears only when every row converted'
-            cand --output 'The TFRecord file to write (''-'' for stdout). It appears only when every row converted'
+            cand -o 'The TFRecord file to write (''-'' for stdout). It appears only when every row converted. With --shards or --shard-size, DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] ... (missing local directories are created), all appearing together'
+            cand --output 'The TFRecord file to write (''-'' for stdout). It appears only when every row converted. With --shards or --shard-size, DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] ... (missing local directories are created), all appearing together'
+            cand --shards 'N shards, balanced by records (their counts differ by at most one; with more shards than records, some are empty). The records are counted in a first pass: the inputs are read twice (not stdin)'
+            cand --shard-size 'Shards of at most SIZE bytes as written (compressed, for a compressed output; K, M, G: binary units, 100M = 104857600 bytes): a new shard starts when the next record could go over it; a record larger than SIZE alone has a shard of its own. One pass; local outputs only (the count is known at the end)'
             cand -j 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)'
             cand --jobs 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)'
             cand --output-compression 'Compression of the output [default: from OUT''s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]'
@@ -597,8 +599,10 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --version 'Print version'
         }
         &'tfr;from-arrow'= {
-            cand -o 'The TFRecord file to write (''-'' for stdout). It appears only when every row converted'
-            cand --output 'The TFRecord file to write (''-'' for stdout). It appears only when every row converted'
+            cand -o 'The TFRecord file to write (''-'' for stdout). It appears only when every row converted. With --shards or --shard-size, DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] ... (missing local directories are created), all appearing together'
+            cand --output 'The TFRecord file to write (''-'' for stdout). It appears only when every row converted. With --shards or --shard-size, DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] ... (missing local directories are created), all appearing together'
+            cand --shards 'N shards, balanced by records (their counts differ by at most one; with more shards than records, some are empty). The records are counted in a first pass: the inputs are read twice (not stdin)'
+            cand --shard-size 'Shards of at most SIZE bytes as written (compressed, for a compressed output; K, M, G: binary units, 100M = 104857600 bytes): a new shard starts when the next record could go over it; a record larger than SIZE alone has a shard of its own. One pass; local outputs only (the count is known at the end)'
             cand -j 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)'
             cand --jobs 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)'
             cand --output-compression 'Compression of the output [default: from OUT''s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]'

@@ -4,13 +4,14 @@
 
 use crate::args::JobsArg;
 use crate::exit::Exit;
-use crate::formats::columnar_in::{convert, Format};
+use crate::formats::columnar_in::{convert, count_rows, Format};
+use crate::formats::tfrecord_out::{ShardedOutput, Sharding};
 use crate::io::AtomicOutput;
 use crate::output::{self, Ctx};
 use crate::pipeline;
 use anyhow::{bail, Result};
 use clap::Args;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
@@ -23,12 +24,14 @@ pub(crate) struct FromColumnsArgs {
     pub(crate) files: Vec<std::ffi::OsString>,
 
     /// The TFRecord file to write ('-' for stdout). It appears only when
-    /// every row converted.
+    /// every row converted. With --shards or --shard-size,
+    /// DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz]
+    /// ... (missing local directories are created), all appearing together.
     #[arg(short = 'o', long, value_name = "OUT", required = true)]
     pub(crate) output: PathBuf,
 
     #[command(flatten)]
-    pub(crate) compression: crate::args::OutputCompressionArg,
+    pub(crate) sharding: crate::args::ShardingArgs,
 
     #[command(flatten)]
     pub(crate) jobs: JobsArg,
@@ -46,12 +49,34 @@ pub(crate) fn run(args: &FromColumnsArgs, format: Format, _ctx: &Ctx) -> Result<
     let inputs = crate::io::input::expand_as(&args.files, looks)?;
     crate::io::same_file::refuse_input_as_output(&inputs, &[], &args.output, "-o")?;
     let jobs = args.jobs.get();
-    let compression = args.compression.of(&args.output);
-    let mut out = AtomicOutput::create_threaded(&args.output, compression, jobs)?;
-    let notes = convert(&inputs, format, pipeline::workers(jobs), &mut out)?;
-    out.commit()?;
+    let workers = pipeline::workers(jobs);
+    let sharding = args.sharding.sharding();
+    let (notes, done) = match sharding {
+        Sharding::One => {
+            let compression = args.sharding.output.of(&args.output);
+            let mut out = AtomicOutput::create_threaded(&args.output, compression, jobs)?;
+            let notes = convert(&inputs, format, workers, &mut |run| Ok(out.write_all(run)?))?;
+            out.commit()?;
+            (notes, None)
+        }
+        _ => {
+            let forced = args.sharding.output.forced();
+            let mut out = ShardedOutput::create(&inputs, &args.output, sharding, forced, jobs)?;
+            if let Sharding::Shards(_) = sharding {
+                out.set_total(count_rows(&inputs, format)?);
+            }
+            let notes = convert(&inputs, format, workers, &mut |run| out.write_run(run))?;
+            (notes, Some(out.finish()?))
+        }
+    };
     for note in &notes {
         output::error_line(format_args!("warning: {note}"));
+    }
+    // What was written, as reshard says it.
+    if let Some((records, shards)) = done {
+        let mut stdout = output::stdout();
+        writeln!(stdout, "{records} records into {shards} shards")?;
+        stdout.flush()?;
     }
     Ok(Exit::Success)
 }

@@ -24,6 +24,8 @@ mod count;
 mod docs;
 mod elwc;
 mod extract;
+#[cfg(feature = "parquet")]
+mod from_shards;
 mod index;
 mod jobs;
 mod jsonl;

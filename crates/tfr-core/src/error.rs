@@ -213,22 +213,22 @@ macro_rules! error_helpers {
         /// message that is any `Display`).
         #[allow(unused_macros)]
         macro_rules! bail {
-                                            ($d($d arg:tt)*) => {
-                                                return Err(crate::error::err!($d($d arg)*))
-                                            };
-                                        }
+                                                    ($d($d arg:tt)*) => {
+                                                        return Err(crate::error::err!($d($d arg)*))
+                                                    };
+                                                }
 
         /// An `Error::Invalid` with a formatted message (or a message that
         /// is any `Display`).
         #[allow(unused_macros)]
         macro_rules! err {
-                                            ($d fmt:literal $d(, $d($d arg:tt)*)?) => {
-                                                crate::error::Error::msg(format!($d fmt $d(, $d($d arg)*)?))
-                                            };
-                                            ($d message:expr $d(,)?) => {
-                                                crate::error::Error::msg($d message)
-                                            };
-                                        }
+                                                    ($d fmt:literal $d(, $d($d arg:tt)*)?) => {
+                                                        crate::error::Error::msg(format!($d fmt $d(, $d($d arg)*)?))
+                                                    };
+                                                    ($d message:expr $d(,)?) => {
+                                                        crate::error::Error::msg($d message)
+                                                    };
+                                                }
 
         #[allow(unused_imports)]
         pub(crate) use {bail, err};

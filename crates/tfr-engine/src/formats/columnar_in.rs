@@ -19,13 +19,12 @@ use crate::columnar::chunk::Source;
 use crate::columnar::encode::{Kind, Layout};
 use crate::columnar::Section;
 use crate::error::{bail, err, Result};
-use crate::io::{AtomicOutput, Input};
+use crate::io::Input;
 use crate::pipeline::{self, Sender};
 use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_schema::ArrowError;
 use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder};
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::io::Write;
 use std::sync::Arc;
 
 /// Bytes of records a worker makes of a run of rows at a time (and of
@@ -57,7 +56,12 @@ struct Job {
 /// every record: int64 in some inputs and float in others is float in
 /// all (with a warning; [`unify_kinds`] reads every schema first), any
 /// other change of kind is refused naming both inputs.
-pub fn convert(inputs: &[Input], format: Format, workers: usize, out: &mut AtomicOutput) -> Result<Vec<String>> {
+pub fn convert(
+    inputs: &[Input],
+    format: Format,
+    workers: usize,
+    write: &mut (dyn FnMut(&[u8]) -> Result<()> + Send),
+) -> Result<Vec<String>> {
     let (as_float, mut notes) = unify_kinds(inputs, format)?;
     let produce = |tx: &mut Sender<'_, Job>| -> Result<()> {
         let mut seen = HashSet::new();
@@ -100,9 +104,59 @@ pub fn convert(inputs: &[Input], format: Format, workers: usize, out: &mut Atomi
             .encode(&job.rows, job.first_row, bytes)
             .map_err(|e| err!("{}: {e}", job.name))
     };
-    let sink = |bytes: &Vec<u8>| out.write_all(bytes);
-    pipeline::run(workers, produce, work, sink)?;
+    // The writer's error, kept whole (the pipeline's sink says only that
+    // it stopped).
+    let mut failed = None;
+    let sink = |bytes: &Vec<u8>| {
+        write(bytes).map_err(|e| {
+            failed = Some(e);
+            std::io::Error::other(pipeline::Stopped)
+        })
+    };
+    let result = pipeline::run(workers, produce, work, sink);
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    result?;
     Ok(notes)
+}
+
+/// The rows of every input (not a stream: they are read again to convert
+/// them), for `--shards`: a Parquet file's from its footer, an Arrow IPC
+/// file's or stream's by reading its batches.
+pub fn count_rows(inputs: &[Input], format: Format) -> Result<u64> {
+    let mut rows = 0u64;
+    for input in inputs {
+        if input.is_stream() {
+            bail!(
+                "{}: --shards reads the inputs twice (to count their rows first): a stream cannot be; \
+                 use --shard-size, or write it to a file",
+                input.display()
+            );
+        }
+        let source = Source::open(input)?;
+        let name = source.name().to_string();
+        let head = source.head(8).map_err(|e| err!("{name}: {e}"))?;
+        check_magic(format, &head, &source, &name)?;
+        rows += match format {
+            Format::Parquet => parquet_metadata(&source, &name)?
+                .0
+                .metadata()
+                .file_metadata()
+                .num_rows() as u64,
+            Format::Arrow => {
+                let (what, reader) = arrow_reader(&source, head.starts_with(b"ARROW1"));
+                let bad = |e: &dyn std::fmt::Display| damaged(&name, what, &e.to_string());
+                let mut reader = reader.map_err(|e| bad(&e))?.map_err(|e| bad(&e))?;
+                let mut n = 0u64;
+                while let Some(batch) = catch_panic(|| reader.next()).map_err(|e| bad(&e))? {
+                    n += batch.map_err(|e| bad(&e))?.num_rows() as u64;
+                }
+                n
+            }
+        };
+    }
+    Ok(rows)
 }
 
 /// Reads one input's batches and sends them on, cut into runs of about

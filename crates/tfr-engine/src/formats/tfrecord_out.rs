@@ -168,3 +168,78 @@ pub fn reshape(plan: &Plan<'_>, progress: Progress<'_>) -> Result<Done> {
     set.commit()?;
     Ok(Done { outputs: done, keys })
 }
+
+/// One `-o OUT` of a converter that makes records (from-parquet,
+/// from-arrow, from-wds) cut as `--shards`/`--shard-size` say: runs of
+/// framed records in, each record into its shard, every shard appearing
+/// at [`Self::finish`] (or none).
+pub struct ShardedOutput {
+    set: OutputSet,
+    writer: ShardWriter,
+}
+
+impl ShardedOutput {
+    /// The first shard of `path` created now (an unwritable target fails
+    /// before any work); `path` refused among the `inputs`. With
+    /// [`Sharding::Shards`], [`Self::set_total`] is to be told the records
+    /// before the first is written.
+    pub fn create(
+        inputs: &[Input],
+        path: &std::path::Path,
+        sharding: Sharding,
+        compression: Option<Compression>,
+        jobs: usize,
+    ) -> Result<ShardedOutput> {
+        if path.as_os_str() == "-" {
+            bail!("--shards and --shard-size write files (or objects), not stdout: -o DIR/NAME.tfrecord");
+        }
+        let policy = match sharding {
+            Sharding::One => Policy::One,
+            Sharding::Shards(n) => Policy::Count { shards: n, total: 0 },
+            Sharding::Size(max) => Policy::Size { max },
+        };
+        let mut set = OutputSet::new(inputs, &[], "-o");
+        let writer = ShardWriter::new(&mut set, path, policy, compression, jobs)?;
+        Ok(ShardedOutput { set, writer })
+    }
+
+    /// How many records there will be ([`Sharding::Shards`] balances them).
+    pub fn set_total(&mut self, records: u64) {
+        self.writer.set_total(records);
+    }
+
+    /// A run of whole framed records (a worker's output), each into its
+    /// shard.
+    pub fn write_run(&mut self, mut run: &[u8]) -> Result<()> {
+        while !run.is_empty() {
+            let len = match run.first_chunk::<8>() {
+                Some(head) => u64::from_le_bytes(*head),
+                None => bail!("a run of framed records ends inside a header"),
+            };
+            let end = usize::try_from(len)
+                .ok()
+                .and_then(|n| n.checked_add(16))
+                .filter(|&end| end <= run.len());
+            let Some(end) = end else {
+                bail!("a run of framed records ends inside a record");
+            };
+            self.writer.write(&mut self.set, &run[..end])?;
+            run = &run[end..];
+        }
+        Ok(())
+    }
+
+    /// Ends the last shard (makes the shards no record reached), renames
+    /// them all into place; the records written and the shards made.
+    pub fn finish(mut self) -> Result<(u64, usize)> {
+        let records = self.writer.records();
+        if let Policy::Count { total, .. } = self.writer.policy() {
+            if records != total {
+                bail!("the inputs changed while being read: {total} records counted, then {records} written");
+            }
+        }
+        let shards = self.writer.finish(&mut self.set)?;
+        self.set.commit()?;
+        Ok((records, shards))
+    }
+}
