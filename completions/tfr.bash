@@ -603,7 +603,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__from__subcmd__wds)
-            opts="-o -t -j -q -h -V --output --output-compression --type --key --max-record-size --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -t -j -q -h -V --output --shards --shard-size --output-compression --type --key --max-record-size --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -614,6 +614,14 @@ _tfr() {
                     return 0
                     ;;
                 -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shards)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shard-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -320,8 +320,10 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --version 'Print version'
         }
         &'tfr;from-wds'= {
-            cand -o 'The TFRecord file written (compression from its name: .gz, .zz or .zlib, .snappy; else none)'
-            cand --output 'The TFRecord file written (compression from its name: .gz, .zz or .zlib, .snappy; else none)'
+            cand -o 'The TFRecord file written (compression from its name: .gz, .zz or .zlib, .snappy; else none). With --shards or --shard-size, DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] ..., all appearing together'
+            cand --output 'The TFRecord file written (compression from its name: .gz, .zz or .zlib, .snappy; else none). With --shards or --shard-size, DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] ..., all appearing together'
+            cand --shards 'N shards, balanced by records (their counts differ by at most one; with more shards than records, some are empty). The records are counted in a first pass: the inputs are read twice (not stdin)'
+            cand --shard-size 'Shards of at most SIZE bytes as written (compressed, for a compressed output; K, M, G: binary units, 100M = 104857600 bytes): a new shard starts when the next record could go over it; a record larger than SIZE alone has a shard of its own. One pass; local outputs only (the count is known at the end)'
             cand --output-compression 'Compression of the output [default: from OUT''s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]'
             cand -t 'What each sample becomes: auto (a SequenceExample when its .json is one, with "context" or "feature_lists", else an Example), example, sequence (the members'' features go to the context; `{}` is then an empty SequenceExample)'
             cand --type 'What each sample becomes: auto (a SequenceExample when its .json is one, with "context" or "feature_lists", else an Example), example, sequence (the members'' features go to the context; `{}` is then an empty SequenceExample)'

@@ -349,7 +349,9 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -s q -l quiet -d 'Never 
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -s o -l output -d 'The TFRecord file written (compression from its name: .gz, .zz or .zlib, .snappy; else none)' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -s o -l output -d 'The TFRecord file written (compression from its name: .gz, .zz or .zlib, .snappy; else none). With --shards or --shard-size, DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz] ..., all appearing together' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l shards -d 'N shards, balanced by records (their counts differ by at most one; with more shards than records, some are empty). The records are counted in a first pass: the inputs are read twice (not stdin)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l shard-size -d 'Shards of at most SIZE bytes as written (compressed, for a compressed output; K, M, G: binary units, 100M = 104857600 bytes): a new shard starts when the next record could go over it; a record larger than SIZE alone has a shard of its own. One pass; local outputs only (the count is known at the end)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l output-compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]' -r -f -a "none\t'Plain, not compressed'
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
 zlib\t'zlib (TensorFlow: compression_type="ZLIB")'

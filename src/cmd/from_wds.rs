@@ -7,12 +7,14 @@ use crate::args::JobsArg;
 use crate::args::PayloadType;
 use crate::example::MessageType;
 use crate::exit::Exit;
-use crate::formats::wds::read::{convert, FromOptions};
+use crate::formats::tfrecord_out::{ShardedOutput, Sharding};
+use crate::formats::wds::read::{convert, count_samples, FromOptions};
 use crate::io::input::{expand_as, Looks};
 use crate::io::AtomicOutput;
 use crate::output::Ctx;
 use anyhow::{bail, Result};
 use clap::Args;
+use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
@@ -23,12 +25,14 @@ pub(crate) struct FromWdsArgs {
     pub(crate) files: Vec<std::ffi::OsString>,
 
     /// The TFRecord file written (compression from its name: .gz, .zz or
-    /// .zlib, .snappy; else none).
+    /// .zlib, .snappy; else none). With --shards or --shard-size,
+    /// DIR/NAME.tfrecord[.gz] writes DIR/NAME-00000-of-0000N.tfrecord[.gz]
+    /// ..., all appearing together.
     #[arg(short = 'o', long, value_name = "OUT", required = true)]
     pub(crate) output: PathBuf,
 
     #[command(flatten)]
-    pub(crate) compression: crate::args::OutputCompressionArg,
+    pub(crate) sharding: crate::args::ShardingArgs,
 
     /// What each sample becomes: auto (a SequenceExample when its .json is
     /// one, with "context" or "feature_lists", else an Example), example,
@@ -61,17 +65,38 @@ pub(crate) fn run(args: &FromWdsArgs, ctx: &Ctx) -> Result<Exit> {
         bail!("-o -: from-wds writes a file (or an object)");
     }
     let jobs = args.jobs.get();
-    let compression = args.compression.of(&args.output);
-    let mut out = AtomicOutput::create_threaded(&args.output, compression, jobs)?;
-    let progress = ctx.progress(crate::io::input::total_size(&inputs));
     let opts = FromOptions {
         forced,
         key: args.key.as_deref(),
         max_record_size: args.max_record_size,
         workers: crate::pipeline::workers(jobs),
     };
-    convert(&inputs, &opts, &mut out, &|bytes| progress.update(bytes, 0))?;
+    let sharding = args.sharding.sharding();
+    if let Sharding::One = sharding {
+        let compression = args.sharding.output.of(&args.output);
+        let mut out = AtomicOutput::create_threaded(&args.output, compression, jobs)?;
+        let progress = ctx.progress(crate::io::input::total_size(&inputs));
+        convert(&inputs, &opts, &mut |run| Ok(out.write_all(run)?), &|bytes| {
+            progress.update(bytes, 0)
+        })?;
+        progress.finish();
+        out.commit()?;
+        return Ok(Exit::Success);
+    }
+    let forced_compression = args.sharding.output.forced();
+    let mut out = ShardedOutput::create(&inputs, &args.output, sharding, forced_compression, jobs)?;
+    if let Sharding::Shards(_) = sharding {
+        out.set_total(count_samples(&inputs, args.max_record_size)?);
+    }
+    let progress = ctx.progress(crate::io::input::total_size(&inputs));
+    convert(&inputs, &opts, &mut |run| out.write_run(run), &|bytes| {
+        progress.update(bytes, 0)
+    })?;
     progress.finish();
-    out.commit()?;
+    let (records, shards) = out.finish()?;
+    // What was written, as reshard says it.
+    let mut stdout = crate::output::stdout();
+    writeln!(stdout, "{records} records into {shards} shards")?;
+    stdout.flush()?;
     Ok(Exit::Success)
 }

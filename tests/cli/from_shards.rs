@@ -98,3 +98,43 @@ fn stdin_cannot_be_counted_and_stdout_cannot_hold_shards() {
         .fails(2);
     assert!(e.contains("not stdout"), "{e}");
 }
+
+#[test]
+#[cfg(feature = "wds")]
+fn from_wds_shards_hold_the_samples_in_order() {
+    let dir = Dir::new();
+    let src = data("notebook.tfrecord");
+    dir.tfr(&["to-wds", &src, "-o", "wds/shard.tar", "--shard-size", "8K"])
+        .run()
+        .ok();
+    dir.tfr(&["from-wds", "wds/", "-o", "one.tfrecord"]).run().ok();
+    let out = dir
+        .tfr(&["from-wds", "wds/", "-o", "out/x.tfrecord.gz", "--shards", "3"])
+        .run()
+        .ok();
+    assert_eq!(out, "200 records into 3 shards\n");
+    let shards: Vec<String> = (0..3).map(|k| format!("out/x-0000{k}-of-00003.tfrecord.gz")).collect();
+    let shards: Vec<&str> = shards.iter().map(String::as_str).collect();
+    assert_eq!(printed(&dir, &shards), printed(&dir, &["one.tfrecord"]));
+    let counts = dir
+        .tfr(&["count", "--json", shards[0], shards[1], shards[2]])
+        .run()
+        .ok();
+    for n in ["66", "67", "67"] {
+        assert!(counts.contains(&format!("\"records\":{n}")), "{counts}");
+    }
+    let out = dir
+        .tfr(&["from-wds", "wds/", "-o", "sz/x.tfrecord", "--shard-size", "16K"])
+        .run()
+        .ok();
+    assert!(out.starts_with("200 records into "), "{out}");
+    // stdin is read once: --shards cannot count it.
+    let tar = std::fs::read(dir.path("wds/shard-000000.tar")).unwrap();
+    let e = dir
+        .tfr(&["from-wds", "-", "-o", "y/x.tfrecord", "--shards", "2"])
+        .stdin(&tar)
+        .run()
+        .fails(2);
+    assert!(e.contains("--shards reads the inputs twice"), "{e}");
+    assert!(!dir.path("y").exists());
+}

@@ -23,7 +23,6 @@ use crate::io::Input;
 use crate::pipeline;
 use crate::record::append_framed;
 use std::collections::HashSet;
-use std::io::Write;
 
 /// What from-wds is asked, beside its inputs and output.
 pub struct FromOptions<'a> {
@@ -206,12 +205,41 @@ impl Sample {
     }
 }
 
-/// Converts the tars `inputs` into framed records written in order to
-/// `out`; `update` is told the bytes of each write.
+/// The samples of the tars `inputs` (members walked, not read), for
+/// `--shards`: a sample is a run of members with one key, as
+/// [`convert`] groups them.
+pub fn count_samples(inputs: &[Input], max_record_size: u64) -> Result<u64> {
+    let mut samples = 0u64;
+    for input in inputs {
+        if input.is_stream() {
+            bail!(
+                "{}: --shards reads the inputs twice (to count their samples first): a stream cannot be; \
+                 use --shard-size, or write it to a file",
+                input.display()
+            );
+        }
+        let mut walk = Walk::new(input.open_decompressed()?, input.display(), max_record_size);
+        let mut last: Option<String> = None;
+        while let Some(head) = walk.next()? {
+            walk.skip(&head)?;
+            let Some((key, _)) = split_name(&head.name) else {
+                continue;
+            };
+            if last.as_deref() != Some(key) {
+                samples += 1;
+                last = Some(key.to_string());
+            }
+        }
+    }
+    Ok(samples)
+}
+
+/// Converts the tars `inputs` into runs of framed records handed in order
+/// to `write`; `update` is told the bytes of each run.
 pub fn convert(
     inputs: &[Input],
     opts: &FromOptions<'_>,
-    out: &mut (impl Write + Send),
+    write: &mut (dyn FnMut(&[u8]) -> Result<()> + Send),
     update: &(dyn Fn(u64) + Sync),
 ) -> Result<()> {
     let forced = opts.forced;
@@ -303,11 +331,21 @@ pub fn convert(
             Ok(())
         })
     };
-    let write = |framed: &Vec<u8>| {
+    // The writer's error, kept whole (the pipeline's sink says only that
+    // it stopped).
+    let mut failed = None;
+    let sink = |framed: &Vec<u8>| {
         update(framed.len() as u64);
-        out.write_all(framed)
+        write(framed).map_err(|e| {
+            failed = Some(e);
+            std::io::Error::other(pipeline::Stopped)
+        })
     };
-    pipeline::run(opts.workers, produce, work, write)
+    let result = pipeline::run(opts.workers, produce, work, sink);
+    match failed {
+        Some(e) => Err(e),
+        None => result,
+    }
 }
 
 /// A batch of samples for a worker: about this many bytes of members...
