@@ -64,5 +64,7 @@ mod validate;
 mod verify_crc;
 mod verify_crc_payloads;
 mod wds;
+#[cfg(feature = "wds")]
+mod wds_kinds;
 mod wheel;
 mod where_;

@@ -46,7 +46,7 @@ fn header(name: &[u8], size: &[u8], ty: u8) -> Vec<u8> {
 }
 
 /// A tar of regular files.
-fn tar_of(files: &[(&str, &[u8])]) -> Vec<u8> {
+pub(crate) fn tar_of(files: &[(&str, &[u8])]) -> Vec<u8> {
     let mut out = Vec::new();
     for (name, data) in files {
         out.extend(header(name.as_bytes(), format!("{:011o}", data.len()).as_bytes(), b'0'));

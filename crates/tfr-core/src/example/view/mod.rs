@@ -48,7 +48,7 @@ mod num {
 // ---------------------------------------------------------------------------
 
 /// Which list a Feature holds (its `kind` oneof).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
     /// No kind set: an empty `Feature {}`.
     None,

@@ -15,14 +15,15 @@ use super::archive::{split_name, Head, Member, Walk};
 #[cfg(doc)]
 use super::PAX_FEATURE;
 use crate::error::{bail, Context, Result};
-use crate::example::json::{self, Encoder, JsonFormat};
+use crate::example::json::{self, Encoder, JsonFormat, Section};
 use crate::example::wire::{put_field as field, put_varint as varint};
+use crate::example::Kind;
 use crate::example::MessageType;
 use crate::io::input::escape_name;
 use crate::io::Input;
 use crate::pipeline;
 use crate::record::append_framed;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// What from-wds is asked, beside its inputs and output.
 pub struct FromOptions<'a> {
@@ -87,6 +88,7 @@ impl Sample {
         key_feature: Option<&str>,
         shard: &str,
         out: &mut Vec<u8>,
+        kinds: &mut dyn FnMut(Section, &[u8], Kind),
     ) -> Result<()> {
         let at = || format!("{shard}: sample '{}'", escape_name(self.key.as_bytes()));
         let json = self.members.iter().find(|(ext, _)| ext == "json");
@@ -112,6 +114,11 @@ impl Sample {
                     e
                 )
             })?;
+            encoder.for_each_kind(|section, name, kind, _| {
+                if kind != Kind::None {
+                    kinds(section, name, kind);
+                }
+            });
             // Field 1 (Features, or the context) gets the members' features.
             for (tag, bytes) in top_fields(&payload).with_context(at)? {
                 if tag == 0x0a {
@@ -320,13 +327,31 @@ pub fn convert(
         Ok(())
     };
     let key = opts.key;
-    let work = |batch: &mut Samples, out: &mut Vec<u8>| -> Result<()> {
+    let work = |batch: &mut Samples, out: &mut Encoded| -> Result<()> {
         thread_local! {
             static ENCODER: std::cell::RefCell<Encoder> = std::cell::RefCell::new(Encoder::new(JsonFormat::Natural, None));
         }
         ENCODER.with_borrow_mut(|encoder| {
+            // Each feature's kinds, the first sample of each in the batch.
+            // (A name is copied only the first time: most samples of a
+            // dataset repeat the kinds already seen.)
+            let mut firsts: HashMap<Vec<u8>, Vec<(Section, Kind)>> = HashMap::new();
             for sample in &batch.samples {
-                append_framed(out, |b| sample.encode(encoder, forced, key, &batch.shard, b))?;
+                let mut kinds = |section: Section, name: &[u8], kind: Kind| {
+                    if firsts.get(name).is_some_and(|seen| seen.contains(&(section, kind))) {
+                        return;
+                    }
+                    firsts.entry(name.to_vec()).or_default().push((section, kind));
+                    out.kinds.push(SeenKind {
+                        section,
+                        name: name.to_vec(),
+                        kind,
+                        at: format!("{}:{}", batch.shard, escape_name(sample.key.as_bytes())),
+                    });
+                };
+                append_framed(&mut out.bytes, |b| {
+                    sample.encode(encoder, forced, key, &batch.shard, b, &mut kinds)
+                })?;
             }
             Ok(())
         })
@@ -334,9 +359,11 @@ pub fn convert(
     // The writer's error, kept whole (the pipeline's sink says only that
     // it stopped).
     let mut failed = None;
-    let sink = |framed: &Vec<u8>| {
-        update(framed.len() as u64);
-        write(framed).map_err(|e| {
+    let mut kinds: HashMap<(Section, Vec<u8>), (Kind, String)> = HashMap::new();
+    let sink = |encoded: &Encoded| {
+        update(encoded.bytes.len() as u64);
+        let checked = check_kinds(&mut kinds, &encoded.kinds);
+        checked.and_then(|()| write(&encoded.bytes)).map_err(|e| {
             failed = Some(e);
             std::io::Error::other(pipeline::Stopped)
         })
@@ -346,6 +373,63 @@ pub fn convert(
         Some(e) => Err(e),
         None => result,
     }
+}
+
+/// A worker's batch encoded: the framed records, and the kinds their
+/// `.json` features have (each the first time in the batch).
+#[derive(Default)]
+struct Encoded {
+    bytes: Vec<u8>,
+    kinds: Vec<SeenKind>,
+}
+
+impl pipeline::Output for Encoded {
+    fn is_empty(&self) -> bool {
+        self.bytes.is_empty() && self.kinds.is_empty()
+    }
+
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.kinds.clear();
+    }
+}
+
+/// A feature's kind in a sample (`SHARD:KEY`).
+struct SeenKind {
+    section: Section,
+    name: Vec<u8>,
+    kind: Kind,
+    at: String,
+}
+
+/// One kind per feature across the samples (TensorFlow parses one kind
+/// per feature): a later sample whose `.json` gives a feature another kind
+/// than the first sample that had it is an error naming both (nothing is
+/// written: the output is not committed).
+fn check_kinds(first: &mut HashMap<(Section, Vec<u8>), (Kind, String)>, seen: &[SeenKind]) -> Result<()> {
+    for s in seen {
+        match first.get(&(s.section, s.name.clone())) {
+            None => {
+                first.insert((s.section, s.name.clone()), (s.kind, s.at.clone()));
+            }
+            Some((kind, _)) if *kind == s.kind => {}
+            Some((kind, at)) => {
+                let whole = if matches!((kind, s.kind), (Kind::Int64, Kind::Float) | (Kind::Float, Kind::Int64)) {
+                    "whole numbers read as int64: write 1.0, or force the kind with {\"float_list\": [...]}"
+                } else {
+                    "force one kind with the typed form ({\"bytes_list\": [...]} etc.)"
+                };
+                bail!(
+                    "feature {} changes kind: {} at {at}, {} at {} (tf.io.parse_example reads one kind per feature; {whole} in the .json)",
+                    s.section.path(&s.name, None),
+                    kind.name(),
+                    s.kind.name(),
+                    s.at
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A batch of samples for a worker: about this many bytes of members...
