@@ -371,10 +371,7 @@ fn dictionary_encoded_parquet_is_read_in_batches_sized_by_decoded_bytes() {
     // 437 bytes of Parquet (one dictionary entry of 20 KB, 20,000 rows)
     // are 400 MB of strings: batches sized from the encoded size took them
     // all at once (and aborted under a 400 MB address-space limit).
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let python = std::env::var_os("TFR_TF_PYTHON")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| root.join("target/venv-tf/bin/python"));
+    let python = tf_python();
     let dir = Dir::new();
     let made = std::process::Command::new(&python)
         .current_dir(dir.path(""))
@@ -530,10 +527,7 @@ fn an_arrow_schema_that_cannot_be_decoded_falls_back_to_the_parquet_schema() {
     assert_eq!(printed(&dir, "s.tfrecord"), printed(&dir, "good.tfrecord"));
     // Structs nested 70 deep, which pyarrow writes and reads: the Arrow
     // schema is past the flatbuffer reader's depth limit.
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let python = std::env::var_os("TFR_TF_PYTHON")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| root.join("target/venv-tf/bin/python"));
+    let python = tf_python();
     let made = std::process::Command::new(&python)
         .current_dir(dir.path(""))
         .args([

@@ -104,12 +104,9 @@ fn a_stream_that_disagrees_with_an_earlier_file_is_refused() {
 fn pandas_files_with_drifting_dtypes_become_records_tensorflow_parses() {
     // pandas stores a column with a missing value as float64 (NaN) and the
     // same column without one as int64: the drift users meet.
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let python = std::env::var_os("TFR_TF_PYTHON")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| root.join("target/venv-tf/bin/python"));
+    let python = tf_python();
     let dir = Dir::new();
-    let script = root.join("tests/oracle/drift.py");
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/drift.py");
     let made = std::process::Command::new(&python)
         .current_dir(dir.path(""))
         .arg(&script)

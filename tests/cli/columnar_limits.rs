@@ -12,13 +12,10 @@ use std::process::{Command, Stdio};
 /// Runs tests/oracle/columnar_files.py ARGS in `dir` with a Python that
 /// has pyarrow; false (skipped, or a failure under CI) without one.
 fn pyarrow_files(dir: &Dir, args: &[&str]) -> bool {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let python = std::env::var_os("TFR_TF_PYTHON")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| root.join("target/venv-tf/bin/python"));
+    let python = tf_python();
     let made = Command::new(&python)
         .current_dir(dir.path(""))
-        .arg(root.join("tests/oracle/columnar_files.py"))
+        .arg(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/columnar_files.py"))
         .args(args)
         .output();
     match made {

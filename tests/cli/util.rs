@@ -77,6 +77,14 @@ pub fn python3() -> Option<PathBuf> {
         .clone()
 }
 
+/// The Python with TensorFlow, pyarrow, pandas and webdataset the oracle
+/// tests run: `TFR_TF_PYTHON`, else `.ci/run`'s `target/venv-tf`.
+pub fn tf_python() -> PathBuf {
+    std::env::var_os("TFR_TF_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/venv-tf/bin/python"))
+}
+
 /// A path inside `tests/data`.
 pub fn data(name: &str) -> String {
     data_dir().join(name).to_string_lossy().into_owned()

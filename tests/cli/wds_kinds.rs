@@ -45,10 +45,7 @@ fn a_feature_whose_kind_changes_across_samples_is_one_error_and_no_output() {
 #[test]
 #[ignore = "external: webdataset (TFR_TF_PYTHON): cargo test -- --include-ignored"]
 fn webdataset_tarwriter_shards_with_drifting_json_kinds_are_refused_by_name() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let python = std::env::var_os("TFR_TF_PYTHON")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| root.join("target/venv-tf/bin/python"));
+    let python = tf_python();
     let dir = Dir::new();
     let made = std::process::Command::new(&python)
         .current_dir(dir.path(""))

@@ -26,13 +26,12 @@ pub enum Kind {
     Bytes,
 }
 
-impl Kind {
-    /// The kind as tfr names it in messages.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Int64 => "int64",
-            Kind::Float => "float",
-            Kind::Bytes => "bytes",
+impl From<Kind> for crate::example::Kind {
+    fn from(k: Kind) -> crate::example::Kind {
+        match k {
+            Kind::Int64 => crate::example::Kind::Int64,
+            Kind::Float => crate::example::Kind::Float,
+            Kind::Bytes => crate::example::Kind::Bytes,
         }
     }
 }

@@ -125,15 +125,9 @@ pub fn convert(
 /// them), for `--shards`: a Parquet file's from its footer, an Arrow IPC
 /// file's or stream's by reading its batches.
 pub fn count_rows(inputs: &[Input], format: Format) -> Result<u64> {
+    super::tfrecord_out::refuse_streams_for_count(inputs, "rows")?;
     let mut rows = 0u64;
     for input in inputs {
-        if input.is_stream() {
-            bail!(
-                "{}: --shards reads the inputs twice (to count their rows first): a stream cannot be; \
-                 use --shard-size, or write it to a file",
-                input.display()
-            );
-        }
         let source = Source::open(input)?;
         let name = source.name().to_string();
         let head = source.head(8).map_err(|e| err!("{name}: {e}"))?;
@@ -266,7 +260,10 @@ fn kind_change(key: &FeatureKey, seen: &[(Kind, String)], done: Option<&str>) ->
         Section::Features => format!("feature {shown}"),
         Section::FeatureLists => format!("feature list {shown}"),
     };
-    let kinds: Vec<String> = seen.iter().map(|(k, file)| format!("{} in {file}", k.name())).collect();
+    let kinds: Vec<String> = seen
+        .iter()
+        .map(|(k, file)| format!("{} in {file}", crate::example::Kind::from(*k).name()))
+        .collect();
     match done {
         Some(done) => format!("{what} changes kind: {}: {done}", kinds.join(", ")),
         None => format!(

@@ -169,6 +169,19 @@ pub fn reshape(plan: &Plan<'_>, progress: Progress<'_>) -> Result<Done> {
     Ok(Done { outputs: done, keys })
 }
 
+/// Refuses `--shards` over a stream among `inputs`: the `what` (rows,
+/// samples) are counted in a first pass, and a stream cannot be read twice.
+pub fn refuse_streams_for_count(inputs: &[Input], what: &str) -> Result<()> {
+    if let Some(stream) = inputs.iter().find(|i| i.is_stream()) {
+        bail!(
+            "{}: --shards reads the inputs twice (to count their {what} first): a stream cannot be; \
+             use --shard-size, or write it to a file",
+            stream.display()
+        );
+    }
+    Ok(())
+}
+
 /// One `-o OUT` of a converter that makes records (from-parquet,
 /// from-arrow, from-wds) cut as `--shards`/`--shard-size` say: runs of
 /// framed records in, each record into its shard, every shard appearing

@@ -216,15 +216,9 @@ impl Sample {
 /// `--shards`: a sample is a run of members with one key, as
 /// [`convert`] groups them.
 pub fn count_samples(inputs: &[Input], max_record_size: u64) -> Result<u64> {
+    crate::formats::tfrecord_out::refuse_streams_for_count(inputs, "samples")?;
     let mut samples = 0u64;
     for input in inputs {
-        if input.is_stream() {
-            bail!(
-                "{}: --shards reads the inputs twice (to count their samples first): a stream cannot be; \
-                 use --shard-size, or write it to a file",
-                input.display()
-            );
-        }
         let mut walk = Walk::new(input.open_decompressed()?, input.display(), max_record_size);
         let mut last: Option<String> = None;
         while let Some(head) = walk.next()? {
