@@ -75,38 +75,7 @@ pub(crate) fn run(args: &ShuffleArgs, ctx: &Ctx) -> Result<Exit> {
     let jobs = args.jobs.get();
     // Every output created first: an unwritable target fails before any work.
     let mut set = OutputSet::new(&inputs, &[], "-o");
-    let writer = match args.shards {
-        None => {
-            set.create_whole(&args.output, args.compression.forced(), jobs)?;
-            None
-        }
-        Some(n) => {
-            if args.output.as_os_str() == "-" {
-                bail!("--shards: the shards need a name (-o DIR/NAME.tfrecord), not stdout");
-            }
-            // Shard 0 now (an unwritable directory fails here), the others
-            // when the order reaches them: the shards are filled one after
-            // the other, so only one holds a compressor (~300 KB for gzip)
-            // at a time, and --memory holds whatever N. Every name is
-            // checked against the inputs now.
-            for k in 1..n as usize {
-                refuse_input_as_output(&inputs, &[], &shard_name(&args.output, k, n as usize), "-o")?;
-            }
-            // Balanced by count as reshard's (the total is known when the
-            // shuffle begins to emit).
-            let policy = Policy::Count {
-                shards: n as usize,
-                total: 0,
-            };
-            Some(ShardWriter::new(
-                &mut set,
-                &args.output,
-                policy,
-                args.compression.forced(),
-                jobs,
-            )?)
-        }
-    };
+    let writer = create_outputs(args, &inputs, &mut set, jobs)?;
     let options = Options {
         seed: args.seed.unwrap_or_else(random_seed),
         memory: args.memory,
@@ -148,6 +117,48 @@ pub(crate) fn run(args: &ShuffleArgs, ctx: &Ctx) -> Result<Exit> {
         stdout.flush()?;
     }
     Ok(Exit::Success)
+}
+
+/// The one output (`None`), or `--shards`' writer with its shard 0: made
+/// in `set` before any record is read.
+fn create_outputs(
+    args: &ShuffleArgs,
+    inputs: &[crate::io::Input],
+    set: &mut OutputSet,
+    jobs: usize,
+) -> Result<Option<ShardWriter>> {
+    Ok(match args.shards {
+        None => {
+            set.create_whole(&args.output, args.compression.forced(), jobs)?;
+            None
+        }
+        Some(n) => {
+            if args.output.as_os_str() == "-" {
+                bail!("--shards: the shards need a name (-o DIR/NAME.tfrecord), not stdout");
+            }
+            // Shard 0 now (an unwritable directory fails here), the others
+            // when the order reaches them: the shards are filled one after
+            // the other, so only one holds a compressor (~300 KB for gzip)
+            // at a time, and --memory holds whatever N. Every name is
+            // checked against the inputs now.
+            for k in 1..n as usize {
+                refuse_input_as_output(inputs, &[], &shard_name(&args.output, k, n as usize), "-o")?;
+            }
+            // Balanced by count as reshard's (the total is known when the
+            // shuffle begins to emit).
+            let policy = Policy::Count {
+                shards: n as usize,
+                total: 0,
+            };
+            Some(ShardWriter::new(
+                set,
+                &args.output,
+                policy,
+                args.compression.forced(),
+                jobs,
+            )?)
+        }
+    })
 }
 
 /// A seed for a run without --seed.
