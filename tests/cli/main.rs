@@ -26,6 +26,8 @@ mod elwc;
 mod extract;
 #[cfg(feature = "parquet")]
 mod from_shards;
+#[cfg(feature = "parquet")]
+mod hf_inputs;
 mod index;
 mod jobs;
 mod jsonl;

@@ -60,7 +60,27 @@ pub struct Layout {
     /// One line per column converted with a loss or a change of unit
     /// (double narrowed, timestamps as integers), to warn about once.
     pub notes: Vec<String>,
+    /// Struct columns of the shape of Hugging Face's `Image` and `Audio`
+    /// features (`{bytes, path}`).
+    media: Vec<Media>,
 }
+
+/// A `{bytes: binary, path: string}` struct column (Hugging Face's `Image`
+/// and `Audio` features): a row may hold only the path of a file on the
+/// machine that wrote it, and then its record has no image.
+#[derive(Clone, Debug)]
+struct Media {
+    /// The column's name.
+    name: String,
+    /// Where the struct is, then each field's index in it.
+    path: Vec<usize>,
+    bytes_field: usize,
+    path_field: usize,
+}
+
+/// Of the rows of a batch, those with a media column's `path` but no
+/// `bytes`: per media column, its name and the count.
+pub type PathOnly = Vec<(String, u64)>;
 
 impl Layout {
     /// Reads a schema: every column must map to features (an error names
@@ -77,6 +97,7 @@ impl Layout {
             sequence: meta_sequence,
             sources: Vec::new(),
             notes: Vec::new(),
+            media: Vec::new(),
         };
         for (i, field) in schema.fields().iter().enumerate() {
             layout.walk(field, vec![i], field.name().clone())?;
@@ -101,6 +122,20 @@ impl Layout {
         let (shape, leaf) = match ty {
             DataType::Null => return Ok(()),
             DataType::Struct(fields) => {
+                let find = |want: &str, ok: fn(&DataType) -> bool| {
+                    fields.iter().position(|f| f.name() == want && ok(f.data_type()))
+                };
+                let binary =
+                    |t: &DataType| matches!(t, DataType::Binary | DataType::LargeBinary | DataType::BinaryView);
+                let text = |t: &DataType| matches!(t, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View);
+                if let (Some(bytes_field), Some(path_field)) = (find("bytes", binary), find("path", text)) {
+                    self.media.push(Media {
+                        name: name.clone(),
+                        path: path.clone(),
+                        bytes_field,
+                        path_field,
+                    });
+                }
                 for (j, f) in fields.iter().enumerate() {
                     let mut sub = path.clone();
                     sub.push(j);
@@ -142,6 +177,32 @@ impl Layout {
             as_float: false,
         });
         Ok(())
+    }
+
+    /// The rows of `batch` whose media column holds a path but no bytes
+    /// (a record with the file's name and no image), per media column
+    /// that has any.
+    pub fn path_only(&self, batch: &RecordBatch) -> PathOnly {
+        let mut found = Vec::new();
+        for m in &self.media {
+            let mut array: &ArrayRef = batch.column(m.path[0]);
+            let mut present = array.logical_nulls();
+            for &j in &m.path[1..] {
+                array = array.as_struct().column(j);
+                present = NullBuffer::union(present.as_ref(), array.logical_nulls().as_ref());
+            }
+            let fields = array.as_struct();
+            let (bytes, path) = (fields.column(m.bytes_field), fields.column(m.path_field));
+            let (bytes_nulls, path_nulls) = (bytes.logical_nulls(), path.logical_nulls());
+            let valid = |n: &Option<NullBuffer>, i: usize| n.as_ref().is_none_or(|n| n.is_valid(i));
+            let n = (0..batch.num_rows())
+                .filter(|&i| valid(&present, i) && valid(&path_nulls, i) && !valid(&bytes_nulls, i))
+                .count() as u64;
+            if n > 0 {
+                found.push((m.name.clone(), n));
+            }
+        }
+        found
     }
 
     /// Each feature's section, name and kind as written.

@@ -16,7 +16,7 @@
 //! with a footer), anything else is refused after its first 8 bytes.
 
 use crate::columnar::chunk::Source;
-use crate::columnar::encode::{Kind, Layout};
+use crate::columnar::encode::{Kind, Layout, PathOnly};
 use crate::columnar::Section;
 use crate::error::{bail, err, Result};
 use crate::io::Input;
@@ -63,6 +63,8 @@ pub fn convert(
     write: &mut (dyn FnMut(&[u8]) -> Result<()> + Send),
 ) -> Result<Vec<String>> {
     let (as_float, mut notes) = unify_kinds(inputs, format)?;
+    // Media columns holding only paths: per column, the rows and a file.
+    let mut path_only: BTreeMap<String, (u64, String)> = BTreeMap::new();
     let produce = |tx: &mut Sender<'_, Job>| -> Result<()> {
         let mut seen = HashSet::new();
         let mut first: Option<(bool, String)> = None;
@@ -73,7 +75,13 @@ pub fn convert(
                     layout.write_as_float(*section, name);
                 }
             };
-            read_input(input, format, tx, &promote, &mut |layout: &Layout| {
+            let mut media = |found: PathOnly| {
+                for (column, rows) in found {
+                    let seen = path_only.entry(column).or_insert_with(|| (0, input.display()));
+                    seen.0 += rows;
+                }
+            };
+            read_input(input, format, tx, &promote, &mut media, &mut |layout: &Layout| {
                 let name = input.display();
                 written.check(layout, &name)?;
                 match &first {
@@ -118,6 +126,9 @@ pub fn convert(
         return Err(e);
     }
     result?;
+    for (column, (rows, file)) in path_only {
+        notes.push(path_only_warning(&column, rows, &file));
+    }
     Ok(notes)
 }
 
@@ -160,6 +171,7 @@ fn read_input(
     format: Format,
     tx: &mut Sender<'_, Job>,
     promote: &dyn Fn(&mut Layout),
+    media: &mut dyn FnMut(PathOnly),
     note: &mut dyn FnMut(&Layout) -> Result<()>,
 ) -> Result<()> {
     let source = Source::open(input)?;
@@ -169,6 +181,7 @@ fn read_input(
     check_magic(format, &head, &source, &name)?;
     let mut first_row = 0u64;
     let mut send = |rows: RecordBatch, layout: &Arc<Layout>| -> Result<()> {
+        media(layout.path_only(&rows));
         // Cut by the bytes of records the rows become, not by the batch's
         // memory: a dictionary holds a value once however many rows
         // point at it.
@@ -213,6 +226,17 @@ fn read_input(
         }
     }
     Ok(())
+}
+
+/// The warning for a media column some of whose rows hold only a path.
+fn path_only_warning(column: &str, rows: u64, file: &str) -> String {
+    let shown = crate::io::input::escape_name(column.as_bytes());
+    format!(
+        "column {shown}: {rows} row(s) (first in {file}) hold a path ({shown}/path) but no bytes: \
+         their records have no {shown}/bytes, only the name of a file on the machine that wrote them \
+         (a Hugging Face dataset of local files saved with to_parquet?); embed the files in the \
+         dataset before saving it (as push_to_hub does), or convert where the paths resolve"
+    )
 }
 
 /// A feature: its section and name.
