@@ -429,7 +429,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__from__subcmd__arrow)
-            opts="-o -j -q -h -V --output --shards --shard-size --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -j -q -h -V --output --shards --shard-size --features --exclude --rename --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -448,6 +448,18 @@ _tfr() {
                     return 0
                     ;;
                 --shard-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --features)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rename)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -553,7 +565,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__from__subcmd__parquet)
-            opts="-o -j -q -h -V --output --shards --shard-size --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -j -q -h -V --output --shards --shard-size --features --exclude --rename --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -572,6 +584,18 @@ _tfr() {
                     return 0
                     ;;
                 --shard-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --features)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rename)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -3,6 +3,7 @@
 //! (the conversion: `formats::columnar_in`).
 
 use crate::args::JobsArg;
+use crate::columnar::encode::Selection;
 use crate::exit::Exit;
 use crate::formats::columnar_in::{convert, count_rows, Format};
 use crate::formats::tfrecord_out::{ShardedOutput, Sharding};
@@ -34,6 +35,15 @@ pub(crate) struct FromColumnsArgs {
     pub(crate) sharding: crate::args::ShardingArgs,
 
     #[command(flatten)]
+    pub(crate) select: crate::args::FeatureArgs,
+
+    /// Write the feature OLD as NEW (repeatable; after --features and
+    /// --exclude, which name the columns' features): `--rename
+    /// image/bytes=image/encoded`.
+    #[arg(long, value_name = "OLD=NEW", value_parser = rename)]
+    pub(crate) rename: Vec<(String, String)>,
+
+    #[command(flatten)]
     pub(crate) jobs: JobsArg,
 }
 
@@ -50,12 +60,18 @@ pub(crate) fn run(args: &FromColumnsArgs, format: Format, _ctx: &Ctx) -> Result<
     crate::io::same_file::refuse_input_as_output(&inputs, &[], &args.output, "-o")?;
     let jobs = args.jobs.get();
     let workers = pipeline::workers(jobs);
+    let projection = args.select.projection();
+    let keep = |name: &str| projection.as_ref().is_none_or(|p| p.keeps(name));
+    let selection = Selection {
+        keep: projection.is_some().then_some(&keep),
+        rename: &args.rename,
+    };
     let sharding = args.sharding.sharding();
     let (notes, done) = match sharding {
         Sharding::One => {
             let compression = args.sharding.output.of(&args.output);
             let mut out = AtomicOutput::create_threaded(&args.output, compression, jobs)?;
-            let notes = convert(&inputs, format, workers, &mut |run| Ok(out.write_all(run)?))?;
+            let notes = convert(&inputs, format, &selection, workers, &mut |run| Ok(out.write_all(run)?))?;
             out.commit()?;
             (notes, None)
         }
@@ -65,12 +81,15 @@ pub(crate) fn run(args: &FromColumnsArgs, format: Format, _ctx: &Ctx) -> Result<
             if let Sharding::Shards(_) = sharding {
                 out.set_total(count_rows(&inputs, format)?);
             }
-            let notes = convert(&inputs, format, workers, &mut |run| out.write_run(run))?;
+            let notes = convert(&inputs, format, &selection, workers, &mut |run| out.write_run(run))?;
             (notes, Some(out.finish()?))
         }
     };
     for note in &notes {
         output::error_line(format_args!("warning: {note}"));
+    }
+    for warning in projection.iter().flat_map(|p| p.unmatched()) {
+        output::error_line(format_args!("{warning}"));
     }
     // What was written, as reshard says it.
     if let Some((records, shards)) = done {
@@ -79,4 +98,12 @@ pub(crate) fn run(args: &FromColumnsArgs, format: Format, _ctx: &Ctx) -> Result<
         stdout.flush()?;
     }
     Ok(Exit::Success)
+}
+
+/// `--rename OLD=NEW`: both names given, and different.
+fn rename(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((old, new)) if !old.is_empty() && !new.is_empty() && old != new => Ok((old.to_string(), new.to_string())),
+        _ => Err("write OLD=NEW, two different feature names (--rename image/bytes=image/encoded)".into()),
+    }
 }

@@ -149,3 +149,74 @@ fn pandas_files_with_drifting_dtypes_become_records_tensorflow_parses() {
     );
     assert!(out.contains("rows agree: 30"), "{out}");
 }
+
+#[test]
+fn features_exclude_and_rename_choose_and_name_the_columns() {
+    let dir = Dir::new();
+    parquet(&dir, "a.parquet", "{\"id\": 1, \"img\": \"AAA\", \"note\": \"x\"}\n");
+    let e = warnings(dir.tfr(&[
+        "from-parquet",
+        "a.parquet",
+        "-o",
+        "x.tfrecord",
+        "--exclude",
+        "note",
+        "--rename",
+        "img=image/encoded",
+        "--rename",
+        "nothing=y",
+        "--features",
+        "id,img,absent*",
+    ]));
+    assert!(
+        e.contains("warning: --rename nothing=…: no column of the inputs gives a feature nothing"),
+        "{e}"
+    );
+    assert!(
+        e.contains("warning: --features absent*: no feature of the records read matches it"),
+        "{e}"
+    );
+    let printed = dir.tfr(&["to-jsonl", "x.tfrecord"]).run().ok();
+    assert_eq!(printed, "{\"id\":[1],\"image/encoded\":[\"AAA\"]}\n");
+    let e = dir
+        .tfr(&["from-parquet", "a.parquet", "-o", "y.tfrecord", "--rename", "id"])
+        .run()
+        .fails(2);
+    assert!(e.contains("write OLD=NEW"), "{e}");
+}
+
+#[test]
+#[ignore = "external: pyarrow (TFR_TF_PYTHON): cargo test -- --include-ignored"]
+fn a_column_without_a_feature_kind_is_left_out_with_exclude() {
+    // DuckDB types `i * 1.5` as DECIMAL(21,1); pyarrow writes the same type.
+    let dir = Dir::new();
+    let made = std::process::Command::new(tf_python())
+        .current_dir(dir.path(""))
+        .args([
+            "-c",
+            "import pyarrow as pa, pyarrow.parquet as pq, decimal\n\
+             pq.write_table(pa.table({'id': [1, 2], 'price': pa.array([decimal.Decimal('1.5'), None], pa.decimal128(21, 1))}), 'd.parquet')",
+        ])
+        .output();
+    if !made.is_ok_and(|o| o.status.success()) {
+        skip_or_fail("no Python with pyarrow (TFR_TF_PYTHON)");
+        return;
+    }
+    let e = dir
+        .tfr(&["from-parquet", "d.parquet", "-o", "x.tfrecord"])
+        .run()
+        .fails(2);
+    assert!(
+        e.contains(
+            "column price: Decimal128(21, 1) has no TFRecord feature kind (int64, float or bytes): --exclude it"
+        ),
+        "{e}"
+    );
+    dir.tfr(&["from-parquet", "d.parquet", "-o", "x.tfrecord", "--exclude", "price"])
+        .run()
+        .ok();
+    assert_eq!(
+        dir.tfr(&["to-jsonl", "x.tfrecord"]).run().ok(),
+        "{\"id\":[1]}\n{\"id\":[2]}\n"
+    );
+}

@@ -63,6 +63,8 @@ pub struct Layout {
     /// Struct columns of the shape of Hugging Face's `Image` and `Audio`
     /// features (`{bytes, path}`).
     media: Vec<Media>,
+    /// Which of the selection's renames found their feature (by index).
+    pub renamed: Vec<usize>,
 }
 
 /// A `{bytes: binary, path: string}` struct column (Hugging Face's `Image`
@@ -78,6 +80,17 @@ struct Media {
     path_field: usize,
 }
 
+/// Which features of a schema's columns are written, and under which
+/// names (`--features`/`--exclude`, `--rename OLD=NEW`).
+#[derive(Clone, Copy, Default)]
+pub struct Selection<'a> {
+    /// Whether a feature (a column's name, `column/field` in a struct) is
+    /// kept; `None`: every one.
+    pub keep: Option<&'a (dyn Fn(&str) -> bool + Sync)>,
+    /// Features renamed: (old name, new name).
+    pub rename: &'a [(String, String)],
+}
+
 /// Of the rows of a batch, those with a media column's `path` but no
 /// `bytes`: per media column, its name and the count.
 pub type PathOnly = Vec<(String, u64)>;
@@ -88,6 +101,12 @@ impl Layout {
     /// when present, says which `list<list<…>>` columns are feature lists
     /// and whether the records are SequenceExamples.
     pub fn new(schema: &Schema) -> Result<Layout, String> {
+        Layout::selected(schema, &Selection::default())
+    }
+
+    /// [`Layout::new`] of the features `selection` keeps (a column it
+    /// leaves out is not read, whatever its type), renamed as it says.
+    pub fn selected(schema: &Schema, selection: &Selection<'_>) -> Result<Layout, String> {
         let meta = schema
             .metadata()
             .get(METADATA_KEY)
@@ -98,9 +117,17 @@ impl Layout {
             sources: Vec::new(),
             notes: Vec::new(),
             media: Vec::new(),
+            renamed: Vec::new(),
         };
+        let keep = |name: &str| selection.keep.is_none_or(|keep| keep(name));
         for (i, field) in schema.fields().iter().enumerate() {
-            layout.walk(field, vec![i], field.name().clone())?;
+            layout.walk(field, vec![i], field.name().clone(), &keep)?;
+        }
+        for s in &mut layout.sources {
+            if let Some(k) = selection.rename.iter().position(|(old, _)| *old == s.name) {
+                s.name = selection.rename[k].1.clone();
+                layout.renamed.push(k);
+            }
         }
         if layout.sources.iter().any(|s| s.shape == Shape::Steps) {
             layout.sequence = true;
@@ -117,7 +144,13 @@ impl Layout {
         Ok(layout)
     }
 
-    fn walk(&mut self, field: &Field, path: Vec<usize>, name: String) -> Result<(), String> {
+    fn walk(
+        &mut self,
+        field: &Field,
+        path: Vec<usize>,
+        name: String,
+        keep: &dyn Fn(&str) -> bool,
+    ) -> Result<(), String> {
         let ty = field.data_type();
         let (shape, leaf) = match ty {
             DataType::Null => return Ok(()),
@@ -128,7 +161,8 @@ impl Layout {
                 let binary =
                     |t: &DataType| matches!(t, DataType::Binary | DataType::LargeBinary | DataType::BinaryView);
                 let text = |t: &DataType| matches!(t, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View);
-                if let (Some(bytes_field), Some(path_field)) = (find("bytes", binary), find("path", text)) {
+                let kept = keep(&format!("{name}/path"));
+                if let (Some(bytes_field), Some(path_field), true) = (find("bytes", binary), find("path", text), kept) {
                     self.media.push(Media {
                         name: name.clone(),
                         path: path.clone(),
@@ -139,7 +173,7 @@ impl Layout {
                 for (j, f) in fields.iter().enumerate() {
                     let mut sub = path.clone();
                     sub.push(j);
-                    self.walk(f, sub, format!("{name}/{}", f.name()))?;
+                    self.walk(f, sub, format!("{name}/{}", f.name()), keep)?;
                 }
                 return Ok(());
             }
@@ -151,6 +185,9 @@ impl Layout {
                 None => (Shape::One, ty),
             },
         };
+        if !keep(&name) {
+            return Ok(());
+        }
         let refuse = |why: &str| format!("column {}: {} {why}", shown(&name), describe(ty));
         let kind = match kind_of(leaf) {
             Some((kind, note)) => {
@@ -162,7 +199,11 @@ impl Layout {
             None if matches!(leaf, DataType::Struct(_)) => {
                 return Err(refuse("is a list of structs, which no Feature holds (a struct column gives one feature per field; a list of them does not)"))
             }
-            None => return Err(refuse("has no TFRecord feature kind (int64, float or bytes)")),
+            None => {
+                return Err(refuse(
+                    "has no TFRecord feature kind (int64, float or bytes): --exclude it to convert the other columns",
+                ))
+            }
         };
         let section = match shape {
             Shape::Steps => Section::FeatureLists,

@@ -16,7 +16,7 @@
 //! with a footer), anything else is refused after its first 8 bytes.
 
 use crate::columnar::chunk::Source;
-use crate::columnar::encode::{Kind, Layout, PathOnly};
+use crate::columnar::encode::{Kind, Layout, PathOnly, Selection};
 use crate::columnar::Section;
 use crate::error::{bail, err, Result};
 use crate::io::Input;
@@ -59,12 +59,14 @@ struct Job {
 pub fn convert(
     inputs: &[Input],
     format: Format,
+    selection: &Selection<'_>,
     workers: usize,
     write: &mut (dyn FnMut(&[u8]) -> Result<()> + Send),
 ) -> Result<Vec<String>> {
-    let (as_float, mut notes) = unify_kinds(inputs, format)?;
+    let (as_float, mut notes) = unify_kinds(inputs, format, selection)?;
     // Media columns holding only paths: per column, the rows and a file.
     let mut path_only: BTreeMap<String, (u64, String)> = BTreeMap::new();
+    let mut renamed = vec![false; selection.rename.len()];
     let produce = |tx: &mut Sender<'_, Job>| -> Result<()> {
         let mut seen = HashSet::new();
         let mut first: Option<(bool, String)> = None;
@@ -81,29 +83,40 @@ pub fn convert(
                     seen.0 += rows;
                 }
             };
-            read_input(input, format, tx, &promote, &mut media, &mut |layout: &Layout| {
-                let name = input.display();
-                written.check(layout, &name)?;
-                match &first {
-                    None => first = Some((layout.sequence, name)),
-                    Some((sequence, before)) if *sequence != layout.sequence => {
-                        let ty = |s: bool| if s { "SequenceExamples" } else { "Examples" };
-                        bail!(
-                            "its columns make {}, where {before}'s made {}: one output holds one message type \
+            read_input(
+                input,
+                format,
+                selection,
+                tx,
+                &promote,
+                &mut media,
+                &mut |layout: &Layout| {
+                    let name = input.display();
+                    written.check(layout, &name)?;
+                    for &k in &layout.renamed {
+                        renamed[k] = true;
+                    }
+                    match &first {
+                        None => first = Some((layout.sequence, name)),
+                        Some((sequence, before)) if *sequence != layout.sequence => {
+                            let ty = |s: bool| if s { "SequenceExamples" } else { "Examples" };
+                            bail!(
+                                "its columns make {}, where {before}'s made {}: one output holds one message type \
                              (convert them apart)",
-                            ty(layout.sequence),
-                            ty(*sequence)
-                        );
+                                ty(layout.sequence),
+                                ty(*sequence)
+                            );
+                        }
+                        Some(_) => {}
                     }
-                    Some(_) => {}
-                }
-                for note in &layout.notes {
-                    if seen.insert(note.clone()) {
-                        notes.push(note.clone());
+                    for note in &layout.notes {
+                        if seen.insert(note.clone()) {
+                            notes.push(note.clone());
+                        }
                     }
-                }
-                Ok(())
-            })?;
+                    Ok(())
+                },
+            )?;
         }
         Ok(())
     };
@@ -128,6 +141,12 @@ pub fn convert(
     result?;
     for (column, (rows, file)) in path_only {
         notes.push(path_only_warning(&column, rows, &file));
+    }
+    for ((old, _), _) in selection.rename.iter().zip(&renamed).filter(|(_, found)| !**found) {
+        let shown = crate::io::input::escape_name(old.as_bytes());
+        notes.push(format!(
+            "--rename {shown}=…: no column of the inputs gives a feature {shown}"
+        ));
     }
     Ok(notes)
 }
@@ -169,6 +188,7 @@ pub fn count_rows(inputs: &[Input], format: Format) -> Result<u64> {
 fn read_input(
     input: &Input,
     format: Format,
+    selection: &Selection<'_>,
     tx: &mut Sender<'_, Job>,
     promote: &dyn Fn(&mut Layout),
     media: &mut dyn FnMut(PathOnly),
@@ -199,7 +219,7 @@ fn read_input(
         Ok(())
     };
     let mut make_layout = |schema: &arrow_schema::Schema, notes: Vec<String>| -> Result<Arc<Layout>> {
-        let mut l = Layout::new(schema).map_err(|e| fail(&e))?;
+        let mut l = Layout::selected(schema, selection).map_err(|e| fail(&e))?;
         l.notes.extend(notes);
         promote(&mut l);
         let l = Arc::new(l);
@@ -248,13 +268,13 @@ type FeatureKey = (Section, String);
 /// everywhere, with a warning each; a feature that is bytes in one input
 /// and a number in another is an error naming both. (An input whose
 /// schema cannot be read is skipped here: the conversion says why.)
-fn unify_kinds(inputs: &[Input], format: Format) -> Result<(Vec<FeatureKey>, Vec<String>)> {
+fn unify_kinds(inputs: &[Input], format: Format, selection: &Selection<'_>) -> Result<(Vec<FeatureKey>, Vec<String>)> {
     let mut kinds: BTreeMap<FeatureKey, Vec<(Kind, String)>> = BTreeMap::new();
     if inputs.len() < 2 {
         return Ok((Vec::new(), Vec::new()));
     }
     for input in inputs.iter().filter(|i| !i.is_stream()) {
-        let Some(layout) = schema_layout(input, format) else {
+        let Some(layout) = schema_layout(input, format, selection) else {
             continue;
         };
         for (section, name, kind) in layout.kinds() {
@@ -299,7 +319,7 @@ fn kind_change(key: &FeatureKey, seen: &[(Kind, String)], done: Option<&str>) ->
 }
 
 /// An input's [`Layout`] from its schema alone, if it can be read.
-fn schema_layout(input: &Input, format: Format) -> Option<Layout> {
+fn schema_layout(input: &Input, format: Format, selection: &Selection<'_>) -> Option<Layout> {
     let source = Source::open(input).ok()?;
     let name = source.name().to_string();
     let head = source.head(8).ok()?;
@@ -311,7 +331,7 @@ fn schema_layout(input: &Input, format: Format) -> Option<Layout> {
             reader.ok()?.ok()?.schema().as_ref().clone()
         }
     };
-    Layout::new(&schema).ok()
+    Layout::selected(&schema, selection).ok()
 }
 
 /// The kind each feature was written with, and by which input: an input
