@@ -371,20 +371,19 @@ fn dictionary_encoded_parquet_is_read_in_batches_sized_by_decoded_bytes() {
     // 437 bytes of Parquet (one dictionary entry of 20 KB, 20,000 rows)
     // are 400 MB of strings: batches sized from the encoded size took them
     // all at once (and aborted under a 400 MB address-space limit).
-    let python = tf_python();
     let dir = Dir::new();
-    let made = std::process::Command::new(&python)
-        .current_dir(dir.path(""))
-        .args([
+    let made = python_in(
+        &dir,
+        &[
             "-c",
             // The column built from one dictionary entry (converting 20,000
             // Python strings of 20 KB took 3 s of CPU): the same file.
             "import pyarrow as pa, pyarrow.parquet as pq; \
              s = pa.DictionaryArray.from_arrays(pa.array([0] * 20000, pa.int32()), pa.array(['x' * 20000])); \
              pq.write_table(pa.table({'s': s.cast(pa.string())}), 'bomb.parquet', compression='zstd')",
-        ])
-        .output();
-    if !made.is_ok_and(|o| o.status.success()) {
+        ],
+    );
+    if !made {
         skip_or_fail("no Python with pyarrow (pip install pyarrow into target/venv-tf)");
         return;
     }
@@ -527,19 +526,18 @@ fn an_arrow_schema_that_cannot_be_decoded_falls_back_to_the_parquet_schema() {
     assert_eq!(printed(&dir, "s.tfrecord"), printed(&dir, "good.tfrecord"));
     // Structs nested 70 deep, which pyarrow writes and reads: the Arrow
     // schema is past the flatbuffer reader's depth limit.
-    let python = tf_python();
-    let made = std::process::Command::new(&python)
-        .current_dir(dir.path(""))
-        .args([
+    let made = python_in(
+        &dir,
+        &[
             "-c",
             "import pyarrow as pa, pyarrow.parquet as pq\n\
              v = pa.array([1, 2])\n\
              for _ in range(70): v = pa.StructArray.from_arrays([v], ['f'])\n\
              pq.write_table(pa.table({'d': v, 'x': [3, 4]}), 'deep.parquet')\n\
              assert pq.read_table('deep.parquet').num_rows == 2",
-        ])
-        .output();
-    if !made.is_ok_and(|o| o.status.success()) {
+        ],
+    );
+    if !made {
         skip_or_fail("no Python with pyarrow (pip install pyarrow into target/venv-tf)");
         return;
     }

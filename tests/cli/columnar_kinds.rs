@@ -190,15 +190,15 @@ fn features_exclude_and_rename_choose_and_name_the_columns() {
 fn a_column_without_a_feature_kind_is_left_out_with_exclude() {
     // DuckDB types `i * 1.5` as DECIMAL(21,1); pyarrow writes the same type.
     let dir = Dir::new();
-    let made = std::process::Command::new(tf_python())
-        .current_dir(dir.path(""))
-        .args([
+    let made = python_in(
+        &dir,
+        &[
             "-c",
             "import pyarrow as pa, pyarrow.parquet as pq, decimal\n\
              pq.write_table(pa.table({'id': [1, 2], 'price': pa.array([decimal.Decimal('1.5'), None], pa.decimal128(21, 1))}), 'd.parquet')",
-        ])
-        .output();
-    if !made.is_ok_and(|o| o.status.success()) {
+        ],
+    );
+    if !made {
         skip_or_fail("no Python with pyarrow (TFR_TF_PYTHON)");
         return;
     }

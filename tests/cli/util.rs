@@ -85,6 +85,16 @@ pub fn tf_python() -> PathBuf {
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/venv-tf/bin/python"))
 }
 
+/// Runs [`tf_python`] with `args` in `dir`: whether it succeeded (no
+/// interpreter, or a module missing, is a failure the caller skips on).
+pub fn python_in(dir: &Dir, args: &[&str]) -> bool {
+    Command::new(tf_python())
+        .current_dir(dir.path(""))
+        .args(args)
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
 /// A path inside `tests/data`.
 pub fn data(name: &str) -> String {
     data_dir().join(name).to_string_lossy().into_owned()

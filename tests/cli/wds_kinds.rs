@@ -45,19 +45,18 @@ fn a_feature_whose_kind_changes_across_samples_is_one_error_and_no_output() {
 #[test]
 #[ignore = "external: webdataset (TFR_TF_PYTHON): cargo test -- --include-ignored"]
 fn webdataset_tarwriter_shards_with_drifting_json_kinds_are_refused_by_name() {
-    let python = tf_python();
     let dir = Dir::new();
-    let made = std::process::Command::new(&python)
-        .current_dir(dir.path(""))
-        .args([
+    let made = python_in(
+        &dir,
+        &[
             "-c",
             "import webdataset as wds, json\n\
              with wds.ShardWriter('part-%02d.tar', maxcount=2) as w:\n\
              \x20   for i, s in enumerate([1, 2, 0.5, 3]):\n\
              \x20       w.write({'__key__': f'k{i}', 'json': json.dumps({'score': s}).encode(), 'txt': b'x'})\n",
-        ])
-        .output();
-    if !made.is_ok_and(|o| o.status.success()) {
+        ],
+    );
+    if !made {
         skip_or_fail("no Python with webdataset (pip install webdataset into target/venv-tf)");
         return;
     }
