@@ -415,11 +415,11 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             break
         }
         'tfr;stats' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: table, json (tfr''s, mergeable), tfdv-stats (binary, for tfdv.load_statistics), tfdv-stats-text (tfdv.load_stats_text)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: table, json (tfr''s, mergeable), tfdv-stats (binary, for tfdv.load_statistics), tfdv-stats-text (tfdv.load_stats_text)')
             [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow''s SNAPPY): detected from the first bytes unless forced')
             [CompletionResult]::new('--max-record-size', '--max-record-size', [CompletionResultType]::ParameterName, 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog')
             [CompletionResult]::new('--part', '--part', [CompletionResultType]::ParameterName, 'Only the K-th of N disjoint parts of the inputs (0 <= K < N): N workers cover them exactly once (see `tfr --help`)')
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: table, json (tfr''s, mergeable), tfdv-stats (binary, for tfdv.load_statistics), tfdv-stats-text (tfdv.load_stats_text)')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: table, json (tfr''s, mergeable), tfdv-stats (binary, for tfdv.load_statistics), tfdv-stats-text (tfdv.load_stats_text)')
             [CompletionResult]::new('--merge', '--merge', [CompletionResultType]::ParameterName, 'Merge statistics saved by `tfr stats --format json` (repeatable; the FILES, if any, are added to them)')
             [CompletionResult]::new('--max-aux-size', '--max-aux-size', [CompletionResultType]::ParameterName, 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused')
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Payload type (all inputs are one dataset of one type)')
@@ -575,11 +575,11 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             break
         }
         'tfr;to-arrow' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'The Arrow IPC file to write (Feather v2; a local path or an object-store URL), or ''-'': an Arrow IPC stream on stdout')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'The Arrow IPC file to write (Feather v2; a local path or an object-store URL), or ''-'': an Arrow IPC stream on stdout')
             [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow''s SNAPPY): detected from the first bytes unless forced')
             [CompletionResult]::new('--max-record-size', '--max-record-size', [CompletionResultType]::ParameterName, 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog')
             [CompletionResult]::new('--part', '--part', [CompletionResultType]::ParameterName, 'Only the K-th of N disjoint parts of the inputs (0 <= K < N): N workers cover them exactly once (see `tfr --help`)')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'The Arrow IPC file to write (Feather v2; a local path or an object-store URL), or ''-'': an Arrow IPC stream on stdout')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'The Arrow IPC file to write (Feather v2; a local path or an object-store URL), or ''-'': an Arrow IPC stream on stdout')
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Payload type: auto (the first record decides), example or sequence (SequenceExample: context features as columns, each feature list a list<list<…>> column)')
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Payload type: auto (the first record decides), example or sequence (SequenceExample: context features as columns, each feature list a list<list<…>> column)')
             [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'The column types from this schema (`tfr schema --format json`) instead of a first pass over the inputs (needed for stdin, which cannot be read twice). Features of the records that it does not name are left out (with a warning); when no record has a feature it names but records hold others, that is an error (a schema of other data)')

@@ -1555,12 +1555,20 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__stats)
-            opts="-f -t -n -j -q -h -V --compression --max-record-size --part --format --merge --max-aux-size --type --limit --features --exclude --jobs --where --strict --quiet --color --no-sign-request --timeout --help --version"
+            opts="-f -t -n -j -q -h -V --format --compression --max-record-size --part --merge --max-aux-size --type --limit --features --exclude --jobs --where --strict --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "table json tfdv-stats tfdv-stats-text" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "table json tfdv-stats tfdv-stats-text" -- "${cur}"))
+                    return 0
+                    ;;
                 --compression)
                     COMPREPLY=($(compgen -W "auto none gzip zlib snappy" -- "${cur}"))
                     return 0
@@ -1571,14 +1579,6 @@ _tfr() {
                     ;;
                 --part)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json tfdv-stats tfdv-stats-text" -- "${cur}"))
-                    return 0
-                    ;;
-                -f)
-                    COMPREPLY=($(compgen -W "table json tfdv-stats tfdv-stats-text" -- "${cur}"))
                     return 0
                     ;;
                 --merge)
@@ -1641,12 +1641,20 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__to__subcmd__arrow)
-            opts="-o -t -n -j -q -h -V --compression --max-record-size --part --output --type --schema --features --exclude --where --strict --max-aux-size --skip --limit --sample --seed --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -t -n -j -q -h -V --output --compression --max-record-size --part --type --schema --features --exclude --where --strict --max-aux-size --skip --limit --sample --seed --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --compression)
                     COMPREPLY=($(compgen -W "auto none gzip zlib snappy" -- "${cur}"))
                     return 0
@@ -1656,14 +1664,6 @@ _tfr() {
                     return 0
                     ;;
                 --part)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --output)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -o)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

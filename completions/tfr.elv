@@ -398,11 +398,11 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --version 'Print version'
         }
         &'tfr;stats'= {
+            cand -f 'Output format: table, json (tfr''s, mergeable), tfdv-stats (binary, for tfdv.load_statistics), tfdv-stats-text (tfdv.load_stats_text)'
+            cand --format 'Output format: table, json (tfr''s, mergeable), tfdv-stats (binary, for tfdv.load_statistics), tfdv-stats-text (tfdv.load_stats_text)'
             cand --compression 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow''s SNAPPY): detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog'
             cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N): N workers cover them exactly once (see `tfr --help`)'
-            cand -f 'Output format: table, json (tfr''s, mergeable), tfdv-stats (binary, for tfdv.load_statistics), tfdv-stats-text (tfdv.load_stats_text)'
-            cand --format 'Output format: table, json (tfr''s, mergeable), tfdv-stats (binary, for tfdv.load_statistics), tfdv-stats-text (tfdv.load_stats_text)'
             cand --merge 'Merge statistics saved by `tfr stats --format json` (repeatable; the FILES, if any, are added to them)'
             cand --max-aux-size 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused'
             cand -t 'Payload type (all inputs are one dataset of one type)'
@@ -552,11 +552,11 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --version 'Print version'
         }
         &'tfr;to-arrow'= {
+            cand -o 'The Arrow IPC file to write (Feather v2; a local path or an object-store URL), or ''-'': an Arrow IPC stream on stdout'
+            cand --output 'The Arrow IPC file to write (Feather v2; a local path or an object-store URL), or ''-'': an Arrow IPC stream on stdout'
             cand --compression 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow''s SNAPPY): detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog'
             cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N): N workers cover them exactly once (see `tfr --help`)'
-            cand -o 'The Arrow IPC file to write (Feather v2; a local path or an object-store URL), or ''-'': an Arrow IPC stream on stdout'
-            cand --output 'The Arrow IPC file to write (Feather v2; a local path or an object-store URL), or ''-'': an Arrow IPC stream on stdout'
             cand -t 'Payload type: auto (the first record decides), example or sequence (SequenceExample: context features as columns, each feature list a list<list<…>> column)'
             cand --type 'Payload type: auto (the first record decides), example or sequence (SequenceExample: context features as columns, each feature list a list<list<…>> column)'
             cand --schema 'The column types from this schema (`tfr schema --format json`) instead of a first pass over the inputs (needed for stdin, which cannot be read twice). Features of the records that it does not name are left out (with a warning); when no record has a feature it names but records hold others, that is an error (a schema of other data)'

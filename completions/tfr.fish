@@ -432,6 +432,10 @@ complete -c tfr -n "__fish_tfr_using_subcommand schema" -s q -l quiet -d 'Never 
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand schema" -s V -l version -d 'Print version'
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -s f -l format -d 'Output format: table, json (tfr\'s, mergeable), tfdv-stats (binary, for tfdv.load_statistics), tfdv-stats-text (tfdv.load_stats_text)' -r -f -a "table\t'A table per feature'
+json\t'tfr\'s statistics with the state of every sketch: the input of `tfr stats --merge`'
+tfdv-stats\t'TFDV\'s DatasetFeatureStatisticsList as binary protobuf in a TFRecord (what tfdv.generate_statistics_from_tfrecord writes; tfdv.load_statistics reads it)'
+tfdv-stats-text\t'TFDV\'s DatasetFeatureStatisticsList in protobuf text format (tfdv.load_stats_text)'"
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l compression -d 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow\'s SNAPPY): detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''
@@ -439,10 +443,6 @@ zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l max-record-size -d 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog' -r
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N): N workers cover them exactly once (see `tfr --help`)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand stats" -s f -l format -d 'Output format: table, json (tfr\'s, mergeable), tfdv-stats (binary, for tfdv.load_statistics), tfdv-stats-text (tfdv.load_stats_text)' -r -f -a "table\t'A table per feature'
-json\t'tfr\'s statistics with the state of every sketch: the input of `tfr stats --merge`'
-tfdv-stats\t'TFDV\'s DatasetFeatureStatisticsList as binary protobuf in a TFRecord (what tfdv.generate_statistics_from_tfrecord writes; tfdv.load_statistics reads it)'
-tfdv-stats-text\t'TFDV\'s DatasetFeatureStatisticsList in protobuf text format (tfdv.load_stats_text)'"
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l merge -d 'Merge statistics saved by `tfr stats --format json` (repeatable; the FILES, if any, are added to them)' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l max-aux-size -d 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused' -r
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -s t -l type -d 'Payload type (all inputs are one dataset of one type)' -r -f -a "auto\t'The first record decides: a SequenceExample when it has feature_lists, else an Example (an ExampleListWithContext when its names read as nested protobuf otherwise); every other record must match'
@@ -595,6 +595,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -s q -l quiet -d 'Ne
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -s V -l version -d 'Print version'
+complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -s o -l output -d 'The Arrow IPC file to write (Feather v2; a local path or an object-store URL), or \'-\': an Arrow IPC stream on stdout' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l compression -d 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow\'s SNAPPY): detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
 gzip\t''
@@ -602,7 +603,6 @@ zlib\t''
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data\'s compression_type="SNAPPY")'"
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l max-record-size -d 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l part -d 'Only the K-th of N disjoint parts of the inputs (0 <= K < N): N workers cover them exactly once (see `tfr --help`)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -s o -l output -d 'The Arrow IPC file to write (Feather v2; a local path or an object-store URL), or \'-\': an Arrow IPC stream on stdout' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -s t -l type -d 'Payload type: auto (the first record decides), example or sequence (SequenceExample: context features as columns, each feature list a list<list<…>> column)' -r -f -a "auto\t'The first record (from-jsonl: the first line) of each input decides: a SequenceExample when it has feature_lists, else an Example; an ExampleListWithContext when that reading has names made of nested protobuf and the ELWC reading does not (from-jsonl: when the line\'s keys are "examples" and "context")'
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'

@@ -215,10 +215,15 @@ pub(crate) fn is_broken_pipe(err: &anyhow::Error) -> bool {
 /// stdout is one ([`tty_width`]; unconstrained in pipes, so file names are
 /// not wrapped).
 pub(crate) fn table() -> comfy_table::Table {
+    table_of_width(tty_width())
+}
+
+/// A comfy-table in the house style, fitted to `width` columns when given.
+pub(crate) fn table_of_width(width: Option<u16>) -> comfy_table::Table {
     let mut table = comfy_table::Table::new();
     table.load_preset(comfy_table::presets::UTF8_FULL_CONDENSED);
     table.set_content_arrangement(comfy_table::ContentArrangement::Dynamic);
-    if let Some(width) = tty_width() {
+    if let Some(width) = width {
         table.set_width(width);
     }
     table

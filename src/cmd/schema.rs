@@ -10,7 +10,7 @@ use crate::schema::stats::{self, FeatureStats};
 use crate::schema::{self, describe::*, Part, Scan};
 use anyhow::Result;
 use clap::Args;
-use comfy_table::{presets, ColumnConstraint, ContentArrangement, Table, Width};
+use comfy_table::{ColumnConstraint, Width};
 use std::fmt::Write as _;
 
 /// `--format` of `tfr schema`.
@@ -119,12 +119,7 @@ fn write_table(out: &mut String, scan: &Scan, width: Option<u16>) {
         if table.is_empty() {
             continue;
         }
-        let mut t = Table::new();
-        t.load_preset(presets::UTF8_FULL_CONDENSED);
-        t.set_content_arrangement(ContentArrangement::Dynamic);
-        if let Some(w) = width {
-            t.set_width(w);
-        }
+        let mut t = output::table_of_width(width);
         let mut header = vec!["feature", "kind", "present"];
         if lists {
             header.extend(["steps", "values/step"]);

@@ -13,7 +13,6 @@ use crate::schema::summary::{self, StatsType, Summary};
 use crate::schema::{saved, tfdv, Part, Scan};
 use anyhow::{bail, Result};
 use clap::Args;
-use comfy_table::{presets, ContentArrangement, Table};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 
@@ -37,13 +36,13 @@ pub(crate) enum StatsFormat {
 
 #[derive(Args, Debug, Clone)]
 pub(crate) struct StatsArgs {
-    #[command(flatten)]
-    pub(crate) input: InputArgs,
-
     /// Output format: table, json (tfr's, mergeable), tfdv-stats (binary,
     /// for tfdv.load_statistics), tfdv-stats-text (tfdv.load_stats_text).
     #[arg(long, short = 'f', value_enum, default_value_t = StatsFormat::Table)]
     pub(crate) format: StatsFormat,
+
+    #[command(flatten)]
+    pub(crate) input: InputArgs,
 
     /// Merge statistics saved by `tfr stats --format json` (repeatable;
     /// the FILES, if any, are added to them).
@@ -181,12 +180,7 @@ fn write_table(out: &mut String, scan: &Scan) {
         if table.is_empty() {
             continue;
         }
-        let mut t = Table::new();
-        t.load_preset(presets::UTF8_FULL_CONDENSED);
-        t.set_content_arrangement(ContentArrangement::Dynamic);
-        if let Some(w) = width {
-            t.set_width(w);
-        }
+        let mut t = output::table_of_width(width);
         t.set_header(vec!["feature", "type", "missing", "values", "statistics"]);
         for f in table.sorted() {
             let Some(s) = summary::summarize(f, total) else {

@@ -22,13 +22,13 @@ use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
 pub(crate) struct ToArrowArgs {
-    #[command(flatten)]
-    pub(crate) input: InputArgs,
-
     /// The Arrow IPC file to write (Feather v2; a local path or an
     /// object-store URL), or '-': an Arrow IPC stream on stdout.
     #[arg(short = 'o', long, value_name = "OUT", required = true)]
     pub(crate) output: PathBuf,
+
+    #[command(flatten)]
+    pub(crate) input: InputArgs,
 
     #[command(flatten)]
     pub(crate) columns: ColumnArgs,

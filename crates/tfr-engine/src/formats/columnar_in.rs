@@ -382,19 +382,20 @@ fn check_magic(format: Format, head: &[u8], source: &Source, name: &str) -> Resu
 fn parquet_metadata(source: &Source, name: &str) -> Result<(ArrowReaderMetadata, arrow_schema::Schema, Vec<String>)> {
     let bad = |e: &dyn std::fmt::Display| damaged_parquet(name, &e.to_string());
     // The Arrow schema that Arrow writers embed (ARROW:schema) is
-    // only a hint on the Parquet schema: when it cannot be decoded
-    // (damaged, or nested deeper than the flatbuffer reader's
-    // limit, which pyarrow writes and reads), the columns are
-    // typed from the Parquet schema, with a warning.
+    // only a hint on the Parquet schema: when the metadata reads
+    // without it and not with it (it is damaged, or nested deeper
+    // than the flatbuffer reader's limit, which pyarrow writes and
+    // reads), the columns are typed from the Parquet schema, with a
+    // warning.
     let mut notes = Vec::new();
     let mut options = ArrowReaderOptions::new();
     let mut typed_from_parquet = false;
     let mut meta = match ArrowReaderMetadata::load(source, options.clone()) {
         Ok(meta) => meta,
-        Err(e) if e.to_string().contains("ARROW:schema") => {
+        Err(e) => {
             options = options.with_skip_arrow_metadata(true);
             typed_from_parquet = true;
-            let meta = ArrowReaderMetadata::load(source, options.clone()).map_err(|e| bad(&e))?;
+            let meta = ArrowReaderMetadata::load(source, options.clone()).map_err(|_| bad(&e))?;
             let reason = short_reason(&e.to_string()).replace("ARROW:schema: ", "");
             notes.push(format!(
                 "{name}: its embedded Arrow schema (ARROW:schema) could not be read ({reason}): \
@@ -402,7 +403,6 @@ fn parquet_metadata(source: &Source, name: &str) -> Result<(ArrowReaderMetadata,
             ));
             meta
         }
-        Err(e) => return Err(bad(&e)),
     };
     // The footer's row count is a summary of the row groups' that
     // the reader trusts (it caps its batches at it: a count of 0

@@ -17,11 +17,18 @@
 //!   such an address (a wildcard DNS name) is not caught;
 //! - at most 10 redirects.
 //!
+//! A 405 Method Not Allowed comes back as [`MethodRefused`], an error of its
+//! own that callers find in the cause chain ([`method_refused`]): object_store
+//! reports it as "not found" and keeps the status in a type it does not
+//! export.
+//!
 //! The client options object_store passes (timeouts, `allow_http`, proxy,
 //! user agent, default headers, HTTP/1 or 2 only) are honoured as its own
 //! client does.
 
-use object_store::client::{HttpClient, HttpConnector};
+use object_store::client::{
+    HttpClient, HttpConnector, HttpError, HttpErrorKind, HttpRequest, HttpResponse, HttpService,
+};
 use object_store::{ClientConfigKey as Key, ClientOptions};
 use reqwest::redirect::{Attempt, Policy};
 use std::time::Duration;
@@ -101,8 +108,46 @@ impl HttpConnector for Connector {
         if on(Key::Http2Only) {
             b = b.http2_prior_knowledge();
         }
-        Ok(HttpClient::new(b.build().map_err(failed)?))
+        Ok(HttpClient::new(Service(b.build().map_err(failed)?)))
     }
+}
+
+/// The reqwest client, with a 405 answer turned into [`MethodRefused`].
+#[derive(Debug)]
+struct Service(reqwest::Client);
+
+#[async_trait::async_trait]
+impl HttpService for Service {
+    async fn call(&self, req: HttpRequest) -> Result<HttpResponse, HttpError> {
+        let method = req.method().clone();
+        let response = self.0.call(req).await?;
+        if response.status() == reqwest::StatusCode::METHOD_NOT_ALLOWED {
+            // Unknown: object_store does not retry it.
+            return Err(HttpError::new(HttpErrorKind::Unknown, MethodRefused(method)));
+        }
+        Ok(response)
+    }
+}
+
+/// The server answered 405 Method Not Allowed to a request of this method.
+#[derive(Debug)]
+pub(crate) struct MethodRefused(pub(crate) reqwest::Method);
+
+impl std::fmt::Display for MethodRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "405 Method Not Allowed (the server does not take {} requests)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for MethodRefused {}
+
+/// Whether, somewhere in its cause chain, the error is a [`MethodRefused`].
+pub(crate) fn method_refused(e: &(dyn std::error::Error + 'static)) -> bool {
+    std::iter::successors(Some(e), |e| e.source()).any(|e| e.is::<MethodRefused>())
 }
 
 /// Why a redirect is not followed, or `None` to follow it.

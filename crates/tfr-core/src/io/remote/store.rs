@@ -356,7 +356,7 @@ fn object_path(loc: &Location) -> Result<ObjectPath> {
 /// [`one_line`]'s text.
 pub(crate) fn store_error(name: &str, e: &object_store::Error) -> crate::error::Error {
     let kind = match e {
-        object_store::Error::NotFound { .. } if !method_not_allowed(e) => RemoteErrorKind::NotFound,
+        object_store::Error::NotFound { .. } => RemoteErrorKind::NotFound,
         _ => RemoteErrorKind::Other,
     };
     crate::error::Error::from(RemoteError::new(kind, format!("{name}: {}", one_line(e))))
@@ -373,7 +373,7 @@ fn one_line(e: &object_store::Error) -> String {
         "if the data is public, pass --no-sign-request"
     };
     let text = match e {
-        E::NotFound { .. } if method_not_allowed(e) => format!("the server refused the request: {causes}"),
+        _ if method_not_allowed(e) => format!("the server refused the request: {causes}"),
         E::NotFound { .. } => "no such object".to_string(),
         // Reads ask for the version opened (If-Match on its ETag).
         E::Precondition { .. } => "the object changed while being read (replaced since it was opened)".to_string(),
@@ -407,10 +407,9 @@ fn one_line(e: &object_store::Error) -> String {
     crate::io::input::escape_name(super::redact_text(&text).as_bytes())
 }
 
-/// Whether the server answered 405 Method Not Allowed (which object_store
-/// reports as "not found").
-fn method_not_allowed(e: &object_store::Error) -> bool {
-    causes(e).contains("405 Method Not Allowed")
+/// Whether the server answered 405 Method Not Allowed.
+pub(super) fn method_not_allowed(e: &object_store::Error) -> bool {
+    super::connector::method_refused(e)
 }
 
 /// Whether, somewhere in its chain, the error is a refused connection
