@@ -362,7 +362,10 @@ sequence\t'tf.train.SequenceExample'
 elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
 raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
 complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l key -d 'Keep each sample\'s key as a bytes feature of this name' -r
+complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l schema -d 'A schema from `tfr schema --format json`: forces the kind (int64, float, bytes) of each .json feature it names (nested objects are named a/b); others are inferred' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l keep-json -d 'Keep each sample\'s .json whole, as one bytes feature (named json, or FEATURE), instead of a feature per key' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l max-record-size -d 'The largest member (and sample) held in memory (bytes; K, M, G suffixes): a larger one is refused with an error' -r
+complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l max-aux-size -d 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''

@@ -120,6 +120,15 @@ impl AuxSizeArg {
     pub(crate) fn read(&self, path: &std::path::Path) -> anyhow::Result<Vec<u8>> {
         Ok(crate::io::aux_file::read_bounded(path, self.max_aux_size)?)
     }
+
+    /// A `--schema` file of `tfr schema --format json` (from-jsonl,
+    /// from-wds): the kinds it forces.
+    pub(crate) fn read_kinds(&self, path: &std::path::Path) -> anyhow::Result<crate::example::json::Schema> {
+        let name = crate::io::input::show_path(path);
+        let text = String::from_utf8(self.read(path)?)
+            .map_err(|_| anyhow::anyhow!("{name}: not a tfr schema: not UTF-8 text"))?;
+        crate::example::json::Schema::parse(&text).map_err(|e| anyhow::anyhow!("{name}: not a tfr schema: {e}"))
+    }
 }
 
 /// `-j/--jobs`: how many threads a command may keep busy.

@@ -6,13 +6,13 @@
 //! line were already sent).
 
 use crate::args::{alias_compression, JobsArg, JsonFormatArg, OutputCompressionArg, PayloadType};
-use crate::example::json::{JsonFormat, Schema};
+use crate::example::json::JsonFormat;
 use crate::example::MessageType;
 use crate::exit::Exit;
 use crate::formats::jsonl::{convert, OnKindChange, Options};
 use crate::io::AtomicOutput;
 use crate::output::{self, Ctx};
-use anyhow::{anyhow, bail, Result};
+use anyhow::{bail, Result};
 use clap::Args;
 use std::io::{self, IsTerminal};
 use std::path::PathBuf;
@@ -79,13 +79,6 @@ pub(crate) struct FromJsonlArgs {
     pub(crate) jobs: JobsArg,
 }
 
-/// Reads a `--schema` file, refusing one beyond `--max-aux-size`.
-fn read_schema_file(path: &std::path::Path, aux: &crate::args::AuxSizeArg) -> Result<String> {
-    let name = crate::io::input::show_path(path);
-    let bytes = aux.read(path)?;
-    String::from_utf8(bytes).map_err(|_| anyhow!("{name}: not a tfr schema: not UTF-8 text"))
-}
-
 pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     let format: JsonFormat = args.format.into();
     let schema = match &args.schema {
@@ -93,11 +86,7 @@ pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
             if format == JsonFormat::Protojson {
                 bail!("--schema applies to the natural JSONL form; protojson names every kind");
             }
-            let text = read_schema_file(path, &args.aux)?;
-            Some(
-                Schema::parse(&text)
-                    .map_err(|e| anyhow!("{}: not a tfr schema: {e}", crate::io::input::show_path(path)))?,
-            )
+            Some(args.aux.read_kinds(path)?)
         }
         None => None,
     };

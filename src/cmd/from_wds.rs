@@ -8,7 +8,7 @@ use crate::args::PayloadType;
 use crate::example::MessageType;
 use crate::exit::Exit;
 use crate::formats::tfrecord_out::{ShardedOutput, Sharding};
-use crate::formats::wds::read::{convert, count_samples, FromOptions};
+use crate::formats::wds::read::{convert, count_samples, Converted, FromOptions};
 use crate::io::input::{expand_as, Looks};
 use crate::io::AtomicOutput;
 use crate::output::Ctx;
@@ -45,10 +45,24 @@ pub(crate) struct FromWdsArgs {
     #[arg(long, value_name = "FEATURE")]
     pub(crate) key: Option<String>,
 
+    /// A schema from `tfr schema --format json`: forces the kind (int64,
+    /// float, bytes) of each .json feature it names (nested objects are
+    /// named a/b); others are inferred.
+    #[arg(long, value_name = "FILE", conflicts_with = "keep_json")]
+    pub(crate) schema: Option<PathBuf>,
+
+    /// Keep each sample's .json whole, as one bytes feature (named json,
+    /// or FEATURE), instead of a feature per key.
+    #[arg(long, value_name = "FEATURE", num_args = 0..=1, default_missing_value = "json", require_equals = true)]
+    pub(crate) keep_json: Option<String>,
+
     /// The largest member (and sample) held in memory (bytes; K, M, G
     /// suffixes): a larger one is refused with an error.
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = crate::args::parse_size)]
     pub(crate) max_record_size: u64,
+
+    #[command(flatten)]
+    pub(crate) aux: crate::args::AuxSizeArg,
 
     #[command(flatten)]
     pub(crate) jobs: JobsArg,
@@ -60,7 +74,8 @@ pub(crate) fn run(args: &FromWdsArgs, ctx: &Ctx) -> Result<Exit> {
         bail!("--type {}: from-wds writes Examples and SequenceExamples", t.name());
     }
     let inputs = expand_as(&args.files, Looks::Tar)?;
-    crate::io::same_file::refuse_input_as_output(&inputs, &[], &args.output, "-o")?;
+    let aux: Vec<&std::path::Path> = args.schema.iter().map(|p| p.as_path()).collect();
+    crate::io::same_file::refuse_input_as_output(&inputs, &aux, &args.output, "-o")?;
     if args.output.as_os_str() == "-" {
         bail!("-o -: from-wds writes a file (or an object)");
     }
@@ -70,17 +85,20 @@ pub(crate) fn run(args: &FromWdsArgs, ctx: &Ctx) -> Result<Exit> {
         key: args.key.as_deref(),
         max_record_size: args.max_record_size,
         workers: crate::pipeline::workers(jobs),
+        schema: args.schema.as_deref().map(|p| args.aux.read_kinds(p)).transpose()?,
+        keep_json: args.keep_json.as_deref(),
     };
     let sharding = args.sharding.sharding();
     if let Sharding::One = sharding {
         let compression = args.sharding.output.of(&args.output);
         let mut out = AtomicOutput::create_threaded(&args.output, compression, jobs)?;
         let progress = ctx.progress(crate::io::input::total_size(&inputs));
-        convert(&inputs, &opts, &mut |run| Ok(out.write_all(run)?), &|bytes| {
+        let converted = convert(&inputs, &opts, &mut |run| Ok(out.write_all(run)?), &|bytes| {
             progress.update(bytes, 0)
         })?;
         progress.finish();
         out.commit()?;
+        warn(&converted);
         return Ok(Exit::Success);
     }
     let forced_compression = args.sharding.output.forced();
@@ -89,14 +107,21 @@ pub(crate) fn run(args: &FromWdsArgs, ctx: &Ctx) -> Result<Exit> {
         out.set_total(count_samples(&inputs, args.max_record_size)?);
     }
     let progress = ctx.progress(crate::io::input::total_size(&inputs));
-    convert(&inputs, &opts, &mut |run| out.write_run(run), &|bytes| {
+    let converted = convert(&inputs, &opts, &mut |run| out.write_run(run), &|bytes| {
         progress.update(bytes, 0)
     })?;
     progress.finish();
     let (records, shards) = out.finish()?;
+    warn(&converted);
     // What was written, as reshard says it.
     let mut stdout = crate::output::stdout();
     writeln!(stdout, "{records} records into {shards} shards")?;
     stdout.flush()?;
     Ok(Exit::Success)
+}
+
+fn warn(converted: &Converted) {
+    for line in converted.warnings() {
+        crate::output::error_line(format_args!("{line}"));
+    }
 }

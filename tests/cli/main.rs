@@ -67,6 +67,7 @@ mod verify_crc;
 mod verify_crc_payloads;
 mod wds;
 #[cfg(feature = "wds")]
+mod wds_json;
 mod wds_kinds;
 mod wheel;
 mod where_;

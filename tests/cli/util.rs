@@ -95,6 +95,32 @@ pub fn python_in(dir: &Dir, args: &[&str]) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
+/// The path of `tests/oracle/NAME`.
+pub fn oracle_script(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/oracle")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Runs `tests/oracle/SCRIPT MODE` with [`tf_python`] in `dir`, which must
+/// succeed: its stdout.
+pub fn oracle_check(dir: &Dir, script: &str, mode: &str) -> String {
+    let out = Command::new(tf_python())
+        .current_dir(dir.path(""))
+        .args([&oracle_script(script), mode])
+        .output()
+        .unwrap_or_else(|e| panic!("{script} {mode}: {e}"));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{script} {mode}: {stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
 /// A path inside `tests/data`.
 pub fn data(name: &str) -> String {
     data_dir().join(name).to_string_lossy().into_owned()

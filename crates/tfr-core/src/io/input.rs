@@ -156,8 +156,10 @@ pub fn escape_name(bytes: &[u8]) -> String {
     out
 }
 
-/// Turns command-line arguments into inputs: `-` is stdin, a pattern with
-/// `*`, `?` or `[` that is not an existing path is expanded (sorted), and no
+/// Turns command-line arguments into inputs: `-` is stdin, brace notation
+/// (`laion-{000..009}.tar`, [`super::braces`]) is expanded in order, a
+/// pattern with `*`, `?` or `[` that is not an existing path is expanded
+/// (sorted), and no
 /// argument at all means stdin when it is not a terminal. Names are bytes:
 /// a name that is not UTF-8 is an input like any other. A URL (`s3://`,
 /// `gs://`, `az://`, `http(s)://`) is an object; a glob in an object
@@ -282,9 +284,10 @@ pub fn expand_as(args: &[std::ffi::OsString], looks: Looks) -> Result<Vec<Input>
         }
         return Ok(vec![Input::Stdin]);
     }
+    let args = with_braces(args)?;
     let mut inputs = Vec::new();
     let mut stdin_seen = false;
-    for arg in args {
+    for arg in &args {
         let whole = os_bytes(arg);
         if let Some(parsed) = super::remote::parse(&whole) {
             let loc = parsed?;
@@ -364,6 +367,22 @@ pub fn expand_as(args: &[std::ffi::OsString], looks: Looks) -> Result<Vec<Input>
         }
     }
     Ok(inputs)
+}
+
+/// The arguments with brace notation expanded ([`super::braces`]), in
+/// order; a name that exists as written is kept as it is.
+fn with_braces(args: &[std::ffi::OsString]) -> Result<Vec<std::ffi::OsString>> {
+    let mut out = Vec::with_capacity(args.len());
+    for arg in args {
+        let bytes = os_bytes(arg);
+        if !bytes.contains(&b'{') || std::path::Path::new(arg).exists() {
+            out.push(arg.clone());
+            continue;
+        }
+        let names = super::braces::expand(&bytes).map_err(|e| crate::error::err!("'{}': {e}", escape_name(&bytes)))?;
+        out.extend(names.into_iter().map(os_string));
+    }
+    Ok(out)
 }
 
 /// A glob's matches without the index files beside them: `X.idx` is left

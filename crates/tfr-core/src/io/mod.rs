@@ -26,6 +26,7 @@
 
 pub mod at;
 pub mod aux_file;
+pub mod braces;
 pub mod deflate;
 pub mod inflate;
 pub mod input;

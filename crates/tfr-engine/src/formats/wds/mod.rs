@@ -3,6 +3,7 @@
 //! tar members both share (`archive`: the header walker, PAX records).
 
 mod archive;
+mod json;
 pub mod read;
 pub mod write;
 

@@ -5,17 +5,23 @@
 //! them ([`split_name`]: the key runs to the first `.` of the last part of
 //! the name; a sample is a run of members with one key, never across
 //! shards). A sample becomes a payload ([`Sample::encode`]): its `.json`
-//! through the JSONL encoder ([`Encoder`]), then a feature per other
+//! through the JSONL encoder ([`Encoder`]; metadata that is not the JSONL
+//! mapping is mapped first, [`super::json`]), then a feature per other
 //! member (`.cls`: int64; others: bytes), named by the member's PAX record
 //! [`PAX_FEATURE`] (what to-wds writes) or else by its extension. The
 //! reading thread walks the tars ([`Walk`]); samples are encoded on
 //! workers ([`pipeline::run`]) and written in order.
+//!
+//! One kind per feature: the writer checks each feature's kind against
+//! the first sample's ([`check_kinds`]). A feature seen as float whose
+//! later samples hold integers has those written as floats (the batch is
+//! encoded again, and the workers told); any other change is an error.
 
 use super::archive::{split_name, Head, Member, Walk};
 #[cfg(doc)]
 use super::PAX_FEATURE;
 use crate::error::{bail, Context, Result};
-use crate::example::json::{self, Encoder, JsonFormat, Section};
+use crate::example::json::{self, Encoder, JsonFormat, Schema, Section};
 use crate::example::wire::{put_field as field, put_varint as varint};
 use crate::example::Kind;
 use crate::example::MessageType;
@@ -23,7 +29,9 @@ use crate::io::input::escape_name;
 use crate::io::Input;
 use crate::pipeline;
 use crate::record::append_framed;
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
+use std::sync::RwLock;
 
 /// What from-wds is asked, beside its inputs and output.
 pub struct FromOptions<'a> {
@@ -36,6 +44,52 @@ pub struct FromOptions<'a> {
     pub max_record_size: u64,
     /// Worker threads ([`pipeline::workers`]).
     pub workers: usize,
+    /// `--schema`: the kinds of the `.json` features it names.
+    pub schema: Option<Schema>,
+    /// `--keep-json`: each sample's `.json` as one bytes feature of this
+    /// name, not mapped into features.
+    pub keep_json: Option<&'a str>,
+}
+
+/// What a conversion leaves to say once its output is in place.
+#[derive(Debug, Default)]
+pub struct Converted {
+    /// Features of `.json` members kept as JSON text: name, samples, and
+    /// the first (`SHARD:KEY`).
+    kept: Vec<(String, u64, String)>,
+    /// Features whose integers were written as floats: path and the
+    /// first sample that had one.
+    coerced: Vec<(String, String)>,
+}
+
+impl Converted {
+    /// The warning lines.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        for (name, samples, first) in &self.kept {
+            let plural = if *samples == 1 { "" } else { "s" };
+            lines.push(format!(
+                "warning: .json feature '{}' has no Example kind in {samples} sample{plural} (first: {first}): \
+                 kept as its JSON text, one bytes value (--keep-json keeps the whole .json)",
+                escape_name(name.as_bytes())
+            ));
+        }
+        for (path, first) in &self.coerced {
+            lines.push(format!(
+                "warning: feature {path} is float, and from {first} on some samples hold integers: \
+                 written as floats (exact up to 2^24)"
+            ));
+        }
+        lines
+    }
+}
+
+/// How each sample is encoded.
+struct How<'a> {
+    forced: Option<MessageType>,
+    key: Option<&'a str>,
+    keep_json: Option<&'a str>,
+    schema: Option<&'a Schema>,
 }
 
 /// A sample holds at most this many members (a WebDataset sample holds a
@@ -84,15 +138,22 @@ impl Sample {
     fn encode(
         &self,
         encoder: &mut Encoder,
-        forced: Option<MessageType>,
-        key_feature: Option<&str>,
+        how: &How<'_>,
         shard: &str,
         out: &mut Vec<u8>,
         kinds: &mut dyn FnMut(Section, &[u8], Kind),
+        kept: &mut dyn FnMut(&str),
     ) -> Result<()> {
+        let (forced, key_feature) = (how.forced, how.key);
         let at = || format!("{shard}: sample '{}'", escape_name(self.key.as_bytes()));
-        let json = self.members.iter().find(|(ext, _)| ext == "json");
-        let others = self.members.iter().filter(|(ext, _)| ext != "json");
+        // With --keep-json the .json is a member like the others.
+        let mapped = |ext: &str| ext == "json" && how.keep_json.is_none();
+        let json = self.members.iter().find(|(ext, _)| mapped(ext));
+        let others = self.members.iter().filter(|(ext, _)| !mapped(ext));
+        let name_of = |ext: &str, m: &Member| match how.keep_json {
+            Some(name) if ext == "json" => name.to_string(),
+            _ => m.feature.clone().unwrap_or_else(|| ext.to_string()),
+        };
         // The features (an Example's; a SequenceExample's context) and the
         // message's other fields (its feature lists), as wire bytes.
         let mut features = Vec::new();
@@ -105,15 +166,25 @@ impl Sample {
                 _ => MessageType::Example,
             };
             let mut payload = Vec::new();
-            encoder.encode(ty, line, &mut payload).map_err(|e| {
-                crate::error::err!(
-                    "{}: {}.json: column {}: {}",
-                    at(),
-                    escape_name(self.key.as_bytes()),
-                    e.column(line),
-                    e
-                )
-            })?;
+            if let Err(e) = encoder.encode(ty, line, &mut payload) {
+                // Metadata that is not the JSONL mapping: mapped, then
+                // encoded again.
+                let named = |e: &dyn std::fmt::Display, column: String| {
+                    let json = escape_name(self.key.as_bytes());
+                    crate::error::err!("{}: {json}.json: {column}{e}", at())
+                };
+                let remapped = match ty {
+                    MessageType::Example => super::json::map_line(line, how.schema),
+                    _ => None,
+                };
+                let Some((text, kept_here)) = remapped else {
+                    return Err(named(&e, format!("column {}: ", e.column(line))));
+                };
+                encoder
+                    .encode(ty, &text, &mut payload)
+                    .map_err(|e| named(&e, String::new()))?;
+                kept_here.iter().for_each(|name| kept(name));
+            }
             encoder.for_each_kind(|section, name, kind, _| {
                 if kind != Kind::None {
                     kinds(section, name, kind);
@@ -155,8 +226,8 @@ impl Sample {
             }
             Ok(())
         };
-        for (ext, m) in self.members.iter().filter(|(ext, _)| ext != "json") {
-            once(m.feature.as_deref().unwrap_or(ext))?;
+        for (ext, m) in self.members.iter().filter(|(ext, _)| !mapped(ext)) {
+            once(&name_of(ext, m))?;
         }
         if let Some(k) = key_feature {
             once(k)?;
@@ -186,7 +257,7 @@ impl Sample {
             field(&mut features, 0x0a, &entry);
         };
         for (ext, m) in others {
-            let name = m.feature.as_deref().unwrap_or(ext);
+            let name = &name_of(ext, m);
             if ext == "cls" {
                 let text = std::str::from_utf8(&m.data).ok().map(str::trim);
                 let Some(x) = text.and_then(|t| t.parse::<i64>().ok()) else {
@@ -242,8 +313,7 @@ pub fn convert(
     opts: &FromOptions<'_>,
     write: &mut (dyn FnMut(&[u8]) -> Result<()> + Send),
     update: &(dyn Fn(u64) + Sync),
-) -> Result<()> {
-    let forced = opts.forced;
+) -> Result<Converted> {
     // The reading thread walks the tars and gathers samples into batches;
     // workers encode and frame them; the writer writes them in order.
     let produce = |tx: &mut pipeline::Sender<'_, Samples>| -> Result<()> {
@@ -320,44 +390,42 @@ pub fn convert(
         }
         Ok(())
     };
-    let key = opts.key;
+    let how = How {
+        forced: opts.forced,
+        key: opts.key,
+        keep_json: opts.keep_json,
+        schema: opts.schema.as_ref(),
+    };
+    // The features whose integers are written as floats, with a version:
+    // a worker whose encoder is older makes a new one.
+    let coerced = RwLock::new((0u64, Schema::default()));
     let work = |batch: &mut Samples, out: &mut Encoded| -> Result<()> {
-        thread_local! {
-            static ENCODER: std::cell::RefCell<Encoder> = std::cell::RefCell::new(Encoder::new(JsonFormat::Natural, None));
-        }
-        ENCODER.with_borrow_mut(|encoder| {
-            // Each feature's kinds, the first sample of each in the batch.
-            // (A name is copied only the first time: most samples of a
-            // dataset repeat the kinds already seen.)
-            let mut firsts: HashMap<Vec<u8>, Vec<(Section, Kind)>> = HashMap::new();
-            for sample in &batch.samples {
-                let mut kinds = |section: Section, name: &[u8], kind: Kind| {
-                    if firsts.get(name).is_some_and(|seen| seen.contains(&(section, kind))) {
-                        return;
-                    }
-                    firsts.entry(name.to_vec()).or_default().push((section, kind));
-                    out.kinds.push(SeenKind {
-                        section,
-                        name: name.to_vec(),
-                        kind,
-                        at: format!("{}:{}", batch.shard, escape_name(sample.key.as_bytes())),
-                    });
-                };
-                append_framed(&mut out.bytes, |b| {
-                    sample.encode(encoder, forced, key, &batch.shard, b, &mut kinds)
-                })?;
-            }
-            Ok(())
-        })
+        let (version, floats) = {
+            let shared = coerced.read().unwrap_or_else(|e| e.into_inner());
+            let stale = out.encoder.as_ref().is_none_or(|(v, _)| *v != shared.0);
+            (shared.0, stale.then(|| shared.1.clone()))
+        };
+        let (_, mut encoder) = match floats {
+            Some(floats) => (version, new_encoder(&how, floats)),
+            None => out.encoder.take().expect("an encoder of this version"),
+        };
+        let result = encode_batch(&batch.samples, &batch.shard, &mut encoder, &how, out);
+        out.encoder = Some((version, encoder));
+        // Kept for the writer, which encodes them again when a float
+        // feature's integers turn up.
+        out.samples = std::mem::take(&mut batch.samples);
+        out.shard = std::mem::take(&mut batch.shard);
+        result
     };
     // The writer's error, kept whole (the pipeline's sink says only that
     // it stopped).
     let mut failed = None;
     let mut kinds: HashMap<(Section, Vec<u8>), (Kind, String)> = HashMap::new();
+    let mut converted = Converted::default();
     let sink = |encoded: &Encoded| {
         update(encoded.bytes.len() as u64);
-        let checked = check_kinds(&mut kinds, &encoded.kinds);
-        checked.and_then(|()| write(&encoded.bytes)).map_err(|e| {
+        let settled = settle(&mut kinds, &coerced, encoded, &how, &mut converted);
+        settled.and_then(|bytes| write(&bytes)).map_err(|e| {
             failed = Some(e);
             std::io::Error::other(pipeline::Stopped)
         })
@@ -365,26 +433,126 @@ pub fn convert(
     let result = pipeline::run(opts.workers, produce, work, sink);
     match failed {
         Some(e) => Err(e),
-        None => result,
+        None => result.map(|()| converted),
     }
 }
 
-/// A worker's batch encoded: the framed records, and the kinds their
-/// `.json` features have (each the first time in the batch).
+/// An encoder of `.json` members: `--schema`'s kinds, and `floats`'
+/// integers read as floats.
+fn new_encoder(how: &How<'_>, floats: Schema) -> Encoder {
+    Encoder::new(JsonFormat::Natural, how.schema.cloned()).coercing(floats)
+}
+
+/// Encodes the samples of one shard into `out`: framed records, the kinds
+/// of their `.json` features (each the first time in the batch), and the
+/// features kept as JSON text.
+fn encode_batch(
+    samples: &[Sample],
+    shard: &str,
+    encoder: &mut Encoder,
+    how: &How<'_>,
+    out: &mut Encoded,
+) -> Result<()> {
+    // (A name is copied only the first time: most samples of a dataset
+    // repeat the kinds already seen.)
+    let mut firsts: HashMap<Vec<u8>, Vec<(Section, Kind)>> = HashMap::new();
+    for sample in samples {
+        let at = || format!("{shard}:{}", escape_name(sample.key.as_bytes()));
+        let seen = &mut out.kinds;
+        let mut kinds = |section: Section, name: &[u8], kind: Kind| {
+            if firsts.get(name).is_some_and(|seen| seen.contains(&(section, kind))) {
+                return;
+            }
+            firsts.entry(name.to_vec()).or_default().push((section, kind));
+            seen.push(SeenKind {
+                section,
+                name: name.to_vec(),
+                kind,
+                at: at(),
+            });
+        };
+        let kept = &mut out.kept;
+        let mut keep = |name: &str| match kept.iter_mut().find(|(n, _, _)| n == name) {
+            Some((_, count, _)) => *count += 1,
+            None => kept.push((name.to_string(), 1, at())),
+        };
+        append_framed(&mut out.bytes, |b| {
+            sample.encode(encoder, how, shard, b, &mut kinds, &mut keep)
+        })?;
+    }
+    Ok(())
+}
+
+/// The records of a worker's batch as they are written, once its kinds
+/// agree with the first samples' ([`check_kinds`]): as encoded, or, when
+/// a float feature's integers turned up, encoded again with them as
+/// floats (and the workers told).
+fn settle<'e>(
+    first: &mut HashMap<(Section, Vec<u8>), (Kind, String)>,
+    coerced: &RwLock<(u64, Schema)>,
+    encoded: &'e Encoded,
+    how: &How<'_>,
+    converted: &mut Converted,
+) -> Result<Cow<'e, [u8]>> {
+    for (name, count, at) in &encoded.kept {
+        match converted.kept.iter_mut().find(|(n, _, _)| n == name) {
+            Some((_, total, _)) => *total += count,
+            None => converted.kept.push((name.clone(), *count, at.clone())),
+        }
+    }
+    let floats = check_kinds(first, &encoded.kinds, true)?;
+    if floats.is_empty() {
+        return Ok(Cow::Borrowed(&encoded.bytes));
+    }
+    let schema = {
+        let mut shared = coerced.write().unwrap_or_else(|e| e.into_inner());
+        for s in floats {
+            let map = match s.section {
+                Section::Features => &mut shared.1.features,
+                Section::Context => &mut shared.1.context,
+                Section::FeatureLists => &mut shared.1.feature_lists,
+            };
+            let name = String::from_utf8_lossy(&s.name).into_owned();
+            if map.insert(name, Kind::Float).is_none() {
+                converted.coerced.push((s.section.path(&s.name, None), s.at.clone()));
+            }
+        }
+        shared.0 += 1;
+        shared.1.clone()
+    };
+    let mut again = Encoded::default();
+    let mut encoder = new_encoder(how, schema);
+    encode_batch(&encoded.samples, &encoded.shard, &mut encoder, how, &mut again)?;
+    // Integers in the typed form ({"int64_list": [...]}) stay integers.
+    check_kinds(first, &again.kinds, false)?;
+    Ok(Cow::Owned(again.bytes))
+}
+
+/// A worker's batch encoded: the framed records, the kinds their `.json`
+/// features have (each the first time in the batch), the features kept as
+/// JSON text (name, samples, the first), and the samples themselves.
 #[derive(Default)]
 struct Encoded {
     bytes: Vec<u8>,
     kinds: Vec<SeenKind>,
+    kept: Vec<(String, u64, String)>,
+    samples: Vec<Sample>,
+    shard: String,
+    /// The worker's encoder, and the version of the coerced floats it
+    /// was made with.
+    encoder: Option<(u64, Encoder)>,
 }
 
 impl pipeline::Output for Encoded {
     fn is_empty(&self) -> bool {
-        self.bytes.is_empty() && self.kinds.is_empty()
+        self.bytes.is_empty() && self.kinds.is_empty() && self.kept.is_empty()
     }
 
     fn clear(&mut self) {
         self.bytes.clear();
         self.kinds.clear();
+        self.kept.clear();
+        self.samples.clear();
     }
 }
 
@@ -399,19 +567,27 @@ struct SeenKind {
 /// One kind per feature across the samples (TensorFlow parses one kind
 /// per feature): a later sample whose `.json` gives a feature another kind
 /// than the first sample that had it is an error naming both (nothing is
-/// written: the output is not committed).
-fn check_kinds(first: &mut HashMap<(Section, Vec<u8>), (Kind, String)>, seen: &[SeenKind]) -> Result<()> {
+/// written: the output is not committed), except integers in a feature
+/// first seen as float, when `coerce` allows: those are returned, to be
+/// written as floats.
+fn check_kinds<'s>(
+    first: &mut HashMap<(Section, Vec<u8>), (Kind, String)>,
+    seen: &'s [SeenKind],
+    coerce: bool,
+) -> Result<Vec<&'s SeenKind>> {
+    let mut floats = Vec::new();
     for s in seen {
         match first.get(&(s.section, s.name.clone())) {
             None => {
                 first.insert((s.section, s.name.clone()), (s.kind, s.at.clone()));
             }
             Some((kind, _)) if *kind == s.kind => {}
+            Some((Kind::Float, _)) if coerce && s.kind == Kind::Int64 => floats.push(s),
             Some((kind, at)) => {
                 let whole = if matches!((kind, s.kind), (Kind::Int64, Kind::Float) | (Kind::Float, Kind::Int64)) {
-                    "whole numbers read as int64: write 1.0, or force the kind with {\"float_list\": [...]}"
+                    "whole numbers read as int64: pin the kind with --schema, write 1.0, or use {\"float_list\": [...]}"
                 } else {
-                    "force one kind with the typed form ({\"bytes_list\": [...]} etc.)"
+                    "pin the kind with --schema, or use the typed form ({\"bytes_list\": [...]} etc.)"
                 };
                 bail!(
                     "feature {} changes kind: {} at {at}, {} at {} (tf.io.parse_example reads one kind per feature; {whole} in the .json)",
@@ -423,7 +599,7 @@ fn check_kinds(first: &mut HashMap<(Section, Vec<u8>), (Kind, String)>, seen: &[
             }
         }
     }
-    Ok(())
+    Ok(floats)
 }
 
 /// A batch of samples for a worker: about this many bytes of members...
