@@ -627,7 +627,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__from__subcmd__wds)
-            opts="-o -t -j -q -h -V --output --shards --shard-size --output-compression --type --key --schema --keep-json --max-record-size --max-aux-size --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -t -j -q -h -V --output --shards --shard-size --output-compression --type --key --schema --keep-json --max-record-size --rename --max-aux-size --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -674,6 +674,10 @@ _tfr() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rename)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -331,6 +331,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --schema 'A schema from `tfr schema --format json`: forces the kind (int64, float, bytes) of each .json feature it names (nested objects are named a/b); others are inferred'
             cand --keep-json 'Keep each sample''s .json whole, as one bytes feature (named json, or FEATURE), instead of a feature per key'
             cand --max-record-size 'The largest member (and sample) held in memory (bytes; K, M, G suffixes): a larger one is refused with an error'
+            cand --rename 'Write the member feature OLD (its extension, its PAX name, or --keep-json''s) as NEW (repeatable): `--rename jpg=image/encoded --rename png=image/encoded`. A .json''s keys keep their names'
             cand --max-aux-size 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused'
             cand -j 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)'
             cand --jobs 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)'

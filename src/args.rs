@@ -737,3 +737,11 @@ pub(crate) struct ScanFlags {
     #[command(flatten)]
     pub(crate) jobs: JobsArg,
 }
+
+/// `--rename OLD=NEW`: both names given, and different.
+pub(crate) fn parse_rename(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((old, new)) if !old.is_empty() && !new.is_empty() && old != new => Ok((old.to_string(), new.to_string())),
+        _ => Err("write OLD=NEW, two different feature names (--rename image/bytes=image/encoded)".into()),
+    }
+}

@@ -40,7 +40,7 @@ pub(crate) struct FromColumnsArgs {
     /// Write the feature OLD as NEW (repeatable; after --features and
     /// --exclude, which name the columns' features): `--rename
     /// image/bytes=image/encoded`.
-    #[arg(long, value_name = "OLD=NEW", value_parser = rename)]
+    #[arg(long, value_name = "OLD=NEW", value_parser = crate::args::parse_rename)]
     pub(crate) rename: Vec<(String, String)>,
 
     #[command(flatten)]
@@ -98,12 +98,4 @@ pub(crate) fn run(args: &FromColumnsArgs, format: Format, _ctx: &Ctx) -> Result<
         stdout.flush()?;
     }
     Ok(Exit::Success)
-}
-
-/// `--rename OLD=NEW`: both names given, and different.
-fn rename(s: &str) -> Result<(String, String), String> {
-    match s.split_once('=') {
-        Some((old, new)) if !old.is_empty() && !new.is_empty() && old != new => Ok((old.to_string(), new.to_string())),
-        _ => Err("write OLD=NEW, two different feature names (--rename image/bytes=image/encoded)".into()),
-    }
 }

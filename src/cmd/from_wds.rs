@@ -61,6 +61,12 @@ pub(crate) struct FromWdsArgs {
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = crate::args::parse_size)]
     pub(crate) max_record_size: u64,
 
+    /// Write the member feature OLD (its extension, its PAX name, or
+    /// --keep-json's) as NEW (repeatable): `--rename jpg=image/encoded
+    /// --rename png=image/encoded`. A .json's keys keep their names.
+    #[arg(long, value_name = "OLD=NEW", value_parser = crate::args::parse_rename)]
+    pub(crate) rename: Vec<(String, String)>,
+
     #[command(flatten)]
     pub(crate) aux: crate::args::AuxSizeArg,
 
@@ -87,6 +93,7 @@ pub(crate) fn run(args: &FromWdsArgs, ctx: &Ctx) -> Result<Exit> {
         workers: crate::pipeline::workers(jobs),
         schema: args.schema.as_deref().map(|p| args.aux.read_kinds(p)).transpose()?,
         keep_json: args.keep_json.as_deref(),
+        rename: &args.rename,
     };
     let sharding = args.sharding.sharding();
     if let Sharding::One = sharding {

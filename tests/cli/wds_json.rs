@@ -178,3 +178,40 @@ fn webdataset_shards_with_img2dataset_metadata_parse_in_tensorflow() {
         .ok();
     assert!(oracle_check(&dir, "wds_json.py", "check-kept").contains("30 records agree"));
 }
+
+#[test]
+fn rename_makes_jpg_and_png_members_one_feature() {
+    let dir = Dir::new();
+    dir.write(
+        "a.tar",
+        &tar_of(&[("s0.jpg", b"J"), ("s0.cls", b"3"), ("s1.png", b"P"), ("s1.cls", b"4")]),
+    );
+    let e = warnings(dir.tfr(&[
+        "from-wds",
+        "a.tar",
+        "--rename",
+        "jpg=image/encoded",
+        "--rename",
+        "png=image/encoded",
+        "--rename",
+        "webp=image/encoded",
+        "-o",
+        "x.tfrecord",
+    ]));
+    assert_eq!(
+        e.trim_end(),
+        "tfr: warning: --rename webp=…: no sample has a member feature webp"
+    );
+    assert_eq!(
+        lines(&dir, "x.tfrecord"),
+        [
+            r#"{"image/encoded":["J"],"cls":[3]}"#,
+            r#"{"image/encoded":["P"],"cls":[4]}"#
+        ]
+    );
+    let e = dir
+        .tfr(&["from-wds", "a.tar", "--rename", "jpg=jpg", "-o", "y.tfrecord"])
+        .run()
+        .fails(2);
+    assert!(e.contains("two different feature names"), "{e}");
+}

@@ -49,6 +49,9 @@ pub struct FromOptions<'a> {
     /// `--keep-json`: each sample's `.json` as one bytes feature of this
     /// name, not mapped into features.
     pub keep_json: Option<&'a str>,
+    /// `--rename OLD=NEW`: the members' features renamed (the name from
+    /// the extension or the PAX record, or `--keep-json`'s).
+    pub rename: &'a [(String, String)],
 }
 
 /// What a conversion leaves to say once its output is in place.
@@ -60,6 +63,10 @@ pub struct Converted {
     /// Features whose integers were written as floats: path and the
     /// first sample that had one.
     coerced: Vec<(String, String)>,
+    /// `--rename OLD=NEW`s whose OLD no member had.
+    unmatched: Vec<String>,
+    /// The `--rename`s applied, as [`Encoded::renamed`].
+    renamed: u64,
 }
 
 impl Converted {
@@ -80,6 +87,12 @@ impl Converted {
                  written as floats (exact up to 2^24)"
             ));
         }
+        for old in &self.unmatched {
+            let shown = escape_name(old.as_bytes());
+            lines.push(format!(
+                "warning: --rename {shown}=…: no sample has a member feature {shown}"
+            ));
+        }
         lines
     }
 }
@@ -90,6 +103,7 @@ struct How<'a> {
     key: Option<&'a str>,
     keep_json: Option<&'a str>,
     schema: Option<&'a Schema>,
+    rename: &'a [(String, String)],
 }
 
 /// A sample holds at most this many members (a WebDataset sample holds a
@@ -143,6 +157,7 @@ impl Sample {
         out: &mut Vec<u8>,
         kinds: &mut dyn FnMut(Section, &[u8], Kind),
         kept: &mut dyn FnMut(&str),
+        renamed: &dyn Fn(usize),
     ) -> Result<()> {
         let (forced, key_feature) = (how.forced, how.key);
         let at = || format!("{shard}: sample '{}'", escape_name(self.key.as_bytes()));
@@ -150,9 +165,18 @@ impl Sample {
         let mapped = |ext: &str| ext == "json" && how.keep_json.is_none();
         let json = self.members.iter().find(|(ext, _)| mapped(ext));
         let others = self.members.iter().filter(|(ext, _)| !mapped(ext));
-        let name_of = |ext: &str, m: &Member| match how.keep_json {
-            Some(name) if ext == "json" => name.to_string(),
-            _ => m.feature.clone().unwrap_or_else(|| ext.to_string()),
+        let name_of = |ext: &str, m: &Member| {
+            let name = match how.keep_json {
+                Some(name) if ext == "json" => name,
+                _ => m.feature.as_deref().unwrap_or(ext),
+            };
+            match how.rename.iter().position(|(old, _)| old == name) {
+                Some(k) => {
+                    renamed(k);
+                    how.rename[k].1.clone()
+                }
+                None => name.to_string(),
+            }
         };
         // The features (an Example's; a SequenceExample's context) and the
         // message's other fields (its feature lists), as wire bytes.
@@ -395,6 +419,7 @@ pub fn convert(
         key: opts.key,
         keep_json: opts.keep_json,
         schema: opts.schema.as_ref(),
+        rename: opts.rename,
     };
     // The features whose integers are written as floats, with a version:
     // a worker whose encoder is older makes a new one.
@@ -433,7 +458,14 @@ pub fn convert(
     let result = pipeline::run(opts.workers, produce, work, sink);
     match failed {
         Some(e) => Err(e),
-        None => result.map(|()| converted),
+        None => result.map(|()| {
+            let applied = |k: usize| converted.renamed & (1 << k.min(63)) != 0;
+            converted.unmatched = (opts.rename.iter().enumerate())
+                .filter(|(k, _)| !applied(*k))
+                .map(|(_, (old, _))| old.clone())
+                .collect();
+            converted
+        }),
     }
 }
 
@@ -476,8 +508,10 @@ fn encode_batch(
             Some((_, count, _)) => *count += 1,
             None => kept.push((name.to_string(), 1, at())),
         };
+        let renamed = &out.renamed;
+        let found = |k: usize| renamed.set(renamed.get() | 1 << k.min(63));
         append_framed(&mut out.bytes, |b| {
-            sample.encode(encoder, how, shard, b, &mut kinds, &mut keep)
+            sample.encode(encoder, how, shard, b, &mut kinds, &mut keep, &found)
         })?;
     }
     Ok(())
@@ -494,6 +528,7 @@ fn settle<'e>(
     how: &How<'_>,
     converted: &mut Converted,
 ) -> Result<Cow<'e, [u8]>> {
+    converted.renamed |= encoded.renamed.get();
     for (name, count, at) in &encoded.kept {
         match converted.kept.iter_mut().find(|(n, _, _)| n == name) {
             Some((_, total, _)) => *total += count,
@@ -538,6 +573,9 @@ struct Encoded {
     kept: Vec<(String, u64, String)>,
     samples: Vec<Sample>,
     shard: String,
+    /// The `--rename`s applied, a bit each (by index; the 64th and later
+    /// share the last bit).
+    renamed: std::cell::Cell<u64>,
     /// The worker's encoder, and the version of the coerced floats it
     /// was made with.
     encoder: Option<(u64, Encoder)>,
@@ -553,6 +591,7 @@ impl pipeline::Output for Encoded {
         self.kinds.clear();
         self.kept.clear();
         self.samples.clear();
+        self.renamed.set(0);
     }
 }
 
