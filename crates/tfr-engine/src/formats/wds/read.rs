@@ -97,6 +97,14 @@ impl Converted {
     }
 }
 
+/// What encoding a sample tells: each `.json` feature's kind, a feature
+/// kept as JSON text, a `--rename` applied (by index).
+struct Notes<'n> {
+    kinds: &'n mut dyn FnMut(Section, &[u8], Kind),
+    kept: &'n mut dyn FnMut(&str),
+    renamed: &'n dyn Fn(usize),
+}
+
 /// How each sample is encoded.
 struct How<'a> {
     forced: Option<MessageType>,
@@ -155,9 +163,7 @@ impl Sample {
         how: &How<'_>,
         shard: &str,
         out: &mut Vec<u8>,
-        kinds: &mut dyn FnMut(Section, &[u8], Kind),
-        kept: &mut dyn FnMut(&str),
-        renamed: &dyn Fn(usize),
+        notes: &mut Notes<'_>,
     ) -> Result<()> {
         let (forced, key_feature) = (how.forced, how.key);
         let at = || format!("{shard}: sample '{}'", escape_name(self.key.as_bytes()));
@@ -172,7 +178,7 @@ impl Sample {
             };
             match how.rename.iter().position(|(old, _)| old == name) {
                 Some(k) => {
-                    renamed(k);
+                    (notes.renamed)(k);
                     how.rename[k].1.clone()
                 }
                 None => name.to_string(),
@@ -207,11 +213,11 @@ impl Sample {
                 encoder
                     .encode(ty, &text, &mut payload)
                     .map_err(|e| named(&e, String::new()))?;
-                kept_here.iter().for_each(|name| kept(name));
+                kept_here.iter().for_each(|name| (notes.kept)(name));
             }
             encoder.for_each_kind(|section, name, kind, _| {
                 if kind != Kind::None {
-                    kinds(section, name, kind);
+                    (notes.kinds)(section, name, kind);
                 }
             });
             // Field 1 (Features, or the context) gets the members' features.
@@ -511,7 +517,12 @@ fn encode_batch(
         let renamed = &out.renamed;
         let found = |k: usize| renamed.set(renamed.get() | 1 << k.min(63));
         append_framed(&mut out.bytes, |b| {
-            sample.encode(encoder, how, shard, b, &mut kinds, &mut keep, &found)
+            let mut notes = Notes {
+                kinds: &mut kinds,
+                kept: &mut keep,
+                renamed: &found,
+            };
+            sample.encode(encoder, how, shard, b, &mut notes)
         })?;
     }
     Ok(())
