@@ -429,7 +429,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__from__subcmd__arrow)
-            opts="-o -j -q -h -V --output --shards --shard-size --features --exclude --rename --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -j -q -h -V --output --shards --shard-size --features --exclude --rename --decimal --null-in-list --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -461,6 +461,14 @@ _tfr() {
                     ;;
                 --rename)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --decimal)
+                    COMPREPLY=($(compgen -W "float text" -- "${cur}"))
+                    return 0
+                    ;;
+                --null-in-list)
+                    COMPREPLY=($(compgen -W "error drop" -- "${cur}"))
                     return 0
                     ;;
                 --jobs)
@@ -565,7 +573,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__from__subcmd__parquet)
-            opts="-o -j -q -h -V --output --shards --shard-size --features --exclude --rename --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -j -q -h -V --output --shards --shard-size --features --exclude --rename --decimal --null-in-list --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -597,6 +605,14 @@ _tfr() {
                     ;;
                 --rename)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --decimal)
+                    COMPREPLY=($(compgen -W "float text" -- "${cur}"))
+                    return 0
+                    ;;
+                --null-in-list)
+                    COMPREPLY=($(compgen -W "error drop" -- "${cur}"))
                     return 0
                     ;;
                 --jobs)

@@ -637,6 +637,10 @@ complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -l shard-size -d '
 complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -l rename -d 'Write the feature OLD as NEW (repeatable; after --features and --exclude, which name the columns\' features): `--rename image/bytes=image/encoded`' -r
+complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -l decimal -d 'A DECIMAL column\'s values (DuckDB types `i * 1.5` as one): float (float32, with a warning) or text (every digit, as bytes: "1.50")' -r -f -a "float\t'float32 (a warning says so)'
+text\t'The digits, as bytes'"
+complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -l null-in-list -d 'A null among a list\'s values (no Feature value is null): error, or drop (left out of the list)' -r -f -a "error\t'One error line naming the column and row'
+drop\t'Left out of the list'"
 complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -l output-compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]' -r -f -a "none\t'Plain, not compressed'
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
@@ -656,6 +660,10 @@ complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -l shard-size -d 'Sh
 complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -l rename -d 'Write the feature OLD as NEW (repeatable; after --features and --exclude, which name the columns\' features): `--rename image/bytes=image/encoded`' -r
+complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -l decimal -d 'A DECIMAL column\'s values (DuckDB types `i * 1.5` as one): float (float32, with a warning) or text (every digit, as bytes: "1.50")' -r -f -a "float\t'float32 (a warning says so)'
+text\t'The digits, as bytes'"
+complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -l null-in-list -d 'A null among a list\'s values (no Feature value is null): error, or drop (left out of the list)' -r -f -a "error\t'One error line naming the column and row'
+drop\t'Left out of the list'"
 complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -l output-compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]' -r -f -a "none\t'Plain, not compressed'
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'

@@ -3,7 +3,7 @@
 //! (the conversion: `formats::columnar_in`).
 
 use crate::args::JobsArg;
-use crate::columnar::encode::Selection;
+use crate::columnar::encode::{Casts, Selection};
 use crate::exit::Exit;
 use crate::formats::columnar_in::{convert, count_rows, Format};
 use crate::formats::tfrecord_out::{ShardedOutput, Sharding};
@@ -43,6 +43,16 @@ pub(crate) struct FromColumnsArgs {
     #[arg(long, value_name = "OLD=NEW", value_parser = crate::args::parse_rename)]
     pub(crate) rename: Vec<(String, String)>,
 
+    /// A DECIMAL column's values (DuckDB types `i * 1.5` as one): float
+    /// (float32, with a warning) or text (every digit, as bytes: "1.50").
+    #[arg(long, value_enum, default_value_t = DecimalArg::Float, value_name = "AS")]
+    pub(crate) decimal: DecimalArg,
+
+    /// A null among a list's values (no Feature value is null): error, or
+    /// drop (left out of the list).
+    #[arg(long, value_enum, default_value_t = NullInListArg::Error, value_name = "WHAT")]
+    pub(crate) null_in_list: NullInListArg,
+
     #[command(flatten)]
     pub(crate) jobs: JobsArg,
 }
@@ -65,6 +75,10 @@ pub(crate) fn run(args: &FromColumnsArgs, format: Format, _ctx: &Ctx) -> Result<
     let selection = Selection {
         keep: projection.is_some().then_some(&keep),
         rename: &args.rename,
+        casts: Casts {
+            decimal_text: args.decimal == DecimalArg::Text,
+            drop_list_nulls: args.null_in_list == NullInListArg::Drop,
+        },
     };
     let sharding = args.sharding.sharding();
     let (notes, done) = match sharding {
@@ -98,4 +112,22 @@ pub(crate) fn run(args: &FromColumnsArgs, format: Format, _ctx: &Ctx) -> Result<
         stdout.flush()?;
     }
     Ok(Exit::Success)
+}
+
+/// `--decimal`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum DecimalArg {
+    /// float32 (a warning says so).
+    Float,
+    /// The digits, as bytes.
+    Text,
+}
+
+/// `--null-in-list`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum NullInListArg {
+    /// One error line naming the column and row.
+    Error,
+    /// Left out of the list.
+    Drop,
 }

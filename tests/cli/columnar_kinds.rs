@@ -186,20 +186,13 @@ fn features_exclude_and_rename_choose_and_name_the_columns() {
 }
 
 #[test]
-#[ignore = "external: pyarrow (TFR_TF_PYTHON): cargo test -- --include-ignored"]
-fn a_column_without_a_feature_kind_is_left_out_with_exclude() {
-    // DuckDB types `i * 1.5` as DECIMAL(21,1); pyarrow writes the same type.
+#[ignore = "external: DuckDB and TensorFlow (TFR_TF_PYTHON): cargo test -- --include-ignored"]
+fn duckdb_decimals_maps_and_nulls_in_lists_convert_as_tensorflow_reads_them() {
+    // DuckDB types `i * 1.5` as DECIMAL(21,1); an INTERVAL has no feature
+    // kind; a list may hold NULL.
     let dir = Dir::new();
-    let made = python_in(
-        &dir,
-        &[
-            "-c",
-            "import pyarrow as pa, pyarrow.parquet as pq, decimal\n\
-             pq.write_table(pa.table({'id': [1, 2], 'price': pa.array([decimal.Decimal('1.5'), None], pa.decimal128(21, 1))}), 'd.parquet')",
-        ],
-    );
-    if !made {
-        skip_or_fail("no Python with pyarrow (TFR_TF_PYTHON)");
+    if !python_in(&dir, &[&oracle_script("duckdb_casts.py"), "write"]) {
+        skip_or_fail("no Python with duckdb (pip install duckdb into target/venv-tf)");
         return;
     }
     let e = dir
@@ -207,16 +200,35 @@ fn a_column_without_a_feature_kind_is_left_out_with_exclude() {
         .run()
         .fails(2);
     assert!(
-        e.contains(
-            "column price: Decimal128(21, 1) has no TFRecord feature kind (int64, float or bytes): --exclude it"
-        ),
+        e.contains("column span: Interval(DayTime) has no TFRecord feature kind (int64, float or bytes): --exclude it"),
         "{e}"
     );
-    dir.tfr(&["from-parquet", "d.parquet", "-o", "x.tfrecord", "--exclude", "price"])
+    let e = dir
+        .tfr(&["from-parquet", "d.parquet", "--exclude", "span", "-o", "x.tfrecord"])
+        .run()
+        .fails(2);
+    assert!(e.contains("row 0: column xs: a null inside a list"), "{e}");
+    assert!(e.contains("--null-in-list drop"), "{e}");
+    let base = [
+        "from-parquet",
+        "d.parquet",
+        "--exclude",
+        "span",
+        "--null-in-list",
+        "drop",
+    ];
+    let e = warnings(dir.tfr(&[&base[..], &["-o", "x.tfrecord"]].concat()));
+    assert!(
+        e.contains("warning: column price: Decimal128(21, 1) written as float32 (--decimal text keeps every digit"),
+        "{e}"
+    );
+    let spec = dir.tfr(&["schema", "-f", "tf", "x.tfrecord"]).run().ok();
+    dir.write("spec.py", spec.as_bytes());
+    assert!(oracle_check(&dir, "duckdb_casts.py", "check").contains("20 rows agree"));
+    dir.tfr(&[&base[..], &["--decimal", "text", "-o", "y.tfrecord"]].concat())
         .run()
         .ok();
-    assert_eq!(
-        dir.tfr(&["to-jsonl", "x.tfrecord"]).run().ok(),
-        "{\"id\":[1]}\n{\"id\":[2]}\n"
-    );
+    let spec = dir.tfr(&["schema", "-f", "tf", "y.tfrecord"]).run().ok();
+    dir.write("spec.py", spec.as_bytes());
+    assert!(oracle_check(&dir, "duckdb_casts.py", "check-text").contains("20 rows agree"));
 }

@@ -9,11 +9,13 @@
 use super::{Section, Shape, METADATA_KEY};
 use crate::error::{err, Result};
 use arrow_array::cast::AsArray;
-use arrow_array::types::*;
-use arrow_array::{Array, ArrayRef, ArrowPrimitiveType, PrimitiveArray, RecordBatch};
+use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_buffer::NullBuffer;
-use arrow_schema::{DataType, Field, Schema, TimeUnit};
+use arrow_schema::{DataType, Field, Schema};
 use std::collections::{HashMap, HashSet};
+
+mod values;
+use values::{kind_of, Feature, Leaf, Scratch};
 
 /// The kind of Feature a column's values become.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -49,6 +51,18 @@ struct Source {
     kind: Kind,
     /// Integers written as floats (the feature is float in other inputs).
     as_float: bool,
+    casts: Casts,
+    /// A MAP column: a feature `NAME/KEY` per entry of a row.
+    keyed: bool,
+}
+
+/// How values without one obvious feature value are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Casts {
+    /// A decimal as its digits (bytes) rather than float32.
+    pub decimal_text: bool,
+    /// Nulls inside a list left out rather than refused.
+    pub drop_list_nulls: bool,
 }
 
 /// Which feature each column of a schema gives.
@@ -65,6 +79,7 @@ pub struct Layout {
     media: Vec<Media>,
     /// Which of the selection's renames found their feature (by index).
     pub renamed: Vec<usize>,
+    casts: Casts,
 }
 
 /// A `{bytes: binary, path: string}` struct column (Hugging Face's `Image`
@@ -89,6 +104,8 @@ pub struct Selection<'a> {
     pub keep: Option<&'a (dyn Fn(&str) -> bool + Sync)>,
     /// Features renamed: (old name, new name).
     pub rename: &'a [(String, String)],
+    /// `--decimal`, `--null-in-list`.
+    pub casts: Casts,
 }
 
 /// Of the rows of a batch, those with a media column's `path` but no
@@ -118,6 +135,7 @@ impl Layout {
             notes: Vec::new(),
             media: Vec::new(),
             renamed: Vec::new(),
+            casts: selection.casts,
         };
         let keep = |name: &str| selection.keep.is_none_or(|keep| keep(name));
         for (i, field) in schema.fields().iter().enumerate() {
@@ -177,6 +195,23 @@ impl Layout {
                 }
                 return Ok(());
             }
+            DataType::Map(entries, _) => match entries.data_type() {
+                // One feature NAME/KEY per entry: its value.
+                DataType::Struct(kv) if kv.len() == 2 && keep(&name) => {
+                    let (key, value) = (kv[0].data_type(), kv[1].data_type());
+                    let refuse = |why: &str| format!("column {}: {ty} {why}", shown(&name));
+                    if !matches!(kind_of(key, self.casts), Some((Kind::Int64 | Kind::Bytes, _))) {
+                        return Err(refuse("has keys that cannot name a feature: --exclude it"));
+                    }
+                    if list_item(value).is_some() || matches!(value, DataType::Struct(_) | DataType::Map(..)) {
+                        return Err(refuse(
+                            "has lists, structs or maps as values, which a feature per key does not hold: --exclude it",
+                        ));
+                    }
+                    (Shape::One, value)
+                }
+                _ => return Ok(()),
+            },
             _ => match list_item(ty) {
                 Some(item) => match list_item(item.data_type()) {
                     Some(inner) => (Shape::Steps, inner.data_type()),
@@ -189,7 +224,7 @@ impl Layout {
             return Ok(());
         }
         let refuse = |why: &str| format!("column {}: {} {why}", shown(&name), describe(ty));
-        let kind = match kind_of(leaf) {
+        let kind = match kind_of(leaf, self.casts) {
             Some((kind, note)) => {
                 if let Some(note) = note {
                     self.notes.push(format!("column {}: {note}", shown(&name)));
@@ -216,6 +251,8 @@ impl Layout {
             section,
             kind,
             as_float: false,
+            casts: self.casts,
+            keyed: matches!(ty, DataType::Map(..)),
         });
         Ok(())
     }
@@ -291,6 +328,26 @@ impl Layout {
                 continue;
             }
             match &b.values {
+                Values::Keyed(map, key, get) => {
+                    let (a, z) = map.range(row);
+                    let mut names: Vec<String> = Vec::with_capacity(z - a);
+                    for e in a..z {
+                        if get.nulls.as_ref().is_some_and(|n| n.is_null(e)) {
+                            continue;
+                        }
+                        let name = format!("{}/{}", source.name, key(e).map_err(|e| in_column(&source.name, e))?);
+                        if names.contains(&name) {
+                            return Err(in_column(
+                                &source.name,
+                                format!("the key of {} twice in one map", shown(&name)),
+                            ));
+                        }
+                        s.feature.clear();
+                        get.one(e, &mut s.feature).map_err(|e| in_column(&source.name, e))?;
+                        put_entry(&mut s.context, &name, &s.feature, &mut s.packed);
+                        names.push(name);
+                    }
+                }
                 Values::One(get) => {
                     s.feature.clear();
                     get.one(row, &mut s.feature).map_err(|e| in_column(&source.name, e))?;
@@ -364,248 +421,26 @@ fn list_item(ty: &DataType) -> Option<&Field> {
     }
 }
 
-/// The feature kind of a value type, with a note for a conversion that
-/// changes the value's meaning (units) or precision.
-fn kind_of(ty: &DataType) -> Option<(Kind, Option<String>)> {
-    let unit = |u: &TimeUnit| match u {
-        TimeUnit::Second => "seconds",
-        TimeUnit::Millisecond => "milliseconds",
-        TimeUnit::Microsecond => "microseconds",
-        TimeUnit::Nanosecond => "nanoseconds",
+/// A MAP column's arrays: `None` when it is not one (its type changed).
+fn keyed<'a>(a: &'a dyn Array, s: &Source) -> Option<Result<Values<'a>, String>> {
+    let DataType::Map(..) = a.data_type() else {
+        return None;
     };
-    Some(match ty {
-        DataType::Boolean
-        | DataType::Int8
-        | DataType::Int16
-        | DataType::Int32
-        | DataType::Int64
-        | DataType::UInt8
-        | DataType::UInt16
-        | DataType::UInt32
-        | DataType::UInt64 => (Kind::Int64, None),
-        DataType::Float16 | DataType::Float32 => (Kind::Float, None),
-        DataType::Float64 => (
-            Kind::Float,
-            Some("double values narrowed to float32 (float_list)".into()),
-        ),
-        DataType::Utf8
-        | DataType::LargeUtf8
-        | DataType::Utf8View
-        | DataType::Binary
-        | DataType::LargeBinary
-        | DataType::BinaryView
-        | DataType::FixedSizeBinary(_) => (Kind::Bytes, None),
-        DataType::Timestamp(u, _) => (
-            Kind::Int64,
-            Some(format!("{ty} written as int64 {} since 1970-01-01", unit(u))),
-        ),
-        DataType::Date32 => (
-            Kind::Int64,
-            Some(format!("{ty} written as int64 days since 1970-01-01")),
-        ),
-        DataType::Date64 => (
-            Kind::Int64,
-            Some(format!("{ty} written as int64 milliseconds since 1970-01-01")),
-        ),
-        DataType::Time32(u) | DataType::Time64(u) => (
-            Kind::Int64,
-            Some(format!("{ty} written as int64 {} since midnight", unit(u))),
-        ),
-        DataType::Duration(u) => (Kind::Int64, Some(format!("{ty} written as int64 {}", unit(u)))),
-        DataType::Dictionary(_, values) => return kind_of(values),
-        _ => return None,
-    })
-}
-
-/// A feature's values as they are gathered for one row.
-#[derive(Default)]
-struct Feature<'a> {
-    kind: Option<Kind>,
-    ints: Vec<i64>,
-    floats: Vec<f32>,
-    bytes: Vec<&'a [u8]>,
-}
-
-impl Feature<'_> {
-    fn clear(&mut self) {
-        self.ints.clear();
-        self.floats.clear();
-        self.bytes.clear();
-    }
-}
-
-/// Buffers reused from row to row.
-#[derive(Default)]
-struct Scratch<'a> {
-    feature: Feature<'a>,
-    packed: Vec<u8>,
-    steps: Vec<u8>,
-    context: Vec<u8>,
-    lists: Vec<u8>,
-}
-
-/// Reads the values of one leaf array, whatever its Arrow type.
-enum Getter<'a> {
-    Int(Box<dyn Fn(usize) -> Result<i64, String> + 'a>),
-    Float(Box<dyn Fn(usize) -> f32 + 'a>),
-    Bytes(Box<dyn Fn(usize) -> &'a [u8] + 'a>),
-}
-
-/// A leaf array with its getter and its (logical) nulls.
-struct Leaf<'a> {
-    get: Getter<'a>,
-    nulls: Option<NullBuffer>,
-    /// Integers as floats ([`Layout::write_as_float`]).
-    as_float: bool,
-}
-
-impl<'a> Leaf<'a> {
-    fn new(a: &'a dyn Array, as_float: bool) -> Result<Leaf<'a>, String> {
-        Ok(Leaf {
-            get: getter(a)?,
-            nulls: a.logical_nulls(),
-            as_float,
-        })
-    }
-
-    fn push(&self, i: usize, f: &mut Feature<'a>) -> Result<(), String> {
-        match &self.get {
-            Getter::Int(g) if self.as_float => {
-                f.kind = Some(Kind::Float);
-                f.floats.push(g(i)? as f32);
-            }
-            Getter::Int(g) => {
-                f.kind = Some(Kind::Int64);
-                f.ints.push(g(i)?);
-            }
-            Getter::Float(g) => {
-                f.kind = Some(Kind::Float);
-                f.floats.push(g(i));
-            }
-            Getter::Bytes(g) => {
-                f.kind = Some(Kind::Bytes);
-                f.bytes.push(g(i));
-            }
-        }
-        Ok(())
-    }
-
-    fn set_kind(&self, f: &mut Feature<'a>) {
-        f.kind = Some(match self.get {
-            Getter::Int(_) if self.as_float => Kind::Float,
-            Getter::Int(_) => Kind::Int64,
-            Getter::Float(_) => Kind::Float,
-            Getter::Bytes(_) => Kind::Bytes,
-        });
-    }
-
-    /// The one value of row `i`.
-    fn one(&self, i: usize, f: &mut Feature<'a>) -> Result<(), String> {
-        self.push(i, f)
-    }
-
-    /// Values `a..z` (a list's items): a null among them is an error.
-    fn many(&self, a: usize, z: usize, f: &mut Feature<'a>) -> Result<(), String> {
-        self.set_kind(f);
-        for i in a..z {
-            if self.nulls.as_ref().is_some_and(|n| n.is_null(i)) {
-                return Err("a null inside a list (a Feature's values cannot be null)".into());
-            }
-            self.push(i, f)?;
-        }
-        Ok(())
-    }
-}
-
-fn prim<'a, T: ArrowPrimitiveType>(a: &'a dyn Array, f: impl Fn(T::Native) -> Result<i64, String> + 'a) -> Getter<'a> {
-    let a: &'a PrimitiveArray<T> = a.as_primitive::<T>();
-    Getter::Int(Box::new(move |i| f(a.value(i))))
-}
-
-fn getter(a: &dyn Array) -> Result<Getter<'_>, String> {
-    fn ok(v: i64) -> Result<i64, String> {
-        Ok(v)
-    }
-    Ok(match a.data_type() {
-        DataType::Boolean => {
-            let b = a.as_boolean();
-            Getter::Int(Box::new(move |i| Ok(i64::from(b.value(i)))))
-        }
-        DataType::Int8 => prim::<Int8Type>(a, |v| ok(v.into())),
-        DataType::Int16 => prim::<Int16Type>(a, |v| ok(v.into())),
-        DataType::Int32 => prim::<Int32Type>(a, |v| ok(v.into())),
-        DataType::Int64 => prim::<Int64Type>(a, ok),
-        DataType::UInt8 => prim::<UInt8Type>(a, |v| ok(v.into())),
-        DataType::UInt16 => prim::<UInt16Type>(a, |v| ok(v.into())),
-        DataType::UInt32 => prim::<UInt32Type>(a, |v| ok(v.into())),
-        DataType::UInt64 => prim::<UInt64Type>(a, |v| {
-            i64::try_from(v).map_err(|_| format!("the uint64 value {v} does not fit in int64"))
-        }),
-        DataType::Float16 => {
-            let f = a.as_primitive::<Float16Type>();
-            Getter::Float(Box::new(move |i| f.value(i).to_f32()))
-        }
-        DataType::Float32 => {
-            let f = a.as_primitive::<Float32Type>();
-            Getter::Float(Box::new(move |i| f.value(i)))
-        }
-        DataType::Float64 => {
-            let f = a.as_primitive::<Float64Type>();
-            Getter::Float(Box::new(move |i| f.value(i) as f32))
-        }
-        DataType::Utf8 => {
-            let s = a.as_string::<i32>();
-            Getter::Bytes(Box::new(move |i| s.value(i).as_bytes()))
-        }
-        DataType::LargeUtf8 => {
-            let s = a.as_string::<i64>();
-            Getter::Bytes(Box::new(move |i| s.value(i).as_bytes()))
-        }
-        DataType::Utf8View => {
-            let s = a.as_string_view();
-            Getter::Bytes(Box::new(move |i| s.value(i).as_bytes()))
-        }
-        DataType::Binary => {
-            let s = a.as_binary::<i32>();
-            Getter::Bytes(Box::new(move |i| s.value(i)))
-        }
-        DataType::LargeBinary => {
-            let s = a.as_binary::<i64>();
-            Getter::Bytes(Box::new(move |i| s.value(i)))
-        }
-        DataType::BinaryView => {
-            let s = a.as_binary_view();
-            Getter::Bytes(Box::new(move |i| s.value(i)))
-        }
-        DataType::FixedSizeBinary(_) => {
-            let s = a.as_fixed_size_binary();
-            Getter::Bytes(Box::new(move |i| s.value(i)))
-        }
-        DataType::Timestamp(TimeUnit::Second, _) => prim::<TimestampSecondType>(a, ok),
-        DataType::Timestamp(TimeUnit::Millisecond, _) => prim::<TimestampMillisecondType>(a, ok),
-        DataType::Timestamp(TimeUnit::Microsecond, _) => prim::<TimestampMicrosecondType>(a, ok),
-        DataType::Timestamp(TimeUnit::Nanosecond, _) => prim::<TimestampNanosecondType>(a, ok),
-        DataType::Date32 => prim::<Date32Type>(a, |v| ok(v.into())),
-        DataType::Date64 => prim::<Date64Type>(a, ok),
-        DataType::Time32(TimeUnit::Second) => prim::<Time32SecondType>(a, |v| ok(v.into())),
-        DataType::Time32(_) => prim::<Time32MillisecondType>(a, |v| ok(v.into())),
-        DataType::Time64(TimeUnit::Microsecond) => prim::<Time64MicrosecondType>(a, ok),
-        DataType::Time64(_) => prim::<Time64NanosecondType>(a, ok),
-        DataType::Duration(TimeUnit::Second) => prim::<DurationSecondType>(a, ok),
-        DataType::Duration(TimeUnit::Millisecond) => prim::<DurationMillisecondType>(a, ok),
-        DataType::Duration(TimeUnit::Microsecond) => prim::<DurationMicrosecondType>(a, ok),
-        DataType::Duration(TimeUnit::Nanosecond) => prim::<DurationNanosecondType>(a, ok),
-        DataType::Dictionary(_, _) => {
-            let d = a.as_any_dictionary();
-            let keys = d.normalized_keys();
-            match getter(d.values().as_ref())? {
-                Getter::Int(g) => Getter::Int(Box::new(move |i| g(keys[i]))),
-                Getter::Float(g) => Getter::Float(Box::new(move |i| g(keys[i]))),
-                Getter::Bytes(g) => Getter::Bytes(Box::new(move |i| g(keys[i]))),
-            }
-        }
-        other => return Err(format!("{other} has no TFRecord feature kind (int64, float or bytes)")),
-    })
+    let m = a.as_map();
+    let o = m.value_offsets();
+    let entries = List {
+        range: Box::new(move |i| (o[i] as usize, o[i + 1] as usize)),
+        nulls: a.logical_nulls(),
+        child: m.entries().column(0),
+    };
+    let key: Box<dyn Fn(usize) -> Result<String, String>> = match values::getter(m.keys().as_ref(), s.casts) {
+        Ok(values::Getter::Int(g)) => Box::new(move |i| g(i).map(|v| v.to_string())),
+        Ok(values::Getter::Bytes(g)) => Box::new(move |i| Ok(String::from_utf8_lossy(g(i)).into_owned())),
+        Ok(values::Getter::Text(g)) => Box::new(move |i| Ok(String::from_utf8_lossy(&g(i)).into_owned())),
+        Ok(values::Getter::Float(_)) => return Some(Err(in_column(&s.name, "float keys name no feature".into()))),
+        Err(e) => return Some(Err(e)),
+    };
+    Some(Leaf::new(m.values().as_ref(), s.as_float, s.casts).map(|leaf| Values::Keyed(entries, key, leaf)))
 }
 
 /// The ranges of a list array's rows in its child array.
@@ -661,6 +496,9 @@ impl<'a> List<'a> {
 
 enum Values<'a> {
     One(Leaf<'a>),
+    /// A MAP column: each row's entries, the key of an entry (as text) and
+    /// the values.
+    Keyed(List<'a>, Box<dyn Fn(usize) -> Result<String, String> + 'a>, Leaf<'a>),
     List(List<'a>, Leaf<'a>),
     Steps(List<'a>, List<'a>, Leaf<'a>),
 }
@@ -682,16 +520,17 @@ impl<'a> Bound<'a> {
         }
         let bad = || in_column(&s.name, "its type differs from the first batch's".into());
         let values = match s.shape {
-            Shape::One => Values::One(Leaf::new(array.as_ref(), s.as_float)?),
+            Shape::One if s.keyed => keyed(array.as_ref(), s).ok_or_else(bad)??,
+            Shape::One => Values::One(Leaf::new(array.as_ref(), s.as_float, s.casts)?),
             Shape::List => {
                 let list = List::new(array.as_ref()).ok_or_else(bad)?;
-                let leaf = Leaf::new(list.child.as_ref(), s.as_float)?;
+                let leaf = Leaf::new(list.child.as_ref(), s.as_float, s.casts)?;
                 Values::List(list, leaf)
             }
             Shape::Steps => {
                 let outer = List::new(array.as_ref()).ok_or_else(bad)?;
                 let inner = List::new(outer.child.as_ref()).ok_or_else(bad)?;
-                let leaf = Leaf::new(inner.child.as_ref(), s.as_float)?;
+                let leaf = Leaf::new(inner.child.as_ref(), s.as_float, s.casts)?;
                 Values::Steps(outer, inner, leaf)
             }
         };
