@@ -429,7 +429,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__from__subcmd__arrow)
-            opts="-o -j -q -h -V --output --shards --shard-size --features --exclude --rename --decimal --null-in-list --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -j -q -h -V --output --shards --shard-size --features --exclude --rename --decimal --null-in-list --read-paths --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -469,6 +469,10 @@ _tfr() {
                     ;;
                 --null-in-list)
                     COMPREPLY=($(compgen -W "error drop" -- "${cur}"))
+                    return 0
+                    ;;
+                --read-paths)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --jobs)
@@ -573,7 +577,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__from__subcmd__parquet)
-            opts="-o -j -q -h -V --output --shards --shard-size --features --exclude --rename --decimal --null-in-list --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -j -q -h -V --output --shards --shard-size --features --exclude --rename --decimal --null-in-list --read-paths --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -613,6 +617,10 @@ _tfr() {
                     ;;
                 --null-in-list)
                     COMPREPLY=($(compgen -W "error drop" -- "${cur}"))
+                    return 0
+                    ;;
+                --read-paths)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --jobs)

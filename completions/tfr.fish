@@ -641,6 +641,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -l decimal -d 'A D
 text\t'The digits, as bytes'"
 complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -l null-in-list -d 'A null among a list\'s values (no Feature value is null): error, or drop (left out of the list)' -r -f -a "error\t'One error line naming the column and row'
 drop\t'Left out of the list'"
+complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -l read-paths -d 'Read the files an image or audio column ({bytes, path}, as Hugging Face `datasets` saves files loaded from local paths) names where a row holds the path but no bytes: only files under DIR (a relative path is taken from DIR; symbolic links are followed, and must stay under DIR)' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-parquet" -l output-compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]' -r -f -a "none\t'Plain, not compressed'
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
@@ -664,6 +665,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -l decimal -d 'A DEC
 text\t'The digits, as bytes'"
 complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -l null-in-list -d 'A null among a list\'s values (no Feature value is null): error, or drop (left out of the list)' -r -f -a "error\t'One error line naming the column and row'
 drop\t'Left out of the list'"
+complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -l read-paths -d 'Read the files an image or audio column ({bytes, path}, as Hugging Face `datasets` saves files loaded from local paths) names where a row holds the path but no bytes: only files under DIR (a relative path is taken from DIR; symbolic links are followed, and must stay under DIR)' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-arrow" -l output-compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]' -r -f -a "none\t'Plain, not compressed'
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'

@@ -53,6 +53,14 @@ pub(crate) struct FromColumnsArgs {
     #[arg(long, value_enum, default_value_t = NullInListArg::Error, value_name = "WHAT")]
     pub(crate) null_in_list: NullInListArg,
 
+    /// Read the files an image or audio column ({bytes, path}, as Hugging
+    /// Face `datasets` saves files loaded from local paths) names where a
+    /// row holds the path but no bytes: only files under DIR (a relative
+    /// path is taken from DIR; symbolic links are followed, and must stay
+    /// under DIR).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) read_paths: Option<PathBuf>,
+
     #[command(flatten)]
     pub(crate) jobs: JobsArg,
 }
@@ -72,7 +80,21 @@ pub(crate) fn run(args: &FromColumnsArgs, format: Format, _ctx: &Ctx) -> Result<
     let workers = pipeline::workers(jobs);
     let projection = args.select.projection();
     let keep = |name: &str| projection.as_ref().is_none_or(|p| p.keeps(name));
+    let root = match &args.read_paths {
+        Some(dir) => Some(
+            std::fs::canonicalize(dir)
+                .map_err(|e| anyhow::anyhow!("--read-paths {}: {e}", crate::io::input::show_path(dir)))?,
+        ),
+        None => None,
+    };
+    if root.as_ref().is_some_and(|r| !r.is_dir()) {
+        bail!(
+            "--read-paths: {} is not a directory",
+            crate::io::input::show_path(args.read_paths.as_ref().unwrap())
+        );
+    }
     let selection = Selection {
+        read_paths: root.as_deref(),
         keep: projection.is_some().then_some(&keep),
         rename: &args.rename,
         casts: Casts {

@@ -1,7 +1,7 @@
 //! `tfr from-parquet` of Parquet files Hugging Face `datasets` writes
 //! (issue 43): an `Image()` column built from local files holds only their
-//! paths, and the conversion says so loudly; one with the images' bytes
-//! converts without a word.
+//! paths, and the conversion says so loudly (or reads the files, with
+//! `--read-paths DIR`); one with the images' bytes converts without a word.
 
 use crate::util::*;
 
@@ -45,6 +45,43 @@ fn an_image_column_of_paths_only_is_said_loudly() {
         printed.contains("\"image/path\"") && !printed.contains("image/bytes"),
         "{printed}"
     );
+    // --read-paths DIR: the files read, from DIR only.
+    dir.tfr(&[
+        "from-parquet",
+        "local.parquet",
+        "--read-paths",
+        "imgs",
+        "-o",
+        "read.tfrecord",
+    ])
+    .run()
+    .ok();
+    dir.tfr(&["extract", "read.tfrecord", "--feature", "image/bytes", "-o", "read"])
+        .run()
+        .ok();
+    let total: u64 = std::fs::read_dir(dir.path("read"))
+        .unwrap()
+        .map(|f| f.unwrap().metadata().unwrap().len())
+        .sum();
+    assert_eq!(total, png_bytes, "the PNG files' bytes, read");
+    std::fs::create_dir(dir.path("other")).unwrap();
+    let e = dir
+        .tfr(&[
+            "from-parquet",
+            "local.parquet",
+            "--read-paths",
+            "other",
+            "-o",
+            "x.tfrecord",
+        ])
+        .run()
+        .fails(2);
+    assert!(
+        e.contains("local.parquet: row 0: column image/bytes: '")
+            && e.contains("(--read-paths reads only files under it)"),
+        "{e}"
+    );
+    assert!(!dir.path("x.tfrecord").exists());
     // The images' bytes in the dataset: no warning, the bytes in the records.
     dir.tfr(&["from-parquet", "embedded.parquet", "-o", "embedded.tfrecord"])
         .run()

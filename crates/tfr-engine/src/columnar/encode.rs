@@ -13,7 +13,10 @@ use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_buffer::NullBuffer;
 use arrow_schema::{DataType, Field, Schema};
 use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::sync::Arc;
 
+mod media;
 mod values;
 use values::{kind_of, Feature, Leaf, Scratch};
 
@@ -54,6 +57,9 @@ struct Source {
     casts: Casts,
     /// A MAP column: a feature `NAME/KEY` per entry of a row.
     keyed: bool,
+    /// A media struct's `bytes` field, filled from the file its `path`
+    /// field (this index) names where null (`--read-paths`, this root).
+    fill: Option<(usize, Arc<PathBuf>)>,
 }
 
 /// How values without one obvious feature value are written.
@@ -80,6 +86,8 @@ pub struct Layout {
     /// Which of the selection's renames found their feature (by index).
     pub renamed: Vec<usize>,
     casts: Casts,
+    /// `--read-paths`: media rows are filled, so none is path-only.
+    fills: bool,
 }
 
 /// A `{bytes: binary, path: string}` struct column (Hugging Face's `Image`
@@ -106,6 +114,9 @@ pub struct Selection<'a> {
     pub rename: &'a [(String, String)],
     /// `--decimal`, `--null-in-list`.
     pub casts: Casts,
+    /// `--read-paths DIR` (canonical): a media struct's missing bytes read
+    /// from the file its path names, under DIR.
+    pub read_paths: Option<&'a std::path::Path>,
 }
 
 /// Of the rows of a batch, those with a media column's `path` but no
@@ -136,10 +147,21 @@ impl Layout {
             media: Vec::new(),
             renamed: Vec::new(),
             casts: selection.casts,
+            fills: selection.read_paths.is_some(),
         };
         let keep = |name: &str| selection.keep.is_none_or(|keep| keep(name));
         for (i, field) in schema.fields().iter().enumerate() {
             layout.walk(field, vec![i], field.name().clone(), &keep)?;
+        }
+        if let Some(root) = selection.read_paths {
+            let root = Arc::new(root.to_path_buf());
+            for m in &layout.media {
+                let mut bytes = m.path.clone();
+                bytes.push(m.bytes_field);
+                if let Some(s) = layout.sources.iter_mut().find(|s| s.path == bytes) {
+                    s.fill = Some((m.path_field, root.clone()));
+                }
+            }
         }
         for s in &mut layout.sources {
             if let Some(k) = selection.rename.iter().position(|(old, _)| *old == s.name) {
@@ -253,6 +275,7 @@ impl Layout {
             as_float: false,
             casts: self.casts,
             keyed: matches!(ty, DataType::Map(..)),
+            fill: None,
         });
         Ok(())
     }
@@ -262,6 +285,9 @@ impl Layout {
     /// that has any.
     pub fn path_only(&self, batch: &RecordBatch) -> PathOnly {
         let mut found = Vec::new();
+        if self.fills {
+            return found;
+        }
         for m in &self.media {
             let mut array: &ArrayRef = batch.column(m.path[0]);
             let mut present = array.logical_nulls();
@@ -328,6 +354,22 @@ impl Layout {
                 continue;
             }
             match &b.values {
+                Values::Filled(bytes, path, root) => {
+                    let null = |l: &Leaf<'_>| l.nulls.as_ref().is_some_and(|n| n.is_null(row));
+                    s.feature.clear();
+                    if !null(bytes) {
+                        bytes.one(row, &mut s.feature).map_err(|e| in_column(&source.name, e))?;
+                    } else if !null(path) {
+                        let mut named = Feature::default();
+                        path.one(row, &mut named).map_err(|e| in_column(&source.name, e))?;
+                        let data = media::read_under(root, &named.bytes[0]).map_err(|e| in_column(&source.name, e))?;
+                        s.feature.kind = Some(Kind::Bytes);
+                        s.feature.bytes.push(std::borrow::Cow::Owned(data));
+                    } else {
+                        continue;
+                    }
+                    put_entry(&mut s.context, &source.name, &s.feature, &mut s.packed);
+                }
                 Values::Keyed(map, key, get) => {
                     let (a, z) = map.range(row);
                     let mut names: Vec<String> = Vec::with_capacity(z - a);
@@ -499,6 +541,9 @@ enum Values<'a> {
     /// A MAP column: each row's entries, the key of an entry (as text) and
     /// the values.
     Keyed(List<'a>, Box<dyn Fn(usize) -> Result<String, String> + 'a>, Leaf<'a>),
+    /// A media struct's bytes, else the file its path names: the bytes,
+    /// the path, the root.
+    Filled(Leaf<'a>, Leaf<'a>, &'a std::path::Path),
     List(List<'a>, Leaf<'a>),
     Steps(List<'a>, List<'a>, Leaf<'a>),
 }
@@ -511,7 +556,10 @@ struct Bound<'a> {
 }
 
 impl<'a> Bound<'a> {
-    fn new(batch: &'a RecordBatch, s: &Source) -> Result<Bound<'a>, String> {
+    fn new(batch: &'a RecordBatch, s: &'a Source) -> Result<Bound<'a>, String> {
+        if let Some((path_field, root)) = &s.fill {
+            return Bound::filled(batch, s, *path_field, root);
+        }
         let mut array: &'a ArrayRef = batch.column(s.path[0]);
         let mut absent = array.logical_nulls();
         for &j in &s.path[1..] {
@@ -535,6 +583,30 @@ impl<'a> Bound<'a> {
             }
         };
         Ok(Bound { absent, values })
+    }
+
+    /// A media struct's bytes field with `--read-paths`: absent only
+    /// where the struct is; the path field read where the bytes are null.
+    fn filled(
+        batch: &'a RecordBatch,
+        s: &Source,
+        path_field: usize,
+        root: &'a std::path::Path,
+    ) -> Result<Bound<'a>, String> {
+        let (last, up) = s.path.split_last().expect("a struct field's path");
+        let mut array: &'a ArrayRef = batch.column(up[0]);
+        let mut absent = array.logical_nulls();
+        for &j in &up[1..] {
+            array = array.as_struct().column(j);
+            absent = NullBuffer::union(absent.as_ref(), array.logical_nulls().as_ref());
+        }
+        let fields = array.as_struct();
+        let bytes = Leaf::new(fields.column(*last).as_ref(), false, s.casts)?;
+        let path = Leaf::new(fields.column(path_field).as_ref(), false, s.casts)?;
+        Ok(Bound {
+            absent,
+            values: Values::Filled(bytes, path, root),
+        })
     }
 
     fn present(&self, row: usize) -> bool {

@@ -255,7 +255,8 @@ fn path_only_warning(column: &str, rows: u64, file: &str) -> String {
         "column {shown}: {rows} row(s) (first in {file}) hold a path ({shown}/path) but no bytes: \
          their records have no {shown}/bytes, only the name of a file on the machine that wrote them \
          (a Hugging Face dataset of local files saved with to_parquet?); embed the files in the \
-         dataset before saving it (as push_to_hub does), or convert where the paths resolve"
+         dataset before saving it (as push_to_hub does), or read the files with --read-paths DIR where \
+         the paths resolve"
     )
 }
 
