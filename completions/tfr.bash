@@ -1983,7 +1983,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__to__subcmd__parquet)
-            opts="-o -t -j -q -h -V --compression --max-record-size --part --output --type --schema --features --exclude --where --strict --max-aux-size --shards --rows-per-file --output-compression --row-group-size --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -t -n -j -q -h -V --compression --max-record-size --part --output --type --schema --features --exclude --where --strict --max-aux-size --skip --limit --sample --seed --shards --rows-per-file --output-compression --row-group-size --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2034,6 +2034,26 @@ _tfr() {
                     return 0
                     ;;
                 --max-aux-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --skip)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sample)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --seed)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

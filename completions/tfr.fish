@@ -583,6 +583,10 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l features -d 'Only
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l where -d 'Only the records whose features match EXPR (\'label == 1 && country == "US"\', \'has(image/encoded)\'; the language: `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l max-aux-size -d 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l skip -d 'Skip the first N records of the inputs taken together (on plain files they are hopped over header by header, as `count` does)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -s n -l limit -d 'Stop after N records (over the inputs taken together)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l sample -d 'A uniform random sample of N records of the inputs taken together (reservoir sampling: one pass, holding N records), in input order' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l seed -d 'Seed for --sample (the same seed picks the same records; default: a new sample each run)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l shards -d 'N files, balanced by rows (their counts differ by at most one)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l rows-per-file -d 'Files of at most N rows each (the last may hold fewer)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l output-compression -d 'Compression of the column data: zstd (level 1), snappy (pyarrow\'s default), or none' -r -f -a "zstd\t''

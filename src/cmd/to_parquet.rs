@@ -7,7 +7,7 @@
 //! 1,048,576 rows. Memory: the row group being encoded, plus the reader's
 //! window of batches. Files appear together at the end, or none.
 
-use crate::args::{ColumnArgs, InputArgs, JobsArg};
+use crate::args::{ColumnArgs, InputArgs, JobsArg, RangeArgs};
 use crate::columnar::build::Convert;
 use crate::exit::Exit;
 use crate::formats::columnar_out::{write_parquet, ParquetOptions, Planned};
@@ -29,6 +29,9 @@ pub(crate) struct ToParquetArgs {
 
     #[command(flatten)]
     pub(crate) columns: ColumnArgs,
+
+    #[command(flatten)]
+    pub(crate) range: RangeArgs,
 
     /// N files, balanced by rows (their counts differ by at most one).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "rows_per_file")]
@@ -75,12 +78,20 @@ pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Exit> {
             ParquetCompression::None => parquet::basic::Compression::UNCOMPRESSED,
         },
         row_group_size: args.row_group_size,
+        range: Default::default(),
+        sample: None,
     };
     crate::io::same_file::refuse_input_as_output(&inputs, &aux, &args.output, "-o")?;
     if args.output.as_os_str() == "-" {
         bail!("-o -: a Parquet file is written to a file or an object, not to stdout (its footer points back into it); to stream, use to-arrow -o -");
     }
     let columns = args.columns.columns(&args.input, jobs)?;
+    let range = args.range.reading(&columns.open, None, jobs);
+    let opts = ParquetOptions {
+        range: range.range,
+        sample: range.sample,
+        ..opts
+    };
     let warn = |line: &str| output::error_line(format_args!("{line}"));
     // The write pass, and its warning.
     let write = |planned: &Planned, convert: Convert| -> Result<Exit> {

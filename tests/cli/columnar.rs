@@ -574,3 +574,34 @@ fn what_a_row_cannot_tell_apart_comes_back_as_the_readme_says() {
     let expected = expected.replacen("value {\n    }", "value {\n      int64_list {\n      }\n    }", 1);
     assert_eq!(after, expected, "before:\n{before}");
 }
+
+/// Issue 43, part 7: to-parquet takes `--skip`, `-n` and `--sample` as
+/// to-arrow does; `--shards` balances the rows selected.
+#[test]
+fn to_parquet_converts_a_range_or_a_sample() {
+    let dir = Dir::new();
+    let src = data("notebook.tfrecord");
+    let count = |f: &str| dir.tfr(&["count", f]).run().ok().trim().to_string();
+    dir.tfr(&["to-parquet", &src, "--skip", "10", "-n", "30", "-o", "r.parquet"])
+        .run()
+        .ok();
+    dir.tfr(&["from-parquet", "r.parquet", "-o", "r.tfrecord"]).run().ok();
+    let want = dir.tfr(&["cat", &src, "--skip", "10", "-n", "30"]).run().ok();
+    let want: Vec<&str> = want.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(printed(&dir, "r.tfrecord"), want.join("\n"));
+    dir.tfr(&["to-parquet", &src, "--sample", "25", "--seed", "7", "-o", "s.parquet"])
+        .run()
+        .ok();
+    dir.tfr(&["from-parquet", "s.parquet", "-o", "s.tfrecord"]).run().ok();
+    assert_eq!(count("s.tfrecord"), "25");
+    dir.tfr(&["to-parquet", &src, "-n", "9", "--shards", "3", "-o", "sh/n.parquet"])
+        .run()
+        .ok();
+    for k in 0..3 {
+        let shard = format!("sh/n-0000{k}-of-00003.parquet");
+        dir.tfr(&["from-parquet", &shard, "-o", &format!("{k}.tfrecord")])
+            .run()
+            .ok();
+        assert_eq!(count(&format!("{k}.tfrecord")), "3");
+    }
+}

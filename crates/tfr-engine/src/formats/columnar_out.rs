@@ -218,9 +218,21 @@ pub struct ParquetOptions<'a> {
     pub compression: parquet::basic::Compression,
     /// `--row-group-size`: a row group ends at this many bytes, encoded.
     pub row_group_size: u64,
+    /// `--skip`, `-n`: the records converted.
+    pub range: batches::Range,
+    /// `--sample N` (with its seed) instead.
+    pub sample: Option<(u64, u64)>,
 }
 
 impl ParquetOptions<'_> {
+    /// Of `records`, how many the range or the sample selects.
+    fn selected(&self, records: u64) -> u64 {
+        match self.sample {
+            Some((n, _)) => records.min(n),
+            None => (records.saturating_sub(self.range.skip)).min(self.range.limit.unwrap_or(u64::MAX)),
+        }
+    }
+
     /// Whether the rows are cut into several files (the records are
     /// counted first).
     pub fn sharded(&self) -> bool {
@@ -241,7 +253,8 @@ pub fn write_parquet(
     opts: &ParquetOptions<'_>,
     progress: Progress<'_>,
 ) -> Result<Option<String>> {
-    let split = split(opts, planned.records.filter(|_| opts.sharded()))?;
+    let selected = planned.records.map(|n| opts.selected(n));
+    let split = split(opts, selected.filter(|_| opts.sharded()))?;
     let props = WriterProperties::builder()
         .set_compression(opts.compression)
         .set_max_row_group_row_count(Some(1 << 20))
@@ -267,7 +280,8 @@ pub fn write_parquet(
     };
     // The first file is created now: an unwritable target fails before any work.
     files.open(0)?;
-    let how = columns.reading(&planned.plan, columns.jobs)?;
+    let mut how = columns.reading(&planned.plan, columns.jobs)?;
+    (how.range, how.sample) = (opts.range, opts.sample);
     let update = progress(crate::io::input::total_size(inputs));
     let sink = |rows: &Rows| files.write(rows);
     let (_, result) = batches::run(inputs, &how, pipeline::workers(columns.jobs), &convert, sink, &*update);
