@@ -131,10 +131,16 @@ def _datasource_class():
             jobs: int = 1,
             schema: Union[None, str, os.PathLike, bytes, dict] = None,
             extra_args: Sequence[str] = (),
+            text: str = "string",
+            order: str = "name",
         ):
             super().__init__()
             if part_size <= 0:
                 raise ValueError("read_tfrecords: part_size must be positive (bytes per read task)")
+            if text not in ("string", "binary"):
+                raise ValueError("read_tfrecords: text must be 'string' or 'binary' (what Ray's own reader gives)")
+            if order not in ("name", "input"):
+                raise ValueError("read_tfrecords: order must be 'name' or 'input' (the first record's)")
             self._paths = _paths(paths)
             self._select = _selection(columns, where)
             self._jobs = max(1, int(jobs))
@@ -163,7 +169,7 @@ def _datasource_class():
             if schema is not None:
                 self._bytes = 0
             self._records = sum(records)
-            self._arrow_schema = self._empty_schema()
+            self._arrow_schema = _adapted(self._empty_schema(), text, self._first_names() if order == "input" else None)
 
         def _empty_schema(self) -> pa.Schema:
             with tempfile.TemporaryDirectory(prefix="tfr-ray-") as tmp:
@@ -172,6 +178,16 @@ def _datasource_class():
                     f.write(self._schema_json)
                 stream = _run(["to-arrow", "-q", "--schema", path, "-n", "0", *self._select, *self._extra, "-o", "-", "--", *self._paths])
             return pa.ipc.open_stream(pa.BufferReader(stream)).schema
+
+        def _first_names(self) -> List[str]:
+            """The features of the first record, in its order (an
+            Example's; none for other messages)."""
+            line = _run(["head", "-q", "-n", "1", "--format", "json", *self._select, *self._extra, "--", *self._paths])
+            try:
+                first = json.loads(line or b"{}")
+            except ValueError:
+                return []
+            return [k for k in first if isinstance(first, dict)]
 
         def estimate_inmemory_data_size(self) -> Optional[int]:
             return self._bytes or None
@@ -203,7 +219,7 @@ def _datasource_class():
                     "--",
                     *self._paths,
                 ]
-                read = _reader(args, self._schema_json)
+                read = _reader(args, self._schema_json, self._arrow_schema)
                 try:
                     task = ReadTask(read, meta, schema=self._arrow_schema, per_task_row_limit=per_task_row_limit)
                 except TypeError:  # older Ray: no per-task row limit
@@ -218,8 +234,36 @@ def _datasource_class():
     return _CLASS
 
 
-def _reader(args: List[str], schema_json: bytes):
-    """A read task's body: tfr to-arrow on this node, its batches as blocks."""
+def _adapted(schema: pa.Schema, text: str, first: Optional[List[str]]) -> pa.Schema:
+    """The schema the blocks are given: text columns as binary when
+    ``text="binary"``; with the first record's names, its columns in that
+    order, then the others by name."""
+
+    def retyped(t: pa.DataType) -> pa.DataType:
+        if text != "binary":
+            return t
+        if pa.types.is_string(t):
+            return pa.binary()
+        if pa.types.is_large_string(t):
+            return pa.large_binary()
+        if pa.types.is_list(t):
+            return pa.list_(retyped(t.value_type))
+        if pa.types.is_large_list(t):
+            return pa.large_list(retyped(t.value_type))
+        if pa.types.is_fixed_size_list(t):
+            return pa.list_(retyped(t.value_type), t.list_size)
+        return t
+
+    fields = [f.with_type(retyped(f.type)) for f in schema]
+    if first:
+        rank = {name: k for k, name in enumerate(first)}
+        fields.sort(key=lambda f: (rank.get(f.name, len(rank)), f.name))
+    return pa.schema(fields, metadata=schema.metadata)
+
+
+def _reader(args: List[str], schema_json: bytes, target: pa.Schema):
+    """A read task's body: tfr to-arrow on this node, its batches as blocks
+    (of the ``target`` schema: columns ordered and text retyped)."""
 
     def read() -> Iterable[pa.Table]:
         with tempfile.TemporaryDirectory(prefix="tfr-ray-") as tmp:
@@ -237,10 +281,10 @@ def _reader(args: List[str], schema_json: bytes):
                         pending.append(batch)
                         size += batch.nbytes
                         if size >= BLOCK_BYTES:
-                            yield pa.Table.from_batches(pending, schema=stream.schema)
+                            yield _block(pending, stream.schema, target)
                             pending, size = [], 0
                     if pending:
-                        yield pa.Table.from_batches(pending, schema=stream.schema)
+                        yield _block(pending, stream.schema, target)
                 except pa.ArrowInvalid:
                     # The stream ended early: tfr's message says why.
                     if proc.wait() == 0:
@@ -259,6 +303,13 @@ def _reader(args: List[str], schema_json: bytes):
     return read
 
 
+def _block(batches: List[pa.RecordBatch], schema: pa.Schema, target: pa.Schema) -> pa.Table:
+    table = pa.Table.from_batches(batches, schema=schema)
+    if table.schema.equals(target):
+        return table
+    return table.select(target.names).cast(target)
+
+
 def read_tfrecords(
     paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
     *,
@@ -269,6 +320,8 @@ def read_tfrecords(
     schema: Union[None, str, os.PathLike, bytes, dict] = None,
     override_num_blocks: Optional[int] = None,
     ray_remote_args: Optional[Dict[str, Any]] = None,
+    text: str = "string",
+    order: str = "name",
 ):
     """A ``ray.data.Dataset`` of the records of TFRecord files, one column
     per feature, typed by one ``tfr schema`` pass (a feature with one value
@@ -287,10 +340,20 @@ def read_tfrecords(
     (a path, its bytes, or the parsed dict) instead of a pass over every
     record on the driver (for datasets too large to scan twice; then the
     number of read tasks is ``override_num_blocks`` or Ray's parallelism).
+    ``text``: ``"string"`` (bytes features that are UTF-8 text in every
+    record are string columns) or ``"binary"`` (every bytes feature is a
+    binary column, as ``ray.data.read_tfrecords`` gives them). ``order``:
+    ``"name"`` (columns sorted by name) or ``"input"`` (the first record's
+    features in the order they were written, then the others by name).
+    With ``text="binary"`` the columns and their types are those of
+    ``ray.data.read_tfrecords`` (whose column order follows Python
+    protobuf's iteration of a feature map, which is not defined).
     """
     import ray.data
 
-    source = TfrDatasource(paths, columns=columns, where=where, part_size=part_size, jobs=jobs, schema=schema)
+    source = TfrDatasource(
+        paths, columns=columns, where=where, part_size=part_size, jobs=jobs, schema=schema, text=text, order=order
+    )
     kwargs: Dict[str, Any] = {}
     if override_num_blocks is not None:
         kwargs["override_num_blocks"] = override_num_blocks
