@@ -605,3 +605,35 @@ fn to_parquet_converts_a_range_or_a_sample() {
         assert_eq!(count(&format!("{k}.tfrecord")), "3");
     }
 }
+
+/// Issue 43, part 7: a feature with exactly N values wherever it is
+/// present is a `fixed_size_list<…, N>` column (null where absent), and
+/// reads back as it was.
+#[test]
+#[ignore = "external: pyarrow (TFR_TF_PYTHON): cargo test -- --include-ignored"]
+fn a_feature_of_always_n_values_is_a_fixed_size_list() {
+    let dir = Dir::new();
+    dir.write(
+        "x.jsonl",
+        b"{\"box\":[1.0,2.0,3.0],\"id\":[1]}\n{\"box\":[4.0,5.0,6.0],\"id\":[2]}\n{\"id\":[3]}\n",
+    );
+    dir.tfr(&["from-jsonl", "x.jsonl", "-o", "x.tfrecord"]).run().ok();
+    dir.tfr(&["to-parquet", "x.tfrecord", "-o", "x.parquet"]).run().ok();
+    if !python_in(&dir, &["-c", "import pyarrow"]) {
+        skip_or_fail("no Python with pyarrow (TFR_TF_PYTHON)");
+        return;
+    }
+    let checked = python_in(
+        &dir,
+        &[
+            "-c",
+            "import pyarrow.parquet as pq, sys\n\
+             t = pq.read_table('x.parquet')\n\
+             assert str(t.schema.field('box').type) == 'fixed_size_list<item: float>[3]', t.schema\n\
+             assert t.column('box').to_pylist() == [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], None]\n",
+        ],
+    );
+    assert!(checked, "box is not a fixed_size_list<float, 3> of the values");
+    dir.tfr(&["from-parquet", "x.parquet", "-o", "back.tfrecord"]).run().ok();
+    assert_eq!(printed(&dir, "back.tfrecord"), printed(&dir, "x.tfrecord"));
+}

@@ -8,7 +8,9 @@ use crate::error::{err, Result};
 use crate::example::{self, Decoder, FeatureView, MapEntry, MapView, MessageType};
 use crate::pipeline::batches::{decode_error, Batch, Record, Work};
 use crate::pipeline::Output;
-use arrow_array::{Array, ArrayRef, BinaryArray, Float32Array, Int64Array, ListArray, RecordBatch, StringArray};
+use arrow_array::{
+    Array, ArrayRef, BinaryArray, FixedSizeListArray, Float32Array, Int64Array, ListArray, RecordBatch, StringArray,
+};
 use arrow_buffer::{Buffer, NullBufferBuilder, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{Field, SchemaRef};
 use std::collections::HashMap;
@@ -499,6 +501,16 @@ impl ColumnBuilder {
                 }
             }
             Shape::List => self.rows_at.push(offset(self.values.len())?),
+            Shape::Fixed(want) => {
+                let n = self.values.len() - before;
+                if n != want as usize {
+                    return Err(format!(
+                        "feature {} has {n} values, but its column holds {want} (the schema saw {want} values \
+                         in every record; use no --schema, or one from these records)",
+                        self.shown()
+                    ));
+                }
+            }
             Shape::Steps => {
                 return Err(format!("{} is a feature list, not a context feature", self.shown()));
             }
@@ -530,6 +542,7 @@ impl ColumnBuilder {
     fn push_null(&mut self) {
         match self.shape {
             Shape::One => self.values.push_default(),
+            Shape::Fixed(n) => (0..n).for_each(|_| self.values.push_default()),
             Shape::List => self.rows_at.push(*self.rows_at.last().unwrap_or(&0)),
             Shape::Steps => self.rows_at.push(*self.rows_at.last().unwrap_or(&0)),
         }
@@ -555,6 +568,7 @@ impl ColumnBuilder {
                 let offsets = OffsetBuffer::new(ScalarBuffer::from(rows_at));
                 Arc::new(ListArray::try_new(item, offsets, values.finish(None)?, nulls)?)
             }
+            Shape::Fixed(n) => Arc::new(FixedSizeListArray::try_new(item, n, values.finish(None)?, nulls)?),
             Shape::Steps => {
                 let inner_offsets = OffsetBuffer::new(ScalarBuffer::from(steps));
                 let inner = ListArray::try_new(item, inner_offsets, values.finish(None)?, None)?;

@@ -570,7 +570,7 @@ impl<'a> Bound<'a> {
         let values = match s.shape {
             Shape::One if s.keyed => keyed(array.as_ref(), s).ok_or_else(bad)??,
             Shape::One => Values::One(Leaf::new(array.as_ref(), s.as_float, s.casts)?),
-            Shape::List => {
+            Shape::List | Shape::Fixed(_) => {
                 let list = List::new(array.as_ref()).ok_or_else(bad)?;
                 let leaf = Leaf::new(list.child.as_ref(), s.as_float, s.casts)?;
                 Values::List(list, leaf)

@@ -9,7 +9,8 @@
 //! - int64 → `int64`, float → `float` (float32), bytes → `string` when
 //!   every value seen is UTF-8, else `binary`;
 //! - a feature with exactly one value in every record that has it is a
-//!   plain column; any other a `list<…>` column (an empty list is `[]`);
+//!   plain column; with exactly N (two or more) a `fixed_size_list<…, N>`;
+//!   any other a `list<…>` column (an empty list is `[]`);
 //! - a record without the feature: null;
 //! - SequenceExample: the context features as above, each feature list a
 //!   `list<list<…>>` column (a step per inner list);
@@ -93,9 +94,16 @@ pub enum Shape {
     One,
     /// A list of values.
     List,
+    /// The same number of values (two or more) in every record that has
+    /// the feature: `fixed_size_list<…, N>`.
+    Fixed(i32),
     /// A feature list: a list of steps, each a list of values.
     Steps,
 }
+
+/// The most values a `fixed_size_list` column is made for (more is a
+/// `list`).
+const MAX_FIXED: u64 = 1 << 16;
 
 /// Which map of the message a column's feature is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -126,6 +134,7 @@ impl Column {
         let data_type = match self.shape {
             Shape::One => item,
             Shape::List => DataType::List(Arc::new(Field::new_list_field(item, true))),
+            Shape::Fixed(n) => DataType::FixedSizeList(Arc::new(Field::new_list_field(item, true)), n),
             Shape::Steps => {
                 let inner = DataType::List(Arc::new(Field::new_list_field(item, true)));
                 DataType::List(Arc::new(Field::new_list_field(inner, true)))
@@ -240,7 +249,10 @@ impl Plan {
                 let shape = match section {
                     Section::FeatureLists => Shape::Steps,
                     Section::Features if bound("min") == Some(1) && bound("max") == Some(1) => Shape::One,
-                    Section::Features => Shape::List,
+                    Section::Features => match (bound("min"), bound("max")) {
+                        (Some(a), Some(b)) if a == b && a > 1 && a <= MAX_FIXED => Shape::Fixed(a as i32),
+                        _ => Shape::List,
+                    },
                 };
                 if let Some(other) = seen.insert(name.clone(), section) {
                     if other != section {
@@ -270,7 +282,7 @@ impl Plan {
 
     /// The metadata value: `{"version": 1, "type": "example"|"sequence",
     /// "columns": [{"name", "section": "features"|"context"|"feature_lists",
-    /// "kind": "int64"|"float"|"bytes", "shape": "one"|"list"|"steps"}]}`.
+    /// "kind": "int64"|"float"|"bytes", "shape": "one"|"list"|"fixed"|"steps"}]}`.
     pub fn metadata(&self) -> String {
         let columns: Vec<Value> = self
             .columns
@@ -284,6 +296,7 @@ impl Plan {
                 let shape = match c.shape {
                     Shape::One => "one",
                     Shape::List => "list",
+                    Shape::Fixed(_) => "fixed",
                     Shape::Steps => "steps",
                 };
                 json!({"name": c.name, "section": section, "kind": c.value.kind_name(), "shape": shape})
