@@ -607,11 +607,12 @@ fn to_parquet_converts_a_range_or_a_sample() {
 }
 
 /// Issue 43, part 7: a feature with exactly N values wherever it is
-/// present is a `fixed_size_list<…, N>` column (null where absent), and
-/// reads back as it was.
+/// present is a `fixed_size_list<…, N>` column (null where absent), a
+/// feature list of one value a step a `list<…>` of them, and both read
+/// back as they were.
 #[test]
 #[ignore = "external: pyarrow (TFR_TF_PYTHON): cargo test -- --include-ignored"]
-fn a_feature_of_always_n_values_is_a_fixed_size_list() {
+fn fixed_counts_of_values_give_fixed_size_lists_and_one_value_steps_plain_lists() {
     let dir = Dir::new();
     dir.write(
         "x.jsonl",
@@ -634,6 +635,49 @@ fn a_feature_of_always_n_values_is_a_fixed_size_list() {
         ],
     );
     assert!(checked, "box is not a fixed_size_list<float, 3> of the values");
-    dir.tfr(&["from-parquet", "x.parquet", "-o", "back.tfrecord"]).run().ok();
+    dir.tfr(&["from-parquet", "x.parquet", "-o", "back.tfrecord"])
+        .run()
+        .ok();
     assert_eq!(printed(&dir, "back.tfrecord"), printed(&dir, "x.tfrecord"));
+    // Feature lists: N values a step, list<fixed_size_list<…, N>>; one
+    // value a step (as `tfr schema` says), list<…> of the values.
+    let seq = data("sequence.tfrecord");
+    dir.tfr(&[
+        "to-parquet",
+        &seq,
+        "--features",
+        "frames,ids,x,length",
+        "-o",
+        "s.parquet",
+    ])
+    .run()
+    .ok();
+    let checked = python_in(
+        &dir,
+        &[
+            "-c",
+            "import pyarrow.parquet as pq\n\
+             s = pq.read_table('s.parquet').schema\n\
+             assert str(s.field('frames').type) == 'list<item: fixed_size_list<item: float>[3]>', s\n\
+             assert str(s.field('ids').type) == 'list<item: int64>', s\n",
+        ],
+    );
+    assert!(
+        checked,
+        "frames and ids are not list<fixed_size_list<float, 3>> and list<int64>"
+    );
+    dir.tfr(&["from-parquet", "s.parquet", "-o", "s.tfrecord"]).run().ok();
+    let want = dir
+        .tfr(&["to-jsonl", &seq, "--features", "frames,ids,x,length"])
+        .run()
+        .ok();
+    let got = dir.tfr(&["to-jsonl", "--type", "sequence", "s.tfrecord"]).run().ok();
+    // (from-parquet writes no empty context or feature_lists map.)
+    let bare = |t: &str| {
+        t.replace("\"context\":{},", "")
+            .replace(",\"feature_lists\":{}", "")
+            .replace("{\"feature_lists\":{}}", "{}")
+            .replace("{\"context\":{}}", "{}")
+    };
+    assert_eq!(got, bare(&want));
 }

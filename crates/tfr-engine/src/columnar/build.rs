@@ -3,7 +3,7 @@
 //! `to-parquet` and `to-arrow`; each batch of records becomes one
 //! [`RecordBatch`] of the [`Plan`]'s schema (its rows in record order).
 
-use super::{Plan, Section, Shape, ValueType};
+use super::{Plan, Section, Shape, Step, ValueType};
 use crate::error::{err, Result};
 use crate::example::{self, Decoder, FeatureView, MapEntry, MapView, MessageType};
 use crate::pipeline::batches::{decode_error, Batch, Record, Work};
@@ -511,7 +511,7 @@ impl ColumnBuilder {
                     ));
                 }
             }
-            Shape::Steps => {
+            Shape::Steps(_) => {
                 return Err(format!("{} is a feature list, not a context feature", self.shown()));
             }
         }
@@ -523,13 +523,28 @@ impl ColumnBuilder {
 
     /// A record's feature list: its steps.
     fn push_steps<'a>(&mut self, steps: impl Iterator<Item = FeatureView<'a>>) -> Result<(), String> {
-        if self.shape != Shape::Steps {
+        let Shape::Steps(per) = self.shape else {
             return Err(format!("{} is a context feature in the schema", self.shown()));
-        }
+        };
+        let want = match per {
+            Step::List => None,
+            Step::One => Some(1),
+            Step::Fixed(n) => Some(n as usize),
+        };
         for step in steps {
+            let before = self.values.len();
             self.values
                 .extend(&step, self.value)
                 .map_err(|e| format!("{} {e}", self.shown()))?;
+            let n = self.values.len() - before;
+            if want.is_some_and(|w| w != n) {
+                return Err(format!(
+                    "feature list {} has a step of {n} values, but its column holds {} per step (the schema \
+                     saw that many in every step; use no --schema, or one from these records)",
+                    self.shown(),
+                    want.unwrap_or_default()
+                ));
+            }
             self.steps.push(offset(self.values.len())?);
         }
         self.rows_at.push(offset(self.steps.len() - 1)?);
@@ -544,7 +559,7 @@ impl ColumnBuilder {
             Shape::One => self.values.push_default(),
             Shape::Fixed(n) => (0..n).for_each(|_| self.values.push_default()),
             Shape::List => self.rows_at.push(*self.rows_at.last().unwrap_or(&0)),
-            Shape::Steps => self.rows_at.push(*self.rows_at.last().unwrap_or(&0)),
+            Shape::Steps(_) => self.rows_at.push(*self.rows_at.last().unwrap_or(&0)),
         }
         self.nulls.append_null();
         self.rows += 1;
@@ -569,12 +584,22 @@ impl ColumnBuilder {
                 Arc::new(ListArray::try_new(item, offsets, values.finish(None)?, nulls)?)
             }
             Shape::Fixed(n) => Arc::new(FixedSizeListArray::try_new(item, n, values.finish(None)?, nulls)?),
-            Shape::Steps => {
-                let inner_offsets = OffsetBuffer::new(ScalarBuffer::from(steps));
-                let inner = ListArray::try_new(item, inner_offsets, values.finish(None)?, None)?;
+            // One value a step: the step offsets are the value offsets.
+            Shape::Steps(Step::One) => {
+                let offsets = OffsetBuffer::new(ScalarBuffer::from(rows_at));
+                Arc::new(ListArray::try_new(item, offsets, values.finish(None)?, nulls)?)
+            }
+            Shape::Steps(per) => {
+                let inner: ArrayRef = match per {
+                    Step::Fixed(n) => Arc::new(FixedSizeListArray::try_new(item, n, values.finish(None)?, None)?),
+                    _ => {
+                        let inner_offsets = OffsetBuffer::new(ScalarBuffer::from(steps));
+                        Arc::new(ListArray::try_new(item, inner_offsets, values.finish(None)?, None)?)
+                    }
+                };
                 let outer = Arc::new(Field::new_list_field(inner.data_type().clone(), true));
                 let offsets = OffsetBuffer::new(ScalarBuffer::from(rows_at));
-                Arc::new(ListArray::try_new(outer, offsets, Arc::new(inner), nulls)?)
+                Arc::new(ListArray::try_new(outer, offsets, inner, nulls)?)
             }
         })
     }

@@ -6,7 +6,7 @@
 //! The payloads are canonical, as TensorFlow and protobuf write them:
 //! packed int64 and float lists, map entries key then value.
 
-use super::{Section, Shape, METADATA_KEY};
+use super::{Section, Shape, Step, METADATA_KEY};
 use crate::error::{err, Result};
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef, RecordBatch};
@@ -140,6 +140,17 @@ impl Layout {
             .get(METADATA_KEY)
             .and_then(|m| serde_json::from_str::<serde_json::Value>(m).ok());
         let meta_sequence = meta.as_ref().and_then(|m| m.get("type")).and_then(|t| t.as_str()) == Some("sequence");
+        // The `list<…>` columns tfr wrote from feature lists of one value
+        // a step.
+        let step_values: HashSet<String> = (meta.as_ref())
+            .and_then(|m| m.get("columns"))
+            .and_then(|c| c.as_array())
+            .into_iter()
+            .flatten()
+            .filter(|c| c.get("section").and_then(|v| v.as_str()) == Some("feature_lists"))
+            .filter(|c| c.get("shape").and_then(|v| v.as_str()) == Some("step_values"))
+            .filter_map(|c| c.get("name").and_then(|v| v.as_str()).map(str::to_string))
+            .collect();
         let mut layout = Layout {
             sequence: meta_sequence,
             sources: Vec::new(),
@@ -152,6 +163,16 @@ impl Layout {
         let keep = |name: &str| selection.keep.is_none_or(|keep| keep(name));
         for (i, field) in schema.fields().iter().enumerate() {
             layout.walk(field, vec![i], field.name().clone(), &keep)?;
+            if step_values.contains(field.name()) {
+                if let Some(s) = layout
+                    .sources
+                    .last_mut()
+                    .filter(|s| s.path == [i] && s.shape == Shape::List)
+                {
+                    s.shape = Shape::Steps(Step::One);
+                    s.section = Section::FeatureLists;
+                }
+            }
         }
         if let Some(root) = selection.read_paths {
             let root = Arc::new(root.to_path_buf());
@@ -169,7 +190,7 @@ impl Layout {
                 layout.renamed.push(k);
             }
         }
-        if layout.sources.iter().any(|s| s.shape == Shape::Steps) {
+        if layout.sources.iter().any(|s| matches!(s.shape, Shape::Steps(_))) {
             layout.sequence = true;
         }
         let mut names = HashSet::new();
@@ -236,7 +257,7 @@ impl Layout {
             },
             _ => match list_item(ty) {
                 Some(item) => match list_item(item.data_type()) {
-                    Some(inner) => (Shape::Steps, inner.data_type()),
+                    Some(inner) => (Shape::Steps(Step::List), inner.data_type()),
                     None => (Shape::List, item.data_type()),
                 },
                 None => (Shape::One, ty),
@@ -263,7 +284,7 @@ impl Layout {
             }
         };
         let section = match shape {
-            Shape::Steps => Section::FeatureLists,
+            Shape::Steps(_) => Section::FeatureLists,
             _ => Section::Features,
         };
         self.sources.push(Source {
@@ -405,11 +426,16 @@ impl Layout {
                     s.steps.clear();
                     let (a, z) = outer.range(row);
                     for step in a..z {
-                        if inner.is_null(step) {
+                        // Without inner lists, each value is a step.
+                        let null = match inner {
+                            Some(inner) => inner.is_null(step),
+                            None => get.nulls.as_ref().is_some_and(|n| n.is_null(step)),
+                        };
+                        if null {
                             return Err(in_column(&source.name, "a null step inside a list".into()));
                         }
                         s.feature.clear();
-                        let (b, y) = inner.range(step);
+                        let (b, y) = inner.as_ref().map_or((step, step + 1), |inner| inner.range(step));
                         get.many(b, y, &mut s.feature).map_err(|e| in_column(&source.name, e))?;
                         let len = feature_len(&s.feature, &mut s.packed);
                         out_tag_len(&mut s.steps, 0x0a, len);
@@ -545,7 +571,9 @@ enum Values<'a> {
     /// the path, the root.
     Filled(Leaf<'a>, Leaf<'a>, &'a std::path::Path),
     List(List<'a>, Leaf<'a>),
-    Steps(List<'a>, List<'a>, Leaf<'a>),
+    /// A feature list: its steps, each step's values (`None`: one value a
+    /// step, the steps' own), the values.
+    Steps(List<'a>, Option<List<'a>>, Leaf<'a>),
 }
 
 /// A source's arrays in one record batch.
@@ -575,11 +603,16 @@ impl<'a> Bound<'a> {
                 let leaf = Leaf::new(list.child.as_ref(), s.as_float, s.casts)?;
                 Values::List(list, leaf)
             }
-            Shape::Steps => {
+            Shape::Steps(Step::One) => {
+                let outer = List::new(array.as_ref()).ok_or_else(bad)?;
+                let leaf = Leaf::new(outer.child.as_ref(), s.as_float, s.casts)?;
+                Values::Steps(outer, None, leaf)
+            }
+            Shape::Steps(_) => {
                 let outer = List::new(array.as_ref()).ok_or_else(bad)?;
                 let inner = List::new(outer.child.as_ref()).ok_or_else(bad)?;
                 let leaf = Leaf::new(inner.child.as_ref(), s.as_float, s.casts)?;
-                Values::Steps(outer, inner, leaf)
+                Values::Steps(outer, Some(inner), leaf)
             }
         };
         Ok(Bound { absent, values })

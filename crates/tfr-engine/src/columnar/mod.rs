@@ -13,7 +13,9 @@
 //!   any other a `list<…>` column (an empty list is `[]`);
 //! - a record without the feature: null;
 //! - SequenceExample: the context features as above, each feature list a
-//!   `list<list<…>>` column (a step per inner list);
+//!   `list<list<…>>` column (a step per inner list; `list<fixed_size_list<…,
+//!   N>>` when every step holds N values, and `list<…>` of the values when
+//!   every step holds one, which the metadata marks);
 //! - a feature whose kind differs between records cannot be one column:
 //!   refused, naming it (`--exclude` leaves it out); one that never holds
 //!   a kind (`Feature {}` only) has no type: left out with a warning.
@@ -97,8 +99,20 @@ pub enum Shape {
     /// The same number of values (two or more) in every record that has
     /// the feature: `fixed_size_list<…, N>`.
     Fixed(i32),
-    /// A feature list: a list of steps, each a list of values.
-    Steps,
+    /// A feature list: a list of steps, each as [`Step`] says.
+    Steps(Step),
+}
+
+/// The values of a feature list's step, as a column holds them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A list: `list<list<…>>`.
+    List,
+    /// One value in every step: `list<…>` (the metadata says it is a
+    /// feature list).
+    One,
+    /// N values (two or more) in every step: `list<fixed_size_list<…, N>>`.
+    Fixed(i32),
 }
 
 /// The most values a `fixed_size_list` column is made for (more is a
@@ -135,8 +149,13 @@ impl Column {
             Shape::One => item,
             Shape::List => DataType::List(Arc::new(Field::new_list_field(item, true))),
             Shape::Fixed(n) => DataType::FixedSizeList(Arc::new(Field::new_list_field(item, true)), n),
-            Shape::Steps => {
-                let inner = DataType::List(Arc::new(Field::new_list_field(item, true)));
+            Shape::Steps(Step::One) => DataType::List(Arc::new(Field::new_list_field(item, true))),
+            Shape::Steps(step) => {
+                let field = Arc::new(Field::new_list_field(item, true));
+                let inner = match step {
+                    Step::Fixed(n) => DataType::FixedSizeList(field, n),
+                    _ => DataType::List(field),
+                };
                 DataType::List(Arc::new(Field::new_list_field(inner, true)))
             }
         };
@@ -246,11 +265,19 @@ impl Plan {
                 };
                 let values = info.get("values");
                 let bound = |k: &str| values.and_then(|v| v.get(k)).and_then(Value::as_u64);
+                let fixed = match (bound("min"), bound("max")) {
+                    (Some(a), Some(b)) if a == b && a <= MAX_FIXED => Some(a),
+                    _ => None,
+                };
                 let shape = match section {
-                    Section::FeatureLists => Shape::Steps,
+                    Section::FeatureLists => Shape::Steps(match fixed {
+                        Some(1) => Step::One,
+                        Some(n) if n > 1 => Step::Fixed(n as i32),
+                        _ => Step::List,
+                    }),
                     Section::Features if bound("min") == Some(1) && bound("max") == Some(1) => Shape::One,
-                    Section::Features => match (bound("min"), bound("max")) {
-                        (Some(a), Some(b)) if a == b && a > 1 && a <= MAX_FIXED => Shape::Fixed(a as i32),
+                    Section::Features => match fixed {
+                        Some(n) if n > 1 => Shape::Fixed(n as i32),
                         _ => Shape::List,
                     },
                 };
@@ -282,7 +309,9 @@ impl Plan {
 
     /// The metadata value: `{"version": 1, "type": "example"|"sequence",
     /// "columns": [{"name", "section": "features"|"context"|"feature_lists",
-    /// "kind": "int64"|"float"|"bytes", "shape": "one"|"list"|"fixed"|"steps"}]}`.
+    /// "kind": "int64"|"float"|"bytes", "shape": "one"|"list"|"fixed"|"steps"|"fixed_steps"|"step_values"}]}`;
+    /// a `step_values` column is a `list<…>` of a feature list's steps,
+    /// one value each.
     pub fn metadata(&self) -> String {
         let columns: Vec<Value> = self
             .columns
@@ -297,7 +326,9 @@ impl Plan {
                     Shape::One => "one",
                     Shape::List => "list",
                     Shape::Fixed(_) => "fixed",
-                    Shape::Steps => "steps",
+                    Shape::Steps(Step::List) => "steps",
+                    Shape::Steps(Step::One) => "step_values",
+                    Shape::Steps(Step::Fixed(_)) => "fixed_steps",
                 };
                 json!({"name": c.name, "section": section, "kind": c.value.kind_name(), "shape": shape})
             })
