@@ -51,11 +51,11 @@ fn feature_lists_are_lists_of_lists_and_collide_with_context() {
         "feature_lists": {"frames": {"kind": "float", "values": {"min": 3, "max": 3}}}}))
     .unwrap();
     assert!(p.sequence);
-    assert_eq!(plan_column(&p, "frames").unwrap().shape, Shape::Steps);
+    assert_eq!(plan_column(&p, "frames").unwrap().shape, Shape::Steps(Step::Fixed(3)));
     let schema = p.schema();
     assert_eq!(
         schema.field_with_name("frames").unwrap().data_type().to_string(),
-        "List(List(Float32))"
+        "List(FixedSizeList(3 x Float32))"
     );
     assert!(schema
         .metadata()
@@ -102,10 +102,11 @@ fn rows_encode_canonically_and_nulls_are_absent() {
 
 #[test]
 fn unsupported_types_name_the_column_and_structs_flatten() {
-    let schema = Schema::new(vec![Field::new("price", DataType::Decimal128(10, 2), true)]);
+    let span = DataType::Interval(arrow_schema::IntervalUnit::DayTime);
+    let schema = Schema::new(vec![Field::new("span", span, true)]);
     let e = Layout::new(&schema).unwrap_err();
     assert!(
-        e.starts_with("column price: Decimal128(10, 2) has no TFRecord feature kind"),
+        e.starts_with("column span: Interval(DayTime) has no TFRecord feature kind"),
         "{e}"
     );
     let image = DataType::Struct(
