@@ -2,7 +2,9 @@
 //! checkout (pyproject.toml), pip installs it into a fresh virtualenv, and
 //! the `tfr` it puts on that environment's PATH runs; `tfr_cli` imports and
 //! finds it. Needs maturin (`.ci/run` installs it into target/venv-tf) and
-//! Python's venv module.
+//! Python's venv module. The wheel users get (issue 43) is manylinux2014,
+//! linked by zig against glibc 2.17: it needs the `ziglang` package beside
+//! maturin too.
 
 use crate::util::*;
 use std::path::{Path, PathBuf};
@@ -39,35 +41,30 @@ fn run(cmd: &mut Command) -> String {
     text(&out.stdout)
 }
 
-#[test]
-#[ignore = "external: maturin: cargo test -- --include-ignored"]
-fn the_wheel_installs_tfr_into_a_fresh_venv() {
-    let Some(maturin) = maturin() else {
-        skip_or_fail("maturin is not installed (pip install maturin, or set TFR_MATURIN)");
-        return;
-    };
-    let python = python3().filter(|python| {
+/// python3 with the venv module (the tests install the wheel into a
+/// fresh venv).
+fn venv_python() -> Option<PathBuf> {
+    python3().filter(|python| {
         Command::new(python)
             .args(["-c", "import venv, ensurepip"])
             .output()
             .is_ok_and(|o| o.status.success())
-    });
-    let Some(python) = python else {
-        skip_or_fail("python3 with the venv module is not installed");
-        return;
-    };
+    })
+}
+
+/// Builds the wheel with the quick `wheel-test` profile (Cargo.toml) and
+/// `args` into `dir`/wheels: its path. Its files are stored rather than
+/// deflated where this maturin can (deflating the 60 MB binary, and
+/// inflating it again, took 1.5 s of CPU).
+fn build_wheel(maturin: &Path, dir: &Dir, args: &[&str], env: &[(&str, &Path)]) -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = Dir::new();
-    // A quick unoptimised build (Cargo.toml's `wheel-test` profile), its
-    // files stored rather than deflated where this maturin can (deflating
-    // the 60 MB binary, and inflating it again, took 1.5 s of CPU): what
-    // is checked is the packaging; `maturin build --release` makes the
-    // wheel users get.
-    let mut build = Command::new(&maturin);
+    let mut build = Command::new(maturin);
     build
         .current_dir(root)
-        .args(["build", "--quiet", "--profile", "wheel-test"]);
-    if run(Command::new(&maturin).args(["build", "--help"])).contains("--compression-method") {
+        .args(["build", "--quiet", "--profile", "wheel-test"])
+        .args(args)
+        .envs(env.iter().copied());
+    if run(Command::new(maturin).args(["build", "--help"])).contains("--compression-method") {
         build.args(["--compression-method", "stored"]);
     }
     run(build.arg("--out").arg(dir.path("wheels")));
@@ -78,21 +75,24 @@ fn the_wheel_installs_tfr_into_a_fresh_venv() {
     assert_eq!(wheels.len(), 1, "{wheels:?}");
     let name = wheels[0].file_name().unwrap().to_string_lossy().into_owned();
     assert!(name.starts_with("tfr_cli-") && name.ends_with(".whl"), "{name}");
-    // pip installs the wheel into a fresh venv: the pip beside maturin
-    // (`pip --python`, pip 22.3 and later) where there is one, which
-    // spares the venv its own copy of pip (ensurepip: 3.5 s of CPU), else
-    // the venv's own.
-    let venv = dir.path("venv");
+    wheels[0].clone()
+}
+
+/// Installs `wheel` into a fresh venv `venv` made by `python`: the pip
+/// beside maturin (`pip --python`, pip 22.3 and later) where there is
+/// one, which spares the venv its own copy of pip (ensurepip: 3.5 s of
+/// CPU), else the venv's own.
+fn install(maturin: &Path, python: &Path, wheel: &Path, venv: &Path) {
     let outer_pip = maturin.parent().map(|bin| bin.join("pip")).filter(|pip| pip.is_file());
     let mut install = match outer_pip {
         Some(pip) => {
-            run(Command::new(&python).args(["-m", "venv", "--without-pip"]).arg(&venv));
+            run(Command::new(python).args(["-m", "venv", "--without-pip"]).arg(venv));
             let mut install = Command::new(pip);
             install.arg("--python").arg(venv.join("bin/python"));
             install
         }
         None => {
-            run(Command::new(&python).arg("-m").arg("venv").arg(&venv));
+            run(Command::new(python).arg("-m").arg("venv").arg(venv));
             Command::new(venv.join("bin/pip"))
         }
     };
@@ -104,7 +104,28 @@ fn the_wheel_installs_tfr_into_a_fresh_venv() {
             "--no-deps",
             "--disable-pip-version-check",
         ])
-        .arg(&wheels[0]));
+        .arg(wheel));
+}
+
+#[test]
+#[ignore = "external: maturin: cargo test -- --include-ignored"]
+fn the_wheel_installs_tfr_into_a_fresh_venv() {
+    let Some(maturin) = maturin() else {
+        skip_or_fail("maturin is not installed (pip install maturin, or set TFR_MATURIN)");
+        return;
+    };
+    let Some(python) = venv_python() else {
+        skip_or_fail("python3 with the venv module is not installed");
+        return;
+    };
+    let dir = Dir::new();
+    // A quick unoptimised build with the host's linker and glibc, its
+    // wheel tagged for this machine alone (`linux`: pyproject.toml's
+    // manylinux2014 needs zig, the next test's): what is checked is the
+    // packaging.
+    let wheel = build_wheel(&maturin, &dir, &["--compatibility", "linux"], &[]);
+    let venv = dir.path("venv");
+    install(&maturin, &python, &wheel, &venv);
     // On the venv's PATH, as a user who activated it runs it.
     let path = format!(
         "{}:{}",
@@ -135,4 +156,131 @@ fn the_wheel_installs_tfr_into_a_fresh_venv() {
         "{found}"
     );
     assert_eq!(lines.next(), Some(env!("CARGO_PKG_VERSION")), "{found}");
+}
+
+/// The glibc symbol versions a 64-bit little-endian ELF binary needs
+/// (`GLIBC_2.17` → `[2, 17]`): the names in its version-needs section
+/// (`.gnu.version_r`), which the dynamic loader checks against the
+/// system's glibc before the program runs; what `objdump -T` shows.
+fn glibc_versions_needed(elf: &[u8]) -> Vec<Vec<u32>> {
+    assert!(
+        elf.starts_with(b"\x7fELF\x02\x01"),
+        "not a 64-bit little-endian ELF file"
+    );
+    let int = |at: usize, len: usize| elf[at..at + len].iter().rev().fold(0, |n, &b| n << 8 | usize::from(b));
+    // The section headers: e_shoff, e_shentsize, e_shnum.
+    let section = |i: usize| int(0x28, 8) + i * int(0x3a, 2);
+    let mut versions = Vec::new();
+    // SHT_GNU_verneed: sh_link names the string table, sh_info counts
+    // the entries (one a library; each a list of versions of it).
+    for header in (0..int(0x3c, 2)).map(section).filter(|&h| int(h + 4, 4) == 0x6fff_fffe) {
+        let strings = int(section(int(header + 40, 4)) + 24, 8);
+        let mut need = int(header + 24, 8);
+        for _ in 0..int(header + 44, 4) {
+            // Verneed: vn_cnt, vn_aux, vn_next; Vernaux: vna_name, vna_next.
+            let mut aux = need + int(need + 8, 4);
+            for _ in 0..int(need + 2, 2) {
+                let name = &elf[strings + int(aux + 8, 4)..];
+                let name = &name[..name.iter().position(|&b| b == 0).unwrap()];
+                let version = std::str::from_utf8(name).ok().and_then(|n| n.strip_prefix("GLIBC_"));
+                // GLIBC_PRIVATE is no number.
+                if let Some(Ok(numbers)) = version.map(|v| v.split('.').map(str::parse).collect()) {
+                    versions.push(numbers);
+                }
+                aux += int(aux + 12, 4);
+            }
+            need += int(need + 12, 4);
+        }
+    }
+    versions
+}
+
+/// The wheel users get (issue 43): linked by zig against glibc 2.17's
+/// symbols, tagged manylinux2014, so that pip installs it on Ubuntu
+/// 20.04, Debian 11, RHEL 8 and Amazon Linux 2 (glibc 2.26 to 2.31) too,
+/// not only where glibc is as new as the build machine's (a plain build
+/// here needs 2.34).
+#[test]
+#[ignore = "external: maturin and ziglang: cargo test -- --include-ignored"]
+fn the_zig_built_wheel_is_manylinux2014_and_needs_glibc_2_17_at_most() {
+    let Some(maturin) = maturin() else {
+        skip_or_fail("maturin is not installed (pip install maturin, or set TFR_MATURIN)");
+        return;
+    };
+    // maturin runs zig as `python3 -m ziglang` (cargo-zigbuild's
+    // CARGO_ZIGBUILD_PYTHON_PATH, python3 on PATH by default): the
+    // Python of maturin's venv, where `pip install maturin ziglang` puts
+    // both.
+    let beside = maturin.parent().map(|bin| bin.join("python3")).filter(|p| p.is_file());
+    let Some(zig_python) = beside.or_else(python3) else {
+        skip_or_fail("python3 is not installed");
+        return;
+    };
+    let has_zig = Command::new(&zig_python)
+        .args(["-m", "ziglang", "version"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_zig {
+        skip_or_fail(&format!(
+            "the ziglang package is not installed beside maturin ({} -m pip install ziglang)",
+            zig_python.display()
+        ));
+        return;
+    }
+    let Some(python) = venv_python() else {
+        skip_or_fail("python3 with the venv module is not installed");
+        return;
+    };
+    let dir = Dir::new();
+    // pyproject.toml's compatibility (manylinux2014), as `maturin build
+    // --release --zig` makes it; the quick profile links the same way.
+    let wheel = build_wheel(
+        &maturin,
+        &dir,
+        &["--zig"],
+        &[("CARGO_ZIGBUILD_PYTHON_PATH", zig_python.as_path())],
+    );
+    let name = wheel.file_name().unwrap().to_string_lossy().into_owned();
+    let arch = std::env::consts::ARCH;
+    assert!(
+        name.ends_with(&format!("-py3-none-manylinux2014_{arch}.manylinux_2_17_{arch}.whl")),
+        "{name}"
+    );
+    // pip on a glibc 2.31 system (Ubuntu 20.04) takes the wheels tagged
+    // manylinux_2_31 down to manylinux_2_17 (and older ones, below what
+    // Rust targets); pip's --platform takes each tag as it is (it does
+    // not add the older ones), so all are named.
+    let pip = maturin.parent().map(|bin| bin.join("pip")).filter(|pip| pip.is_file());
+    let mut dry_run = match pip {
+        Some(pip) => Command::new(pip),
+        None => {
+            let mut pip = Command::new(&python);
+            pip.args(["-m", "pip"]);
+            pip
+        }
+    };
+    dry_run.args([
+        "install",
+        "--dry-run",
+        "--quiet",
+        "--no-index",
+        "--no-deps",
+        "--only-binary=:all:",
+        "--disable-pip-version-check",
+    ]);
+    for minor in (17..=31).rev() {
+        dry_run.arg(format!("--platform=manylinux_2_{minor}_{arch}"));
+    }
+    run(dry_run.arg("--target").arg(dir.path("glibc-2.31")).arg(&wheel));
+    let venv = dir.path("venv");
+    install(&maturin, &python, &wheel, &venv);
+    let tfr = venv.join("bin/tfr");
+    let needed = glibc_versions_needed(&std::fs::read(&tfr).unwrap());
+    let newest = needed.iter().max().expect("no GLIBC_ symbol versions found");
+    let dotted = newest.iter().map(u32::to_string).collect::<Vec<_>>().join(".");
+    assert!(newest <= &vec![2, 17], "the binary needs GLIBC_{dotted}: {needed:?}");
+    let version = run(Command::new(&tfr).arg("--version"));
+    assert_eq!(version.trim(), format!("tfr {}", env!("CARGO_PKG_VERSION")));
+    let count = run(Command::new(&tfr).arg("count").arg(data("notebook.tfrecord")));
+    assert_eq!(count.trim(), "200");
 }
