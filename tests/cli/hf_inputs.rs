@@ -13,6 +13,18 @@ fn hf_python() -> std::path::PathBuf {
         .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/venv-hf/bin/python"))
 }
 
+/// The bytes of the images `image/bytes` of `file` holds, extracted.
+fn image_bytes(dir: &Dir, file: &str) -> u64 {
+    let out = format!("{file}.images");
+    dir.tfr(&["extract", file, "--feature", "image/bytes", "-o", &out])
+        .run()
+        .ok();
+    std::fs::read_dir(dir.path(&out))
+        .unwrap()
+        .map(|f| f.unwrap().metadata().unwrap().len())
+        .sum()
+}
+
 #[test]
 #[ignore = "external: Hugging Face datasets (TFR_HF_PYTHON): cargo test -- --include-ignored"]
 fn an_image_column_of_paths_only_is_said_loudly() {
@@ -56,14 +68,11 @@ fn an_image_column_of_paths_only_is_said_loudly() {
     ])
     .run()
     .ok();
-    dir.tfr(&["extract", "read.tfrecord", "--feature", "image/bytes", "-o", "read"])
-        .run()
-        .ok();
-    let total: u64 = std::fs::read_dir(dir.path("read"))
-        .unwrap()
-        .map(|f| f.unwrap().metadata().unwrap().len())
-        .sum();
-    assert_eq!(total, png_bytes, "the PNG files' bytes, read");
+    assert_eq!(
+        image_bytes(&dir, "read.tfrecord"),
+        png_bytes,
+        "the PNG files' bytes, read"
+    );
     std::fs::create_dir(dir.path("other")).unwrap();
     let e = dir
         .tfr(&[
@@ -88,12 +97,9 @@ fn an_image_column_of_paths_only_is_said_loudly() {
         .ok();
     let stats = dir.tfr(&["stats", "--format", "json", "embedded.tfrecord"]).run().ok();
     assert!(stats.contains("image/bytes"), "{stats}");
-    dir.tfr(&["extract", "embedded.tfrecord", "--feature", "image/bytes", "-o", "out"])
-        .run()
-        .ok();
-    let total: u64 = std::fs::read_dir(dir.path("out"))
-        .unwrap()
-        .map(|f| f.unwrap().metadata().unwrap().len())
-        .sum();
-    assert_eq!(total, png_bytes, "the PNG files' bytes, whole");
+    assert_eq!(
+        image_bytes(&dir, "embedded.tfrecord"),
+        png_bytes,
+        "the PNG files' bytes, whole"
+    );
 }
