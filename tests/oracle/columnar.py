@@ -113,7 +113,8 @@ def main():
             types
             == {
                 "blob": "binary",
-                "emb": "list<item: float>",
+                # Three values in every record that has it (issue 43).
+                "emb": "fixed_size_list<item: float>[3]",
                 "ids": "list<item: int64>",
                 "label": "int64",
                 "name": "string",
@@ -157,7 +158,9 @@ def main():
                 w.write(s.SerializeToString())
         tfr(binary, "to-parquet", seq, "-o", os.path.join(tmp, "seq.parquet"))
         t = pq.read_table(os.path.join(tmp, "seq.parquet"))
-        check(str(t.schema.field("frames").type) == "list<item: list<item: float>>", "feature list as list<list<float>>")
+        # Two values in every step: list<fixed_size_list<float, 2>> (issue 43).
+        frames = str(t.schema.field("frames").type)
+        check(frames == "list<item: fixed_size_list<item: float>[2]>", "feature list as list<fixed_size_list<float, 2>>: %s" % frames)
         check(
             t.column("frames").to_pylist() == [[], [[0.0, 0.5]], [[0.0, 0.5], [1.0, 1.5]], [[0.0, 0.5], [1.0, 1.5], [2.0, 2.5]]],
             "feature list steps as inner lists",
