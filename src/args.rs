@@ -745,3 +745,14 @@ pub(crate) fn parse_rename(s: &str) -> Result<(String, String), String> {
         _ => Err("write OLD=NEW, two different feature names (--rename image/bytes=image/encoded)".into()),
     }
 }
+
+/// The `--rename OLD=NEW`s, each OLD once.
+pub(crate) fn check_renames(renames: &[(String, String)]) -> anyhow::Result<()> {
+    for (k, (old, _)) in renames.iter().enumerate() {
+        if renames[..k].iter().any(|(o, _)| o == old) {
+            let shown = crate::io::input::escape_name(old.as_bytes());
+            anyhow::bail!("--rename {shown}=…: {shown} is renamed twice");
+        }
+    }
+    Ok(())
+}

@@ -12,7 +12,10 @@ pub fn command() -> clap::Command {
 /// Inspect and convert TFRecord files without TensorFlow.
 ///
 /// Inputs are paths, `-` for stdin, or nothing (stdin when piped). Quoted
-/// globs ('data/train-*') are expanded by tfr, sorted. A directory
+/// globs ('data/train-*') are expanded by tfr, sorted; brace notation as
+/// WebDataset writes shard lists ('laion-{000..009}.tar', '{train,valid}')
+/// in order, for paths and URLs (a name that exists as written is kept).
+/// A directory
 /// ('data/mnist/3.0.1/', as TFDS lays datasets out) is the TFRecord files
 /// directly in it, sorted: names holding "tfrecord", ending .tfrec or .tfr,
 /// or shards NAME-00000-of-00010 (also with .gz, .zz, .zlib, .snappy
@@ -350,9 +353,16 @@ pub(crate) enum Command {
     /// does (the key is the name up to the first '.' of its last part, the
     /// rest its extension; a sample is the run of members with one key).
     /// Each sample becomes one Example: KEY.json's object gives features
-    /// (the JSONL mapping; a SequenceExample's JSON, or any with --type
-    /// sequence, gives a SequenceExample whose context gets the members'
-    /// features), KEY.cls an int64 feature, every other member a
+    /// (the JSONL mapping; when the first sample's .json is a
+    /// SequenceExample's, or with --type sequence, every sample is a
+    /// SequenceExample whose context gets the members' features). Other
+    /// metadata is mapped: nested objects as features a/b, [] as no values
+    /// (or --schema's kind), a list of lists or other value no Example kind
+    /// holds as its JSON text (bytes; a warning per feature); integers in
+    /// a feature first seen as float are written as floats (a warning), any
+    /// other change of kind is an error naming both samples (pin kinds with
+    /// --schema; --keep-json keeps the .json whole). KEY.cls is an int64
+    /// feature, every other member a
     /// bytes feature named by its extension (jpg, txt, seg.png, ...) or,
     /// when to-wds wrote it, by its user.tfr.feature attribute. --key FEATURE
     /// keeps the key too. Tars plain or gzip/zlib-compressed (detected by
@@ -589,10 +599,12 @@ pub(crate) enum Command {
     /// struct column → one feature per field, named column/field (Hugging
     /// Face's image {bytes, path} gives image/bytes and image/path);
     /// timestamps, dates, times and durations → int64 in their unit (named
-    /// in a warning). list<list<...>> columns are feature lists: the rows
-    /// become SequenceExamples, the other columns their context. Other types
-    /// are refused, naming the column. OUT appears only when every row
-    /// converted.
+    /// in a warning); decimals → float32 (a warning; --decimal text keeps
+    /// the digits as bytes); a map → one feature per entry, column/KEY.
+    /// list<list<...>> columns are feature lists: the rows become
+    /// SequenceExamples, the other columns their context. Other types
+    /// (interval, union, a list of structs) are refused, naming the column
+    /// (--exclude it). OUT appears only when every row converted.
     ///
     /// Examples:
     ///   tfr from-parquet train.parquet -o train.tfrecord

@@ -74,6 +74,7 @@ pub(crate) fn run(args: &FromColumnsArgs, format: Format, _ctx: &Ctx) -> Result<
         Format::Parquet => crate::io::input::Looks::Parquet,
         Format::Arrow => crate::io::input::Looks::Arrow,
     };
+    crate::args::check_renames(&args.rename)?;
     let inputs = crate::io::input::expand_as(&args.files, looks)?;
     crate::io::same_file::refuse_input_as_output(&inputs, &[], &args.output, "-o")?;
     let jobs = args.jobs.get();

@@ -34,8 +34,9 @@ pub(crate) struct FromWdsArgs {
     #[command(flatten)]
     pub(crate) sharding: crate::args::ShardingArgs,
 
-    /// What each sample becomes: auto (a SequenceExample when its .json is
-    /// one, with "context" or "feature_lists", else an Example), example,
+    /// What each sample becomes: auto (SequenceExamples when the first
+    /// sample's .json is one, with "context" or "feature_lists", else
+    /// Examples: one type in the output), example,
     /// sequence (the members' features go to the context; `{}` is then an
     /// empty SequenceExample).
     #[arg(long = "type", short = 't', value_enum, default_value_t = PayloadType::Auto, value_name = "TYPE")]
@@ -79,6 +80,7 @@ pub(crate) fn run(args: &FromWdsArgs, ctx: &Ctx) -> Result<Exit> {
     if let Some(t @ (MessageType::Raw | MessageType::Elwc)) = forced {
         bail!("--type {}: from-wds writes Examples and SequenceExamples", t.name());
     }
+    crate::args::check_renames(&args.rename)?;
     let inputs = expand_as(&args.files, Looks::Tar)?;
     let aux: Vec<&std::path::Path> = args.schema.iter().map(|p| p.as_path()).collect();
     crate::io::same_file::refuse_input_as_output(&inputs, &aux, &args.output, "-o")?;

@@ -231,4 +231,22 @@ fn duckdb_decimals_maps_and_nulls_in_lists_convert_as_tensorflow_reads_them() {
     let spec = dir.tfr(&["schema", "-f", "tf", "y.tfrecord"]).run().ok();
     dir.write("spec.py", spec.as_bytes());
     assert!(oracle_check(&dir, "duckdb_casts.py", "check-text").contains("20 rows agree"));
+    // A map entry may not give a feature a column gives (TensorFlow would
+    // keep one of the two).
+    let made = python_in(
+        &dir,
+        &[
+            "-c",
+            "import duckdb; duckdb.sql(\"COPY (SELECT MAP {'a': 1} AS m, 5 AS \\\"m/a\\\") TO 'clash.parquet' (FORMAT PARQUET)\")",
+        ],
+    );
+    assert!(made, "duckdb wrote clash.parquet");
+    let e = dir
+        .tfr(&["from-parquet", "clash.parquet", "-o", "c.tfrecord"])
+        .run()
+        .fails(2);
+    assert!(
+        e.contains("column m: an entry gives the feature m/a, which a column gives too"),
+        "{e}"
+    );
 }

@@ -215,3 +215,40 @@ fn rename_makes_jpg_and_png_members_one_feature() {
         .fails(2);
     assert!(e.contains("two different feature names"), "{e}");
 }
+
+/// Review: one message type per output (the first sample's), two keys
+/// giving one name, and a rename given twice are refused or settled.
+#[test]
+fn one_message_type_and_one_name_per_feature() {
+    let dir = Dir::new();
+    let seq: &[u8] = br#"{"context": {"q": 2}, "feature_lists": {"a": [[1]]}}"#;
+    dir.write("mix.tar", &tar_of(&[("a.json", br#"{"q": 1}"#), ("b.json", seq)]));
+    // The first sample is an Example: so is the second (its keys mapped).
+    let e = warnings(dir.tfr(&["from-wds", "mix.tar", "-o", "x.tfrecord"]));
+    assert!(e.contains(".json feature 'feature_lists/a'"), "{e}");
+    assert_eq!(
+        lines(&dir, "x.tfrecord"),
+        [r#"{"q":[1]}"#, r#"{"context/q":[2],"feature_lists/a":["[[1]]"]}"#]
+    );
+    dir.write("seq.tar", &tar_of(&[("b.json", seq), ("c.json", br#"{"q": 3}"#)]));
+    let e = dir.tfr(&["from-wds", "seq.tar", "-o", "y.tfrecord"]).run().fails(2);
+    assert!(
+        e.contains("seq.tar: sample 'c': c.json: column 2: unknown key q"),
+        "{e}"
+    );
+    dir.write("col.tar", &tar_of(&[("a.json", br#"{"a/b": 1, "a": {"b": 2}}"#)]));
+    let e = dir.tfr(&["from-wds", "col.tar", "-o", "z.tfrecord"]).run().fails(2);
+    assert!(e.contains("two keys give the feature 'a/b'"), "{e}");
+    let twice = [
+        "from-wds",
+        "mix.tar",
+        "--rename",
+        "q=r",
+        "--rename",
+        "q=s",
+        "-o",
+        "w.tfrecord",
+    ];
+    let e = dir.tfr(&twice).run().fails(2);
+    assert!(e.contains("--rename q=…: q is renamed twice"), "{e}");
+}

@@ -9,6 +9,12 @@
 /// `{0..999999999}` is refused, not expanded into memory).
 pub const MAX_NAMES: usize = 100_000;
 
+/// The bytes of all the names one argument expands into, at the most.
+const MAX_BYTES: usize = 16 << 20;
+
+/// Groups expanded one inside or after another in one name, at the most
+/// (each is a level of recursion).
+const MAX_GROUPS: usize = 256;
 /// The names `name` expands into (itself when it has no braces), or an
 /// error when they would be more than [`MAX_NAMES`].
 pub fn expand(name: &[u8]) -> Result<Vec<Vec<u8>>, String> {
@@ -17,13 +23,17 @@ pub fn expand(name: &[u8]) -> Result<Vec<Vec<u8>>, String> {
         out.push(name.to_vec());
         return Ok(out);
     }
-    expand_into(name, 0, &mut out)?;
+    let mut bytes = 0;
+    expand_into(name, 0, 0, &mut out, &mut bytes)?;
     Ok(out)
 }
 
 /// Expands the first group at or after `from` in `s`, and so on
 /// recursively, appending the results to `out`.
-fn expand_into(s: &[u8], from: usize, out: &mut Vec<Vec<u8>>) -> Result<(), String> {
+fn expand_into(s: &[u8], from: usize, depth: usize, out: &mut Vec<Vec<u8>>, bytes: &mut usize) -> Result<(), String> {
+    if depth > MAX_GROUPS {
+        return Err(format!("has more than {MAX_GROUPS} brace groups in a row or nested"));
+    }
     let mut i = from;
     while i < s.len() {
         if s[i] == b'{' {
@@ -37,7 +47,7 @@ fn expand_into(s: &[u8], from: usize, out: &mut Vec<Vec<u8>>) -> Result<(), Stri
                     next.extend_from_slice(&alt);
                     next.extend_from_slice(&s[close + 1..]);
                     // The alternative may hold groups of its own.
-                    expand_into(&next, i, out)?;
+                    expand_into(&next, i, depth + 1, out, bytes)?;
                 }
                 return Ok(());
             }
@@ -46,6 +56,10 @@ fn expand_into(s: &[u8], from: usize, out: &mut Vec<Vec<u8>>) -> Result<(), Stri
     }
     if out.len() >= MAX_NAMES {
         return Err(format!("expands into more than {MAX_NAMES} names"));
+    }
+    *bytes += s.len();
+    if *bytes > MAX_BYTES {
+        return Err(format!("expands into names of more than {} MiB", MAX_BYTES >> 20));
     }
     out.push(s.to_vec());
     Ok(())
@@ -109,6 +123,13 @@ fn range(inner: &[u8]) -> Result<Option<Vec<Vec<u8>>>, String> {
         None => 1,
     };
     let (a, b) = (ends[0], ends[1]);
+    let number = |s: &str| {
+        let digits = s.strip_prefix('-').unwrap_or(s);
+        !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit())
+    };
+    if number(a) && number(b) && (a.parse::<i64>().is_err() || b.parse::<i64>().is_err()) {
+        return Err(format!("{{{text}}}: a range end beyond 64-bit integers"));
+    }
     if let (Ok(x), Ok(y)) = (a.parse::<i64>(), b.parse::<i64>()) {
         let padded = |s: &str| s.trim_start_matches('-').len() > 1 && s.trim_start_matches('-').starts_with('0');
         let width = if padded(a) || padded(b) {
@@ -135,7 +156,12 @@ fn range(inner: &[u8]) -> Result<Option<Vec<Vec<u8>>>, String> {
         return Ok(Some(names));
     }
     let letter = |s: &str| (s.len() == 1 && s.as_bytes()[0].is_ascii_alphabetic()).then(|| s.as_bytes()[0]);
+    // Letters of one case (from Z to a lie `[`, `\`, ...).
+    let same_case = |x: u8, y: u8| x.is_ascii_lowercase() == y.is_ascii_lowercase();
     if let (Some(x), Some(y)) = (letter(a), letter(b)) {
+        if !same_case(x, y) {
+            return Ok(None);
+        }
         let (lo, hi) = (x.min(y), x.max(y));
         let mut names: Vec<Vec<u8>> = (lo..=hi).step_by(step as usize).map(|c| vec![c]).collect();
         if y < x {
@@ -194,5 +220,11 @@ mod tests {
         let many = "{0,1}".repeat(20);
         assert!(expand(many.as_bytes()).unwrap_err().contains("more than 100000"));
         assert_eq!(expand(b"{-2..2}").unwrap().len(), 5);
+        let deep = format!("{}b{}", "{a,".repeat(15_000), "}".repeat(15_000));
+        assert!(expand(deep.as_bytes()).unwrap_err().contains("brace groups"));
+        let long = format!("{}{{0..99999}}", "A".repeat(20_000));
+        assert!(expand(long.as_bytes()).unwrap_err().contains("MiB"));
+        assert!(expand(b"{0..99999999999999999999}").unwrap_err().contains("64-bit"));
+        assert_eq!(expand(b"{Z..a}").unwrap(), [b"{Z..a}".to_vec()]);
     }
 }

@@ -88,6 +88,9 @@ pub struct Layout {
     casts: Casts,
     /// `--read-paths`: media rows are filled, so none is path-only.
     fills: bool,
+    /// The names of the features that are not a MAP's (a MAP entry may
+    /// not give one of them).
+    fixed_names: HashSet<String>,
 }
 
 /// A `{bytes: binary, path: string}` struct column (Hugging Face's `Image`
@@ -159,6 +162,7 @@ impl Layout {
             renamed: Vec::new(),
             casts: selection.casts,
             fills: selection.read_paths.is_some(),
+            fixed_names: HashSet::new(),
         };
         let keep = |name: &str| selection.keep.is_none_or(|keep| keep(name));
         for (i, field) in schema.fields().iter().enumerate() {
@@ -193,6 +197,10 @@ impl Layout {
         if layout.sources.iter().any(|s| matches!(s.shape, Shape::Steps(_))) {
             layout.sequence = true;
         }
+        layout.fixed_names = (layout.sources.iter())
+            .filter(|s| !s.keyed && s.section == Section::Features)
+            .map(|s| s.name.clone())
+            .collect();
         let mut names = HashSet::new();
         for s in &layout.sources {
             if !names.insert((s.section == Section::FeatureLists, s.name.as_str())) {
@@ -330,6 +338,11 @@ impl Layout {
         found
     }
 
+    /// Whether rows get files' bytes (`--read-paths` with a media column).
+    pub fn reads_files(&self) -> bool {
+        self.sources.iter().any(|s| s.fill.is_some())
+    }
+
     /// Each feature's section, name and kind as written.
     pub fn kinds(&self) -> impl Iterator<Item = (Section, &str, Kind)> {
         self.sources.iter().map(|s| {
@@ -403,6 +416,12 @@ impl Layout {
                             return Err(in_column(
                                 &source.name,
                                 format!("the key of {} twice in one map", shown(&name)),
+                            ));
+                        }
+                        if self.fixed_names.contains(&name) {
+                            return Err(in_column(
+                                &source.name,
+                                format!("an entry gives the feature {}, which a column gives too", shown(&name)),
                             ));
                         }
                         s.feature.clear();

@@ -205,7 +205,13 @@ fn read_input(
         // Cut by the bytes of records the rows become, not by the batch's
         // memory: a dictionary holds a value once however many rows
         // point at it.
-        for run in crate::columnar::size::runs(&rows, BATCH_BYTES as u64) {
+        // With --read-paths a row's size is its files': one row a job,
+        // so memory is the jobs in flight times the largest file.
+        let runs = match layout.reads_files() {
+            true => (0..rows.num_rows()).map(|i| i..i + 1).collect(),
+            false => crate::columnar::size::runs(&rows, BATCH_BYTES as u64),
+        };
+        for run in runs {
             let len = run.len();
             let job = Job {
                 rows: rows.slice(run.start, len),

@@ -28,31 +28,49 @@ const TYPED: [&str; 4] = ["int64_list", "float_list", "bytes_list", "base64"];
 pub(super) type Kept = Vec<String>;
 
 /// `line` (a `.json` the encoder refused) mapped into the natural JSONL
-/// form, and the features kept as JSON text; `None` when it is not a JSON
-/// object (the encoder's error then says why).
-pub(super) fn map_line(line: &[u8], schema: Option<&Schema>) -> Option<(Vec<u8>, Kept)> {
+/// form, and the features kept as JSON text; `Ok(None)` when it is not a
+/// JSON object (the encoder's error then says why); an error when two
+/// keys give one name (`{"a/b": 1, "a": {"b": 2}}`).
+pub(super) fn map_line(line: &[u8], schema: Option<&Schema>) -> Result<Option<(Vec<u8>, Kept)>, String> {
     let Ok(Value::Object(doc)) = serde_json::from_slice::<Value>(line) else {
-        return None;
+        return Ok(None);
     };
     let mut out = Map::new();
     let mut kept = Vec::new();
     for (key, value) in doc {
-        flatten(key, value, schema, &mut out, &mut kept);
+        flatten(key, value, schema, &mut out, &mut kept)?;
     }
-    let text = serde_json::to_vec(&Value::Object(out)).ok()?;
-    Some((text, kept))
+    let text = serde_json::to_vec(&Value::Object(out)).map_err(|e| e.to_string())?;
+    Ok(Some((text, kept)))
+}
+
+/// Adds `value` as the feature `name`, which must be new.
+fn put(out: &mut Map<String, Value>, name: String, value: Value) -> Result<(), String> {
+    if out.contains_key(&name) {
+        let shown = crate::io::input::escape_name(name.as_bytes());
+        return Err(format!(
+            "two keys give the feature '{shown}' (a key with a '/' and a nested object's)"
+        ));
+    }
+    out.insert(name, value);
+    Ok(())
 }
 
 /// Adds the feature(s) of `value`, named `name`, to `out`.
-fn flatten(name: String, value: Value, schema: Option<&Schema>, out: &mut Map<String, Value>, kept: &mut Kept) {
+fn flatten(
+    name: String,
+    value: Value,
+    schema: Option<&Schema>,
+    out: &mut Map<String, Value>,
+    kept: &mut Kept,
+) -> Result<(), String> {
     match value {
-        Value::Object(fields) if is_typed(&fields) => {
-            out.insert(name, Value::Object(fields));
-        }
+        Value::Object(fields) if is_typed(&fields) => put(out, name, Value::Object(fields)),
         Value::Object(fields) => {
             for (key, inner) in fields {
-                flatten(format!("{name}/{key}"), inner, schema, out, kept);
+                flatten(format!("{name}/{key}"), inner, schema, out, kept)?;
             }
+            Ok(())
         }
         Value::Array(items) if items.is_empty() => {
             let kind = schema.and_then(|s| s.features.get(&name));
@@ -66,19 +84,15 @@ fn flatten(name: String, value: Value, schema: Option<&Schema>, out: &mut Map<St
                 Some(list) => Value::Object(Map::from_iter([(list.to_string(), Value::Array(Vec::new()))])),
                 None => Value::Null,
             };
-            out.insert(name, value);
+            put(out, name, value)
         }
-        Value::Array(items) if flat(&items) => {
-            out.insert(name, Value::Array(items));
-        }
+        Value::Array(items) if flat(&items) => put(out, name, Value::Array(items)),
         Value::Array(items) => {
             let text = Value::Array(items).to_string();
             kept.push(name.clone());
-            out.insert(name, Value::String(text));
+            put(out, name, Value::String(text))
         }
-        scalar => {
-            out.insert(name, scalar);
-        }
+        scalar => put(out, name, scalar),
     }
 }
 
@@ -104,7 +118,7 @@ mod tests {
     use super::*;
 
     fn mapped(line: &str) -> (String, Kept) {
-        let (text, kept) = map_line(line.as_bytes(), None).expect("an object");
+        let (text, kept) = map_line(line.as_bytes(), None).unwrap().expect("an object");
         (String::from_utf8(text).unwrap(), kept)
     }
 
@@ -140,13 +154,21 @@ mod tests {
     fn an_empty_list_takes_the_schema_kind() {
         let mut schema = Schema::default();
         schema.features.insert("tags".into(), Kind::Bytes);
-        let (text, _) = map_line(br#"{"tags": [], "x": []}"#, Some(&schema)).unwrap();
+        let (text, _) = map_line(br#"{"tags": [], "x": []}"#, Some(&schema)).unwrap().unwrap();
         assert_eq!(text, br#"{"tags":{"bytes_list":[]},"x":null}"#);
     }
 
     #[test]
     fn not_an_object_is_left_to_the_encoder() {
-        assert!(map_line(b"[1]", None).is_none());
-        assert!(map_line(b"{", None).is_none());
+        assert!(map_line(b"[1]", None).unwrap().is_none());
+        assert!(map_line(b"{", None).unwrap().is_none());
+    }
+
+    #[test]
+    fn two_keys_giving_one_name_are_an_error() {
+        for line in [r#"{"a/b": 1, "a": {"b": 2}}"#, r#"{"a": {"b": 2}, "a/b": 1}"#] {
+            let e = map_line(line.as_bytes(), None).unwrap_err();
+            assert!(e.contains("two keys give the feature 'a/b'"), "{e}");
+        }
     }
 }

@@ -108,6 +108,9 @@ struct Notes<'n> {
 /// How each sample is encoded.
 struct How<'a> {
     forced: Option<MessageType>,
+    /// Without `--type`: the message type of the first sample's `.json`,
+    /// set before any sample is encoded.
+    decided: &'a std::sync::OnceLock<MessageType>,
     key: Option<&'a str>,
     keep_json: Option<&'a str>,
     schema: Option<&'a Schema>,
@@ -191,10 +194,11 @@ impl Sample {
         let mut had_features = false;
         if let Some((_, m)) = json {
             let line = m.data.trim_ascii();
-            let ty = match forced.unwrap_or_else(|| json::detect(JsonFormat::Natural, line)) {
-                MessageType::SequenceExample => MessageType::SequenceExample,
-                _ => MessageType::Example,
-            };
+            // `--type`, else what the first sample's .json is: one type
+            // in the whole output.
+            let ty = forced
+                .or_else(|| how.decided.get().copied())
+                .unwrap_or(MessageType::Example);
             let mut payload = Vec::new();
             if let Err(e) = encoder.encode(ty, line, &mut payload) {
                 // Metadata that is not the JSONL mapping: mapped, then
@@ -204,7 +208,9 @@ impl Sample {
                     crate::error::err!("{}: {json}.json: {column}{e}", at())
                 };
                 let remapped = match ty {
-                    MessageType::Example => super::json::map_line(line, how.schema),
+                    MessageType::Example => {
+                        super::json::map_line(line, how.schema).map_err(|m| named(&m, String::new()))?
+                    }
                     _ => None,
                 };
                 let Some((text, kept_here)) = remapped else {
@@ -344,6 +350,7 @@ pub fn convert(
     write: &mut (dyn FnMut(&[u8]) -> Result<()> + Send),
     update: &(dyn Fn(u64) + Sync),
 ) -> Result<Converted> {
+    let decided = std::sync::OnceLock::new();
     // The reading thread walks the tars and gathers samples into batches;
     // workers encode and frame them; the writer writes them in order.
     let produce = |tx: &mut pipeline::Sender<'_, Samples>| -> Result<()> {
@@ -368,6 +375,7 @@ pub fn convert(
                                 shard: name.clone(),
                                 ..Samples::default()
                             };
+                            decide(&decided, &batch, opts.keep_json.is_some());
                             tx.send(std::mem::replace(&mut batch, next))?;
                         }
                     }
@@ -416,12 +424,14 @@ pub fn convert(
             }
             // Samples never span shards; a batch holds one shard's.
             let next = Samples::default();
+            decide(&decided, &batch, opts.keep_json.is_some());
             tx.send(std::mem::replace(&mut batch, next))?;
         }
         Ok(())
     };
     let how = How {
         forced: opts.forced,
+        decided: &decided,
         key: opts.key,
         keep_json: opts.keep_json,
         schema: opts.schema.as_ref(),
@@ -473,6 +483,22 @@ pub fn convert(
             converted
         }),
     }
+}
+
+/// The message type of every sample, from the first one's `.json` (a
+/// SequenceExample's, with `context` or `feature_lists`, or an Example),
+/// once there is a first sample.
+fn decide(decided: &std::sync::OnceLock<MessageType>, batch: &Samples, keep_json: bool) {
+    let Some(first) = batch.samples.first() else {
+        return;
+    };
+    decided.get_or_init(|| {
+        let json = first.members.iter().find(|(ext, _)| ext == "json" && !keep_json);
+        match json.map(|(_, m)| json::detect(JsonFormat::Natural, m.data.trim_ascii())) {
+            Some(MessageType::SequenceExample) => MessageType::SequenceExample,
+            _ => MessageType::Example,
+        }
+    });
 }
 
 /// An encoder of `.json` members: `--schema`'s kinds, and `floats`'
