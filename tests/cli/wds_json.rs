@@ -252,3 +252,19 @@ fn one_message_type_and_one_name_per_feature() {
     let e = dir.tfr(&twice).run().fails(2);
     assert!(e.contains("--rename q=…: q is renamed twice"), "{e}");
 }
+
+/// Review: a `.json` starting with a UTF-8 byte order mark reads; a
+/// `--schema` kind tfr does not know is an error, not ignored.
+#[test]
+fn a_byte_order_mark_reads_and_an_unknown_schema_kind_is_refused() {
+    let dir = Dir::new();
+    dir.write("a.tar", &tar_of(&[("s.json", b"\xEF\xBB\xBF{\"v\": 1}")]));
+    dir.tfr(&["from-wds", "a.tar", "-o", "x.tfrecord"]).run().ok();
+    assert_eq!(lines(&dir, "x.tfrecord"), [r#"{"v":[1]}"#]);
+    dir.write("s.json", br#"{"features": {"v": {"kind": "weird"}}}"#);
+    let e = dir
+        .tfr(&["from-wds", "a.tar", "--schema", "s.json", "-o", "y.tfrecord"])
+        .run()
+        .fails(2);
+    assert!(e.contains(r#"not a tfr schema: "features"."v": kind "weird""#), "{e}");
+}

@@ -43,7 +43,12 @@ impl Schema {
                     Some("int64") => Kind::Int64,
                     Some("float") => Kind::Float,
                     Some("bytes") => Kind::Bytes,
-                    _ => continue,
+                    None | Some("none" | "conflict") => continue,
+                    Some(other) => {
+                        return Err(format!(
+                            "\"{name}\".\"{key}\": kind \"{other}\" is none of int64, float, bytes (or none, conflict)"
+                        ))
+                    }
                 };
                 map.insert(key.clone(), kind);
             }

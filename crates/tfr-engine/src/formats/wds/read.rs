@@ -193,7 +193,9 @@ impl Sample {
         let mut rest = Vec::new();
         let mut had_features = false;
         if let Some((_, m)) = json {
-            let line = m.data.trim_ascii();
+            // A UTF-8 byte order mark, as some Windows tools write, is not JSON.
+            let data = m.data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&m.data);
+            let line = data.trim_ascii();
             // `--type`, else what the first sample's .json is: one type
             // in the whole output.
             let ty = forced
