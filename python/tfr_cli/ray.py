@@ -187,7 +187,7 @@ def _datasource_class():
                 first = json.loads(line or b"{}")
             except ValueError:
                 return []
-            return [k for k in first if isinstance(first, dict)]
+            return list(first) if isinstance(first, dict) else []
 
         def estimate_inmemory_data_size(self) -> Optional[int]:
             return self._bytes or None

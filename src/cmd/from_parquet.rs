@@ -81,19 +81,7 @@ pub(crate) fn run(args: &FromColumnsArgs, format: Format, _ctx: &Ctx) -> Result<
     let workers = pipeline::workers(jobs);
     let projection = args.select.projection();
     let keep = |name: &str| projection.as_ref().is_none_or(|p| p.keeps(name));
-    let root = match &args.read_paths {
-        Some(dir) => Some(
-            std::fs::canonicalize(dir)
-                .map_err(|e| anyhow::anyhow!("--read-paths {}: {e}", crate::io::input::show_path(dir)))?,
-        ),
-        None => None,
-    };
-    if root.as_ref().is_some_and(|r| !r.is_dir()) {
-        bail!(
-            "--read-paths: {} is not a directory",
-            crate::io::input::show_path(args.read_paths.as_ref().unwrap())
-        );
-    }
+    let root = args.read_paths.as_deref().map(read_root).transpose()?;
     let selection = Selection {
         read_paths: root.as_deref(),
         keep: projection.is_some().then_some(&keep),
@@ -153,4 +141,15 @@ pub(crate) enum NullInListArg {
     Error,
     /// Left out of the list.
     Drop,
+}
+
+/// `--read-paths DIR`: the directory, canonical (the files read must lie
+/// under it).
+fn read_root(dir: &std::path::Path) -> Result<PathBuf> {
+    let shown = crate::io::input::show_path(dir);
+    let root = std::fs::canonicalize(dir).map_err(|e| anyhow::anyhow!("--read-paths {shown}: {e}"))?;
+    if !root.is_dir() {
+        bail!("--read-paths: {shown} is not a directory");
+    }
+    Ok(root)
 }

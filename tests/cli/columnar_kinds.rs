@@ -16,12 +16,6 @@ fn parquet(dir: &Dir, name: &str, lines: &str) {
 
 /// Runs `run`, which must succeed with warnings at most: its stderr.
 #[track_caller]
-fn warnings(run: Run) -> String {
-    let r = run.run();
-    r.warns();
-    r.stderr.clone()
-}
-
 #[test]
 fn int64_in_one_file_and_float_in_another_is_float_in_every_record() {
     let dir = Dir::new();
@@ -106,7 +100,7 @@ fn pandas_files_with_drifting_dtypes_become_records_tensorflow_parses() {
     // same column without one as int64: the drift users meet.
     let python = tf_python();
     let dir = Dir::new();
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/drift.py");
+    let script = oracle_script("drift.py");
     let made = std::process::Command::new(&python)
         .current_dir(dir.path(""))
         .arg(&script)
@@ -135,18 +129,7 @@ fn pandas_files_with_drifting_dtypes_become_records_tensorflow_parses() {
     assert!(e.contains("feature score changes kind"), "{e}");
     let spec = dir.tfr(&["schema", "-f", "tf", "x.tfrecord"]).run().ok();
     dir.write("spec.py", spec.as_bytes());
-    let checked = std::process::Command::new(&python)
-        .current_dir(dir.path(""))
-        .arg(&script)
-        .arg("check")
-        .output()
-        .unwrap();
-    let out = String::from_utf8_lossy(&checked.stdout);
-    assert!(
-        checked.status.success(),
-        "{out}{}",
-        String::from_utf8_lossy(&checked.stderr)
-    );
+    let out = oracle_check(&dir, "drift.py", "check");
     assert!(out.contains("rows agree: 30"), "{out}");
 }
 

@@ -95,6 +95,13 @@ pub fn python_in(dir: &Dir, args: &[&str]) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
+/// The stderr of a run that must succeed with warnings at most.
+pub fn warnings(run: Run) -> String {
+    let r = run.run();
+    r.warns();
+    r.stderr
+}
+
 /// The path of `tests/oracle/NAME`.
 pub fn oracle_script(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -7,13 +7,6 @@
 use crate::util::*;
 use crate::wds::tar_of;
 
-/// The stderr of a run that succeeds with warnings.
-fn warnings(run: Run) -> String {
-    let r = run.run();
-    r.warns();
-    r.stderr
-}
-
 /// The records of `file` as tfr's JSON lines.
 fn lines(dir: &Dir, file: &str) -> Vec<String> {
     let out = dir.tfr(&["cat", "--format", "json", file]).run().ok();

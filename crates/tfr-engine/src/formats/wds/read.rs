@@ -65,8 +65,8 @@ pub struct Converted {
     coerced: Vec<(String, String)>,
     /// `--rename OLD=NEW`s whose OLD no member had.
     unmatched: Vec<String>,
-    /// The `--rename`s applied, as [`Encoded::renamed`].
-    renamed: u64,
+    /// Which `--rename`s were applied (by index).
+    renamed: Vec<bool>,
 }
 
 impl Converted {
@@ -477,9 +477,8 @@ pub fn convert(
     match failed {
         Some(e) => Err(e),
         None => result.map(|()| {
-            let applied = |k: usize| converted.renamed & (1 << k.min(63)) != 0;
             converted.unmatched = (opts.rename.iter().enumerate())
-                .filter(|(k, _)| !applied(*k))
+                .filter(|(k, _)| !converted.renamed.get(*k).copied().unwrap_or(false))
                 .map(|(_, (old, _))| old.clone())
                 .collect();
             converted
@@ -522,6 +521,7 @@ fn encode_batch(
     // (A name is copied only the first time: most samples of a dataset
     // repeat the kinds already seen.)
     let mut firsts: HashMap<Vec<u8>, Vec<(Section, Kind)>> = HashMap::new();
+    out.renamed.resize_with(how.rename.len(), Default::default);
     for sample in samples {
         let at = || format!("{shard}:{}", escape_name(sample.key.as_bytes()));
         let seen = &mut out.kinds;
@@ -543,7 +543,7 @@ fn encode_batch(
             None => kept.push((name.to_string(), 1, at())),
         };
         let renamed = &out.renamed;
-        let found = |k: usize| renamed.set(renamed.get() | 1 << k.min(63));
+        let found = |k: usize| renamed[k].set(true);
         append_framed(&mut out.bytes, |b| {
             let mut notes = Notes {
                 kinds: &mut kinds,
@@ -567,7 +567,13 @@ fn settle<'e>(
     how: &How<'_>,
     converted: &mut Converted,
 ) -> Result<Cow<'e, [u8]>> {
-    converted.renamed |= encoded.renamed.get();
+    // (An output no batch went through has none: the flags only grow.)
+    if converted.renamed.len() < encoded.renamed.len() {
+        converted.renamed.resize(encoded.renamed.len(), false);
+    }
+    for (seen, applied) in converted.renamed.iter_mut().zip(&encoded.renamed) {
+        *seen |= applied.get();
+    }
     for (name, count, at) in &encoded.kept {
         match converted.kept.iter_mut().find(|(n, _, _)| n == name) {
             Some((_, total, _)) => *total += count,
@@ -612,9 +618,8 @@ struct Encoded {
     kept: Vec<(String, u64, String)>,
     samples: Vec<Sample>,
     shard: String,
-    /// The `--rename`s applied, a bit each (by index; the 64th and later
-    /// share the last bit).
-    renamed: std::cell::Cell<u64>,
+    /// Which `--rename`s were applied (by index).
+    renamed: Vec<std::cell::Cell<bool>>,
     /// The worker's encoder, and the version of the coerced floats it
     /// was made with.
     encoder: Option<(u64, Encoder)>,
@@ -630,7 +635,7 @@ impl pipeline::Output for Encoded {
         self.kinds.clear();
         self.kept.clear();
         self.samples.clear();
-        self.renamed.set(0);
+        self.renamed.iter().for_each(|r| r.set(false));
     }
 }
 
