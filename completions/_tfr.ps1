@@ -323,6 +323,7 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (terminal and no NO_COLOR), always, never')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)')
+            [CompletionResult]::new('--lists', '--lists', [CompletionResultType]::ParameterName, 'Every feature in KEY.json as a list, as the JSONL mapping writes it ([7], ["cat"]), without the first pass over the records that finds the features holding one value in every record (written bare: 7, "cat"). Reading stdin, there is no first pass: lists')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'A feature named in --where (or count/split --by) that no record read has is an error (exit 2; outputs written together are not written), not a warning')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Never show progress bars')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Never show progress bars')

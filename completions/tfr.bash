@@ -2097,7 +2097,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__to__subcmd__wds)
-            opts="-o -t -j -q -h -V --compression --max-record-size --part --output --shard-size --shard-records --key --cls --type --where --strict --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -t -j -q -h -V --compression --max-record-size --part --output --shard-size --shard-records --key --cls --lists --type --where --strict --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -310,6 +310,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --jobs 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)'
             cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
             cand --timeout 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)'
+            cand --lists 'Every feature in KEY.json as a list, as the JSONL mapping writes it ([7], ["cat"]), without the first pass over the records that finds the features holding one value in every record (written bare: 7, "cat"). Reading stdin, there is no first pass: lists'
             cand --strict 'A feature named in --where (or count/split --by) that no record read has is an error (exit 2; outputs written together are not written), not a warning'
             cand -q 'Never show progress bars'
             cand --quiet 'Never show progress bars'

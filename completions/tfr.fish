@@ -344,6 +344,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l color -d 'When to use
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l lists -d 'Every feature in KEY.json as a list, as the JSONL mapping writes it ([7], ["cat"]), without the first pass over the records that finds the features holding one value in every record (written bare: 7, "cat"). Reading stdin, there is no first pass: lists'
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l strict -d 'A feature named in --where (or count/split --by) that no record read has is an error (exit 2; outputs written together are not written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'

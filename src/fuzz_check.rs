@@ -153,6 +153,7 @@ fn looks(ty: MessageType, data: &[u8]) {
                 max_values: seed % 4,
             }),
             keep: (seed % 3 == 0).then_some(&odd as crate::example::Keep<'_>),
+            scalars: None,
         };
         let mut short = Vec::new();
         render_out(&mut decoder, format, &look, ty, true, data, &mut Out::new(&mut short)).expect("rendered once");
@@ -163,6 +164,38 @@ fn looks(ty: MessageType, data: &[u8]) {
                 }
             }
         }
+        if format == Format::Json {
+            scalars_read_back(&mut decoder, ty, data, &whole);
+        }
+    }
+}
+
+/// One-value features written bare (to-wds's `.json`) read back as the
+/// same message as the natural line `whole` does.
+fn scalars_read_back(decoder: &mut crate::example::Decoder, ty: MessageType, data: &[u8], whole: &[u8]) {
+    use crate::example::json::{Encoder, JsonFormat};
+    use crate::example::{render_out, Format, Look, Out};
+    let all = |_: &str, _: bool| true;
+    let look = Look {
+        scalars: Some(&all),
+        ..Look::default()
+    };
+    let mut bare = Vec::new();
+    render_out(decoder, Format::Json, &look, ty, true, data, &mut Out::new(&mut bare)).expect("rendered once");
+    let encode = |line: &[u8]| {
+        let mut out = Vec::new();
+        Encoder::new(JsonFormat::Natural, None)
+            .encode(ty, line.strip_suffix(b"\n").unwrap_or(line), &mut out)
+            .map(|()| out)
+            .ok()
+    };
+    if let Some(payload) = encode(whole) {
+        let shown = String::from_utf8_lossy(&bare);
+        assert_eq!(
+            encode(&bare),
+            Some(payload),
+            "bare one-value features read back differently: {shown}"
+        );
     }
 }
 

@@ -44,6 +44,7 @@ impl PrintArgs {
             look: Look {
                 short: self.short.shorten(),
                 keep: projection.is_some().then_some(&keep as Keep<'_>),
+                scalars: None,
             },
             several,
             color,

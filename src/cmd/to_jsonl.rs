@@ -51,6 +51,7 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     let look = Look {
         short: None,
         keep: projection.is_some().then_some(&keep as Keep<'_>),
+        scalars: None,
     };
     let render = |decoder: &mut Decoder, r: &batches::Record<'_>, out: &mut Out<'_>| -> tfr_engine::Result<()> {
         example::render_out(decoder, format, &look, r.ty, r.strict, r.payload, out)

@@ -4,8 +4,9 @@
 use crate::args::{InputArgs, JobsArg};
 use crate::example::MessageType;
 use crate::exit::Exit;
-use crate::formats::wds::write::{shard_path, stale_shards, write, ToOptions};
+use crate::formats::wds::write::{shard_path, stale_shards, write, OneValue, ToOptions};
 use crate::io::input::show_path;
+use crate::io::Input;
 use crate::output::{self, Ctx};
 use crate::pipeline;
 use crate::pipeline::batches::{self, Types};
@@ -44,6 +45,13 @@ pub(crate) struct ToWdsArgs {
     #[arg(long, value_name = "FEATURE")]
     pub(crate) cls: Option<String>,
 
+    /// Every feature in KEY.json as a list, as the JSONL mapping writes
+    /// it ([7], ["cat"]), without the first pass over the records that
+    /// finds the features holding one value in every record (written bare:
+    /// 7, "cat"). Reading stdin, there is no first pass: lists.
+    #[arg(long)]
+    pub(crate) lists: bool,
+
     #[command(flatten)]
     pub(crate) payload: crate::args::DatasetTypeArg,
 
@@ -78,12 +86,17 @@ pub(crate) fn run(args: &ToWdsArgs, ctx: &Ctx) -> Result<Exit> {
         probe_limit: false,
         filter: args.filter.get(),
     };
+    let one_value = match args.lists || inputs.iter().any(|i| matches!(i, Input::Stdin)) {
+        true => None,
+        false => Some(one_value(&inputs, args, ctx)?),
+    };
     let opts = ToOptions {
         output: out,
         shard_size: args.shard_size,
         shard_records: args.shard_records,
         key: args.key.as_deref(),
         cls: args.cls.as_deref(),
+        scalars: one_value.as_ref(),
     };
     let progress = ctx.progress(crate::io::input::total_size(&inputs));
     let update = |bytes, records| progress.update(bytes, records);
@@ -116,4 +129,26 @@ pub(crate) fn run(args: &ToWdsArgs, ctx: &Ctx) -> Result<Exit> {
     )?;
     stdout.flush()?;
     Ok(Exit::Success)
+}
+
+/// The first pass: which features hold one value in every record written.
+fn one_value(inputs: &[Input], args: &ToWdsArgs, ctx: &Ctx) -> Result<OneValue> {
+    let opts = crate::schema::Options {
+        open: args.input.options(),
+        ty: args.payload.fixed(),
+        limit: None,
+        workers: pipeline::workers(args.jobs.get()),
+        keep: None,
+        deep: false,
+        light: true,
+        filter: args.filter.get().cloned().map(std::sync::Arc::new),
+    };
+    let bar = output::LazyProgress::new(ctx, crate::io::input::total_size(inputs));
+    let progress = |bytes, records| bar.update(bytes, records);
+    let (scan, error) = crate::schema::scan(inputs, &opts, &progress);
+    bar.finish();
+    match error {
+        Some(e) => Err(e.into()),
+        None => Ok(OneValue::of(&scan)),
+    }
 }

@@ -92,7 +92,12 @@ fn images_become_media_members_and_come_back() {
     assert!(got[3].1.starts_with(&[0xff, 0xd8, 0xff]), "a JPEG");
     assert_eq!(got[1].1, b"4");
     let json: serde_json::Value = serde_json::from_slice(&got[2].1).unwrap();
-    assert_eq!(json["image/format"], serde_json::json!(["png"]));
+    assert_eq!(
+        json["image/format"],
+        serde_json::json!("png"),
+        "one value in every record: bare"
+    );
+    assert_eq!(json["embedding"].as_array().map(Vec::len), Some(16));
     assert!(json.get("image/encoded").is_none() && json.get("label").is_none());
     // The feature's name rides in a PAX header, which GNU tar and Python's
     // tarfile read as an extended attribute.
@@ -123,6 +128,80 @@ fn images_become_media_members_and_come_back() {
         .run()
         .ok();
     assert_eq!(printed(&dir, "q.tfrecord"), printed(&dir, &seq));
+}
+
+/// The `.json` members of a to-wds run's first shard, parsed.
+fn json_members(dir: &Dir, shard: &str) -> Vec<serde_json::Value> {
+    members(&std::fs::read(dir.path(shard)).unwrap())
+        .iter()
+        .filter(|(n, _)| n.ends_with(".json"))
+        .map(|(_, d)| serde_json::from_slice(d).unwrap())
+        .collect()
+}
+
+#[test]
+fn features_with_one_value_in_every_record_are_bare_in_json_and_read_back() {
+    let dir = Dir::new();
+    // a, t, f, blob: one value wherever present; b: two in one record;
+    // m: none in one record; n: one NaN (its natural form is typed).
+    let lines = r#"{"a": [1], "b": [1, 2], "t": ["x"], "f": [0.5], "blob": [{"base64": "/wA="}], "n": {"float_list": ["NaN"]}, "m": [3]}
+{"a": [2], "b": [3], "m": {"int64_list": []}, "n": {"float_list": ["NaN"]}}
+{"t": ["y"], "f": [-1e-45], "blob": ["ok"]}
+"#;
+    let input = from_lines(&dir, "in.tfrecord", lines);
+    dir.tfr(&["to-wds", &input, "-o", "w/s.tar"]).run().ok();
+    let got = json_members(&dir, "w/s-000000.tar");
+    let want: Vec<serde_json::Value> = [
+        r#"{"a": 1, "b": [1, 2], "t": "x", "f": 0.5, "blob": {"base64": "/wA="}, "n": {"float_list": ["NaN"]}, "m": [3]}"#,
+        r#"{"a": 2, "b": [3], "m": {"int64_list": []}, "n": {"float_list": ["NaN"]}}"#,
+        r#"{"t": "y", "f": -1e-45, "blob": "ok"}"#,
+    ]
+    .iter()
+    .map(|l| serde_json::from_str(l).unwrap())
+    .collect();
+    assert_eq!(got, want);
+    // from-wds reads the bare values back as the records' one-value lists.
+    dir.tfr(&["from-wds", "w", "-o", "back.tfrecord"]).run().ok();
+    assert_eq!(printed(&dir, "back.tfrecord"), printed(&dir, &input));
+    // --lists, and stdin (no first pass), write every feature as a list.
+    dir.tfr(&["to-wds", &input, "-o", "l/s.tar", "--lists"]).run().ok();
+    assert_eq!(json_members(&dir, "l/s-000000.tar")[2]["t"], serde_json::json!(["y"]));
+    let bytes = std::fs::read(&input).unwrap();
+    dir.tfr(&["to-wds", "-", "-o", "i/s.tar"]).stdin(&bytes).run().ok();
+    assert_eq!(json_members(&dir, "i/s-000000.tar")[0]["a"], serde_json::json!([1]));
+    // --where: the records written decide (b holds one value in those).
+    dir.tfr(&["to-wds", &input, "-o", "q/s.tar", "--where", "has(a)"])
+        .run()
+        .ok();
+    let got = json_members(&dir, "q/s-000000.tar");
+    assert_eq!(got[0]["b"], serde_json::json!([1, 2]));
+    dir.tfr(&["to-wds", &input, "-o", "r/s.tar", "--where", "b == 3"])
+        .run()
+        .ok();
+    assert_eq!(json_members(&dir, "r/s-000000.tar")[0]["b"], serde_json::json!(3));
+}
+
+#[test]
+fn feature_lists_with_one_value_per_step_are_arrays_of_values() {
+    let dir = Dir::new();
+    let lines = r#"{"context": {"id": [7]}, "feature_lists": {"act": [[1], [2]], "obs": [[0.5, 1.5], [2.5]]}}
+{"context": {"id": [8]}, "feature_lists": {"act": [[3]], "obs": [[1.0]]}}
+"#;
+    let path = dir.path("seq.tfrecord").to_string_lossy().into_owned();
+    dir.tfr(&["from-jsonl", "--type", "sequence", "-o", &path])
+        .stdin(lines.as_bytes())
+        .run()
+        .ok();
+    dir.tfr(&["to-wds", &path, "-o", "w/s.tar"]).run().ok();
+    let got = json_members(&dir, "w/s-000000.tar");
+    assert_eq!(
+        got[0],
+        serde_json::json!({"context": {"id": 7}, "feature_lists": {"act": [1, 2], "obs": [[0.5, 1.5], [2.5]]}})
+    );
+    dir.tfr(&["from-wds", "w", "-o", "back.tfrecord", "--type", "sequence"])
+        .run()
+        .ok();
+    assert_eq!(printed(&dir, "back.tfrecord"), printed(&dir, &path));
 }
 
 #[test]

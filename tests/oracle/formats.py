@@ -12,7 +12,9 @@ Checks (exit 1 on any mismatch):
 - to-wds of tests/data/images.tfrecord and gallery.tfrecord, read by
   `webdataset.WebDataset(urls, shardshuffle=False)`: one sample per record,
   in order, each JPEG as "jpg" and PNG as "png" holding the record's bytes,
-  "cls" its label, "json" the other features; the gallery's images decode
+  "cls" its label, "json" the other features (values equal to the
+  record's; bare exactly for the features holding one value in every
+  record, a list otherwise); the gallery's images decode
   with tf.io.decode_image (images.tfrecord's are not whole images).
 - from-wds of those shards: tf.data reads records equal (as messages) to
   the source's.
@@ -27,6 +29,7 @@ Checks (exit 1 on any mismatch):
 """
 
 import argparse
+import base64
 import csv
 import io
 import json
@@ -66,6 +69,28 @@ def feature(ex, name):
     return list(getattr(f, kind).value) if kind else None
 
 
+def plain(values):
+    """A feature's values comparable with json_values: floats as float32."""
+    return [np.float32(v) if isinstance(v, float) else v for v in values or []]
+
+
+def json_values(v):
+    """The values a .json entry holds, by the JSONL mapping (a bare value
+    is a one-value list; text is UTF-8 bytes; floats are float32)."""
+    if isinstance(v, dict) and len(v) == 1 and next(iter(v)).endswith("_list"):
+        v = next(iter(v.values()))
+    out = []
+    for x in v if isinstance(v, list) else [v]:
+        if isinstance(x, dict):
+            x = base64.b64decode(x["base64"])
+        elif isinstance(x, str):
+            x = x.encode()
+        elif isinstance(x, float):
+            x = np.float32(x)
+        out.append(x)
+    return out
+
+
 def check_webdataset(tfr, tmp, name, image, label, decode):
     src = os.path.join("tests/data", name)
     out = os.path.join(tmp, name.replace(".tfrecord", ""))
@@ -74,6 +99,9 @@ def check_webdataset(tfr, tmp, name, image, label, decode):
     samples = list(wds.WebDataset(shards, shardshuffle=False))
     exs = records(src)
     check(len(samples) == len(exs), f"{name}: webdataset reads {len(samples)} samples of {len(exs)}")
+    names = {k for ex in exs for k in ex.features.feature}
+    always_one = {k for k in names
+                  if all(len(feature(ex, k) or []) == 1 for ex in exs if k in ex.features.feature)}
     good = True
     for i, (s, ex) in enumerate(zip(samples, exs)):
         value = feature(ex, image)[0]
@@ -82,10 +110,14 @@ def check_webdataset(tfr, tmp, name, image, label, decode):
         good &= int(s["cls"]) == feature(ex, label)[0]
         meta = json.loads(s["json"])
         good &= image not in meta and label not in meta
+        for key, got in meta.items():
+            # Bare exactly where the feature holds one value in every record.
+            good &= isinstance(got, list) != (key in always_one)
+            good &= json_values(got) == plain(feature(ex, key))
         if decode:
             good &= tf.io.decode_image(s[ext]).shape[2] in (1, 3, 4)
     decoded = " (decoded by tf.io.decode_image)" if decode else ""
-    check(good, f"{name}: each image as .jpg/.png with the record's bytes{decoded}, .cls the label, .json the rest")
+    check(good, f"{name}: each image as .jpg/.png with the record's bytes{decoded}, .cls the label, .json the rest (one-value features bare)")
     back = os.path.join(tmp, name + ".back")
     run(tfr, "from-wds", *shards, "-o", back)
     check(records(back) == exs, f"{name}: from-wds gives back records equal to the source's")

@@ -27,6 +27,12 @@ pub(crate) enum Cut {
 /// Which feature names are printed (`--features` / `--exclude`).
 pub type Keep<'k> = &'k (dyn Fn(&str) -> bool + Sync);
 
+/// Which features the natural JSON form writes as a bare value when they
+/// hold exactly one: called with the name and whether it is a feature
+/// list (whose steps are then bare values). `to-wds` passes the features
+/// that hold one value in every record.
+pub type Scalars<'k> = &'k (dyn Fn(&str, bool) -> bool + Sync);
+
 /// How a record is shown besides its format: shortened values, a subset
 /// of the features.
 #[derive(Clone, Copy, Default)]
@@ -35,6 +41,8 @@ pub struct Look<'k> {
     pub short: Option<Shorten>,
     /// Only the features it keeps (`--features`/`--exclude`).
     pub keep: Option<Keep<'k>>,
+    /// One-value features written as bare values (natural JSON only).
+    pub scalars: Option<Scalars<'k>>,
 }
 
 /// Where an [`Out`] hands its bytes.
@@ -53,6 +61,7 @@ pub struct Out<'a> {
     error: Option<io::Error>,
     short: Option<Shorten>,
     keep: Option<Keep<'a>>,
+    scalars: Option<Scalars<'a>>,
     /// The first kinds of feature names across records, for the natural
     /// JSON form (see `json::render::kinds`).
     tracking: Option<&'a mut Tracking>,
@@ -70,6 +79,7 @@ impl<'a> Out<'a> {
             error: None,
             short: None,
             keep: None,
+            scalars: None,
             tracking: None,
             spill_at: SPILL_AT,
             piece: PIECE,
@@ -102,6 +112,7 @@ impl<'a> Out<'a> {
             error: None,
             short: None,
             keep: None,
+            scalars: None,
             tracking: None,
             spill_at,
             piece: piece.max(4),
@@ -119,6 +130,7 @@ impl<'a> Out<'a> {
             error: None,
             short: look.short,
             keep: look.keep,
+            scalars: look.scalars,
             // Shortened values do not read back: nothing to track.
             tracking: match look.short {
                 None => self.tracking.as_deref_mut(),
@@ -138,12 +150,19 @@ impl<'a> Out<'a> {
     /// shortened or left out): fast paths that write a whole record at
     /// once may be taken.
     pub(crate) fn is_plain(&self) -> bool {
-        self.sink.is_none() && self.short.is_none() && self.keep.is_none()
+        self.sink.is_none() && self.short.is_none() && self.keep.is_none() && self.scalars.is_none()
     }
 
     /// The limits of shortened output, if values are shortened.
     pub(crate) fn short(&self) -> Option<Shorten> {
         self.short
+    }
+
+    /// Whether the feature (`list`: feature list) named `key` is written as
+    /// a bare value when it holds one (never in shortened output).
+    #[inline]
+    pub(crate) fn scalar(&self, key: &str, list: bool) -> bool {
+        self.short.is_none() && self.scalars.is_some_and(|s| s(key, list))
     }
 
     /// Whether the feature named `key` is printed.

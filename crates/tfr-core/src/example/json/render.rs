@@ -280,7 +280,9 @@ fn natural_features_in(features: &FeaturesView<'_>, seen: &mut Seen, out: &mut O
         features,
         |key, feature, out| {
             seen.value(key.as_bytes(), feature.kind(), out, |typed, out| {
-                natural_feature(feature, typed, out)
+                if typed || !out.scalar(key, false) || !natural_scalar(feature, out) {
+                    natural_feature(feature, typed, out)
+                }
             })
         },
         out,
@@ -296,9 +298,12 @@ fn natural_feature_lists(lists: &FeatureListsView<'_>, out: &mut Out<'_>) {
         |key, list, out| {
             out.push(b'[');
             let shown = out.short().map_or(usize::MAX, |s| s.max_values);
+            let scalar = out.scalar(key, true);
             joined(list.features().take(shown), b",", out, |f, out| {
                 seen.value(key.as_bytes(), f.kind(), out, |typed, out| {
-                    natural_feature(&f, typed, out)
+                    if typed || !scalar || !natural_scalar(&f, out) {
+                        natural_feature(&f, typed, out)
+                    }
                 })
             });
             if list.len() > shown {
@@ -486,6 +491,26 @@ fn natural_feature(feature: &FeatureView<'_>, typed: bool, out: &mut Out<'_>) {
         return natural_feature_short(feature, typed, s, out);
     }
     natural_feature_whole(feature, typed, out)
+}
+
+/// A Feature of exactly one value written bare (`7`, `0.5`, `"cat"`,
+/// `{"base64": ...}`), which from-jsonl reads back as that one-value
+/// list; false, with nothing written, for any other Feature and for a
+/// lone non-finite float (whose natural form is typed).
+fn natural_scalar(feature: &FeatureView<'_>, out: &mut Out<'_>) -> bool {
+    fn one<T>(mut values: impl Iterator<Item = T>) -> Option<T> {
+        let first = values.next()?;
+        values.next().is_none().then_some(first)
+    }
+    match feature.kind() {
+        Kind::Int64 => one(feature.int64s()).map(|v| out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes())),
+        Kind::Float => one(feature.floats())
+            .filter(|v| v.is_finite())
+            .map(|v| natural_float(v, &mut ryu::Buffer::new(), out)),
+        Kind::Bytes => one(feature.bytes()).map(|v| natural_bytes(v, out)),
+        Kind::None => None,
+    }
+    .is_some()
 }
 
 /// The start of a typed form of `kind` (a Feature with a kind).

@@ -39,6 +39,52 @@ pub struct ToOptions<'a> {
     pub key: Option<&'a str>,
     /// `--cls`: the int64 feature written as `KEY.cls`.
     pub cls: Option<&'a str>,
+    /// The features written in `.json` as a bare value, not a one-element
+    /// list ([`OneValue::of`]); `None`: every feature as a list.
+    pub scalars: Option<&'a OneValue>,
+}
+
+/// The features that hold exactly one value (of one kind) in every record
+/// that has them, and the feature lists with one value in every step:
+/// to-wds writes them in `.json` as bare values (`"label": 3`), as
+/// WebDataset users expect, and as `to-parquet` makes them scalar columns.
+#[derive(Debug, Default)]
+pub struct OneValue {
+    features: HashSet<String>,
+    steps: HashSet<String>,
+}
+
+impl OneValue {
+    /// From a scan of the records to be written. Features past the scan's
+    /// tracking limit stay lists.
+    pub fn of(scan: &crate::schema::Scan) -> OneValue {
+        let one = |table: &crate::schema::stats::FeatureTable| -> HashSet<String> {
+            table
+                .features()
+                .iter()
+                .filter(|f| {
+                    f.kind().is_some() && !f.is_conflict() && f.no_kind == 0 && f.values.range() == Some((1, 1))
+                })
+                .map(|f| f.name.to_string())
+                .collect()
+        };
+        let stats = &scan.stats;
+        OneValue {
+            features: one(&stats.features),
+            steps: match scan.ty {
+                MessageType::SequenceExample => one(&stats.feature_lists),
+                _ => HashSet::new(),
+            },
+        }
+    }
+
+    /// Whether the feature (`list`: the feature list) `name` is written bare.
+    pub fn holds(&self, name: &str, list: bool) -> bool {
+        match list {
+            true => self.steps.contains(name),
+            false => self.features.contains(name),
+        }
+    }
 }
 
 /// What was written.
@@ -139,6 +185,7 @@ struct Layout<'a> {
     cls: Option<&'a str>,
     /// Whether a record held the `--cls` feature given.
     cls_seen: std::sync::atomic::AtomicBool,
+    scalars: Option<&'a OneValue>,
 }
 
 /// Whether a feature name is taken as the label by default.
@@ -190,9 +237,11 @@ impl Work for Layout<'_> {
         // The other features: the JSONL mapping (a SequenceExample's
         // feature lists too).
         let keep = |name: &str| !taken.contains(name);
+        let one = |name: &str, list: bool| self.scalars.is_some_and(|s| s.holds(name, list));
         let look = Look {
             short: None,
             keep: Some(&keep),
+            scalars: self.scalars.map(|_| &one as crate::example::Scalars<'_>),
         };
         example::render_out(
             decoder,
@@ -435,6 +484,7 @@ pub fn write(
         key: opts.key,
         cls: opts.cls,
         cls_seen: std::sync::atomic::AtomicBool::new(false),
+        scalars: opts.scalars,
     };
     let mut number = 0u64;
     let mut last_key = String::new();
@@ -573,6 +623,7 @@ mod tests {
             key: Some("name"),
             cls: None,
             cls_seen: std::sync::atomic::AtomicBool::new(false),
+            scalars: Some(&OneValue::default()),
         };
         let mut out = Samples::default();
         let n = 3000;
