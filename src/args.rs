@@ -33,6 +33,14 @@ pub(crate) struct InputArgs {
     /// workers cover them exactly once (see `tfr --help`).
     #[arg(long, value_name = "K/N", help_heading = "Input options")]
     pub(crate) part: Option<crate::record::part::Part>,
+
+    /// Of a TFDS dataset folder (its dataset_info.json names the splits),
+    /// read this split's shards in order: train, test, all, or TFDS's
+    /// slices by record or percent (train[:10%], test[-500:],
+    /// train[1000:2000]+test). Without it a folder's every split is read,
+    /// and a note says which.
+    #[arg(long, value_name = "SPLIT", help_heading = "Input options")]
+    pub(crate) split: Option<String>,
 }
 
 /// A size in bytes: digits with an optional K, M, G or T suffix (binary
@@ -65,7 +73,13 @@ impl InputArgs {
     /// The inputs named (globs expanded; stdin when none and it is piped),
     /// or with `--part` those of the part.
     pub(crate) fn expand(&self) -> anyhow::Result<Vec<crate::io::Input>> {
-        let inputs = crate::io::input::expand(&self.files)?;
+        let inputs = match &self.split {
+            Some(spec) => crate::cmd::info::split_inputs(&self.files, spec)?,
+            None => {
+                crate::cmd::info::note_splits(&self.files);
+                crate::io::input::expand(&self.files)?
+            }
+        };
         match self.part {
             Some(part) => Ok(crate::record::part::select(inputs, part, self.compression.forced())?),
             None => Ok(inputs),

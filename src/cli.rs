@@ -401,6 +401,26 @@ pub(crate) enum Command {
     #[command(verbatim_doc_comment)]
     Extract(crate::cmd::extract::ExtractArgs),
 
+    /// Describe a TFDS dataset folder: splits, record counts, features.
+    ///
+    /// Reads what TFDS wrote beside the shards (dataset_info.json,
+    /// features.json, *.labels.txt), not the shards: name, version,
+    /// description, splits with their shards, records and bytes, and every
+    /// feature as it is stored in the records (nested features named a/b),
+    /// with its TFDS type, dtype, shape (n: per item of a Sequence or
+    /// Dataset around it), encoding and class names. --check reads every
+    /// shard and exits 1 where its records differ from dataset_info.json or
+    /// it is missing. Commands that read records take the folder too, with
+    /// --split NAME (or TFDS's slices: train[:10%]) for one split.
+    ///
+    /// Examples:
+    ///   tfr info ~/tensorflow_datasets/mnist/3.0.1
+    ///   tfr info gs://tfds-data/datasets/mnist/3.0.1/ --json
+    ///   tfr info --check data/my_dataset/1.0.0 || exit 1
+    ///   tfr head -n 2 ~/tensorflow_datasets/mnist/3.0.1 --split test
+    #[command(verbatim_doc_comment)]
+    Info(crate::cmd::info::InfoArgs),
+
     /// Infer what a dataset holds, per feature; print a parse spec that works.
     ///
     /// One pass over every record of every input (shards are one dataset):

@@ -23,7 +23,7 @@ pub use tfr_core::{example, io, record};
 pub use tfr_engine::columnar;
 #[cfg(feature = "report")]
 pub use tfr_engine::report;
-pub use tfr_engine::{formats, pipeline, schema};
+pub use tfr_engine::{formats, pipeline, schema, tfds};
 
 #[cfg(feature = "cli")]
 mod args;
@@ -180,6 +180,7 @@ mod cli_main {
             #[cfg(feature = "wds")]
             cli::Command::FromWds(args) => cmd::from_wds::run(args, &ctx),
             cli::Command::Extract(args) => cmd::extract::run(args, &ctx),
+            cli::Command::Info(args) => cmd::info::run(args, &ctx),
             cli::Command::Schema(args) => cmd::schema::run(args, &ctx),
             cli::Command::Stats(args) => cmd::stats::run(args, &ctx),
             #[cfg(feature = "report")]

@@ -11,6 +11,7 @@ pub(crate) mod from_parquet;
 #[cfg(feature = "wds")]
 pub(crate) mod from_wds;
 pub(crate) mod index;
+pub(crate) mod info;
 #[cfg(feature = "report")]
 pub(crate) mod report;
 pub(crate) mod reshard;

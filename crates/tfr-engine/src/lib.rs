@@ -23,5 +23,6 @@ pub mod pipeline;
 #[cfg(feature = "report")]
 pub mod report;
 pub mod schema;
+pub mod tfds;
 
 pub use error::{Error, Result};

@@ -38,7 +38,7 @@ pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>> {
 /// at most `limit + 1` bytes (a reader that never ends costs the limit).
 /// Shared by every auxiliary file tfr reads whole (schemas, saved
 /// statistics, credentials and configuration).
-pub(crate) fn read_at_most(reader: impl Read, limit: u64, capacity: usize) -> std::io::Result<Option<Vec<u8>>> {
+pub fn read_at_most(reader: impl Read, limit: u64, capacity: usize) -> std::io::Result<Option<Vec<u8>>> {
     let mut bytes = Vec::with_capacity(capacity);
     reader.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
     Ok((bytes.len() as u64 <= limit).then_some(bytes))

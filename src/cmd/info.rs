@@ -1,0 +1,332 @@
+//! `tfr info`: what a TFDS dataset folder says of itself (splits, counts,
+//! features), and `--split` for the commands that read records.
+
+use crate::tfds::{split, Folder, Place};
+use anyhow::Result;
+
+/// The inputs of `--split SPEC` over the arguments, each a TFDS folder.
+pub(crate) fn split_inputs(files: &[std::ffi::OsString], spec: &str) -> Result<Vec<crate::io::Input>> {
+    if files.is_empty() {
+        anyhow::bail!("--split {spec}: name a TFDS dataset folder (the one holding dataset_info.json)");
+    }
+    let mut inputs = Vec::new();
+    for arg in files {
+        let shown = crate::io::input::escape_name(arg.as_encoded_bytes());
+        let Some(place) = Place::of_arg(arg) else {
+            anyhow::bail!(
+                "--split {spec}: {shown} is not a directory (or a URL prefix ending with /) of a TFDS dataset"
+            );
+        };
+        let Some(folder) = Folder::open(&place)? else {
+            anyhow::bail!("--split {spec}: {shown} holds no dataset_info.json, so it is not a TFDS dataset folder");
+        };
+        inputs.extend(split::pick(&folder, spec)?.inputs);
+    }
+    Ok(inputs)
+}
+
+/// Without `--split`: a note naming the splits read of each TFDS folder
+/// among the arguments (a folder whose metadata does not read is read as
+/// a plain directory, silently).
+pub(crate) fn note_splits(files: &[std::ffi::OsString]) {
+    for arg in files {
+        let Some(place) = Place::of_arg(arg) else { continue };
+        let Ok(Some(folder)) = Folder::open(&place) else {
+            continue;
+        };
+        let splits: Vec<String> = folder
+            .info
+            .splits
+            .iter()
+            .map(|s| format!("{} ({} records)", s.name, s.records()))
+            .collect();
+        crate::output::error_line(format_args!(
+            "note: {} is TFDS's {}: reading every split: {}; pick one with --split",
+            place.shown(),
+            folder.title(),
+            splits.join(", ")
+        ));
+    }
+}
+
+use crate::exit::Exit;
+use crate::output::{self, Ctx};
+use crate::tfds::features::{Kind, Leaf};
+use crate::tfds::SplitInfo;
+use clap::Args;
+use serde_json::json;
+use std::io::Write;
+
+#[derive(Args, Debug, Clone)]
+pub(crate) struct InfoArgs {
+    /// A TFDS dataset folder (the version folder holding dataset_info.json:
+    /// ~/tensorflow_datasets/mnist/3.0.1, gs://bucket/mnist/3.0.1/).
+    #[arg(value_name = "FOLDER", required = true)]
+    pub(crate) folder: std::ffi::OsString,
+
+    /// Print one JSON document instead of the tables.
+    #[arg(long)]
+    pub(crate) json: bool,
+
+    /// Read every shard and check it holds the records dataset_info.json
+    /// says: exit 1, naming split, shard and both counts, where one differs
+    /// or a shard is missing.
+    #[arg(long)]
+    pub(crate) check: bool,
+
+    /// Class names shown per ClassLabel (--json lists all).
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub(crate) names: usize,
+}
+
+pub(crate) fn run(args: &InfoArgs, ctx: &Ctx) -> Result<Exit> {
+    let arg = &args.folder;
+    let shown = crate::io::input::escape_name(arg.as_encoded_bytes());
+    let Some(place) = Place::of_arg(arg) else {
+        anyhow::bail!("{shown}: not a directory (or a URL prefix ending with /): name a TFDS dataset's version folder");
+    };
+    let Some(folder) = Folder::open(&place)? else {
+        anyhow::bail!(
+            "{shown}: no dataset_info.json, so not a TFDS dataset's version folder (for plain TFRecord files: tfr count, tfr schema)"
+        );
+    };
+    let shards = folder
+        .info
+        .splits
+        .iter()
+        .map(|s| folder.shard_names(s))
+        .collect::<tfr_engine::Result<Vec<_>>>()?;
+    let mut out = output::stdout();
+    match args.json {
+        true => writeln!(out, "{}", serde_json::to_string_pretty(&info_json(&folder))?)?,
+        false => write_info(&mut out, &folder, args.names)?,
+    }
+    out.flush()?;
+    if !args.check {
+        return Ok(Exit::Success);
+    }
+    check(&folder, &shards, ctx)
+}
+
+/// The features as rows: name, type, dtype, shape, stored as, notes.
+fn feature_rows(folder: &Folder, names: usize) -> Vec<[String; 5]> {
+    let Some(tree) = &folder.features else {
+        return Vec::new();
+    };
+    tree.leaves().iter().map(|l| feature_row(l, names)).collect()
+}
+
+fn dims(shape: &[Option<u64>], within: usize) -> String {
+    let mut d: Vec<String> = (0..within).map(|_| "n".to_string()).collect();
+    d.extend(shape.iter().map(|x| x.map_or("?".to_string(), |v| v.to_string())));
+    match d.is_empty() {
+        true => "()".to_string(),
+        false => format!("({})", d.join(", ")),
+    }
+}
+
+fn feature_row(l: &Leaf<'_>, names: usize) -> [String; 5] {
+    let within = l.within.len();
+    let around: Vec<&str> = l.within.iter().map(|n| n.type_name()).collect();
+    let mut ty = l.node.type_name().to_string();
+    if !around.is_empty() {
+        ty = format!("{ty} in {}", around.join(" in "));
+    }
+    let (dtype, shape, notes) = match &l.node.kind {
+        Kind::Tensor { shape, dtype, encoding } => {
+            let note = match encoding.as_str() {
+                "none" => String::new(),
+                e => format!("stored {e}-encoded"),
+            };
+            (dtype.clone(), dims(shape, within), note)
+        }
+        Kind::ClassLabel { num_classes, names: n } => {
+            let note = match n {
+                Some(n) => {
+                    let mut shown: Vec<&str> = n.iter().take(names).map(String::as_str).collect();
+                    if n.len() > names {
+                        shown.push("...");
+                    }
+                    format!("{num_classes} classes: {}", shown.join(", "))
+                }
+                None => format!("{num_classes} classes"),
+            };
+            ("int64".into(), dims(&[], within), note)
+        }
+        Kind::Image { shape, dtype, format } => {
+            let f = if format.is_empty() { "encoded" } else { format.as_str() };
+            (dtype.clone(), dims(shape, within), format!("{f} bytes"))
+        }
+        Kind::Text => ("string".into(), dims(&[], within), "UTF-8".into()),
+        Kind::Other(c) => (String::new(), String::new(), format!("{c} (not decoded by tfr)")),
+        _ => Default::default(),
+    };
+    [l.name.clone(), ty, dtype, shape, notes]
+}
+
+fn write_info(out: &mut dyn Write, folder: &Folder, names: usize) -> Result<()> {
+    let i = &folder.info;
+    writeln!(out, "{} ({})", folder.title(), folder.place.shown())?;
+    if !i.description.trim().is_empty() {
+        writeln!(out, "{}", output::escape_controls(i.description.trim()))?;
+    }
+    if let Some(url) = i.location.urls.first() {
+        writeln!(out, "homepage: {}", output::escape_controls(url))?;
+    }
+    if let Some(first) = i.citation.lines().find(|l| !l.trim().is_empty()) {
+        writeln!(out, "citation: {}", output::escape_controls(first.trim()))?;
+    }
+    let width = output::tty_width();
+    let mut t = output::table_of_width(width);
+    t.set_header(["split", "shards", "records", "bytes"]);
+    let (mut records, mut bytes, mut shards) = (0u64, 0u64, 0usize);
+    for s in &i.splits {
+        t.add_row([
+            s.name.clone(),
+            s.shard_lengths.len().to_string(),
+            s.records().to_string(),
+            s.num_bytes.0.to_string(),
+        ]);
+        records += s.records();
+        bytes += s.num_bytes.0;
+        shards += s.shard_lengths.len();
+    }
+    if i.splits.len() > 1 {
+        t.add_row([
+            "total".to_string(),
+            shards.to_string(),
+            records.to_string(),
+            bytes.to_string(),
+        ]);
+    }
+    for c in 1..4 {
+        if let Some(col) = t.column_mut(c) {
+            col.set_cell_alignment(comfy_table::CellAlignment::Right);
+        }
+    }
+    writeln!(out, "\n{t}")?;
+    let rows = feature_rows(folder, names);
+    if rows.is_empty() {
+        writeln!(out, "\nno features.json: the features are those `tfr schema` finds")?;
+        return Ok(());
+    }
+    let mut t = output::table_of_width(width);
+    t.set_header(["feature", "type", "dtype", "shape", "notes"]);
+    for r in rows {
+        t.add_row(r);
+    }
+    writeln!(out, "\n{t}")?;
+    Ok(())
+}
+
+fn info_json(folder: &Folder) -> serde_json::Value {
+    let i = &folder.info;
+    let splits: Vec<serde_json::Value> = i
+        .splits
+        .iter()
+        .map(|s| {
+            json!({
+                "name": s.name,
+                "shards": folder.shard_names(s).unwrap_or_default(),
+                "shard_records": s.shard_lengths.iter().map(|c| c.0).collect::<Vec<_>>(),
+                "records": s.records(),
+                "bytes": s.num_bytes.0,
+            })
+        })
+        .collect();
+    let features: Vec<serde_json::Value> = folder
+        .features
+        .iter()
+        .flat_map(|t| t.leaves())
+        .map(|l| {
+            let [name, ty, dtype, shape, _] = feature_row(&l, 0);
+            let mut f = json!({"name": name, "type": l.node.type_name(), "dtype": dtype, "shape": shape, "within": l.within.iter().map(|n| n.type_name()).collect::<Vec<_>>()});
+            let _ = ty;
+            match &l.node.kind {
+                Kind::ClassLabel { num_classes, names } => {
+                    f["num_classes"] = json!(num_classes);
+                    f["names"] = json!(names);
+                }
+                Kind::Tensor { encoding, .. } => f["encoding"] = json!(encoding),
+                Kind::Image { format, .. } => f["encoding"] = json!(format),
+                _ => {}
+            }
+            f
+        })
+        .collect();
+    json!({
+        "name": i.name,
+        "config": i.config_name,
+        "version": i.version,
+        "folder": folder.place.shown(),
+        "description": i.description,
+        "citation": i.citation,
+        "homepage": i.location.urls.first(),
+        "file_format": if i.file_format.is_empty() { "tfrecord" } else { i.file_format.as_str() },
+        "splits": splits,
+        "features": features,
+    })
+}
+
+/// `--check`: every shard read, its records counted by their headers.
+fn check(folder: &Folder, shards: &[Vec<String>], ctx: &Ctx) -> Result<Exit> {
+    folder.check_format()?;
+    let progress = ctx.progress(None);
+    let mut bad = 0u64;
+    let mut total = 0usize;
+    for (split, names) in folder.info.splits.iter().zip(shards) {
+        for (k, (name, want)) in names.iter().zip(&split.shard_lengths).enumerate() {
+            total += 1;
+            if let Some(problem) = check_shard(folder, split, name, want.0, &progress) {
+                output::error_line(format_args!(
+                    "{}: split {} shard {k} of {}: {problem}",
+                    folder.place.file(name).display(),
+                    split.name,
+                    names.len()
+                ));
+                bad += 1;
+            }
+        }
+    }
+    progress.finish();
+    let mut out = output::stdout();
+    match bad {
+        0 => writeln!(
+            out,
+            "checked: all {total} shards hold the records dataset_info.json says"
+        )?,
+        n => writeln!(out, "checked: {n} of {total} shards differ from dataset_info.json")?,
+    }
+    out.flush()?;
+    Ok(if bad == 0 { Exit::Success } else { Exit::DamageFound })
+}
+
+/// What is wrong with one shard, if anything.
+fn check_shard(
+    folder: &Folder,
+    _split: &SplitInfo,
+    name: &str,
+    want: u64,
+    progress: &output::Progress,
+) -> Option<String> {
+    let input = folder.place.file(name);
+    let mut reader = match crate::record::OpenOptions::default().open(&input) {
+        Ok(r) => r,
+        Err(e) => {
+            let missing = e.io_error().is_some_and(|io| io.kind() == std::io::ErrorKind::NotFound)
+                || crate::io::remote::is_not_found(&e);
+            return Some(match missing {
+                true => format!("missing (dataset_info.json says {want} records)"),
+                false => format!("{e:#}"),
+            });
+        }
+    };
+    match super::count::count_records(&mut reader, |b, r| progress.update(b, r)) {
+        Ok(n) if n == want => None,
+        Ok(n) => Some(format!("{n} records, dataset_info.json says {want}")),
+        Err(e) => Some(format!(
+            "{e} (after {} records; dataset_info.json says {want})",
+            reader.index()
+        )),
+    }
+}
