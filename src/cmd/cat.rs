@@ -39,12 +39,14 @@ impl PrintArgs {
     fn with_style<T>(&self, several: bool, color: bool, f: impl FnOnce(&Style<'_>) -> T) -> T {
         let projection = self.select.projection();
         let keep = |key: &str| projection.as_ref().is_none_or(|p| p.keeps(key));
+        let names = super::info::class_names(&self.input.files);
         let style = Style {
             format: self.format.into(),
             look: Look {
                 short: self.short.shorten(),
                 keep: projection.is_some().then_some(&keep as Keep<'_>),
                 scalars: None,
+                names: names.as_ref().map(|n| n as &dyn crate::example::ClassNames),
             },
             several,
             color,

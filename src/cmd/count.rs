@@ -502,7 +502,9 @@ fn write_decoded(args: &CountArgs, total: &Tally, rows: &[Row], inputs: usize) -
                     MAX_KEY_BYTES >> 20
                 ));
             }
-            write_by(&mut out, name, total, args.json)?;
+            let classes = super::info::class_names(&args.input.files);
+            let names = classes.as_ref().and_then(|c| c.get(name.as_str())).map(Vec::as_slice);
+            write_by(&mut out, name, total, args.json, names)?;
         }
         None => {
             if args.json {
@@ -573,7 +575,16 @@ fn key_json(k: &Key) -> serde_json::Value {
     }
 }
 
-fn write_by(out: &mut dyn Write, name: &str, total: &Tally, json: bool) -> Result<()> {
+/// A TFDS ClassLabel's name of an int64 value.
+fn class_of<'a>(k: &Key, names: Option<&'a [String]>) -> Option<&'a str> {
+    match k {
+        Key::Int(v) => names?.get(usize::try_from(*v).ok()?).map(String::as_str),
+        _ => None,
+    }
+}
+
+/// The `--by` table or JSON; `names`: a TFDS ClassLabel's class names.
+fn write_by(out: &mut dyn Write, name: &str, total: &Tally, json: bool, names: Option<&[String]>) -> Result<()> {
     let records: u64 = total.per_input.iter().sum();
     let rows = by_rows(total);
     if json {
@@ -593,7 +604,15 @@ fn write_by(out: &mut dyn Write, name: &str, total: &Tally, json: bool) -> Resul
         write!(out, "\"total\":{records},\"values\":[")?;
         for (i, (k, n)) in rows.iter().enumerate() {
             let sep = if i == 0 { "" } else { "," };
-            write!(out, "{sep}{{\"records\":{n},\"value\":{}}}", key_json(k))?;
+            match class_of(k, names) {
+                Some(c) => write!(
+                    out,
+                    "{sep}{{\"name\":{},\"records\":{n},\"value\":{}}}",
+                    serde_json::Value::from(c),
+                    key_json(k)
+                )?,
+                None => write!(out, "{sep}{{\"records\":{n},\"value\":{}}}", key_json(k))?,
+            }
         }
         writeln!(out, "]}}")?;
         out.flush()?;
@@ -619,7 +638,11 @@ fn write_by(out: &mut dyn Write, name: &str, total: &Tally, json: bool) -> Resul
     // The most frequent values (a table of a million rows would take a
     // gigabyte and no one reads it: --json lists them all).
     let shown = rows.len().min(TABLE_ROWS);
-    let mut all: Vec<(String, u64)> = rows[..shown].iter().map(|(k, n)| (key_text(k), *n)).collect();
+    let text = |k: &Key| match class_of(k, names) {
+        Some(c) => format!("{} ({})", key_text(k), output::escape_controls(c)),
+        None => key_text(k),
+    };
+    let mut all: Vec<(String, u64)> = rows[..shown].iter().map(|(k, n)| (text(k), *n)).collect();
     let rest: u64 = rows[shown..].iter().map(|(_, n)| n).sum();
     all.extend(
         extra

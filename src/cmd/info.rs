@@ -25,6 +25,24 @@ pub(crate) fn split_inputs(files: &[std::ffi::OsString], spec: &str) -> Result<V
     Ok(inputs)
 }
 
+/// The class names of the ClassLabel features of the TFDS folders among
+/// the arguments, by feature name (`None` when there are none).
+pub(crate) fn class_names(files: &[std::ffi::OsString]) -> Option<std::collections::HashMap<String, Vec<String>>> {
+    let mut out = std::collections::HashMap::new();
+    for arg in files {
+        let Some(place) = Place::of_arg(arg) else { continue };
+        let Ok(Some(folder)) = Folder::open(&place) else {
+            continue;
+        };
+        for leaf in folder.features.iter().flat_map(|t| t.leaves()) {
+            if let crate::tfds::features::Kind::ClassLabel { names: Some(n), .. } = &leaf.node.kind {
+                out.entry(leaf.name).or_insert_with(|| n.clone());
+            }
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
 /// Without `--split`: a note naming the splits read of each TFDS folder
 /// among the arguments (a folder whose metadata does not read is read as
 /// a plain directory, silently).

@@ -52,6 +52,7 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         short: None,
         keep: projection.is_some().then_some(&keep as Keep<'_>),
         scalars: None,
+        names: None,
     };
     let render = |decoder: &mut Decoder, r: &batches::Record<'_>, out: &mut Out<'_>| -> tfr_engine::Result<()> {
         example::render_out(decoder, format, &look, r.ty, r.strict, r.payload, out)

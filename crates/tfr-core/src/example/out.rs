@@ -33,6 +33,20 @@ pub type Keep<'k> = &'k (dyn Fn(&str) -> bool + Sync);
 /// that hold one value in every record.
 pub type Scalars<'k> = &'k (dyn Fn(&str, bool) -> bool + Sync);
 
+/// Names of int64 values, by feature: a TFDS ClassLabel's class names
+/// (shown as a `# name` comment in the text format).
+pub trait ClassNames: Sync {
+    /// The name of `value` in feature `feature`, if it has one.
+    fn name(&self, feature: &str, value: i64) -> Option<&str>;
+}
+
+impl ClassNames for std::collections::HashMap<String, Vec<String>> {
+    fn name(&self, feature: &str, value: i64) -> Option<&str> {
+        let names = self.get(feature)?;
+        names.get(usize::try_from(value).ok()?).map(String::as_str)
+    }
+}
+
 /// How a record is shown besides its format: shortened values, a subset
 /// of the features.
 #[derive(Clone, Copy, Default)]
@@ -43,6 +57,8 @@ pub struct Look<'k> {
     pub keep: Option<Keep<'k>>,
     /// One-value features written as bare values (natural JSON only).
     pub scalars: Option<Scalars<'k>>,
+    /// Class names of int64 values (text format only).
+    pub names: Option<&'k dyn ClassNames>,
 }
 
 /// Where an [`Out`] hands its bytes.
@@ -62,6 +78,7 @@ pub struct Out<'a> {
     short: Option<Shorten>,
     keep: Option<Keep<'a>>,
     scalars: Option<Scalars<'a>>,
+    names: Option<&'a dyn ClassNames>,
     /// The first kinds of feature names across records, for the natural
     /// JSON form (see `json::render::kinds`).
     tracking: Option<&'a mut Tracking>,
@@ -80,6 +97,7 @@ impl<'a> Out<'a> {
             short: None,
             keep: None,
             scalars: None,
+            names: None,
             tracking: None,
             spill_at: SPILL_AT,
             piece: PIECE,
@@ -113,6 +131,7 @@ impl<'a> Out<'a> {
             short: None,
             keep: None,
             scalars: None,
+            names: None,
             tracking: None,
             spill_at,
             piece: piece.max(4),
@@ -131,6 +150,7 @@ impl<'a> Out<'a> {
             short: look.short,
             keep: look.keep,
             scalars: look.scalars,
+            names: look.names,
             // Shortened values do not read back: nothing to track.
             tracking: match look.short {
                 None => self.tracking.as_deref_mut(),
@@ -150,7 +170,11 @@ impl<'a> Out<'a> {
     /// shortened or left out): fast paths that write a whole record at
     /// once may be taken.
     pub(crate) fn is_plain(&self) -> bool {
-        self.sink.is_none() && self.short.is_none() && self.keep.is_none() && self.scalars.is_none()
+        self.sink.is_none()
+            && self.short.is_none()
+            && self.keep.is_none()
+            && self.scalars.is_none()
+            && self.names.is_none()
     }
 
     /// The limits of shortened output, if values are shortened.
@@ -163,6 +187,12 @@ impl<'a> Out<'a> {
     #[inline]
     pub(crate) fn scalar(&self, key: &str, list: bool) -> bool {
         self.short.is_none() && self.scalars.is_some_and(|s| s(key, list))
+    }
+
+    /// The class names of int64 values, if any are known.
+    #[inline]
+    pub(crate) fn names(&self) -> Option<&'a dyn ClassNames> {
+        self.names
     }
 
     /// Whether the feature named `key` is printed.

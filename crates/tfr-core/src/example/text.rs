@@ -154,7 +154,7 @@ impl Writer<'_, '_> {
             self.open("feature");
             self.key(key);
             self.open("value");
-            self.feature(&feature);
+            self.feature(key, &feature);
             self.close();
             self.close();
         }
@@ -168,13 +168,13 @@ impl Writer<'_, '_> {
             self.open("feature_list");
             self.key(key);
             self.open("value");
-            self.feature_list(&list);
+            self.feature_list(key, &list);
             self.close();
             self.close();
         }
     }
 
-    fn feature_list(&mut self, list: &FeatureListView<'_>) {
+    fn feature_list(&mut self, key: &str, list: &FeatureListView<'_>) {
         let shown = self.out.short().map_or(usize::MAX, |s| s.max_values);
         for (i, feature) in list.features().enumerate() {
             if i == shown {
@@ -182,7 +182,7 @@ impl Writer<'_, '_> {
                 break;
             }
             self.open("feature");
-            self.feature(&feature);
+            self.feature(key, &feature);
             self.close();
         }
     }
@@ -213,8 +213,9 @@ impl Writer<'_, '_> {
         self.end_line();
     }
 
-    /// The body of a Feature: its one list block, if a kind is set.
-    fn feature(&mut self, feature: &FeatureView<'_>) {
+    /// The body of a Feature (named `key`): its one list block, if a kind
+    /// is set; an int64 with a class name gets it as a `# name` comment.
+    fn feature(&mut self, key: &str, feature: &FeatureView<'_>) {
         let shown = self.out.short().map_or(usize::MAX, |s| s.max_values);
         let name = match feature.kind() {
             Kind::None => return,
@@ -244,6 +245,10 @@ impl Writer<'_, '_> {
                 for value in feature.int64s().take(shown) {
                     self.start_line("value");
                     write_int(value, self.out);
+                    if let Some(name) = self.out.names().and_then(|n| n.name(key, value)) {
+                        self.out.extend_from_slice(b"  # ");
+                        escape_str(name, self.out);
+                    }
                     self.end_line();
                     n += 1;
                 }

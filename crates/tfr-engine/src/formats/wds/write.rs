@@ -242,6 +242,7 @@ impl Work for Layout<'_> {
             short: None,
             keep: Some(&keep),
             scalars: self.scalars.map(|_| &one as crate::example::Scalars<'_>),
+            names: None,
         };
         example::render_out(
             decoder,
