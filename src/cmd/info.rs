@@ -25,6 +25,29 @@ pub(crate) fn split_inputs(files: &[std::ffi::OsString], spec: &str) -> Result<V
     Ok(inputs)
 }
 
+/// The feature tree of the one TFDS folder among the arguments (`what`:
+/// the option that needs it, for the error).
+pub(crate) fn feature_tree(files: &[std::ffi::OsString], what: &str) -> Result<crate::tfds::features::FeatureTree> {
+    let mut found = None;
+    for arg in files {
+        let Some(place) = Place::of_arg(arg) else { continue };
+        let Some(folder) = Folder::open(&place)? else { continue };
+        let title = folder.title();
+        match (folder.features, &found) {
+            (Some(tree), None) => found = Some((tree, title)),
+            (Some(tree), Some((first, t))) if *first != tree => {
+                anyhow::bail!("{what}: {t} and {title} have different features.json")
+            }
+            (None, _) => anyhow::bail!("{what}: {} has no features.json to decode by", place.shown()),
+            _ => {}
+        }
+    }
+    match found {
+        Some((tree, _)) => Ok(tree),
+        None => anyhow::bail!("{what}: name a TFDS dataset folder (holding dataset_info.json and features.json)"),
+    }
+}
+
 /// The class names of the ClassLabel features of the TFDS folders among
 /// the arguments, by feature name (`None` when there are none).
 pub(crate) fn class_names(files: &[std::ffi::OsString]) -> Option<std::collections::HashMap<String, Vec<String>>> {

@@ -37,6 +37,15 @@ pub(crate) struct ToJsonlArgs {
     #[command(flatten)]
     pub(crate) pick: crate::args::PickArgs,
 
+    /// Of a TFDS dataset folder: each record as TFDS decodes it (what
+    /// tfds.as_numpy gives): nested features as objects, tensors as nested
+    /// arrays by their shape (bytes- and zlib-encoded ones decoded), bools
+    /// as true/false, an RLDS Dataset (steps) as a list of step objects;
+    /// images stay their encoded bytes ({"base64": ...}). For reading, not
+    /// for from-jsonl.
+    #[arg(long)]
+    pub(crate) decode: bool,
+
     #[command(flatten)]
     pub(crate) jobs: JobsArg,
 }
@@ -54,9 +63,16 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         scalars: None,
         names: None,
     };
+    let tree = match args.decode {
+        true => Some(super::info::feature_tree(&args.input.files, "--decode")?),
+        false => None,
+    };
     let render = |decoder: &mut Decoder, r: &batches::Record<'_>, out: &mut Out<'_>| -> tfr_engine::Result<()> {
-        example::render_out(decoder, format, &look, r.ty, r.strict, r.payload, out)
-            .map_err(|e| decode_error(r.name, r.index, r.offset, e))
+        match &tree {
+            Some(tree) => tfds_line(tree, decoder, r, out),
+            None => example::render_out(decoder, format, &look, r.ty, r.strict, r.payload, out)
+                .map_err(|e| decode_error(r.name, r.index, r.offset, e)),
+        }
     };
     let jobs = args.jobs.get();
     let progress = ctx.progress(None);
@@ -66,7 +82,7 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         // A value whose name had another kind in an earlier record is
         // written typed (the workers cannot know the earlier records).
         let table = KindTable::new();
-        let track = matches!(format, Format::Json);
+        let track = matches!(format, Format::Json) && tree.is_none();
         let mut fix = KindFix::new(&table);
         let write = |r: &Rendered| match r.is_empty() {
             true if flush_idle => out.flush(),
@@ -89,4 +105,26 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         flushed?;
     }
     target.commit(projection.as_ref())
+}
+
+/// A record as TFDS decodes it (`--decode`).
+fn tfds_line(
+    tree: &crate::tfds::features::FeatureTree,
+    decoder: &mut Decoder,
+    r: &batches::Record<'_>,
+    out: &mut Out<'_>,
+) -> tfr_engine::Result<()> {
+    let example = decoder
+        .example(r.payload, r.strict)
+        .map_err(|e| decode_error(r.name, r.index, r.offset, e))?;
+    let mut line = Vec::new();
+    crate::tfds::json::record(tree, &example, &mut line).map_err(|e| {
+        tfr_engine::Error::Invalid(format!(
+            "{}: record {} at byte {}: --decode: {e}",
+            r.name, r.index, r.offset
+        ))
+    })?;
+    out.extend_from_slice(&line);
+    out.push(b'\n');
+    Ok(())
 }

@@ -9,7 +9,9 @@
 //! a split and TFDS's slice syntax (`train[:10%]`) into the inputs to read.
 
 pub mod features;
+pub mod json;
 pub mod split;
+pub mod tensor;
 
 use crate::error::{bail, Context, Result};
 use crate::io::input::{escape_name, show_path};
