@@ -52,6 +52,19 @@ pub(crate) struct ToParquetArgs {
     #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = crate::args::parse_size)]
     pub(crate) row_group_size: u64,
 
+    /// Of a TFDS folder: the steps of this Dataset feature (an RLDS
+    /// dataset's steps) as rows, one per step, with episode_index,
+    /// step_index and the episode's other features repeated (the step
+    /// features without the 'steps/' prefix). Default: one row per episode,
+    /// each step feature a list.
+    #[arg(long, value_name = "FEATURE")]
+    pub(crate) explode: Option<String>,
+
+    /// A TFDS folder's records as any records (columns from a scan of the
+    /// values), not typed by its features.json.
+    #[arg(long, conflicts_with = "explode")]
+    pub(crate) plain: bool,
+
     #[command(flatten)]
     pub(crate) jobs: JobsArg,
 }
@@ -65,6 +78,11 @@ pub(crate) enum ParquetCompression {
 }
 
 pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Exit> {
+    if !args.plain {
+        if let Some(exit) = super::to_parquet_tfds::run(args, ctx)? {
+            return Ok(exit);
+        }
+    }
     let inputs = args.input.expand()?;
     let jobs = args.jobs.get();
     let aux: Vec<&Path> = args.columns.schema.iter().map(|p| p.as_path()).collect();

@@ -10,6 +10,8 @@
 
 pub mod features;
 pub mod json;
+#[cfg(feature = "parquet")]
+pub mod parquet;
 pub mod split;
 pub mod tensor;
 
@@ -114,6 +116,7 @@ impl<'de> Deserialize<'de> for Count {
 /// TFDS's `DatasetInfo`; unknown keys are ignored).
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
+#[non_exhaustive]
 pub struct DatasetInfo {
     /// The dataset's name (`mnist`).
     pub name: String,
@@ -135,9 +138,6 @@ pub struct DatasetInfo {
     pub splits: Vec<SplitInfo>,
     /// `(input, label)` feature names, if the dataset is supervised.
     pub supervised_keys: Option<serde_json::Value>,
-    /// When the files were written and which TFDS wrote them are not read.
-    #[serde(skip)]
-    _private: (),
 }
 
 /// The `location` of a dataset: its homepage.

@@ -1,0 +1,766 @@
+//! A TFDS dataset as Parquet that Hugging Face `datasets` opens with its
+//! features: one column per leaf of the feature tree (named as it is
+//! stored, `meta/id`), typed by `features.json` (the dtype's exact Arrow
+//! type; a fixed dimension a `fixed_size_list`, a variable one or a
+//! Sequence/Dataset a `list`), ClassLabel an int64 column with its names,
+//! Image a `struct<bytes, path>` of the encoded bytes, Text `string`; the
+//! `huggingface` schema metadata says so as `datasets` writes it
+//! (`{"info": {"features": ...}}`).
+//!
+//! `explode`: an RLDS dataset's `steps` as one row per step
+//! (`episode_index`, `step_index`, the step's features without the
+//! `steps/` prefix, the episode's other features repeated).
+
+use super::features::{FeatureTree, Kind, Leaf};
+use super::tensor::{decode, DType, Tensor, Values};
+use crate::error::{bail, Context, Result};
+use crate::example::Decoder;
+use crate::pipeline::batches::{decode_error, Batch, Record, Work};
+use crate::pipeline::Output;
+use arrow_array::{
+    builder::BooleanBuilder, Array, ArrayRef, BinaryArray, FixedSizeListArray, Float32Array, Float64Array, Int16Array,
+    Int32Array, Int64Array, Int8Array, ListArray, RecordBatch, StringArray, StructArray, UInt16Array, UInt32Array,
+    UInt64Array, UInt8Array,
+};
+use arrow_buffer::{NullBuffer, OffsetBuffer};
+use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// A column's values, innermost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Prim {
+    Bool,
+    Int(u8),
+    UInt(u8),
+    Float32,
+    Float64,
+    Utf8,
+    Binary,
+    Image,
+}
+
+impl Prim {
+    fn data_type(self) -> DataType {
+        match self {
+            Prim::Bool => DataType::Boolean,
+            Prim::Int(1) => DataType::Int8,
+            Prim::Int(2) => DataType::Int16,
+            Prim::Int(4) => DataType::Int32,
+            Prim::Int(_) => DataType::Int64,
+            Prim::UInt(1) => DataType::UInt8,
+            Prim::UInt(2) => DataType::UInt16,
+            Prim::UInt(4) => DataType::UInt32,
+            Prim::UInt(_) => DataType::UInt64,
+            Prim::Float32 => DataType::Float32,
+            Prim::Float64 => DataType::Float64,
+            Prim::Utf8 => DataType::Utf8,
+            Prim::Binary => DataType::Binary,
+            Prim::Image => DataType::Struct(image_fields()),
+        }
+    }
+
+    /// `datasets`' Value dtype.
+    fn hf_dtype(self) -> &'static str {
+        match self {
+            Prim::Bool => "bool",
+            Prim::Int(1) => "int8",
+            Prim::Int(2) => "int16",
+            Prim::Int(4) => "int32",
+            Prim::Int(_) => "int64",
+            Prim::UInt(1) => "uint8",
+            Prim::UInt(2) => "uint16",
+            Prim::UInt(4) => "uint32",
+            Prim::UInt(_) => "uint64",
+            Prim::Float32 => "float32",
+            Prim::Float64 => "float64",
+            Prim::Utf8 => "string",
+            Prim::Binary | Prim::Image => "binary",
+        }
+    }
+
+    fn of(dtype: DType) -> Prim {
+        match dtype {
+            DType::Bool => Prim::Bool,
+            DType::Int(n) => Prim::Int(n),
+            DType::UInt(n) => Prim::UInt(n),
+            DType::Float(8) => Prim::Float64,
+            DType::Float(_) | DType::BFloat16 => Prim::Float32,
+            DType::String => Prim::Binary,
+        }
+    }
+}
+
+/// `struct<bytes: binary, path: string>`, `datasets`' Image storage.
+fn image_fields() -> Fields {
+    Fields::from(vec![
+        Field::new("bytes", DataType::Binary, true),
+        Field::new("path", DataType::Utf8, true),
+    ])
+}
+
+/// A dimension of a column above its values, outermost first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Level {
+    Fixed(usize),
+    Var,
+}
+
+/// One output column.
+#[derive(Clone, Debug)]
+struct Column {
+    /// The column's name.
+    name: String,
+    /// The feature it is stored as in the records.
+    feature: String,
+    leaf_kind: Kind,
+    levels: Vec<Level>,
+    prim: Prim,
+    hf: Value,
+    /// A feature of the exploded Dataset (one value per step row).
+    per_step: bool,
+}
+
+/// What the rows are: the columns of a TFDS feature tree.
+#[derive(Clone, Debug)]
+pub struct TfdsPlan {
+    columns: Vec<Column>,
+    /// The exploded Dataset's path (`steps`), if rows are steps.
+    explode: Option<String>,
+    schema: SchemaRef,
+}
+
+fn arrow_type(prim: Prim, levels: &[Level]) -> DataType {
+    levels.iter().rev().fold(prim.data_type(), |inner, level| {
+        let item = Arc::new(Field::new("item", inner, true));
+        match level {
+            Level::Fixed(n) => DataType::FixedSizeList(item, *n as i32),
+            Level::Var => DataType::List(item),
+        }
+    })
+}
+
+fn hf_type(prim: Prim, kind: &Kind, levels: &[Level]) -> Value {
+    let value = match (prim, kind) {
+        (Prim::Image, _) => json!({"_type": "Image"}),
+        (_, Kind::ClassLabel { names: Some(n), .. }) => json!({"names": n, "_type": "ClassLabel"}),
+        _ => json!({"dtype": prim.hf_dtype(), "_type": "Value"}),
+    };
+    levels.iter().rev().fold(value, |inner, level| match level {
+        Level::Fixed(n) => json!({"feature": inner, "length": n, "_type": "List"}),
+        Level::Var => json!({"feature": inner, "_type": "List"}),
+    })
+}
+
+impl TfdsPlan {
+    /// The columns of `tree`; `explode`: the Dataset feature (`steps`) whose
+    /// steps become rows.
+    pub fn new(tree: &FeatureTree, explode: Option<&str>) -> Result<TfdsPlan> {
+        let leaves = tree.leaves();
+        if let Some(path) = explode {
+            let prefix = format!("{path}/");
+            let found = leaves.iter().any(|l| {
+                (l.name == path || l.name.starts_with(&prefix))
+                    && l.within.first().is_some_and(|w| matches!(w.kind, Kind::Dataset { .. }))
+            });
+            if !found {
+                let datasets: Vec<String> = leaves
+                    .iter()
+                    .filter(|l| l.within.first().is_some_and(|w| matches!(w.kind, Kind::Dataset { .. })))
+                    .filter_map(|l| l.name.split('/').next().map(str::to_string))
+                    .collect::<std::collections::BTreeSet<_>>()
+                    .into_iter()
+                    .collect();
+                bail!(
+                    "--explode {path}: no Dataset feature of that name in features.json{}",
+                    match datasets.is_empty() {
+                        true => String::new(),
+                        false => format!(" (it has {})", datasets.join(", ")),
+                    }
+                );
+            }
+        }
+        let mut columns = Vec::new();
+        for leaf in &leaves {
+            columns.push(column(leaf, explode)?);
+        }
+        let mut fields = Vec::new();
+        let mut hf = serde_json::Map::new();
+        if explode.is_some() {
+            for name in ["episode_index", "step_index"] {
+                fields.push(Field::new(name, DataType::Int64, false));
+                hf.insert(name.into(), json!({"dtype": "int64", "_type": "Value"}));
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        for c in &columns {
+            if !seen.insert(c.name.clone())
+                || (explode.is_some() && ["episode_index", "step_index"].contains(&c.name.as_str()))
+            {
+                bail!(
+                    "two columns would be named {} (--explode drops the steps' prefix)",
+                    c.name
+                );
+            }
+            fields.push(Field::new(&c.name, arrow_type(c.prim, &c.levels), true));
+            hf.insert(c.name.clone(), c.hf.clone());
+        }
+        let meta = json!({"info": {"features": hf}}).to_string();
+        let schema = Schema::new_with_metadata(fields, HashMap::from([("huggingface".to_string(), meta)]));
+        Ok(TfdsPlan {
+            columns,
+            explode: explode.map(str::to_string),
+            schema: Arc::new(schema),
+        })
+    }
+
+    /// The Arrow schema, with the `huggingface` metadata.
+    pub fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+
+    /// The `huggingface` metadata value.
+    pub fn hf_metadata(&self) -> String {
+        self.schema.metadata().get("huggingface").cloned().unwrap_or_default()
+    }
+}
+
+/// The column of a leaf.
+fn column(leaf: &Leaf<'_>, explode: Option<&str>) -> Result<Column> {
+    let per_step = explode.is_some_and(|p| {
+        (leaf.name == p || leaf.name.starts_with(&format!("{p}/")))
+            && leaf
+                .within
+                .first()
+                .is_some_and(|w| matches!(w.kind, Kind::Dataset { .. }))
+    });
+    let mut levels: Vec<Level> = leaf
+        .within
+        .iter()
+        .skip(usize::from(per_step))
+        .map(|w| match w.kind {
+            Kind::Sequence { length: Some(n), .. } => Level::Fixed(n as usize),
+            _ => Level::Var,
+        })
+        .collect();
+    let prim = match &leaf.node.kind {
+        Kind::Tensor { shape, dtype, .. } => {
+            let ty = DType::parse(dtype)
+                .with_context(|| format!("feature {}: the dtype {dtype} is not one tfr converts", leaf.name))?;
+            levels.extend(shape.iter().map(|d| d.map_or(Level::Var, |n| Level::Fixed(n as usize))));
+            Prim::of(ty)
+        }
+        Kind::ClassLabel { .. } => Prim::Int(8),
+        Kind::Text => Prim::Utf8,
+        Kind::Image { .. } => Prim::Image,
+        other => bail!(
+            "feature {}: TFDS's {} ({other:?}) is not one tfr converts (leave it out with --exclude)",
+            leaf.name,
+            leaf.node.type_name()
+        ),
+    };
+    let name = match (per_step, explode) {
+        (true, Some(p)) => leaf
+            .name
+            .strip_prefix(&format!("{p}/"))
+            .unwrap_or(&leaf.name)
+            .to_string(),
+        _ => leaf.name.clone(),
+    };
+    Ok(Column {
+        hf: hf_type(prim, &leaf.node.kind, &levels),
+        name,
+        feature: leaf.name.clone(),
+        leaf_kind: leaf.node.kind.clone(),
+        levels,
+        prim,
+        per_step,
+    })
+}
+
+/// A column's rows being gathered: values back to back, each row's shape
+/// (`None`: null).
+#[derive(Default)]
+struct Gather {
+    values: Option<Values>,
+    shapes: Vec<Option<Vec<usize>>>,
+}
+
+fn extend(into: &mut Option<Values>, from: &Values, start: usize, len: usize) {
+    let range = start..start + len;
+    match (into.get_or_insert_with(|| empty_like(from)), from) {
+        (Values::Int(a), Values::Int(b)) => a.extend_from_slice(&b[range]),
+        (Values::UInt(a), Values::UInt(b)) => a.extend_from_slice(&b[range]),
+        (Values::Float(a), Values::Float(b)) => a.extend_from_slice(&b[range]),
+        (Values::Bool(a), Values::Bool(b)) => a.extend_from_slice(&b[range]),
+        (Values::Bytes(a), Values::Bytes(b)) => a.extend(b[range].iter().cloned()),
+        _ => {}
+    }
+}
+
+fn empty_like(v: &Values) -> Values {
+    match v {
+        Values::Int(_) => Values::Int(Vec::new()),
+        Values::UInt(_) => Values::UInt(Vec::new()),
+        Values::Float(_) => Values::Float(Vec::new()),
+        Values::Bool(_) => Values::Bool(Vec::new()),
+        Values::Bytes(_) => Values::Bytes(Vec::new()),
+    }
+}
+
+/// One batch's rows.
+#[derive(Default)]
+pub struct TfdsRows {
+    gathers: Vec<Gather>,
+    /// Per row: the episode (record) it came from, counted in the batch,
+    /// and its step (exploded rows only).
+    episode: Vec<u64>,
+    step: Vec<u64>,
+    records: u64,
+    /// Episodes without steps (no rows).
+    pub(crate) empty_episodes: u64,
+    /// The batches built, in order, with the records they hold.
+    pub batches: Vec<(RecordBatch, u64)>,
+}
+
+impl Output for TfdsRows {
+    fn is_empty(&self) -> bool {
+        self.batches.is_empty() && self.empty_episodes == 0
+    }
+
+    fn clear(&mut self) {
+        self.gathers.clear();
+        self.episode.clear();
+        self.step.clear();
+        self.records = 0;
+        self.empty_episodes = 0;
+        self.batches.clear();
+    }
+}
+
+/// The workers' side: records decoded into rows, a record batch per batch.
+pub struct TfdsWork<'a> {
+    plan: &'a TfdsPlan,
+    /// The leaf of each column.
+    leaves: Vec<Leaf<'a>>,
+}
+
+impl<'a> TfdsWork<'a> {
+    /// The work of `plan`, made of `tree`.
+    pub fn new(plan: &'a TfdsPlan, tree: &'a FeatureTree) -> TfdsWork<'a> {
+        let all = tree.leaves();
+        let leaves = plan
+            .columns
+            .iter()
+            .map(|c| {
+                all.iter()
+                    .find(|l| l.name == c.feature)
+                    .cloned()
+                    .expect("planned from this tree")
+            })
+            .collect();
+        TfdsWork { plan, leaves }
+    }
+
+    /// Ends a batch: its gathered rows as one record batch.
+    fn seal(&self, out: &mut TfdsRows) -> Result<()> {
+        if out.gathers.is_empty() && out.records == 0 {
+            return Ok(());
+        }
+        let rows = match self.plan.explode {
+            Some(_) => out.episode.len(),
+            None => out.records as usize,
+        };
+        let mut arrays: Vec<ArrayRef> = Vec::new();
+        if self.plan.explode.is_some() {
+            arrays.push(Arc::new(Int64Array::from_iter_values(
+                out.episode.iter().map(|&e| e as i64),
+            )));
+            arrays.push(Arc::new(Int64Array::from_iter_values(
+                out.step.iter().map(|&s| s as i64),
+            )));
+        }
+        out.gathers.resize_with(self.plan.columns.len(), Gather::default);
+        for (c, g) in self.plan.columns.iter().zip(&mut out.gathers) {
+            g.shapes.resize(rows, None);
+            arrays.push(build(c, g).with_context(|| format!("feature {}", c.feature))?);
+        }
+        let batch = RecordBatch::try_new(self.plan.schema.clone(), arrays)?;
+        out.batches.push((batch, out.records));
+        out.gathers.clear();
+        out.episode.clear();
+        out.step.clear();
+        out.records = 0;
+        Ok(())
+    }
+
+    fn add(&self, record: &Record<'_>, decoder: &mut Decoder, out: &mut TfdsRows) -> Result<()> {
+        let example = decoder
+            .example(record.payload, record.strict)
+            .map_err(|e| decode_error(record.name, record.index, record.offset, e))?;
+        let mut stored = HashMap::new();
+        for (name, v) in example.features().iter().flat_map(|f| f.entries()) {
+            stored.insert(name, v);
+        }
+        let at = || format!("{}: record {} at byte {}", record.name, record.index, record.offset);
+        let mut tensors: Vec<Option<Tensor>> = Vec::with_capacity(self.leaves.len());
+        for leaf in &self.leaves {
+            let t = match stored.get(leaf.name.as_str()) {
+                None => None,
+                Some(v) => Some(
+                    decode(leaf, v)
+                        .map_err(|e| crate::Error::Invalid(format!("{}: feature {}: {e}", at(), leaf.name)))?,
+                ),
+            };
+            tensors.push(t);
+        }
+        out.gathers.resize_with(self.plan.columns.len(), Gather::default);
+        let episode = out.records;
+        out.records += 1;
+        let Some(_) = &self.plan.explode else {
+            for (g, t) in out.gathers.iter_mut().zip(&tensors) {
+                match t {
+                    Some(t) => {
+                        extend(&mut g.values, &t.values, 0, t.values.len());
+                        g.shapes.push(Some(t.shape.clone()));
+                    }
+                    None => g.shapes.push(None),
+                }
+            }
+            return Ok(());
+        };
+        // Steps: all of the Dataset's features agree on how many.
+        let mut steps: Option<usize> = None;
+        for (c, t) in self.plan.columns.iter().zip(&tensors) {
+            if let (true, Some(t)) = (c.per_step, t) {
+                let n = t.shape.first().copied().unwrap_or(0);
+                match steps {
+                    Some(m) if m != n => bail!("{}: feature {} has {n} steps where another has {m}", at(), c.feature),
+                    _ => steps = Some(n),
+                }
+            }
+        }
+        let steps = steps.unwrap_or(0);
+        if steps == 0 {
+            out.empty_episodes += 1;
+        }
+        for s in 0..steps {
+            out.episode.push(episode);
+            out.step.push(s as u64);
+            for ((c, g), t) in self.plan.columns.iter().zip(out.gathers.iter_mut()).zip(&tensors) {
+                match t {
+                    None => g.shapes.push(None),
+                    Some(t) if c.per_step => {
+                        let inner: usize = t.shape.iter().skip(1).product();
+                        extend(&mut g.values, &t.values, s * inner, inner);
+                        g.shapes.push(Some(t.shape[1..].to_vec()));
+                    }
+                    Some(t) => {
+                        extend(&mut g.values, &t.values, 0, t.values.len());
+                        g.shapes.push(Some(t.shape.clone()));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Work for TfdsWork<'_> {
+    type Out = TfdsRows;
+
+    fn record(&self, decoder: &mut Decoder, record: &Record<'_>, out: &mut TfdsRows) -> Result<()> {
+        self.add(record, decoder, out)
+    }
+
+    fn batch(&self, batch: &Batch<TfdsRows>, out: &mut TfdsRows) -> Result<()> {
+        let result = crate::pipeline::batches::each_record(self, batch, out);
+        // The rows before an error are kept, as the records before it.
+        self.seal(out)?;
+        result
+    }
+
+    fn huge(
+        &self,
+        record: &Record<'_>,
+        emit: &mut dyn FnMut(TfdsRows) -> Result<(), crate::pipeline::Stopped>,
+    ) -> Result<()> {
+        let mut out = TfdsRows::default();
+        crate::example::with_decoder(|d| self.record(d, record, &mut out))?;
+        self.seal(&mut out)?;
+        emit(out)?;
+        Ok(())
+    }
+}
+
+/// A column's array from its gathered rows.
+fn build(c: &Column, g: &mut Gather) -> Result<ArrayRef> {
+    // A null row takes the values of its smallest shape (0 per variable level).
+    let null_shape: Vec<usize> = c
+        .levels
+        .iter()
+        .map(|l| match l {
+            Level::Fixed(n) => *n,
+            Level::Var => 0,
+        })
+        .collect();
+    let fill: usize = null_shape.iter().product();
+    let mut values = g.values.take().unwrap_or_else(|| empty_values(c.prim));
+    let mut shapes = Vec::with_capacity(g.shapes.len());
+    let mut valid = Vec::with_capacity(g.shapes.len());
+    let mut flat = Vec::new();
+    for s in &g.shapes {
+        valid.push(s.is_some());
+        flat.push(s.is_none());
+        shapes.push(s.clone().unwrap_or_else(|| null_shape.clone()));
+    }
+    // Null rows' filler values go where their rows are.
+    if fill > 0 && flat.iter().any(|&n| n) {
+        values = with_fillers(&values, &shapes, &flat, fill);
+    }
+    for s in &shapes {
+        if s.len() != c.levels.len() {
+            bail!(
+                "a value of {} dimensions where the column has {}",
+                s.len(),
+                c.levels.len()
+            );
+        }
+        for (d, l) in s.iter().zip(&c.levels) {
+            if let Level::Fixed(n) = l {
+                if d != n {
+                    bail!("a dimension of {d} where features.json says {n}");
+                }
+            }
+        }
+    }
+    let nulls = valid.iter().any(|v| !v).then(|| NullBuffer::from(valid.clone()));
+    let scalar_nulls = if c.levels.is_empty() { nulls.clone() } else { None };
+    let mut array = prim_array(c.prim, &c.leaf_kind, values, scalar_nulls)?;
+    for j in (0..c.levels.len()).rev() {
+        let item = Arc::new(Field::new("item", array.data_type().clone(), true));
+        let outer_nulls = if j == 0 { nulls.clone() } else { None };
+        array = match c.levels[j] {
+            Level::Fixed(n) => Arc::new(FixedSizeListArray::try_new(item, n as i32, array, outer_nulls)?),
+            Level::Var => {
+                let mut lengths = Vec::new();
+                for s in &shapes {
+                    let items: usize = s[..j].iter().product();
+                    lengths.extend(std::iter::repeat_n(s[j], items));
+                }
+                Arc::new(ListArray::try_new(
+                    item,
+                    OffsetBuffer::from_lengths(lengths),
+                    array,
+                    outer_nulls,
+                )?)
+            }
+        };
+    }
+    Ok(array)
+}
+
+/// `values` with `fill` default values inserted for each null row.
+fn with_fillers(values: &Values, shapes: &[Vec<usize>], null: &[bool], fill: usize) -> Values {
+    let mut out = Some(empty_like(values));
+    let mut at = 0;
+    for (s, &is_null) in shapes.iter().zip(null) {
+        if is_null {
+            if let Some(v) = out.as_mut() {
+                push_defaults(v, fill);
+            }
+        } else {
+            let n: usize = s.iter().product();
+            extend(&mut out, values, at, n);
+            at += n;
+        }
+    }
+    out.unwrap_or_else(|| empty_like(values))
+}
+
+fn push_defaults(v: &mut Values, n: usize) {
+    match v {
+        Values::Int(a) => a.resize(a.len() + n, 0),
+        Values::UInt(a) => a.resize(a.len() + n, 0),
+        Values::Float(a) => a.resize(a.len() + n, 0.0),
+        Values::Bool(a) => a.resize(a.len() + n, false),
+        Values::Bytes(a) => a.resize(a.len() + n, Vec::new()),
+    }
+}
+
+fn empty_values(prim: Prim) -> Values {
+    match prim {
+        Prim::Bool => Values::Bool(Vec::new()),
+        Prim::Int(_) => Values::Int(Vec::new()),
+        Prim::UInt(_) => Values::UInt(Vec::new()),
+        Prim::Float32 | Prim::Float64 => Values::Float(Vec::new()),
+        Prim::Utf8 | Prim::Binary | Prim::Image => Values::Bytes(Vec::new()),
+    }
+}
+
+/// The innermost array: the values as the column's Arrow type.
+fn prim_array(prim: Prim, kind: &Kind, values: Values, nulls: Option<NullBuffer>) -> Result<ArrayRef> {
+    fn ints<T: TryFrom<i64>>(v: &[i64]) -> Result<Vec<T>> {
+        v.iter()
+            .map(|&x| T::try_from(x).map_err(|_| crate::Error::Invalid(format!("{x} does not fit the dtype"))))
+            .collect()
+    }
+    fn uints<T: TryFrom<u64>>(v: &[u64]) -> Result<Vec<T>> {
+        v.iter()
+            .map(|&x| T::try_from(x).map_err(|_| crate::Error::Invalid(format!("{x} does not fit the dtype"))))
+            .collect()
+    }
+    let array: ArrayRef = match (prim, values) {
+        (Prim::Bool, Values::Bool(v)) => {
+            let mut b = BooleanBuilder::with_capacity(v.len());
+            b.append_slice(&v);
+            let a = b.finish();
+            Arc::new(arrow_array::BooleanArray::new(a.values().clone(), nulls))
+        }
+        (Prim::Int(1), Values::Int(v)) => Arc::new(Int8Array::new(ints(&v)?.into(), nulls)),
+        (Prim::Int(2), Values::Int(v)) => Arc::new(Int16Array::new(ints(&v)?.into(), nulls)),
+        (Prim::Int(4), Values::Int(v)) => Arc::new(Int32Array::new(ints(&v)?.into(), nulls)),
+        (Prim::Int(_), Values::Int(v)) => Arc::new(Int64Array::new(v.into(), nulls)),
+        (Prim::UInt(1), Values::UInt(v)) => Arc::new(UInt8Array::new(uints(&v)?.into(), nulls)),
+        (Prim::UInt(2), Values::UInt(v)) => Arc::new(UInt16Array::new(uints(&v)?.into(), nulls)),
+        (Prim::UInt(4), Values::UInt(v)) => Arc::new(UInt32Array::new(uints(&v)?.into(), nulls)),
+        (Prim::UInt(_), Values::UInt(v)) => Arc::new(UInt64Array::new(v.into(), nulls)),
+        (Prim::Float32, Values::Float(v)) => Arc::new(Float32Array::new(
+            v.iter().map(|&x| x as f32).collect::<Vec<_>>().into(),
+            nulls,
+        )),
+        (Prim::Float64, Values::Float(v)) => Arc::new(Float64Array::new(v.into(), nulls)),
+        (Prim::Utf8, Values::Bytes(v)) => {
+            let mut texts = Vec::with_capacity(v.len());
+            for b in &v {
+                texts.push(std::str::from_utf8(b).map_err(|_| crate::Error::Invalid("text that is not UTF-8".into()))?);
+            }
+            Arc::new(StringArray::new(
+                arrow_buffer::OffsetBuffer::from_lengths(texts.iter().map(|t| t.len())),
+                texts.concat().into_bytes().into(),
+                nulls,
+            ))
+        }
+        (Prim::Binary, Values::Bytes(v)) => Arc::new(BinaryArray::new(
+            arrow_buffer::OffsetBuffer::from_lengths(v.iter().map(Vec::len)),
+            v.concat().into(),
+            nulls,
+        )),
+        (Prim::Image, Values::Bytes(v)) => {
+            let n = v.len();
+            let bytes: ArrayRef = Arc::new(BinaryArray::new(
+                arrow_buffer::OffsetBuffer::from_lengths(v.iter().map(Vec::len)),
+                v.concat().into(),
+                None,
+            ));
+            let paths: ArrayRef = Arc::new(StringArray::new_null(n));
+            Arc::new(StructArray::try_new(image_fields(), vec![bytes, paths], nulls)?)
+        }
+        (prim, values) => bail!(
+            "{values:?} values for a {prim:?} column ({kind:?})",
+            values = values.len()
+        ),
+    };
+    Ok(array)
+}
+
+/// What a TFDS Parquet file received.
+#[derive(Debug, Default)]
+pub struct Written {
+    /// Rows written.
+    pub rows: u64,
+    /// Records (episodes) read.
+    pub records: u64,
+    /// Episodes without a step (no rows; with `explode`).
+    pub empty_episodes: u64,
+}
+
+/// Writes the records of `inputs` (read as `how` says) as the rows of
+/// `plan` into the Parquet file `output` (through an [`OutputSet`]: it
+/// appears only when every record converted). A row group ends at
+/// `row_group_size` bytes.
+#[allow(clippy::too_many_arguments)]
+pub fn write(
+    inputs: &[crate::io::Input],
+    how: &crate::pipeline::batches::Reading<'_>,
+    workers: usize,
+    plan: &TfdsPlan,
+    tree: &FeatureTree,
+    output: &std::path::Path,
+    compression: parquet::basic::Compression,
+    row_group_size: u64,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<Written> {
+    use crate::io::{Compression, OutputSet};
+    use parquet::arrow::ArrowWriter;
+    use parquet::file::properties::WriterProperties;
+    use std::io::Write as _;
+    let props = WriterProperties::builder()
+        .set_compression(compression)
+        .set_max_row_group_row_count(Some(1 << 20))
+        .set_max_row_group_bytes(Some(row_group_size.clamp(1, usize::MAX as u64) as usize))
+        .set_created_by(format!("tfr {}", env!("CARGO_PKG_VERSION")))
+        .set_key_value_metadata(Some(vec![parquet::file::metadata::KeyValue::new(
+            "huggingface".to_string(),
+            plan.hf_metadata(),
+        )]))
+        .build();
+    let mut set = OutputSet::new(inputs, &[], "-o");
+    let i = set.create_whole(output, Some(Compression::None), 1)?;
+    let mut writer = ArrowWriter::try_new(Vec::new(), plan.schema(), Some(props))?;
+    let work = TfdsWork::new(plan, tree);
+    let mut written = Written::default();
+    let explode = plan.explode.is_some();
+    let mut failed: Option<crate::Error> = None;
+    let sink = |rows: &TfdsRows| -> std::io::Result<()> {
+        written.empty_episodes += rows.empty_episodes;
+        for (batch, records) in rows.batches.iter().cloned() {
+            let batch = match explode {
+                // Episodes were counted within their batch: now over all.
+                true => with_episode_offset(batch, written.records),
+                false => Ok(batch),
+            };
+            let result = batch.and_then(|b| {
+                written.rows += b.num_rows() as u64;
+                writer.write(&b).map_err(crate::Error::from)
+            });
+            written.records += records;
+            if let Err(e) = result {
+                let line = format!("{e:#}");
+                failed = Some(e);
+                return Err(std::io::Error::other(line));
+            }
+            if writer.inner().len() >= 1 << 20 {
+                let bytes = std::mem::take(writer.inner_mut());
+                set.get(i).write_all(&bytes)?;
+            }
+        }
+        Ok(())
+    };
+    let (_, result) = crate::pipeline::batches::run(inputs, how, workers, &work, sink, progress);
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    result?;
+    let rest = writer.into_inner()?;
+    let out = set.get(i);
+    out.write_all(&rest)
+        .with_context(|| format!("writing {}", out.display()))?;
+    set.end(i)?;
+    set.commit()?;
+    Ok(written)
+}
+
+/// `batch` with `offset` added to its `episode_index` column (the first).
+fn with_episode_offset(batch: RecordBatch, offset: u64) -> Result<RecordBatch> {
+    let mut columns = batch.columns().to_vec();
+    let Some(episodes) = columns.first().and_then(|c| c.as_any().downcast_ref::<Int64Array>()) else {
+        return Ok(batch);
+    };
+    let shifted: ArrayRef = Arc::new(Int64Array::from_iter_values(
+        episodes.values().iter().map(|&e| e + offset as i64),
+    ));
+    columns[0] = shifted;
+    Ok(RecordBatch::try_new(batch.schema(), columns)?)
+}

@@ -1,0 +1,108 @@
+//! `tfr to-parquet` of a TFDS dataset folder: the records typed by its
+//! features.json, as Parquet that Hugging Face `datasets` opens with the
+//! dataset's features ([`crate::tfds::parquet`]); per split, or the steps
+//! of an RLDS dataset as rows (`--explode steps`).
+
+use super::to_parquet::{ParquetCompression, ToParquetArgs};
+use crate::exit::Exit;
+use crate::output::{self, Ctx};
+use crate::tfds::parquet::{write, TfdsPlan};
+use crate::tfds::{split, Folder, Place};
+use anyhow::{bail, Result};
+use std::path::PathBuf;
+
+/// The TFDS folder among the inputs, if any (exactly one folder argument).
+fn folder_of(args: &ToParquetArgs) -> Result<Option<Folder>> {
+    let files = &args.input.files;
+    let mut found = None;
+    for arg in files {
+        let Some(place) = Place::of_arg(arg) else { continue };
+        if let Some(folder) = Folder::open(&place)? {
+            if found.is_some() || files.len() > 1 {
+                bail!("to-parquet of a TFDS dataset reads one folder at a time (or add --plain)");
+            }
+            found = Some(folder);
+        }
+    }
+    Ok(found)
+}
+
+/// Converts a TFDS folder; `None` when the inputs are not one.
+pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Option<Exit>> {
+    let Some(folder) = folder_of(args)? else {
+        if let Some(e) = &args.explode {
+            bail!("--explode {e}: needs a TFDS dataset folder (holding dataset_info.json and features.json)");
+        }
+        return Ok(None);
+    };
+    let Some(tree) = &folder.features else {
+        bail!(
+            "{}: no features.json, so the columns cannot be typed as TFDS says (add --plain to convert by the values)",
+            folder.place.shown()
+        );
+    };
+    let refuse = |given: bool, what: &str| match given {
+        true => bail!("{what} with a TFDS folder: not supported (the columns come from features.json; add --plain)"),
+        false => Ok(()),
+    };
+    refuse(
+        args.shards.is_some() || args.rows_per_file.is_some(),
+        "--shards/--rows-per-file",
+    )?;
+    refuse(args.columns.schema.is_some(), "--schema")?;
+    refuse(args.columns.select.projection().is_some(), "--features/--exclude")?;
+    let plan = TfdsPlan::new(tree, args.explode.as_deref())?;
+    // The splits and their outputs.
+    let out = args.output.to_string_lossy().into_owned();
+    let jobs: Vec<(String, Vec<crate::io::Input>, PathBuf)> = match &args.input.split {
+        Some(spec) => vec![(spec.clone(), args.input.expand()?, args.output.clone())],
+        None if folder.info.splits.len() == 1 || out.contains("{split}") => {
+            let mut jobs = Vec::new();
+            for name in folder.split_names() {
+                let inputs = split::pick(&folder, name)?.inputs;
+                jobs.push((name.to_string(), inputs, PathBuf::from(out.replace("{split}", name))));
+            }
+            jobs
+        }
+        None => bail!(
+            "{} has {} splits ({}): write each with -o 'DIR/{{split}}.parquet', or pick one with --split",
+            folder.title(),
+            folder.info.splits.len(),
+            folder.split_names().join(", ")
+        ),
+    };
+    let compression = match args.output_compression {
+        ParquetCompression::Zstd => parquet::basic::Compression::ZSTD(Default::default()),
+        ParquetCompression::Snappy => parquet::basic::Compression::SNAPPY,
+        ParquetCompression::None => parquet::basic::Compression::UNCOMPRESSED,
+    };
+    let open = args.input.options();
+    let threads = args.jobs.get();
+    for (name, inputs, path) in &jobs {
+        crate::io::same_file::refuse_input_as_output(inputs, &[], path, "-o")?;
+        let mut how = args
+            .range
+            .reading(&open, Some(crate::example::MessageType::Example), threads);
+        how.filter = args.columns.filter.get();
+        let pass = ctx.progress_pass(crate::io::input::total_size(inputs));
+        let written = write(
+            inputs,
+            &how,
+            crate::pipeline::workers(threads),
+            &plan,
+            tree,
+            path,
+            compression,
+            args.row_group_size,
+            &*pass,
+        )?;
+        drop(pass);
+        if written.empty_episodes > 0 {
+            output::error_line(format_args!(
+                "warning: split {name}: {} episodes have no steps, so no rows",
+                written.empty_episodes
+            ));
+        }
+    }
+    Ok(Some(Exit::Success))
+}
