@@ -47,6 +47,8 @@ LIMITS_BIN = LIMITS_DIR / "target" / "release" / "tfr-bench-limits"
 NOTEBOOK_RECORDS = 1_000_000
 SHARDS = 64
 IMAGE_RECORDS = 2_000
+TFDS_RECORDS = 20_000
+HERE = ROOT / "bench"
 GEN_VERSION = 1
 
 # sha256 of what `tfr-bench-limits gen` + zlib level 6 produce (GEN_VERSION 1).
@@ -704,6 +706,26 @@ def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_s
                  Target(max_ratio=1.2), expect_in_stdout("all intact"))
         tfr_case("tfr.head.http", "head", "images 2k (HTTP)", ["-n", "1", "--type", "raw", url], 0, 0, "curl.images.http", None,
                  Target(), nonempty, flags=" -n 1", note="ratio: × curl of the whole object")
+
+    # TFDS (issue 44): to-parquet of a TFDS image dataset written by TFDS
+    # itself (20k 32x32 PNGs, a ClassLabel, a caption), beside the Python
+    # way (tfds as_dataset → pyarrow → Parquet, images left encoded).
+    # Target: ≥ 10× faster at ≤ 64 MB.
+    tfds_dir = d / "tfds"
+    tfds_folder = tfds_dir / "bench_images" / "1.0.0"
+    if venv_py and "to-parquet" in cmds and not tfds_folder.exists():
+        probe = subprocess.run([str(venv_py), "-c", "import tensorflow_datasets"], capture_output=True)
+        if probe.returncode == 0:
+            run_checked([str(venv_py), str(HERE / "tfds_images.py"), "make", str(tfds_dir), str(TFDS_RECORDS)])
+    if tfds_folder.exists() and venv_py:
+        tf_b = sum(f.stat().st_size for f in tfds_folder.glob("*.tfrecord-*"))
+        add(Case("tfds.parquet.images", "peer", "tfds as_dataset → pyarrow (Python)", "TFDS 20k images",
+                 [str(venv_py), str(HERE / "tfds_images.py"), "peer", str(tfds_dir), str(tmp / "tfds_peer.parquet")],
+                 TFDS_RECORDS, tf_b))
+        tfr_case("tfr.to-parquet.tfds", "to-parquet", "TFDS 20k images",
+                 [str(tfds_folder), "-o", str(tmp / "tfds.parquet")], TFDS_RECORDS, tf_b, "tfds.parquet.images", None,
+                 Target(max_ratio=0.1, max_rss_mb=64), None, tmp / "tfds.parquet",
+                 note="ratio: × the Python way (target ≤ 0.1); HF-ready features")
 
     # Peers (Python, in the TensorFlow venv): a slice of the 1M file, scaled up.
     if venv_py:

@@ -48,9 +48,10 @@ pub(crate) struct ToParquetArgs {
 
     /// A row group ends when its encoded size reaches SIZE (bytes; K, M, G
     /// suffixes) or at 1,048,576 rows: the memory a row group takes
-    /// while it is written.
-    #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = crate::args::parse_size)]
-    pub(crate) row_group_size: u64,
+    /// while it is written [default: 64M; 8M for a TFDS dataset with
+    /// images, whose readers fetch a row group at a time].
+    #[arg(long, value_name = "SIZE", value_parser = crate::args::parse_size)]
+    pub(crate) row_group_size: Option<u64>,
 
     /// Of a TFDS folder: the steps of this Dataset feature (an RLDS
     /// dataset's steps) as rows, one per step, with episode_index,
@@ -95,7 +96,7 @@ pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Exit> {
             ParquetCompression::Snappy => parquet::basic::Compression::SNAPPY,
             ParquetCompression::None => parquet::basic::Compression::UNCOMPRESSED,
         },
-        row_group_size: args.row_group_size,
+        row_group_size: args.row_group_size.unwrap_or(64 << 20),
         range: Default::default(),
         sample: None,
     };

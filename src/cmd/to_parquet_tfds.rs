@@ -93,7 +93,10 @@ pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Option<Exit>> {
             tree,
             path,
             compression,
-            args.row_group_size,
+            args.row_group_size.unwrap_or(match plan.has_images() {
+                true => 8 << 20,
+                false => 64 << 20,
+            }),
             &*pass,
         )?;
         drop(pass);

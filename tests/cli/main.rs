@@ -61,6 +61,9 @@ mod split;
 mod stats;
 mod suite;
 mod tensorflow;
+mod tfds;
+#[cfg(feature = "parquet")]
+mod tfds_oracle;
 mod to_csv;
 mod validate;
 mod verify_crc;

@@ -220,6 +220,11 @@ impl TfdsPlan {
         self.schema.clone()
     }
 
+    /// Whether a column holds images.
+    pub fn has_images(&self) -> bool {
+        self.columns.iter().any(|c| c.prim == Prim::Image)
+    }
+
     /// The `huggingface` metadata value.
     pub fn hf_metadata(&self) -> String {
         self.schema.metadata().get("huggingface").cloned().unwrap_or_default()
@@ -472,6 +477,12 @@ impl Work for TfdsWork<'_> {
 
     fn record(&self, decoder: &mut Decoder, record: &Record<'_>, out: &mut TfdsRows) -> Result<()> {
         self.add(record, decoder, out)
+    }
+
+    /// A batch's rows are held decoded, then as arrays, until written:
+    /// smaller batches than the default keep that within a few MB.
+    fn window(&self) -> usize {
+        crate::pipeline::batches::BATCH / 8
     }
 
     fn batch(&self, batch: &Batch<TfdsRows>, out: &mut TfdsRows) -> Result<()> {
