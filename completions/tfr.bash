@@ -46,6 +46,9 @@ _tfr() {
             tfr,index)
                 cmd="tfr__subcmd__index"
                 ;;
+            tfr,info)
+                cmd="tfr__subcmd__info"
+                ;;
             tfr,report)
                 cmd="tfr__subcmd__report"
                 ;;
@@ -115,6 +118,9 @@ _tfr() {
             tfr__subcmd__help,index)
                 cmd="tfr__subcmd__help__subcmd__index"
                 ;;
+            tfr__subcmd__help,info)
+                cmd="tfr__subcmd__help__subcmd__info"
+                ;;
             tfr__subcmd__help,report)
                 cmd="tfr__subcmd__help__subcmd__report"
                 ;;
@@ -161,7 +167,7 @@ _tfr() {
 
     case "${cmd}" in
         tfr)
-            opts="-q -h -V --quiet --color --no-sign-request --timeout --help --version cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle to-parquet to-arrow from-parquet from-arrow help"
+            opts="-q -h -V --quiet --color --no-sign-request --timeout --help --version cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract info schema stats report validate index shuffle to-parquet to-arrow from-parquet from-arrow help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -183,7 +189,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__cat)
-            opts="-f -t -n -j -q -h -V --compression --max-record-size --part --format --type --max-bytes --max-values --full --features --exclude --skip --limit --sample --seed --where --strict --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-f -t -n -j -q -h -V --compression --max-record-size --part --split --format --type --max-bytes --max-values --full --features --exclude --skip --limit --sample --seed --where --strict --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -198,6 +204,10 @@ _tfr() {
                     return 0
                     ;;
                 --part)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --split)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -281,7 +291,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__count)
-            opts="-t -j -q -h -V --compression --max-record-size --part --json --by --type --where --strict --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-t -j -q -h -V --compression --max-record-size --part --split --json --by --type --where --strict --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -296,6 +306,10 @@ _tfr() {
                     return 0
                     ;;
                 --part)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --split)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -339,7 +353,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__extract)
-            opts="-o -t -n -j -q -h -V --compression --max-record-size --part --feature --output --name --type --skip --limit --sample --seed --where --strict --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -t -n -j -q -h -V --compression --max-record-size --part --split --feature --output --name --type --skip --limit --sample --seed --where --strict --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -354,6 +368,10 @@ _tfr() {
                     return 0
                     ;;
                 --part)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --split)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -733,7 +751,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__head)
-            opts="-n -f -t -q -h -V --lines --skip --compression --max-record-size --part --format --type --max-bytes --max-values --full --features --exclude --where --strict --quiet --color --no-sign-request --timeout --help --version"
+            opts="-n -f -t -q -h -V --lines --skip --compression --max-record-size --part --split --format --type --max-bytes --max-values --full --features --exclude --where --strict --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -760,6 +778,10 @@ _tfr() {
                     return 0
                     ;;
                 --part)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --split)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -815,7 +837,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__help)
-            opts="cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract schema stats report validate index shuffle to-parquet to-arrow from-parquet from-arrow help"
+            opts="cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract info schema stats report validate index shuffle to-parquet to-arrow from-parquet from-arrow help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -955,6 +977,20 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__help__subcmd__index)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tfr__subcmd__help__subcmd__info)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1151,7 +1187,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__index)
-            opts="-j -q -h -V --compression --max-record-size --part --out-dir --check --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-j -q -h -V --compression --max-record-size --part --split --out-dir --check --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1166,6 +1202,10 @@ _tfr() {
                     return 0
                     ;;
                 --part)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --split)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1196,8 +1236,34 @@ _tfr() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        tfr__subcmd__info)
+            opts="-q -h -V --json --check --names --quiet --color --no-sign-request --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --names)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         tfr__subcmd__report)
-            opts="-o -t -n -j -q -h -V --compression --max-record-size --part --output --records --sample --seed --image-feature --schema --max-aux-size --title --type --limit --features --exclude --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -t -n -j -q -h -V --compression --max-record-size --part --split --output --records --sample --seed --image-feature --schema --max-aux-size --title --type --limit --features --exclude --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1212,6 +1278,10 @@ _tfr() {
                     return 0
                     ;;
                 --part)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --split)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1299,7 +1369,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__reshard)
-            opts="-o -j -q -h -V --compression --max-record-size --part --output --shards --shard-size --where --strict --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -j -q -h -V --compression --max-record-size --part --split --output --shards --shard-size --where --strict --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1314,6 +1384,10 @@ _tfr() {
                     return 0
                     ;;
                 --part)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --split)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1365,7 +1439,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__schema)
-            opts="-f -t -n -j -q -h -V --compression --max-record-size --part --format --json --type --limit --features --exclude --jobs --where --strict --quiet --color --no-sign-request --timeout --help --version"
+            opts="-f -t -n -j -q -h -V --compression --max-record-size --part --split --format --json --type --limit --features --exclude --jobs --where --strict --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1380,6 +1454,10 @@ _tfr() {
                     return 0
                     ;;
                 --part)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --split)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1443,7 +1521,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__shuffle)
-            opts="-o -j -q -h -V --compression --max-record-size --part --output --shards --seed --memory --temp-dir --where --strict --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -j -q -h -V --compression --max-record-size --part --split --output --shards --seed --memory --temp-dir --where --strict --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1458,6 +1536,10 @@ _tfr() {
                     return 0
                     ;;
                 --part)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --split)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1517,7 +1599,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__split)
-            opts="-o -j -q -h -V --compression --max-record-size --part --ratio --output --by --seed --shards --shard-size --where --strict --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -j -q -h -V --compression --max-record-size --part --split --ratio --output --by --seed --shards --shard-size --where --strict --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1532,6 +1614,10 @@ _tfr() {
                     return 0
                     ;;
                 --part)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --split)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1595,7 +1681,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__stats)
-            opts="-f -t -n -j -q -h -V --format --compression --max-record-size --part --merge --max-aux-size --type --limit --features --exclude --jobs --where --strict --quiet --color --no-sign-request --timeout --help --version"
+            opts="-f -t -n -j -q -h -V --format --compression --max-record-size --part --split --merge --max-aux-size --type --limit --features --exclude --jobs --where --strict --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1618,6 +1704,10 @@ _tfr() {
                     return 0
                     ;;
                 --part)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --split)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1681,7 +1771,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__to__subcmd__arrow)
-            opts="-o -t -n -j -q -h -V --output --compression --max-record-size --part --type --schema --features --exclude --where --strict --max-aux-size --skip --limit --sample --seed --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -t -n -j -q -h -V --output --compression --max-record-size --part --split --type --schema --features --exclude --where --strict --max-aux-size --skip --limit --sample --seed --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1704,6 +1794,10 @@ _tfr() {
                     return 0
                     ;;
                 --part)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --split)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1779,7 +1873,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__to__subcmd__csv)
-            opts="-t -o -s -n -j -q -h -V --compression --max-record-size --part --type --output --schema --lists --safe-spreadsheet --features --exclude --skip --limit --sample --seed --where --strict --max-aux-size --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-t -o -s -n -j -q -h -V --compression --max-record-size --part --split --type --output --schema --lists --safe-spreadsheet --features --exclude --skip --limit --sample --seed --where --strict --max-aux-size --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1794,6 +1888,10 @@ _tfr() {
                     return 0
                     ;;
                 --part)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --split)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1885,7 +1983,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__to__subcmd__jsonl)
-            opts="-t -f -o -n -j -q -h -V --compression --max-record-size --part --type --format --output --features --exclude --skip --limit --sample --seed --where --strict --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-t -f -o -n -j -q -h -V --compression --max-record-size --part --split --type --format --output --features --exclude --skip --limit --sample --seed --where --strict --decode --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1900,6 +1998,10 @@ _tfr() {
                     return 0
                     ;;
                 --part)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --split)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1983,7 +2085,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__to__subcmd__parquet)
-            opts="-o -t -n -j -q -h -V --compression --max-record-size --part --output --type --schema --features --exclude --where --strict --max-aux-size --skip --limit --sample --seed --shards --rows-per-file --output-compression --row-group-size --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -t -n -j -q -h -V --compression --max-record-size --part --split --output --type --schema --features --exclude --where --strict --max-aux-size --skip --limit --sample --seed --shards --rows-per-file --output-compression --row-group-size --explode --plain --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1998,6 +2100,10 @@ _tfr() {
                     return 0
                     ;;
                 --part)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --split)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2073,6 +2179,10 @@ _tfr() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --explode)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --jobs)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2097,7 +2207,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__to__subcmd__wds)
-            opts="-o -t -j -q -h -V --compression --max-record-size --part --output --shard-size --shard-records --key --cls --lists --type --where --strict --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -t -j -q -h -V --compression --max-record-size --part --split --output --shard-size --shard-records --key --cls --lists --type --where --strict --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2112,6 +2222,10 @@ _tfr() {
                     return 0
                     ;;
                 --part)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --split)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2175,7 +2289,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__validate)
-            opts="-s -t -j -q -h -V --schema --max-aux-size --compression --max-record-size --part --json --type --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-s -t -j -q -h -V --schema --max-aux-size --compression --max-record-size --part --split --json --type --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2202,6 +2316,10 @@ _tfr() {
                     return 0
                     ;;
                 --part)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --split)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2237,7 +2355,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__verify__subcmd__crc)
-            opts="-t -j -q -h -V --compression --max-record-size --part --json --salvage --salvage-compression --payloads --type --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-t -j -q -h -V --compression --max-record-size --part --split --json --salvage --salvage-compression --payloads --type --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2252,6 +2370,10 @@ _tfr() {
                     return 0
                     ;;
                 --part)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --split)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

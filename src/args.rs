@@ -75,10 +75,7 @@ impl InputArgs {
     pub(crate) fn expand(&self) -> anyhow::Result<Vec<crate::io::Input>> {
         let inputs = match &self.split {
             Some(spec) => crate::cmd::info::split_inputs(&self.files, spec)?,
-            None => {
-                crate::cmd::info::note_splits(&self.files);
-                crate::io::input::expand(&self.files)?
-            }
+            None => crate::cmd::info::expand_with_folders(&self.files)?,
         };
         match self.part {
             Some(part) => Ok(crate::record::part::select(inputs, part, self.compression.forced())?),

@@ -24,8 +24,8 @@ pub(crate) struct CountArgs {
     pub(crate) input: InputArgs,
 
     /// Print JSON: {"files": [{"file", "records"[, "error"]}], "total"};
-    /// with --by: {"by", "total", "values": [{"value", "records"}],
-    /// "missing", "no_values"[, "other"]}.
+    /// with --by: {"by", "total", "values": [{"value", "records"[, "name":
+    /// a TFDS ClassLabel's class]}], "missing", "no_values"[, "other"]}.
     #[arg(long)]
     pub(crate) json: bool,
 

@@ -57,7 +57,7 @@ pub(crate) fn run(args: &IndexArgs, ctx: &Ctx) -> Result<Exit> {
     }
     if let Some(part) = inputs.iter().find(|i| matches!(i, Input::Part { .. })) {
         bail!(
-            "index: --part gave {}, a byte range, whose offsets are not the file's; index whole files (--part with at least N files deals them whole)",
+            "index: {} is a byte range of a file (from --part, or a --split slice), whose offsets are not the file's; index whole files (--part with at least N files deals them whole; --split NAME without a slice)",
             part.display()
         );
     }

@@ -66,28 +66,49 @@ pub(crate) fn class_names(files: &[std::ffi::OsString]) -> Option<std::collectio
     (!out.is_empty()).then_some(out)
 }
 
-/// Without `--split`: a note naming the splits read of each TFDS folder
-/// among the arguments (a folder whose metadata does not read is read as
-/// a plain directory, silently).
-pub(crate) fn note_splits(files: &[std::ffi::OsString]) {
-    for arg in files {
-        let Some(place) = Place::of_arg(arg) else { continue };
-        let Ok(Some(folder)) = Folder::open(&place) else {
-            continue;
-        };
-        let splits: Vec<String> = folder
-            .info
-            .splits
-            .iter()
-            .map(|s| format!("{} ({} records)", s.name, s.records()))
-            .collect();
-        crate::output::error_line(format_args!(
-            "note: {} is TFDS's {}: reading every split: {}; pick one with --split",
-            place.shown(),
-            folder.title(),
-            splits.join(", ")
-        ));
+/// The inputs of the arguments without `--split`: a TFDS folder stands
+/// for every split's shards in dataset_info.json's order (with a note
+/// naming them); a folder whose metadata does not read is read as a plain
+/// directory, silently.
+pub(crate) fn expand_with_folders(files: &[std::ffi::OsString]) -> Result<Vec<crate::io::Input>> {
+    let folders: Vec<Option<Folder>> = files
+        .iter()
+        .map(|arg| {
+            let place = Place::of_arg(arg)?;
+            let folder = Folder::open(&place).ok().flatten()?;
+            folder.check_format().is_ok().then_some(folder)
+        })
+        .collect();
+    if folders.iter().all(Option::is_none) {
+        return Ok(crate::io::input::expand(files)?);
     }
+    let mut inputs = Vec::new();
+    for (arg, folder) in files.iter().zip(&folders) {
+        match folder {
+            Some(folder) => {
+                note_splits(folder);
+                inputs.extend(split::pick(folder, "all")?.inputs);
+            }
+            None => inputs.extend(crate::io::input::expand(std::slice::from_ref(arg))?),
+        }
+    }
+    Ok(inputs)
+}
+
+/// The note naming the splits read of a TFDS folder.
+fn note_splits(folder: &Folder) {
+    let splits: Vec<String> = folder
+        .info
+        .splits
+        .iter()
+        .map(|s| format!("{} ({} records)", s.name, s.records()))
+        .collect();
+    crate::output::error_line(format_args!(
+        "note: {} is TFDS's {}: reading every split: {}; pick one with --split",
+        folder.place.shown(),
+        folder.title(),
+        splits.join(", ")
+    ));
 }
 
 use crate::exit::Exit;
@@ -160,9 +181,11 @@ fn feature_rows(folder: &Folder, names: usize) -> Vec<[String; 5]> {
 fn dims(shape: &[Option<u64>], within: usize) -> String {
     let mut d: Vec<String> = (0..within).map(|_| "n".to_string()).collect();
     d.extend(shape.iter().map(|x| x.map_or("?".to_string(), |v| v.to_string())));
-    match d.is_empty() {
-        true => "()".to_string(),
-        false => format!("({})", d.join(", ")),
+    // As Python writes a shape: (), (4,), (2, 3).
+    match d.len() {
+        0 => "()".to_string(),
+        1 => format!("({},)", d[0]),
+        _ => format!("({})", d.join(", ")),
     }
 }
 

@@ -78,21 +78,45 @@ fn tfds_folders_decode_and_convert_to_the_values_tfds_gives() {
     let rlds = format!("{data}/tfr_rlds/1.0.0");
     dir.tfr(&["to-parquet", &toy, "-o", "toy/{split}.parquet"]).run().ok();
     dir.tfr(&["to-parquet", &rlds, "-o", "episodes.parquet"]).run().ok();
-    dir.tfr(&["to-parquet", &rlds, "--split", "train", "--explode", "steps", "-o", "steps.parquet"])
-        .run()
-        .ok();
+    dir.tfr(&[
+        "to-parquet",
+        &rlds,
+        "--split",
+        "train",
+        "--explode",
+        "steps",
+        "-o",
+        "steps.parquet",
+    ])
+    .run()
+    .ok();
     let names = ["--names", "cat,dog,bird"];
-    for (dump, parquet) in [("toy_train.jsonl", "toy/train.parquet"), ("toy_test.jsonl", "toy/test.parquet")] {
+    for (dump, parquet) in [
+        ("toy_train.jsonl", "toy/train.parquet"),
+        ("toy_test.jsonl", "toy/test.parquet"),
+    ] {
         let mut args = vec!["--dump", dump, "--parquet", parquet];
         args.extend(names);
         oracle(&dir, &hf, "tfds_hf.py", &args);
     }
-    oracle(&dir, &hf, "tfds_hf.py", &["--dump", "rlds.jsonl", "--parquet", "episodes.parquet"]);
+    oracle(
+        &dir,
+        &hf,
+        "tfds_hf.py",
+        &["--dump", "rlds.jsonl", "--parquet", "episodes.parquet"],
+    );
     let out = oracle(
         &dir,
         &hf,
         "tfds_hf.py",
-        &["--dump", "rlds.jsonl", "--parquet", "steps.parquet", "--explode", "steps"],
+        &[
+            "--dump",
+            "rlds.jsonl",
+            "--parquet",
+            "steps.parquet",
+            "--explode",
+            "steps",
+        ],
     );
     assert!(out.contains("datasets reads 19 rows, TFDS gives 19"), "{out}");
 }

@@ -39,14 +39,18 @@ pub struct Picked {
 }
 
 fn parse_bound(s: &str, spec: &str) -> Result<Option<Bound>> {
-    let s = s.trim();
     if s.is_empty() {
         return Ok(None);
     }
     let bad = || crate::Error::Invalid(format!("--split {spec}: {s:?} is not a record number or a percentage"));
+    let number =
+        |t: &str| !t.is_empty() && !t.starts_with('+') && t.bytes().all(|b| b.is_ascii_digit() || b"-.".contains(&b));
+    if !number(s.strip_suffix('%').unwrap_or(s)) {
+        return Err(bad());
+    }
     match s.strip_suffix('%') {
         Some(p) => {
-            let v: f64 = p.trim().parse().map_err(|_| bad())?;
+            let v: f64 = p.parse().map_err(|_| bad())?;
             if !v.is_finite() || !(-100.0..=100.0).contains(&v) {
                 bail!("--split {spec}: {s} is not between -100% and 100%");
             }
@@ -59,7 +63,22 @@ fn parse_bound(s: &str, spec: &str) -> Result<Option<Bound>> {
 /// Parses `train[:10%]+test`.
 fn parse(spec: &str) -> Result<Vec<Part>> {
     let mut parts = Vec::new();
-    for piece in spec.split('+') {
+    // '+' joins parts outside brackets only.
+    let mut pieces = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in spec.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            '+' if depth == 0 => {
+                pieces.push(&spec[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    pieces.push(&spec[start..]);
+    for piece in pieces {
         let piece = piece.trim();
         let (name, slice) = match piece.find('[') {
             None => (piece, None),
@@ -101,16 +120,18 @@ fn round_half_even(x: f64) -> i64 {
     }
 }
 
-/// A bound as a record index in `0..=n`.
-fn absolute(b: Option<Bound>, n: u64, default: u64) -> u64 {
+/// A bound as a record index in `0..=n`; `None` for a record number
+/// beyond the split (which TFDS refuses).
+fn absolute(b: Option<Bound>, n: u64, default: u64) -> Option<u64> {
     let n_i = n as i64;
     let v = match b {
-        None => return default,
+        None => return Some(default),
+        Some(Bound::Records(v)) if v.unsigned_abs() > n => return None,
         Some(Bound::Records(v)) => v,
         Some(Bound::Percent(p)) => round_half_even(p * n as f64 / 100.0),
     };
     let v = if v < 0 { n_i.saturating_add(v) } else { v };
-    v.clamp(0, n_i) as u64
+    Some(v.clamp(0, n_i) as u64)
 }
 
 /// The inputs of `spec` in `folder`.
@@ -132,8 +153,19 @@ pub fn pick(folder: &Folder, spec: &str) -> Result<Picked> {
         }
         for split in splits {
             let n = split.records();
-            let from = absolute(part.from, n, 0);
-            let to = absolute(part.to, n, n).max(from);
+            let (Some(from), Some(to)) = (absolute(part.from, n, 0), absolute(part.to, n, n)) else {
+                bail!(
+                    "--split {spec}: a bound beyond the {n} records of {} (as TFDS refuses it)",
+                    split.name
+                );
+            };
+            if from >= to {
+                bail!(
+                    "--split {spec}: {} selects no records of {}'s {n}",
+                    slice_text(&part),
+                    split.name
+                );
+            }
             picked.records += to - from;
             picked.parts.push(match sliced {
                 true => format!("{} (records {from}..{to} of {n})", split.name),
@@ -143,6 +175,16 @@ pub fn pick(folder: &Folder, spec: &str) -> Result<Picked> {
         }
     }
     Ok(picked)
+}
+
+/// `train[10:20]` as given.
+fn slice_text(p: &Part) -> String {
+    let b = |b: Option<Bound>| match b {
+        None => String::new(),
+        Some(Bound::Records(v)) => v.to_string(),
+        Some(Bound::Percent(v)) => format!("{v}%"),
+    };
+    format!("{}[{}:{}]", p.name, b(p.from), b(p.to))
 }
 
 /// The inputs holding records `from..to` of `split`.
@@ -221,18 +263,28 @@ mod tests {
         assert_eq!(p[0].to, Some(Bound::Percent(10.0)));
         assert_eq!(p[1].from, Some(Bound::Records(-5)));
         assert_eq!((p[2].from, p[2].to), (None, None));
-        for bad in ["train[", "train[5]", "[1:2]", "train[a:b]", "train[:200%]", ""] {
+        for bad in [
+            "train[",
+            "train[5]",
+            "[1:2]",
+            "train[a:b]",
+            "train[:200%]",
+            "",
+            "train[ :5]",
+            "train[:+5]",
+        ] {
             assert!(parse(bad).is_err(), "{bad}");
         }
     }
 
     #[test]
     fn bounds_round_as_python_does() {
-        assert_eq!(absolute(Some(Bound::Percent(10.0)), 25, 0), 2); // 2.5 → 2
-        assert_eq!(absolute(Some(Bound::Percent(30.0)), 25, 0), 8); // 7.5 → 8
-        assert_eq!(absolute(Some(Bound::Percent(-10.0)), 100, 0), 90);
-        assert_eq!(absolute(Some(Bound::Records(-5)), 3, 0), 0);
-        assert_eq!(absolute(Some(Bound::Records(500)), 30, 0), 30);
-        assert_eq!(absolute(None, 30, 30), 30);
+        assert_eq!(absolute(Some(Bound::Percent(10.0)), 25, 0), Some(2)); // 2.5 → 2
+        assert_eq!(absolute(Some(Bound::Percent(30.0)), 25, 0), Some(8)); // 7.5 → 8
+        assert_eq!(absolute(Some(Bound::Percent(-10.0)), 100, 0), Some(90));
+        assert_eq!(absolute(Some(Bound::Records(-3)), 3, 0), Some(0));
+        assert_eq!(absolute(Some(Bound::Records(-5)), 3, 0), None);
+        assert_eq!(absolute(Some(Bound::Records(500)), 30, 0), None);
+        assert_eq!(absolute(None, 30, 30), Some(30));
     }
 }
