@@ -74,8 +74,8 @@ impl InputArgs {
     /// or with `--part` those of the part.
     pub(crate) fn expand(&self) -> anyhow::Result<Vec<crate::io::Input>> {
         let inputs = match &self.split {
-            Some(spec) => crate::cmd::info::split_inputs(&self.files, spec)?,
-            None => crate::cmd::info::expand_with_folders(&self.files)?,
+            Some(spec) => crate::tfds::inputs::split_inputs(&self.files, spec)?,
+            None => crate::tfds::inputs::expand_with_folders(&self.files)?,
         };
         match self.part {
             Some(part) => Ok(crate::record::part::select(inputs, part, self.compression.forced())?),

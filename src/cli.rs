@@ -414,10 +414,10 @@ pub(crate) enum Command {
     /// --split NAME (or TFDS's slices: train[:10%]) for one split.
     ///
     /// Examples:
-    ///   tfr info ~/tensorflow_datasets/mnist/3.0.1
-    ///   tfr info gs://tfds-data/datasets/mnist/3.0.1/ --json
-    ///   tfr info --check data/my_dataset/1.0.0 || exit 1
-    ///   tfr head -n 2 ~/tensorflow_datasets/mnist/3.0.1 --split test
+    ///   tfr info tests/data/tfds/tfr_toy/1.0.0      # ~/tensorflow_datasets/NAME/VERSION
+    ///   tfr info gs://bkt/tfds/tfr_toy/1.0.0/ --json
+    ///   tfr info --check tests/data/tfds/tfr_toy/1.0.0 || exit 1
+    ///   tfr head -n 2 tests/data/tfds/tfr_toy/1.0.0 --split test
     #[command(verbatim_doc_comment)]
     Info(crate::cmd::info::InfoArgs),
 

@@ -39,7 +39,7 @@ impl PrintArgs {
     fn with_style<T>(&self, several: bool, color: bool, f: impl FnOnce(&Style<'_>) -> T) -> T {
         let projection = self.select.projection();
         let keep = |key: &str| projection.as_ref().is_none_or(|p| p.keeps(key));
-        let names = super::info::class_names(&self.input.files);
+        let names = crate::tfds::inputs::class_names(&self.input.files);
         let style = Style {
             format: self.format.into(),
             look: Look {

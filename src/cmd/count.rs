@@ -502,7 +502,7 @@ fn write_decoded(args: &CountArgs, total: &Tally, rows: &[Row], inputs: usize) -
                     MAX_KEY_BYTES >> 20
                 ));
             }
-            let classes = super::info::class_names(&args.input.files);
+            let classes = crate::tfds::inputs::class_names(&args.input.files);
             let names = classes.as_ref().and_then(|c| c.get(name.as_str())).map(Vec::as_slice);
             write_by(&mut out, name, total, args.json, names)?;
         }

@@ -26,8 +26,6 @@ pub(crate) mod to_csv;
 pub(crate) mod to_jsonl;
 #[cfg(feature = "parquet")]
 pub(crate) mod to_parquet;
-#[cfg(feature = "parquet")]
-pub(crate) mod to_parquet_tfds;
 #[cfg(feature = "wds")]
 pub(crate) mod to_wds;
 pub(crate) mod validate;

@@ -64,7 +64,7 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         names: None,
     };
     let tree = match args.decode {
-        true => Some(super::info::feature_tree(&args.input.files, "--decode")?),
+        true => Some(crate::tfds::inputs::feature_tree(&args.input.files, "--decode")?),
         false => None,
     };
     let render = |decoder: &mut Decoder, r: &batches::Record<'_>, out: &mut Out<'_>| -> tfr_engine::Result<()> {

@@ -18,7 +18,7 @@ fn version_and_help() {
         .collect();
     // to-parquet, to-arrow, from-parquet, from-arrow with the `parquet` feature.
     let columnar = if cfg!(feature = "parquet") { 4 } else { 0 };
-    assert_eq!(names.len(), 18 + columnar, "{names:?}");
+    assert_eq!(names.len(), 19 + columnar, "{names:?}");
     for cmd in &names {
         assert!(help.contains(cmd.as_str()), "{cmd} missing from help:\n{help}");
     }

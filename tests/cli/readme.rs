@@ -38,6 +38,7 @@ const URL_LINES: &[&str] = &[
     "tfr --no-sign-request cat -n 1 s3://public-bucket/x.tfrecord",
     "tfr to-jsonl s3://bkt/a.tfrecord | tfr from-jsonl -o s3://bkt/b.tfrecord.gz --compression gzip",
     "tfr index --out-dir idx/ 's3://bucket/train-*.tfrecord'",
+    "tfr info gs://bkt/tfds/tfr_toy/1.0.0/ --json",
 ];
 
 /// One example: where it is shown, the command line, the output shown.
@@ -150,6 +151,8 @@ fn fixtures(dir: &Path) {
     // `tests/data/...` as from the repository's root.
     std::fs::create_dir_all(dir.join("tests")).unwrap();
     std::os::unix::fs::symlink(data_dir(), dir.join("tests/data")).unwrap();
+    // The TFDS datasets, where the object-store examples name them.
+    std::os::unix::fs::symlink(data_dir().join("tfds"), dir.join("tfds")).unwrap();
     for name in [
         "train.tfrecord",
         "x.tfrecord",

@@ -195,9 +195,8 @@ pub fn set_warnings(print: fn(std::fmt::Arguments<'_>)) {
     let _ = WARNINGS.set(print);
 }
 
-/// Hands one warning to the program's printer, if it set one.
-#[cfg_attr(not(feature = "remote"), allow(dead_code))]
-pub(crate) fn warn(msg: std::fmt::Arguments<'_>) {
+/// Hands one warning (or note) to the program's printer, if it set one.
+pub fn warn(msg: std::fmt::Arguments<'_>) {
     if let Some(print) = WARNINGS.get() {
         print(msg);
     }

@@ -9,6 +9,7 @@
 //! a split and TFDS's slice syntax (`train[:10%]`) into the inputs to read.
 
 pub mod features;
+pub mod inputs;
 pub mod json;
 #[cfg(feature = "parquet")]
 pub mod parquet;

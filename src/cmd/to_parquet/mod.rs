@@ -7,6 +7,8 @@
 //! 1,048,576 rows. Memory: the row group being encoded, plus the reader's
 //! window of batches. Files appear together at the end, or none.
 
+mod tfds;
+
 use crate::args::{ColumnArgs, InputArgs, JobsArg, RangeArgs};
 use crate::columnar::build::Convert;
 use crate::exit::Exit;
@@ -80,7 +82,7 @@ pub(crate) enum ParquetCompression {
 
 pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Exit> {
     if !args.plain {
-        if let Some(exit) = super::to_parquet_tfds::run(args, ctx)? {
+        if let Some(exit) = tfds::run(args, ctx)? {
             return Ok(exit);
         }
     }

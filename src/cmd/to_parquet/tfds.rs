@@ -3,7 +3,7 @@
 //! dataset's features ([`crate::tfds::parquet`]); per split, or the steps
 //! of an RLDS dataset as rows (`--explode steps`).
 
-use super::to_parquet::{ParquetCompression, ToParquetArgs};
+use super::{ParquetCompression, ToParquetArgs};
 use crate::exit::Exit;
 use crate::output::{self, Ctx};
 use crate::tfds::parquet::{write, TfdsPlan};

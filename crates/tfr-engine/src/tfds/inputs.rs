@@ -1,0 +1,113 @@
+//! TFDS folders among a command's inputs: `--split` (its shards and
+//! slices), every split in order without it (with a note), class names
+//! and the feature tree for the commands that show or decode values.
+
+use super::features::{FeatureTree, Kind};
+use super::{split, Folder, Place};
+use crate::error::{bail, Result};
+use crate::io::Input;
+
+/// The inputs of `--split SPEC` over the arguments, each a TFDS folder.
+pub fn split_inputs(files: &[std::ffi::OsString], spec: &str) -> Result<Vec<Input>> {
+    if files.is_empty() {
+        bail!("--split {spec}: name a TFDS dataset folder (the one holding dataset_info.json)");
+    }
+    let mut inputs = Vec::new();
+    for arg in files {
+        let shown = crate::io::input::escape_name(arg.as_encoded_bytes());
+        let Some(place) = Place::of_arg(arg) else {
+            bail!("--split {spec}: {shown} is not a directory (or a URL prefix ending with /) of a TFDS dataset");
+        };
+        let Some(folder) = Folder::open(&place)? else {
+            bail!("--split {spec}: {shown} holds no dataset_info.json, so it is not a TFDS dataset folder");
+        };
+        inputs.extend(split::pick(&folder, spec)?.inputs);
+    }
+    Ok(inputs)
+}
+
+/// The feature tree of the one TFDS folder among the arguments (`what`:
+/// the option that needs it, for the error).
+pub fn feature_tree(files: &[std::ffi::OsString], what: &str) -> Result<FeatureTree> {
+    let mut found = None;
+    for arg in files {
+        let Some(place) = Place::of_arg(arg) else { continue };
+        let Some(folder) = Folder::open(&place)? else { continue };
+        let title = folder.title();
+        match (folder.features, &found) {
+            (Some(tree), None) => found = Some((tree, title)),
+            (Some(tree), Some((first, t))) if *first != tree => {
+                bail!("{what}: {t} and {title} have different features.json")
+            }
+            (None, _) => bail!("{what}: {} has no features.json to decode by", place.shown()),
+            _ => {}
+        }
+    }
+    match found {
+        Some((tree, _)) => Ok(tree),
+        None => bail!("{what}: name a TFDS dataset folder (holding dataset_info.json and features.json)"),
+    }
+}
+
+/// The class names of the ClassLabel features of the TFDS folders among
+/// the arguments, by feature name (`None` when there are none).
+pub fn class_names(files: &[std::ffi::OsString]) -> Option<std::collections::HashMap<String, Vec<String>>> {
+    let mut out = std::collections::HashMap::new();
+    for arg in files {
+        let Some(place) = Place::of_arg(arg) else { continue };
+        let Ok(Some(folder)) = Folder::open(&place) else {
+            continue;
+        };
+        for leaf in folder.features.iter().flat_map(|t| t.leaves()) {
+            if let Kind::ClassLabel { names: Some(n), .. } = &leaf.node.kind {
+                out.entry(leaf.name).or_insert_with(|| n.clone());
+            }
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// The inputs of the arguments without `--split`: a TFDS folder stands
+/// for every split's shards in dataset_info.json's order (with a note
+/// naming them); a folder whose metadata does not read is read as a plain
+/// directory, silently.
+pub fn expand_with_folders(files: &[std::ffi::OsString]) -> Result<Vec<Input>> {
+    let folders: Vec<Option<Folder>> = files
+        .iter()
+        .map(|arg| {
+            let place = Place::of_arg(arg)?;
+            let folder = Folder::open(&place).ok().flatten()?;
+            folder.check_format().is_ok().then_some(folder)
+        })
+        .collect();
+    if folders.iter().all(Option::is_none) {
+        return crate::io::input::expand(files).map_err(Into::into);
+    }
+    let mut inputs = Vec::new();
+    for (arg, folder) in files.iter().zip(&folders) {
+        match folder {
+            Some(folder) => {
+                note_splits(folder);
+                inputs.extend(split::pick(folder, "all")?.inputs);
+            }
+            None => inputs.extend(crate::io::input::expand(std::slice::from_ref(arg))?),
+        }
+    }
+    Ok(inputs)
+}
+
+/// The note naming the splits read of a TFDS folder.
+fn note_splits(folder: &Folder) {
+    let splits: Vec<String> = folder
+        .info
+        .splits
+        .iter()
+        .map(|s| format!("{} ({} records)", s.name, s.records()))
+        .collect();
+    crate::io::warn(format_args!(
+        "note: {} is TFDS's {}: reading every split: {}; pick one with --split",
+        folder.place.shown(),
+        folder.title(),
+        splits.join(", ")
+    ));
+}
