@@ -64,6 +64,7 @@ mod tensorflow;
 mod tfds;
 #[cfg(feature = "parquet")]
 mod tfds_oracle;
+mod tfds_remote;
 mod to_csv;
 mod validate;
 mod verify_crc;
