@@ -583,40 +583,52 @@ fn class_of<'a>(k: &Key, names: Option<&'a [String]>) -> Option<&'a str> {
     }
 }
 
+/// The `--by` JSON document, written row by row.
+fn write_by_json(
+    out: &mut dyn Write,
+    name: &str,
+    total: &Tally,
+    rows: &[(&Key, u64)],
+    names: Option<&[String]>,
+) -> Result<()> {
+    let records: u64 = total.per_input.iter().sum();
+    // Written row by row (keys in the order serde_json sorts them): a
+    // document of a million values built first would take a gigabyte.
+    let mut out = std::io::BufWriter::new(out);
+    write!(
+        out,
+        "{{\"by\":{},\"missing\":{},\"no_values\":{},",
+        serde_json::Value::from(name),
+        total.missing,
+        total.no_values
+    )?;
+    if total.other > 0 {
+        write!(out, "\"other\":{},", total.other)?;
+    }
+    write!(out, "\"total\":{records},\"values\":[")?;
+    for (i, (k, n)) in rows.iter().enumerate() {
+        let sep = if i == 0 { "" } else { "," };
+        match class_of(k, names) {
+            Some(c) => write!(
+                out,
+                "{sep}{{\"name\":{},\"records\":{n},\"value\":{}}}",
+                serde_json::Value::from(c),
+                key_json(k)
+            )?,
+            None => write!(out, "{sep}{{\"records\":{n},\"value\":{}}}", key_json(k))?,
+        }
+    }
+    writeln!(out, "]}}")?;
+    out.flush()?;
+    Ok(())
+}
+
 /// The `--by` table or JSON; `names`: a TFDS ClassLabel's class names.
 fn write_by(out: &mut dyn Write, name: &str, total: &Tally, json: bool, names: Option<&[String]>) -> Result<()> {
     let records: u64 = total.per_input.iter().sum();
     let rows = by_rows(total);
     if json {
-        // Written row by row (keys in the order serde_json sorts them): a
-        // document of a million values built first would take a gigabyte.
-        let mut out = std::io::BufWriter::new(out);
-        write!(
-            out,
-            "{{\"by\":{},\"missing\":{},\"no_values\":{},",
-            serde_json::Value::from(name),
-            total.missing,
-            total.no_values
-        )?;
-        if total.other > 0 {
-            write!(out, "\"other\":{},", total.other)?;
-        }
-        write!(out, "\"total\":{records},\"values\":[")?;
-        for (i, (k, n)) in rows.iter().enumerate() {
-            let sep = if i == 0 { "" } else { "," };
-            match class_of(k, names) {
-                Some(c) => write!(
-                    out,
-                    "{sep}{{\"name\":{},\"records\":{n},\"value\":{}}}",
-                    serde_json::Value::from(c),
-                    key_json(k)
-                )?,
-                None => write!(out, "{sep}{{\"records\":{n},\"value\":{}}}", key_json(k))?,
-            }
-        }
-        writeln!(out, "]}}")?;
-        out.flush()?;
-        return Ok(());
+        return write_by_json(out, name, total, &rows, names);
     }
     let mut table = output::table();
     table.set_header(vec![

@@ -52,25 +52,7 @@ pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Option<Exit>> {
     refuse(args.columns.schema.is_some(), "--schema")?;
     refuse(args.columns.select.projection().is_some(), "--features/--exclude")?;
     let plan = TfdsPlan::new(tree, args.explode.as_deref())?;
-    // The splits and their outputs.
-    let out = args.output.to_string_lossy().into_owned();
-    let jobs: Vec<(String, Vec<crate::io::Input>, PathBuf)> = match &args.input.split {
-        Some(spec) => vec![(spec.clone(), args.input.expand()?, args.output.clone())],
-        None if folder.info.splits.len() == 1 || out.contains("{split}") => {
-            let mut jobs = Vec::new();
-            for name in folder.split_names() {
-                let inputs = split::pick(&folder, name)?.inputs;
-                jobs.push((name.to_string(), inputs, PathBuf::from(out.replace("{split}", name))));
-            }
-            jobs
-        }
-        None => bail!(
-            "{} has {} splits ({}): write each with -o 'DIR/{{split}}.parquet', or pick one with --split",
-            folder.title(),
-            folder.info.splits.len(),
-            folder.split_names().join(", ")
-        ),
-    };
+    let jobs = outputs(args, &folder)?;
     let compression = match args.output_compression {
         ParquetCompression::Zstd => parquet::basic::Compression::ZSTD(Default::default()),
         ParquetCompression::Snappy => parquet::basic::Compression::SNAPPY,
@@ -108,4 +90,27 @@ pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Option<Exit>> {
         }
     }
     Ok(Some(Exit::Success))
+}
+
+/// The splits converted: each one's name, inputs and output (`{split}` in
+/// `-o` names each split's file; `--split` gives one).
+fn outputs(args: &ToParquetArgs, folder: &Folder) -> Result<Vec<(String, Vec<crate::io::Input>, PathBuf)>> {
+    let out = args.output.to_string_lossy().into_owned();
+    Ok(match &args.input.split {
+        Some(spec) => vec![(spec.clone(), args.input.expand()?, args.output.clone())],
+        None if folder.info.splits.len() == 1 || out.contains("{split}") => {
+            let mut jobs = Vec::new();
+            for name in folder.split_names() {
+                let inputs = split::pick(folder, name)?.inputs;
+                jobs.push((name.to_string(), inputs, PathBuf::from(out.replace("{split}", name))));
+            }
+            jobs
+        }
+        None => bail!(
+            "{} has {} splits ({}): write each with -o 'DIR/{{split}}.parquet', or pick one with --split",
+            folder.title(),
+            folder.info.splits.len(),
+            folder.split_names().join(", ")
+        ),
+    })
 }
