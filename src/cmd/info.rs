@@ -118,12 +118,18 @@ fn feature_row(l: &Leaf<'_>, names: usize) -> [String; 5] {
         Kind::Other(c) => (String::new(), String::new(), format!("{c} (not decoded by tfr)")),
         _ => Default::default(),
     };
-    [l.name.clone(), ty, dtype, shape, notes]
+    let shown = |t: &str| output::escape_controls(t).into_owned();
+    [shown(&l.name), shown(&ty), shown(&dtype), shape, shown(&notes)]
 }
 
 fn write_info(out: &mut dyn Write, folder: &Folder, names: usize) -> Result<()> {
     let i = &folder.info;
-    writeln!(out, "{} ({})", folder.title(), folder.place.shown())?;
+    writeln!(
+        out,
+        "{} ({})",
+        output::escape_controls(&folder.title()),
+        folder.place.shown()
+    )?;
     if !i.description.trim().is_empty() {
         writeln!(out, "{}", output::escape_controls(i.description.trim()))?;
     }
@@ -139,7 +145,7 @@ fn write_info(out: &mut dyn Write, folder: &Folder, names: usize) -> Result<()> 
     let (mut records, mut bytes, mut shards) = (0u64, 0u64, 0usize);
     for s in &i.splits {
         t.add_row([
-            s.name.clone(),
+            output::escape_controls(&s.name).into_owned(),
             s.shard_lengths.len().to_string(),
             s.records().to_string(),
             s.num_bytes.0.to_string(),
@@ -196,9 +202,8 @@ fn info_json(folder: &Folder) -> serde_json::Value {
         .iter()
         .flat_map(|t| t.leaves())
         .map(|l| {
-            let [name, ty, dtype, shape, _] = feature_row(&l, 0);
-            let mut f = json!({"name": name, "type": l.node.type_name(), "dtype": dtype, "shape": shape, "within": l.within.iter().map(|n| n.type_name()).collect::<Vec<_>>()});
-            let _ = ty;
+            let [_, _, dtype, shape, _] = feature_row(&l, 0);
+            let mut f = json!({"name": l.name, "type": l.node.type_name(), "dtype": dtype, "shape": shape, "within": l.within.iter().map(|n| n.type_name()).collect::<Vec<_>>()});
             match &l.node.kind {
                 Kind::ClassLabel { num_classes, names } => {
                     f["num_classes"] = json!(num_classes);

@@ -64,6 +64,9 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         names: None,
     };
     let tree = match args.decode {
+        true if projection.is_some() => {
+            anyhow::bail!("--decode writes whole records as TFDS decodes them: --features/--exclude do not apply")
+        }
         true => Some(crate::tfds::inputs::feature_tree(&args.input.files, "--decode")?),
         false => None,
     };

@@ -492,3 +492,78 @@ fn tensorflow_datasets_picks_the_same_records_for_each_split_spec() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A hostile review's findings: metadata that lies, outputs over the
+/// dataset, options that do not apply. Each is one line, exit 2, nothing
+/// written.
+#[test]
+fn lying_metadata_and_misdirected_options_are_refused_in_one_line() {
+    let dir = Dir::new();
+    let folder = copy_toy(&dir);
+    let info_path = Path::new(&folder).join("dataset_info.json");
+    let original = std::fs::read_to_string(&info_path).unwrap();
+    let one_line = |args: &[&str], says: &str| {
+        let e = tfr(args).run().fails(2);
+        assert_eq!(e.lines().count(), 1, "{args:?}: {e}");
+        assert!(e.contains(says), "{args:?}: {e}");
+    };
+    // Shard counts that add up past 2^64, or a split listed twice.
+    let lying = original.replacen("\"13\"", "\"18446744073709551615\"", 1);
+    std::fs::write(&info_path, &lying).unwrap();
+    one_line(&["info", &folder], "add up to more than 2^64");
+    one_line(&["count", &folder, "--split", "train"], "add up to more than 2^64");
+    std::fs::write(
+        &info_path,
+        original.replace("\"name\": \"test\"", "\"name\": \"train\""),
+    )
+    .unwrap();
+    one_line(&["info", &folder], "listed twice");
+    // A template that leaves the folder.
+    std::fs::write(
+        &info_path,
+        original.replacen("{DATASET}-{SPLIT}", "../{DATASET}-{SPLIT}", 1),
+    )
+    .unwrap();
+    one_line(&["count", &folder, "--split", "train"], "leaves the folder");
+    std::fs::write(&info_path, &original).unwrap();
+    // Class names as TFDS reads them: stripped, blank lines dropped; a
+    // count that is not features.json's is an error.
+    let labels = Path::new(&folder).join("label.labels.txt");
+    std::fs::write(&labels, "cat\n\n  dog \nbird\n").unwrap();
+    let by = tfr(&["count", "--by", "label", &folder, "--split", "test"]).run().ok();
+    assert!(by.contains("1 (dog)") && !by.contains("()"), "{by}");
+    std::fs::write(&labels, "cat\ndog\n").unwrap();
+    one_line(&["info", &folder], "2 class names, where features.json says 3 classes");
+    std::fs::write(&labels, "cat\ndog\nbird\n").unwrap();
+    // The dataset's own metadata is not an output.
+    one_line(
+        &[
+            "to-parquet",
+            &folder,
+            "--split",
+            "test",
+            "-o",
+            info_path.to_str().unwrap(),
+        ],
+        "-o",
+    );
+    assert_eq!(std::fs::read_to_string(&info_path).unwrap(), original);
+    // --explode names a Dataset, not a feature inside one.
+    let out = dir.path("x.parquet").to_string_lossy().into_owned();
+    one_line(
+        &["to-parquet", &rlds(), "--explode", "steps/action", "-o", &out],
+        "no Dataset feature of that name",
+    );
+    assert!(!Path::new(&out).exists());
+    // --decode writes whole records.
+    one_line(
+        &["to-jsonl", "--decode", &toy(), "--split", "test", "--features", "label"],
+        "--features/--exclude",
+    );
+}
+
+#[test]
+fn a_slice_with_one_percent_bound_is_in_percent_as_tfds_reads_it() {
+    assert_eq!(total("train[10:50%]"), 16);
+    assert_eq!(total("train[10%:20]"), 4);
+}

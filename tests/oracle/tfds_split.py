@@ -51,6 +51,9 @@ SPECS = [
     "test[:50%]",
     "train[:33%]",
     "train[33%:67%]",
+    "train[10:50%]",
+    "train[10%:20]",
+    "all",
 ]
 
 FAILED = []

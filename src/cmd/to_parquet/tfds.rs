@@ -60,8 +60,17 @@ pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Option<Exit>> {
     };
     let open = args.input.options();
     let threads = args.jobs.get();
+    // The folder's metadata is as much the dataset as its shards.
+    let metadata: Vec<PathBuf> = match &folder.place {
+        crate::tfds::Place::Dir(d) => std::fs::read_dir(d)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "json" || x == "txt"))
+            .collect(),
+        crate::tfds::Place::Prefix(_) => Vec::new(),
+    };
+    let aux: Vec<&std::path::Path> = metadata.iter().map(PathBuf::as_path).collect();
     for (name, inputs, path) in &jobs {
-        crate::io::same_file::refuse_input_as_output(inputs, &[], path, "-o")?;
+        crate::io::same_file::refuse_input_as_output(inputs, &aux, path, "-o")?;
         let mut how = args
             .range
             .reading(&open, Some(crate::example::MessageType::Example), threads);
@@ -97,7 +106,11 @@ pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Option<Exit>> {
 fn outputs(args: &ToParquetArgs, folder: &Folder) -> Result<Vec<(String, Vec<crate::io::Input>, PathBuf)>> {
     let out = args.output.to_string_lossy().into_owned();
     Ok(match &args.input.split {
-        Some(spec) => vec![(spec.clone(), args.input.expand()?, args.output.clone())],
+        Some(spec) => vec![(
+            spec.clone(),
+            args.input.expand()?,
+            PathBuf::from(out.replace("{split}", spec)),
+        )],
         None if folder.info.splits.len() == 1 || out.contains("{split}") => {
             let mut jobs = Vec::new();
             for name in folder.split_names() {

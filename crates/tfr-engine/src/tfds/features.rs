@@ -215,8 +215,24 @@ impl FeatureTree {
         for name in labels {
             let file = format!("{}.labels.txt", name.replace('/', "-"));
             let Some(bytes) = place.read(&file)? else { continue };
-            let names: Vec<String> = String::from_utf8_lossy(&bytes).lines().map(str::to_string).collect();
-            if let Some(Kind::ClassLabel { names: slot, .. }) = tree.leaf_mut(&name).map(|n| &mut n.kind) {
+            // As TFDS reads it: each line stripped, blank lines dropped.
+            let names: Vec<String> = String::from_utf8_lossy(&bytes)
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(str::to_string)
+                .collect();
+            if let Some(Kind::ClassLabel {
+                names: slot,
+                num_classes,
+            }) = tree.leaf_mut(&name).map(|n| &mut n.kind)
+            {
+                if *num_classes != names.len() as u64 {
+                    bail!(
+                        "{file}: {} class names, where features.json says {num_classes} classes",
+                        names.len()
+                    );
+                }
                 *slot = Some(names);
             }
         }
@@ -252,6 +268,33 @@ impl FeatureTree {
         }
         let parts: Vec<&str> = name.split('/').collect();
         descend(&mut self.root, &parts)
+    }
+
+    /// The paths of the `Dataset` features (`steps`), outermost first.
+    pub fn dataset_paths(&self) -> Vec<String> {
+        fn walk(node: &Node, path: &str, out: &mut Vec<String>) {
+            match &node.kind {
+                Kind::Dict(items) => {
+                    for (name, child) in items {
+                        let p = if path.is_empty() {
+                            name.clone()
+                        } else {
+                            format!("{path}/{name}")
+                        };
+                        walk(child, &p, out);
+                    }
+                }
+                Kind::Dataset { feature } => {
+                    out.push(path.to_string());
+                    walk(feature, path, out);
+                }
+                Kind::Sequence { feature, .. } => walk(feature, path, out),
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        walk(&self.root, "", &mut out);
+        out
     }
 
     /// The class names of the ClassLabel stored as feature `name`.

@@ -60,10 +60,22 @@ pub fn class_names(files: &[std::ffi::OsString]) -> Option<std::collections::Has
         };
         for leaf in folder.features.iter().flat_map(|t| t.leaves()) {
             if let Kind::ClassLabel { names: Some(n), .. } = &leaf.node.kind {
-                out.entry(leaf.name).or_insert_with(|| n.clone());
+                // Folders that name a feature's classes differently: no
+                // names for it, rather than one folder's for all.
+                match out.get(&leaf.name) {
+                    None => {
+                        out.insert(leaf.name, Some(n.clone()));
+                    }
+                    Some(Some(known)) if known != n => {
+                        out.insert(leaf.name, None);
+                    }
+                    _ => {}
+                }
             }
         }
     }
+    let out: std::collections::HashMap<String, Vec<String>> =
+        out.into_iter().filter_map(|(k, v)| Some((k, v?))).collect();
     (!out.is_empty()).then_some(out)
 }
 

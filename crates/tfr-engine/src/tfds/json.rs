@@ -31,6 +31,20 @@ pub fn record(tree: &FeatureTree, example: &ExampleView<'_>, out: &mut Vec<u8>) 
         let image = matches!(leaf.node.kind, Kind::Image { .. });
         tensors.insert(leaf.name.clone(), (t, dtype_of(&leaf.node.kind), image));
     }
+    // A Dataset's features all hold its number of steps (as TFDS requires).
+    for path in tree.dataset_paths() {
+        let prefix = format!("{path}/");
+        let mut steps: Option<(usize, &str)> = None;
+        for (name, (t, _, _)) in tensors.iter().filter(|(n, _)| n.starts_with(&prefix)) {
+            let n = t.shape.first().copied().unwrap_or(0);
+            match steps {
+                Some((m, other)) if m != n => {
+                    return Err(format!("{path}: feature {name} has {n} steps where {other} has {m}"));
+                }
+                _ => steps = Some((n, name)),
+            }
+        }
+    }
     write_node(&tree.root, "", None, &tensors, out);
     Ok(())
 }

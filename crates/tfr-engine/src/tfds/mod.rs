@@ -22,6 +22,10 @@ use crate::io::Input;
 use serde::Deserialize;
 use std::path::PathBuf;
 
+/// The most shards a split may list (TFDS's largest datasets have tens
+/// of thousands).
+const MAX_SHARDS: usize = 1 << 20;
+
 /// The largest metadata file read (`dataset_info.json` of a dataset with
 /// thousands of shards is a few hundred KB).
 const MAX_METADATA: u64 = 64 << 20;
@@ -199,6 +203,29 @@ impl Folder {
         if info.splits.is_empty() {
             bail!("{shown}: no splits (the dataset was not prepared, or not by TFDS)");
         }
+        let mut names = std::collections::HashSet::new();
+        for s in &info.splits {
+            if !names.insert(s.name.as_str()) {
+                bail!("{shown}: the split {:?} is listed twice", s.name);
+            }
+            if s.shard_lengths.len() > MAX_SHARDS {
+                bail!(
+                    "{shown}: split {:?} lists {} shards, more than tfr takes ({MAX_SHARDS})",
+                    s.name,
+                    s.shard_lengths.len()
+                );
+            }
+            if s.shard_lengths
+                .iter()
+                .try_fold(0u64, |t, c| t.checked_add(c.0))
+                .is_none()
+            {
+                bail!(
+                    "{shown}: split {:?}: its shards' record counts add up to more than 2^64",
+                    s.name
+                );
+            }
+        }
         let features = match place.read("features.json")? {
             None => None,
             Some(bytes) => Some(
@@ -298,8 +325,9 @@ pub fn shard_name(template: &str, dataset: &str, split: &str, format: &str, k: u
         rest = &rest[open + close + 1..];
     }
     out.push_str(rest);
-    if out.contains('/') && !template.contains('/') {
-        bail!("a name holding '/' ({out:?})");
+    // A shard is a file of the folder (or below it), never outside it.
+    if out.starts_with('/') || out.split(['/', '\\']).any(|part| part == ".." || part.is_empty()) {
+        bail!("the shard name {out:?} leaves the folder");
     }
     Ok(out)
 }

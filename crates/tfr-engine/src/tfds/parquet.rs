@@ -159,19 +159,8 @@ impl TfdsPlan {
     pub fn new(tree: &FeatureTree, explode: Option<&str>) -> Result<TfdsPlan> {
         let leaves = tree.leaves();
         if let Some(path) = explode {
-            let prefix = format!("{path}/");
-            let found = leaves.iter().any(|l| {
-                (l.name == path || l.name.starts_with(&prefix))
-                    && l.within.first().is_some_and(|w| matches!(w.kind, Kind::Dataset { .. }))
-            });
-            if !found {
-                let datasets: Vec<String> = leaves
-                    .iter()
-                    .filter(|l| l.within.first().is_some_and(|w| matches!(w.kind, Kind::Dataset { .. })))
-                    .filter_map(|l| l.name.split('/').next().map(str::to_string))
-                    .collect::<std::collections::BTreeSet<_>>()
-                    .into_iter()
-                    .collect();
+            let datasets = tree.dataset_paths();
+            if !datasets.iter().any(|d| d == path) {
                 bail!(
                     "--explode {path}: no Dataset feature of that name in features.json{}",
                     match datasets.is_empty() {

@@ -98,7 +98,20 @@ fn parse(spec: &str) -> Result<Vec<Part>> {
                 let Some((a, b)) = inner.split_once(':') else {
                     bail!("--split {spec}: a slice is [FROM:TO] (either may be left out: [:10%], [-500:])");
                 };
-                (parse_bound(a, spec)?, parse_bound(b, spec)?)
+                let (mut from, mut to) = (parse_bound(a, spec)?, parse_bound(b, spec)?);
+                // As TFDS reads `train[10:50%]`: one unit for both bounds,
+                // the one a bound gives.
+                if matches!(from, Some(Bound::Percent(_))) || matches!(to, Some(Bound::Percent(_))) {
+                    for bound in [&mut from, &mut to] {
+                        if let Some(Bound::Records(v)) = *bound {
+                            if v.unsigned_abs() > 100 {
+                                bail!("--split {spec}: {v} is not between -100% and 100%");
+                            }
+                            *bound = Some(Bound::Percent(v as f64));
+                        }
+                    }
+                }
+                (from, to)
             }
         };
         parts.push(Part {

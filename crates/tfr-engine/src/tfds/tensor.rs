@@ -105,8 +105,13 @@ pub struct Tensor {
     pub values: Values,
 }
 
-/// The most bytes a zlib-encoded tensor inflates to.
-const MAX_INFLATED: u64 = 1 << 30;
+/// The most elements one feature of one record decodes to (a tensor
+/// stored encoded, or a shape, claiming more is refused): 16,777,216,
+/// 128 MiB as 64-bit values.
+pub const MAX_ELEMENTS: usize = 1 << 24;
+
+/// The most bytes the encoded items of one feature inflate to, together.
+const MAX_INFLATED: u64 = (MAX_ELEMENTS * 8) as u64;
 
 /// A half-precision float's value.
 fn f16_value(bits: u16) -> f64 {
@@ -124,6 +129,9 @@ fn f16_value(bits: u16) -> f64 {
 /// Raw little-endian elements of `dtype`.
 fn from_raw(raw: &[u8], dtype: DType) -> Result<Values, String> {
     let size = dtype.size();
+    if size > 0 && raw.len() / size > MAX_ELEMENTS {
+        return Err(format!("more than {MAX_ELEMENTS} elements"));
+    }
     if size == 0 || raw.len() % size != 0 {
         return Err(format!("{} bytes are not whole {dtype:?} elements", raw.len()));
     }
@@ -157,8 +165,22 @@ fn from_list(v: &FeatureView<'_>, dtype: DType) -> Result<Values, String> {
         (ValueKind::None, DType::UInt(_)) => Values::UInt(Vec::new()),
         (ValueKind::None, _) => Values::Int(Vec::new()),
         (ValueKind::Int64, DType::Bool) => Values::Bool(v.int64s().map(|x| x != 0).collect()),
-        (ValueKind::Int64, DType::UInt(_)) => Values::UInt(v.int64s().map(|x| x as u64).collect()),
-        (ValueKind::Int64, DType::Int(_)) => Values::Int(v.int64s().collect()),
+        (ValueKind::Int64, DType::UInt(n)) => {
+            let max = if n >= 8 { i64::MAX } else { (1i64 << (8 * n)) - 1 };
+            let bad = v.int64s().find(|&x| !(0..=max).contains(&x));
+            if let Some(x) = bad {
+                return Err(format!("{x} does not fit {dtype:?}"));
+            }
+            Values::UInt(v.int64s().map(|x| x as u64).collect())
+        }
+        (ValueKind::Int64, DType::Int(n)) => {
+            let bits = 8 * n as u32;
+            let fits = |x: i64| bits >= 64 || (x >= -(1i64 << (bits - 1)) && x < (1i64 << (bits - 1)));
+            if let Some(x) = v.int64s().find(|&x| !fits(x)) {
+                return Err(format!("{x} does not fit {dtype:?}"));
+            }
+            Values::Int(v.int64s().collect())
+        }
         (ValueKind::Float, DType::Float(_) | DType::BFloat16) => Values::Float(v.floats().map(f64::from).collect()),
         (ValueKind::Bytes, DType::String) => Values::Bytes(v.bytes().map(<[u8]>::to_vec).collect()),
         (kind, dtype) => return Err(format!("stored as {}, where features.json says {dtype:?}", kind.name())),
@@ -166,19 +188,37 @@ fn from_list(v: &FeatureView<'_>, dtype: DType) -> Result<Values, String> {
 }
 
 /// The raw bytes of an encoded tensor value.
-fn raw_bytes(value: &[u8], zlib: bool) -> Result<Vec<u8>, String> {
+/// Appends the raw bytes of an encoded tensor value to `out`, which may
+/// hold at most [`MAX_INFLATED`] bytes in all.
+fn raw_bytes(value: &[u8], zlib: bool, out: &mut Vec<u8>) -> Result<(), String> {
+    let room = MAX_INFLATED.saturating_sub(out.len() as u64);
+    let too_big =
+        || format!("the encoded tensor holds more than {MAX_INFLATED} bytes ({MAX_ELEMENTS} elements at most)");
     if !zlib {
-        return Ok(value.to_vec());
+        if value.len() as u64 > room {
+            return Err(too_big());
+        }
+        out.extend_from_slice(value);
+        return Ok(());
     }
-    let mut out = Vec::new();
+    let before = out.len();
     flate2::read::ZlibDecoder::new(value)
-        .take(MAX_INFLATED + 1)
-        .read_to_end(&mut out)
+        .take(room + 1)
+        .read_to_end(out)
         .map_err(|e| format!("zlib: {e}"))?;
-    if out.len() as u64 > MAX_INFLATED {
-        return Err(format!("inflates to more than {MAX_INFLATED} bytes"));
+    if (out.len() - before) as u64 > room {
+        return Err(too_big());
     }
-    Ok(out)
+    Ok(())
+}
+
+/// A shape as features.json gives it, as Python writes it: `(2, ?)`.
+fn shown(dims: &[Option<u64>]) -> String {
+    let d: Vec<String> = dims.iter().map(|d| d.map_or("?".into(), |v| v.to_string())).collect();
+    match d.len() {
+        1 => format!("({},)", d[0]),
+        _ => format!("({})", d.join(", ")),
+    }
 }
 
 /// The shape of `n` values: the sequences' lengths (`within` levels, the
@@ -190,6 +230,19 @@ fn shape_of(n: usize, within: usize, outer: Option<usize>, dims: &[Option<u64>])
         *first = Some(len);
     }
     shape.extend(dims.iter().map(|d| d.map(|v| v as usize)));
+    // The arrays a shape makes, values or not (a dimension of 0 aside):
+    // bounded, so that no shape claims more than the values could fill.
+    let arrays = shape
+        .iter()
+        .flatten()
+        .filter(|&&d| d > 0)
+        .try_fold(1usize, |t, &d| t.checked_mul(d));
+    if arrays.is_none_or(|a| a > MAX_ELEMENTS) {
+        return Err(format!(
+            "the shape {} holds more than {MAX_ELEMENTS} elements",
+            shown(dims)
+        ));
+    }
     let known: usize = shape.iter().flatten().product();
     let fill = match shape.iter().filter(|d| d.is_none()).count() {
         0 => 0,
@@ -197,7 +250,8 @@ fn shape_of(n: usize, within: usize, outer: Option<usize>, dims: &[Option<u64>])
         1 if known == 0 && n == 0 => 0,
         _ => {
             return Err(format!(
-                "{n} values do not make the shape {dims:?} (within {within} sequences)"
+                "{n} values do not make the shape {} (within {within} sequences)",
+                shown(dims)
             ))
         }
     };
@@ -231,7 +285,7 @@ pub fn decode(leaf: &Leaf<'_>, v: &FeatureView<'_>) -> Result<Tensor, String> {
                     }
                     let mut raw = Vec::new();
                     for item in &items {
-                        raw.extend(raw_bytes(item, encoding == "zlib")?);
+                        raw_bytes(item, encoding == "zlib", &mut raw)?;
                     }
                     let values = from_raw(&raw, ty)?;
                     let outer = (within > 0).then_some(items.len());
@@ -290,6 +344,25 @@ mod tests {
             Values::Float(vec![1.0])
         );
         assert!(from_raw(&[1, 2, 3], DType::Int(2)).is_err());
+    }
+
+    #[test]
+    fn a_zlib_bomb_or_a_huge_shape_is_refused_not_allocated() {
+        use std::io::Write;
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+        let zeros = vec![0u8; 1 << 20];
+        for _ in 0..=(MAX_INFLATED >> 20) {
+            z.write_all(&zeros).unwrap();
+        }
+        let bomb = z.finish().unwrap();
+        let mut out = Vec::new();
+        assert!(raw_bytes(&bomb, true, &mut out).unwrap_err().contains("more than"));
+        // Items of a sequence count together.
+        let mut out = vec![0u8; MAX_INFLATED as usize - 2];
+        assert!(raw_bytes(&[1, 2, 3], false, &mut out).is_err());
+        assert!(shape_of(0, 0, None, &[Some(1 << 32), Some(1 << 32)]).is_err());
+        assert!(shape_of(0, 0, None, &[Some(100_000_000_000), Some(0)]).is_err());
+        assert_eq!(shape_of(0, 0, None, &[Some(2), Some(0)]).unwrap(), vec![2, 0]);
     }
 
     #[test]
