@@ -276,12 +276,7 @@ impl FeatureTree {
             match &node.kind {
                 Kind::Dict(items) => {
                     for (name, child) in items {
-                        let p = if path.is_empty() {
-                            name.clone()
-                        } else {
-                            format!("{path}/{name}")
-                        };
-                        walk(child, &p, out);
+                        walk(child, &join_path(path, name), out);
                     }
                 }
                 Kind::Dataset { feature } => {
@@ -306,16 +301,19 @@ impl FeatureTree {
     }
 }
 
+/// `path/name` (`name` at the top).
+pub fn join_path(path: &str, name: &str) -> String {
+    match path.is_empty() {
+        true => name.to_string(),
+        false => format!("{path}/{name}"),
+    }
+}
+
 fn walk<'a>(node: &'a Node, path: String, within: Vec<&'a Node>, out: &mut Vec<Leaf<'a>>) {
     match &node.kind {
         Kind::Dict(items) => {
             for (name, child) in items {
-                let p = if path.is_empty() {
-                    name.clone()
-                } else {
-                    format!("{path}/{name}")
-                };
-                walk(child, p, within.clone(), out);
+                walk(child, join_path(&path, name), within.clone(), out);
             }
         }
         Kind::Sequence { feature, .. } | Kind::Dataset { feature } => {

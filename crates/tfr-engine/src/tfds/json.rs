@@ -5,7 +5,7 @@
 //! (`{"base64": ...}`). `tfds.as_numpy` gives the same values (images
 //! decoded to pixels).
 
-use super::features::{FeatureTree, Kind, Node};
+use super::features::{join_path, FeatureTree, Kind, Node};
 use super::tensor::{decode, DType, Tensor, Values};
 use crate::example::ExampleView;
 use base64::Engine as _;
@@ -58,13 +58,6 @@ fn dtype_of(kind: &Kind) -> DType {
     }
 }
 
-fn join(path: &str, name: &str) -> String {
-    match path.is_empty() {
-        true => name.to_string(),
-        false => format!("{path}/{name}"),
-    }
-}
-
 /// Writes `node` at `path`; `step`: the index of the step being written
 /// inside a Dataset (each leaf then gives its slice along the first axis).
 fn write_node(node: &Node, path: &str, step: Option<usize>, tensors: &Decoded, out: &mut Vec<u8>) {
@@ -77,7 +70,7 @@ fn write_node(node: &Node, path: &str, step: Option<usize>, tensors: &Decoded, o
                 }
                 out.extend_from_slice(serde_json::to_string(name).unwrap_or_default().as_bytes());
                 out.push(b':');
-                write_node(child, &join(path, name), step, tensors, out);
+                write_node(child, &join_path(path, name), step, tensors, out);
             }
             out.push(b'}');
         }
@@ -115,7 +108,7 @@ fn first_leaf_len(node: &Node, path: &str, tensors: &Decoded) -> Option<usize> {
     match &node.kind {
         Kind::Dict(items) => items
             .iter()
-            .find_map(|(name, child)| first_leaf_len(child, &join(path, name), tensors)),
+            .find_map(|(name, child)| first_leaf_len(child, &join_path(path, name), tensors)),
         Kind::Sequence { feature, .. } | Kind::Dataset { feature } => first_leaf_len(feature, path, tensors),
         _ => tensors.get(path).and_then(|(t, _, _)| t.shape.first().copied()),
     }
