@@ -567,3 +567,33 @@ fn a_slice_with_one_percent_bound_is_in_percent_as_tfds_reads_it() {
     assert_eq!(total("train[10:50%]"), 16);
     assert_eq!(total("train[10%:20]"), 4);
 }
+
+#[test]
+fn a_record_lacking_a_feature_is_null_in_parquet_with_a_warning() {
+    let dir = Dir::new();
+    let folder = copy_toy(&dir);
+    let shard = Path::new(&folder).join(TEST[0]).to_string_lossy().into_owned();
+    let lines = tfr(&["to-jsonl", &shard]).run().ok();
+    let edited: Vec<String> = lines
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            if i == 1 {
+                v.as_object_mut().unwrap().remove("text");
+            }
+            v.to_string()
+        })
+        .collect();
+    tfr(&["from-jsonl", "-o", &shard])
+        .stdin(format!("{}\n", edited.join("\n")).as_bytes())
+        .run()
+        .ok();
+    let out = dir.path("t.parquet").to_string_lossy().into_owned();
+    let r = tfr(&["to-parquet", &folder, "--split", "test", "-o", &out]).run();
+    r.warns();
+    assert_eq!(
+        r.stderr.trim(),
+        "tfr: warning: split test: 1 of 12 records lack feature text (null in its column; TFDS itself would fail on them)"
+    );
+}

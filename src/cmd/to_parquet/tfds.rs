@@ -91,6 +91,13 @@ pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Option<Exit>> {
             &*pass,
         )?;
         drop(pass);
+        for (feature, n) in &written.missing {
+            output::error_line(format_args!(
+                "warning: split {name}: {n} of {} records lack feature {} (null in its column; TFDS itself would fail on them)",
+                written.records,
+                output::escape_controls(feature)
+            ));
+        }
         if written.empty_episodes > 0 {
             output::error_line(format_args!(
                 "warning: split {name}: {} episodes have no steps, so no rows",

@@ -314,13 +314,15 @@ pub struct TfdsRows {
     records: u64,
     /// Episodes without steps (no rows).
     pub(crate) empty_episodes: u64,
+    /// Per column, the records without its feature (null there).
+    missing: Vec<u64>,
     /// The batches built, in order, with the records they hold.
     pub batches: Vec<(RecordBatch, u64)>,
 }
 
 impl Output for TfdsRows {
     fn is_empty(&self) -> bool {
-        self.batches.is_empty() && self.empty_episodes == 0
+        self.batches.is_empty() && self.empty_episodes == 0 && self.missing.iter().all(|&n| n == 0)
     }
 
     fn clear(&mut self) {
@@ -329,6 +331,7 @@ impl Output for TfdsRows {
         self.step.clear();
         self.records = 0;
         self.empty_episodes = 0;
+        self.missing.clear();
         self.batches.clear();
     }
 }
@@ -399,9 +402,13 @@ impl<'a> TfdsWork<'a> {
         }
         let at = || format!("{}: record {} at byte {}", record.name, record.index, record.offset);
         let mut tensors: Vec<Option<Tensor>> = Vec::with_capacity(self.leaves.len());
-        for leaf in &self.leaves {
+        out.missing.resize(self.leaves.len(), 0);
+        for (i, leaf) in self.leaves.iter().enumerate() {
             let t = match stored.get(leaf.name.as_str()) {
-                None => None,
+                None => {
+                    out.missing[i] += 1;
+                    None
+                }
                 Some(v) => Some(
                     decode(leaf, v)
                         .map_err(|e| crate::Error::Invalid(format!("{}: feature {}: {e}", at(), leaf.name)))?,
@@ -674,6 +681,9 @@ pub struct Written {
     pub records: u64,
     /// Episodes without a step (no rows; with `explode`).
     pub empty_episodes: u64,
+    /// The features some records lack (TFDS writes every feature): each
+    /// with how many records (their cells are null).
+    pub missing: Vec<(String, u64)>,
 }
 
 /// Writes the records of `inputs` (read as `how` says) as the rows of
@@ -713,8 +723,13 @@ pub fn write(
     let mut written = Written::default();
     let explode = plan.explode.is_some();
     let mut failed: Option<crate::Error> = None;
+    let mut missing: Vec<u64> = Vec::new();
     let sink = |rows: &TfdsRows| -> std::io::Result<()> {
         written.empty_episodes += rows.empty_episodes;
+        missing.resize(rows.missing.len().max(missing.len()), 0);
+        for (m, n) in missing.iter_mut().zip(&rows.missing) {
+            *m += n;
+        }
         for (batch, records) in rows.batches.iter().cloned() {
             let batch = match explode {
                 // Episodes were counted within their batch: now over all.
@@ -749,6 +764,13 @@ pub fn write(
         .with_context(|| format!("writing {}", out.display()))?;
     set.end(i)?;
     set.commit()?;
+    written.missing = plan
+        .columns
+        .iter()
+        .zip(&missing)
+        .filter(|(_, &n)| n > 0)
+        .map(|(c, &n)| (c.feature.clone(), n))
+        .collect();
     Ok(written)
 }
 
