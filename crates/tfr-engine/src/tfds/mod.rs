@@ -53,7 +53,8 @@ impl Place {
     pub fn shown(&self) -> String {
         match self {
             Place::Dir(d) => show_path(d),
-            Place::Prefix(p) => escape_name(p.as_bytes()),
+            // A signed URL's query (a credential) is not shown.
+            Place::Prefix(p) => escape_name(crate::io::remote::redact_text(p).as_bytes()),
         }
     }
 

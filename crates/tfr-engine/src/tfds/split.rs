@@ -9,7 +9,6 @@
 
 use super::{Folder, SplitInfo};
 use crate::error::{bail, Context, Result};
-use crate::io::input::Opened;
 use crate::io::Input;
 
 /// One bound of a slice.
@@ -234,35 +233,29 @@ fn shards_of(folder: &Folder, split: &SplitInfo, from: u64, to: u64, out: &mut V
 }
 
 /// The byte range of records `from..to` of an uncompressed TFRecord file,
-/// found by walking its headers (the payloads are not read).
+/// found by the record reader stepping over their headers (each length
+/// checked by its CRC; the payloads are not read).
 fn record_bytes(input: &Input, from: u64, to: u64) -> Result<(u64, u64)> {
-    let (at, size) = match input.open()? {
-        Opened::File(f, size) => (crate::io::at::At::file(f), size),
-        Opened::Object(at, size) => (at, size),
-        Opened::Stream(_) => bail!("not a regular file"),
-    };
-    let mut offset = 0u64;
+    let mut reader = crate::record::OpenOptions::default().open(input)?;
+    if reader.compression() != crate::io::Compression::None {
+        bail!(
+            "a slice reads byte ranges of plain shards, and this one is {:?}",
+            reader.compression()
+        );
+    }
     let mut start = None;
-    let mut header = [0u8; 8];
     for k in 0..to {
         if k == from {
-            start = Some(offset);
+            start = Some(reader.offset());
         }
-        if !at.read_exact_at(&mut header, offset)? {
+        if reader.skip_record()?.is_none() {
             bail!(
                 "the shard ends after {k} records (dataset_info.json counts more; `tfr info --check` reads them all)"
             );
         }
-        let len = u64::from_le_bytes(header);
-        offset = offset
-            .checked_add(len)
-            .and_then(|o| o.checked_add(16))
-            .filter(|&o| o <= size)
-            .with_context(|| {
-                format!("record {k} at byte {offset}: length {len} beyond the end of the file (is it compressed? a slice reads plain shards)")
-            })?;
     }
-    Ok((start.unwrap_or(offset), offset))
+    let end = reader.offset();
+    Ok((start.unwrap_or(end), end))
 }
 
 #[cfg(test)]
