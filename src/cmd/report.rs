@@ -14,6 +14,9 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use std::io::{IsTerminal, Write};
 
+/// Class names by feature.
+type ClassNames = std::collections::HashMap<String, Vec<String>>;
+
 /// Records a gallery shows at most (its cards are held until the page is
 /// written).
 const MAX_CARDS: u64 = 10_000;
@@ -102,7 +105,9 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
     for note in &notes {
         crate::output::error_line(format_args!("warning: {note}"));
     }
-    let (cards, cards_title) = gallery_cards(args, &inputs, scan.ty)?;
+    // A TFDS folder's class names: a table of classes, and on the cards.
+    let classes = crate::tfds::inputs::class_names(&args.input.files);
+    let (cards, cards_title) = gallery_cards(args, &inputs, scan.ty, classes.clone())?;
     let anomalies = schema.as_ref().map(|s| anomalies(s, &inputs, args, scan.ty));
     let schema_name = args
         .schema
@@ -116,6 +121,7 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
         cards_title: &cards_title,
         anomalies: schema_name.as_deref().zip(anomalies.as_deref()),
         notes: &notes,
+        classes: classes.as_ref(),
     });
     match &args.output {
         Some(path) if path.as_os_str() != "-" => {
@@ -177,8 +183,14 @@ fn anomalies(
 
 /// The gallery's cards, rendered by the workers as the records stream
 /// past (thumbnails included), and what they show.
-fn gallery_cards(args: &ReportArgs, inputs: &[crate::io::Input], ty: MessageType) -> Result<(String, String)> {
-    let images = gallery::Images::new(args.image_feature.clone(), args.sample.unwrap_or(args.records));
+fn gallery_cards(
+    args: &ReportArgs,
+    inputs: &[crate::io::Input],
+    ty: MessageType,
+    classes: Option<ClassNames>,
+) -> Result<(String, String)> {
+    let mut images = gallery::Images::new(args.image_feature.clone(), args.sample.unwrap_or(args.records));
+    images.classes = classes;
     let open = args.input.options();
     let range = crate::args::RangeArgs {
         skip: 0,

@@ -467,6 +467,43 @@ fn class_labels_show_their_names_in_text_and_in_count_by_but_not_in_json_records
     );
 }
 
+/// `tfr report` on a TFDS folder: a table of each ClassLabel's classes by
+/// count (the counts `count --by` gives), and the cards show the names.
+#[test]
+fn report_shows_each_class_label_by_class_with_its_names() {
+    let dir = toy();
+    let tmp = Dir::new();
+    let page = tmp.path("r.html").to_string_lossy().into_owned();
+    tfr(&["report", &dir, "--split", "train", "-o", &page]).run().ok();
+    let html = std::fs::read_to_string(&page).unwrap();
+    let start = html.find("<h3 id=\"classes\">").expect("a Classes table");
+    let table = &html[start..start + html[start..].find("</table>").unwrap()];
+    for (class, n) in [("0 (cat)", 17), ("1 (dog)", 12), ("2 (bird)", 11)] {
+        assert!(
+            table.contains(&format!("<title>{class}: {n}</title>")),
+            "{class}: {table}"
+        );
+    }
+    assert!(table.contains("<td class=\"name\">0 (cat) × 17</td>"), "{table}");
+    assert!(table.contains("<td class=\"name\">2 (bird) × 11</td>"), "{table}");
+    assert!(
+        table.contains("<td class=\"name\">none</td>"),
+        "no class unseen: {table}"
+    );
+    assert!(
+        html.contains("<dt>label</dt><dd>2 (bird)</dd>"),
+        "a card names its class"
+    );
+    // A split where a class never occurs says which.
+    tfr(&["report", &dir, "--split", "test[:2]", "-o", &page]).run().ok();
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("<td class=\"name\">0 (cat), 2 (bird)</td>"), "{html}");
+    // Plain files have no classes table.
+    let plain = format!("{dir}/tfr_toy-train.tfrecord-00000-of-00003");
+    tfr(&["report", &plain, "-o", &page]).run().ok();
+    assert!(!std::fs::read_to_string(&page).unwrap().contains("id=\"classes\""));
+}
+
 /// tests/oracle/tfds_split.py: tensorflow-datasets 4.9.10 reading the toy
 /// dataset picks, for each split spec, the same records in the same order
 /// as `tfr to-jsonl --split`, and knows the split sizes `tfr info --json`

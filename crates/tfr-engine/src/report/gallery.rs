@@ -40,6 +40,9 @@ pub struct Images {
     /// Features forced to be images (`--image-feature`); others are
     /// pictures when their bytes are JPEG, PNG, GIF or WebP.
     pub forced: Vec<String>,
+    /// Class names of int features (a TFDS folder's ClassLabels), shown
+    /// after each value: `2 (bird)`.
+    pub classes: Option<std::collections::HashMap<String, Vec<String>>>,
     /// Pixels one card may decode (its share of [`PAGE_PIXELS`]).
     per_card: u64,
     /// Microseconds spent decoding so far (see [`PAGE_DECODE_TIME`]).
@@ -55,6 +58,7 @@ impl Images {
     pub fn new(forced: Vec<String>, cards: u64) -> Self {
         Images {
             forced,
+            classes: None,
             per_card: (PAGE_PIXELS / cards.max(1)).max(MAX_PIXELS),
             spent_us: std::sync::atomic::AtomicU64::new(0),
         }
@@ -214,7 +218,7 @@ fn is_picture(v: &[u8]) -> bool {
 }
 
 /// The short form of a feature's values.
-fn short_values(f: &FeatureView<'_>) -> String {
+fn short_values(f: &FeatureView<'_>, classes: Option<&Vec<String>>) -> String {
     let mut s = String::new();
     let mut n = 0usize;
     let push = |s: &mut String, n: &mut usize, v: String| {
@@ -227,7 +231,14 @@ fn short_values(f: &FeatureView<'_>) -> String {
         *n += 1;
     };
     match f.kind() {
-        Kind::Int64 => f.int64s().for_each(|v| push(&mut s, &mut n, v.to_string())),
+        Kind::Int64 => f.int64s().for_each(|v| {
+            let class = classes.and_then(|c| c.get(usize::try_from(v).ok()?));
+            let shown = match class {
+                Some(c) => format!("{v} ({c})"),
+                None => v.to_string(),
+            };
+            push(&mut s, &mut n, shown)
+        }),
         Kind::Float => f.floats().for_each(|v| push(&mut s, &mut n, format!("{v}"))),
         Kind::Bytes => f.bytes().for_each(|v| {
             let shown = match std::str::from_utf8(v) {
@@ -264,7 +275,7 @@ fn features_html(out: &mut String, features: &FeaturesView<'_>, images: &Images,
                 fields,
                 "<dt>{}</dt><dd>{}</dd>",
                 escape(name),
-                escape(&short_values(&f))
+                escape(&short_values(&f, images.classes.as_ref().and_then(|c| c.get(name))))
             );
             continue;
         }
@@ -326,7 +337,11 @@ pub fn card(
             if let Some(lists) = se.feature_lists() {
                 let mut fields = String::new();
                 for (list_name, list) in lists.sorted() {
-                    let first = list.features().next().map(|f| short_values(&f)).unwrap_or_default();
+                    let first = list
+                        .features()
+                        .next()
+                        .map(|f| short_values(&f, None))
+                        .unwrap_or_default();
                     let _ = write!(
                         fields,
                         "<dt>{}</dt><dd>{} steps; first: {}</dd>",

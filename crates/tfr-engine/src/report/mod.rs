@@ -113,6 +113,9 @@ pub struct Page<'a> {
     pub anomalies: Option<(&'a str, &'a [Anomaly])>,
     /// What the statistics leave out or simplify (shown in the overview).
     pub notes: &'a [String],
+    /// Class names of int features (a TFDS folder's ClassLabels): each
+    /// gets a table of its classes by count (`3 (cat)`).
+    pub classes: Option<&'a std::collections::HashMap<String, Vec<String>>>,
 }
 
 const STYLE: &str = r#"
@@ -243,6 +246,9 @@ pub fn html(page: &Page<'_>) -> String {
             let _ = write!(h, "<h2>{}</h2>", escape(title));
         }
         features(&mut h, table, total, anomalies);
+    }
+    if let Some(names) = page.classes {
+        classes(&mut h, &scan.stats.features, names);
     }
     let _ = writeln!(
         h,
@@ -460,6 +466,75 @@ fn features(h: &mut String, table: &FeatureTable, total: u64, anomalies: &[Anoma
         ));
         let _ = writeln!(h, "{bytes}</tbody></table>");
     }
+}
+
+/// The classes of each feature with class names (a TFDS ClassLabel), by
+/// count: how many of them occur, the most and least frequent, those
+/// never seen and values that name no class. Counts come from the exact
+/// quantiles (a feature with more than [`crate::schema::deep::EXACT_DISTINCT`]
+/// distinct values gets a line saying so).
+fn classes(h: &mut String, table: &FeatureTable, names: &std::collections::HashMap<String, Vec<String>>) {
+    let mut rows = String::new();
+    for f in table.sorted() {
+        let (Some(names), Some(deep)) = (names.get(&*f.name), f.deep.as_deref()) else {
+            continue;
+        };
+        let Some(exact) = deep.int.quantiles.exact_counts() else {
+            let _ = writeln!(
+                rows,
+                "<tr class=\"class\"><td class=\"name\">{}</td><td>{}</td><td colspan=\"5\">more than {} distinct values: not counted by class</td></tr>",
+                breakable(&f.name),
+                names.len(),
+                crate::schema::deep::EXACT_DISTINCT
+            );
+            continue;
+        };
+        let label = |v: i64| match usize::try_from(v).ok().and_then(|i| names.get(i)) {
+            Some(n) => format!("{v} ({n})"),
+            None => v.to_string(),
+        };
+        let mut counts: Vec<(i64, u64)> = exact.iter().map(|&(v, n)| (v as i64, n)).collect();
+        counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let named = |v: i64| usize::try_from(v).is_ok_and(|i| i < names.len());
+        let seen = counts.iter().filter(|c| named(c.0)).count();
+        let outside: u64 = counts.iter().filter(|c| !named(c.0)).map(|c| c.1).sum();
+        let unseen: Vec<String> = (0..names.len())
+            .filter(|&i| !counts.iter().any(|c| c.0 == i as i64))
+            .map(|i| label(i as i64))
+            .collect();
+        let unseen_text = match unseen.len() {
+            0 => "none".to_string(),
+            n if n <= 8 => escape(&unseen.join(", ")),
+            n => format!("{n}: {}, …", escape(&unseen[..8].join(", "))),
+        };
+        let outside_text = match outside {
+            0 => "0".to_string(),
+            n => format!("<span class=\"warn\">{n}</span>"),
+        };
+        let first = counts
+            .first()
+            .map_or("-".to_string(), |c| format!("{} × {}", escape(&label(c.0)), c.1));
+        let last = counts
+            .last()
+            .map_or("-".to_string(), |c| format!("{} × {}", escape(&label(c.0)), c.1));
+        let top: Vec<(String, u64)> = counts.iter().map(|&(v, n)| (label(v), n)).collect();
+        let _ = writeln!(
+            rows,
+            "<tr class=\"class\"><td class=\"name\">{}</td><td>{}</td><td>{seen}</td><td class=\"name\">{first}</td><td class=\"name\">{last}</td><td class=\"name\">{unseen_text}</td><td>{outside_text}</td><td>{}</td></tr>",
+            breakable(&f.name),
+            names.len(),
+            svg::top_values(&top, "classes"),
+        );
+    }
+    if rows.is_empty() {
+        return;
+    }
+    h.push_str(
+        "<h3 id=\"classes\">Classes</h3><table><thead><tr><th class=\"name\">feature</th><th>classes</th><th>seen</th>\
+         <th class=\"name\">most frequent</th><th class=\"name\">least frequent</th><th class=\"name\">never seen</th>\
+         <th>not a class</th><th>top classes</th></tr></thead><tbody>\n",
+    );
+    let _ = writeln!(h, "{rows}</tbody></table>");
 }
 
 /// Values per record: `1`, or `0..5 (avg 2.1)`.

@@ -290,6 +290,13 @@ impl Quantiles {
         }
     }
 
+    /// Every distinct finite value with its count, ascending, while the
+    /// summary is exact and sealed (`None` past [`EXACT_DISTINCT`] distinct
+    /// values, or with values not yet folded).
+    pub fn exact_counts(&self) -> Option<&[(f64, u64)]> {
+        (self.digest.is_none() && self.pending.is_empty()).then_some(self.exact.as_slice())
+    }
+
     /// Whether quantiles are exact.
     pub fn is_exact(&self) -> bool {
         self.digest.is_none()
