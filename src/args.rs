@@ -560,6 +560,43 @@ impl ShortArgs {
     }
 }
 
+/// `--decode` (cat, head, to-jsonl).
+#[derive(Args, Debug, Clone, Default)]
+pub(crate) struct DecodeArg {
+    /// Records as their tools decode them, one JSON object a line, for
+    /// reading (not for from-jsonl). Of a TFDS dataset folder: as TFDS
+    /// decodes them (tfds.as_numpy): nested features as objects, tensors
+    /// as nested arrays by their shape (bytes- and zlib-encoded ones
+    /// decoded), bools as true/false, an RLDS Dataset (steps) as a list of
+    /// step objects; images stay their encoded bytes ({"base64": ...}).
+    /// Of other inputs: the JSONL mapping, with each bytes value that is a
+    /// tensor written by tf.io.serialize_tensor replaced by its values
+    /// (nested arrays by its shape, a scalar bare), as tf.io.parse_tensor
+    /// gives them.
+    #[arg(long)]
+    pub(crate) decode: bool,
+}
+
+impl DecodeArg {
+    /// How records are decoded, when `--decode` is given; `projected`:
+    /// `--features`/`--exclude` were given (which select the features of
+    /// plain inputs, not a TFDS record's).
+    pub(crate) fn get(
+        &self,
+        files: &[std::ffi::OsString],
+        projected: bool,
+    ) -> anyhow::Result<Option<crate::tfds::decode::Decoding>> {
+        if !self.decode {
+            return Ok(None);
+        }
+        let decoding = crate::tfds::decode::Decoding::of(files)?;
+        if decoding.is_tfds() && projected {
+            anyhow::bail!("--decode writes whole records as TFDS decodes them: --features/--exclude do not apply");
+        }
+        Ok(Some(decoding))
+    }
+}
+
 /// Which features of which records a conversion takes (to-jsonl, to-csv):
 /// `--features`/`--exclude`, the record range, `--where`.
 #[derive(Args, Debug, Clone, Default)]

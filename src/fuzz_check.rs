@@ -155,6 +155,7 @@ fn looks(ty: MessageType, data: &[u8]) {
             keep: (seed % 3 == 0).then_some(&odd as crate::example::Keep<'_>),
             scalars: None,
             names: None,
+            bytes: None,
         };
         let mut short = Vec::new();
         render_out(&mut decoder, format, &look, ty, true, data, &mut Out::new(&mut short)).expect("rendered once");

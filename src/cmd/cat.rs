@@ -31,22 +31,35 @@ pub(crate) struct PrintArgs {
 
     #[command(flatten)]
     pub(crate) select: FeatureArgs,
+
+    #[command(flatten)]
+    pub(crate) decode: crate::args::DecodeArg,
 }
 
 impl PrintArgs {
     /// Runs `f` with how records are printed; then warns about feature
     /// patterns that matched nothing.
-    fn with_style<T>(&self, several: bool, color: bool, f: impl FnOnce(&Style<'_>) -> T) -> T {
+    fn with_style(&self, several: bool, color: bool, f: impl FnOnce(&Style<'_>) -> Result<Exit>) -> Result<Exit> {
         let projection = self.select.projection();
         let keep = |key: &str| projection.as_ref().is_none_or(|p| p.keeps(key));
         let names = crate::tfds::inputs::class_names(&self.input.files);
+        let decode = self.decode.get(&self.input.files, projection.is_some())?;
+        let format = match (decode.is_some(), self.format) {
+            (true, FormatArg::Protojson) => {
+                anyhow::bail!("--decode writes the JSONL mapping: it does not go with -f protojson")
+            }
+            (true, _) => Format::Json,
+            (false, f) => f.into(),
+        };
         let style = Style {
-            format: self.format.into(),
+            format,
+            decode: decode.as_ref(),
             look: Look {
                 short: self.short.shorten(),
                 keep: projection.is_some().then_some(&keep as Keep<'_>),
                 scalars: None,
                 names: names.as_ref().map(|n| n as &dyn crate::example::ClassNames),
+                bytes: None,
             },
             several,
             color,
@@ -112,6 +125,16 @@ fn cat_styled(
 ) -> Result<Exit> {
     let print = &args.print;
     let render_one = |decoder: &mut Decoder, r: &batches::Record<'_>, out: &mut Out<'_>| -> tfr_engine::Result<()> {
+        if let Some(d) = style.decode {
+            return d.line(
+                decoder,
+                &style.look,
+                (r.ty, r.strict),
+                r.payload,
+                (r.name, r.index, r.offset),
+                out,
+            );
+        }
         let label = Label {
             name: r.name,
             index: r.index,
@@ -126,7 +149,7 @@ fn cat_styled(
     // The JSONL mapping: a value whose name had another kind in an earlier
     // record is written typed, as to-jsonl does.
     let table = KindTable::new();
-    let track = matches!(style.format, Format::Json);
+    let track = matches!(style.format, Format::Json) && style.decode.is_none();
     let mut fix = KindFix::new(&table);
     let write = |r: &Rendered| {
         if r.is_empty() {
@@ -156,6 +179,8 @@ fn cat_styled(
 /// How cat and head print records.
 struct Style<'a> {
     format: Format,
+    /// `--decode`: records as their tools decode them (JSON lines).
+    decode: Option<&'a crate::tfds::decode::Decoding>,
     look: Look<'a>,
     /// Several inputs: the comment line names the input.
     several: bool,
@@ -246,7 +271,7 @@ fn print_first(
         out,
         buf: Vec::with_capacity(64 * 1024),
         decoder: Decoder::default(),
-        track: matches!(style.format, Format::Json),
+        track: matches!(style.format, Format::Json) && style.decode.is_none(),
         table: &table,
         fix: KindFix::new(&table),
     };
@@ -337,6 +362,19 @@ impl Printer<'_, '_> {
     /// its values of names not seen before written typed.
     fn print(&mut self, style: &Style<'_>, rec: &batches::Record<'_>) -> Result<()> {
         self.buf.clear();
+        if let Some(d) = style.decode {
+            let at = (rec.name, rec.index, rec.offset);
+            let mut o = Out::new(&mut self.buf);
+            d.line(
+                &mut self.decoder,
+                &style.look,
+                (rec.ty, rec.strict),
+                rec.payload,
+                at,
+                &mut o,
+            )?;
+            return self.out.write_all(&self.buf).context("writing output");
+        }
         let label = Label {
             name: rec.name,
             index: rec.index,

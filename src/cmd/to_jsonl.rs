@@ -37,14 +37,8 @@ pub(crate) struct ToJsonlArgs {
     #[command(flatten)]
     pub(crate) pick: crate::args::PickArgs,
 
-    /// Of a TFDS dataset folder: each record as TFDS decodes it (what
-    /// tfds.as_numpy gives): nested features as objects, tensors as nested
-    /// arrays by their shape (bytes- and zlib-encoded ones decoded), bools
-    /// as true/false, an RLDS Dataset (steps) as a list of step objects;
-    /// images stay their encoded bytes ({"base64": ...}). For reading, not
-    /// for from-jsonl.
-    #[arg(long)]
-    pub(crate) decode: bool,
+    #[command(flatten)]
+    pub(crate) decode: crate::args::DecodeArg,
 
     #[command(flatten)]
     pub(crate) jobs: JobsArg,
@@ -62,17 +56,22 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         keep: projection.is_some().then_some(&keep as Keep<'_>),
         scalars: None,
         names: None,
+        bytes: None,
     };
-    let tree = match args.decode {
-        true if projection.is_some() => {
-            anyhow::bail!("--decode writes whole records as TFDS decodes them: --features/--exclude do not apply")
-        }
-        true => Some(crate::tfds::inputs::feature_tree(&args.input.files, "--decode")?),
-        false => None,
-    };
+    let decoding = args.decode.get(&args.input.files, projection.is_some())?;
+    if decoding.is_some() && matches!(format, Format::Protojson) {
+        anyhow::bail!("--decode writes the JSONL mapping: it does not go with --format protojson");
+    }
     let render = |decoder: &mut Decoder, r: &batches::Record<'_>, out: &mut Out<'_>| -> tfr_engine::Result<()> {
-        match &tree {
-            Some(tree) => tfds_line(tree, decoder, r, out),
+        match &decoding {
+            Some(d) => d.line(
+                decoder,
+                &look,
+                (r.ty, r.strict),
+                r.payload,
+                (r.name, r.index, r.offset),
+                out,
+            ),
             None => example::render_out(decoder, format, &look, r.ty, r.strict, r.payload, out)
                 .map_err(|e| decode_error(r.name, r.index, r.offset, e)),
         }
@@ -85,7 +84,7 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         // A value whose name had another kind in an earlier record is
         // written typed (the workers cannot know the earlier records).
         let table = KindTable::new();
-        let track = matches!(format, Format::Json) && tree.is_none();
+        let track = matches!(format, Format::Json) && decoding.is_none();
         let mut fix = KindFix::new(&table);
         let write = |r: &Rendered| match r.is_empty() {
             true if flush_idle => out.flush(),
@@ -108,26 +107,4 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         flushed?;
     }
     target.commit(projection.as_ref())
-}
-
-/// A record as TFDS decodes it (`--decode`).
-fn tfds_line(
-    tree: &crate::tfds::features::FeatureTree,
-    decoder: &mut Decoder,
-    r: &batches::Record<'_>,
-    out: &mut Out<'_>,
-) -> tfr_engine::Result<()> {
-    let example = decoder
-        .example(r.payload, r.strict)
-        .map_err(|e| decode_error(r.name, r.index, r.offset, e))?;
-    let mut line = Vec::new();
-    crate::tfds::json::record(tree, &example, &mut line).map_err(|e| {
-        tfr_engine::Error::Invalid(format!(
-            "{}: record {} at byte {}: --decode: {e}",
-            r.name, r.index, r.offset
-        ))
-    })?;
-    out.extend_from_slice(&line);
-    out.push(b'\n');
-    Ok(())
 }

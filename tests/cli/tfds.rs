@@ -467,6 +467,42 @@ fn class_labels_show_their_names_in_text_and_in_count_by_but_not_in_json_records
     );
 }
 
+/// Fails with exit 2 and one line saying `says`.
+fn one_line(args: &[&str], says: &str) {
+    let e = tfr(args).run().fails(2);
+    assert_eq!(e.lines().count(), 1, "{args:?}: {e}");
+    assert!(e.contains(says), "{args:?}: {e}");
+}
+
+/// `--decode` on cat and head writes what to-jsonl --decode writes (JSON
+/// lines whatever -f, but not protojson), and on a TFDS folder refuses a
+/// feature selection.
+#[test]
+fn cat_and_head_decode_as_to_jsonl_does() {
+    let dir = toy();
+    let all = jsonl("test", &["--decode"]);
+    assert_eq!(all.len(), 12);
+    assert!(all[0].starts_with("{\"image\":{\"base64\":"), "{}", all[0]);
+    let cat = tfr(&["cat", "--decode", &dir, "--split", "test"]).run().ok();
+    assert_eq!(cat.lines().collect::<Vec<_>>(), all);
+    let cat = tfr(&["cat", "--decode", "-f", "json", "-j", "2", &dir, "--split", "test"])
+        .run()
+        .ok();
+    assert_eq!(cat.lines().collect::<Vec<_>>(), all);
+    let head = tfr(&["head", "-n", "2", "--skip", "3", "--decode", &dir, "--split", "test"])
+        .run()
+        .ok();
+    assert_eq!(head.lines().collect::<Vec<_>>(), all[3..5]);
+    one_line(
+        &["head", "--decode", "-f", "protojson", &dir, "--split", "test"],
+        "protojson",
+    );
+    one_line(
+        &["cat", "--decode", &dir, "--split", "test", "--exclude", "image"],
+        "--features/--exclude",
+    );
+}
+
 /// `tfr report` on a TFDS folder: a table of each ClassLabel's classes by
 /// count (the counts `count --by` gives), and the cards show the names.
 #[test]
@@ -539,11 +575,6 @@ fn lying_metadata_and_misdirected_options_are_refused_in_one_line() {
     let folder = copy_toy(&dir);
     let info_path = Path::new(&folder).join("dataset_info.json");
     let original = std::fs::read_to_string(&info_path).unwrap();
-    let one_line = |args: &[&str], says: &str| {
-        let e = tfr(args).run().fails(2);
-        assert_eq!(e.lines().count(), 1, "{args:?}: {e}");
-        assert!(e.contains(says), "{args:?}: {e}");
-    };
     // Shard counts that add up past 2^64, or a split listed twice.
     let lying = original.replacen("\"13\"", "\"18446744073709551615\"", 1);
     std::fs::write(&info_path, &lying).unwrap();

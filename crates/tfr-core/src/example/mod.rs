@@ -63,7 +63,7 @@ mod tests;
 
 pub use error::{DecodeError, DecodeErrorKind};
 pub use filter::Where;
-pub use out::{ClassNames, Keep, Look, Out, Scalars};
+pub use out::{BytesHook, ClassNames, Keep, Look, Out, Scalars};
 pub use short::Shorten;
 pub use view::{
     BytesValues, Decoder, EntryRec, ExampleView, FeatureEntries, FeatureListEntries, FeatureListIter, FeatureListView,

@@ -33,6 +33,11 @@ pub type Keep<'k> = &'k (dyn Fn(&str) -> bool + Sync);
 /// that hold one value in every record.
 pub type Scalars<'k> = &'k (dyn Fn(&str, bool) -> bool + Sync);
 
+/// Writes a bytes value its own way in the natural JSON form (`--decode`:
+/// a serialized tensor as nested arrays): appends the JSON value and
+/// returns true, or returns false to leave it to the usual form.
+pub type BytesHook<'k> = &'k (dyn Fn(&[u8], &mut Vec<u8>) -> bool + Sync);
+
 /// Names of int64 values, by feature: a TFDS ClassLabel's class names
 /// (shown as a `# name` comment in the text format).
 pub trait ClassNames: Sync {
@@ -59,6 +64,8 @@ pub struct Look<'k> {
     pub scalars: Option<Scalars<'k>>,
     /// Class names of int64 values (text format only).
     pub names: Option<&'k dyn ClassNames>,
+    /// Bytes values written another way (natural JSON only).
+    pub bytes: Option<BytesHook<'k>>,
 }
 
 /// Where an [`Out`] hands its bytes.
@@ -79,6 +86,7 @@ pub struct Out<'a> {
     keep: Option<Keep<'a>>,
     scalars: Option<Scalars<'a>>,
     names: Option<&'a dyn ClassNames>,
+    bytes: Option<BytesHook<'a>>,
     /// The first kinds of feature names across records, for the natural
     /// JSON form (see `json::render::kinds`).
     tracking: Option<&'a mut Tracking>,
@@ -98,6 +106,7 @@ impl<'a> Out<'a> {
             keep: None,
             scalars: None,
             names: None,
+            bytes: None,
             tracking: None,
             spill_at: SPILL_AT,
             piece: PIECE,
@@ -132,6 +141,7 @@ impl<'a> Out<'a> {
             keep: None,
             scalars: None,
             names: None,
+            bytes: None,
             tracking: None,
             spill_at,
             piece: piece.max(4),
@@ -151,6 +161,7 @@ impl<'a> Out<'a> {
             keep: look.keep,
             scalars: look.scalars,
             names: look.names,
+            bytes: look.bytes,
             // Shortened values do not read back: nothing to track.
             tracking: match look.short {
                 None => self.tracking.as_deref_mut(),
@@ -175,6 +186,7 @@ impl<'a> Out<'a> {
             && self.keep.is_none()
             && self.scalars.is_none()
             && self.names.is_none()
+            && self.bytes.is_none()
     }
 
     /// The limits of shortened output, if values are shortened.
@@ -187,6 +199,12 @@ impl<'a> Out<'a> {
     #[inline]
     pub(crate) fn scalar(&self, key: &str, list: bool) -> bool {
         self.short.is_none() && self.scalars.is_some_and(|s| s(key, list))
+    }
+
+    /// The hook writing bytes values another way, if any.
+    #[inline]
+    pub(crate) fn bytes_hook(&self) -> Option<BytesHook<'a>> {
+        self.bytes
     }
 
     /// The class names of int64 values, if any are known.

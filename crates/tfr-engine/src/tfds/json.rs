@@ -115,7 +115,7 @@ fn first_leaf_len(node: &Node, path: &str, tensors: &Decoded) -> Option<usize> {
 }
 
 /// Nested arrays of `shape` from the values at `start`.
-fn write_tensor(values: &Values, shape: &[usize], start: usize, dtype: (DType, bool), out: &mut Vec<u8>) {
+pub(super) fn write_tensor(values: &Values, shape: &[usize], start: usize, dtype: (DType, bool), out: &mut Vec<u8>) {
     let Some((&n, rest)) = shape.split_first() else {
         return write_value(values, start, dtype, out);
     };

@@ -8,6 +8,7 @@
 //! [`Folder::open`] reads the metadata (never the shards); [`split`] turns
 //! a split and TFDS's slice syntax (`train[:10%]`) into the inputs to read.
 
+pub mod decode;
 pub mod features;
 pub mod inputs;
 pub mod json;

@@ -618,6 +618,11 @@ fn non_finite(v: f32) -> &'static [u8] {
 /// A bytes value: a JSON string when valid UTF-8, else `{"base64": ...}`.
 #[inline]
 fn natural_bytes(v: &[u8], out: &mut Out<'_>) {
+    if let Some(hook) = out.bytes_hook() {
+        if hook(v, out) {
+            return;
+        }
+    }
     if is_plain(v) {
         out.push(b'"');
         out.pieces(v, Cut::Byte, |p, out| out.extend_from_slice(p));

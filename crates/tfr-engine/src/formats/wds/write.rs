@@ -243,6 +243,7 @@ impl Work for Layout<'_> {
             keep: Some(&keep),
             scalars: self.scalars.map(|_| &one as crate::example::Scalars<'_>),
             names: None,
+            bytes: None,
         };
         example::render_out(
             decoder,
