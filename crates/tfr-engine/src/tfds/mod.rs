@@ -16,6 +16,7 @@ pub mod json;
 pub mod parquet;
 pub mod split;
 pub mod tensor;
+pub mod tensorproto;
 
 use crate::error::{bail, Context, Result};
 use crate::io::input::{escape_name, show_path};

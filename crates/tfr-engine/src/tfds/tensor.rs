@@ -114,7 +114,7 @@ pub const MAX_ELEMENTS: usize = 1 << 24;
 const MAX_INFLATED: u64 = (MAX_ELEMENTS * 8) as u64;
 
 /// A half-precision float's value.
-fn f16_value(bits: u16) -> f64 {
+pub(super) fn f16_value(bits: u16) -> f64 {
     let sign = if bits >> 15 == 1 { -1.0 } else { 1.0 };
     let exp = ((bits >> 10) & 0x1f) as i32;
     let frac = (bits & 0x3ff) as f64;
@@ -127,7 +127,7 @@ fn f16_value(bits: u16) -> f64 {
 }
 
 /// Raw little-endian elements of `dtype`.
-fn from_raw(raw: &[u8], dtype: DType) -> Result<Values, String> {
+pub(super) fn from_raw(raw: &[u8], dtype: DType) -> Result<Values, String> {
     let size = dtype.size();
     if size > 0 && raw.len() / size > MAX_ELEMENTS {
         return Err(format!("more than {MAX_ELEMENTS} elements"));
