@@ -61,6 +61,7 @@ mod split;
 mod stats;
 mod suite;
 mod tensorflow;
+mod tensors;
 mod tfds;
 #[cfg(feature = "parquet")]
 mod tfds_oracle;

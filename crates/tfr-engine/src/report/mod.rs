@@ -479,6 +479,9 @@ fn classes(h: &mut String, table: &FeatureTable, names: &std::collections::HashM
         let (Some(names), Some(deep)) = (names.get(&*f.name), f.deep.as_deref()) else {
             continue;
         };
+        if summary::stats_type(f) != Some(StatsType::Int) {
+            continue;
+        }
         let Some(exact) = deep.int.quantiles.exact_counts() else {
             let _ = writeln!(
                 rows,

@@ -60,6 +60,7 @@ impl Decoding {
                 let mut line = Vec::new();
                 super::json::record(tree, &example, &mut line).map_err(failed)?;
                 out.extend_from_slice(&line);
+                out.push(b'\n');
             }
             Decoding::Tensors => {
                 if matches!(ty, MessageType::Raw) {
@@ -74,7 +75,6 @@ impl Decoding {
                     .map_err(|e| failed(e.to_string()))?;
             }
         }
-        out.push(b'\n');
         Ok(())
     }
 }
