@@ -61,6 +61,7 @@ pub fn example_text(data: &[u8]) {
         }
     }
     decoders_agree(data);
+    tensor_value(data);
     // TensorFlow's parsers' model takes any bytes.
     let mut decoder = crate::example::Decoder::new();
     let _ = crate::example::tf_parser::check_example(&mut decoder, data);
@@ -71,6 +72,33 @@ pub fn example_text(data: &[u8]) {
             panic!("resolve_auto chose {ty:?} but strict rendering fails: {e}");
         }
         looks(ty, data);
+    }
+}
+
+/// `--decode`'s serialized tensors: any bytes are a tensor or not, never
+/// a panic; a tensor holds the values its shape says, bounded, and is
+/// written as valid JSON nested by that shape.
+fn tensor_value(data: &[u8]) {
+    let mut out = Vec::new();
+    let written = crate::tfds::decode::tensor_json(data, &mut out);
+    match crate::tfds::tensorproto::parse(data) {
+        None => assert!(!written && out.is_empty()),
+        Some((t, _)) => {
+            assert!(written);
+            let n: usize = t.shape.iter().product();
+            assert_eq!(n, t.values.len());
+            assert!(n <= crate::tfds::tensor::MAX_ELEMENTS);
+            let v: serde_json::Value = serde_json::from_slice(&out).expect("a tensor is valid JSON");
+            let mut depth = 0;
+            let mut at = &v;
+            while let Some(first) = at.as_array().and_then(|a| a.first()) {
+                at = first;
+                depth += 1;
+            }
+            if n > 0 {
+                assert_eq!(depth, t.shape.len(), "nested by the shape");
+            }
+        }
     }
 }
 
