@@ -27,6 +27,9 @@ pub enum Error {
     Io(io::Error),
     /// Input, a schema or options the engine cannot take, in words.
     Invalid(String),
+    /// A TensorFlow Datasets folder, or the way it is asked for, that tfr
+    /// cannot take (its metadata, a `--split`, a record's feature).
+    Tfds(crate::tfds::TfdsError),
     /// `--strict`: feature names no record read has.
     UnmatchedNames(UnmatchedNames),
     /// A pass stopped early because its consumer stopped (another part
@@ -86,6 +89,7 @@ impl fmt::Display for Error {
             Error::Core(e) => write!(f, "{e}")?,
             Error::Io(e) => write!(f, "{e}")?,
             Error::Invalid(m) => f.write_str(m)?,
+            Error::Tfds(e) => write!(f, "{e}")?,
             Error::UnmatchedNames(e) => write!(f, "{e}")?,
             Error::Stopped(what) => f.write_str(what)?,
             Error::Other(e) => write!(f, "{e}")?,
@@ -101,7 +105,7 @@ impl std::error::Error for Error {
             Error::Core(e) => e.source(),
             Error::Io(e) => e.source(),
             Error::UnmatchedNames(e) => e.source(),
-            Error::Invalid(_) | Error::Stopped(_) => None,
+            Error::Invalid(_) | Error::Stopped(_) | Error::Tfds(_) => None,
             Error::Other(e) => e.source(),
             Error::Context { source, .. } => Some(&**source),
         }
@@ -123,6 +127,7 @@ from! {
     tfr_core::Error => Error::Core,
     io::Error => Error::Io,
     UnmatchedNames => Error::UnmatchedNames,
+    crate::tfds::TfdsError => Error::Tfds,
     ReadError => |e: ReadError| Error::Core(e.into()),
     DecodeError => |e: DecodeError| Error::Core(e.into()),
     RemoteError => |e: RemoteError| Error::Core(e.into()),

@@ -10,6 +10,7 @@
 
 use super::features::FeatureTree;
 use super::json::write_tensor;
+use super::TfdsError;
 use crate::example::{self, Decoder, Format, Look, MessageType, Out};
 use crate::{Error, Result};
 
@@ -53,7 +54,11 @@ impl Decoding {
         (name, index, offset): (&str, u64, u64),
         out: &mut Out<'_>,
     ) -> Result<()> {
-        let failed = |e: String| Error::Invalid(format!("{name}: record {index} at byte {offset}: --decode: {e}"));
+        let failed = |e: String| {
+            Error::Tfds(TfdsError::Decode(format!(
+                "{name}: record {index} at byte {offset}: --decode: {e}"
+            )))
+        };
         match self {
             Decoding::Tfds(tree) => {
                 let example = decoder.example(payload, strict).map_err(|e| failed(e.to_string()))?;

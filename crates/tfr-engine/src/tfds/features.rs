@@ -5,8 +5,9 @@
 //! (`steps/observation/image`). Class names come from the
 //! `<feature>.labels.txt` files beside it.
 
+use super::refuse;
 use super::Place;
-use crate::error::{bail, Result};
+use crate::error::Result;
 use serde_json::Value;
 
 /// A feature of the tree.
@@ -106,10 +107,10 @@ impl Node {
     /// A node from its JSON.
     fn read(v: &Value, depth: usize) -> Result<Node> {
         if depth > 64 {
-            bail!("features nested more than 64 deep");
+            refuse!(Metadata, "features nested more than 64 deep");
         }
         let Some(obj) = v.as_object() else {
-            bail!("a feature is not a JSON object");
+            refuse!(Metadata, "a feature is not a JSON object");
         };
         let class = text(Some(v), "pythonClassName");
         let description = text(Some(v), "description");
@@ -125,7 +126,7 @@ impl Node {
             Kind::Dict(items)
         } else if let Some(seq) = sub("sequence") {
             let Some(inner) = seq.get("feature") else {
-                bail!("a Sequence without its feature");
+                refuse!(Metadata, "a Sequence without its feature");
             };
             let feature = Box::new(Node::read(inner, depth + 1)?);
             let length = seq.get("length").and_then(dimension);
@@ -228,7 +229,8 @@ impl FeatureTree {
             }) = tree.leaf_mut(&name).map(|n| &mut n.kind)
             {
                 if *num_classes != names.len() as u64 {
-                    bail!(
+                    refuse!(
+                        Metadata,
                         "{file}: {} class names, where features.json says {num_classes} classes",
                         names.len()
                     );

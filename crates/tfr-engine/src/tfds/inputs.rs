@@ -3,23 +3,33 @@
 //! and the feature tree for the commands that show or decode values.
 
 use super::features::{FeatureTree, Kind};
+use super::refuse;
 use super::{split, Folder, Place};
-use crate::error::{bail, Result};
+use crate::error::Result;
 use crate::io::Input;
 
 /// The inputs of `--split SPEC` over the arguments, each a TFDS folder.
 pub fn split_inputs(files: &[std::ffi::OsString], spec: &str) -> Result<Vec<Input>> {
     if files.is_empty() {
-        bail!("--split {spec}: name a TFDS dataset folder (the one holding dataset_info.json)");
+        refuse!(
+            NotAFolder,
+            "--split {spec}: name a TFDS dataset folder (the one holding dataset_info.json)"
+        );
     }
     let mut inputs = Vec::new();
     for arg in files {
         let shown = crate::io::input::escape_name(arg.as_encoded_bytes());
         let Some(place) = Place::of_arg(arg) else {
-            bail!("--split {spec}: {shown} is not a directory (or a URL prefix ending with /) of a TFDS dataset");
+            refuse!(
+                NotAFolder,
+                "--split {spec}: {shown} is not a directory (or a URL prefix ending with /) of a TFDS dataset"
+            );
         };
         let Some(folder) = Folder::open(&place)? else {
-            bail!("--split {spec}: {shown} holds no dataset_info.json, so it is not a TFDS dataset folder");
+            refuse!(
+                NotAFolder,
+                "--split {spec}: {shown} holds no dataset_info.json, so it is not a TFDS dataset folder"
+            );
         };
         inputs.extend(split::pick(&folder, spec)?.inputs);
     }
@@ -37,15 +47,18 @@ pub fn feature_tree(files: &[std::ffi::OsString], what: &str) -> Result<FeatureT
         match (folder.features, &found) {
             (Some(tree), None) => found = Some((tree, title)),
             (Some(tree), Some((first, t))) if *first != tree => {
-                bail!("{what}: {t} and {title} have different features.json")
+                refuse!(Metadata, "{what}: {t} and {title} have different features.json")
             }
-            (None, _) => bail!("{what}: {} has no features.json to decode by", place.shown()),
+            (None, _) => refuse!(Metadata, "{what}: {} has no features.json to decode by", place.shown()),
             _ => {}
         }
     }
     match found {
         Some((tree, _)) => Ok(tree),
-        None => bail!("{what}: name a TFDS dataset folder (holding dataset_info.json and features.json)"),
+        None => refuse!(
+            NotAFolder,
+            "{what}: name a TFDS dataset folder (holding dataset_info.json and features.json)"
+        ),
     }
 }
 

@@ -18,11 +18,51 @@ pub mod split;
 pub mod tensor;
 pub mod tensorproto;
 
-use crate::error::{bail, Context, Result};
+use crate::error::{Context, Result};
 use crate::io::input::{escape_name, show_path};
 use crate::io::Input;
 use serde::Deserialize;
 use std::path::PathBuf;
+
+/// What is wrong with a TFDS folder or with how it is asked for: the
+/// engine's [`crate::Error::Tfds`], told apart by its variant; each holds
+/// the whole message (naming the folder or file, the split spec, the
+/// record and feature).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TfdsError {
+    /// `dataset_info.json`, `features.json`, a labels file or a shard that
+    /// is not as TFDS writes it, or that tfr refuses (forged sizes, shard
+    /// names leaving the folder, non-TFRecord shards).
+    Metadata(String),
+    /// A `--split` spec TFDS's parser refuses, or one that selects records
+    /// the split does not have.
+    Split(String),
+    /// An argument that must be a TFDS folder and is not one.
+    NotAFolder(String),
+    /// A record's feature that does not decode as `features.json` says.
+    Decode(String),
+}
+
+impl std::fmt::Display for TfdsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TfdsError::Metadata(m) | TfdsError::Split(m) | TfdsError::NotAFolder(m) | TfdsError::Decode(m) => {
+                f.write_str(m)
+            }
+        }
+    }
+}
+
+impl std::error::Error for TfdsError {}
+
+/// Returns a [`TfdsError`] of that variant with a formatted message.
+macro_rules! refuse {
+    ($variant:ident, $($arg:tt)*) => {
+        return Err(crate::tfds::TfdsError::$variant(format!($($arg)*)).into())
+    };
+}
+pub(crate) use refuse;
 
 /// The most shards a split may list (TFDS's largest datasets have tens
 /// of thousands).
@@ -80,7 +120,10 @@ impl Place {
             .with_context(|| format!("{shown}: cannot read"))?;
         match bytes {
             Some(b) => Ok(Some(b)),
-            None => bail!("{shown}: over {MAX_METADATA} bytes, too large for TFDS metadata"),
+            None => refuse!(
+                Metadata,
+                "{shown}: over {MAX_METADATA} bytes, too large for TFDS metadata"
+            ),
         }
     }
 
@@ -204,15 +247,19 @@ impl Folder {
         let info: DatasetInfo = serde_json::from_slice(&bytes)
             .map_err(|e| crate::Error::msg(format!("{shown}: not a TFDS dataset_info.json ({e})")))?;
         if info.splits.is_empty() {
-            bail!("{shown}: no splits (the dataset was not prepared, or not by TFDS)");
+            refuse!(
+                Metadata,
+                "{shown}: no splits (the dataset was not prepared, or not by TFDS)"
+            );
         }
         let mut names = std::collections::HashSet::new();
         for s in &info.splits {
             if !names.insert(s.name.as_str()) {
-                bail!("{shown}: the split {:?} is listed twice", s.name);
+                refuse!(Metadata, "{shown}: the split {:?} is listed twice", s.name);
             }
             if s.shard_lengths.len() > MAX_SHARDS {
-                bail!(
+                refuse!(
+                    Metadata,
                     "{shown}: split {:?} lists {} shards, more than tfr takes ({MAX_SHARDS})",
                     s.name,
                     s.shard_lengths.len()
@@ -223,7 +270,8 @@ impl Folder {
                 .try_fold(0u64, |t, c| t.checked_add(c.0))
                 .is_none()
             {
-                bail!(
+                refuse!(
+                    Metadata,
                     "{shown}: split {:?}: its shards' record counts add up to more than 2^64",
                     s.name
                 );
@@ -272,7 +320,7 @@ impl Folder {
     pub fn check_format(&self) -> Result<()> {
         match self.info.file_format.as_str() {
             "" | "tfrecord" => Ok(()),
-            other => bail!(
+            other => refuse!(Metadata,
                 "{}: the shards are {other}, not TFRecord (`fileFormat` in dataset_info.json); tfr reads TFRecord shards",
                 self.place.shown()
             ),
@@ -313,7 +361,7 @@ pub fn shard_name(template: &str, dataset: &str, split: &str, format: &str, k: u
     while let Some(open) = rest.find('{') {
         out.push_str(&rest[..open]);
         let Some(close) = rest[open..].find('}') else {
-            bail!("an unclosed '{{'");
+            refuse!(Metadata, "an unclosed '{{'");
         };
         let key = &rest[open + 1..open + close];
         match key {
@@ -323,14 +371,14 @@ pub fn shard_name(template: &str, dataset: &str, split: &str, format: &str, k: u
             "SHARD_INDEX" => out.push_str(&format!("{k:05}")),
             "NUM_SHARDS" => out.push_str(&format!("{n:05}")),
             "SHARD_X_OF_Y" => out.push_str(&format!("{k:05}-of-{n:05}")),
-            other => bail!("an unknown placeholder {{{other}}}"),
+            other => refuse!(Metadata, "an unknown placeholder {{{other}}}"),
         }
         rest = &rest[open + close + 1..];
     }
     out.push_str(rest);
     // A shard is a file of the folder (or below it), never outside it.
     if out.starts_with('/') || out.split(['/', '\\']).any(|part| part == ".." || part.is_empty()) {
-        bail!("the shard name {out:?} leaves the folder");
+        refuse!(Metadata, "the shard name {out:?} leaves the folder");
     }
     Ok(out)
 }

@@ -7,8 +7,9 @@
 //! Percent bounds round as TFDS's default (`closest`): `round(p * n /
 //! 100)`, halves to even, as Python's `round`.
 
+use super::refuse;
 use super::{Folder, SplitInfo};
-use crate::error::{bail, Context, Result};
+use crate::error::{Context, Result};
 use crate::io::Input;
 
 /// One bound of a slice.
@@ -41,7 +42,11 @@ fn parse_bound(s: &str, spec: &str) -> Result<Option<Bound>> {
     if s.is_empty() {
         return Ok(None);
     }
-    let bad = || crate::Error::Invalid(format!("--split {spec}: {s:?} is not a record number or a percentage"));
+    let bad = || {
+        crate::Error::Tfds(super::TfdsError::Split(format!(
+            "--split {spec}: {s:?} is not a record number or a percentage"
+        )))
+    };
     let number =
         |t: &str| !t.is_empty() && !t.starts_with('+') && t.bytes().all(|b| b.is_ascii_digit() || b"-.".contains(&b));
     if !number(s.strip_suffix('%').unwrap_or(s)) {
@@ -51,7 +56,7 @@ fn parse_bound(s: &str, spec: &str) -> Result<Option<Bound>> {
         Some(p) => {
             let v: f64 = p.parse().map_err(|_| bad())?;
             if !v.is_finite() || !(-100.0..=100.0).contains(&v) {
-                bail!("--split {spec}: {s} is not between -100% and 100%");
+                refuse!(Split, "--split {spec}: {s} is not between -100% and 100%");
             }
             Ok(Some(Bound::Percent(v)))
         }
@@ -83,19 +88,25 @@ fn parse(spec: &str) -> Result<Vec<Part>> {
             None => (piece, None),
             Some(open) => {
                 let Some(inner) = piece[open + 1..].strip_suffix(']') else {
-                    bail!("--split {spec}: {piece:?} has '[' without a closing ']' at its end");
+                    refuse!(
+                        Split,
+                        "--split {spec}: {piece:?} has '[' without a closing ']' at its end"
+                    );
                 };
                 (&piece[..open], Some(inner))
             }
         };
         if name.is_empty() || name.contains(['[', ']', '/', ':']) {
-            bail!("--split {spec}: {piece:?} does not start with a split's name");
+            refuse!(Split, "--split {spec}: {piece:?} does not start with a split's name");
         }
         let (from, to) = match slice {
             None => (None, None),
             Some(inner) => {
                 let Some((a, b)) = inner.split_once(':') else {
-                    bail!("--split {spec}: a slice is [FROM:TO] (either may be left out: [:10%], [-500:])");
+                    refuse!(
+                        Split,
+                        "--split {spec}: a slice is [FROM:TO] (either may be left out: [:10%], [-500:])"
+                    );
                 };
                 let (mut from, mut to) = (parse_bound(a, spec)?, parse_bound(b, spec)?);
                 // As TFDS reads `train[10:50%]`: one unit for both bounds,
@@ -104,7 +115,7 @@ fn parse(spec: &str) -> Result<Vec<Part>> {
                     for bound in [&mut from, &mut to] {
                         if let Some(Bound::Records(v)) = *bound {
                             if v.unsigned_abs() > 100 {
-                                bail!("--split {spec}: {v} is not between -100% and 100%");
+                                refuse!(Split, "--split {spec}: {v} is not between -100% and 100%");
                             }
                             *bound = Some(Bound::Percent(v as f64));
                         }
@@ -161,18 +172,23 @@ pub fn pick(folder: &Folder, spec: &str) -> Result<Picked> {
         };
         let sliced = part.from.is_some() || part.to.is_some();
         if sliced && splits.len() > 1 {
-            bail!("--split {spec}: slice the splits one by one (train[:10%]+test[:10%]), not all");
+            refuse!(
+                Split,
+                "--split {spec}: slice the splits one by one (train[:10%]+test[:10%]), not all"
+            );
         }
         for split in splits {
             let n = split.records();
             let (Some(from), Some(to)) = (absolute(part.from, n, 0), absolute(part.to, n, n)) else {
-                bail!(
+                refuse!(
+                    Split,
                     "--split {spec}: a bound beyond the {n} records of {} (as TFDS refuses it)",
                     split.name
                 );
             };
             if from >= to {
-                bail!(
+                refuse!(
+                    Split,
                     "--split {spec}: {} selects no records of {}'s {n}",
                     slice_text(&part),
                     split.name
@@ -238,7 +254,8 @@ fn shards_of(folder: &Folder, split: &SplitInfo, from: u64, to: u64, out: &mut V
 fn record_bytes(input: &Input, from: u64, to: u64) -> Result<(u64, u64)> {
     let mut reader = crate::record::OpenOptions::default().open(input)?;
     if reader.compression() != crate::io::Compression::None {
-        bail!(
+        refuse!(
+            Metadata,
             "a slice reads byte ranges of plain shards, and this one is {:?}",
             reader.compression()
         );
@@ -249,7 +266,8 @@ fn record_bytes(input: &Input, from: u64, to: u64) -> Result<(u64, u64)> {
             start = Some(reader.offset());
         }
         if reader.skip_record()?.is_none() {
-            bail!(
+            refuse!(
+                Metadata,
                 "the shard ends after {k} records (dataset_info.json counts more; `tfr info --check` reads them all)"
             );
         }
