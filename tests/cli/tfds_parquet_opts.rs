@@ -195,12 +195,16 @@ fn a_pattern_that_matches_nothing_warns_and_leaving_out_everything_is_an_error()
     assert!(!dir.path("y.parquet").exists());
 }
 
+/// Flags, and the files each split is cut into.
+type Flags<'a> = &'a [&'a str];
+type Files<'a> = &'a [(&'a str, usize)];
+
 #[test]
 fn shards_and_rows_per_file_are_named_as_plain_to_parquet_names_them_and_add_up_to_the_one_file() {
     let dir = Dir::new();
     let toy = toy();
     dir.tfr(&["to-parquet", &toy, "-o", "one/{split}.parquet"]).run().ok();
-    let cases: [(&[&str], &[(&str, usize)]); 2] = [
+    let cases: [(Flags, Files); 2] = [
         (&["--shards", "3"], &[("test", 3), ("train", 3)]),
         (&["--rows-per-file", "5"], &[("test", 3), ("train", 8)]),
     ];
