@@ -373,6 +373,13 @@ impl FeatureArgs {
 impl Projection {
     /// Whether the feature named `key` is kept.
     pub(crate) fn keeps(&self, key: &str) -> bool {
+        let (included, excluded) = self.verdict(key);
+        included && !excluded
+    }
+
+    /// Whether `key` is included (by a --features pattern, or none given)
+    /// and whether an --exclude pattern matches it.
+    pub(crate) fn verdict(&self, key: &str) -> (bool, bool) {
         let hit = |(pattern, seen): &(String, AtomicBool)| {
             let hit = crate::io::input::matches(pattern.as_bytes(), key.as_bytes());
             if hit && !seen.load(Relaxed) {
@@ -383,7 +390,7 @@ impl Projection {
         // Every pattern is tried, so each one that matches is noted.
         let included = self.include.is_empty() || self.include.iter().filter(|p| hit(p)).count() > 0;
         let excluded = self.exclude.iter().filter(|p| hit(p)).count() > 0;
-        included && !excluded
+        (included, excluded)
     }
 
     /// One warning per pattern that matched no feature of any record read.
@@ -761,6 +768,10 @@ impl ColumnArgs {
 impl crate::formats::columnar_out::Select for Projection {
     fn keeps(&self, name: &str) -> bool {
         Projection::keeps(self, name)
+    }
+
+    fn verdict(&self, name: &str) -> (bool, bool) {
+        Projection::verdict(self, name)
     }
 
     fn unmatched(&self) -> Vec<String> {

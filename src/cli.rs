@@ -586,10 +586,17 @@ pub(crate) enum Command {
     /// memory one takes) or 1,048,576 rows. All files appear at the end,
     /// or none.
     ///
+    /// A TFDS dataset folder is typed by its features.json instead, as
+    /// Hugging Face `datasets` opens it (--explode, --plain); there
+    /// --features/--exclude match any name on a feature's path (meta keeps
+    /// meta/id and meta/source), and the files of every split (-o
+    /// 'DIR/{split}.parquet') appear together, or none.
+    ///
     /// Examples:
     ///   tfr to-parquet 'data/train-*' -o train.parquet
     ///   tfr to-parquet train.tfrecord -o out/train.parquet --shards 4 --output-compression snappy
     ///   tfr to-parquet --schema schema.json --exclude 'image/*' train.tfrecord -o small.parquet
+    ///   tfr to-parquet tests/data/tfds/tfr_toy/1.0.0 -o 'hf/{split}.parquet' --shards 2 --exclude meta
     #[cfg(feature = "parquet")]
     #[command(verbatim_doc_comment)]
     ToParquet(crate::cmd::to_parquet::ToParquetArgs),

@@ -65,6 +65,8 @@ mod tensors;
 mod tfds;
 #[cfg(feature = "parquet")]
 mod tfds_oracle;
+#[cfg(feature = "parquet")]
+mod tfds_parquet_opts;
 mod tfds_remote;
 mod to_csv;
 mod validate;

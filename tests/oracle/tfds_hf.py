@@ -3,7 +3,7 @@
 folder, with the dataset's features, and the values are TensorFlow
 Datasets' own.
 
-    target/venv-hf/bin/python tests/oracle/tfds_hf.py --dump DUMP.jsonl --parquet FILE [--explode steps] [--names a,b,c --label label]
+    target/venv-hf/bin/python tests/oracle/tfds_hf.py --dump DUMP.jsonl --parquet FILE [FILE ...] [--explode steps] [--names a,b,c --label label] [--keep a,b/c]
 
 DUMP is what tests/oracle/tfds_dump.py printed for the split (TFDS's
 tfds.as_numpy values, one JSON line per record, in order). Checks (exit 1
@@ -14,6 +14,12 @@ column (nested features named a/b, as they are stored), ClassLabel columns
 carry the class names (--names), Image columns are `Image()` and decode
 (PIL) to the pixels TFDS decodes, and every other value equals TFDS's
 (tensors with their shape, float32 exactly).
+
+Several FILEs (the files --shards/--rows-per-file wrote) are read as one
+dataset, in the order given. --keep COLUMNS: the columns written are
+exactly these (comma-separated stored names; with --explode,
+episode_index and step_index besides), each with TFDS's values; without
+it, every TFDS feature is a column and at least one is an Image.
 """
 import argparse
 import json
@@ -57,13 +63,15 @@ def same(got, want):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dump", required=True)
-    ap.add_argument("--parquet", required=True)
+    ap.add_argument("--parquet", required=True, nargs="+")
     ap.add_argument("--explode")
     ap.add_argument("--names")
     ap.add_argument("--label", default="label")
+    ap.add_argument("--keep")
     a = ap.parse_args()
     records = [json.loads(line) for line in open(a.dump, encoding="utf-8")]
     ds = datasets.load_dataset("parquet", data_files=a.parquet, split="train")
+    a.parquet = " ".join(a.parquet)
     feats = ds.features
     if a.explode:
         rows = []
@@ -85,6 +93,10 @@ def main():
                     for name in steps[0]:
                         row[f"{k}/{name}"] = [s[name] for s in steps]
             rows.append(row)
+    if a.keep:
+        keep = set(a.keep.split(",")) | ({"episode_index", "step_index"} if a.explode else set())
+        rows = [{k: v for k, v in row.items() if k in keep} for row in rows]
+        check(bool(rows) and set(rows[0]) == keep, f"the dump has every kept column ({sorted(keep)})")
     check(len(ds) == len(rows), f"{a.parquet}: datasets reads {len(ds)} rows, TFDS gives {len(rows)}")
     check(set(feats) == set(rows[0]) if rows else True,
           f"{a.parquet}: the columns are TFDS's features ({sorted(feats)})")
@@ -95,7 +107,8 @@ def main():
               f"{a.parquet}: {a.label} is ClassLabel(names={names}) ({f})")
     images = [k for k, f in feats.items()
               if isinstance(f, datasets.Image) or (isinstance(f, datasets.List) and isinstance(f.feature, datasets.Image))]
-    check(bool(images), f"{a.parquet}: image columns are datasets.Image ({images})")
+    if not a.keep:
+        check(bool(images), f"{a.parquet}: image columns are datasets.Image ({images})")
     bad = []
     for i, (got, want) in enumerate(zip(ds, rows)):
         for k, v in want.items():

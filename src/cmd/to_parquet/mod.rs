@@ -25,7 +25,9 @@ pub(crate) struct ToParquetArgs {
 
     /// The Parquet file to write. With --shards or --rows-per-file,
     /// DIR/NAME.parquet writes DIR/NAME-00000-of-0000N.parquet ... (the
-    /// directory is created if missing). A local path or an object-store URL.
+    /// directory is created if missing). A local path or an object-store
+    /// URL. Of a TFDS folder, {split} stands for each split's name
+    /// (hf/{split}.parquet --shards 2: hf/train-00000-of-00002.parquet ...).
     #[arg(short = 'o', long, value_name = "OUT", required = true)]
     pub(crate) output: PathBuf,
 

@@ -5,11 +5,14 @@
 
 use super::{ParquetCompression, ToParquetArgs};
 use crate::exit::Exit;
+use crate::formats::columnar_out::Select;
+use crate::io::OutputSet;
 use crate::output::{self, Ctx};
-use crate::tfds::parquet::{write, TfdsPlan};
+use crate::tfds::features::FeatureTree;
+use crate::tfds::parquet::{write, Target, TfdsPlan, Written};
 use crate::tfds::{split, Folder, Place};
-use anyhow::{bail, Result};
-use std::path::PathBuf;
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
 
 /// The TFDS folder among the inputs, if any (exactly one folder argument).
 fn folder_of(args: &ToParquetArgs) -> Result<Option<Folder>> {
@@ -27,7 +30,9 @@ fn folder_of(args: &ToParquetArgs) -> Result<Option<Folder>> {
     Ok(found)
 }
 
-/// Converts a TFDS folder; `None` when the inputs are not one.
+/// Converts a TFDS folder; `None` when the inputs are not one. Every
+/// split's files go into one output set: they appear together when all
+/// splits converted, or none does.
 pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Option<Exit>> {
     let Some(folder) = folder_of(args)? else {
         if let Some(e) = &args.explode {
@@ -41,25 +46,20 @@ pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Option<Exit>> {
             folder.place.shown()
         );
     };
-    let refuse = |given: bool, what: &str| match given {
-        true => bail!("{what} with a TFDS folder: not supported (the columns come from features.json; add --plain)"),
-        false => Ok(()),
-    };
-    refuse(
-        args.shards.is_some() || args.rows_per_file.is_some(),
-        "--shards/--rows-per-file",
-    )?;
-    refuse(args.columns.schema.is_some(), "--schema")?;
-    refuse(args.columns.select.projection().is_some(), "--features/--exclude")?;
-    let plan = TfdsPlan::new(tree, args.explode.as_deref())?;
+    if args.columns.schema.is_some() {
+        bail!("--schema with a TFDS folder: not supported (the columns come from features.json; add --plain)");
+    }
+    if args.output.as_os_str() == "-" {
+        bail!("-o -: a Parquet file is written to a file or an object, not to stdout (its footer points back into it); to stream, use to-arrow -o -");
+    }
+    let projection = args.columns.select.projection();
+    let select = projection.as_ref().map(|p| p as &dyn Select);
+    let plan = TfdsPlan::new(tree, args.explode.as_deref(), select);
+    for warning in projection.iter().flat_map(|p| p.unmatched()) {
+        output::error_line(format_args!("{warning}"));
+    }
+    let plan = plan?;
     let jobs = outputs(args, &folder)?;
-    let compression = match args.output_compression {
-        ParquetCompression::Zstd => parquet::basic::Compression::ZSTD(Default::default()),
-        ParquetCompression::Snappy => parquet::basic::Compression::SNAPPY,
-        ParquetCompression::None => parquet::basic::Compression::UNCOMPRESSED,
-    };
-    let open = args.input.options();
-    let threads = args.jobs.get();
     // The folder's metadata is as much the dataset as its shards.
     let metadata: Vec<PathBuf> = match &folder.place {
         crate::tfds::Place::Dir(d) => std::fs::read_dir(d)?
@@ -68,44 +68,81 @@ pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Option<Exit>> {
             .collect(),
         crate::tfds::Place::Prefix(_) => Vec::new(),
     };
-    let aux: Vec<&std::path::Path> = metadata.iter().map(PathBuf::as_path).collect();
-    for (name, inputs, path) in &jobs {
-        crate::io::same_file::refuse_input_as_output(inputs, &aux, path, "-o")?;
-        let mut how = args
-            .range
-            .reading(&open, Some(crate::example::MessageType::Example), threads);
-        how.filter = args.columns.filter.get();
-        let pass = ctx.progress_pass(crate::io::input::total_size(inputs));
-        let written = write(
-            inputs,
-            &how,
-            crate::pipeline::workers(threads),
-            &plan,
-            tree,
-            path,
-            compression,
-            args.row_group_size.unwrap_or(match plan.has_images() {
-                true => 8 << 20,
-                false => 64 << 20,
-            }),
-            &*pass,
-        )?;
-        drop(pass);
-        for (feature, n) in &written.missing {
-            output::error_line(format_args!(
-                "warning: split {name}: {n} of {} records lack feature {} (null in its column; TFDS itself would fail on them)",
-                written.records,
-                output::escape_controls(feature)
-            ));
-        }
-        if written.empty_episodes > 0 {
-            output::error_line(format_args!(
-                "warning: split {name}: {} episodes have no steps, so no rows",
-                written.empty_episodes
-            ));
-        }
+    let aux: Vec<&Path> = metadata.iter().map(PathBuf::as_path).collect();
+    let every: Vec<crate::io::Input> = jobs.iter().flat_map(|(_, inputs, _)| inputs.iter().cloned()).collect();
+    for (_, _, path) in &jobs {
+        crate::io::same_file::refuse_input_as_output(&every, &aux, path, "-o")?;
     }
+    let mut set = OutputSet::new(&every, &aux, "-o");
+    for (name, inputs, path) in &jobs {
+        let result = convert(args, ctx, (&plan, tree), inputs, path, &mut set);
+        let written = match jobs.len() {
+            1 => result?,
+            _ => result.with_context(|| format!("split {name} (no file of any split written)"))?,
+        };
+        warn(name, &written);
+    }
+    set.commit()?;
     Ok(Some(Exit::Success))
+}
+
+/// One split's records as `plan`'s rows into `set`, named after `path`.
+fn convert(
+    args: &ToParquetArgs,
+    ctx: &Ctx,
+    (plan, tree): (&TfdsPlan, &FeatureTree),
+    inputs: &[crate::io::Input],
+    path: &Path,
+    set: &mut OutputSet,
+) -> Result<Written> {
+    let open = args.input.options();
+    let threads = args.jobs.get();
+    let mut how = args
+        .range
+        .reading(&open, Some(crate::example::MessageType::Example), threads);
+    how.filter = args.columns.filter.get();
+    let target = Target {
+        set,
+        output: path,
+        shards: args.shards,
+        rows_per_file: args.rows_per_file,
+        compression: match args.output_compression {
+            ParquetCompression::Zstd => parquet::basic::Compression::ZSTD(Default::default()),
+            ParquetCompression::Snappy => parquet::basic::Compression::SNAPPY,
+            ParquetCompression::None => parquet::basic::Compression::UNCOMPRESSED,
+        },
+        row_group_size: args.row_group_size.unwrap_or(match plan.has_images() {
+            true => 8 << 20,
+            false => 64 << 20,
+        }),
+    };
+    let progress = |total| ctx.progress_pass(total);
+    Ok(write(
+        inputs,
+        &how,
+        crate::pipeline::workers(threads),
+        plan,
+        tree,
+        target,
+        &progress,
+    )?)
+}
+
+/// The warnings of a split's conversion.
+fn warn(name: &str, written: &Written) {
+    for (feature, n) in &written.missing {
+        output::error_line(format_args!(
+            "warning: split {name}: {n} of {} records lack feature {} (null in its column; TFDS itself would fail on them)",
+            written.records,
+            output::escape_controls(feature)
+        ));
+    }
+    if written.empty_episodes > 0 {
+        output::error_line(format_args!(
+            "warning: split {name}: {} episodes have no steps, so no rows",
+            written.empty_episodes
+        ));
+    }
 }
 
 /// The splits converted: each one's name, inputs and output (`{split}` in

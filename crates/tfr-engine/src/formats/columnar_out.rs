@@ -29,6 +29,11 @@ use std::sync::Arc;
 pub trait Select: Send + Sync {
     /// Whether the feature `name` is kept.
     fn keeps(&self, name: &str) -> bool;
+    /// Of `name`, whether it is included (by a `--features` pattern, or
+    /// because none was given) and whether an `--exclude` pattern matches
+    /// it: for a tree of features, whose leaf is kept when a name on its
+    /// path is included and none is excluded.
+    fn verdict(&self, name: &str) -> (bool, bool);
     /// A warning line per pattern that matched no feature.
     fn unmatched(&self) -> Vec<String>;
 }
@@ -268,16 +273,8 @@ pub fn write_parquet(
             planned.plan.metadata(),
         )]))
         .build();
-    let mut files = ParquetFiles {
-        schema: convert.schema(),
-        props,
-        split,
-        set: OutputSet::new(inputs, aux, "-o"),
-        current: None,
-        file: 0,
-        rows_in_file: 0,
-        rows: 0,
-    };
+    let mut set = OutputSet::new(inputs, aux, "-o");
+    let mut files = ParquetFiles::new(convert.schema(), props, split, &mut set);
     // The first file is created now: an unwritable target fails before any work.
     files.open(0)?;
     let mut how = columns.reading(&planned.plan, columns.jobs)?;
@@ -291,12 +288,13 @@ pub fn write_parquet(
         return Err(e);
     }
     files.finish()?;
-    files.set.commit()?;
+    drop(files);
+    set.commit()?;
     Ok(convert.unplanned_warning())
 }
 
 /// Files of rows: which rows go to which file.
-struct Split {
+pub(crate) struct Split {
     /// The output names.
     names: Vec<PathBuf>,
     /// Rows of each file (`None`: one file, however many).
@@ -310,12 +308,18 @@ const MAX_EMPTY_SHARDS: u64 = 10_000;
 /// huge N would allocate and create files for nothing); --rows-per-file
 /// makes at most one file per row.
 fn split(opts: &ParquetOptions<'_>, total: Option<u64>) -> Result<Split> {
+    cut(opts.output, opts.shards, opts.rows_per_file, total)
+}
+
+/// The files `--shards`/`--rows-per-file` cut `total` rows into, named
+/// after `output` ([`shard_path`]); one file, `output`, without a total.
+pub(crate) fn cut(output: &Path, shards: Option<u32>, rows_per_file: Option<u64>, total: Option<u64>) -> Result<Split> {
     let one = || Split {
-        names: vec![opts.output.to_path_buf()],
+        names: vec![output.to_path_buf()],
         rows: None,
     };
     let Some(total) = total else { return Ok(one()) };
-    let counts: Vec<u64> = match (opts.shards, opts.rows_per_file) {
+    let counts: Vec<u64> = match (shards, rows_per_file) {
         (Some(n), _) => {
             let n = u64::from(n);
             let most = total.max(MAX_EMPTY_SHARDS);
@@ -332,7 +336,7 @@ fn split(opts: &ParquetOptions<'_>, total: Option<u64>) -> Result<Split> {
     };
     let n = counts.len();
     Ok(Split {
-        names: (0..n).map(|k| shard_path(opts.output, k, n)).collect(),
+        names: (0..n).map(|k| shard_path(output, k, n)).collect(),
         rows: Some(counts),
     })
 }
@@ -356,12 +360,13 @@ fn shard_path(path: &Path, k: usize, n: usize) -> PathBuf {
     }
 }
 
-/// The Parquet files being written, one at a time.
-struct ParquetFiles {
+/// The Parquet files being written, one at a time, into an output set
+/// (put in place by its owner's commit).
+pub(crate) struct ParquetFiles<'s> {
     schema: arrow_schema::SchemaRef,
     props: WriterProperties,
     split: Split,
-    set: OutputSet,
+    set: &'s mut OutputSet,
     /// The open file: its writer (writing to memory, drained into the
     /// output set's file) and its number in the set.
     current: Option<(ArrowWriter<Vec<u8>>, usize)>,
@@ -373,8 +378,29 @@ struct ParquetFiles {
 /// Bytes the writer holds before they are drained into the file.
 const DRAIN: usize = 1 << 20;
 
-impl ParquetFiles {
-    fn open(&mut self, k: usize) -> Result<()> {
+impl<'s> ParquetFiles<'s> {
+    /// The files of `split`, of `schema`, written as `props` says into `set`.
+    pub(crate) fn new(
+        schema: arrow_schema::SchemaRef,
+        props: WriterProperties,
+        split: Split,
+        set: &'s mut OutputSet,
+    ) -> ParquetFiles<'s> {
+        ParquetFiles {
+            schema,
+            props,
+            split,
+            set,
+            current: None,
+            file: 0,
+            rows_in_file: 0,
+            rows: 0,
+        }
+    }
+
+    /// Starts file `k` (the first, 0, before any row: an unwritable target
+    /// fails before any work).
+    pub(crate) fn open(&mut self, k: usize) -> Result<()> {
         let i = match self.split.names.len() {
             // The one output, named as given (a FIFO, a device too).
             1 => self
@@ -408,7 +434,8 @@ impl ParquetFiles {
         Ok(())
     }
 
-    fn write_batch(&mut self, batch: &arrow_array::RecordBatch) -> Result<()> {
+    /// Writes `batch`'s rows, going on to the next file(s) as each fills.
+    pub(crate) fn write_batch(&mut self, batch: &arrow_array::RecordBatch) -> Result<()> {
         let mut batch = batch.clone();
         while batch.num_rows() > 0 {
             let mut room = self.room();
@@ -445,7 +472,7 @@ impl ParquetFiles {
     }
 
     /// Closes the last file and writes the empty ones left.
-    fn finish(&mut self) -> Result<()> {
+    pub(crate) fn finish(&mut self) -> Result<()> {
         if let Some(rows) = &self.split.rows {
             let total: u64 = rows.iter().sum();
             if self.rows != total {

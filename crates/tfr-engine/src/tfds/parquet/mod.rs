@@ -10,6 +10,14 @@
 //! `explode`: an RLDS dataset's `steps` as one row per step
 //! (`episode_index`, `step_index`, the step's features without the
 //! `steps/` prefix, the episode's other features repeated).
+//!
+//! `--features`/`--exclude` pick leaves by any name on their path (`meta`
+//! or `meta/id`; exploded, `observation` or `observation/image` too); the
+//! schema and its `huggingface` features are the kept columns'. The rows
+//! go into one file or, cut by `--shards`/`--rows-per-file` after a pass
+//! that counts them, into several ([`crate::formats::columnar_out`]'s
+//! files and names), joining an [`OutputSet`] that the caller commits
+//! (every split's files appear together, or none).
 
 mod arrays;
 
@@ -17,10 +25,12 @@ use super::features::{FeatureTree, Kind, Leaf};
 use super::tensor::{decode, DType, Tensor};
 use crate::error::{bail, Context, Result};
 use crate::example::Decoder;
+use crate::formats::columnar_out::{cut, ParquetFiles, Progress, Select};
+use crate::io::OutputSet;
 use crate::pipeline::batches::{decode_error, Batch, Record, Work};
 use crate::pipeline::Output;
 use arrays::{build, extend, Gather};
-use arrow_array::{Array, ArrayRef, Int64Array, RecordBatch};
+use arrow_array::{Array, ArrayRef, Int64Array, RecordBatch, RecordBatchOptions};
 use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -126,6 +136,9 @@ pub struct TfdsPlan {
     columns: Vec<Column>,
     /// The exploded Dataset's path (`steps`), if rows are steps.
     explode: Option<String>,
+    /// With `explode`, when no column is one of the steps' features: one
+    /// that is decoded (not written) to count each episode's steps.
+    counter: Option<Column>,
     schema: SchemaRef,
 }
 
@@ -153,8 +166,9 @@ fn hf_type(prim: Prim, kind: &Kind, levels: &[Level]) -> Value {
 
 impl TfdsPlan {
     /// The columns of `tree`; `explode`: the Dataset feature (`steps`) whose
-    /// steps become rows.
-    pub fn new(tree: &FeatureTree, explode: Option<&str>) -> Result<TfdsPlan> {
+    /// steps become rows; `select`: which leaves have a column (by any name
+    /// on their path, [`selected`]).
+    pub fn new(tree: &FeatureTree, explode: Option<&str>, select: Option<&dyn Select>) -> Result<TfdsPlan> {
         let leaves = tree.leaves();
         if let Some(path) = explode {
             let datasets = tree.dataset_paths();
@@ -170,15 +184,15 @@ impl TfdsPlan {
         }
         let mut columns = Vec::new();
         for leaf in &leaves {
-            columns.push(column(leaf, explode)?);
-        }
-        let mut fields = Vec::new();
-        let mut hf = serde_json::Map::new();
-        if explode.is_some() {
-            for name in ["episode_index", "step_index"] {
-                fields.push(Field::new(name, DataType::Int64, false));
-                hf.insert(name.into(), json!({"dtype": "int64", "_type": "Value"}));
+            if select.is_none_or(|s| selected(s, leaf, explode)) {
+                columns.push(column(leaf, explode)?);
             }
+        }
+        if columns.is_empty() && select.is_some() {
+            bail!(
+                "--features/--exclude leave out every feature of features.json (it has {})",
+                leaves.iter().map(|l| l.name.as_str()).collect::<Vec<_>>().join(", ")
+            );
         }
         let mut seen = std::collections::HashSet::new();
         for c in &columns {
@@ -190,16 +204,38 @@ impl TfdsPlan {
                     c.name
                 );
             }
-            fields.push(Field::new(&c.name, arrow_type(c.prim, &c.levels), true));
-            hf.insert(c.name.clone(), c.hf.clone());
         }
-        let meta = json!({"info": {"features": hf}}).to_string();
-        let schema = Schema::new_with_metadata(fields, HashMap::from([("huggingface".to_string(), meta)]));
+        let counter = match explode.is_some() && !columns.iter().any(|c| c.per_step) {
+            true => leaves
+                .iter()
+                .filter_map(|l| column(l, explode).ok())
+                .find(|c| c.per_step),
+            false => None,
+        };
         Ok(TfdsPlan {
+            schema: schema_of(&columns, explode.is_some()),
             columns,
             explode: explode.map(str::to_string),
-            schema: Arc::new(schema),
+            counter,
         })
+    }
+
+    /// The plan of a pass that only counts the rows: no column, the steps
+    /// counted by one of their features (decoded, not written).
+    fn counting(&self) -> TfdsPlan {
+        let counter = match &self.explode {
+            Some(_) => self
+                .counter
+                .clone()
+                .or_else(|| self.columns.iter().find(|c| c.per_step).cloned()),
+            None => None,
+        };
+        TfdsPlan {
+            columns: Vec::new(),
+            explode: self.explode.clone(),
+            counter,
+            schema: schema_of(&[], self.explode.is_some()),
+        }
     }
 
     /// The Arrow schema, with the `huggingface` metadata.
@@ -218,15 +254,60 @@ impl TfdsPlan {
     }
 }
 
-/// The column of a leaf.
-fn column(leaf: &Leaf<'_>, explode: Option<&str>) -> Result<Column> {
-    let per_step = explode.is_some_and(|p| {
+/// The Arrow schema of `columns` (after `episode_index` and `step_index`
+/// when `explode`), with the `huggingface` metadata of exactly those.
+fn schema_of(columns: &[Column], explode: bool) -> SchemaRef {
+    let mut fields = Vec::new();
+    let mut hf = serde_json::Map::new();
+    if explode {
+        for name in ["episode_index", "step_index"] {
+            fields.push(Field::new(name, DataType::Int64, false));
+            hf.insert(name.into(), json!({"dtype": "int64", "_type": "Value"}));
+        }
+    }
+    for c in columns {
+        fields.push(Field::new(&c.name, arrow_type(c.prim, &c.levels), true));
+        hf.insert(c.name.clone(), c.hf.clone());
+    }
+    let meta = json!({"info": {"features": hf}}).to_string();
+    let schema = Schema::new_with_metadata(fields, HashMap::from([("huggingface".to_string(), meta)]));
+    Arc::new(schema)
+}
+
+/// Whether `select` keeps `leaf`: some name on its path (`meta`,
+/// `meta/id`; exploded, also the column's name without the steps' prefix
+/// and its parents) is included, and none is excluded.
+fn selected(select: &dyn Select, leaf: &Leaf<'_>, explode: Option<&str>) -> bool {
+    let short = match (per_step(leaf, explode), explode) {
+        (true, Some(p)) => leaf.name.strip_prefix(&format!("{p}/")),
+        _ => None,
+    };
+    let (mut included, mut excluded) = (false, false);
+    for name in std::iter::once(leaf.name.as_str()).chain(short) {
+        let parents = name.match_indices('/').map(|(i, _)| &name[..i]);
+        for path in parents.chain(std::iter::once(name)) {
+            let (i, e) = select.verdict(path);
+            included |= i;
+            excluded |= e;
+        }
+    }
+    included && !excluded
+}
+
+/// Whether `leaf` is one of the exploded Dataset's step features.
+fn per_step(leaf: &Leaf<'_>, explode: Option<&str>) -> bool {
+    explode.is_some_and(|p| {
         (leaf.name == p || leaf.name.starts_with(&format!("{p}/")))
             && leaf
                 .within
                 .first()
                 .is_some_and(|w| matches!(w.kind, Kind::Dataset { .. }))
-    });
+    })
+}
+
+/// The column of a leaf.
+fn column(leaf: &Leaf<'_>, explode: Option<&str>) -> Result<Column> {
+    let per_step = per_step(leaf, explode);
     let mut levels: Vec<Level> = leaf
         .within
         .iter()
@@ -309,23 +390,25 @@ pub struct TfdsWork<'a> {
     plan: &'a TfdsPlan,
     /// The leaf of each column.
     leaves: Vec<Leaf<'a>>,
+    /// The plan's counter's leaf.
+    counter: Option<Leaf<'a>>,
 }
 
 impl<'a> TfdsWork<'a> {
     /// The work of `plan`, made of `tree`.
     pub fn new(plan: &'a TfdsPlan, tree: &'a FeatureTree) -> TfdsWork<'a> {
         let all = tree.leaves();
-        let leaves = plan
-            .columns
-            .iter()
-            .map(|c| {
-                all.iter()
-                    .find(|l| l.name == c.feature)
-                    .cloned()
-                    .expect("planned from this tree")
-            })
-            .collect();
-        TfdsWork { plan, leaves }
+        let leaf = |c: &Column| {
+            all.iter()
+                .find(|l| l.name == c.feature)
+                .cloned()
+                .expect("planned from this tree")
+        };
+        TfdsWork {
+            plan,
+            leaves: plan.columns.iter().map(leaf).collect(),
+            counter: plan.counter.as_ref().map(leaf),
+        }
     }
 
     /// Ends a batch: its gathered rows as one record batch.
@@ -351,7 +434,9 @@ impl<'a> TfdsWork<'a> {
             g.shapes.resize(rows, None);
             arrays.push(build(c, g).with_context(|| format!("feature {}", c.feature))?);
         }
-        let batch = RecordBatch::try_new(self.plan.schema.clone(), arrays)?;
+        // A counting pass's batch may have no column: its rows are counted.
+        let rows = RecordBatchOptions::new().with_row_count(Some(rows));
+        let batch = RecordBatch::try_new_with_options(self.plan.schema.clone(), arrays, &rows)?;
         out.batches.push((batch, out.records));
         out.gathers.clear();
         out.episode.clear();
@@ -369,21 +454,22 @@ impl<'a> TfdsWork<'a> {
             stored.insert(name, v);
         }
         let at = || format!("{}: record {} at byte {}", record.name, record.index, record.offset);
+        let decoded = |leaf: &Leaf<'_>| -> Result<Option<Tensor>> {
+            let Some(v) = stored.get(leaf.name.as_str()) else {
+                return Ok(None);
+            };
+            let t =
+                decode(leaf, v).map_err(|e| crate::Error::Invalid(format!("{}: feature {}: {e}", at(), leaf.name)))?;
+            Ok(Some(t))
+        };
         let mut tensors: Vec<Option<Tensor>> = Vec::with_capacity(self.leaves.len());
         out.missing.resize(self.leaves.len(), 0);
         for (i, leaf) in self.leaves.iter().enumerate() {
-            let t = match stored.get(leaf.name.as_str()) {
-                None => {
-                    out.missing[i] += 1;
-                    None
-                }
-                Some(v) => Some(
-                    decode(leaf, v)
-                        .map_err(|e| crate::Error::Invalid(format!("{}: feature {}: {e}", at(), leaf.name)))?,
-                ),
-            };
+            let t = decoded(leaf)?;
+            out.missing[i] += u64::from(t.is_none());
             tensors.push(t);
         }
+        let counted = self.counter.as_ref().map(decoded).transpose()?.flatten();
         out.gathers.resize_with(self.plan.columns.len(), Gather::default);
         let episode = out.records;
         out.records += 1;
@@ -400,7 +486,7 @@ impl<'a> TfdsWork<'a> {
             return Ok(());
         };
         // Steps: all of the Dataset's features agree on how many.
-        let mut steps: Option<usize> = None;
+        let mut steps: Option<usize> = counted.map(|t| t.shape.first().copied().unwrap_or(0));
         for (c, t) in self.plan.columns.iter().zip(&tensors) {
             if let (true, Some(t)) = (c.per_step, t) {
                 let n = t.shape.first().copied().unwrap_or(0);
@@ -483,10 +569,27 @@ pub struct Written {
     pub missing: Vec<(String, u64)>,
 }
 
+/// Where a split's rows go, and how they are encoded.
+pub struct Target<'a> {
+    /// The set its files join (committed by the caller, with the other
+    /// splits' files).
+    pub set: &'a mut OutputSet,
+    /// `-o`: the file, or the name of the files
+    /// (`NAME-00000-of-0000N.parquet`, as plain to-parquet names them).
+    pub output: &'a std::path::Path,
+    /// `--shards`: N files balanced by rows.
+    pub shards: Option<u32>,
+    /// `--rows-per-file`: files of at most N rows.
+    pub rows_per_file: Option<u64>,
+    /// The column data's compression.
+    pub compression: parquet::basic::Compression,
+    /// A row group ends at this many bytes, encoded.
+    pub row_group_size: u64,
+}
+
 /// Writes the records of `inputs` (read as `how` says) as the rows of
-/// `plan` into the Parquet file `output` (through an [`OutputSet`]: it
-/// appears only when every record converted). A row group ends at
-/// `row_group_size` bytes.
+/// `plan` into `target`'s file, or files (the rows counted first, in a
+/// pass of their own); they appear when the caller commits the set.
 #[allow(clippy::too_many_arguments)]
 pub fn write(
     inputs: &[crate::io::Input],
@@ -494,28 +597,28 @@ pub fn write(
     workers: usize,
     plan: &TfdsPlan,
     tree: &FeatureTree,
-    output: &std::path::Path,
-    compression: parquet::basic::Compression,
-    row_group_size: u64,
-    progress: &(dyn Fn(u64, u64) + Sync),
+    target: Target<'_>,
+    progress: Progress<'_>,
 ) -> Result<Written> {
-    use crate::io::{Compression, OutputSet};
-    use parquet::arrow::ArrowWriter;
     use parquet::file::properties::WriterProperties;
-    use std::io::Write as _;
+    let total = match target.shards.is_some() || target.rows_per_file.is_some() {
+        true => Some(count(inputs, how, workers, plan, tree, progress)?),
+        false => None,
+    };
+    let split = cut(target.output, target.shards, target.rows_per_file, total)?;
     let props = WriterProperties::builder()
-        .set_compression(compression)
+        .set_compression(target.compression)
         .set_max_row_group_row_count(Some(1 << 20))
-        .set_max_row_group_bytes(Some(row_group_size.clamp(1, usize::MAX as u64) as usize))
+        .set_max_row_group_bytes(Some(target.row_group_size.clamp(1, usize::MAX as u64) as usize))
         .set_created_by(format!("tfr {}", env!("CARGO_PKG_VERSION")))
         .set_key_value_metadata(Some(vec![parquet::file::metadata::KeyValue::new(
             "huggingface".to_string(),
             plan.hf_metadata(),
         )]))
         .build();
-    let mut set = OutputSet::new(inputs, &[], "-o");
-    let i = set.create_whole(output, Some(Compression::None), 1)?;
-    let mut writer = ArrowWriter::try_new(Vec::new(), plan.schema(), Some(props))?;
+    let mut files = ParquetFiles::new(plan.schema(), props, split, target.set);
+    // The first file is created now: an unwritable target fails before any work.
+    files.open(0)?;
     let work = TfdsWork::new(plan, tree);
     let mut written = Written::default();
     let explode = plan.explode.is_some();
@@ -535,7 +638,7 @@ pub fn write(
             };
             let result = batch.and_then(|b| {
                 written.rows += b.num_rows() as u64;
-                writer.write(&b).map_err(crate::Error::from)
+                files.write_batch(&b)
             });
             written.records += records;
             if let Err(e) = result {
@@ -543,24 +646,17 @@ pub fn write(
                 failed = Some(e);
                 return Err(std::io::Error::other(line));
             }
-            if writer.inner().len() >= 1 << 20 {
-                let bytes = std::mem::take(writer.inner_mut());
-                set.get(i).write_all(&bytes)?;
-            }
         }
         Ok(())
     };
-    let (_, result) = crate::pipeline::batches::run(inputs, how, workers, &work, sink, progress);
+    let bar = progress(crate::io::input::total_size(inputs));
+    let (_, result) = crate::pipeline::batches::run(inputs, how, workers, &work, sink, &*bar);
+    drop(bar);
     if let Some(e) = failed {
         return Err(e);
     }
     result?;
-    let rest = writer.into_inner()?;
-    let out = set.get(i);
-    out.write_all(&rest)
-        .with_context(|| format!("writing {}", out.display()))?;
-    set.end(i)?;
-    set.commit()?;
+    files.finish()?;
     written.missing = plan
         .columns
         .iter()
@@ -569,6 +665,30 @@ pub fn write(
         .map(|(c, &n)| (c.feature.clone(), n))
         .collect();
     Ok(written)
+}
+
+/// The rows `plan` makes of the records of `inputs`: a pass that decodes
+/// no column (with `explode`, one step feature, to count the steps).
+fn count(
+    inputs: &[crate::io::Input],
+    how: &crate::pipeline::batches::Reading<'_>,
+    workers: usize,
+    plan: &TfdsPlan,
+    tree: &FeatureTree,
+    progress: Progress<'_>,
+) -> Result<u64> {
+    let counting = plan.counting();
+    let work = TfdsWork::new(&counting, tree);
+    let mut rows = 0u64;
+    let sink = |out: &TfdsRows| -> std::io::Result<()> {
+        rows += out.batches.iter().map(|(b, _)| b.num_rows() as u64).sum::<u64>();
+        Ok(())
+    };
+    let bar = progress(crate::io::input::total_size(inputs));
+    let (_, result) = crate::pipeline::batches::run(inputs, how, workers, &work, sink, &*bar);
+    drop(bar);
+    result?;
+    Ok(rows)
 }
 
 /// `batch` with `offset` added to its `episode_index` column (the first).
