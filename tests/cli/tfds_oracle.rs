@@ -39,19 +39,11 @@ fn oracle(dir: &Dir, python: &std::path::Path, script: &str, args: &[&str]) -> S
     stdout
 }
 
-/// Whether `python` imports `module`.
-fn has(python: &std::path::Path, module: &str) -> bool {
-    Command::new(python)
-        .args(["-c", &format!("import {module}")])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
 #[test]
 #[ignore = "external: tensorflow-datasets (TFR_TF_PYTHON) and Hugging Face datasets (TFR_HF_PYTHON): cargo test -- --include-ignored"]
 fn tfds_folders_decode_and_convert_to_the_values_tfds_gives() {
     let (tf, hf) = (tf_python(), hf_python());
-    if !has(&tf, "tensorflow_datasets") || !has(&hf, "datasets") {
+    if !python_has(&tf, "tensorflow_datasets") || !python_has(&hf, "datasets") {
         skip_or_fail("no Python with tensorflow-datasets (TFR_TF_PYTHON) and one with datasets (TFR_HF_PYTHON)");
         return;
     }

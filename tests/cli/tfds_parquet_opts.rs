@@ -373,18 +373,11 @@ fn oracle(dir: &Dir, python: &Path, script: &str, args: &[&str]) -> String {
     stdout
 }
 
-fn imports(python: &Path, module: &str) -> bool {
-    Command::new(python)
-        .args(["-c", &format!("import {module}")])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
 #[test]
 #[ignore = "external: tensorflow-datasets (TFR_TF_PYTHON) and Hugging Face datasets (TFR_HF_PYTHON): cargo test -- --include-ignored"]
 fn hf_datasets_reads_selections_and_cut_files_with_tfds_features_and_values() {
     let (tf, hf) = (tf_python(), hf_python());
-    if !imports(&tf, "tensorflow_datasets") || !imports(&hf, "datasets") {
+    if !python_has(&tf, "tensorflow_datasets") || !python_has(&hf, "datasets") {
         skip_or_fail("no Python with tensorflow-datasets (TFR_TF_PYTHON) and one with datasets (TFR_HF_PYTHON)");
         return;
     }

@@ -407,3 +407,11 @@ pub fn split_peak(err: &str) -> (String, u64) {
         .join("\n");
     (rest, peak_mb)
 }
+
+/// Whether `python` imports `module`.
+pub fn python_has(python: &std::path::Path, module: &str) -> bool {
+    std::process::Command::new(python)
+        .args(["-c", &format!("import {module}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}

@@ -82,6 +82,17 @@ pub(crate) enum ParquetCompression {
     None,
 }
 
+impl ParquetCompression {
+    /// The Parquet codec.
+    fn codec(self) -> parquet::basic::Compression {
+        match self {
+            ParquetCompression::Zstd => parquet::basic::Compression::ZSTD(Default::default()),
+            ParquetCompression::Snappy => parquet::basic::Compression::SNAPPY,
+            ParquetCompression::None => parquet::basic::Compression::UNCOMPRESSED,
+        }
+    }
+}
+
 pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Exit> {
     if !args.plain {
         if let Some(exit) = tfds::run(args, ctx)? {
@@ -95,11 +106,7 @@ pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Exit> {
         output: &args.output,
         shards: args.shards,
         rows_per_file: args.rows_per_file,
-        compression: match args.output_compression {
-            ParquetCompression::Zstd => parquet::basic::Compression::ZSTD(Default::default()),
-            ParquetCompression::Snappy => parquet::basic::Compression::SNAPPY,
-            ParquetCompression::None => parquet::basic::Compression::UNCOMPRESSED,
-        },
+        compression: args.output_compression.codec(),
         row_group_size: args.row_group_size.unwrap_or(64 << 20),
         range: Default::default(),
         sample: None,

@@ -3,7 +3,7 @@
 //! dataset's features ([`crate::tfds::parquet`]); per split, or the steps
 //! of an RLDS dataset as rows (`--explode steps`).
 
-use super::{ParquetCompression, ToParquetArgs};
+use super::ToParquetArgs;
 use crate::exit::Exit;
 use crate::formats::columnar_out::Select;
 use crate::io::OutputSet;
@@ -106,11 +106,7 @@ fn convert(
         output: path,
         shards: args.shards,
         rows_per_file: args.rows_per_file,
-        compression: match args.output_compression {
-            ParquetCompression::Zstd => parquet::basic::Compression::ZSTD(Default::default()),
-            ParquetCompression::Snappy => parquet::basic::Compression::SNAPPY,
-            ParquetCompression::None => parquet::basic::Compression::UNCOMPRESSED,
-        },
+        compression: args.output_compression.codec(),
         row_group_size: args.row_group_size.unwrap_or(match plan.has_images() {
             true => 8 << 20,
             false => 64 << 20,
