@@ -21,6 +21,11 @@ What it does (deterministic: rerunning rewrites identical bytes):
      shapes.tfrecord  - tfr.test.Sample records (list in SAMPLES below)
      legacy.tfrecord  - tfr.legacy.Record records (list in LEGACY below)
      bad.tfrecord     - one record that is not a valid tfr.test.Sample
+                        (truncated varint)
+     bad_utf8.tfrecord - one tfr.test.Sample record whose proto3 string
+                        holds invalid UTF-8 (Python refuses it)
+     any_unknown.tfrecord - one tfr.test.Sample whose Any names a type that
+                        is in no pool
    and prints, per record, what the payload is meant to cover.
 
 Payloads are built by Python protobuf and, where the wire form matters
@@ -247,6 +252,11 @@ def samples(pb, nx):
     add("unknown field 999 (group wire type, start/end) and 1000 (varint) after known field",
         ser(Sample(b=True)) + tag(999, 3) + tag(1, 0) + varint(1) + tag(999, 4)
         + tag(1000, 0) + varint(150))
+
+    # 14
+    m = Sample()
+    m.any.Pack(Sub())
+    add("Any packing an empty Sub (type_url set, value empty)", m)
     return out
 
 
@@ -288,6 +298,9 @@ def legacy(lg, pb):
 
     add("required id missing (SerializePartialToString); specials: ratio NaN, fval -inf; "
         "only extension ext set", _ext_only(lg).SerializePartialToString(deterministic=True))
+
+    add("proto2 string `name` holding invalid UTF-8 (C3 28): proto2 does not check it",
+        ser(R(id=5)) + ld(2, b"ok \xc3\x28 \xff end"))
     return out
 
 
@@ -319,10 +332,19 @@ def main():
         # field 1 (double, wire type 1) fine, then field 3 varint truncated mid-value
         bad = struct.pack("<Bd", 0x09, 1.0) + tag(3, 0) + b"\xff\xff"
         write(os.path.join(PROTO, "bad.tfrecord"), [("d=1.0 then i32 with a truncated varint", bad)])
-        try:
-            pb.Sample.FromString(bad)
-        except Exception as e:  # noqa: BLE001
-            print("bad.tfrecord: Sample.FromString raises %s: %s" % (type(e).__name__, e))
+        bad_utf8 = ld(14, b"ok \xc3\x28")
+        write(os.path.join(PROTO, "bad_utf8.tfrecord"),
+              [("proto3 string s holding invalid UTF-8 (C3 28)", bad_utf8)])
+        for name, payload in (("bad", bad), ("bad_utf8", bad_utf8)):
+            try:
+                pb.Sample.FromString(payload)
+            except Exception as e:  # noqa: BLE001
+                print("%s.tfrecord: Sample.FromString raises %s: %s" % (name, type(e).__name__, e))
+        m = pb.Sample(i32=1)
+        m.any.type_url = "type.googleapis.com/tfr.nowhere.Missing"
+        m.any.value = ld(1, b"abc")
+        write(os.path.join(PROTO, "any_unknown.tfrecord"),
+              [("Any whose type is in no descriptor set: tfr.nowhere.Missing", ser(m))])
 
 
 if __name__ == "__main__":

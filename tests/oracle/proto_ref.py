@@ -39,7 +39,7 @@ Output is UTF-8 with "\\n" line ends. `--write` regenerates every committed
 reference file in tests/data/proto/expected/:
     {shapes,legacy}.{txt,json}   (pool from the descriptor set; the reference)
     {shapes,legacy}.default_pool.{txt,json}   (--any-pool default, for comparison)
-    bad.{txt,json}
+    {bad,bad_utf8,any_unknown}.{txt,json}
 """
 
 import argparse
@@ -152,11 +152,12 @@ def write_all():
     exp = os.path.join(PROTO, "expected")
     os.makedirs(exp, exist_ok=True)
     jobs = [("shapes", "shapes.pb", "tfr.test.Sample"), ("legacy", "legacy.pb", "tfr.legacy.Record"),
-            ("bad", "shapes.pb", "tfr.test.Sample")]
+            ("bad", "shapes.pb", "tfr.test.Sample"), ("bad_utf8", "shapes.pb", "tfr.test.Sample"),
+            ("any_unknown", "shapes.pb", "tfr.test.Sample")]
     for stem, pb, name in jobs:
         cls, pool = load_class(os.path.join(PROTO, pb), name)
         for any_pool, suffix in (("given", ""), ("default", ".default_pool")):
-            if stem == "bad" and suffix:
+            if stem in ("bad", "bad_utf8", "any_unknown") and suffix:
                 continue
             for mode, ext in (("text", "txt"), ("json", "json")):
                 text = render(cls, pool, os.path.join(PROTO, stem + ".tfrecord"), mode, any_pool)
