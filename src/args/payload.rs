@@ -23,6 +23,10 @@ pub(crate) enum PayloadType {
     Elwc,
     /// Any bytes, printed escaped (JSON: a string, or {"base64": ...}).
     Raw,
+    /// TensorBoard's tf.Event (event files; the default for files named
+    /// events.out.tfevents.*): printed as protobuf's text format or JSON
+    /// mapping.
+    Event,
 }
 
 /// A `--type` parser taking only `kinds`, each with its own help (a
@@ -93,7 +97,7 @@ impl PayloadType {
             PayloadType::Example => Some(MessageType::Example),
             PayloadType::Sequence => Some(MessageType::SequenceExample),
             PayloadType::Elwc => Some(MessageType::Elwc),
-            PayloadType::Raw => Some(MessageType::Raw),
+            PayloadType::Raw | PayloadType::Event => Some(MessageType::Raw),
         }
     }
 }
@@ -116,4 +120,71 @@ pub(crate) fn schema_types() -> impl clap::builder::TypedValueParser<Value = Pay
              example",
         ),
     ])
+}
+
+/// `--proto`, `-I/--proto-path`, `--descriptor-set`, `--message`: payloads
+/// of any protobuf message (cat, head, to-jsonl).
+#[derive(Args, Debug, Clone, Default)]
+pub(crate) struct ProtoArgs {
+    /// Payloads are messages defined in this .proto file (repeatable),
+    /// compiled by tfr itself (no protoc needed); name the message with
+    /// --message.
+    #[arg(long, value_name = "FILE.proto")]
+    pub(crate) proto: Vec<std::path::PathBuf>,
+
+    /// A directory where the imports of --proto files are found
+    /// (repeatable; each file's own directory is searched too, and
+    /// google/protobuf/*.proto are built in).
+    #[arg(short = 'I', long = "proto-path", value_name = "DIR")]
+    pub(crate) proto_path: Vec<std::path::PathBuf>,
+
+    /// Payloads are messages described in this descriptor set (from
+    /// `protoc --descriptor_set_out=FILE.pb --include_imports`;
+    /// repeatable); name the message with --message.
+    #[arg(long, value_name = "FILE.pb")]
+    pub(crate) descriptor_set: Vec<std::path::PathBuf>,
+
+    /// The payloads' message, by its full name (`waymo.open_dataset.Frame`):
+    /// cat and head print it as Python's text_format.MessageToString does,
+    /// JSON as json_format.MessageToJson(preserving_proto_field_name=True)
+    /// on one line.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) message: Option<String>,
+}
+
+impl ProtoArgs {
+    /// The message the payloads of `inputs` are printed as: the one named
+    /// by these flags, else tf.Event with `--type event` or when every
+    /// input is an event file (`events.out.tfevents.*`); `None` for the
+    /// payload types tfr knows.
+    pub(crate) fn message(
+        &self,
+        payload: PayloadType,
+        inputs: &[crate::io::Input],
+    ) -> anyhow::Result<Option<crate::proto::Message>> {
+        let sources = crate::proto::Sources {
+            protos: self.proto.clone(),
+            includes: self.proto_path.clone(),
+            descriptor_sets: self.descriptor_set.clone(),
+            message: self.message.clone(),
+        };
+        if let Some(m) = crate::proto::Message::load(&sources)? {
+            if !matches!(payload, PayloadType::Auto | PayloadType::Raw) {
+                anyhow::bail!("--message {}: not with --type {payload}", m.desc.full_name());
+            }
+            return Ok(Some(m));
+        }
+        let events = inputs
+            .iter()
+            .filter(|i| crate::proto::is_event_file(&i.display()))
+            .count();
+        match payload {
+            PayloadType::Event => Ok(Some(crate::proto::Message::event()?)),
+            PayloadType::Auto if events > 0 && events == inputs.len() => Ok(Some(crate::proto::Message::event()?)),
+            PayloadType::Auto if events > 0 => anyhow::bail!(
+                "event files (events.out.tfevents.*) and other files in one run: give --type event, or read them apart"
+            ),
+            _ => Ok(None),
+        }
+    }
 }

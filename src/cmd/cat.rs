@@ -34,12 +34,25 @@ pub(crate) struct PrintArgs {
 
     #[command(flatten)]
     pub(crate) decode: crate::args::DecodeArg,
+
+    #[command(flatten)]
+    pub(crate) proto: crate::args::ProtoArgs,
 }
 
 impl PrintArgs {
     /// Runs `f` with how records are printed; then warns about feature
     /// patterns that matched nothing.
-    fn with_style(&self, several: bool, color: bool, f: impl FnOnce(&Style<'_>) -> Result<Exit>) -> Result<Exit> {
+    fn with_style(
+        &self,
+        inputs: &[crate::io::Input],
+        color: bool,
+        f: impl FnOnce(&Style<'_>) -> Result<Exit>,
+    ) -> Result<Exit> {
+        let several = inputs.len() > 1;
+        let message = self.proto.message(self.payload.payload, inputs)?;
+        if message.is_some() && self.decode.decode {
+            anyhow::bail!("--decode reads Examples: not with --message or event files");
+        }
         let projection = self.select.projection();
         let keep = |key: &str| projection.as_ref().is_none_or(|p| p.keeps(key));
         let names = crate::tfds::inputs::class_names(&self.input.files);
@@ -54,6 +67,7 @@ impl PrintArgs {
         let style = Style {
             format,
             decode: decode.as_ref(),
+            message: message.as_ref(),
             look: Look {
                 short: self.short.shorten(),
                 keep: projection.is_some().then_some(&keep as Keep<'_>),
@@ -112,9 +126,8 @@ pub(crate) struct HeadArgs {
 pub(crate) fn run_cat(args: &CatArgs, ctx: &Ctx) -> Result<Exit> {
     let print = &args.print;
     let inputs = print.input.expand()?;
-    let several = inputs.len() > 1;
     let progress = print_progress(ctx);
-    print.with_style(several, ctx.color, |style| cat_styled(args, &inputs, style, &progress))
+    print.with_style(&inputs, ctx.color, |style| cat_styled(args, &inputs, style, &progress))
 }
 
 fn cat_styled(
@@ -160,7 +173,11 @@ fn cat_styled(
     };
     let open = print.input.options();
     let update = |bytes, records| progress.update(bytes, records);
-    let mut how = args.range.reading(&open, print.payload.fixed(), jobs);
+    let ty = match style.message {
+        Some(_) => Some(MessageType::Raw),
+        None => print.payload.fixed(),
+    };
+    let mut how = args.range.reading(&open, ty, jobs);
     how.filter = args.filter.get();
     let (_, result) = batches::run(
         inputs,
@@ -181,6 +198,8 @@ struct Style<'a> {
     format: Format,
     /// `--decode`: records as their tools decode them (JSON lines).
     decode: Option<&'a crate::tfds::decode::Decoding>,
+    /// Payloads of this message (`--message`, event files).
+    message: Option<&'a crate::proto::Message>,
     look: Look<'a>,
     /// Several inputs: the comment line names the input.
     several: bool,
@@ -205,6 +224,9 @@ fn render(
     out: &mut Out<'_>,
 ) -> Result<(), example::DecodeError> {
     let (format, look) = (style.format, &style.look);
+    if let Some(m) = style.message {
+        return message_out(m, style, label, payload, out);
+    }
     match format {
         Format::Text => {
             let start = out.len();
@@ -219,6 +241,35 @@ fn render(
         }
         _ => example::render_out(decoder, format, look, ty, strict, payload, out),
     }
+}
+
+/// A payload of `m`: text format after its comment line, or one JSON line.
+/// On error `out` is left as it was.
+fn message_out(
+    m: &crate::proto::Message,
+    style: &Style<'_>,
+    label: &Label,
+    payload: &[u8],
+    out: &mut Out<'_>,
+) -> Result<(), example::DecodeError> {
+    let start = out.len();
+    let form = match style.format {
+        Format::Text => {
+            let line = match style.several {
+                true => format!("# {} record {}", label.name, label.index),
+                false => format!("# record {}", label.index),
+            };
+            out.extend_from_slice(output::dim(&line, style.color).as_bytes());
+            out.push(b'\n');
+            crate::proto::Form::Text
+        }
+        _ => crate::proto::Form::Json,
+    };
+    m.render(payload, form, out).inspect_err(|_| out.truncate(start))?;
+    if form == crate::proto::Form::Json {
+        out.push(b'\n');
+    }
+    Ok(())
 }
 
 /// Progress of cat and head: never over records printed to a terminal.
@@ -239,8 +290,7 @@ const WHOLE: usize = batches::HUGE;
 pub(crate) fn run_head(args: &HeadArgs, ctx: &Ctx) -> Result<Exit> {
     let inputs = args.print.input.expand()?;
     let mut out = output::stdout();
-    let several = inputs.len() > 1;
-    let result = args.print.with_style(several, ctx.color, |style| {
+    let result = args.print.with_style(&inputs, ctx.color, |style| {
         print_first(&mut out, &inputs, args, style, ctx)
     });
     // Emit everything before the damage, then report it.
@@ -279,7 +329,10 @@ fn print_first(
         let mut reader = args.input.open(input)?;
         let name = input.display();
         let strict = args.payload.payload == PayloadType::Auto;
-        let mut ty = args.payload.fixed();
+        let mut ty = match style.message {
+            Some(_) => Some(MessageType::Raw),
+            None => args.payload.fixed(),
+        };
         if filter.is_none() {
             to_skip = skip_records(&mut reader, input, to_skip)?;
             if to_skip > 0 {

@@ -41,6 +41,9 @@ pub(crate) struct ToJsonlArgs {
     pub(crate) decode: crate::args::DecodeArg,
 
     #[command(flatten)]
+    pub(crate) proto: crate::args::ProtoArgs,
+
+    #[command(flatten)]
     pub(crate) jobs: JobsArg,
 }
 
@@ -62,7 +65,17 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     if decoding.is_some() && matches!(format, Format::Protojson) {
         anyhow::bail!("--decode writes the JSONL mapping: it does not go with --format protojson");
     }
+    let message = args.proto.message(args.payload.payload, &inputs)?;
+    if message.is_some() && decoding.is_some() {
+        anyhow::bail!("--decode reads Examples: not with --message or event files");
+    }
     let render = |decoder: &mut Decoder, r: &batches::Record<'_>, out: &mut Out<'_>| -> tfr_engine::Result<()> {
+        if let Some(m) = &message {
+            m.render(r.payload, crate::proto::Form::Json, out)
+                .map_err(|e| decode_error(r.name, r.index, r.offset, e))?;
+            out.push(b'\n');
+            return Ok(());
+        }
         match &decoding {
             Some(d) => d.line(
                 decoder,
@@ -84,7 +97,7 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         // A value whose name had another kind in an earlier record is
         // written typed (the workers cannot know the earlier records).
         let table = KindTable::new();
-        let track = matches!(format, Format::Json) && decoding.is_none();
+        let track = matches!(format, Format::Json) && decoding.is_none() && message.is_none();
         let mut fix = KindFix::new(&table);
         let write = |r: &Rendered| match r.is_empty() {
             true if flush_idle => out.flush(),
@@ -92,7 +105,11 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         };
         let open = args.input.options();
         let update = |bytes, records| progress.update(bytes, records);
-        let mut how = args.pick.range.reading(&open, args.payload.fixed(), jobs);
+        let ty = match message {
+            Some(_) => Some(crate::example::MessageType::Raw),
+            None => args.payload.fixed(),
+        };
+        let mut how = args.pick.range.reading(&open, ty, jobs);
         how.filter = args.pick.filter.get();
         let (_, result) = batches::run(
             &inputs,

@@ -20,6 +20,7 @@ pub mod columnar;
 pub mod error;
 pub mod formats;
 pub mod pipeline;
+pub mod proto;
 #[cfg(feature = "report")]
 pub mod report;
 pub mod schema;

@@ -30,6 +30,12 @@ pub enum DecodeErrorKind {
     BadPackedLength,
     /// A map key (a proto3 `string`) that is not valid UTF-8.
     InvalidUtf8Key,
+    /// A value the message's descriptor does not allow (`--proto`): a
+    /// proto3 string that is not UTF-8, a value of the wrong wire type.
+    BadValue {
+        /// What, naming the field.
+        reason: String,
+    },
     /// Auto mode: the first record is neither an Example nor a SequenceExample.
     NotAnExample {
         /// Why, e.g. "unexpected top-level field 13 at byte 0".
@@ -105,6 +111,7 @@ impl DecodeError {
                 write!(f, "packed float list length is not a multiple of 4 at byte {at}")
             }
             K::InvalidUtf8Key => write!(f, "invalid UTF-8 in feature key at byte {at}"),
+            K::BadValue { reason } => write!(f, "{reason} at byte {at}"),
             K::NotAnExample { reason } => {
                 write!(
                     f,

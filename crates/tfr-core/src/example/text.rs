@@ -285,6 +285,35 @@ pub fn write_float(value: f32, out: &mut Vec<u8>) {
     }
 }
 
+/// Appends a double as Python's `str(float)` (`repr`) writes it: the
+/// shortest digits that read back, `1e+16`, `1e-05`, `0.1`, `-0.0`, `inf`,
+/// `nan`.
+pub fn write_double(value: f64, out: &mut Vec<u8>) {
+    if value.is_nan() {
+        out.extend_from_slice(b"nan");
+    } else if value.is_infinite() {
+        out.extend_from_slice(if value > 0.0 { b"inf" } else { b"-inf" });
+    } else {
+        // Rust's `{:e}` gives the shortest round-trip digits: "-1.2345e-7".
+        let mut text = StackStr::<40>::new();
+        let _ = write!(text, "{value:e}");
+        let s = text.as_str();
+        let (negative, s) = match s.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, s),
+        };
+        let (mantissa, exp) = s.split_once('e').unwrap_or((s, "0"));
+        let exp: i32 = exp.parse().unwrap_or(0);
+        let mut digits = StackStr::<40>::new();
+        for c in mantissa.chars().filter(char::is_ascii_digit) {
+            let _ = digits.write_char(c);
+        }
+        let kept = digits.as_str().trim_end_matches('0').len();
+        digits.truncate(kept);
+        write_python_repr(negative, digits.as_bytes(), exp, out);
+    }
+}
+
 /// `ToShortestFloat`: rounds to 6, 7, ... significant digits until the
 /// result reads back (as float32) to `value`. Returns the sign, the
 /// significant digits without trailing zeros (empty for zero) and the

@@ -172,6 +172,12 @@ impl<'a> Reader<'a> {
         self.fixed::<4>().map(u32::from_le_bytes)
     }
 
+    /// Reads a little-endian `fixed64`.
+    #[inline]
+    pub fn fixed64(&mut self) -> Result<u64, DecodeError> {
+        self.fixed::<8>().map(u64::from_le_bytes)
+    }
+
     /// Reads a tag: (field number, wire type).
     #[inline(always)]
     pub fn tag(&mut self) -> Result<(u32, u8), DecodeError> {
@@ -215,6 +221,45 @@ impl<'a> Reader<'a> {
             depth: self.depth + 1,
             ..self
         })
+    }
+
+    /// Reads a group whose start tag (field `number`, at `tag_at`) was just
+    /// read: a reader over its fields (one level deeper), the end tag
+    /// consumed.
+    pub fn group(&mut self, number: u32, tag_at: usize) -> Result<Reader<'a>, DecodeError> {
+        let start = self.pos;
+        let mut end = start;
+        let mut probe = *self;
+        probe.skip_group_ending(number, tag_at, &mut end)?;
+        self.pos = probe.pos;
+        Ok(Reader {
+            data: &self.data[start..end],
+            pos: 0,
+            base: self.base + start,
+            depth: self.depth + 1,
+        })
+    }
+
+    /// [`Self::skip_group`], noting where the end tag starts in `end`.
+    fn skip_group_ending(&mut self, number: u32, tag_at: usize, end: &mut usize) -> Result<(), DecodeError> {
+        let mut inner = self.nested()?;
+        loop {
+            if inner.is_empty() {
+                return Err(DecodeError::new(K::UnterminatedGroup, self.base + tag_at));
+            }
+            let at = inner.pos;
+            let (n, wire) = inner.tag()?;
+            if wire == 4 {
+                if n != number {
+                    inner.pos = at;
+                    return Err(inner.err(K::UnterminatedGroup));
+                }
+                *end = at;
+                self.pos = inner.pos;
+                return Ok(());
+            }
+            inner.value(n, wire, at)?;
+        }
     }
 
     /// Skips a group whose start tag (field `number`) was just read.

@@ -74,9 +74,10 @@ mod seen;
 use super::Section;
 pub use kinds::Tracking;
 pub use kinds::{KindFix, KindNote, KindTable};
-pub(crate) use proto::PROTOJSON;
+pub use proto::ascii_json_string;
 #[cfg(test)]
-use proto::{ascii_json_string, dedup_last};
+use proto::dedup_last;
+pub(crate) use proto::PROTOJSON;
 use seen::Seen;
 
 /// Standard, padded base64 (RFC 4648), as both mappings write it.

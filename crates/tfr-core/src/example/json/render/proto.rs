@@ -182,7 +182,7 @@ fn proto_feature(feature: &FeatureView<'_>, out: &mut Out<'_>) {
 /// `\"`, `\\`, `\n`, `\r`, `\t`, `\b`, `\f`, and `\uXXXX` (lower-case hex,
 /// surrogate pairs above U+FFFF) for every other character outside
 /// 0x20..=0x7E.
-pub(super) fn ascii_json_string(s: &str, out: &mut Vec<u8>) {
+pub fn ascii_json_string(s: &str, out: &mut Vec<u8>) {
     out.push(b'"');
     for c in s.chars() {
         match c {
