@@ -189,7 +189,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__cat)
-            opts="-f -t -n -j -q -h -V --compression --max-record-size --part --split --format --type --max-bytes --max-values --full --features --exclude --skip --limit --sample --seed --where --strict --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-f -t -I -n -j -q -h -V --compression --max-record-size --part --split --format --type --max-bytes --max-values --full --features --exclude --decode --proto --proto-path --descriptor-set --message --skip --limit --sample --seed --where --strict --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -220,11 +220,11 @@ _tfr() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
                     return 0
                     ;;
                 -t)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
                     return 0
                     ;;
                 --max-bytes)
@@ -240,6 +240,26 @@ _tfr() {
                     return 0
                     ;;
                 --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proto)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proto-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -I)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --descriptor-set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --message)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -318,11 +338,11 @@ _tfr() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
                     return 0
                     ;;
                 -t)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
                     return 0
                     ;;
                 --where)
@@ -392,11 +412,11 @@ _tfr() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
                     return 0
                     ;;
                 -t)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
                     return 0
                     ;;
                 --skip)
@@ -536,11 +556,11 @@ _tfr() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
                     return 0
                     ;;
                 -t)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -696,11 +716,11 @@ _tfr() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
                     return 0
                     ;;
                 -t)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
                     return 0
                     ;;
                 --key)
@@ -751,7 +771,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__head)
-            opts="-n -f -t -q -h -V --lines --skip --compression --max-record-size --part --split --format --type --max-bytes --max-values --full --features --exclude --where --strict --quiet --color --no-sign-request --timeout --help --version"
+            opts="-n -f -t -I -q -h -V --lines --skip --compression --max-record-size --part --split --format --type --max-bytes --max-values --full --features --exclude --decode --proto --proto-path --descriptor-set --message --where --strict --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -794,11 +814,11 @@ _tfr() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
                     return 0
                     ;;
                 -t)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
                     return 0
                     ;;
                 --max-bytes)
@@ -814,6 +834,26 @@ _tfr() {
                     return 0
                     ;;
                 --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proto)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proto-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -I)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --descriptor-set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --message)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1802,11 +1842,11 @@ _tfr() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
                     return 0
                     ;;
                 -t)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
                     return 0
                     ;;
                 --schema)
@@ -1896,11 +1936,11 @@ _tfr() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
                     return 0
                     ;;
                 -t)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
                     return 0
                     ;;
                 --output)
@@ -1983,7 +2023,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__to__subcmd__jsonl)
-            opts="-t -f -o -n -j -q -h -V --compression --max-record-size --part --split --type --format --output --features --exclude --skip --limit --sample --seed --where --strict --decode --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-t -f -o -n -I -j -q -h -V --compression --max-record-size --part --split --type --format --output --features --exclude --skip --limit --sample --seed --where --strict --decode --proto --proto-path --descriptor-set --message --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2006,11 +2046,11 @@ _tfr() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
                     return 0
                     ;;
                 -t)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -2058,6 +2098,26 @@ _tfr() {
                     return 0
                     ;;
                 --where)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proto)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proto-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -I)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --descriptor-set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --message)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2116,11 +2176,11 @@ _tfr() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
                     return 0
                     ;;
                 -t)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
                     return 0
                     ;;
                 --schema)
@@ -2254,11 +2314,11 @@ _tfr() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
                     return 0
                     ;;
                 -t)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
                     return 0
                     ;;
                 --where)
@@ -2386,11 +2446,11 @@ _tfr() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
                     return 0
                     ;;
                 -t)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
                     return 0
                     ;;
                 --jobs)

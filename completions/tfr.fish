@@ -71,11 +71,16 @@ complete -c tfr -n "__fish_tfr_using_subcommand cat" -s t -l type -d 'Payload ty
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
 elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
-raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
+raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'
+event\t'TensorBoard\'s tf.Event (event files; the default for files named events.out.tfevents.*): printed as protobuf\'s text format or JSON mapping'"
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l max-bytes -d 'On a terminal, bytes values longer than N are cut (text to N bytes, binary data to its first 8) and described (`# JPEG 640x480, 102,400 bytes`). Given, bytes values are shortened on a pipe too' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l max-values -d 'On a terminal, lists longer than N show their first N values and a summary (`# ... 504 more (512 floats, min -2.3, max 2.1)`). Given, lists (only) are shortened on a pipe too' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -l proto -d 'Payloads are messages defined in this .proto file (repeatable), compiled by tfr itself (no protoc needed); name the message with --message' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -s I -l proto-path -d 'A directory where the imports of --proto files are found (repeatable; each file\'s own directory is searched too, and google/protobuf/*.proto are built in)' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -l descriptor-set -d 'Payloads are messages described in this descriptor set (from `protoc --descriptor_set_out=FILE.pb --include_imports`; repeatable); name the message with --message' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -l message -d 'The payloads\' message, by its full name (`waymo.open_dataset.Frame`): cat and head print it as Python\'s text_format.MessageToString does, JSON as json_format.MessageToJson(preserving_proto_field_name=True) on one line' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l skip -d 'Skip the first N records of the inputs taken together (on plain files they are hopped over header by header, as `count` does)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -s n -l limit -d 'Stop after N records (over the inputs taken together)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l sample -d 'A uniform random sample of N records of the inputs taken together (reservoir sampling: one pass, holding N records), in input order' -r
@@ -87,6 +92,7 @@ always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l full -d 'Print every value in full, on a terminal too'
+complete -c tfr -n "__fish_tfr_using_subcommand cat" -l decode -d 'Records as their tools decode them, one JSON object a line, for reading (not for from-jsonl). Of a TFDS dataset folder: as TFDS decodes them (tfds.as_numpy): nested features as objects, tensors as nested arrays by their shape (bytes- and zlib-encoded ones decoded), bools as true/false, an RLDS Dataset (steps) as a list of step objects; images stay their encoded bytes ({"base64": ...}). Of other inputs: the JSONL mapping, with each bytes value that is a tensor written by tf.io.serialize_tensor replaced by its values (nested arrays by its shape, a scalar bare), as tf.io.parse_tensor gives them'
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l strict -d 'A feature named in --where (or count/split --by) that no record read has is an error (exit 2; outputs written together are not written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand cat" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
@@ -109,17 +115,23 @@ complete -c tfr -n "__fish_tfr_using_subcommand head" -s t -l type -d 'Payload t
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
 elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
-raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
+raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'
+event\t'TensorBoard\'s tf.Event (event files; the default for files named events.out.tfevents.*): printed as protobuf\'s text format or JSON mapping'"
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l max-bytes -d 'On a terminal, bytes values longer than N are cut (text to N bytes, binary data to its first 8) and described (`# JPEG 640x480, 102,400 bytes`). Given, bytes values are shortened on a pipe too' -r
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l max-values -d 'On a terminal, lists longer than N show their first N values and a summary (`# ... 504 more (512 floats, min -2.3, max 2.1)`). Given, lists (only) are shortened on a pipe too' -r
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand head" -l proto -d 'Payloads are messages defined in this .proto file (repeatable), compiled by tfr itself (no protoc needed); name the message with --message' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand head" -s I -l proto-path -d 'A directory where the imports of --proto files are found (repeatable; each file\'s own directory is searched too, and google/protobuf/*.proto are built in)' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand head" -l descriptor-set -d 'Payloads are messages described in this descriptor set (from `protoc --descriptor_set_out=FILE.pb --include_imports`; repeatable); name the message with --message' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand head" -l message -d 'The payloads\' message, by its full name (`waymo.open_dataset.Frame`): cat and head print it as Python\'s text_format.MessageToString does, JSON as json_format.MessageToJson(preserving_proto_field_name=True) on one line' -r
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l where -d 'Only the records whose features match EXPR (\'label == 1 && country == "US"\', \'has(image/encoded)\'; the language: `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l full -d 'Print every value in full, on a terminal too'
+complete -c tfr -n "__fish_tfr_using_subcommand head" -l decode -d 'Records as their tools decode them, one JSON object a line, for reading (not for from-jsonl). Of a TFDS dataset folder: as TFDS decodes them (tfds.as_numpy): nested features as objects, tensors as nested arrays by their shape (bytes- and zlib-encoded ones decoded), bools as true/false, an RLDS Dataset (steps) as a list of step objects; images stay their encoded bytes ({"base64": ...}). Of other inputs: the JSONL mapping, with each bytes value that is a tensor written by tf.io.serialize_tensor replaced by its values (nested arrays by its shape, a scalar bare), as tf.io.parse_tensor gives them'
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l strict -d 'A feature named in --where (or count/split --by) that no record read has is an error (exit 2; outputs written together are not written), not a warning'
 complete -c tfr -n "__fish_tfr_using_subcommand head" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand head" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
@@ -138,7 +150,8 @@ complete -c tfr -n "__fish_tfr_using_subcommand count" -s t -l type -d 'Payload 
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
 elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
-raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
+raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'
+event\t'TensorBoard\'s tf.Event (event files; the default for files named events.out.tfevents.*): printed as protobuf\'s text format or JSON mapping'"
 complete -c tfr -n "__fish_tfr_using_subcommand count" -l where -d 'Only the records whose features match EXPR (\'label == 1 && country == "US"\', \'has(image/encoded)\'; the language: `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand count" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand count" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
@@ -168,7 +181,8 @@ complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -s t -l type -d 'Wit
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
 elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
-raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
+raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'
+event\t'TensorBoard\'s tf.Event (event files; the default for files named events.out.tfevents.*): printed as protobuf\'s text format or JSON mapping'"
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand verify-crc" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
@@ -192,7 +206,8 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s t -l type -d 'Paylo
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
 elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
-raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
+raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'
+event\t'TensorBoard\'s tf.Event (event files; the default for files named events.out.tfevents.*): printed as protobuf\'s text format or JSON mapping'"
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s f -l format -d 'Output form' -r -f -a "json\t'The natural JSONL mapping: {"name": [v, ...], ...}'
 protojson\t'Protobuf\'s JSON mapping (json_format.MessageToJson, one line)'"
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s o -l output -d 'Write to OUT (through a temporary file renamed on success, so a failed run leaves nothing) instead of stdout' -r -F
@@ -203,13 +218,17 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s n -l limit -d 'Stop
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l sample -d 'A uniform random sample of N records of the inputs taken together (reservoir sampling: one pass, holding N records), in input order' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l seed -d 'Seed for --sample (the same seed picks the same records; default: a new sample each run)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l where -d 'Only the records whose features match EXPR (\'label == 1 && country == "US"\', \'has(image/encoded)\'; the language: `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l proto -d 'Payloads are messages defined in this .proto file (repeatable), compiled by tfr itself (no protoc needed); name the message with --message' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s I -l proto-path -d 'A directory where the imports of --proto files are found (repeatable; each file\'s own directory is searched too, and google/protobuf/*.proto are built in)' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l descriptor-set -d 'Payloads are messages described in this descriptor set (from `protoc --descriptor_set_out=FILE.pb --include_imports`; repeatable); name the message with --message' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l message -d 'The payloads\' message, by its full name (`waymo.open_dataset.Frame`): cat and head print it as Python\'s text_format.MessageToString does, JSON as json_format.MessageToJson(preserving_proto_field_name=True) on one line' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l strict -d 'A feature named in --where (or count/split --by) that no record read has is an error (exit 2; outputs written together are not written), not a warning'
-complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l decode -d 'Of a TFDS dataset folder: each record as TFDS decodes it (what tfds.as_numpy gives): nested features as objects, tensors as nested arrays by their shape (bytes- and zlib-encoded ones decoded), bools as true/false, an RLDS Dataset (steps) as a list of step objects; images stay their encoded bytes ({"base64": ...}). For reading, not for from-jsonl'
+complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l decode -d 'Records as their tools decode them, one JSON object a line, for reading (not for from-jsonl). Of a TFDS dataset folder: as TFDS decodes them (tfds.as_numpy): nested features as objects, tensors as nested arrays by their shape (bytes- and zlib-encoded ones decoded), bools as true/false, an RLDS Dataset (steps) as a list of step objects; images stay their encoded bytes ({"base64": ...}). Of other inputs: the JSONL mapping, with each bytes value that is a tensor written by tf.io.serialize_tensor replaced by its values (nested arrays by its shape, a scalar bare), as tf.io.parse_tensor gives them'
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand to-jsonl" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -219,7 +238,8 @@ complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s t -l type -d 'Mes
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
 elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
-raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
+raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'
+event\t'TensorBoard\'s tf.Event (event files; the default for files named events.out.tfevents.*): printed as protobuf\'s text format or JSON mapping'"
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s f -l format -d 'Input form' -r -f -a "json\t'The natural JSONL mapping: {"name": [v, ...], ...}'
 protojson\t'Protobuf\'s JSON mapping (json_format.MessageToJson, one line)'"
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l schema -d 'A schema from `tfr schema --format json`: forces the kind (int64, float, bytes) of each feature it names; others are inferred' -r -F
@@ -307,7 +327,8 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -s t -l type -d 'Payload
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
 elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
-raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
+raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'
+event\t'TensorBoard\'s tf.Event (event files; the default for files named events.out.tfevents.*): printed as protobuf\'s text format or JSON mapping'"
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -s o -l output -d 'Write to OUT (through a temporary file renamed on success, so a failed run leaves nothing) instead of stdout' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -s s -l schema -d 'The columns from this schema (the JSON of `tfr schema -f json`) instead of a first pass over the inputs (needed for stdin). Features of the records that it does not name are left out' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand to-csv" -l lists -d 'Features with more than one value in some record: a JSON array in the cell (json), or left out with a note (omit)' -r -f -a "json\t'A JSON array in the cell (the JSONL mapping of the feature)'
@@ -348,7 +369,8 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -s t -l type -d 'Payload
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
 elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
-raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
+raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'
+event\t'TensorBoard\'s tf.Event (event files; the default for files named events.out.tfevents.*): printed as protobuf\'s text format or JSON mapping'"
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l where -d 'Only the records whose features match EXPR (\'label == 1 && country == "US"\', \'has(image/encoded)\'; the language: `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-wds" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
@@ -372,7 +394,8 @@ complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -s t -l type -d 'What 
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
 elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
-raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
+raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'
+event\t'TensorBoard\'s tf.Event (event files; the default for files named events.out.tfevents.*): printed as protobuf\'s text format or JSON mapping'"
 complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l key -d 'Keep each sample\'s key as a bytes feature of this name' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l schema -d 'A schema from `tfr schema --format json`: forces the kind (int64, float, bytes) of each .json feature it names (nested objects are named a/b); others are inferred' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand from-wds" -l keep-json -d 'Keep each sample\'s .json whole, as one bytes feature (named json, or FEATURE), instead of a feature per key' -r
@@ -403,7 +426,8 @@ complete -c tfr -n "__fish_tfr_using_subcommand extract" -s t -l type -d 'Payloa
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
 elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
-raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
+raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'
+event\t'TensorBoard\'s tf.Event (event files; the default for files named events.out.tfevents.*): printed as protobuf\'s text format or JSON mapping'"
 complete -c tfr -n "__fish_tfr_using_subcommand extract" -l skip -d 'Skip the first N records of the inputs taken together (on plain files they are hopped over header by header, as `count` does)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand extract" -s n -l limit -d 'Stop after N records (over the inputs taken together)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand extract" -l sample -d 'A uniform random sample of N records of the inputs taken together (reservoir sampling: one pass, holding N records), in input order' -r
@@ -608,7 +632,8 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -s t -l type -d 'Pay
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
 elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
-raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
+raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'
+event\t'TensorBoard\'s tf.Event (event files; the default for files named events.out.tfevents.*): printed as protobuf\'s text format or JSON mapping'"
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l schema -d 'The column types from this schema (`tfr schema --format json`) instead of a first pass over the inputs (needed for stdin, which cannot be read twice). Features of the records that it does not name are left out (with a warning); when no record has a feature it names but records hold others, that is an error (a schema of other data)' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-parquet" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
@@ -649,7 +674,8 @@ complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -s t -l type -d 'Paylo
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
 elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
-raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
+raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'
+event\t'TensorBoard\'s tf.Event (event files; the default for files named events.out.tfevents.*): printed as protobuf\'s text format or JSON mapping'"
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l schema -d 'The column types from this schema (`tfr schema --format json`) instead of a first pass over the inputs (needed for stdin, which cannot be read twice). Features of the records that it does not name are left out (with a warning); when no record has a feature it names but records hold others, that is an error (a schema of other data)' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
 complete -c tfr -n "__fish_tfr_using_subcommand to-arrow" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r

@@ -10,7 +10,7 @@ use clap::Args;
 mod features;
 mod payload;
 pub(crate) use features::{FeatureArgs, Projection};
-pub(crate) use payload::{payload_types, schema_types, DatasetTypeArg, PayloadType, ProtoArgs, TypeArg};
+pub(crate) use payload::{payload_types, record_types, schema_types, DatasetTypeArg, PayloadType, ProtoArgs, TypeArg};
 
 /// Input options shared by the commands that read records.
 #[derive(Args, Debug, Clone)]

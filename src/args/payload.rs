@@ -49,6 +49,25 @@ pub(crate) fn payload_types(
     })
 }
 
+/// A `--type` parser taking every payload type but `event` (commands that
+/// convert Examples, or write them), each with its own help.
+pub(crate) fn record_types() -> impl clap::builder::TypedValueParser<Value = PayloadType> {
+    use clap::builder::TypedValueParser;
+    use clap::ValueEnum;
+    let kinds: Vec<PayloadType> = PayloadType::value_variants()
+        .iter()
+        .copied()
+        .filter(|k| *k != PayloadType::Event)
+        .collect();
+    let values: Vec<clap::builder::PossibleValue> = kinds.iter().filter_map(|k| k.to_possible_value()).collect();
+    clap::builder::PossibleValuesParser::new(values).map(move |name: String| {
+        *kinds
+            .iter()
+            .find(|k| k.to_possible_value().is_some_and(|v| v.matches(&name, false)))
+            .unwrap_or(&PayloadType::Auto)
+    })
+}
+
 impl std::fmt::Display for PayloadType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         use clap::ValueEnum;
@@ -71,7 +90,7 @@ pub(crate) struct TypeArg {
 #[derive(Args, Debug, Clone, Copy)]
 pub(crate) struct DatasetTypeArg {
     /// Payload type (all inputs are one dataset: its first record decides).
-    #[arg(long = "type", short = 't', value_enum, default_value_t = PayloadType::Auto, value_name = "TYPE")]
+    #[arg(long = "type", short = 't', value_parser = record_types(), default_value_t = PayloadType::Auto, value_name = "TYPE")]
     pub(crate) payload: PayloadType,
 }
 

@@ -41,7 +41,7 @@ pub(crate) struct FromJsonlArgs {
     /// "context" (holding an object of features) and/or "feature_lists"
     /// (protojson: "context" or "featureLists"); else an Example; raw: each
     /// line is the payload, a JSON string or {"base64": "..."}.
-    #[arg(long = "type", short = 't', value_enum, default_value_t = PayloadType::Auto, value_name = "TYPE")]
+    #[arg(long = "type", short = 't', value_parser = crate::args::record_types(), default_value_t = PayloadType::Auto, value_name = "TYPE")]
     pub(crate) payload: PayloadType,
 
     /// Input form.

@@ -39,7 +39,7 @@ pub(crate) struct FromWdsArgs {
     /// Examples: one type in the output), example,
     /// sequence (the members' features go to the context; `{}` is then an
     /// empty SequenceExample).
-    #[arg(long = "type", short = 't', value_enum, default_value_t = PayloadType::Auto, value_name = "TYPE")]
+    #[arg(long = "type", short = 't', value_parser = crate::args::record_types(), default_value_t = PayloadType::Auto, value_name = "TYPE")]
     pub(crate) payload: PayloadType,
 
     /// Keep each sample's key as a bytes feature of this name.
