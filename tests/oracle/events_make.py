@@ -59,6 +59,10 @@ Layout written (run = directory of an event file, relative to logs/):
       v1 simple_value steps 0..4, then SessionLog(START) at step 2, then
       steps 2..3 again (the EventAccumulator that tbparse uses purges
       earlier events with step >= 2 when it meets a START)
+  noversion/events.out.tfevents.1700000008.fixture.0
+      written record by record with tf.io.TFRecordWriter, no file_version
+      event, fixed wall_times: tags a and b with steps going back (the
+      EventAccumulator then purges by tag on an out-of-order step)
 """
 import os
 import shutil
@@ -79,6 +83,7 @@ ROOT = HERE.parents[1]
 DATA = ROOT / "tests" / "data" / "events"
 LOGS = DATA / "logs"
 RESTART = DATA / "restart"
+NOVERSION = DATA / "noversion"
 EXPECTED = DATA / "expected"
 
 NAN, INF = float("nan"), float("inf")
@@ -201,7 +206,7 @@ def v1_eval(d, ts):
 
 
 def main():
-    for p in (LOGS, RESTART):
+    for p in (LOGS, RESTART, NOVERSION):
         if p.exists():
             shutil.rmtree(p)
     LOGS.mkdir(parents=True)
@@ -240,6 +245,20 @@ def main():
               + [simple(s, loss=10.0 + s) for s in (2, 3)])
     fixed_name(RESTART, 1700000007, False)
 
+    # No file_version event (written record by record with TFRecordWriter,
+    # fixed wall_times): the EventAccumulator then purges by tag whenever a
+    # summary's step goes below the most recent step.
+    NOVERSION.mkdir(parents=True)
+    seq = [(0, {"a": 0.0, "b": 0.0}), (1, {"a": 1.0, "b": 1.0}),
+           (2, {"a": 2.0, "b": 2.0}), (3, {"a": 3.0}), (1, {"a": 100.0}),
+           (2, {"b": 200.0})]
+    with tf.io.TFRecordWriter(str(NOVERSION / "events.out.tfevents.1700000008.fixture.0")) as w:
+        for i, (step, tags) in enumerate(seq):
+            ev = event_pb2.Event(wall_time=1700000008.0 + 0.25 * i, step=step)
+            for t, v in tags.items():
+                ev.summary.value.add(tag=t, simple_value=v)
+            w.write(ev.SerializeToString())
+
     if "--no-expected" not in sys.argv[1:]:
         write_expected()
 
@@ -258,7 +277,8 @@ def write_expected():
             with out.open("wb") as fh:
                 subprocess.run([py, str(HERE / "events_ref.py"), str(f), mode],
                                stdout=fh, check=True)
-    runs = {"scalars.csv": LOGS, "restart/scalars.csv": RESTART}
+    runs = {"scalars.csv": LOGS, "restart/scalars.csv": RESTART,
+            "noversion/scalars.csv": NOVERSION}
     for d in sorted(p for p in LOGS.rglob("*") if p.is_dir()):
         runs[f"{d.relative_to(DATA)}/scalars.csv"] = d
     for name, d in runs.items():
