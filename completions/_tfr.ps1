@@ -43,6 +43,7 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             [CompletionResult]::new('from-wds', 'from-wds', [CompletionResultType]::ParameterValue, 'Read WebDataset tar shards back into TFRecord records.')
             [CompletionResult]::new('extract', 'extract', [CompletionResultType]::ParameterValue, 'Write each value of a bytes feature to a file of its own.')
             [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Describe a TFDS dataset folder: splits, record counts, features.')
+            [CompletionResult]::new('scalars', 'scalars', [CompletionResultType]::ParameterValue, 'TensorBoard''s scalars as a table: run, tag, step, wall_time, value.')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Infer what a dataset holds, per feature; print a parse spec that works.')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Full statistics of a dataset, as TensorFlow Data Validation computes them.')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'One HTML page to look at a dataset: statistics, charts, thumbnails.')
@@ -435,6 +436,26 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'tfr;scalars' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output form')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output form')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write to OUT (through a temporary file renamed on success, so a failed run leaves nothing) instead of stdout')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write to OUT (through a temporary file renamed on success, so a failed run leaves nothing) instead of stdout')
+            [CompletionResult]::new('--tags', '--tags', [CompletionResultType]::ParameterName, 'Only tags this regular expression finds a match in (`--tags ''^loss''`)')
+            [CompletionResult]::new('--runs', '--runs', [CompletionResultType]::ParameterName, 'Only runs this regular expression finds a match in (the run of a file directly in LOGDIR is the empty string)')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (terminal and no NO_COLOR), always, never')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('--no-sign-request', '--no-sign-request', [CompletionResultType]::ParameterName, 'Object stores (s3://, gs://, az://) without credentials, as for public data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'tfr;schema' {
             [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow''s SNAPPY): detected from the first bytes unless forced')
             [CompletionResult]::new('--max-record-size', '--max-record-size', [CompletionResultType]::ParameterName, 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog')
@@ -734,6 +755,7 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             [CompletionResult]::new('from-wds', 'from-wds', [CompletionResultType]::ParameterValue, 'Read WebDataset tar shards back into TFRecord records.')
             [CompletionResult]::new('extract', 'extract', [CompletionResultType]::ParameterValue, 'Write each value of a bytes feature to a file of its own.')
             [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Describe a TFDS dataset folder: splits, record counts, features.')
+            [CompletionResult]::new('scalars', 'scalars', [CompletionResultType]::ParameterValue, 'TensorBoard''s scalars as a table: run, tag, step, wall_time, value.')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Infer what a dataset holds, per feature; print a parse spec that works.')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Full statistics of a dataset, as TensorFlow Data Validation computes them.')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'One HTML page to look at a dataset: statistics, charts, thumbnails.')
@@ -784,6 +806,9 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             break
         }
         'tfr;help;info' {
+            break
+        }
+        'tfr;help;scalars' {
             break
         }
         'tfr;help;schema' {

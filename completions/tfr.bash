@@ -55,6 +55,9 @@ _tfr() {
             tfr,reshard)
                 cmd="tfr__subcmd__reshard"
                 ;;
+            tfr,scalars)
+                cmd="tfr__subcmd__scalars"
+                ;;
             tfr,schema)
                 cmd="tfr__subcmd__schema"
                 ;;
@@ -127,6 +130,9 @@ _tfr() {
             tfr__subcmd__help,reshard)
                 cmd="tfr__subcmd__help__subcmd__reshard"
                 ;;
+            tfr__subcmd__help,scalars)
+                cmd="tfr__subcmd__help__subcmd__scalars"
+                ;;
             tfr__subcmd__help,schema)
                 cmd="tfr__subcmd__help__subcmd__schema"
                 ;;
@@ -167,7 +173,7 @@ _tfr() {
 
     case "${cmd}" in
         tfr)
-            opts="-q -h -V --quiet --color --no-sign-request --timeout --help --version cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract info schema stats report validate index shuffle to-parquet to-arrow from-parquet from-arrow help"
+            opts="-q -h -V --quiet --color --no-sign-request --timeout --help --version cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract info scalars schema stats report validate index shuffle to-parquet to-arrow from-parquet from-arrow help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -412,11 +418,11 @@ _tfr() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
                     return 0
                     ;;
                 -t)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
                     return 0
                     ;;
                 --skip)
@@ -556,11 +562,11 @@ _tfr() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
                     return 0
                     ;;
                 -t)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -716,11 +722,11 @@ _tfr() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
                     return 0
                     ;;
                 -t)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
                     return 0
                     ;;
                 --key)
@@ -877,7 +883,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__help)
-            opts="cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract info schema stats report validate index shuffle to-parquet to-arrow from-parquet from-arrow help"
+            opts="cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract info scalars schema stats report validate index shuffle to-parquet to-arrow from-parquet from-arrow help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1059,6 +1065,20 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__help__subcmd__reshard)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tfr__subcmd__help__subcmd__scalars)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1461,6 +1481,60 @@ _tfr() {
                     ;;
                 --output-compression)
                     COMPREPLY=($(compgen -W "none gzip zlib snappy" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tfr__subcmd__scalars)
+            opts="-f -o -j -q -h -V --format --output --tags --runs --jobs --quiet --color --no-sign-request --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "table csv jsonl parquet" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "table csv jsonl parquet" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tags)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --runs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1936,11 +2010,11 @@ _tfr() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
                     return 0
                     ;;
                 -t)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
                     return 0
                     ;;
                 --output)
@@ -2314,11 +2388,11 @@ _tfr() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
                     return 0
                     ;;
                 -t)
-                    COMPREPLY=($(compgen -W "auto example sequence elwc raw event" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto example sequence elwc raw" -- "${cur}"))
                     return 0
                     ;;
                 --where)

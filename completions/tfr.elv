@@ -40,6 +40,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand from-wds 'Read WebDataset tar shards back into TFRecord records.'
             cand extract 'Write each value of a bytes feature to a file of its own.'
             cand info 'Describe a TFDS dataset folder: splits, record counts, features.'
+            cand scalars 'TensorBoard''s scalars as a table: run, tag, step, wall_time, value.'
             cand schema 'Infer what a dataset holds, per feature; print a parse spec that works.'
             cand stats 'Full statistics of a dataset, as TensorFlow Data Validation computes them.'
             cand report 'One HTML page to look at a dataset: statistics, charts, thumbnails.'
@@ -418,6 +419,25 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'tfr;scalars'= {
+            cand -f 'Output form'
+            cand --format 'Output form'
+            cand -o 'Write to OUT (through a temporary file renamed on success, so a failed run leaves nothing) instead of stdout'
+            cand --output 'Write to OUT (through a temporary file renamed on success, so a failed run leaves nothing) instead of stdout'
+            cand --tags 'Only tags this regular expression finds a match in (`--tags ''^loss''`)'
+            cand --runs 'Only runs this regular expression finds a match in (the run of a file directly in LOGDIR is the empty string)'
+            cand -j 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)'
+            cand --jobs 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)'
+            cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
+            cand --timeout 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)'
+            cand -q 'Never show progress bars'
+            cand --quiet 'Never show progress bars'
+            cand --no-sign-request 'Object stores (s3://, gs://, az://) without credentials, as for public data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'tfr;schema'= {
             cand --compression 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow''s SNAPPY): detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog'
@@ -707,6 +727,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand from-wds 'Read WebDataset tar shards back into TFRecord records.'
             cand extract 'Write each value of a bytes feature to a file of its own.'
             cand info 'Describe a TFDS dataset folder: splits, record counts, features.'
+            cand scalars 'TensorBoard''s scalars as a table: run, tag, step, wall_time, value.'
             cand schema 'Infer what a dataset holds, per feature; print a parse spec that works.'
             cand stats 'Full statistics of a dataset, as TensorFlow Data Validation computes them.'
             cand report 'One HTML page to look at a dataset: statistics, charts, thumbnails.'
@@ -744,6 +765,8 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;help;extract'= {
         }
         &'tfr;help;info'= {
+        }
+        &'tfr;help;scalars'= {
         }
         &'tfr;help;schema'= {
         }

@@ -421,6 +421,26 @@ pub(crate) enum Command {
     #[command(verbatim_doc_comment)]
     Info(crate::cmd::info::InfoArgs),
 
+    /// TensorBoard's scalars as a table: run, tag, step, wall_time, value.
+    ///
+    /// Every scalar of every run under the log directories: v1
+    /// simple_value and v2 tf.summary.scalar (tensors of the scalars
+    /// plugin) alike. Runs are the event files' directories relative to
+    /// LOGDIR, as TensorBoard names them (files whose names hold
+    /// "tfevents", hidden ones too); rows are sorted by run, tag and step
+    /// (equal ones in file order) and purged where TensorBoard purges them
+    /// (a SessionLog START; steps going back in files without a version).
+    /// A damaged or truncated file (a run still being written) gives every
+    /// intact event and a warning.
+    ///
+    /// Examples:
+    ///   tfr scalars tests/data/events/logs
+    ///   tfr scalars runs/ -f csv -o scalars.csv
+    ///   tfr scalars gs://bkt/logs/ --tags '^loss' --runs 'lr_0\.1' -f jsonl
+    ///   tfr scalars runs/ -f parquet -o scalars.parquet
+    #[command(verbatim_doc_comment)]
+    Scalars(crate::cmd::scalars::ScalarsArgs),
+
     /// Infer what a dataset holds, per feature; print a parse spec that works.
     ///
     /// One pass over every record of every input (shards are one dataset):

@@ -181,6 +181,7 @@ mod cli_main {
             cli::Command::FromWds(args) => cmd::from_wds::run(args, &ctx),
             cli::Command::Extract(args) => cmd::extract::run(args, &ctx),
             cli::Command::Info(args) => cmd::info::run(args, &ctx),
+            cli::Command::Scalars(args) => cmd::scalars::run(args, &ctx),
             cli::Command::Schema(args) => cmd::schema::run(args, &ctx),
             cli::Command::Stats(args) => cmd::stats::run(args, &ctx),
             #[cfg(feature = "report")]

@@ -15,6 +15,7 @@ pub(crate) mod info;
 #[cfg(feature = "report")]
 pub(crate) mod report;
 pub(crate) mod reshard;
+pub(crate) mod scalars;
 pub(crate) mod schema;
 pub(crate) mod shuffle;
 pub(crate) mod split;

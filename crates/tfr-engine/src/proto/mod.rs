@@ -8,6 +8,9 @@
 pub mod decode;
 pub mod field;
 pub mod json;
+pub mod scalars;
+#[cfg(feature = "parquet")]
+pub mod scalars_parquet;
 pub mod text;
 
 use crate::error::{bail, Result};

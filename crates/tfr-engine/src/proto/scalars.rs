@@ -1,0 +1,413 @@
+//! TensorBoard's scalars out of event files (`tfr scalars`): every scalar
+//! of every run, as TensorBoard's event accumulator keeps them (and
+//! `tbparse` reads them):
+//! - a value is a v1 `simple_value` (any plugin), or a 0-d numeric tensor
+//!   of the `scalars` plugin (v2 `tf.summary.scalar`; the plugin named on
+//!   that tag's first value in the file is enough), widened to a double;
+//! - a file's rows are purged as the accumulator purges them: in a file
+//!   whose `file_version` is `brain.Event:2` or later, a `SessionLog`
+//!   START at step S drops that file's earlier rows with step >= S; in an
+//!   older file, an event with a summary whose step goes back below the
+//!   most recent one drops the earlier rows of its tags with step >= it;
+//! - a damaged or truncated file gives its intact events before the damage
+//!   (TensorBoard stops there too), and the damage is reported;
+//! - rows are sorted by run, tag and step; rows equal in all three keep
+//!   file order (files by name, events in order).
+//!
+//! The events are read straight from the wire (field numbers of
+//! tensorflow/core/util/event.proto and framework/summary.proto), not
+//! through the dynamic message decoder: 1M events take well under a
+//! second.
+
+use crate::example::wire::{Reader, Value as Wire};
+use crate::io::Input;
+use crate::record::OpenOptions;
+use std::collections::HashMap;
+
+/// One scalar of a file: its tag (an index into [`FileScalars::tags`]),
+/// step, wall time (seconds since the epoch) and value (a float32
+/// widened exactly).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scalar {
+    /// The tag's index.
+    pub tag: u32,
+    /// The step.
+    pub step: i64,
+    /// The event's wall time.
+    pub wall_time: f64,
+    /// The value.
+    pub value: f64,
+}
+
+/// The scalars of one event file, and where it is damaged, if it is.
+#[derive(Debug, Default)]
+pub struct FileScalars {
+    /// Rows in file order, purged.
+    pub rows: Vec<Scalar>,
+    /// The tags the rows name.
+    pub tags: Vec<String>,
+    /// The damage that ended the file early (its intact events are in
+    /// `rows`).
+    pub damage: Option<String>,
+    /// Purges done (TensorBoard warns of each).
+    pub purges: u64,
+}
+
+/// One event's parts that scalars need.
+#[derive(Default)]
+struct Event<'a> {
+    wall_time: f64,
+    step: i64,
+    file_version: Option<&'a [u8]>,
+    session_start: bool,
+    has_summary: bool,
+    /// Each summary value: tag, its plugin name (if metadata names one),
+    /// its simple_value, and its tensor's bytes.
+    values: Vec<SummaryValue<'a>>,
+}
+
+#[derive(Default)]
+struct SummaryValue<'a> {
+    tag: &'a [u8],
+    plugin: Option<&'a [u8]>,
+    simple: Option<f32>,
+    tensor: Option<&'a [u8]>,
+}
+
+fn event(payload: &[u8]) -> Result<Event<'_>, crate::example::DecodeError> {
+    let mut ev = Event::default();
+    let mut r = Reader::new(payload);
+    while let Some(f) = r.field()? {
+        match (f.number, f.value) {
+            (1, Wire::Fixed64(v)) => ev.wall_time = f64::from_bits(v),
+            (2, Wire::Varint(v)) => ev.step = v as i64,
+            (3, Wire::Len(s)) => ev.file_version = Some(s.bytes()),
+            (5, Wire::Len(s)) => {
+                ev.has_summary = true;
+                summary(s, &mut ev.values)?;
+            }
+            (7, Wire::Len(s)) => {
+                let mut log = s.nested()?;
+                let mut status = 0;
+                while let Some(g) = log.field()? {
+                    if let (1, Wire::Varint(v)) = (g.number, g.value) {
+                        status = v;
+                    }
+                }
+                ev.session_start = status == 1;
+            }
+            _ => {}
+        }
+    }
+    Ok(ev)
+}
+
+/// The values of a Summary (field 1, repeated Summary.Value).
+fn summary<'a>(s: Reader<'a>, out: &mut Vec<SummaryValue<'a>>) -> Result<(), crate::example::DecodeError> {
+    let mut r = s.nested()?;
+    while let Some(f) = r.field()? {
+        let (1, Wire::Len(v)) = (f.number, f.value) else {
+            continue;
+        };
+        let mut value = SummaryValue::default();
+        let mut vr = v.nested()?;
+        while let Some(g) = vr.field()? {
+            match (g.number, g.value) {
+                (1, Wire::Len(t)) => value.tag = t.bytes(),
+                (2, Wire::Fixed32(x)) => value.simple = Some(f32::from_bits(x)),
+                (8, Wire::Len(t)) => value.tensor = Some(t.bytes()),
+                (9, Wire::Len(m)) => value.plugin = plugin_name(m)?,
+                _ => {}
+            }
+        }
+        out.push(value);
+    }
+    Ok(())
+}
+
+/// SummaryMetadata.plugin_data.plugin_name.
+fn plugin_name(m: Reader<'_>) -> Result<Option<&[u8]>, crate::example::DecodeError> {
+    let mut r = m.nested()?;
+    let mut name = None;
+    while let Some(f) = r.field()? {
+        if let (1, Wire::Len(pd)) = (f.number, f.value) {
+            let mut p = pd.nested()?;
+            while let Some(g) = p.field()? {
+                if let (1, Wire::Len(n)) = (g.number, g.value) {
+                    name = Some(n.bytes());
+                }
+            }
+        }
+    }
+    Ok(name)
+}
+
+/// TensorBoard's `_ParseFileVersion`: the number after the last `:`
+/// (`brain.Event:2`), -1 when it is not one.
+fn file_version(v: &[u8]) -> f64 {
+    let text = String::from_utf8_lossy(v);
+    let last = text.rsplit(':').next().unwrap_or("");
+    last.trim().parse::<f64>().unwrap_or(-1.0)
+}
+
+/// A 0-d numeric tensor's value.
+fn tensor_value(bytes: &[u8]) -> Option<f64> {
+    use crate::tfds::tensor::Values;
+    let (t, _) = crate::tfds::tensorproto::parse(bytes)?;
+    if !t.shape.is_empty() {
+        return None;
+    }
+    match &t.values {
+        Values::Float(v) => v.first().copied(),
+        Values::Int(v) => v.first().map(|&x| x as f64),
+        Values::UInt(v) => v.first().map(|&x| x as f64),
+        Values::Bool(v) => v.first().map(|&x| f64::from(u8::from(x))),
+        Values::Bytes(_) => None,
+    }
+}
+
+/// Reads the scalars of one event file, as run `run`.
+pub fn read_file(input: &Input, open: &OpenOptions) -> crate::Result<FileScalars> {
+    let mut reader = open.open(input)?;
+    let name = input.display();
+    let mut out = FileScalars::default();
+    // Each tag's index, and whether its plugin is `scalars`.
+    let mut tags: HashMap<Vec<u8>, (u32, bool)> = HashMap::new();
+    let mut version: Option<f64> = None;
+    let mut most_recent: i64 = -1;
+    loop {
+        let rec = match reader.next_record() {
+            Ok(Some(rec)) => rec,
+            Ok(None) => break,
+            Err(e) => {
+                out.damage = Some(format!("{:#}", crate::record::read_error(input, e)));
+                break;
+            }
+        };
+        let ev = match event(rec.data) {
+            Ok(ev) => ev,
+            Err(e) => {
+                out.damage = Some(format!(
+                    "{name}: record {} at byte {}: not a tf.Event: {e}",
+                    rec.index, rec.offset
+                ));
+                break;
+            }
+        };
+        if let Some(v) = ev.file_version {
+            version = Some(file_version(v));
+        }
+        // The accumulator's purge of orphaned data, before the event's own.
+        match version {
+            Some(v) if v != 0.0 && v >= 2.0 => {
+                if ev.session_start {
+                    purge(&mut out, ev.step, None);
+                }
+            }
+            _ if ev.step < most_recent && ev.has_summary => {
+                let purged: Vec<&[u8]> = ev.values.iter().map(|v| v.tag).collect();
+                purge(&mut out, ev.step, Some((&purged, &tags)));
+            }
+            _ => most_recent = ev.step,
+        }
+        for v in &ev.values {
+            let next = out.tags.len() as u32;
+            let entry = tags.entry(v.tag.to_vec()).or_insert_with(|| {
+                out.tags.push(String::from_utf8_lossy(v.tag).into_owned());
+                (next, false)
+            });
+            if v.plugin.is_some() {
+                entry.1 = v.plugin == Some(b"scalars".as_slice());
+            }
+            let value = match (v.simple, v.tensor) {
+                (Some(x), _) => Some(f64::from(x)),
+                (None, Some(t)) if entry.1 => tensor_value(t),
+                _ => None,
+            };
+            if let Some(value) = value {
+                out.rows.push(Scalar {
+                    tag: entry.0,
+                    step: ev.step,
+                    wall_time: ev.wall_time,
+                    value,
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The tags an out-of-order event names, and every tag's index.
+type TagFilter<'t> = (&'t [&'t [u8]], &'t HashMap<Vec<u8>, (u32, bool)>);
+
+/// Drops rows with step >= `step` (of the given tags only, when given).
+fn purge(out: &mut FileScalars, step: i64, tags: Option<TagFilter<'_>>) {
+    let before = out.rows.len();
+    match tags {
+        None => out.rows.retain(|r| r.step < step),
+        Some((names, known)) => {
+            let ids: Vec<u32> = names.iter().filter_map(|n| known.get(*n).map(|e| e.0)).collect();
+            out.rows.retain(|r| r.step < step || !ids.contains(&r.tag));
+        }
+    }
+    if out.rows.len() != before {
+        out.purges += 1;
+    }
+}
+
+/// Whether a file name is read as an event file, as tbparse and
+/// TensorBoard take them: its name holds `tfevents` and does not end
+/// `.profile-empty`.
+pub fn is_event_name(name: &str) -> bool {
+    name.contains("tfevents") && !name.ends_with(".profile-empty")
+}
+
+/// One row of the table: run and tag as indices into [`Table`]'s lists.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Row {
+    /// The run's index.
+    pub run: u32,
+    /// The tag's index.
+    pub tag: u32,
+    /// The step.
+    pub step: i64,
+    /// The wall time.
+    pub wall_time: f64,
+    /// The value.
+    pub value: f64,
+}
+
+/// Every scalar of the files added: 32 bytes a row.
+#[derive(Debug, Default)]
+pub struct Table {
+    /// Runs by index.
+    pub runs: Vec<String>,
+    /// Tags by index.
+    pub tags: Vec<String>,
+    /// The rows.
+    pub rows: Vec<Row>,
+    run_ids: HashMap<String, u32>,
+    tag_ids: HashMap<String, u32>,
+}
+
+impl Table {
+    /// Adds a file's rows as run `run`, those whose tag `keep` takes.
+    pub fn add(&mut self, run: &str, file: FileScalars, keep: impl Fn(&str) -> bool) {
+        let run_id = intern(&mut self.runs, &mut self.run_ids, run);
+        let ids: Vec<Option<u32>> = file
+            .tags
+            .iter()
+            .map(|t| keep(t).then(|| intern(&mut self.tags, &mut self.tag_ids, t)))
+            .collect();
+        self.rows.extend(file.rows.iter().filter_map(|r| {
+            Some(Row {
+                run: run_id,
+                tag: ids[r.tag as usize]?,
+                step: r.step,
+                wall_time: r.wall_time,
+                value: r.value,
+            })
+        }));
+    }
+
+    /// Sorts the rows as TensorBoard's readers list them: by run, tag (as
+    /// strings, by code point) and step; rows equal in all three keep
+    /// their order.
+    pub fn sort(&mut self) {
+        let rank = |names: &[String]| {
+            let mut order: Vec<u32> = (0..names.len() as u32).collect();
+            order.sort_by(|&a, &b| names[a as usize].as_bytes().cmp(names[b as usize].as_bytes()));
+            let mut rank = vec![0u32; names.len()];
+            for (r, &i) in order.iter().enumerate() {
+                rank[i as usize] = r as u32;
+            }
+            rank
+        };
+        let (runs, tags) = (rank(&self.runs), rank(&self.tags));
+        self.rows
+            .sort_by_key(|r| (runs[r.run as usize], tags[r.tag as usize], r.step));
+    }
+}
+
+fn intern(names: &mut Vec<String>, ids: &mut HashMap<String, u32>, name: &str) -> u32 {
+    if let Some(&id) = ids.get(name) {
+        return id;
+    }
+    let id = names.len() as u32;
+    names.push(name.to_string());
+    ids.insert(name.to_string(), id);
+    id
+}
+
+/// The event files of a log directory with their runs, as TensorBoard
+/// names them: every file below it whose name holds `tfevents` (hidden
+/// ones too), its run the path of its directory relative to the log
+/// directory (`""` for a file directly in it, and for a log directory that
+/// is itself a file); sorted by run, then name. A URL prefix is listed
+/// (`gs://bucket/logs/`, every object below it).
+pub fn event_files(logdir: &std::ffi::OsStr) -> crate::Result<Vec<(Input, String)>> {
+    let bytes = logdir.as_encoded_bytes();
+    let mut found = Vec::new();
+    if crate::io::remote::parse(bytes).is_some() {
+        let url = logdir
+            .to_str()
+            .ok_or_else(|| crate::Error::msg("a URL that is not UTF-8"))?;
+        let prefix = if url.ends_with('/') {
+            url.to_string()
+        } else {
+            format!("{url}/")
+        };
+        let glob = std::ffi::OsString::from(format!("{prefix}**"));
+        for input in crate::io::input::expand(&[glob])? {
+            let Input::Url(u) = &input else { continue };
+            let rel = u.strip_prefix(&prefix).unwrap_or(u);
+            let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
+            if is_event_name(name) {
+                found.push((dir.to_string(), name.to_string(), input.clone()));
+            }
+        }
+    } else {
+        let root = std::path::Path::new(logdir);
+        let meta = std::fs::metadata(root)
+            .map_err(|e| crate::Error::msg(format!("{}: {e}", crate::io::input::show_path(root))))?;
+        if meta.is_file() {
+            return Ok(vec![(Input::Path(root.to_path_buf()), String::new())]);
+        }
+        walk(root, "", 0, &mut found)?;
+    }
+    found.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()).then_with(|| a.1.cmp(&b.1)));
+    Ok(found.into_iter().map(|(run, _, input)| (input, run)).collect())
+}
+
+/// Directories below a log directory are followed at most this deep.
+const MAX_DEPTH: usize = 64;
+
+fn walk(dir: &std::path::Path, run: &str, depth: usize, out: &mut Vec<(String, String, Input)>) -> crate::Result<()> {
+    let shown = crate::io::input::show_path(dir);
+    if depth > MAX_DEPTH {
+        return Err(crate::Error::msg(format!(
+            "{shown}: directories nested more than {MAX_DEPTH} deep"
+        )));
+    }
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| crate::Error::msg(format!("{shown}: cannot list the directory: {e}")))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| crate::Error::msg(format!("{shown}: cannot list the directory: {e}")))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let path = entry.path();
+        // Symbolic links are followed (to a file or a directory), as
+        // TensorBoard follows them; a loop ends at MAX_DEPTH.
+        let Ok(meta) = std::fs::metadata(&path) else { continue };
+        if meta.is_dir() {
+            let sub = if run.is_empty() {
+                name.clone()
+            } else {
+                format!("{run}/{name}")
+            };
+            walk(&path, &sub, depth + 1, out)?;
+        } else if meta.is_file() && is_event_name(&name) {
+            out.push((run.to_string(), name, Input::Path(path)));
+        }
+    }
+    Ok(())
+}
