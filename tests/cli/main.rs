@@ -54,6 +54,7 @@ mod remote_stores;
 mod report;
 mod reshard;
 mod review3;
+mod scalars;
 mod schema;
 mod shuffle;
 mod snappy;
