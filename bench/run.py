@@ -48,6 +48,7 @@ NOTEBOOK_RECORDS = 1_000_000
 SHARDS = 64
 IMAGE_RECORDS = 2_000
 TFDS_RECORDS = 20_000
+EVENTS = 1_000_000
 HERE = ROOT / "bench"
 GEN_VERSION = 1
 
@@ -726,6 +727,24 @@ def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_s
                  [str(tfds_folder), "-o", str(tmp / "tfds.parquet")], TFDS_RECORDS, tf_b, "tfds.parquet.images", None,
                  Target(max_ratio=0.1, max_rss_mb=64), None, tmp / "tfds.parquet",
                  note="ratio: × the Python way (target ≤ 0.1); HF-ready features")
+
+    # TensorBoard scalars (issue 45): 1M scalar events in 4 runs (written by
+    # bench/events_big.py through TensorFlow's TFRecordWriter and event_pb2),
+    # tfr scalars beside tbparse's .scalars table. Target: ≥ 20× faster at
+    # ≤ 64 MB.
+    ev_dir = d / "events1m"
+    if venv_py and "scalars" in cmds and not (ev_dir / "run_3").exists():
+        run_checked([str(venv_py), str(HERE / "events_big.py"), str(EVENTS), str(ev_dir)])
+    if (ev_dir / "run_3").exists() and venv_py:
+        ev_b = sum(f.stat().st_size for f in ev_dir.rglob("*tfevents*"))
+        probe = subprocess.run([str(venv_py), "-c", "import tbparse"], capture_output=True)
+        if probe.returncode == 0:
+            add(Case("tbparse.scalars", "peer", "tbparse .scalars (Python)", "events 1M",
+                     [str(venv_py), str(ROOT / "tests" / "oracle" / "tbparse_scalars.py"), str(ev_dir)], EVENTS, ev_b))
+        tfr_case("tfr.scalars.events", "scalars", "events 1M", [str(ev_dir), "-f", "csv", "-o", str(tmp / "scalars.csv")],
+                 EVENTS, ev_b, "tbparse.scalars" if probe.returncode == 0 else None, None,
+                 Target(max_ratio=0.05, max_rss_mb=64), None, tmp / "scalars.csv",
+                 note="ratio: × tbparse (target ≤ 0.05)")
 
     # Peers (Python, in the TensorFlow venv): a slice of the 1M file, scaled up.
     if venv_py:

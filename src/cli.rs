@@ -435,9 +435,9 @@ pub(crate) enum Command {
     ///
     /// Examples:
     ///   tfr scalars tests/data/events/logs
-    ///   tfr scalars runs/ -f csv -o scalars.csv
-    ///   tfr scalars gs://bkt/logs/ --tags '^loss' --runs 'lr_0\.1' -f jsonl
-    ///   tfr scalars runs/ -f parquet -o scalars.parquet
+    ///   tfr scalars tests/data/events/logs -f csv -o scalars.csv
+    ///   tfr scalars tests/data/events/logs --tags '^loss' --runs '^sweep/' -f jsonl
+    ///   tfr scalars tests/data/events/logs -f parquet -o scalars.parquet
     #[command(verbatim_doc_comment)]
     Scalars(crate::cmd::scalars::ScalarsArgs),
 

@@ -121,6 +121,9 @@ impl Message {
 fn compile(protos: &[PathBuf], includes: &[PathBuf], pool: &mut DescriptorPool) -> Result<()> {
     let mut dirs: Vec<PathBuf> = includes.to_vec();
     for p in protos {
+        if let Err(e) = std::fs::metadata(p) {
+            bail!("{}: {e}", crate::io::input::show_path(p));
+        }
         let dir = p.parent().map(PathBuf::from).filter(|d| !d.as_os_str().is_empty());
         let dir = dir.unwrap_or_else(|| PathBuf::from("."));
         if !dirs.contains(&dir) {
