@@ -159,3 +159,53 @@ fn tbparse_gives_the_same_table() {
         assert_eq!(mine, String::from_utf8(out.stdout).unwrap(), "{name}");
     }
 }
+
+/// A log directory under an object-store prefix (moto's S3): listed at
+/// every depth, its runs named and its rows the local directory's.
+#[test]
+#[ignore = "external: an object-store server (target/venv-remote, target/npm-remote): cargo test -- --include-ignored"]
+fn a_log_directory_in_a_bucket_gives_the_local_table() {
+    use crate::remote::*;
+    let Some(Moto {
+        py,
+        endpoint,
+        env,
+        server: _server,
+        ..
+    }) = moto()
+    else {
+        return;
+    };
+    let local = data_dir().join("events/logs");
+    let mut stack = vec![local.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let rel = path.strip_prefix(&local).unwrap().to_string_lossy().into_owned();
+            py.call(&[
+                "s3-put",
+                &endpoint,
+                "bkt",
+                &format!("runs/logs/{rel}"),
+                path.to_str().unwrap(),
+            ]);
+        }
+    }
+    let remote = tfr_env(&env, &["scalars", "s3://bkt/runs/logs/", "-f", "csv"]).run();
+    assert_eq!(remote.warns(), expected("logs"));
+    assert!(remote.stderr.contains("record 4"), "{}", remote.stderr);
+    let tagged = tfr_env(
+        &env,
+        &["scalars", "s3://bkt/runs/logs", "-f", "csv", "--runs", "^eval$"],
+    )
+    .run();
+    let want: Vec<String> = csv_rows(&expected("logs"))
+        .into_iter()
+        .filter(|r| r.starts_with("eval,"))
+        .collect();
+    assert_eq!(csv_rows(&tagged.ok()), want);
+}
