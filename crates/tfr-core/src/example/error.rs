@@ -36,6 +36,13 @@ pub enum DecodeErrorKind {
         /// What, naming the field.
         reason: String,
     },
+    /// A message that decodes but cannot be written in the form asked for
+    /// (`--message`: an Any of a type not among the descriptors, in JSON);
+    /// its reason says where.
+    Unprintable {
+        /// Why.
+        reason: String,
+    },
     /// Auto mode: the first record is neither an Example nor a SequenceExample.
     NotAnExample {
         /// Why, e.g. "unexpected top-level field 13 at byte 0".
@@ -112,6 +119,7 @@ impl DecodeError {
             }
             K::InvalidUtf8Key => write!(f, "invalid UTF-8 in feature key at byte {at}"),
             K::BadValue { reason } => write!(f, "{reason} at byte {at}"),
+            K::Unprintable { reason } => f.write_str(reason),
             K::NotAnExample { reason } => {
                 write!(
                     f,

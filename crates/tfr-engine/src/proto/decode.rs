@@ -234,8 +234,14 @@ fn single(field: &Field, wire: Wire<'_>, at: usize) -> Result<Option<Val>, Decod
         }
         (Kind::String, Wire::Len(r)) => {
             let b = r.bytes();
-            if field.parent_file().syntax() == Syntax::Proto3 && std::str::from_utf8(b).is_err() {
-                return Err(bad(field, "a string that is not valid UTF-8", at));
+            if field.parent_file().syntax() == Syntax::Proto3 {
+                if let Err(e) = std::str::from_utf8(b) {
+                    return Err(bad(
+                        field,
+                        "a string that is not valid UTF-8",
+                        r.start() + e.valid_up_to(),
+                    ));
+                }
             }
             Val::Bytes(b.to_vec())
         }

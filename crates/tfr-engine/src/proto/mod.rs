@@ -107,10 +107,14 @@ impl Message {
     ) -> std::result::Result<(), crate::example::DecodeError> {
         use crate::example::error::{DecodeError, DecodeErrorKind};
         let msg = Msg::decode(&self.desc, payload)?;
+        let start = out.len();
         match form {
             Form::Text => text::message(&msg, &self.pool, 0, out),
-            Form::Json => json::message(&msg, &self.pool, out)
-                .map_err(|reason| DecodeError::new(DecodeErrorKind::BadValue { reason }, 0))?,
+            Form::Json => json::message(&msg, &self.pool, out).map_err(|reason| {
+                // Nothing of the record is left written.
+                out.truncate(start);
+                DecodeError::new(DecodeErrorKind::Unprintable { reason }, 0)
+            })?,
         }
         Ok(())
     }
@@ -133,7 +137,16 @@ fn compile(protos: &[PathBuf], includes: &[PathBuf], pool: &mut DescriptorPool) 
     let mut compiler = protox::Compiler::new(&dirs).map_err(|e| crate::Error::msg(format!("--proto-path: {e}")))?;
     compiler.include_imports(true);
     for p in protos {
-        compiler.open_file(p).map_err(|e| crate::Error::msg(proto_error(&e)))?;
+        compiler.open_file(p).map_err(|e| {
+            // The file as the command line named it, not as found.
+            let line = proto_error(&e);
+            let shown = crate::io::input::show_path(p);
+            let named = p.file_name().map(|n| n.to_string_lossy().into_owned());
+            match named.and_then(|n| line.strip_prefix(&format!("{n}:")).map(str::to_string)) {
+                Some(rest) => crate::Error::msg(format!("{shown}:{rest}")),
+                None => crate::Error::msg(line),
+            }
+        })?;
     }
     pool.add_file_descriptor_set(compiler.file_descriptor_set())
         .map_err(|e| crate::Error::msg(format!("--proto: {e}")))?;
