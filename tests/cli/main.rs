@@ -43,6 +43,7 @@ mod oracle;
 mod outputs;
 mod part;
 mod process;
+mod proto_message;
 mod ray;
 mod readable;
 mod readme;
