@@ -23,6 +23,7 @@ mod columnar_limits;
 mod count;
 mod docs;
 mod elwc;
+mod events;
 mod extract;
 #[cfg(feature = "parquet")]
 mod from_shards;
