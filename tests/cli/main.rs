@@ -23,6 +23,7 @@ mod columnar_limits;
 mod count;
 mod docs;
 mod elwc;
+mod events;
 mod extract;
 #[cfg(feature = "parquet")]
 mod from_shards;
@@ -43,6 +44,7 @@ mod oracle;
 mod outputs;
 mod part;
 mod process;
+mod proto_message;
 mod ray;
 mod readable;
 mod readme;
