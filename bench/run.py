@@ -740,7 +740,7 @@ def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_s
         probe = subprocess.run([str(venv_py), "-c", "import tbparse"], capture_output=True)
         if probe.returncode == 0:
             add(Case("tbparse.scalars", "peer", "tbparse .scalars (Python)", "events 1M",
-                     [str(venv_py), str(ROOT / "tests" / "oracle" / "tbparse_scalars.py"), str(ev_dir)], EVENTS, ev_b))
+                     [str(venv_py), str(HERE / "tbparse_peer.py"), str(ev_dir), str(tmp / "tbparse.csv")], EVENTS, ev_b))
         tfr_case("tfr.scalars.events", "scalars", "events 1M", [str(ev_dir), "-f", "csv", "-o", str(tmp / "scalars.csv")],
                  EVENTS, ev_b, "tbparse.scalars" if probe.returncode == 0 else None, None,
                  Target(max_ratio=0.05, max_rss_mb=64), None, tmp / "scalars.csv",

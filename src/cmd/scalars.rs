@@ -5,7 +5,7 @@
 use crate::args::{JobsArg, TextOutputArg};
 use crate::exit::Exit;
 use crate::output::{self, Ctx};
-use crate::proto::scalars::{event_files, read_file, FileScalars, Table};
+use crate::proto::scalars::{event_files, read_file, FileScalars, Point, Table};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use std::io::Write;
@@ -82,9 +82,9 @@ pub(crate) fn run(args: &ScalarsArgs, ctx: &Ctx) -> Result<Exit> {
             "warning: no event files (names holding \"tfevents\") found"
         ));
     }
-    let table = read_all(&files, args, ctx, tags.as_ref())?;
+    let mut table = read_all(&files, args, ctx, tags.as_ref())?;
     let inputs: Vec<crate::io::Input> = files.into_iter().map(|f| f.0).collect();
-    write(&table, args, &inputs)?;
+    write(&table.sorted(), args, &inputs)?;
     Ok(Exit::Success)
 }
 
@@ -122,138 +122,168 @@ fn read_all(
             }
             table.add(run, file, |t| tags.is_none_or(|r| r.is_match(t)));
         }
-        progress.update(0, table.rows.len() as u64);
+        progress.update(0, table.len as u64);
     }
-    table.sort();
     Ok(table)
 }
 
+/// The series as sorted.
+type Series<'a> = [(&'a str, &'a str, &'a [Point])];
+
 /// Writes the table in the chosen form.
-fn write(table: &Table, args: &ScalarsArgs, inputs: &[crate::io::Input]) -> Result<()> {
+fn write(series: &Series<'_>, args: &ScalarsArgs, inputs: &[crate::io::Input]) -> Result<()> {
     if args.format == ScalarsFormat::Parquet {
         let path = args.output.output.as_ref().context("-o")?;
         crate::io::same_file::refuse_input_as_output(inputs, &[], path, "-o")?;
-        return crate::proto::scalars_parquet::write(table, path).map_err(anyhow::Error::from);
+        return crate::proto::scalars_parquet::write(series, path).map_err(anyhow::Error::from);
     }
     let mut target = super::TextTarget::open(&args.output, inputs, &[])?;
     let out = target.writer();
     match args.format {
-        ScalarsFormat::Csv => csv(table, out)?,
-        ScalarsFormat::Jsonl => jsonl(table, out)?,
-        _ => aligned(table, out)?,
+        ScalarsFormat::Csv => csv(series, out)?,
+        ScalarsFormat::Jsonl => jsonl(series, out)?,
+        _ => aligned(series, out)?,
     }
     target.commit(None)?;
     Ok(())
 }
 
-/// A float as Python writes it (`repr`); `nan` as given.
-fn float(v: f64, nan: &str) -> String {
-    if v.is_nan() {
-        return nan.to_string();
+/// Appends a float as Python writes it (`repr`); NaN as `nan`.
+fn float(v: f64, nan: &[u8], out: &mut Vec<u8>) {
+    match v.is_nan() {
+        true => out.extend_from_slice(nan),
+        false => crate::example::text::write_double(v, out),
     }
-    let mut out = Vec::new();
-    crate::example::text::write_double(v, &mut out);
-    String::from_utf8_lossy(&out).into_owned()
 }
 
-/// A CSV field, quoted when it holds a comma, quote or line break.
-fn csv_field(s: &str) -> String {
+/// Appends a CSV field, quoted when it holds a comma, quote or line break.
+fn csv_field(s: &str, out: &mut Vec<u8>) {
     match s.contains([',', '"', '\n', '\r']) {
-        true => format!("\"{}\"", s.replace('"', "\"\"")),
-        false => s.to_string(),
+        true => {
+            out.push(b'"');
+            out.extend_from_slice(s.replace('"', "\"\"").as_bytes());
+            out.push(b'"');
+        }
+        false => out.extend_from_slice(s.as_bytes()),
     }
 }
 
-fn csv(table: &Table, out: &mut dyn Write) -> Result<()> {
-    writeln!(out, "run,tag,step,wall_time,value")?;
-    for r in &table.rows {
-        writeln!(
-            out,
-            "{},{},{},{},{}",
-            csv_field(&table.runs[r.run as usize]),
-            csv_field(&table.tags[r.tag as usize]),
-            r.step,
-            float(r.wall_time, ""),
-            float(r.value, "")
-        )?;
+/// Writes `buf` once it holds 1 MiB (and at the end).
+fn spill(buf: &mut Vec<u8>, out: &mut dyn Write, end: bool) -> Result<()> {
+    if end || buf.len() >= 1 << 20 {
+        out.write_all(buf).context("writing output")?;
+        buf.clear();
     }
     Ok(())
 }
 
-/// A JSON number, or `"NaN"`/`"Infinity"`/`"-Infinity"` (as to-jsonl writes them).
-fn json_float(v: f64) -> String {
+fn csv(series: &Series<'_>, out: &mut dyn Write) -> Result<()> {
+    let mut buf = b"run,tag,step,wall_time,value\n".to_vec();
+    let mut num = itoa::Buffer::new();
+    for (run, tag, points) in series {
+        let (mut head, mut tail) = (Vec::new(), Vec::new());
+        csv_field(run, &mut head);
+        head.push(b',');
+        csv_field(tag, &mut tail);
+        for p in *points {
+            buf.extend_from_slice(&head);
+            buf.extend_from_slice(&tail);
+            buf.push(b',');
+            buf.extend_from_slice(num.format(p.step).as_bytes());
+            buf.push(b',');
+            float(p.wall_time, b"", &mut buf);
+            buf.push(b',');
+            float(p.value, b"", &mut buf);
+            buf.push(b'\n');
+            spill(&mut buf, out, false)?;
+        }
+    }
+    spill(&mut buf, out, true)
+}
+
+/// Appends a JSON number, or `"NaN"`/`"Infinity"`/`"-Infinity"` (as
+/// to-jsonl writes them).
+fn json_float(v: f64, out: &mut Vec<u8>) {
     match (v.is_nan(), v.is_infinite()) {
-        (true, _) => "\"NaN\"".into(),
-        (_, true) if v > 0.0 => "\"Infinity\"".into(),
-        (_, true) => "\"-Infinity\"".into(),
-        _ => float(v, ""),
+        (true, _) => out.extend_from_slice(b"\"NaN\""),
+        (_, true) if v > 0.0 => out.extend_from_slice(b"\"Infinity\""),
+        (_, true) => out.extend_from_slice(b"\"-Infinity\""),
+        _ => float(v, b"", out),
     }
 }
 
-fn jsonl(table: &Table, out: &mut dyn Write) -> Result<()> {
-    for r in &table.rows {
-        writeln!(
-            out,
-            "{{\"run\":{},\"tag\":{},\"step\":{},\"wall_time\":{},\"value\":{}}}",
-            serde_json::to_string(&table.runs[r.run as usize])?,
-            serde_json::to_string(&table.tags[r.tag as usize])?,
-            r.step,
-            json_float(r.wall_time),
-            json_float(r.value)
-        )?;
+fn jsonl(series: &Series<'_>, out: &mut dyn Write) -> Result<()> {
+    let mut buf = Vec::new();
+    let mut num = itoa::Buffer::new();
+    for (run, tag, points) in series {
+        let head = format!(
+            "{{\"run\":{},\"tag\":{},\"step\":",
+            serde_json::to_string(run)?,
+            serde_json::to_string(tag)?
+        );
+        for p in *points {
+            buf.extend_from_slice(head.as_bytes());
+            buf.extend_from_slice(num.format(p.step).as_bytes());
+            buf.extend_from_slice(b",\"wall_time\":");
+            json_float(p.wall_time, &mut buf);
+            buf.extend_from_slice(b",\"value\":");
+            json_float(p.value, &mut buf);
+            buf.extend_from_slice(b"}\n");
+            spill(&mut buf, out, false)?;
+        }
     }
-    Ok(())
+    spill(&mut buf, out, true)
 }
 
 /// Aligned columns: text left, numbers right; control characters in
 /// names escaped.
-fn aligned(table: &Table, out: &mut dyn Write) -> Result<()> {
-    let runs: Vec<String> = table
-        .runs
-        .iter()
-        .map(|r| output::escape_controls(r).into_owned())
-        .collect();
-    let tags: Vec<String> = table
-        .tags
-        .iter()
-        .map(|t| output::escape_controls(t).into_owned())
-        .collect();
-    let width = |names: &[String], head: &str| {
-        names
-            .iter()
-            .map(|n| n.chars().count())
-            .max()
-            .unwrap_or(0)
-            .max(head.len())
+fn aligned(series: &Series<'_>, out: &mut dyn Write) -> Result<()> {
+    let text = |v: f64| {
+        let mut b = Vec::new();
+        float(v, b"nan", &mut b);
+        String::from_utf8_lossy(&b).into_owned()
     };
-    let (rw, tw) = (width(&runs, "run"), width(&tags, "tag"));
-    let cells: Vec<[String; 3]> = table
-        .rows
+    let names: Vec<(String, String)> = series
         .iter()
-        .map(|r| [r.step.to_string(), float(r.wall_time, "nan"), float(r.value, "nan")])
+        .map(|(r, t, _)| {
+            (
+                output::escape_controls(r).into_owned(),
+                output::escape_controls(t).into_owned(),
+            )
+        })
         .collect();
-    let col = |i: usize, head: &str| cells.iter().map(|c| c[i].len()).max().unwrap_or(0).max(head.len());
-    let (sw, ww, vw) = (col(0, "step"), col(1, "wall_time"), col(2, "value"));
+    let width =
+        |w: &dyn Fn(&(String, String)) -> usize, head: &str| names.iter().map(w).max().unwrap_or(0).max(head.len());
+    let (rw, tw) = (
+        width(&|n| n.0.chars().count(), "run"),
+        width(&|n| n.1.chars().count(), "tag"),
+    );
+    let points = || series.iter().flat_map(|s| s.2.iter());
+    let sw = points().map(|p| p.step.to_string().len()).max().unwrap_or(0).max(4);
+    let ww = points().map(|p| text(p.wall_time).len()).max().unwrap_or(0).max(9);
+    let vw = points().map(|p| text(p.value).len()).max().unwrap_or(0).max(5);
     let pad = |s: &str, w: usize| format!("{s}{}", " ".repeat(w.saturating_sub(s.chars().count())));
-    writeln!(
-        out,
-        "{}  {}  {:>sw$}  {:>ww$}  {:>vw$}",
+    let mut buf = format!(
+        "{}  {}  {:>sw$}  {:>ww$}  {:>vw$}\n",
         pad("run", rw),
         pad("tag", tw),
         "step",
         "wall_time",
         "value"
-    )?;
-    for (r, c) in table.rows.iter().zip(&cells) {
-        writeln!(
-            out,
-            "{}  {}  {:>sw$}  {:>ww$}  {:>vw$}",
-            pad(&runs[r.run as usize], rw),
-            pad(&tags[r.tag as usize], tw),
-            c[0],
-            c[1],
-            c[2]
-        )?;
+    )
+    .into_bytes();
+    for ((_, _, pts), (run, tag)) in series.iter().zip(&names) {
+        let (run, tag) = (pad(run, rw), pad(tag, tw));
+        for p in *pts {
+            let line = format!(
+                "{run}  {tag}  {:>sw$}  {:>ww$}  {:>vw$}\n",
+                p.step,
+                text(p.wall_time),
+                text(p.value)
+            );
+            buf.extend_from_slice(line.as_bytes());
+            spill(&mut buf, out, false)?;
+        }
     }
-    Ok(())
+    spill(&mut buf, out, true)
 }

@@ -24,30 +24,15 @@ use crate::io::Input;
 use crate::record::OpenOptions;
 use std::collections::HashMap;
 
-/// One scalar of a file: its tag (an index into [`FileScalars::tags`]),
-/// step, wall time (seconds since the epoch) and value (a float32
-/// widened exactly).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Scalar {
-    /// The tag's index.
-    pub tag: u32,
-    /// The step.
-    pub step: i64,
-    /// The event's wall time.
-    pub wall_time: f64,
-    /// The value.
-    pub value: f64,
-}
-
 /// The scalars of one event file, and where it is damaged, if it is.
 #[derive(Debug, Default)]
 pub struct FileScalars {
-    /// Rows in file order, purged.
-    pub rows: Vec<Scalar>,
-    /// The tags the rows name.
+    /// The tags, in the order first seen.
     pub tags: Vec<String>,
+    /// Each tag's points in file order, purged (by tag index).
+    pub series: Vec<Vec<Point>>,
     /// The damage that ended the file early (its intact events are in
-    /// `rows`).
+    /// `series`).
     pub damage: Option<String>,
     /// Purges done (TensorBoard warns of each).
     pub purges: u64,
@@ -211,11 +196,12 @@ pub fn read_file(input: &Input, open: &OpenOptions) -> crate::Result<FileScalars
             _ => most_recent = ev.step,
         }
         for v in &ev.values {
-            let next = out.tags.len() as u32;
-            let entry = tags.entry(v.tag.to_vec()).or_insert_with(|| {
+            if !tags.contains_key(v.tag) {
+                tags.insert(v.tag.to_vec(), (out.tags.len() as u32, false));
                 out.tags.push(String::from_utf8_lossy(v.tag).into_owned());
-                (next, false)
-            });
+                out.series.push(Vec::new());
+            }
+            let Some(entry) = tags.get_mut(v.tag) else { continue };
             if v.plugin.is_some() {
                 entry.1 = v.plugin == Some(b"scalars".as_slice());
             }
@@ -225,8 +211,7 @@ pub fn read_file(input: &Input, open: &OpenOptions) -> crate::Result<FileScalars
                 _ => None,
             };
             if let Some(value) = value {
-                out.rows.push(Scalar {
-                    tag: entry.0,
+                out.series[entry.0 as usize].push(Point {
                     step: ev.step,
                     wall_time: ev.wall_time,
                     value,
@@ -242,15 +227,21 @@ type TagFilter<'t> = (&'t [&'t [u8]], &'t HashMap<Vec<u8>, (u32, bool)>);
 
 /// Drops rows with step >= `step` (of the given tags only, when given).
 fn purge(out: &mut FileScalars, step: i64, tags: Option<TagFilter<'_>>) {
-    let before = out.rows.len();
-    match tags {
-        None => out.rows.retain(|r| r.step < step),
-        Some((names, known)) => {
-            let ids: Vec<u32> = names.iter().filter_map(|n| known.get(*n).map(|e| e.0)).collect();
-            out.rows.retain(|r| r.step < step || !ids.contains(&r.tag));
-        }
+    let ids: Vec<usize> = match tags {
+        None => (0..out.series.len()).collect(),
+        Some((names, known)) => names
+            .iter()
+            .filter_map(|n| known.get(*n).map(|e| e.0 as usize))
+            .collect(),
+    };
+    let mut dropped = false;
+    for i in ids {
+        let points = &mut out.series[i];
+        let before = points.len();
+        points.retain(|p| p.step < step);
+        dropped |= points.len() != before;
     }
-    if out.rows.len() != before {
+    if dropped {
         out.purges += 1;
     }
 }
@@ -262,13 +253,9 @@ pub fn is_event_name(name: &str) -> bool {
     name.contains("tfevents") && !name.ends_with(".profile-empty")
 }
 
-/// One row of the table: run and tag as indices into [`Table`]'s lists.
+/// One point of a series: step, wall time, value (24 bytes).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Row {
-    /// The run's index.
-    pub run: u32,
-    /// The tag's index.
-    pub tag: u32,
+pub struct Point {
     /// The step.
     pub step: i64,
     /// The wall time.
@@ -277,55 +264,66 @@ pub struct Row {
     pub value: f64,
 }
 
-/// Every scalar of the files added: 32 bytes a row.
+/// Every scalar of the files added, as one series of points per run and
+/// tag (24 bytes a point; each series grown exactly as files add to it).
 #[derive(Debug, Default)]
 pub struct Table {
     /// Runs by index.
     pub runs: Vec<String>,
     /// Tags by index.
     pub tags: Vec<String>,
-    /// The rows.
-    pub rows: Vec<Row>,
+    /// The series by (run, tag) index.
+    series: HashMap<(u32, u32), Vec<Point>>,
     run_ids: HashMap<String, u32>,
     tag_ids: HashMap<String, u32>,
+    /// Points in all.
+    pub len: usize,
 }
 
 impl Table {
-    /// Adds a file's rows as run `run`, those whose tag `keep` takes.
+    /// Adds a file's rows as run `run`, those whose tag `keep` takes (in
+    /// file order, after the rows of earlier files).
     pub fn add(&mut self, run: &str, file: FileScalars, keep: impl Fn(&str) -> bool) {
         let run_id = intern(&mut self.runs, &mut self.run_ids, run);
-        let ids: Vec<Option<u32>> = file
-            .tags
-            .iter()
-            .map(|t| keep(t).then(|| intern(&mut self.tags, &mut self.tag_ids, t)))
-            .collect();
-        self.rows.extend(file.rows.iter().filter_map(|r| {
-            Some(Row {
-                run: run_id,
-                tag: ids[r.tag as usize]?,
-                step: r.step,
-                wall_time: r.wall_time,
-                value: r.value,
-            })
-        }));
+        for (tag, points) in file.tags.iter().zip(file.series) {
+            if points.is_empty() || !keep(tag) {
+                continue;
+            }
+            let id = intern(&mut self.tags, &mut self.tag_ids, tag);
+            self.len += points.len();
+            let series = self.series.entry((run_id, id)).or_default();
+            match series.is_empty() {
+                // The file's own series, moved, not copied.
+                true => *series = points,
+                false => {
+                    series.reserve_exact(points.len());
+                    series.extend(points);
+                }
+            }
+        }
     }
 
-    /// Sorts the rows as TensorBoard's readers list them: by run, tag (as
-    /// strings, by code point) and step; rows equal in all three keep
-    /// their order.
-    pub fn sort(&mut self) {
-        let rank = |names: &[String]| {
-            let mut order: Vec<u32> = (0..names.len() as u32).collect();
-            order.sort_by(|&a, &b| names[a as usize].as_bytes().cmp(names[b as usize].as_bytes()));
-            let mut rank = vec![0u32; names.len()];
-            for (r, &i) in order.iter().enumerate() {
-                rank[i as usize] = r as u32;
-            }
-            rank
-        };
-        let (runs, tags) = (rank(&self.runs), rank(&self.tags));
-        self.rows
-            .sort_by_key(|r| (runs[r.run as usize], tags[r.tag as usize], r.step));
+    /// The series in TensorBoard's order: by run, then tag (as strings, by
+    /// code point), each by step, points of one step in the order added.
+    pub fn sorted(&mut self) -> Vec<(&str, &str, &[Point])> {
+        for points in self.series.values_mut() {
+            points.sort_by_key(|p| p.step);
+        }
+        let mut keys: Vec<(u32, u32)> = self.series.keys().copied().collect();
+        keys.sort_by(|a, b| {
+            (self.runs[a.0 as usize].as_bytes(), self.tags[a.1 as usize].as_bytes())
+                .cmp(&(self.runs[b.0 as usize].as_bytes(), self.tags[b.1 as usize].as_bytes()))
+        });
+        keys.into_iter()
+            .filter_map(|k| {
+                let points = self.series.get(&k)?;
+                Some((
+                    self.runs[k.0 as usize].as_str(),
+                    self.tags[k.1 as usize].as_str(),
+                    points.as_slice(),
+                ))
+            })
+            .collect()
     }
 }
 
