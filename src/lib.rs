@@ -61,10 +61,10 @@ mod cli_main {
         // files, open uploads), exit 2 at once, from any thread. Unwinding
         // could leave the other threads waiting for the one that panicked.
         std::panic::set_hook(Box::new(|info| {
-            // A panic that Arrow IPC's reader makes of damaged input, which
-            // from-arrow catches and turns into an error.
-            #[cfg(feature = "parquet")]
-            if crate::formats::columnar_in::panic_is_caught() {
+            // A panic that a library makes of damaged input (Arrow IPC's
+            // reader, prost-reflect's descriptor checks), which the caller
+            // catches and turns into an error.
+            if tfr_engine::error::panic_is_caught() {
                 return;
             }
             let what = info.to_string().replace('\n', ": ");

@@ -54,7 +54,13 @@ pub(crate) struct ScalarsArgs {
 pub(crate) fn run(args: &ScalarsArgs, ctx: &Ctx) -> Result<Exit> {
     let regex = |what: &str, r: &Option<String>| -> Result<Option<regex::Regex>> {
         r.as_deref()
-            .map(|r| regex::Regex::new(r).with_context(|| format!("--{what} {r:?}: not a regular expression")))
+            .map(|r| {
+                regex::Regex::new(r).map_err(|e| {
+                    // The regex crate's message spans lines: one line here.
+                    let why = e.to_string().lines().last().unwrap_or_default().trim().to_string();
+                    anyhow::anyhow!("--{what} {r:?}: not a regular expression: {why}")
+                })
+            })
             .transpose()
     };
     let (tags, runs) = (regex("tags", &args.tags)?, regex("runs", &args.runs)?);
@@ -65,7 +71,14 @@ pub(crate) fn run(args: &ScalarsArgs, ctx: &Ctx) -> Result<Exit> {
     let mut files = Vec::new();
     for logdir in &args.logdirs {
         let shown = logdir.to_string_lossy().trim_end_matches('/').to_string();
-        for (input, run) in event_files(logdir)? {
+        let (found, skipped) = event_files(logdir)?;
+        for dir in skipped {
+            output::error_line(format_args!(
+                "warning: {}: a directory already read (through a symbolic link), not read again",
+                output::escape_controls(&dir)
+            ));
+        }
+        for (input, run) in found {
             // Several log directories: runs are named below each.
             let run = match (several, run.is_empty()) {
                 (false, _) => run,

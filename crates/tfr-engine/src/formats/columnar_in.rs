@@ -621,32 +621,5 @@ fn sniff(head: &[u8], source: &Source) -> Option<Format> {
     None
 }
 
-thread_local! {
-    /// Set while [`catch_panic`] runs on this thread.
-    static CATCHING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Whether a panic on this thread is being caught by [`catch_panic`]: a
-/// process's panic hook should then stay quiet and let it unwind.
-pub fn panic_is_caught() -> bool {
-    CATCHING.with(|c| c.get())
-}
-
-/// Runs `f`, turning a panic in it into `Err(its message)`: arrow-ipc
-/// panics on some damaged input (its buffer slicing) instead of returning
-/// an error.
-fn catch_panic<T>(f: impl FnOnce() -> T) -> std::result::Result<T, String> {
-    let before = CATCHING.with(|c| c.replace(true));
-    let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
-    CATCHING.with(|c| c.set(before));
-    out.map_err(|payload| {
-        let text = if let Some(s) = payload.downcast_ref::<&str>() {
-            (*s).to_string()
-        } else if let Some(s) = payload.downcast_ref::<String>() {
-            s.clone()
-        } else {
-            "a panic without a message".to_string()
-        };
-        text.replace('\n', ": ")
-    })
-}
+use crate::error::catch_panic;
+pub use crate::error::panic_is_caught;

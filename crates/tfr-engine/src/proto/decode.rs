@@ -34,8 +34,8 @@ pub enum Val {
     Bytes(Vec<u8>),
     /// An enum's number.
     Enum(i32),
-    /// A message.
-    Msg(Msg),
+    /// A message (boxed: a value is 32 bytes).
+    Msg(Box<Msg>),
 }
 
 /// A field's value(s).
@@ -56,6 +56,9 @@ pub struct Msg {
     pub desc: MessageDescriptor,
     /// Fields by number (ascending: the order Python lists them).
     pub fields: BTreeMap<u32, (Field, Slot)>,
+    /// Whether it held a field its descriptor does not know (or one of the
+    /// wrong wire type): a map entry that does is dropped, as upb drops it.
+    pub unknown: bool,
 }
 
 impl Msg {
@@ -64,11 +67,13 @@ impl Msg {
         Msg {
             desc,
             fields: BTreeMap::new(),
+            unknown: false,
         }
     }
 
     /// Decodes `payload` as a message of `desc`.
     pub fn decode(desc: &MessageDescriptor, payload: &[u8]) -> Result<Msg, DecodeError> {
+        VALUES.with(|v| v.set(0));
         let mut msg = Msg::new(desc.clone());
         msg.merge(Reader::new(payload))?;
         Ok(msg)
@@ -84,16 +89,20 @@ impl Msg {
             if wire == 3 {
                 // A group: read as its field's message when it is one.
                 let inner = r.group(number, at - r.start())?;
-                if let Some(field) = field.filter(|f| f.is_group()) {
-                    self.group(&field, inner)?;
+                match field.filter(|f| f.is_group()) {
+                    Some(field) => self.group(&field, inner)?,
+                    None => self.unknown = true,
                 }
                 continue;
             }
             let value = r.value(number, wire, at - r.start())?;
-            let Some(field) = field else {
-                continue; // unknown: dropped, as Python prints nothing of it
-            };
-            self.field(&field, value, at)?;
+            // Unknown, or of another wire type than the field's (which upb
+            // takes for an unknown field): dropped, as Python prints
+            // nothing of it.
+            match field.filter(|f| fits(f, &value)) {
+                Some(field) => self.field(&field, value, at)?,
+                None => self.unknown = true,
+            }
         }
         Ok(())
     }
@@ -105,7 +114,10 @@ impl Msg {
             let Wire::Len(entry) = value else {
                 return Err(bad(field, "a map entry that is not length-delimited", at));
             };
-            let (k, v) = map_entry(field, entry.nested()?)?;
+            let Some((k, v)) = map_entry(field, entry.nested()?)? else {
+                return Ok(());
+            };
+            count(1, at)?;
             let slot = self.slot(field, || Slot::Map(Vec::new()));
             if let Slot::Map(entries) = slot {
                 match entries.iter_mut().find(|(key, _)| *key == k) {
@@ -118,8 +130,12 @@ impl Msg {
         if field.cardinality() == Cardinality::Repeated {
             let mut values = Vec::new();
             match value {
+                // (unpack counts each value as it reads it)
                 Wire::Len(packed) if is_packable(&field.kind()) => unpack(field, packed, &mut values)?,
-                other => values.extend(single(field, other, at)?),
+                other => {
+                    values.extend(single(field, other, at)?);
+                    count(values.len(), at)?;
+                }
             }
             if let Slot::List(list) = self.slot(field, || Slot::List(Vec::new())) {
                 list.extend(values);
@@ -134,7 +150,7 @@ impl Msg {
             }
         }
         if let (Kind::Message(desc), Wire::Len(inner)) = (field.kind(), value) {
-            let slot = self.slot(field, || Slot::One(Val::Msg(Msg::new(desc.clone()))));
+            let slot = self.slot(field, || Slot::One(Val::Msg(Box::new(Msg::new(desc.clone())))));
             if let Slot::One(Val::Msg(m)) = slot {
                 m.merge(inner.nested()?)?;
             }
@@ -155,12 +171,13 @@ impl Msg {
         if field.cardinality() == Cardinality::Repeated {
             let mut m = Msg::new(desc);
             m.merge(inner)?;
+            count(1, 0)?;
             if let Slot::List(list) = self.slot(field, || Slot::List(Vec::new())) {
-                list.push(Val::Msg(m));
+                list.push(Val::Msg(Box::new(m)));
             }
             return Ok(());
         }
-        if let Slot::One(Val::Msg(m)) = self.slot(field, || Slot::One(Val::Msg(Msg::new(desc.clone())))) {
+        if let Slot::One(Val::Msg(m)) = self.slot(field, || Slot::One(Val::Msg(Box::new(Msg::new(desc.clone()))))) {
             m.merge(inner)?;
         }
         Ok(())
@@ -173,6 +190,65 @@ impl Msg {
             .entry(field.number())
             .or_insert_with(|| (field.clone(), new()))
             .1
+    }
+}
+
+/// The most values one record decodes to (repeated elements and map
+/// entries, all fields together): 8,388,608, 256 MiB of values. A larger
+/// record is refused rather than held.
+pub const MAX_VALUES: usize = 1 << 23;
+
+thread_local! {
+    /// Values of the record being decoded on this thread.
+    static VALUES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts `n` more values of the record, refusing past [`MAX_VALUES`].
+fn count(n: usize, at: usize) -> Result<(), DecodeError> {
+    let total = VALUES.with(|v| {
+        let t = v.get().saturating_add(n);
+        v.set(t);
+        t
+    });
+    match total > MAX_VALUES {
+        true => Err(DecodeError::new(
+            DecodeErrorKind::BadValue {
+                reason: format!("more than {MAX_VALUES} repeated values in one record (tfr's bound)"),
+            },
+            at,
+        )),
+        false => Ok(()),
+    }
+}
+
+/// Whether a value of this wire type can be the field's: otherwise upb
+/// takes it for an unknown field.
+fn fits(field: &Field, wire: &Wire<'_>) -> bool {
+    let kind = field.kind();
+    if field.is_map() {
+        return matches!(wire, Wire::Len(_));
+    }
+    let packed = field.cardinality() == Cardinality::Repeated && is_packable(&kind);
+    match wire {
+        Wire::Len(_) => {
+            packed
+                || matches!(kind, Kind::String | Kind::Bytes)
+                || matches!(kind, Kind::Message(_)) && !field.is_group()
+        }
+        Wire::Varint(_) => matches!(
+            kind,
+            Kind::Int32
+                | Kind::Int64
+                | Kind::Uint32
+                | Kind::Uint64
+                | Kind::Sint32
+                | Kind::Sint64
+                | Kind::Bool
+                | Kind::Enum(_)
+        ),
+        Wire::Fixed32(_) => matches!(kind, Kind::Fixed32 | Kind::Sfixed32 | Kind::Float),
+        Wire::Fixed64(_) => matches!(kind, Kind::Fixed64 | Kind::Sfixed64 | Kind::Double),
+        Wire::Group => false,
     }
 }
 
@@ -200,6 +276,7 @@ fn unpack(field: &Field, mut r: Reader<'_>, out: &mut Vec<Val>) -> Result<(), De
             Kind::Float | Kind::Fixed32 | Kind::Sfixed32 => Wire::Fixed32(r.fixed32()?),
             _ => Wire::Varint(r.varint()?),
         };
+        count(1, at)?;
         out.extend(single(field, wire, at)?);
     }
     Ok(())
@@ -249,7 +326,7 @@ fn single(field: &Field, wire: Wire<'_>, at: usize) -> Result<Option<Val>, Decod
         (Kind::Message(desc), Wire::Len(r)) => {
             let mut m = Msg::new(desc.clone());
             m.merge(r.nested()?)?;
-            Val::Msg(m)
+            Val::Msg(Box::new(m))
         }
         (Kind::Message(_), Wire::Group) => return Err(bad(field, "a group (not read by tfr)", at)),
         _ => return Err(mismatch()),
@@ -260,8 +337,9 @@ fn zigzag32(v: u32) -> i32 {
     ((v >> 1) as i32) ^ -((v & 1) as i32)
 }
 
-/// A map entry's key and value (defaults where absent).
-fn map_entry(field: &Field, r: Reader<'_>) -> Result<(Val, Val), DecodeError> {
+/// A map entry's key and value (defaults where absent); `None` for an
+/// entry holding a field it does not know, which upb drops.
+fn map_entry(field: &Field, r: Reader<'_>) -> Result<Option<(Val, Val)>, DecodeError> {
     let Kind::Message(entry) = field.kind() else {
         return Err(bad(field, "a map without its entry type", r.offset()));
     };
@@ -275,9 +353,12 @@ fn map_entry(field: &Field, r: Reader<'_>) -> Result<(Val, Val), DecodeError> {
     };
     let key_field = Field::Plain(entry.map_entry_key_field());
     let value_field = Field::Plain(entry.map_entry_value_field());
+    if m.unknown {
+        return Ok(None);
+    }
     let key = take(1).unwrap_or_else(|| default_of(&key_field));
     let value = take(2).unwrap_or_else(|| default_of(&value_field));
-    Ok((key, value))
+    Ok(Some((key, value)))
 }
 
 /// The default value of a field (its proto2 default, else zero).
@@ -295,7 +376,7 @@ pub fn default_of(field: &Field) -> Val {
         V::Bytes(b) => Val::Bytes(b.to_vec()),
         V::EnumNumber(n) => Val::Enum(n),
         _ => match field.kind() {
-            Kind::Message(d) => Val::Msg(Msg::new(d)),
+            Kind::Message(d) => Val::Msg(Box::new(Msg::new(d))),
             _ => Val::I32(0),
         },
     }

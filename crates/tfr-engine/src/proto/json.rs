@@ -8,8 +8,8 @@
 //! the number), maps as objects sorted by key (Python's order is its hash
 //! table's, which changes from run to run); the
 //! well-known types in their own forms (Timestamp and Duration as strings,
-//! wrappers as their value, Any with `"@type"` first, FieldMask, Empty,
-//! Struct, Value and ListValue as JSON).
+//! wrappers as their value, Any with `"@type"` first, FieldMask, Struct,
+//! Value and ListValue as JSON).
 
 use super::decode::{default_of, is_zero, Msg, Slot, Val};
 use super::field::Field;
@@ -174,7 +174,9 @@ fn well_known(name: &str, msg: &Msg, pool: &DescriptorPool, out: &mut Vec<u8>) -
         "Timestamp" => timestamp(msg, out)?,
         "Duration" => duration(msg, out)?,
         "Any" => any(msg, pool, out)?,
-        "Empty" => out.extend_from_slice(b"{}"),
+        "Struct" => structure(msg, pool, out)?,
+        "Value" => json_value(msg, pool, out)?,
+        "ListValue" => list_value(msg, pool, out)?,
         "FieldMask" => {
             let paths: Vec<String> = match msg.fields.get(&1) {
                 Some((_, Slot::List(v))) => v
@@ -191,6 +193,72 @@ fn well_known(name: &str, msg: &Msg, pool: &DescriptorPool, out: &mut Vec<u8>) -
         _ => return Ok(None),
     }
     Ok(Some(()))
+}
+
+/// A Struct: its `fields` map as an object (keys sorted, as maps are).
+fn structure(msg: &Msg, pool: &DescriptorPool, out: &mut Vec<u8>) -> Result<(), String> {
+    let mut entries: Vec<&(Val, Val)> = match msg.fields.get(&1) {
+        Some((_, Slot::Map(e))) => e.iter().collect(),
+        _ => Vec::new(),
+    };
+    entries.sort_by(|a, b| super::text::key_order(&a.0, &b.0));
+    out.push(b'{');
+    for (i, (k, v)) in entries.into_iter().enumerate() {
+        if i > 0 {
+            out.extend_from_slice(b", ");
+        }
+        let key = match k {
+            Val::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
+            _ => String::new(),
+        };
+        ascii_json_string(&key, out);
+        out.extend_from_slice(b": ");
+        match v {
+            Val::Msg(m) => json_value(m, pool, out)?,
+            _ => out.extend_from_slice(b"null"),
+        }
+    }
+    out.push(b'}');
+    Ok(())
+}
+
+/// A Value: its kind as JSON (none set, or null_value: `null`); a number
+/// that is not finite cannot be written (Python raises).
+fn json_value(msg: &Msg, pool: &DescriptorPool, out: &mut Vec<u8>) -> Result<(), String> {
+    let Some((number, (_, Slot::One(v)))) = msg.fields.iter().next() else {
+        out.extend_from_slice(b"null");
+        return Ok(());
+    };
+    match (number, v) {
+        (2, Val::F64(x)) if !x.is_finite() => {
+            return Err(format!("Value.number_value {x} has no JSON form (Python raises too)"));
+        }
+        (2, Val::F64(x)) => write_double(*x, out),
+        (3, Val::Bytes(b)) => ascii_json_string(&String::from_utf8_lossy(b), out),
+        (4, Val::Bool(b)) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
+        (5, Val::Msg(m)) => structure(m, pool, out)?,
+        (6, Val::Msg(m)) => list_value(m, pool, out)?,
+        _ => out.extend_from_slice(b"null"),
+    }
+    Ok(())
+}
+
+/// A ListValue: its values as an array.
+fn list_value(msg: &Msg, pool: &DescriptorPool, out: &mut Vec<u8>) -> Result<(), String> {
+    out.push(b'[');
+    if let Some((_, Slot::List(values))) = msg.fields.get(&1) {
+        for (i, v) in values.iter().enumerate() {
+            if i > 0 {
+                out.extend_from_slice(b", ");
+            }
+            match v {
+                Val::Msg(m) => json_value(m, pool, out)?,
+                _ => out.extend_from_slice(b"null"),
+            }
+        }
+    }
+    out.push(b']');
+    Ok(())
 }
 
 /// FieldMask's path in lowerCamelCase, as Python converts it.

@@ -75,15 +75,28 @@ impl Message {
         let mut pool = DescriptorPool::new();
         for path in &sources.descriptor_sets {
             let bytes = std::fs::read(path).map_err(|e| crate::Error::msg(format!("{}: {e}", path.display())))?;
-            pool.decode_file_descriptor_set(bytes.as_slice()).map_err(|e| {
+            let not_one = |e: &dyn std::fmt::Display| {
                 crate::Error::msg(format!(
                     "{}: not a descriptor set (protoc --descriptor_set_out --include_imports): {e}",
                     path.display()
                 ))
-            })?;
+            };
+            // prost-reflect panics on a few forged sets (a default value's
+            // escape that overflows): an error like any other.
+            crate::error::catch_panic(|| pool.decode_file_descriptor_set(bytes.as_slice()))
+                .map_err(|e| not_one(&e))?
+                .map_err(|e| not_one(&e))?;
         }
         if !sources.protos.is_empty() {
             compile(&sources.protos, &sources.includes, &mut pool)?;
+        }
+        // A map entry type must have its key and value (decoding asks for
+        // them).
+        if let Some(m) = pool
+            .all_messages()
+            .find(|m| m.is_map_entry() && (m.get_field(1).is_none() || m.get_field(2).is_none()))
+        {
+            bail!("{}: a map entry type without its key or value field", m.full_name());
         }
         let Some(desc) = pool.get_message_by_name(name.trim_start_matches('.')) else {
             let mut known: Vec<String> = pool.all_messages().map(|m| m.full_name().to_string()).collect();
@@ -125,8 +138,10 @@ impl Message {
 fn compile(protos: &[PathBuf], includes: &[PathBuf], pool: &mut DescriptorPool) -> Result<()> {
     let mut dirs: Vec<PathBuf> = includes.to_vec();
     for p in protos {
-        if let Err(e) = std::fs::metadata(p) {
-            bail!("{}: {e}", crate::io::input::show_path(p));
+        match std::fs::metadata(p) {
+            Err(e) => bail!("{}: {e}", crate::io::input::show_path(p)),
+            Ok(m) if !m.is_file() => bail!("{}: not a .proto file", crate::io::input::show_path(p)),
+            Ok(_) => {}
         }
         let dir = p.parent().map(PathBuf::from).filter(|d| !d.as_os_str().is_empty());
         let dir = dir.unwrap_or_else(|| PathBuf::from("."));

@@ -29,8 +29,14 @@ use std::collections::HashMap;
 pub struct FileScalars {
     /// The tags, in the order first seen.
     pub tags: Vec<String>,
-    /// Each tag's points in file order, purged (by tag index).
+    /// Each tag's simple_value points in file order, purged (by tag index).
     pub series: Vec<Vec<Point>>,
+    /// Each tag's 0-d tensor points in file order, purged: scalars when
+    /// their tag's values name the scalars plugin, here or in another file
+    /// of the run.
+    pub tensors: Vec<Vec<Point>>,
+    /// Whether a value of the tag names the scalars plugin.
+    pub scalar_plugin: Vec<bool>,
     /// The damage that ended the file early (its intact events are in
     /// `series`).
     pub damage: Option<String>,
@@ -135,22 +141,6 @@ fn file_version(v: &[u8]) -> f64 {
     last.trim().parse::<f64>().unwrap_or(-1.0)
 }
 
-/// A 0-d numeric tensor's value.
-fn tensor_value(bytes: &[u8]) -> Option<f64> {
-    use crate::tfds::tensor::Values;
-    let (t, _) = crate::tfds::tensorproto::parse(bytes)?;
-    if !t.shape.is_empty() {
-        return None;
-    }
-    match &t.values {
-        Values::Float(v) => v.first().copied(),
-        Values::Int(v) => v.first().map(|&x| x as f64),
-        Values::UInt(v) => v.first().map(|&x| x as f64),
-        Values::Bool(v) => v.first().map(|&x| f64::from(u8::from(x))),
-        Values::Bytes(_) => None,
-    }
-}
-
 /// Reads the scalars of one event file, as run `run`.
 pub fn read_file(input: &Input, open: &OpenOptions) -> crate::Result<FileScalars> {
     let mut reader = open.open(input)?;
@@ -200,22 +190,25 @@ pub fn read_file(input: &Input, open: &OpenOptions) -> crate::Result<FileScalars
                 tags.insert(v.tag.to_vec(), (out.tags.len() as u32, false));
                 out.tags.push(String::from_utf8_lossy(v.tag).into_owned());
                 out.series.push(Vec::new());
+                out.tensors.push(Vec::new());
+                out.scalar_plugin.push(false);
             }
             let Some(entry) = tags.get_mut(v.tag) else { continue };
-            if v.plugin.is_some() {
-                entry.1 = v.plugin == Some(b"scalars".as_slice());
-            }
-            let value = match (v.simple, v.tensor) {
-                (Some(x), _) => Some(f64::from(x)),
-                (None, Some(t)) if entry.1 => tensor_value(t),
-                _ => None,
+            let i = entry.0 as usize;
+            out.scalar_plugin[i] |= v.plugin == Some(b"scalars".as_slice());
+            let point = |value| Point {
+                step: ev.step,
+                wall_time: ev.wall_time,
+                value,
             };
-            if let Some(value) = value {
-                out.series[entry.0 as usize].push(Point {
-                    step: ev.step,
-                    wall_time: ev.wall_time,
-                    value,
-                });
+            match (v.simple, v.tensor) {
+                (Some(x), _) => out.series[i].push(point(f64::from(x))),
+                (None, Some(t)) => {
+                    if let Some(x) = crate::tfds::tensorproto::parse_scalar(t) {
+                        out.tensors[i].push(point(x));
+                    }
+                }
+                _ => {}
             }
         }
     }
@@ -236,10 +229,11 @@ fn purge(out: &mut FileScalars, step: i64, tags: Option<TagFilter<'_>>) {
     };
     let mut dropped = false;
     for i in ids {
-        let points = &mut out.series[i];
-        let before = points.len();
-        points.retain(|p| p.step < step);
-        dropped |= points.len() != before;
+        for points in [&mut out.series[i], &mut out.tensors[i]] {
+            let before = points.len();
+            points.retain(|p| p.step < step);
+            dropped |= points.len() != before;
+        }
     }
     if dropped {
         out.purges += 1;
@@ -274,6 +268,10 @@ pub struct Table {
     pub tags: Vec<String>,
     /// The series by (run, tag) index.
     series: HashMap<(u32, u32), Vec<Point>>,
+    /// 0-d tensor points by (run, tag), scalars if the run's values of the
+    /// tag name the scalars plugin (`scalar_tags`).
+    tensors: HashMap<(u32, u32), Vec<Point>>,
+    scalar_tags: std::collections::HashSet<(u32, u32)>,
     run_ids: HashMap<String, u32>,
     tag_ids: HashMap<String, u32>,
     /// Points in all.
@@ -285,27 +283,37 @@ impl Table {
     /// file order, after the rows of earlier files).
     pub fn add(&mut self, run: &str, file: FileScalars, keep: impl Fn(&str) -> bool) {
         let run_id = intern(&mut self.runs, &mut self.run_ids, run);
-        for (tag, points) in file.tags.iter().zip(file.series) {
-            if points.is_empty() || !keep(tag) {
+        let FileScalars {
+            tags,
+            series,
+            tensors,
+            scalar_plugin,
+            ..
+        } = file;
+        for (((tag, points), tensor_points), plugin) in tags.iter().zip(series).zip(tensors).zip(scalar_plugin) {
+            if !keep(tag) {
                 continue;
             }
             let id = intern(&mut self.tags, &mut self.tag_ids, tag);
-            self.len += points.len();
-            let series = self.series.entry((run_id, id)).or_default();
-            match series.is_empty() {
-                // The file's own series, moved, not copied.
-                true => *series = points,
-                false => {
-                    series.reserve_exact(points.len());
-                    series.extend(points);
-                }
+            if plugin {
+                self.scalar_tags.insert((run_id, id));
             }
+            append(self.series.entry((run_id, id)).or_default(), points);
+            append(self.tensors.entry((run_id, id)).or_default(), tensor_points);
         }
     }
 
     /// The series in TensorBoard's order: by run, then tag (as strings, by
-    /// code point), each by step, points of one step in the order added.
+    /// code point), each by step, points of one step in the order added
+    /// (simple values before tensors).
     pub fn sorted(&mut self) -> Vec<(&str, &str, &[Point])> {
+        for (key, points) in std::mem::take(&mut self.tensors) {
+            if self.scalar_tags.contains(&key) {
+                append(self.series.entry(key).or_default(), points);
+            }
+        }
+        self.series.retain(|_, points| !points.is_empty());
+        self.len = self.series.values().map(Vec::len).sum();
         for points in self.series.values_mut() {
             points.sort_by_key(|p| p.step);
         }
@@ -327,6 +335,17 @@ impl Table {
     }
 }
 
+/// Appends `points` to `series` (moved when the series is empty).
+fn append(series: &mut Vec<Point>, points: Vec<Point>) {
+    match series.is_empty() {
+        true => *series = points,
+        false => {
+            series.reserve_exact(points.len());
+            series.extend(points);
+        }
+    }
+}
+
 fn intern(names: &mut Vec<String>, ids: &mut HashMap<String, u32>, name: &str) -> u32 {
     if let Some(&id) = ids.get(name) {
         return id;
@@ -337,15 +356,21 @@ fn intern(names: &mut Vec<String>, ids: &mut HashMap<String, u32>, name: &str) -
     id
 }
 
+/// Event files with their runs.
+pub type EventFiles = Vec<(Input, String)>;
+
 /// The event files of a log directory with their runs, as TensorBoard
 /// names them: every file below it whose name holds `tfevents` (hidden
 /// ones too), its run the path of its directory relative to the log
 /// directory (`""` for a file directly in it, and for a log directory that
 /// is itself a file); sorted by run, then name. A URL prefix is listed
-/// (`gs://bucket/logs/`, every object below it).
-pub fn event_files(logdir: &std::ffi::OsStr) -> crate::Result<Vec<(Input, String)>> {
+/// (`gs://bucket/logs/`, every object below it). A directory reached a
+/// second time through symbolic links is skipped; the second list says
+/// where.
+pub fn event_files(logdir: &std::ffi::OsStr) -> crate::Result<(EventFiles, Vec<String>)> {
     let bytes = logdir.as_encoded_bytes();
     let mut found = Vec::new();
+    let mut skipped = Vec::new();
     if crate::io::remote::parse(bytes).is_some() {
         let url = logdir
             .to_str()
@@ -369,43 +394,61 @@ pub fn event_files(logdir: &std::ffi::OsStr) -> crate::Result<Vec<(Input, String
         let meta = std::fs::metadata(root)
             .map_err(|e| crate::Error::msg(format!("{}: {e}", crate::io::input::show_path(root))))?;
         if meta.is_file() {
-            return Ok(vec![(Input::Path(root.to_path_buf()), String::new())]);
+            return Ok((vec![(Input::Path(root.to_path_buf()), String::new())], skipped));
         }
-        walk(root, "", 0, &mut found)?;
+        let mut walk = Walk {
+            seen: std::collections::HashSet::new(),
+            found: &mut found,
+            skipped: &mut skipped,
+        };
+        walk.dir(root, "", 0)?;
     }
     found.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()).then_with(|| a.1.cmp(&b.1)));
-    Ok(found.into_iter().map(|(run, _, input)| (input, run)).collect())
+    Ok((found.into_iter().map(|(run, _, input)| (input, run)).collect(), skipped))
 }
 
 /// Directories below a log directory are followed at most this deep.
 const MAX_DEPTH: usize = 64;
 
-fn walk(dir: &std::path::Path, run: &str, depth: usize, out: &mut Vec<(String, String, Input)>) -> crate::Result<()> {
-    let shown = crate::io::input::show_path(dir);
-    if depth > MAX_DEPTH {
-        return Err(crate::Error::msg(format!(
-            "{shown}: directories nested more than {MAX_DEPTH} deep"
-        )));
-    }
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| crate::Error::msg(format!("{shown}: cannot list the directory: {e}")))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| crate::Error::msg(format!("{shown}: cannot list the directory: {e}")))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let path = entry.path();
-        // Symbolic links are followed (to a file or a directory), as
-        // TensorBoard follows them; a loop ends at MAX_DEPTH.
-        let Ok(meta) = std::fs::metadata(&path) else { continue };
-        if meta.is_dir() {
-            let sub = if run.is_empty() {
-                name.clone()
-            } else {
-                format!("{run}/{name}")
-            };
-            walk(&path, &sub, depth + 1, out)?;
-        } else if meta.is_file() && is_event_name(&name) {
-            out.push((run.to_string(), name, Input::Path(path)));
+/// A walk of a local log directory.
+struct Walk<'a> {
+    /// Directories entered (by their canonical path).
+    seen: std::collections::HashSet<std::path::PathBuf>,
+    /// (run, file name, input).
+    found: &'a mut Vec<(String, String, Input)>,
+    /// Directories not entered again, as found.
+    skipped: &'a mut Vec<String>,
+}
+
+impl Walk<'_> {
+    fn dir(&mut self, dir: &std::path::Path, run: &str, depth: usize) -> crate::Result<()> {
+        let shown = crate::io::input::show_path(dir);
+        let canonical = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+        if !self.seen.insert(canonical) || depth > MAX_DEPTH {
+            self.skipped.push(shown);
+            return Ok(());
         }
+        let entries = std::fs::read_dir(dir)
+            .map_err(|e| crate::Error::msg(format!("{shown}: cannot list the directory: {e}")))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| crate::Error::msg(format!("{shown}: cannot list the directory: {e}")))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let path = entry.path();
+            // Symbolic links are followed (to a file or a directory), as
+            // TensorBoard follows them; a directory already entered is not
+            // entered again (a link back up would loop).
+            let Ok(meta) = std::fs::metadata(&path) else { continue };
+            if meta.is_dir() {
+                let sub = if run.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{run}/{name}")
+                };
+                self.dir(&path, &sub, depth + 1)?;
+            } else if meta.is_file() && is_event_name(&name) {
+                self.found.push((run.to_string(), name, Input::Path(path)));
+            }
+        }
+        Ok(())
     }
-    Ok(())
 }

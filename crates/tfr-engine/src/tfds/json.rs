@@ -140,7 +140,11 @@ fn write_value(values: &Values, i: usize, (dtype, image): (DType, bool), out: &m
             match (x.is_finite(), dtype) {
                 (false, _) if x.is_nan() => out.extend_from_slice(b"\"NaN\""),
                 (false, _) => out.extend_from_slice(if x > 0.0 { b"\"Infinity\"" } else { b"\"-Infinity\"" }),
-                (true, DType::Float(8)) => out.extend_from_slice(ryu::Buffer::new().format(x).as_bytes()),
+                // float64, and float16/bfloat16 exactly (their values are
+                // doubles' with few digits: numpy's tolist() gives the same).
+                (true, DType::Float(8) | DType::Float(2) | DType::BFloat16) => {
+                    out.extend_from_slice(ryu::Buffer::new().format(x).as_bytes())
+                }
                 (true, _) => out.extend_from_slice(ryu::Buffer::new().format(x as f32).as_bytes()),
             }
         }

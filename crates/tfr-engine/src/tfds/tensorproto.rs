@@ -193,6 +193,43 @@ pub fn parse(bytes: &[u8]) -> Option<(Tensor, DType)> {
     Some((tensor, ty))
 }
 
+/// The one value of a 0-d numeric TensorProto, read as TensorFlow reads it
+/// for TensorBoard's scalars (more leniently than [`parse`]): a missing
+/// shape is a scalar, `tensor_content` wins over typed values, no value at
+/// all is zero. `None` for anything else (a shape with dimensions, a
+/// string, not a TensorProto).
+pub fn parse_scalar(bytes: &[u8]) -> Option<f64> {
+    let mut dtype = None;
+    let mut shape: Option<Shape> = None;
+    let mut content: &[u8] = &[];
+    let mut r = Reader::new(bytes);
+    while let Some(f) = r.field().ok()? {
+        match (f.number, f.value) {
+            (1, Value::Varint(v)) => dtype = Some(v as u32),
+            (2, Value::Len(s)) => read_shape(s, shape.get_or_insert_with(Shape::default))?,
+            (4, Value::Len(c)) => content = c.bytes(),
+            _ => {}
+        }
+    }
+    if shape.is_some_and(|s| !s.dims.is_empty()) {
+        return None;
+    }
+    let ty = dtype_of(dtype?)?;
+    let values = match (content.is_empty(), ty) {
+        (_, DType::String) => return None,
+        (false, _) if content.len() == ty.size() => from_raw(content, ty).ok()?,
+        (false, _) => return None,
+        (true, _) => typed(bytes, value_field(ty), ty, 1)?,
+    };
+    match values {
+        Values::Float(v) => v.first().copied(),
+        Values::Int(v) => v.first().map(|&x| x as f64),
+        Values::UInt(v) => v.first().map(|&x| x as f64),
+        Values::Bool(v) => v.first().map(|&x| f64::from(u8::from(x))),
+        Values::Bytes(_) => None,
+    }
+}
+
 /// The `string_val`s of an already validated message: exactly `count`.
 fn strings(bytes: &[u8], count: usize) -> Option<Values> {
     let mut out = Vec::new();
