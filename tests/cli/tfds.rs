@@ -665,3 +665,43 @@ fn a_record_lacking_a_feature_is_null_in_parquet_with_a_warning() {
         "tfr: warning: split test: 1 of 12 records lack feature text (null in its column; TFDS itself would fail on them)"
     );
 }
+
+/// A second hostile review: `--decode` of a TFDS folder with another input
+/// is refused (the other's records would be read by the folder's
+/// features); `{split}` names files by split names, not slices; to-parquet
+/// counts ClassLabel values that name no class.
+#[test]
+fn mixed_decode_sliced_split_names_and_unnamed_classes() {
+    let plain = data("tensors/serialized.tfrecord");
+    for args in [
+        ["cat", "--decode", &plain, &toy()],
+        ["to-jsonl", "--decode", &toy(), &plain],
+    ] {
+        // (after the note naming the folder's splits)
+        let ran = tfr(&args).run();
+        assert_eq!(ran.code, 2, "{}", ran.stderr);
+        assert!(ran.stdout.is_empty());
+        ran.stderr_has("decode them apart");
+    }
+    let dir = Dir::new();
+    let out = dir.path("p/{split}.parquet").to_string_lossy().into_owned();
+    one_line(
+        &["to-parquet", &toy(), "--split", "train[:5]", "-o", &out],
+        "{split} names a file by a split's name",
+    );
+    assert!(!dir.path("p").exists());
+    // A test shard whose labels are 7 (of 3 classes).
+    let folder = copy_toy(&dir);
+    let shard = format!("{folder}/{}", TEST[0]);
+    let lines = tfr(&["to-jsonl", &shard])
+        .run()
+        .ok()
+        .replace("\"label\":[1]", "\"label\":[7]");
+    assert!(lines.contains("\"label\":[7]"));
+    let forged = dir.write("forged.jsonl", lines.as_bytes());
+    tfr(&["from-jsonl", &forged, "-o", &shard]).run().ok();
+    let out = dir.path("x.parquet").to_string_lossy().into_owned();
+    let ran = tfr(&["to-parquet", &folder, "--split", "test", "-o", &out]).run();
+    ran.warns();
+    ran.stderr_has("values of ClassLabel label name no class");
+}

@@ -133,6 +133,12 @@ fn warn(name: &str, written: &Written) {
             output::escape_controls(feature)
         ));
     }
+    for (feature, n) in &written.unnamed {
+        output::error_line(format_args!(
+            "warning: split {name}: {n} values of ClassLabel {} name no class (outside 0..numClasses; written as they are)",
+            output::escape_controls(feature)
+        ));
+    }
     if written.empty_episodes > 0 {
         output::error_line(format_args!(
             "warning: split {name}: {} episodes have no steps, so no rows",
@@ -145,6 +151,13 @@ fn warn(name: &str, written: &Written) {
 /// `-o` names each split's file; `--split` gives one).
 fn outputs(args: &ToParquetArgs, folder: &Folder) -> Result<Vec<(String, Vec<crate::io::Input>, PathBuf)>> {
     let out = args.output.to_string_lossy().into_owned();
+    if let Some(spec) = args.input.split.as_deref().filter(|_| out.contains("{split}")) {
+        // A file name, not TFDS's slice syntax (`train[:10%]`'s brackets are
+        // glob characters to shells and to `datasets`' data_files).
+        if !spec.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+            bail!("-o {out}: {{split}} names a file by a split's name; with --split {spec}, give -o the file's name");
+        }
+    }
     Ok(match &args.input.split {
         Some(spec) => vec![(
             spec.clone(),

@@ -26,10 +26,20 @@ impl Decoding {
     /// The decoding of the arguments: by features.json when a TFDS folder
     /// is among them, else of serialized tensors.
     pub fn of(files: &[std::ffi::OsString]) -> Result<Decoding> {
-        let folder = files
-            .iter()
-            .any(|arg| super::Place::of_arg(arg).is_some_and(|p| matches!(super::Folder::open(&p), Ok(Some(_)))));
-        Ok(match folder {
+        let is_folder = |arg: &&std::ffi::OsString| {
+            super::Place::of_arg(arg).is_some_and(|p| matches!(super::Folder::open(&p), Ok(Some(_))))
+        };
+        let folders = files.iter().filter(is_folder).count();
+        if folders > 0 && folders < files.len() {
+            // One decoding per run: a plain file's records would be read by
+            // the folder's features.json, their own features lost.
+            return Err(super::TfdsError::NotAFolder(
+                "--decode: a TFDS folder and other inputs together (each is decoded its own way): decode them apart"
+                    .into(),
+            )
+            .into());
+        }
+        Ok(match folders > 0 {
             true => Decoding::Tfds(super::inputs::feature_tree(files, "--decode")?),
             false => Decoding::Tensors,
         })

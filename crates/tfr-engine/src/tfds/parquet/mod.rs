@@ -365,13 +365,19 @@ pub struct TfdsRows {
     pub(crate) empty_episodes: u64,
     /// Per column, the records without its feature (null there).
     missing: Vec<u64>,
+    /// Per column, ClassLabel values that name no class (outside
+    /// 0..numClasses).
+    unnamed: Vec<u64>,
     /// The batches built, in order, with the records they hold.
     pub batches: Vec<(RecordBatch, u64)>,
 }
 
 impl Output for TfdsRows {
     fn is_empty(&self) -> bool {
-        self.batches.is_empty() && self.empty_episodes == 0 && self.missing.iter().all(|&n| n == 0)
+        self.batches.is_empty()
+            && self.empty_episodes == 0
+            && self.missing.iter().all(|&n| n == 0)
+            && self.unnamed.iter().all(|&n| n == 0)
     }
 
     fn clear(&mut self) {
@@ -381,6 +387,7 @@ impl Output for TfdsRows {
         self.records = 0;
         self.empty_episodes = 0;
         self.missing.clear();
+        self.unnamed.clear();
         self.batches.clear();
     }
 }
@@ -464,9 +471,18 @@ impl<'a> TfdsWork<'a> {
         };
         let mut tensors: Vec<Option<Tensor>> = Vec::with_capacity(self.leaves.len());
         out.missing.resize(self.leaves.len(), 0);
+        out.unnamed.resize(self.leaves.len(), 0);
         for (i, leaf) in self.leaves.iter().enumerate() {
             let t = decoded(leaf)?;
             out.missing[i] += u64::from(t.is_none());
+            if let (Kind::ClassLabel { num_classes, .. }, Some(crate::tfds::tensor::Values::Int(v))) =
+                (&leaf.node.kind, t.as_ref().map(|t| &t.values))
+            {
+                let outside = v
+                    .iter()
+                    .filter(|&&x| u64::try_from(x).map_or(true, |x| x >= *num_classes));
+                out.unnamed[i] += outside.count() as u64;
+            }
             tensors.push(t);
         }
         let counted = self.counter.as_ref().map(decoded).transpose()?.flatten();
@@ -567,6 +583,9 @@ pub struct Written {
     /// The features some records lack (TFDS writes every feature): each
     /// with how many records (their cells are null).
     pub missing: Vec<(String, u64)>,
+    /// ClassLabel features with values that name no class: each with how
+    /// many values (written as they are).
+    pub unnamed: Vec<(String, u64)>,
 }
 
 /// Where a split's rows go, and how they are encoded.
@@ -624,11 +643,14 @@ pub fn write(
     let explode = plan.explode.is_some();
     let mut failed: Option<crate::Error> = None;
     let mut missing: Vec<u64> = Vec::new();
+    let mut unnamed: Vec<u64> = Vec::new();
     let sink = |rows: &TfdsRows| -> std::io::Result<()> {
         written.empty_episodes += rows.empty_episodes;
-        missing.resize(rows.missing.len().max(missing.len()), 0);
-        for (m, n) in missing.iter_mut().zip(&rows.missing) {
-            *m += n;
+        for (total, part) in [(&mut missing, &rows.missing), (&mut unnamed, &rows.unnamed)] {
+            total.resize(part.len().max(total.len()), 0);
+            for (m, n) in total.iter_mut().zip(part) {
+                *m += n;
+            }
         }
         for (batch, records) in rows.batches.iter().cloned() {
             let batch = match explode {
@@ -657,13 +679,16 @@ pub fn write(
     }
     result?;
     files.finish()?;
-    written.missing = plan
-        .columns
-        .iter()
-        .zip(&missing)
-        .filter(|(_, &n)| n > 0)
-        .map(|(c, &n)| (c.feature.clone(), n))
-        .collect();
+    let counted = |per: &[u64]| -> Vec<(String, u64)> {
+        plan.columns
+            .iter()
+            .zip(per)
+            .filter(|(_, &n)| n > 0)
+            .map(|(c, &n)| (c.feature.clone(), n))
+            .collect()
+    };
+    written.missing = counted(&missing);
+    written.unnamed = counted(&unnamed);
     Ok(written)
 }
 
