@@ -329,10 +329,7 @@ fn print_first(
         let mut reader = args.input.open(input)?;
         let name = input.display();
         let strict = args.payload.payload == PayloadType::Auto;
-        let mut ty = match style.message {
-            Some(_) => Some(MessageType::Raw),
-            None => args.payload.fixed(),
-        };
+        let mut ty = style.message.map_or(args.payload.fixed(), |_| Some(MessageType::Raw));
         if filter.is_none() {
             to_skip = skip_records(&mut reader, input, to_skip)?;
             if to_skip > 0 {
