@@ -18,7 +18,7 @@ fn version_and_help() {
         .collect();
     // to-parquet, to-arrow, from-parquet, from-arrow with the `parquet` feature.
     let columnar = if cfg!(feature = "parquet") { 4 } else { 0 };
-    assert_eq!(names.len(), 19 + columnar, "{names:?}");
+    assert_eq!(names.len(), 20 + columnar, "{names:?}");
     for cmd in &names {
         assert!(help.contains(cmd.as_str()), "{cmd} missing from help:\n{help}");
     }
@@ -49,7 +49,7 @@ fn usage_errors_exit_2_with_one_line() {
     assert!(err.contains("invalid value 'many' for '--limit <N>'"), "{err}");
     let err = tfr(&["cat", "--type", "foo", "x.tfrecord"]).run().fails(2);
     assert!(
-        err.ends_with("[possible values: auto, example, sequence, elwc, raw]"),
+        err.ends_with("[possible values: auto, example, sequence, elwc, raw, event]"),
         "{err}"
     );
     // `tfr` alone: the whole help on stderr (the commands to choose from), exit 2.
