@@ -9,7 +9,7 @@
 use crate::util::*;
 use std::process::Command;
 
-fn hf_python() -> std::path::PathBuf {
+pub(crate) fn hf_python() -> std::path::PathBuf {
     std::env::var_os("TFR_HF_PYTHON")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/venv-hf/bin/python"))
@@ -23,7 +23,7 @@ fn data_dir() -> String {
 }
 
 /// Runs `python script args` in `dir`; its stdout, which must hold no FAIL.
-fn oracle(dir: &Dir, python: &std::path::Path, script: &str, args: &[&str]) -> String {
+pub(crate) fn oracle(dir: &Dir, python: &std::path::Path, script: &str, args: &[&str]) -> String {
     let out = Command::new(python)
         .current_dir(dir.path(""))
         .arg(oracle_script(script))

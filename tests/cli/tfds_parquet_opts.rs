@@ -350,28 +350,7 @@ fn nonsense_counts_are_refused_in_one_line() {
     }
 }
 
-fn hf_python() -> std::path::PathBuf {
-    std::env::var_os("TFR_HF_PYTHON")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/venv-hf/bin/python"))
-}
-
-/// Runs `python script args` in `dir`; its stdout, which must hold no FAIL.
-fn oracle(dir: &Dir, python: &Path, script: &str, args: &[&str]) -> String {
-    let out = Command::new(python)
-        .current_dir(dir.path(""))
-        .arg(oracle_script(script))
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{script}: {e}"));
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success() && !stdout.contains("FAIL"),
-        "{script} {args:?}: {stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
-}
+use crate::tfds_oracle::{hf_python, oracle};
 
 #[test]
 #[ignore = "external: tensorflow-datasets (TFR_TF_PYTHON) and Hugging Face datasets (TFR_HF_PYTHON): cargo test -- --include-ignored"]
