@@ -148,7 +148,10 @@ fn write(series: &Series<'_>, args: &ScalarsArgs, inputs: &[crate::io::Input]) -
     if args.format == ScalarsFormat::Parquet {
         let path = args.output.output.as_ref().context("-o")?;
         crate::io::same_file::refuse_input_as_output(inputs, &[], path, "-o")?;
+        #[cfg(feature = "parquet")]
         return crate::proto::scalars_parquet::write(series, path).map_err(anyhow::Error::from);
+        #[cfg(not(feature = "parquet"))]
+        bail!("-f parquet: this tfr was built without Parquet (the cargo feature `parquet`)");
     }
     let mut target = super::TextTarget::open(&args.output, inputs, &[])?;
     let out = target.writer();
