@@ -401,7 +401,8 @@ pub(crate) enum Command {
     #[command(verbatim_doc_comment)]
     Extract(crate::cmd::extract::ExtractArgs),
 
-    /// Describe a TFDS dataset folder: splits, record counts, features.
+    /// Describe a TFDS dataset folder (splits, record counts, features), or
+    /// plain TFRecord files.
     ///
     /// Reads what TFDS wrote beside the shards (dataset_info.json,
     /// features.json, *.labels.txt), not the shards: name, version,
@@ -417,6 +418,7 @@ pub(crate) enum Command {
     ///   tfr info tests/data/tfds/tfr_toy/1.0.0      # ~/tensorflow_datasets/NAME/VERSION
     ///   tfr info gs://bkt/tfds/tfr_toy/1.0.0/ --json
     ///   tfr info --check tests/data/tfds/tfr_toy/1.0.0 || exit 1
+    ///   tfr info tests/data/notebook.tfrecord    # plain files: records, bytes, the first record's features
     ///   tfr head -n 2 tests/data/tfds/tfr_toy/1.0.0 --split test
     #[command(verbatim_doc_comment)]
     Info(crate::cmd::info::InfoArgs),

@@ -15,9 +15,12 @@ use std::io::Write;
 #[derive(Args, Debug, Clone)]
 pub(crate) struct InfoArgs {
     /// A TFDS dataset folder (the version folder holding dataset_info.json:
-    /// ~/tensorflow_datasets/mnist/3.0.1, gs://bucket/mnist/3.0.1/).
-    #[arg(value_name = "FOLDER", required = true)]
-    pub(crate) folder: std::ffi::OsString,
+    /// ~/tensorflow_datasets/mnist/3.0.1, gs://bucket/mnist/3.0.1/), or
+    /// plain TFRecord inputs (files, globs, directories): their records,
+    /// bytes and compression, and the first record's payload type and
+    /// features.
+    #[arg(value_name = "FOLDER|FILES", required = true)]
+    pub(crate) paths: Vec<std::ffi::OsString>,
 
     /// Print one JSON document instead of the tables.
     #[arg(long)]
@@ -35,15 +38,16 @@ pub(crate) struct InfoArgs {
 }
 
 pub(crate) fn run(args: &InfoArgs, ctx: &Ctx) -> Result<Exit> {
-    let arg = &args.folder;
-    let shown = crate::io::input::escape_name(arg.as_encoded_bytes());
-    let Some(place) = Place::of_arg(arg) else {
-        anyhow::bail!("{shown}: not a directory (or a URL prefix ending with /): name a TFDS dataset's version folder");
+    // One TFDS folder; anything else is plain TFRecord inputs.
+    let folder = match args.paths.as_slice() {
+        [arg] => match Place::of_arg(arg) {
+            Some(place) => Folder::open(&place)?,
+            None => None,
+        },
+        _ => None,
     };
-    let Some(folder) = Folder::open(&place)? else {
-        anyhow::bail!(
-            "{shown}: no dataset_info.json, so not a TFDS dataset's version folder (for plain TFRecord files: tfr count, tfr schema)"
-        );
+    let Some(folder) = folder else {
+        return plain(args, ctx);
     };
     let shards = folder
         .info
@@ -291,4 +295,103 @@ fn check_shard(
             reader.index()
         )),
     }
+}
+
+/// `tfr info FILES`: each input's records (counted: record headers and
+/// their checksums), bytes and compression, and the first record's payload
+/// type and features (name, kind, values).
+fn plain(args: &InfoArgs, ctx: &Ctx) -> Result<Exit> {
+    let inputs = crate::io::input::expand(&args.paths)?;
+    let progress = ctx.progress(crate::io::input::total_size(&inputs));
+    let mut files = Vec::new();
+    let mut first: Option<Vec<u8>> = None;
+    for input in &inputs {
+        let mut reader = crate::record::OpenOptions::default().open(input)?;
+        if first.is_none() {
+            first = reader
+                .next_record()
+                .map_err(|e| crate::record::read_error(input, e))?
+                .map(|r| r.data.to_vec());
+            reader = crate::record::OpenOptions::default().open(input)?;
+        }
+        let records = super::count::count_records(&mut reader, |b, r| progress.update(b, r))
+            .map_err(|e| crate::record::read_error(input, e))?;
+        let size = crate::io::input::total_size(std::slice::from_ref(input)).unwrap_or(0);
+        files.push((input.display(), records, size, reader.compression().name()));
+    }
+    drop(progress);
+    let mut features: Vec<(String, &'static str, usize)> = Vec::new();
+    let payload = match first.as_deref().map(crate::example::resolve_auto) {
+        Some(Ok(ty)) => {
+            if let (crate::example::MessageType::Example, Some(data)) = (ty, first.as_deref()) {
+                let mut decoder = crate::example::Decoder::default();
+                let view = decoder.example(data, false)?;
+                for (name, f) in view.features().iter().flat_map(|f| f.entries()) {
+                    features.push((name.to_string(), f.kind().name(), f.count()));
+                }
+            }
+            match ty {
+                crate::example::MessageType::Example => "tf.train.Example",
+                crate::example::MessageType::SequenceExample => "tf.train.SequenceExample",
+                crate::example::MessageType::Elwc => "tensorflow.serving.ExampleListWithContext",
+                _ => "raw",
+            }
+            .to_string()
+        }
+        Some(Err(_)) => "not an Example or SequenceExample (see --type raw)".to_string(),
+        None => "no records".to_string(),
+    };
+    write_plain(args.json, &files, &payload, &features)?;
+    Ok(Exit::Success)
+}
+
+/// A plain input's row: name, records, bytes, compression.
+type FileRow = (String, u64, u64, &'static str);
+
+/// What `plain` prints: tables, or one JSON document.
+fn write_plain(json: bool, files: &[FileRow], payload: &str, features: &[(String, &'static str, usize)]) -> Result<()> {
+    let total: u64 = files.iter().map(|f| f.1).sum();
+    let mut out = output::stdout();
+    if json {
+        let doc = json!({
+            "files": files.iter().map(|f| json!({"name": f.0, "records": f.1, "bytes": f.2, "compression": f.3})).collect::<Vec<_>>(),
+            "records": total,
+            "payload": payload,
+            "first_record_features": features.iter().map(|f| json!({"name": f.0, "kind": f.1, "values": f.2})).collect::<Vec<_>>(),
+        });
+        writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
+    } else {
+        let mut table = output::table();
+        table.set_header(vec!["file", "records", "bytes", "compression"]);
+        for f in files {
+            table.add_row(vec![
+                output::escape_controls(&f.0).into_owned(),
+                f.1.to_string(),
+                f.2.to_string(),
+                f.3.to_string(),
+            ]);
+        }
+        table.add_row(vec![
+            "total".to_string(),
+            total.to_string(),
+            files.iter().map(|f| f.2).sum::<u64>().to_string(),
+            String::new(),
+        ]);
+        writeln!(out, "{table}")?;
+        writeln!(out, "payload: {payload}")?;
+        if !features.is_empty() {
+            let mut table = output::table();
+            table.set_header(vec!["feature (first record)", "kind", "values"]);
+            for f in features {
+                table.add_row(vec![
+                    output::escape_controls(&f.0).into_owned(),
+                    f.1.to_string(),
+                    f.2.to_string(),
+                ]);
+            }
+            writeln!(out, "{table}")?;
+        }
+    }
+    out.flush()?;
+    Ok(())
 }

@@ -705,3 +705,29 @@ fn mixed_decode_sliced_split_names_and_unnamed_classes() {
     ran.warns();
     ran.stderr_has("values of ClassLabel label name no class");
 }
+
+/// `tfr info` of plain TFRecord inputs: each file's records (as `count`
+/// counts them), bytes and compression, and the first record's payload
+/// type and features.
+#[test]
+fn info_of_plain_files_counts_records_and_names_the_first_records_features() {
+    let (plain, gz) = (data("notebook.tfrecord"), data("concat.tfrecord.gz"));
+    let doc: serde_json::Value = serde_json::from_str(&tfr(&["info", "--json", &plain, &gz]).run().ok()).unwrap();
+    let counted: serde_json::Value = serde_json::from_str(&tfr(&["count", "--json", &plain, &gz]).run().ok()).unwrap();
+    assert_eq!(doc["records"], counted["total"], "{doc}");
+    assert_eq!(doc["files"][1]["compression"], "gzip");
+    assert_eq!(doc["files"][0]["bytes"], std::fs::metadata(&plain).unwrap().len());
+    assert_eq!(doc["payload"], "tf.train.Example");
+    let names: Vec<&str> = doc["first_record_features"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["feature2", "feature3", "feature0", "feature1"]);
+    let text = tfr(&["info", &plain]).run().ok();
+    assert!(
+        text.contains("payload: tf.train.Example") && text.contains("feature3"),
+        "{text}"
+    );
+}
