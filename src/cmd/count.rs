@@ -11,7 +11,7 @@ use crate::io::Input;
 use crate::output::{self, Ctx};
 use crate::pipeline;
 use crate::pipeline::batches::{self, Batch, Record, Types, Work};
-use crate::record::{self, Check, ReadError, RecordReader};
+use crate::record::{self, Check};
 use anyhow::{Context, Result};
 use clap::Args;
 use comfy_table::CellAlignment;
@@ -173,7 +173,7 @@ fn count_input(input: &Input, args: &CountArgs, jobs: usize, progress: &output::
         }
     }
     let (mut shown_at, mut shown) = (reader.offset(), reader.index());
-    let result = count_records(&mut reader, |bytes, records| {
+    let result = reader.count_rest(|bytes, records| {
         progress.add((bytes - shown_at) as i64, (records - shown) as i64);
         (shown_at, shown) = (bytes, records);
     });
@@ -189,21 +189,6 @@ fn count_input(input: &Input, args: &CountArgs, jobs: usize, progress: &output::
             error: Some(record::read_error(input, e).into()),
         },
     }
-}
-
-/// Counts the records of one input, from where the reader stands: header
-/// hops (no payload held, no data CRC; plain files are not even read
-/// between headers, compressed input is inflated and stepped over). Returns the reader's record index at the end.
-pub(crate) fn count_records(reader: &mut RecordReader, mut progress: impl FnMut(u64, u64)) -> Result<u64, ReadError> {
-    let mut n = reader.index();
-    // Payloads are stepped over, never held (seeking on plain files).
-    while reader.skip_record()?.is_some() {
-        n += 1;
-        if n & 0xffff == 0 {
-            progress(reader.offset(), n);
-        }
-    }
-    Ok(n)
 }
 
 /// What a count without --where/--by leaves unchecked.

@@ -287,7 +287,7 @@ fn check_shard(
             });
         }
     };
-    match super::count::count_records(&mut reader, |b, r| progress.update(b, r)) {
+    match reader.count_rest(|b, r| progress.update(b, r)) {
         Ok(n) if n == want => None,
         Ok(n) => Some(format!("{n} records, dataset_info.json says {want}")),
         Err(e) => Some(format!(
@@ -314,7 +314,8 @@ fn plain(args: &InfoArgs, ctx: &Ctx) -> Result<Exit> {
                 .map(|r| r.data.to_vec());
             reader = crate::record::OpenOptions::default().open(input)?;
         }
-        let records = super::count::count_records(&mut reader, |b, r| progress.update(b, r))
+        let records = reader
+            .count_rest(|b, r| progress.update(b, r))
             .map_err(|e| crate::record::read_error(input, e))?;
         let size = crate::io::input::total_size(std::slice::from_ref(input)).unwrap_or(0);
         files.push((input.display(), records, size, reader.compression().name()));

@@ -70,7 +70,13 @@ pub(crate) fn run(args: &ScalarsArgs, ctx: &Ctx) -> Result<Exit> {
     let several = args.logdirs.len() > 1;
     let mut files = Vec::new();
     for logdir in &args.logdirs {
-        let shown = logdir.to_string_lossy().trim_end_matches('/').to_string();
+        // As inputs are shown: a URL's query (a signed URL's credential)
+        // redacted, control characters escaped.
+        let shown = match crate::io::remote::parse(logdir.as_encoded_bytes()) {
+            Some(_) => crate::io::Input::Url(logdir.to_string_lossy().into_owned()).display(),
+            None => crate::io::input::escape_name(logdir.as_encoded_bytes()),
+        };
+        let shown = shown.trim_end_matches('/').to_string();
         let (found, skipped) = event_files(logdir)?;
         for dir in skipped {
             output::error_line(format_args!(

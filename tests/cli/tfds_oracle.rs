@@ -22,6 +22,18 @@ fn data_dir() -> String {
         .into_owned()
 }
 
+/// TFDS's values of a split, one JSON line a record
+/// (tests/oracle/tfds_dump.py under `tf`, the datasets below `data`).
+pub(crate) fn tfds_dump(tf: &std::path::Path, data: &str, name: &str, split: &str) -> Vec<u8> {
+    let out = Command::new(tf)
+        .arg(oracle_script("tfds_dump.py"))
+        .args([data, name, split])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    out.stdout
+}
+
 /// Runs `python script args` in `dir`; its stdout, which must hold no FAIL.
 pub(crate) fn oracle(dir: &Dir, python: &std::path::Path, script: &str, args: &[&str]) -> String {
     let out = Command::new(python)
@@ -55,13 +67,7 @@ fn tfds_folders_decode_and_convert_to_the_values_tfds_gives() {
     }
     // TFDS's values per record, then the Parquet files against them.
     let dump = |name: &str, split: &str, file: &str| {
-        let out = Command::new(&tf)
-            .arg(oracle_script("tfds_dump.py"))
-            .args([&data, name, split])
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        dir.write(file, &out.stdout);
+        dir.write(file, &tfds_dump(&tf, &data, name, split));
     };
     dump("tfr_toy", "train", "toy_train.jsonl");
     dump("tfr_toy", "test", "toy_test.jsonl");

@@ -15,7 +15,6 @@ use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use std::path::Path;
-use std::process::Command;
 
 fn toy() -> String {
     data("tfds/tfr_toy/1.0.0")
@@ -350,7 +349,7 @@ fn nonsense_counts_are_refused_in_one_line() {
     }
 }
 
-use crate::tfds_oracle::{hf_python, oracle};
+use crate::tfds_oracle::{hf_python, oracle, tfds_dump};
 
 #[test]
 #[ignore = "external: tensorflow-datasets (TFR_TF_PYTHON) and Hugging Face datasets (TFR_HF_PYTHON): cargo test -- --include-ignored"]
@@ -363,13 +362,7 @@ fn hf_datasets_reads_selections_and_cut_files_with_tfds_features_and_values() {
     let dir = Dir::new();
     let data = data("tfds");
     let dump = |name: &str, split: &str, file: &str| {
-        let out = Command::new(&tf)
-            .arg(oracle_script("tfds_dump.py"))
-            .args([&data, name, split])
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        dir.write(file, &out.stdout);
+        dir.write(file, &tfds_dump(&tf, &data, name, split));
     };
     dump("tfr_toy", "train", "train.jsonl");
     dump("tfr_toy", "test", "test.jsonl");

@@ -173,6 +173,22 @@ impl RecordReader {
         }))
     }
 
+    /// Counts the records from where the reader stands to the end: header
+    /// hops (no payload held, no data CRC; plain files are not even read
+    /// between headers, compressed input is inflated and stepped over).
+    /// Returns the reader's record index at the end; `progress` gets
+    /// (offset, records) now and then.
+    pub fn count_rest(&mut self, mut progress: impl FnMut(u64, u64)) -> Result<u64, ReadError> {
+        let mut n = self.index();
+        while self.skip_record()?.is_some() {
+            n += 1;
+            if n & 0xffff == 0 {
+                progress(self.offset(), n);
+            }
+        }
+        Ok(n)
+    }
+
     /// Steps over the next record without reading its payload (seeking on
     /// regular files) and without checking the data CRC.
     pub fn skip_record(&mut self) -> Result<Option<RecordMeta>, ReadError> {

@@ -295,6 +295,9 @@ impl Table {
                 continue;
             }
             let id = intern(&mut self.tags, &mut self.tag_ids, tag);
+            // (tensor points counted too: the count while reading; sorted()
+            // settles it)
+            self.len += points.len() + tensor_points.len();
             if plugin {
                 self.scalar_tags.insert((run_id, id));
             }
