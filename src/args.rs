@@ -426,6 +426,20 @@ impl WhereArg {
         self.filter.as_ref().inspect(|w| w.set_strict(self.strict))
     }
 
+    /// The filter over payloads of `message` (its names resolved as paths
+    /// of the message's fields: one no field has is an error now), else
+    /// the filter as given.
+    pub(crate) fn for_message(
+        &self,
+        message: Option<&crate::proto::Message>,
+    ) -> anyhow::Result<Option<crate::example::Where>> {
+        let (Some(w), Some(m)) = (self.get(), message) else {
+            return Ok(self.get().cloned());
+        };
+        let fields = crate::proto::paths::MessageFields::new(m, w.names(), "--where", false)?;
+        Ok(Some(w.bind(std::sync::Arc::new(fields))))
+    }
+
     /// The warnings for the names of --where that no record read has.
     pub(crate) fn warnings(&self) -> Vec<String> {
         match &self.filter {

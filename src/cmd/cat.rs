@@ -177,8 +177,9 @@ fn cat_styled(
         Some(_) => Some(MessageType::Raw),
         None => print.payload.fixed(),
     };
+    let filter = args.filter.for_message(style.message)?;
     let mut how = args.range.reading(&open, ty, jobs);
-    how.filter = args.filter.get();
+    how.filter = filter.as_ref();
     let (_, result) = batches::run(
         inputs,
         &how,
@@ -313,7 +314,8 @@ fn print_first(
     let mut to_skip = head.skip;
     // `--where`: the skip and the limit count matching records, so each
     // record is read and evaluated.
-    let filter = head.filter.get();
+    let filter = head.filter.for_message(style.message)?;
+    let filter = filter.as_ref();
     let progress = print_progress(ctx);
     let mut printed = 0u64;
     let table = KindTable::new();

@@ -109,8 +109,9 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
             Some(_) => Some(crate::example::MessageType::Raw),
             None => args.payload.fixed(),
         };
+        let filter = args.pick.filter.for_message(message.as_ref())?;
         let mut how = args.pick.range.reading(&open, ty, jobs);
-        how.filter = args.pick.filter.get();
+        how.filter = filter.as_ref();
         let (_, result) = batches::run(
             &inputs,
             &how,

@@ -26,7 +26,14 @@
 //! another kind than the literal (a string against an int64 feature, a
 //! number against bytes) is false too, as is a regex against numbers.
 //! Examples are read from their features, SequenceExamples and
-//! ExampleListWithContext from their context.
+//! ExampleListWithContext from their context; any other message through
+//! [`Fields`] ([`Where::bind`]), its names being paths of fields.
+//! `true` and `false` are the numbers 1 and 0.
+
+mod features;
+mod fields;
+pub use features::{features_or_context, lookup, with_features};
+pub use fields::{Fields, PayloadFields, Value};
 
 use super::sought::{Sought, Unmatched};
 use super::view::{Decoder, FeatureView, FeaturesView, Kind};
@@ -58,6 +65,8 @@ pub struct Where {
     sought: Arc<Sought>,
     /// `--strict`: a name found in no record read is an error.
     strict: Arc<AtomicBool>,
+    /// How payloads that are not Examples are read ([`Self::bind`]).
+    fields: Option<Arc<dyn PayloadFields>>,
 }
 
 impl fmt::Debug for Where {
@@ -204,6 +213,7 @@ impl Where {
             text: text.to_owned(),
             sought,
             strict: Arc::new(AtomicBool::new(false)),
+            fields: None,
         })
     }
 
@@ -247,8 +257,22 @@ impl Where {
         (!names.is_empty()).then_some(UnmatchedNames { flag: "--where", names })
     }
 
-    /// Decodes `payload` as `ty` and tells whether it matches (a raw
-    /// payload has no features: it never does).
+    /// This expression over payloads read by `fields` (a message's):
+    /// [`Self::matches_payload`] reads every payload through it.
+    pub fn bind(&self, fields: Arc<dyn PayloadFields>) -> Where {
+        Where {
+            fields: Some(fields),
+            ..self.clone()
+        }
+    }
+
+    /// Whether it reads payloads through [`Self::bind`]'s fields.
+    pub fn is_bound(&self) -> bool {
+        self.fields.is_some()
+    }
+
+    /// Decodes `payload` as `ty` (or by what it is bound to) and tells
+    /// whether it matches (a raw payload has no features: it never does).
     pub fn matches_payload(
         &self,
         decoder: &mut Decoder,
@@ -256,58 +280,14 @@ impl Where {
         strict: bool,
         payload: &[u8],
     ) -> Result<bool, DecodeError> {
+        if let Some(fields) = &self.fields {
+            return fields.read(payload, &mut |fs| self.root.eval_fields(fs));
+        }
         if ty == MessageType::Raw {
             return Ok(false);
         }
         with_features(decoder, ty, strict, payload, |fs| self.matches(fs))
     }
-}
-
-/// Decodes `payload` as `ty` and calls `f` with the features `--where`
-/// and `count --by` read: an Example's, the context of a SequenceExample or
-/// an ExampleListWithContext (`None` for a raw payload or when absent).
-pub fn with_features<T>(
-    decoder: &mut Decoder,
-    ty: MessageType,
-    strict: bool,
-    payload: &[u8],
-    f: impl FnOnce(Option<FeaturesView<'_>>) -> T,
-) -> Result<T, DecodeError> {
-    Ok(match ty {
-        MessageType::Example => f(decoder.example(payload, strict)?.features()),
-        MessageType::SequenceExample => f(decoder.sequence_example(payload, strict)?.context()),
-        MessageType::Elwc => {
-            let parts = Decoder::elwc_parts(payload, strict)?;
-            f(decoder.nested_example(payload, &parts.context)?.features())
-        }
-        MessageType::Raw => f(None),
-    })
-}
-
-/// The features of an Example or the context of a SequenceExample (what
-/// to-wds, to-csv, extract and split's `--by` read), decoded; `None` for
-/// another payload type, which the caller names in its own error.
-pub fn features_or_context<'a>(
-    decoder: &'a mut Decoder,
-    ty: MessageType,
-    strict: bool,
-    payload: &'a [u8],
-) -> Option<Result<Option<FeaturesView<'a>>, DecodeError>> {
-    match ty {
-        MessageType::Example => Some(decoder.example(payload, strict).map(|e| e.features())),
-        MessageType::SequenceExample => Some(decoder.sequence_example(payload, strict).map(|s| s.context())),
-        _ => None,
-    }
-}
-
-/// The feature called `name` (protobuf's map: the last entry wins).
-pub fn lookup<'a>(features: Option<FeaturesView<'a>>, name: &str) -> Option<FeatureView<'a>> {
-    let name = name.as_bytes();
-    features?
-        .raw_entries()
-        .filter(|(k, _)| *k == name)
-        .last()
-        .map(|(_, v)| v)
 }
 
 /// An int64 compared with a float, exactly.
@@ -782,6 +762,7 @@ impl Parser {
         match tok {
             Tok::Num(lit) => Ok(lit),
             Tok::Str(bytes) => Ok(Lit::Bytes(bytes)),
+            Tok::Name(n) if n == "true" || n == "false" => Ok(Lit::Int(i64::from(n == "true"))),
             Tok::Name(n) => Err(err(
                 col,
                 format!("expected a value after {after}, found name '{n}' (strings are quoted: \"{n}\")"),

@@ -179,7 +179,8 @@ pub enum Looks {
     /// A name holding `tfrecord` (any case: `x.tfrecord`, `x.tfrecords`,
     /// TFDS's `mnist-train.tfrecord-00000-of-00001`), ending `.tfrec` or
     /// `.tfr`, or a shard `NAME-00000-of-00010` (Beam, TFX), each also
-    /// with `.gz`, `.gzip`, `.zz`, `.zlib` or `.snappy` after it.
+    /// with `.gz`, `.gzip`, `.zz`, `.zlib` or `.snappy` after it; and
+    /// TensorBoard's event files (`events.out.tfevents.*`).
     Records,
     /// A name ending `.jsonl`, `.ndjson` or `.json`, also with `.gz`,
     /// `.gzip`, `.zz` or `.zlib` after it.
@@ -214,6 +215,7 @@ impl Looks {
         match self {
             Looks::Records => {
                 stem.windows(8).any(|w| w == b"tfrecord")
+                    || lower.starts_with(b"events.out.tfevents.")
                     || stem.ends_with(b".tfrec")
                     || stem.ends_with(b".tfr")
                     || is_shard(stem)

@@ -10,6 +10,7 @@ fn which_files_of_a_directory_are_taken() {
         "a.tfrec",
         "b.tfr.gz",
         "c.tfrecord.snappy",
+        "events.out.tfevents.1700000001.host.0.v2",
     ] {
         assert!(Records.matches(name.as_bytes()), "{name}");
     }
@@ -22,6 +23,7 @@ fn which_files_of_a_directory_are_taken() {
         "train-of-10",
         "notes-3-of-x",
         "readme",
+        "my.events.out.tfevents.1",
         "train.tfrecord.idx",
         "train-00000-of-00002.idx",
     ] {

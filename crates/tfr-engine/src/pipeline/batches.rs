@@ -129,7 +129,7 @@ impl Reading<'_> {
 /// Whether `record` matches `filter` (`--where`); a payload that does not
 /// decode is an error naming the record, and so is a raw one.
 pub fn keeps(filter: &Where, decoder: &mut Decoder, record: &Record<'_>) -> Result<bool> {
-    if record.ty == MessageType::Raw {
+    if record.ty == MessageType::Raw && !filter.is_bound() {
         crate::error::bail!(
             "{}: record {} at byte {}: --where reads features, and a --type raw record has none",
             record.name,

@@ -8,6 +8,7 @@
 pub mod decode;
 pub mod field;
 pub mod json;
+pub mod paths;
 pub mod scalars;
 #[cfg(feature = "parquet")]
 pub mod scalars_parquet;

@@ -18,6 +18,9 @@ use comfy_table::CellAlignment;
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 
+mod keys;
+use keys::{class_of, key_json, key_text, Key};
+
 #[derive(Args, Debug, Clone)]
 pub(crate) struct CountArgs {
     #[command(flatten)]
@@ -37,7 +40,8 @@ pub(crate) struct CountArgs {
     /// records of any further value are counted as (other values), with a
     /// warning. The table shows the 1,000 most frequent values and a row
     /// for the rest; --json lists every one. SequenceExamples and ELWC:
-    /// their context.
+    /// their context. Messages (--message, event files): a path of
+    /// fields (summary.value.tag), as --where reads it; an enum by name.
     #[arg(long, value_name = "FEATURE")]
     pub(crate) by: Option<String>,
 
@@ -48,6 +52,9 @@ pub(crate) struct CountArgs {
 
     #[command(flatten)]
     pub(crate) filter: WhereArg,
+
+    #[command(flatten)]
+    pub(crate) proto: crate::args::ProtoArgs,
 
     #[command(flatten)]
     pub(crate) jobs: JobsArg,
@@ -232,24 +239,6 @@ fn write_table(out: &mut dyn Write, counts: &[Row]) -> Result<()> {
     Ok(())
 }
 
-/// A value of the `--by` feature, as a key of the tally.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-enum Key {
-    Int(i64),
-    /// A float32 by its bits (NaNs with the same bits are one value).
-    Float(u32),
-    Bytes(Vec<u8>),
-}
-
-impl Key {
-    fn size(&self) -> usize {
-        match self {
-            Key::Bytes(b) => b.len() + 32,
-            _ => 32,
-        }
-    }
-}
-
 /// Distinct values told apart by `--by` (then counted as other values).
 const MAX_KEYS: usize = 1_000_000;
 /// Bytes of distinct values kept by `--by`.
@@ -327,6 +316,8 @@ impl Tally {
 /// The worker side of `count --where/--by`.
 struct Counting<'a> {
     by: Option<&'a str>,
+    /// `--by` over payloads of a message: its path.
+    fields: Option<crate::proto::paths::MessageFields>,
     /// Whether any record read has the `--by` feature.
     sought: Sought,
 }
@@ -339,6 +330,9 @@ impl Work for Counting<'_> {
         let Some(name) = self.by else {
             return Ok(());
         };
+        if let Some(fields) = &self.fields {
+            return by_field(fields, name, r, out);
+        }
         if r.ty == example::MessageType::Raw {
             return Err(tfr_engine::Error::msg(format_args!(
                 "{}: record {} at byte {}: --by reads features, and a --type raw record has none",
@@ -388,33 +382,72 @@ impl Work for Counting<'_> {
     }
 }
 
+/// Tallies a message's record by the values of its `--by` path (none: it
+/// counts as missing).
+fn by_field(
+    fields: &crate::proto::paths::MessageFields,
+    name: &str,
+    r: &Record<'_>,
+    out: &mut Tally,
+) -> tfr_engine::Result<()> {
+    use crate::example::filter::PayloadFields;
+    let mut keys: Vec<Key> = Vec::new();
+    fields
+        .read(r.payload, &mut |fs| {
+            fs.any(name, &mut |v| {
+                keys.push(Key::of(v));
+                false
+            })
+        })
+        .map_err(|e| batches::decode_error(r.name, r.index, r.offset, e))?;
+    if keys.is_empty() {
+        out.missing += 1;
+    }
+    keys.sort_unstable();
+    keys.dedup();
+    for k in keys {
+        out.bump(k, 1);
+    }
+    Ok(())
+}
+
 /// `count --where/--by`: every record read and decoded (one dataset: the
 /// first record decides the type), counted per input and per value.
 fn count_decoded(inputs: &[Input], args: &CountArgs, ctx: &Ctx) -> Result<Exit> {
+    let message = args.proto.message(args.payload, inputs)?;
     // Refused before reading: else a count of nothing is printed first.
-    if args.payload.fixed() == Some(example::MessageType::Raw) {
+    if message.is_none() && args.payload.fixed() == Some(example::MessageType::Raw) {
         let flag = if args.by.is_some() { "--by" } else { "--where" };
         anyhow::bail!("{flag} reads features, and a --type raw record has none");
     }
+    let filter = args.filter.for_message(message.as_ref())?;
     let progress = ctx.progress(crate::io::input::total_size(inputs));
     let jobs = args.jobs.for_inputs(inputs);
     let open = args.input.options();
     let how = batches::Reading {
         open: &open,
-        types: Types::given(args.payload.fixed(), Types::Dataset),
+        types: match message {
+            Some(_) => Types::given(Some(example::MessageType::Raw), Types::Dataset),
+            None => Types::given(args.payload.fixed(), Types::Dataset),
+        },
         jobs,
         range: batches::Range::default(),
         sample: None,
         probe_limit: false,
-        filter: args.filter.get(),
+        filter: filter.as_ref(),
     };
     let mut total = Tally::default();
     let merge = |t: &Tally| {
         total.merge(t);
         Ok(())
     };
+    let fields = match (&message, &args.by) {
+        (Some(m), Some(by)) => Some(crate::proto::paths::MessageFields::new(m, [by.as_str()], "--by", true)?),
+        _ => None,
+    };
     let work = Counting {
         by: args.by.as_deref(),
+        fields,
         sought: Sought::new(args.by.as_deref()),
     };
     let update = |bytes, records| progress.update(bytes, records);
@@ -509,63 +542,6 @@ fn by_rows(total: &Tally) -> Vec<(&Key, u64)> {
     let mut rows: Vec<(&Key, u64)> = total.by.iter().map(|(k, &n)| (k, n)).collect();
     rows.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
     rows
-}
-
-/// A value as printed in the table: numbers as TensorFlow prints them,
-/// bytes as text when UTF-8 (controls escaped), else as escaped bytes.
-fn key_text(k: &Key) -> String {
-    match k {
-        Key::Int(v) => v.to_string(),
-        Key::Float(bits) => {
-            let mut buf = Vec::new();
-            example::text::write_float(f32::from_bits(*bits), &mut buf);
-            String::from_utf8_lossy(&buf).into_owned()
-        }
-        Key::Bytes(b) => match std::str::from_utf8(b) {
-            Ok(t) => format!("\"{}\"", output::escape_controls(t)),
-            Err(_) => format!("\"{}\"", b.escape_ascii()),
-        },
-    }
-}
-
-/// A value in JSON: a number, a string, or {"base64": ...} for bytes that
-/// are not UTF-8 (as to-jsonl writes them); a float that is not finite is
-/// a string ("nan", "inf", "-inf").
-fn key_json(k: &Key) -> serde_json::Value {
-    use base64::Engine;
-    match k {
-        Key::Int(v) => serde_json::json!(v),
-        Key::Float(bits) => {
-            let v = f32::from_bits(*bits);
-            if v.is_finite() {
-                let mut buf = ryu::Buffer::new();
-                serde_json::from_str(buf.format(v)).unwrap_or(serde_json::Value::Null)
-            } else {
-                serde_json::Value::String(
-                    if v.is_nan() {
-                        "nan"
-                    } else if v > 0.0 {
-                        "inf"
-                    } else {
-                        "-inf"
-                    }
-                    .into(),
-                )
-            }
-        }
-        Key::Bytes(b) => match std::str::from_utf8(b) {
-            Ok(t) => serde_json::Value::String(t.to_owned()),
-            Err(_) => serde_json::json!({"base64": base64::engine::general_purpose::STANDARD.encode(b)}),
-        },
-    }
-}
-
-/// A TFDS ClassLabel's name of an int64 value.
-fn class_of<'a>(k: &Key, names: Option<&'a [String]>) -> Option<&'a str> {
-    match k {
-        Key::Int(v) => names?.get(usize::try_from(*v).ok()?).map(String::as_str),
-        _ => None,
-    }
 }
 
 /// The `--by` JSON document, written row by row.
