@@ -46,6 +46,7 @@ mod part;
 mod process;
 mod proto_hostile;
 mod proto_message;
+mod proto_serving;
 mod proto_where;
 mod ray;
 mod readable;

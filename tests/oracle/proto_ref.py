@@ -40,6 +40,8 @@ reference file in tests/data/proto/expected/:
     {shapes,legacy}.{txt,json}   (pool from the descriptor set; the reference)
     {shapes,legacy}.default_pool.{txt,json}   (--any-pool default, for comparison)
     {bad,bad_utf8,any_unknown}.{txt,json}
+    warmup.{txt,json}   (TF Serving's PredictionLog: serving.pb, warmup.tfrecord
+                         from tests/oracle/predictionlog_make.py)
 """
 
 import argparse
@@ -153,11 +155,12 @@ def write_all():
     os.makedirs(exp, exist_ok=True)
     jobs = [("shapes", "shapes.pb", "tfr.test.Sample"), ("legacy", "legacy.pb", "tfr.legacy.Record"),
             ("bad", "shapes.pb", "tfr.test.Sample"), ("bad_utf8", "shapes.pb", "tfr.test.Sample"),
-            ("any_unknown", "shapes.pb", "tfr.test.Sample")]
+            ("any_unknown", "shapes.pb", "tfr.test.Sample"),
+            ("warmup", "serving.pb", "tensorflow.serving.PredictionLog")]
     for stem, pb, name in jobs:
         cls, pool = load_class(os.path.join(PROTO, pb), name)
         for any_pool, suffix in (("given", ""), ("default", ".default_pool")):
-            if stem in ("bad", "bad_utf8", "any_unknown") and suffix:
+            if stem in ("bad", "bad_utf8", "any_unknown", "warmup") and suffix:
                 continue
             for mode, ext in (("text", "txt"), ("json", "json")):
                 text = render(cls, pool, os.path.join(PROTO, stem + ".tfrecord"), mode, any_pool)
