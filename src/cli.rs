@@ -53,7 +53,11 @@ stats, to-parquet, to-arrow, to-csv, to-wds, extract):
   they are (image/encoded, a.b) or in backticks. A feature with several
   values matches when any value does; a missing one makes every comparison
   false (!has(x) finds it); a value of another kind is false.
-  SequenceExamples and ELWC: their context. With --skip/--limit/--sample
+  SequenceExamples and ELWC: their context. true and false are 1 and 0.
+  Messages (--message, event files; cat, head, to-jsonl, count): NAME is
+  a path of fields (summary.value.tag), a map's as .key and .value, a
+  oneof's name its set member's name; an unset field with presence has no
+  value; enums compare by name or number. With --skip/--limit/--sample
   they count matching records. A name no record read has is a warning
   (the likely name suggested); --strict makes it an error.
 

@@ -105,6 +105,18 @@ fn count_by_a_field_path_tallies_what_python_reads() {
         assert_eq!(got["total"], 15, "--by {path}");
         assert_eq!(pairs(&got["values"]), pairs(&tally["values"]), "--by {path}");
     }
+    for (path, tally) in want["serving_by"].as_object().expect("serving_by") {
+        let serving = [
+            "--descriptor-set",
+            "serving.pb",
+            "--message",
+            "tensorflow.serving.PredictionLog",
+        ];
+        let args = [&["count"][..], &serving, &["--by", path, "--json", "warmup.tfrecord"]].concat();
+        let got: Value = serde_json::from_str(&in_proto_dir(&args).ok()).expect("JSON");
+        assert_eq!(got["missing"], tally["missing"], "--by {path}");
+        assert_eq!(pairs(&got["values"]), pairs(&tally["values"]), "--by {path}");
+    }
     // The table names enum values.
     let args = [&["count"][..], &SAMPLE, &["--by", "color", "shapes.tfrecord"]].concat();
     let table = in_proto_dir(&args).ok();

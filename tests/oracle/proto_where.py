@@ -12,11 +12,13 @@ message API, by the rules tfr documents:
 - a field that tracks presence (message, oneof member, `optional`) has no value
   when HasField is false; a proto3 scalar without presence reads its value;
 - an enum equals its name (an unknown number has none) and its number;
+- a oneof's name reads the name of the member set (WhichOneof);
 - has(): HasField / a non-empty list or map / a non-zero implicit scalar;
 - len(): the number of elements (a set singular field: 1).
 
 Prints one JSON document: {"where": {EXPR: [record indices]}, "by": {PATH:
-{"missing": N, "values": [[VALUE, RECORDS], ...]}}}, VALUE as `tfr count --by
+{"missing": N, "values": [[VALUE, RECORDS], ...]}}, "serving_by": the same over
+TF Serving's PredictionLog in warmup.tfrecord (serving.pb)}, VALUE as `tfr count --by
 --json` writes it (an enum by name, a float32 as its shortest repr, a value that
 is not finite as "nan"/"inf"/"-inf"). `--write` writes it to
 tests/data/proto/expected/where.json.
@@ -96,6 +98,9 @@ WHERE = [
     ("has(s)", lambda m: m.s != ""),
     ("renamed == 0", lambda m: m.renamed == 0),
     ("field_1_name > 0", lambda m: m.field_1_name > 0),
+    ('choice == "c_num"', lambda m: m.WhichOneof("choice") == "c_num"),
+    ("has(choice)", lambda m: m.WhichOneof("choice") is not None),
+    ('choice in ["c_text", "c_sub"] && !has(sub)', lambda m: m.WhichOneof("choice") in ("c_text", "c_sub") and not has(m, "sub")),
 ]
 
 
@@ -132,6 +137,17 @@ BY = [
     ("rf", lambda m: [shortest_f32(v) for v in m.rf]),
     ("rd", lambda m: [double(v) for v in m.rd]),
     ("subs.name", lambda m: [s.name for s in m.subs]),
+    ("choice", lambda m: [m.WhichOneof("choice")] if m.WhichOneof("choice") else []),
+]
+
+# The same over TF Serving's PredictionLog (warmup.tfrecord, serving.pb).
+SERVING_BY = [
+    ("log_type", lambda m: [m.WhichOneof("log_type")] if m.WhichOneof("log_type") else []),
+    ("predict_log.request.model_spec.name",
+     lambda m: [m.predict_log.request.model_spec.name]
+     if has(m, "predict_log") and has(m.predict_log, "request") and has(m.predict_log.request, "model_spec") else []),
+    ("predict_log.request.inputs.key",
+     lambda m: list(m.predict_log.request.inputs) if has(m, "predict_log") and has(m.predict_log, "request") else []),
 ]
 
 
@@ -156,9 +172,12 @@ def tally(values_per_record):
 def main():
     cls, _ = load_class(os.path.join(PROTO, "shapes.pb"), "tfr.test.Sample")
     msgs = [cls.FromString(p) for p in records(os.path.join(PROTO, "shapes.tfrecord"))]
+    serving_cls, _ = load_class(os.path.join(PROTO, "serving.pb"), "tensorflow.serving.PredictionLog")
+    logs = [serving_cls.FromString(p) for p in records(os.path.join(PROTO, "warmup.tfrecord"))]
     doc = {
         "where": {expr: [i for i, m in enumerate(msgs) if pred(m)] for expr, pred in WHERE},
         "by": {path: tally([f(m) for m in msgs]) for path, f in BY},
+        "serving_by": {path: tally([f(m) for m in logs]) for path, f in SERVING_BY},
     }
     out = json.dumps(doc, indent=1, sort_keys=True) + "\n"
     if "--write" in sys.argv:

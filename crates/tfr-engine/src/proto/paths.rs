@@ -8,6 +8,8 @@
 //!   comparison matches when any does);
 //! - a map field's entries are read through `.key` and `.value`
 //!   (`labels.key == "x"`);
+//! - a `oneof`'s name reads the name of its member that is set (Python's
+//!   `WhichOneof`: `log_type == "predict_log"`), nothing when none is;
 //! - a field that tracks presence (a message, a member of a `oneof`, a
 //!   proto2 or proto3 `optional` field) reads nothing when it is not set;
 //!   a proto3 scalar without presence reads its value, zero when not
@@ -22,7 +24,7 @@ use super::Message;
 use crate::error::{Error, Result};
 use crate::example::error::DecodeError;
 use crate::example::filter::{Fields, PayloadFields, Value};
-use prost_reflect::{Cardinality, FieldDescriptor, Kind, MessageDescriptor};
+use prost_reflect::{Cardinality, FieldDescriptor, Kind, MessageDescriptor, OneofDescriptor};
 use std::collections::HashMap;
 
 /// One step of a path.
@@ -34,6 +36,8 @@ enum Step {
     Key(FieldDescriptor),
     /// The value of a map's entries.
     Value(FieldDescriptor),
+    /// The member of a `oneof` that is set, by its name (a last step).
+    Oneof(OneofDescriptor),
 }
 
 /// A resolved path.
@@ -158,6 +162,9 @@ fn leaf(f: &FieldDescriptor, v: Option<&Val>, each: &mut dyn FnMut(Value<'_>) ->
 /// value it holds (a single field not set: once, with none); stops when
 /// `at` returns true.
 fn walk(msg: &Msg, steps: &[Step], at: &mut dyn FnMut(&FieldDescriptor, Option<&Val>) -> bool) -> bool {
+    if let [Step::Oneof(o)] = steps {
+        return set_member(msg, o).is_some_and(|(f, name)| at(&f, Some(&name)));
+    }
     let Some((Step::Field(f), rest)) = steps.split_first() else {
         return false;
     };
@@ -182,6 +189,9 @@ fn walk(msg: &Msg, steps: &[Step], at: &mut dyn FnMut(&FieldDescriptor, Option<&
 /// Walks `steps` from `msg` to the slots of the last field (each set one),
 /// calling `at` with each; stops when `at` returns true.
 fn walk_slots(msg: &Msg, steps: &[Step], at: &mut dyn FnMut(&Field, &Slot) -> bool) -> bool {
+    if let [Step::Oneof(o)] = steps {
+        return set_member(msg, o).is_some_and(|(f, name)| at(&Field::Plain(f), &Slot::One(name)));
+    }
     let Some((Step::Field(f), rest)) = steps.split_first() else {
         return false;
     };
@@ -209,11 +219,19 @@ fn walk_slots(msg: &Msg, steps: &[Step], at: &mut dyn FnMut(&Field, &Slot) -> bo
     }
 }
 
+/// The member of `o` set in `msg`, and its name as a value.
+fn set_member(msg: &Msg, o: &OneofDescriptor) -> Option<(FieldDescriptor, Val)> {
+    let f = o.fields().find(|f| msg.fields.contains_key(&f.number()))?;
+    let name = Val::Bytes(f.name().as_bytes().to_vec());
+    Some((f, name))
+}
+
 impl Path {
     /// Whether its last step is a value (not a message or a map).
     fn ends_at_value(&self) -> bool {
         let last = match self.0.last() {
             Some(Step::Field(f) | Step::Key(f) | Step::Value(f)) => f,
+            Some(Step::Oneof(_)) => return true,
             None => return false,
         };
         let map_itself = matches!(self.0.last(), Some(Step::Field(f)) if f.is_map());
@@ -228,8 +246,18 @@ fn resolve(desc: &MessageDescriptor, name: &str) -> std::result::Result<Path, St
     let mut at = desc.clone();
     let mut parts = name.split('.').peekable();
     while let Some(part) = parts.next() {
+        let oneof = at.oneofs().find(|o| o.name() == part && !o.is_synthetic());
+        if let (Some(o), None, None) = (oneof, at.get_field_by_name(part), parts.peek()) {
+            steps.push(Step::Oneof(o));
+            break;
+        }
         let Some(f) = at.get_field_by_name(part) else {
-            let known: Vec<String> = at.fields().map(|f| f.name().to_string()).collect();
+            let mut known: Vec<String> = at.fields().map(|f| f.name().to_string()).collect();
+            known.extend(
+                at.oneofs()
+                    .filter(|o| !o.is_synthetic())
+                    .map(|o| format!("oneof {}", o.name())),
+            );
             return Err(format!(
                 "{} has no field '{part}' (its fields: {})",
                 at.full_name(),
