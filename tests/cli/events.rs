@@ -70,6 +70,42 @@ fn first_records(text: &str, n: usize) -> String {
     }
 }
 
+/// tfr's text of events without the comment lines that show tensors'
+/// values (Python's text_format prints none; its Parse skips them).
+fn plain(text: &str) -> String {
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with("# values: "))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+/// The `# record N` and `# values: V` lines of tfr's text, each value
+/// parsed.
+fn shown_values(text: &str) -> Vec<serde_json::Value> {
+    text.lines()
+        .filter_map(|l| match l.trim_start().strip_prefix("# values: ") {
+            Some(v) => Some(serde_json::from_str(v).unwrap_or_else(|e| panic!("{v}: {e}"))),
+            None => l
+                .starts_with("# record ")
+                .then(|| serde_json::Value::String(l.to_string())),
+        })
+        .collect()
+}
+
+/// Whether two values are equal, a number also when equal as float32 (tfr
+/// shows a float32 as its shortest digits, numpy's tolist() widened).
+fn same_values(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    use serde_json::Value::{Array, Number};
+    match (a, b) {
+        (Array(x), Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_values(x, y)),
+        (Number(x), Number(y)) if x.is_f64() || y.is_f64() => {
+            let (x, y) = (x.as_f64().unwrap_or(f64::NAN), y.as_f64().unwrap_or(f64::NAN));
+            x == y || (x as f32) == (y as f32)
+        }
+        _ => a == b,
+    }
+}
+
 /// The first `n` lines of a text.
 fn first_lines(text: &str, n: usize) -> String {
     text.lines().take(n).map(|l| format!("{l}\n")).collect()
@@ -93,11 +129,11 @@ fn every_event_file_prints_as_python_prints_it() {
                 assert_eq!(r.fails(2), truncated_line(&path));
             }
             assert_eq!(json.lines().count(), 4);
-            assert_eq!(cat.stdout_str(), text);
+            assert_eq!(plain(&cat.stdout_str()), text);
             assert_eq!(jsonl.stdout_str(), json);
             assert_eq!(cat_json.stdout_str(), json);
         } else {
-            assert_eq!(cat.ok(), text, "{rel}");
+            assert_eq!(plain(&cat.ok()), text, "{rel}");
             assert_eq!(jsonl.ok(), json, "{rel}");
             assert_eq!(cat_json.ok(), json, "{rel}");
         }
@@ -105,15 +141,40 @@ fn every_event_file_prints_as_python_prints_it() {
 }
 
 #[test]
+fn summary_tensors_show_the_values_tensorflow_reads() {
+    let mut shown = 0;
+    for rel in event_files() {
+        let want: Vec<serde_json::Value> = reference(&rel, "values")
+            .lines()
+            .map(|l| match l.starts_with("# record ") {
+                true => serde_json::Value::String(l.to_string()),
+                false => serde_json::from_str(l).expect("JSON"),
+            })
+            .collect();
+        let r = tfr(&["cat", &event(&rel)]).run();
+        let got = shown_values(&r.stdout_str());
+        assert_eq!(got.len(), want.len(), "{rel}: {got:?} {want:?}");
+        for (g, w) in got.iter().zip(&want) {
+            assert!(same_values(g, w), "{rel}: tfr {g}, TensorFlow {w}");
+        }
+        shown += got
+            .iter()
+            .filter(|v| !v.is_string() || !v.as_str().unwrap_or("").starts_with("# "))
+            .count();
+    }
+    assert!(shown >= 15, "{shown}");
+}
+
+#[test]
 fn type_event_reads_an_event_file_of_another_name() {
     let dir = Dir::new();
     let x = dir.write("x.tfrecord", &std::fs::read(event(EVAL)).unwrap());
     let (text, json) = (reference(EVAL, "txt"), reference(EVAL, "json"));
-    assert_eq!(tfr(&["cat", "--type", "event", &x]).run().ok(), text);
+    assert_eq!(plain(&tfr(&["cat", "--type", "event", &x]).run().ok()), text);
     assert_eq!(tfr(&["cat", "-t", "event", "-f", "json", &x]).run().ok(), json);
     assert_eq!(tfr(&["to-jsonl", "--type", "event", &x]).run().ok(), json);
     assert_eq!(
-        tfr(&["head", "-n", "2", "--type", "event", &x]).run().ok(),
+        plain(&tfr(&["head", "-n", "2", "--type", "event", &x]).run().ok()),
         first_records(&text, 2)
     );
     // Without it the name does not say event file: read as an Example, which it is not.
@@ -123,13 +184,13 @@ fn type_event_reads_an_event_file_of_another_name() {
         "{line}"
     );
     // --type event on an event file changes nothing.
-    assert_eq!(tfr(&["cat", "--type", "event", &event(EVAL)]).run().ok(), text);
+    assert_eq!(plain(&tfr(&["cat", "--type", "event", &event(EVAL)]).run().ok()), text);
     // Both together: each record's comment names its file.
     let mut both = tfr(&["cat", "--type", "event", "x.tfrecord", &event(EVAL)]);
     both.cmd.current_dir(dir.path(""));
     let want = text.replace("# record ", "# x.tfrecord record ")
         + &text.replace("# record ", &format!("# {} record ", event(EVAL)));
-    assert_eq!(both.run().ok(), want);
+    assert_eq!(plain(&both.run().ok()), want);
 }
 
 #[test]
@@ -185,7 +246,7 @@ fn head_prints_the_first_events() {
         "logs/train/events.out.tfevents.1700000001.fixture.0.v2",
     ] {
         let (text, json) = (reference(rel, "txt"), reference(rel, "json"));
-        let got = tfr(&["head", "-n", "2", &event(rel)]).run().ok();
+        let got = plain(&tfr(&["head", "-n", "2", &event(rel)]).run().ok());
         assert_eq!(got, first_records(&text, 2), "{rel}");
         assert_eq!(got.matches("# record ").count(), 2);
         let got = tfr(&["head", "-n", "2", "-f", "json", &event(rel)]).run().ok();
@@ -194,7 +255,7 @@ fn head_prints_the_first_events() {
     // Past the cut record of the truncated file: its 4 events, then the error.
     let r = tfr(&["head", "-n", "9", &event(TRUNCATED)]).run();
     assert_eq!(r.fails(2), truncated_line(&event(TRUNCATED)));
-    assert_eq!(r.stdout_str(), reference(TRUNCATED, "txt"));
+    assert_eq!(plain(&r.stdout_str()), reference(TRUNCATED, "txt"));
 }
 
 #[test]
@@ -229,9 +290,9 @@ fn python_prints_the_events_tfr_prints() {
                 // Python stops quietly at the cut record; tfr says so.
                 assert!(stderr.contains("4 records, truncated tail"), "{stderr}");
                 assert_eq!(r.fails(2), truncated_line(&path));
-                assert_eq!(r.stdout_str(), python, "{rel} {mode}");
+                assert_eq!(plain(&r.stdout_str()), python, "{rel} {mode}");
             } else {
-                assert_eq!(r.ok(), python, "{rel} {mode}");
+                assert_eq!(plain(&r.ok()), python, "{rel} {mode}");
             }
         }
     }

@@ -13,6 +13,11 @@ way Python protobuf prints each tf.Event; the reference for `tfr cat` and
 --json: one line per record,
         json_format.MessageToJson(event, preserving_proto_field_name=True,
         indent=None), UTF-8.
+--values: for record N a line `# record N`, then one line per summary value
+        whose tensor holds numbers or bools (at most 1024 of them): the JSON
+        of tf.make_ndarray(tensor).tolist() (what `tfr cat` shows in its
+        `# values:` comment line; a float that is not finite as "NaN",
+        "Infinity" or "-Infinity").
 
 Records are read with tf.compat.v1.io.tf_record_iterator (CRCs checked) and
 parsed as tensorflow.core.util.event_pb2.Event. A truncated last record (a
@@ -22,6 +27,7 @@ records it printed and that the tail was truncated. stderr always gets
 `N records` (plus `, truncated tail` when so). A corrupted record (CRC
 mismatch) also ends the output, but with exit status 2.
 """
+import json
 import os
 import sys
 
@@ -32,8 +38,19 @@ from google.protobuf import json_format, text_format  # noqa: E402
 from tensorflow.core.util import event_pb2  # noqa: E402
 
 
+def finite(v):
+    """Non-finite floats as the strings protobuf's JSON mapping writes."""
+    if isinstance(v, list):
+        return [finite(x) for x in v]
+    if isinstance(v, float) and v != v:
+        return "NaN"
+    if isinstance(v, float) and v in (float("inf"), float("-inf")):
+        return "Infinity" if v > 0 else "-Infinity"
+    return v
+
+
 def main():
-    if len(sys.argv) != 3 or sys.argv[2] not in ("--text", "--json"):
+    if len(sys.argv) != 3 or sys.argv[2] not in ("--text", "--json", "--values"):
         sys.exit(__doc__)
     path, mode = sys.argv[1], sys.argv[2]
     out = sys.stdout.buffer
@@ -55,7 +72,14 @@ def main():
             truncated = True
             break
         ev = event_pb2.Event.FromString(rec)
-        if mode == "--text":
+        if mode == "--values":
+            out.write(f"# record {n}\n".encode())
+            for v in ev.summary.value:
+                if v.HasField("tensor") and v.tensor.dtype != tf.string.as_datatype_enum:
+                    a = tf.make_ndarray(v.tensor)
+                    if a.size <= 1024:
+                        out.write(json.dumps(finite(a.tolist())).encode() + b"\n")
+        elif mode == "--text":
             out.write(f"# record {n}\n".encode())
             out.write(text_format.MessageToString(ev).encode("utf-8"))
         else:

@@ -59,6 +59,10 @@ pub struct Msg {
     /// Whether it held a field its descriptor does not know (or one of the
     /// wrong wire type): a map entry that does is dropped, as upb drops it.
     pub unknown: bool,
+    /// A `tensorflow.TensorProto`'s bytes (all its occurrences, as
+    /// protobuf merges them), so that its values can be shown; empty for
+    /// other messages.
+    pub tensor: Vec<u8>,
 }
 
 impl Msg {
@@ -68,6 +72,7 @@ impl Msg {
             desc,
             fields: BTreeMap::new(),
             unknown: false,
+            tensor: Vec::new(),
         }
     }
 
@@ -81,6 +86,9 @@ impl Msg {
 
     /// Merges the fields read by `r` into this message.
     fn merge(&mut self, mut r: Reader<'_>) -> Result<(), DecodeError> {
+        if self.desc.full_name() == TENSOR_PROTO {
+            self.tensor.extend_from_slice(r.bytes());
+        }
         while !r.is_empty() {
             let at = r.offset();
             let (number, wire) = r.tag()?;
@@ -192,6 +200,9 @@ impl Msg {
             .1
     }
 }
+
+/// The message whose bytes a [`Msg`] keeps.
+pub const TENSOR_PROTO: &str = "tensorflow.TensorProto";
 
 /// The most values one record decodes to (repeated elements and map
 /// entries, all fields together): 8,388,608, 256 MiB of values. A larger

@@ -50,6 +50,9 @@ pub struct Message {
     pub desc: MessageDescriptor,
     /// Every descriptor loaded.
     pub pool: DescriptorPool,
+    /// Whether the text format shows a TensorProto's values in a comment
+    /// line (tf.Event; others print exactly as Python does).
+    pub tensor_values: bool,
 }
 
 /// How a payload is printed.
@@ -108,7 +111,11 @@ impl Message {
                 known.join(", ")
             );
         };
-        Ok(Some(Message { desc, pool }))
+        Ok(Some(Message {
+            desc,
+            pool,
+            tensor_values: false,
+        }))
     }
 
     /// Appends a payload in `form` (the text format's lines end with a
@@ -123,7 +130,13 @@ impl Message {
         let msg = Msg::decode(&self.desc, payload)?;
         let start = out.len();
         match form {
-            Form::Text => text::message(&msg, &self.pool, 0, out),
+            Form::Text => {
+                let p = text::Print {
+                    pool: &self.pool,
+                    tensors: self.tensor_values,
+                };
+                text::message(&msg, p, 0, out)
+            }
             Form::Json => json::message(&msg, &self.pool, out).map_err(|reason| {
                 // Nothing of the record is left written.
                 out.truncate(start);
@@ -239,7 +252,11 @@ impl Message {
             let desc = pool
                 .get_message_by_name("tensorflow.Event")
                 .ok_or("tensorflow.Event is not in event.proto")?;
-            Ok(Message { desc, pool })
+            Ok(Message {
+                desc,
+                pool,
+                tensor_values: true,
+            })
         });
         made.clone().map_err(crate::Error::msg)
     }

@@ -10,23 +10,38 @@
 //! fields are not printed. A `google.protobuf.Any` whose type is among the
 //! descriptors given is expanded (`[type.googleapis.com/pkg.Msg] {`), as
 //! Python expands the types its pool knows; other Anys print their two
-//! fields.
+//! fields. With [`Print::tensors`] (event files), a `tensorflow.TensorProto`
+//! of numbers ends with a comment line of its values (`# values: [0.5,
+//! 1.0]`), which Python's text_format.Parse skips.
 
 use super::decode::{is_zero, Msg, Slot, Val};
 use super::field::Field;
 use crate::example::text::{escape_bytes, escape_str, write_double, write_float};
 use prost_reflect::{DescriptorPool, Kind};
 
-/// Appends `msg` at `indent`; `pool` resolves the types of Any.
-pub fn message(msg: &Msg, pool: &DescriptorPool, indent: usize, out: &mut Vec<u8>) {
-    if msg.desc.full_name() == "google.protobuf.Any" && any(msg, pool, indent, out) {
+/// How a message is printed.
+#[derive(Clone, Copy)]
+pub struct Print<'a> {
+    /// Resolves the types of Any.
+    pub pool: &'a DescriptorPool,
+    /// Whether a TensorProto's values are shown in a comment line.
+    pub tensors: bool,
+}
+
+/// The most values a tensor's comment line shows (a larger tensor has
+/// none).
+pub const TENSOR_VALUES: usize = 1024;
+
+/// Appends `msg` at `indent`.
+pub fn message(msg: &Msg, p: Print<'_>, indent: usize, out: &mut Vec<u8>) {
+    if msg.desc.full_name() == "google.protobuf.Any" && any(msg, p, indent, out) {
         return;
     }
     for (field, slot) in msg.fields.values() {
         match slot {
             Slot::One(v) if !field.supports_presence() && is_zero(v) => {}
-            Slot::One(v) => one(field, v, pool, indent, out),
-            Slot::List(values) => values.iter().for_each(|v| one(field, v, pool, indent, out)),
+            Slot::One(v) => one(field, v, p, indent, out),
+            Slot::List(values) => values.iter().for_each(|v| one(field, v, p, indent, out)),
             Slot::Map(entries) => {
                 let mut sorted: Vec<&(Val, Val)> = entries.iter().collect();
                 sorted.sort_by(|a, b| key_order(&a.0, &b.0));
@@ -38,21 +53,29 @@ pub fn message(msg: &Msg, pool: &DescriptorPool, indent: usize, out: &mut Vec<u8
                 for (k, v) in sorted {
                     name(field, indent, out);
                     out.extend_from_slice(b" {\n");
-                    entry_field(&kf, k, pool, indent + 2, out);
-                    entry_field(&vf, v, pool, indent + 2, out);
+                    entry_field(&kf, k, p, indent + 2, out);
+                    entry_field(&vf, v, p, indent + 2, out);
                     out.resize(out.len() + indent, b' ');
                     out.extend_from_slice(b"}\n");
                 }
             }
         }
     }
+    if p.tensors && !msg.tensor.is_empty() {
+        if let Some(values) = crate::tfds::decode::tensor_values(&msg.tensor, TENSOR_VALUES) {
+            out.resize(out.len() + indent, b' ');
+            out.extend_from_slice(b"# values: ");
+            out.extend_from_slice(&values);
+            out.push(b'\n');
+        }
+    }
 }
 
 /// A map entry's key or value: listed as the entry message lists it (a
 /// proto3 entry leaves out a zero scalar).
-fn entry_field(field: &Field, v: &Val, pool: &DescriptorPool, indent: usize, out: &mut Vec<u8>) {
+fn entry_field(field: &Field, v: &Val, p: Print<'_>, indent: usize, out: &mut Vec<u8>) {
     if field.supports_presence() || !is_zero(v) {
-        one(field, v, pool, indent, out);
+        one(field, v, p, indent, out);
     }
 }
 
@@ -82,11 +105,11 @@ fn name(field: &Field, indent: usize, out: &mut Vec<u8>) {
 }
 
 /// One `name: value` line, or a message block.
-fn one(field: &Field, v: &Val, pool: &DescriptorPool, indent: usize, out: &mut Vec<u8>) {
+fn one(field: &Field, v: &Val, p: Print<'_>, indent: usize, out: &mut Vec<u8>) {
     name(field, indent, out);
     if let Val::Msg(m) = v {
         out.extend_from_slice(b" {\n");
-        message(m, pool, indent + 2, out);
+        message(m, p, indent + 2, out);
         out.resize(out.len() + indent, b' ');
         out.extend_from_slice(b"}\n");
         return;
@@ -131,7 +154,7 @@ fn scalar(field: &Field, v: &Val, out: &mut Vec<u8>) {
 /// An Any whose packed type is known, expanded: `[URL] {` ... `}`. False
 /// (nothing written) when its type is not known or its bytes do not
 /// decode.
-fn any(msg: &Msg, pool: &DescriptorPool, indent: usize, out: &mut Vec<u8>) -> bool {
+fn any(msg: &Msg, p: Print<'_>, indent: usize, out: &mut Vec<u8>) -> bool {
     let bytes = |n: u32| match msg.fields.get(&n) {
         Some((_, Slot::One(Val::Bytes(b)))) => b.as_slice(),
         _ => &[],
@@ -140,7 +163,7 @@ fn any(msg: &Msg, pool: &DescriptorPool, indent: usize, out: &mut Vec<u8>) -> bo
     let Some((_, type_name)) = url.rsplit_once('/') else {
         return false;
     };
-    let Some(desc) = pool.get_message_by_name(type_name) else {
+    let Some(desc) = p.pool.get_message_by_name(type_name) else {
         return false;
     };
     let Ok(inner) = Msg::decode(&desc, bytes(2)) else {
@@ -150,7 +173,7 @@ fn any(msg: &Msg, pool: &DescriptorPool, indent: usize, out: &mut Vec<u8>) -> bo
     out.push(b'[');
     out.extend_from_slice(url.as_bytes());
     out.extend_from_slice(b"] {\n");
-    message(&inner, pool, indent + 2, out);
+    message(&inner, p, indent + 2, out);
     out.resize(out.len() + indent, b' ');
     out.extend_from_slice(b"}\n");
     true

@@ -94,6 +94,19 @@ impl Decoding {
     }
 }
 
+/// The values of a serialized TensorProto of numbers (or bools) as nested
+/// JSON arrays (a 0-d tensor: its one value), when it is one of at most
+/// `max` elements (see [`super::tensorproto::parse`]).
+pub fn tensor_values(v: &[u8], max: usize) -> Option<Vec<u8>> {
+    let (t, dtype) = super::tensorproto::parse(v)?;
+    if dtype == super::tensor::DType::String || t.values.len() > max {
+        return None;
+    }
+    let mut out = Vec::new();
+    write_tensor(&t.values, &t.shape, 0, (dtype, false), &mut out);
+    Some(out)
+}
+
 /// Appends `v` as the values of the tensor it serializes, when it is one
 /// (see [`super::tensorproto::parse`]); false, writing nothing, when not.
 pub fn tensor_json(v: &[u8], out: &mut Vec<u8>) -> bool {
