@@ -681,6 +681,32 @@ impl ColumnArgs {
 }
 
 #[cfg(feature = "parquet")]
+impl ColumnArgs {
+    /// The columns of `message` (`--message`, event files): its fields
+    /// kept by `--features/--exclude`, with a warning line per pattern
+    /// that matched no field; the flags that read Examples refused.
+    pub(crate) fn message_layout(
+        &self,
+        message: &crate::proto::Message,
+    ) -> anyhow::Result<(crate::proto::arrow::Layout, Vec<String>)> {
+        let name = message.desc.full_name();
+        if self.schema.is_some() {
+            anyhow::bail!("--schema: the columns of {name} come from its descriptor, not from a tfr schema");
+        }
+        if self.filter.filter.is_some() {
+            anyhow::bail!(
+                "--where: not yet supported with --message or event files ({name}) in to-parquet and to-arrow"
+            );
+        }
+        let projection = self.select.projection();
+        let keep = |field: &str| projection.as_ref().is_none_or(|p| p.keeps(field));
+        let layout = crate::proto::arrow::Layout::new(&message.desc, &keep)?;
+        let warnings = projection.iter().flat_map(|p| p.unmatched()).collect();
+        Ok((layout, warnings))
+    }
+}
+
+#[cfg(feature = "parquet")]
 impl crate::formats::columnar_out::Select for Projection {
     fn keeps(&self, name: &str) -> bool {
         Projection::keeps(self, name)

@@ -172,6 +172,17 @@ pub(crate) struct ProtoArgs {
 }
 
 impl ProtoArgs {
+    /// Whether the payloads are a message tfr does not know natively:
+    /// these flags name one, `--type event` says tf.Event, or an input
+    /// argument names an event file (`events.out.tfevents.*`).
+    pub(crate) fn wanted(&self, payload: PayloadType, files: &[std::ffi::OsString]) -> bool {
+        !self.proto.is_empty()
+            || !self.descriptor_set.is_empty()
+            || self.message.is_some()
+            || payload == PayloadType::Event
+            || files.iter().any(|f| crate::proto::is_event_file(&f.to_string_lossy()))
+    }
+
     /// The message the payloads of `inputs` are printed as: the one named
     /// by these flags, else tf.Event with `--type event` or when every
     /// input is an event file (`events.out.tfevents.*`); `None` for the

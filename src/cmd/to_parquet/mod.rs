@@ -7,6 +7,7 @@
 //! 1,048,576 rows. Memory: the row group being encoded, plus the reader's
 //! window of batches. Files appear together at the end, or none.
 
+mod message;
 mod tfds;
 
 use crate::args::{ColumnArgs, InputArgs, JobsArg, RangeArgs};
@@ -71,6 +72,9 @@ pub(crate) struct ToParquetArgs {
     pub(crate) plain: bool,
 
     #[command(flatten)]
+    pub(crate) proto: crate::args::ProtoArgs,
+
+    #[command(flatten)]
     pub(crate) jobs: JobsArg,
 }
 
@@ -94,6 +98,9 @@ impl ParquetCompression {
 }
 
 pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Exit> {
+    if let Some(exit) = message::run(args, ctx)? {
+        return Ok(exit);
+    }
     if !args.plain {
         if let Some(exit) = tfds::run(args, ctx)? {
             return Ok(exit);

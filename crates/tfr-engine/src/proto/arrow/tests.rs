@@ -1,0 +1,1 @@
+//! The layout and the rows of a message.
