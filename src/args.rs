@@ -623,7 +623,8 @@ impl ShardingArgs {
 pub(crate) struct ColumnArgs {
     /// Payload type: auto (the first record decides), example or sequence
     /// (SequenceExample: context features as columns, each feature list a
-    /// list<list<…>> column).
+    /// list<list<…>> column), or event (tf.Event: a column per field, as
+    /// with --message).
     #[arg(long = "type", short = 't', value_enum, default_value_t = PayloadType::Auto, value_name = "TYPE")]
     pub(crate) payload: PayloadType,
 
