@@ -320,6 +320,31 @@ fn features_pick_columns_and_shards_cut_rows() {
 }
 
 #[test]
+fn the_same_bytes_for_any_jobs_and_from_stdin() {
+    let dir = Dir::new();
+    let mut outputs = Vec::new();
+    for jobs in ["1", "2", "16"] {
+        let out = format!("j{jobs}.parquet");
+        let mut args = vec!["to-parquet".to_string()];
+        args.extend(shapes_args(&out));
+        args.extend(["-j".to_string(), jobs.to_string()]);
+        dir.tfr(&strs(&args)).run().ok();
+        outputs.push(std::fs::read(dir.path(&out)).unwrap());
+    }
+    assert!(outputs.windows(2).all(|w| w[0] == w[1]));
+    // A stream is read once: no schema pass is needed.
+    let shapes = std::fs::read(proto("shapes.tfrecord")).unwrap();
+    let mut args = vec!["to-parquet".to_string()];
+    args.extend(shapes_args("stdin.parquet"));
+    args[5] = "-".into();
+    dir.tfr(&strs(&args)).stdin(&shapes).run().ok();
+    assert_eq!(std::fs::read(dir.path("stdin.parquet")).unwrap(), outputs[0]);
+    args.extend(["--shards".to_string(), "2".to_string()]);
+    let r = dir.tfr(&strs(&args)).stdin(&shapes).run();
+    assert!(r.fails(2).contains("a stream cannot be read twice"));
+}
+
+#[test]
 #[ignore = "external: pyarrow, pandas, Python protobuf 7 and TensorFlow (TFR_TF_PYTHON): cargo test -- --include-ignored"]
 fn pyarrow_and_python_protobuf_read_what_tfr_writes() {
     let py = tf_python();

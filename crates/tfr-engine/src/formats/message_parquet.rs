@@ -31,6 +31,12 @@ pub fn write(
     opts: &ParquetOptions<'_>,
     progress: Progress<'_>,
 ) -> Result<Option<String>> {
+    if let Some(stream) = inputs.iter().find(|i| i.is_stream()).filter(|_| opts.sharded()) {
+        crate::error::bail!(
+            "{}: --shards/--rows-per-file count the records first, and a stream cannot be read twice",
+            stream.display()
+        );
+    }
     let total = match opts.sharded() {
         true => Some(count(inputs, how, workers, progress)?),
         false => None,

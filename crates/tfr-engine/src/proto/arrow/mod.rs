@@ -115,6 +115,8 @@ struct Col {
 pub struct Layout {
     cols: Vec<Col>,
     schema: SchemaRef,
+    /// Leaf columns (every row holds a value or null in each).
+    leaves: usize,
 }
 
 impl Layout {
@@ -137,7 +139,7 @@ impl Layout {
             );
         }
         let schema = Arc::new(Schema::new(arrow_fields(&cols)));
-        Ok(Layout { cols, schema })
+        Ok(Layout { cols, schema, leaves })
     }
 
     /// The Arrow schema of the rows.
@@ -324,6 +326,15 @@ impl Work for MessageWork<'_> {
     /// half-appended leaves no row behind.
     fn batch(&self, batch: &Batch<Rows>, out: &mut Rows) -> Result<()> {
         self.append(batch.records(), out)
+    }
+
+    /// Every row holds a value or a null in each leaf column, present or
+    /// not: a wide message (thousands of leaves: a PredictionLog's
+    /// RunMetadata) takes smaller batches, so that a batch's arrays stay
+    /// within a few MB.
+    fn window(&self) -> usize {
+        let shrink = (self.layout.leaves / 64).max(1).next_power_of_two();
+        (crate::pipeline::batches::BATCH / shrink).max(16 << 10)
     }
 
     /// Every record is decoded as the message, whatever its first bytes.
