@@ -6,6 +6,8 @@
 //! batch of records, written in record order by one thread; every batch
 //! has the one schema written first. A stream is flushed whenever the
 //! writer waits for records, so a reader gets each batch as it is made.
+//! Payloads of any protobuf message (`--message`, event files) have the
+//! columns of [`crate::proto::arrow`] instead (`run_message`).
 
 use crate::args::{ColumnArgs, InputArgs, JobsArg, RangeArgs};
 use crate::columnar::build::{Convert, Rows};

@@ -274,6 +274,38 @@ fn damage_is_exit_2_naming_the_record_and_nothing_is_written() {
 }
 
 #[test]
+fn a_recursive_part_json_cannot_write_is_damage() {
+    // Struct{a: Value{struct_value: Struct{x: Value{number_value: NaN}}}}:
+    // the inner Struct is a column of JSON, and JSON has no NaN.
+    let nan = [&[0x11u8][..], &f64::NAN.to_le_bytes()].concat();
+    let inner_entry = [&[0x0a, 1, b'x', 0x12, nan.len() as u8][..], &nan].concat();
+    let inner = [&[0x0a, inner_entry.len() as u8][..], &inner_entry].concat();
+    let value = [&[0x2a, inner.len() as u8][..], &inner].concat();
+    let entry = [&[0x0a, 1, b'a', 0x12, value.len() as u8][..], &value].concat();
+    let payload = [&[0x0a, entry.len() as u8][..], &entry].concat();
+    let dir = Dir::new();
+    let input = dir.write("nan.tfrecord", &records(&[&payload]));
+    let r = dir
+        .tfr(&[
+            "to-parquet",
+            "--descriptor-set",
+            &proto("struct.pb"),
+            "--message",
+            "google.protobuf.Struct",
+            &input,
+            "-o",
+            "n.parquet",
+        ])
+        .run();
+    let line = r.fails(2);
+    assert!(
+        line.contains("nan.tfrecord: record 0 at byte 0: ") && line.contains("NaN"),
+        "{line}"
+    );
+    assert!(!dir.path("n.parquet").exists());
+}
+
+#[test]
 fn flags_that_read_examples_are_refused_with_a_message() {
     let dir = Dir::new();
     let base = ["--descriptor-set", &proto("shapes.pb"), "--message", "tfr.test.Sample"];

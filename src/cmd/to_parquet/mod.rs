@@ -6,6 +6,10 @@
 //! every core). A row group ends at `--row-group-size` bytes (encoded) or
 //! 1,048,576 rows. Memory: the row group being encoded, plus the reader's
 //! window of batches. Files appear together at the end, or none.
+//!
+//! Payloads of any protobuf message (`--message`, event files) go another
+//! way first (`message.rs`: the columns from the message's descriptor), and
+//! a TFDS folder another (`tfds.rs`: from its features.json).
 
 mod message;
 mod tfds;
