@@ -1905,7 +1905,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__to__subcmd__arrow)
-            opts="-o -t -n -j -q -h -V --output --compression --max-record-size --part --split --type --schema --features --exclude --where --strict --max-aux-size --skip --limit --sample --seed --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -t -n -I -j -q -h -V --output --compression --max-record-size --part --split --type --schema --features --exclude --where --strict --max-aux-size --skip --limit --sample --seed --proto --proto-path --descriptor-set --message --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1980,6 +1980,26 @@ _tfr() {
                     return 0
                     ;;
                 --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proto)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proto-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -I)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --descriptor-set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --message)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2239,7 +2259,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__to__subcmd__parquet)
-            opts="-o -t -n -j -q -h -V --compression --max-record-size --part --split --output --type --schema --features --exclude --where --strict --max-aux-size --skip --limit --sample --seed --shards --rows-per-file --output-compression --row-group-size --explode --plain --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -t -n -I -j -q -h -V --compression --max-record-size --part --split --output --type --schema --features --exclude --where --strict --max-aux-size --skip --limit --sample --seed --shards --rows-per-file --output-compression --row-group-size --explode --plain --proto --proto-path --descriptor-set --message --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2334,6 +2354,26 @@ _tfr() {
                     return 0
                     ;;
                 --explode)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proto)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proto-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -I)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --descriptor-set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --message)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -637,7 +637,8 @@ impl ShardingArgs {
 pub(crate) struct ColumnArgs {
     /// Payload type: auto (the first record decides), example or sequence
     /// (SequenceExample: context features as columns, each feature list a
-    /// list<list<…>> column).
+    /// list<list<…>> column), or event (tf.Event: a column per field, as
+    /// with --message).
     #[arg(long = "type", short = 't', value_enum, default_value_t = PayloadType::Auto, value_name = "TYPE")]
     pub(crate) payload: PayloadType,
 
@@ -691,6 +692,27 @@ impl ColumnArgs {
             open: input.options(),
             jobs,
         })
+    }
+}
+
+#[cfg(feature = "parquet")]
+impl ColumnArgs {
+    /// The columns of `message` (`--message`, event files): its fields
+    /// kept by `--features/--exclude`, with a warning line per pattern
+    /// that matched no field; the flags that read Examples refused.
+    pub(crate) fn message_layout(
+        &self,
+        message: &crate::proto::Message,
+    ) -> anyhow::Result<(crate::proto::arrow::Layout, Vec<String>)> {
+        let name = message.desc.full_name();
+        if self.schema.is_some() {
+            anyhow::bail!("--schema: the columns of {name} come from its descriptor, not from a tfr schema");
+        }
+        let projection = self.select.projection();
+        let keep = |field: &str| projection.as_ref().is_none_or(|p| p.keeps(field));
+        let layout = crate::proto::arrow::Layout::new(&message.desc, &keep)?;
+        let warnings = projection.iter().flat_map(|p| p.unmatched()).collect();
+        Ok((layout, warnings))
     }
 }
 

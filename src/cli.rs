@@ -618,11 +618,19 @@ pub(crate) enum Command {
     /// meta/id and meta/source), and the files of every split (-o
     /// 'DIR/{split}.parquet') appear together, or none.
     ///
+    /// Payloads of any protobuf message (--proto/--descriptor-set with
+    /// --message; event files, or --type event, as tf.Event) have one
+    /// column per field of the message, typed by its descriptor: a message
+    /// a struct, repeated a list, a map a map, an enum its value's name,
+    /// bytes binary; a field with presence null when absent (the table:
+    /// docs/GUIDE.md, "Any message").
+    ///
     /// Examples:
     ///   tfr to-parquet 'data/train-*' -o train.parquet
     ///   tfr to-parquet train.tfrecord -o out/train.parquet --shards 4 --output-compression snappy
     ///   tfr to-parquet --schema schema.json --exclude 'image/*' train.tfrecord -o small.parquet
     ///   tfr to-parquet tests/data/tfds/tfr_toy/1.0.0 -o 'hf/{split}.parquet' --shards 2 --exclude meta
+    ///   tfr to-parquet tests/data/events/logs/eval/events.out.tfevents.* -o events.parquet
     #[cfg(feature = "parquet")]
     #[command(verbatim_doc_comment)]
     ToParquet(crate::cmd::to_parquet::ToParquetArgs),
@@ -633,12 +641,15 @@ pub(crate) enum Command {
     /// an Arrow IPC file (Feather v2: pyarrow.ipc.open_file,
     /// pyarrow.feather.read_table); -o - writes an Arrow IPC stream on
     /// stdout (pyarrow.ipc.open_stream), one schema then a record batch per
-    /// batch of records, each sent as soon as it is ready.
+    /// batch of records, each sent as soon as it is ready. Payloads of any
+    /// protobuf message (--message, event files) get the columns
+    /// to-parquet gives them.
     ///
     /// Examples:
     ///   tfr to-arrow train.tfrecord -o train.arrow
     ///   tfr to-arrow --where 'label == 1' 'data/train-*' -o - > positives.arrows
     ///   tfr to-arrow --schema schema.json -n 1000 train.tfrecord -o - | tfr from-arrow -o first.tfrecord
+    ///   tfr to-arrow -t event tests/data/events/logs/train/*.v2 -o events.arrow
     #[cfg(feature = "parquet")]
     #[command(verbatim_doc_comment)]
     ToArrow(crate::cmd::to_arrow::ToArrowArgs),

@@ -142,7 +142,7 @@ pub(crate) fn schema_types() -> impl clap::builder::TypedValueParser<Value = Pay
 }
 
 /// `--proto`, `-I/--proto-path`, `--descriptor-set`, `--message`: payloads
-/// of any protobuf message (cat, head, to-jsonl).
+/// of any protobuf message (cat, head, to-jsonl, to-parquet, to-arrow).
 #[derive(Args, Debug, Clone, Default)]
 pub(crate) struct ProtoArgs {
     /// Payloads are messages defined in this .proto file (repeatable),
@@ -166,12 +166,24 @@ pub(crate) struct ProtoArgs {
     /// The payloads' message, by its full name (`waymo.open_dataset.Frame`):
     /// cat and head print it as Python's text_format.MessageToString does,
     /// JSON as json_format.MessageToJson(preserving_proto_field_name=True)
-    /// on one line.
+    /// on one line; to-parquet and to-arrow write a column per field.
     #[arg(long, value_name = "NAME")]
     pub(crate) message: Option<String>,
 }
 
 impl ProtoArgs {
+    /// Whether the payloads are a message tfr does not know natively:
+    /// these flags name one, `--type event` says tf.Event, or an input
+    /// argument names an event file (`events.out.tfevents.*`).
+    #[cfg(feature = "parquet")]
+    pub(crate) fn wanted(&self, payload: PayloadType, files: &[std::ffi::OsString]) -> bool {
+        !self.proto.is_empty()
+            || !self.descriptor_set.is_empty()
+            || self.message.is_some()
+            || payload == PayloadType::Event
+            || files.iter().any(|f| crate::proto::is_event_file(&f.to_string_lossy()))
+    }
+
     /// The message the payloads of `inputs` are printed as: the one named
     /// by these flags, else tf.Event with `--type event` or when every
     /// input is an event file (`events.out.tfevents.*`); `None` for the

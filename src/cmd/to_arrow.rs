@@ -6,6 +6,8 @@
 //! batch of records, written in record order by one thread; every batch
 //! has the one schema written first. A stream is flushed whenever the
 //! writer waits for records, so a reader gets each batch as it is made.
+//! Payloads of any protobuf message (`--message`, event files) have the
+//! columns of [`crate::proto::arrow`] instead (`run_message`).
 
 use crate::args::{ColumnArgs, InputArgs, JobsArg, RangeArgs};
 use crate::columnar::build::{Convert, Rows};
@@ -37,16 +39,25 @@ pub(crate) struct ToArrowArgs {
     pub(crate) range: RangeArgs,
 
     #[command(flatten)]
+    pub(crate) proto: crate::args::ProtoArgs,
+
+    #[command(flatten)]
     pub(crate) jobs: JobsArg,
 }
 
 pub(crate) fn run(args: &ToArrowArgs, ctx: &Ctx) -> Result<Exit> {
-    let inputs = args.input.expand()?;
-    let jobs = args.jobs.get();
     let stream = args.output.as_os_str() == "-";
     if stream && std::io::stdout().is_terminal() {
         bail!("refusing to write an Arrow stream to a terminal (pipe it, or use -o FILE)");
     }
+    if args.proto.wanted(args.columns.payload, &args.input.files) {
+        let inputs = args.input.expand()?;
+        if let Some(message) = args.proto.message(args.columns.payload, &inputs)? {
+            return run_message(args, ctx, &inputs, &message);
+        }
+    }
+    let inputs = args.input.expand()?;
+    let jobs = args.jobs.get();
     let aux: Vec<&std::path::Path> = args.columns.schema.iter().map(|p| p.as_path()).collect();
     crate::io::same_file::refuse_input_as_output(&inputs, &aux, &args.output, "-o")?;
     let columns = args.columns.columns(&args.input, jobs)?;
@@ -57,14 +68,61 @@ pub(crate) fn run(args: &ToArrowArgs, ctx: &Ctx) -> Result<Exit> {
         columns.wanted(&planned.plan),
         args.columns.schema.is_some(),
     );
-    let schema = convert.schema();
     let mut how = columns.reading(&planned.plan, jobs)?;
     let range = args.range.reading(&columns.open, None, jobs);
     (how.range, how.sample) = (range.range, range.sample);
+    let check = || convert.nothing_planned_error().map_or(Ok(()), |e| Err(e.into()));
+    write(args, ctx, &inputs, &how, &convert, &convert.schema(), &check)?;
+    if let Some(w) = convert.unplanned_warning() {
+        output::error_line(format_args!("{w}"));
+    }
+    Ok(Exit::Success)
+}
+
+/// The payloads of `inputs` as rows of `message`'s columns
+/// ([`crate::proto::arrow`]).
+fn run_message(
+    args: &ToArrowArgs,
+    ctx: &Ctx,
+    inputs: &[crate::io::Input],
+    message: &crate::proto::Message,
+) -> Result<Exit> {
+    let (layout, warnings) = args.columns.message_layout(message)?;
+    for w in warnings {
+        output::error_line(format_args!("{w}"));
+    }
+    crate::io::same_file::refuse_input_as_output(inputs, &[], &args.output, "-o")?;
+    let jobs = args.jobs.get();
+    let open = args.input.options();
+    let filter = args.columns.filter.for_message(Some(message))?;
+    let mut how = args.range.reading(&open, Some(crate::example::MessageType::Raw), jobs);
+    how.filter = filter.as_ref();
+    let work = crate::proto::arrow::MessageWork::new(message, &layout);
+    write(args, ctx, inputs, &how, &work, &layout.schema(), &|| Ok(()))?;
+    if let Some(w) = work.warning() {
+        output::error_line(format_args!("{w}"));
+    }
+    Ok(Exit::Success)
+}
+
+/// Writes what `work` makes of the records of `inputs` (read as `how`
+/// says) as an Arrow IPC file or stream of `schema`; `check` runs after
+/// the last record, before the output is finished.
+fn write<W: batches::Work<Out = Rows>>(
+    args: &ToArrowArgs,
+    ctx: &Ctx,
+    inputs: &[crate::io::Input],
+    how: &batches::Reading<'_>,
+    work: &W,
+    schema: &arrow_schema::Schema,
+    check: &dyn Fn() -> Result<()>,
+) -> Result<()> {
+    let jobs = args.jobs.get();
+    let stream = args.output.as_os_str() == "-";
     let progress = ctx.progress(if stream {
         None
     } else {
-        crate::io::input::total_size(&inputs)
+        crate::io::input::total_size(inputs)
     });
     let update = |bytes, records| progress.update(bytes, records);
     // A closed pipe stays an io::Error of its kind (a quiet exit 0).
@@ -75,14 +133,14 @@ pub(crate) fn run(args: &ToArrowArgs, ctx: &Ctx) -> Result<Exit> {
     // The records converted into `sink`; an error, or no column planned,
     // before the output is finished.
     let convert_into = |sink: &mut (dyn FnMut(&Rows) -> std::io::Result<()> + Send)| -> Result<()> {
-        let (_, result) = batches::run(&inputs, &how, pipeline::workers(jobs), &convert, sink, &update);
+        let (_, result) = batches::run(inputs, how, pipeline::workers(jobs), work, sink, &update);
         progress.finish();
         result?;
-        convert.nothing_planned_error().map_or(Ok(()), |e| Err(e.into()))
+        check()
     };
     if stream {
         let out = std::io::BufWriter::with_capacity(256 * 1024, std::io::stdout());
-        let mut writer = StreamWriter::try_new(out, &schema).map_err(io_err)?;
+        let mut writer = StreamWriter::try_new(out, schema).map_err(io_err)?;
         // The schema goes out at once: a reader knows the columns before
         // the first batch is ready.
         writer.flush().map_err(io_err)?;
@@ -97,13 +155,10 @@ pub(crate) fn run(args: &ToArrowArgs, ctx: &Ctx) -> Result<Exit> {
         writer.into_inner().map_err(io_err)?.flush()?;
     } else {
         let out = AtomicOutput::create(&args.output, Compression::None)?;
-        let mut writer = FileWriter::try_new(out, &schema)?;
+        let mut writer = FileWriter::try_new(out, schema)?;
         convert_into(&mut |rows: &Rows| rows.batches.iter().try_for_each(|b| writer.write(b).map_err(io_err)))?;
         writer.finish()?;
         writer.into_inner()?.commit()?;
     }
-    if let Some(w) = convert.unplanned_warning() {
-        output::error_line(format_args!("{w}"));
-    }
-    Ok(Exit::Success)
+    Ok(())
 }

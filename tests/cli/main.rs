@@ -46,6 +46,8 @@ mod part;
 mod process;
 mod proto_hostile;
 mod proto_message;
+#[cfg(feature = "parquet")]
+mod proto_parquet;
 mod proto_serving;
 mod proto_where;
 mod ray;

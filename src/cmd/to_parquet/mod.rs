@@ -6,7 +6,12 @@
 //! every core). A row group ends at `--row-group-size` bytes (encoded) or
 //! 1,048,576 rows. Memory: the row group being encoded, plus the reader's
 //! window of batches. Files appear together at the end, or none.
+//!
+//! Payloads of any protobuf message (`--message`, event files) go another
+//! way first (`message.rs`: the columns from the message's descriptor), and
+//! a TFDS folder another (`tfds.rs`: from its features.json).
 
+mod message;
 mod tfds;
 
 use crate::args::{ColumnArgs, InputArgs, JobsArg, RangeArgs};
@@ -71,6 +76,9 @@ pub(crate) struct ToParquetArgs {
     pub(crate) plain: bool,
 
     #[command(flatten)]
+    pub(crate) proto: crate::args::ProtoArgs,
+
+    #[command(flatten)]
     pub(crate) jobs: JobsArg,
 }
 
@@ -94,6 +102,9 @@ impl ParquetCompression {
 }
 
 pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Exit> {
+    if let Some(exit) = message::run(args, ctx)? {
+        return Ok(exit);
+    }
     if !args.plain {
         if let Some(exit) = tfds::run(args, ctx)? {
             return Ok(exit);

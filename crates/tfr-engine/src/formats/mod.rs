@@ -11,6 +11,8 @@ pub mod columnar_out;
 pub mod csv;
 pub mod files;
 pub mod jsonl;
+#[cfg(feature = "parquet")]
+pub mod message_parquet;
 pub mod tfrecord_out;
 #[cfg(feature = "wds")]
 pub mod wds;

@@ -3,8 +3,10 @@
 //! descriptor compiled in-process from .proto files (protox) or read from
 //! a descriptor set, each payload decoded by it ([`decode`]) and printed
 //! as Python prints it: the text format ([`text`]) or the JSON mapping
-//! ([`json`]).
+//! ([`json`]), or written as Arrow columns ([`arrow`], feature `parquet`).
 
+#[cfg(feature = "parquet")]
+pub mod arrow;
 pub mod decode;
 pub mod field;
 pub mod json;
