@@ -7,6 +7,7 @@
 
 pub mod decode;
 pub mod field;
+pub mod from_json;
 pub mod json;
 pub mod scalars;
 #[cfg(feature = "parquet")]

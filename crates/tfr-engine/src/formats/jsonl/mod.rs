@@ -22,6 +22,8 @@ use std::io::{self, Read, Write};
 use std::sync::Arc;
 
 mod kind_log;
+mod message;
+pub use message::convert_messages;
 use kind_log::{change_message, pack, KindLog, LastLine, KIND_NAMES};
 
 /// `--on-kind-change`: when a plain value has another kind than its
