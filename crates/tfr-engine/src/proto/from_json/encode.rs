@@ -1,5 +1,6 @@
 //! A built message in protobuf's wire format, as upb's deterministic
-//! serialization writes it: fields and extensions in number order,
+//! serialization writes it: fields in number order, then extensions in
+//! descending number order,
 //! implicit-presence fields only when not zero, repeated scalars packed
 //! where the field is, map entries sorted by key with key and value both
 //! written, groups between their start and end tags.
@@ -8,9 +9,13 @@ use super::super::field::Field;
 use super::{Built, Key, Set, V};
 use prost_reflect::{Cardinality, Kind};
 
-/// Appends `b`'s bytes.
+/// Appends `b`'s bytes: its fields in number order, then its extensions
+/// in descending number order (where upb's deterministic serialization
+/// puts them).
 pub(super) fn message(b: &Built, out: &mut Vec<u8>) {
-    for (number, (field, set)) in &b.fields {
+    let plain = b.fields.iter().filter(|(_, (f, _))| matches!(f, Field::Plain(_)));
+    let ext = b.fields.iter().rev().filter(|(_, (f, _))| matches!(f, Field::Ext(_)));
+    for (number, (field, set)) in plain.chain(ext) {
         let kind = field.kind();
         match set {
             Set::One(v) => {

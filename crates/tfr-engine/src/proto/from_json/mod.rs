@@ -13,10 +13,17 @@
 //! (Any through the pool, Timestamp, Duration, FieldMask, Struct, Value,
 //! ListValue, wrappers) in their JSON forms; messages nested deeper than
 //! 100 are refused (protobuf's limit). Written ([`encode`]): fields in
-//! number order, repeated scalars packed where the field is (proto3's
-//! default), implicit-presence fields only when not zero, map entries
-//! sorted by key with both key and value, groups as groups; a proto2
-//! required field missing is an error (SerializeToString raises).
+//! number order and then extensions in descending number order, repeated
+//! scalars packed where the field is (proto3's default), implicit-presence
+//! fields only when not zero, map entries in upb's deterministic order
+//! ([`Key`]) with both key and value, groups as groups; a proto2 required
+//! field missing is an error (SerializeToString raises).
+//!
+//! Where tfr differs from Python: a float field takes a number above
+//! FLT_MAX that rounds to it (Python refuses the 3.4028235e+38 it prints
+//! itself); a line must be one JSON object for a plain message (Python
+//! takes `[]` as an empty one); a string with an unpaired surrogate
+//! escape is refused; integer strings take ASCII digits only.
 
 mod encode;
 mod lex;
