@@ -84,7 +84,8 @@ pub(crate) struct FromJsonlArgs {
 }
 
 /// `--message` as from-jsonl reads it.
-const MESSAGE_HELP: &str = "Each line is this protobuf message (its full name, pkg.Msg; its definition from --proto or \
+const MESSAGE_HELP: &str =
+    "Each line is this protobuf message (its full name, pkg.Msg; its definition from --proto or \
      --descriptor-set) in protobuf's JSON mapping, read as Python's json_format.Parse reads it (proto or JSON \
      field names, integers as numbers or strings, enums by name or number, base64 bytes, the well-known types' \
      JSON forms, Any by \"@type\"), and written as SerializeToString(deterministic=True) writes it: the reverse \
@@ -156,7 +157,13 @@ fn run_message(args: &FromJsonlArgs, ctx: &Ctx, msg: &crate::proto::Message) -> 
         bail!("refusing to write binary records to a terminal (redirect stdout, or use -o FILE)");
     }
     let inputs = crate::io::input::expand_as(&args.files, crate::io::input::Looks::Jsonl)?;
-    let aux: Vec<&std::path::Path> = args.proto.proto.iter().chain(&args.proto.descriptor_set).map(|p| p.as_path()).collect();
+    let aux: Vec<&std::path::Path> = args
+        .proto
+        .proto
+        .iter()
+        .chain(&args.proto.descriptor_set)
+        .map(|p| p.as_path())
+        .collect();
     crate::io::same_file::refuse_input_as_output(&inputs, &aux, &args.output, "-o")?;
     let jobs = args.jobs.get();
     let compression = args.compression.of(&args.output);

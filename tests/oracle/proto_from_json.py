@@ -14,7 +14,10 @@ or "ERROR <exception type>: <first line of its message>" when Parse or
 SerializeToString raises. deterministic=True because upb's plain
 SerializeToString writes map entries (and extensions) in hash-table or
 insertion order, which changes from process to process; deterministic
-serialization orders them (tfr writes that order). The message class and
+serialization orders them (tfr writes that order). json_format packs an
+Any's message with the plain SerializeToString, so a map with several
+entries inside an Any has no fixed bytes: the fixtures' Anys hold maps of
+one entry at most. The message class and
 POOL come from the descriptor set alone (as in proto_ref.py).
 
 `--write` regenerates the committed references in tests/data/proto/expected/:

@@ -36,7 +36,8 @@ pub fn convert_messages(
                 continue;
             }
             if let Err(e) = append_framed(bytes, |o| from_json::encode_json(msg, line, o)) {
-                let hint = if n == 1 && e.starts_with("not JSON") && !line.starts_with(b"{") {
+                let text = (e.starts_with("not JSON") || e.starts_with("not UTF-8")) && !line.starts_with(b"{");
+                let hint = if n == 1 && text {
                     " (a TFRecord file? `tfr to-jsonl` reads those)"
                 } else {
                     ""
@@ -52,12 +53,7 @@ pub fn convert_messages(
 }
 
 /// Reads every input into batches of whole lines.
-fn produce(
-    inputs: &[Input],
-    max_line: u64,
-    update: &(dyn Fn(u64, u64) + Sync),
-    tx: &mut Sender<Batch>,
-) -> Result<()> {
+fn produce(inputs: &[Input], max_line: u64, update: &(dyn Fn(u64, u64) + Sync), tx: &mut Sender<Batch>) -> Result<()> {
     let spares = tx.spares();
     for (index, input) in inputs.iter().enumerate() {
         let name: Arc<str> = input.display().into();

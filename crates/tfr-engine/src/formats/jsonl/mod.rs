@@ -23,8 +23,8 @@ use std::sync::Arc;
 
 mod kind_log;
 mod message;
-pub use message::convert_messages;
 use kind_log::{change_message, pack, KindLog, LastLine, KIND_NAMES};
+pub use message::convert_messages;
 
 /// `--on-kind-change`: when a plain value has another kind than its
 /// feature's first value.

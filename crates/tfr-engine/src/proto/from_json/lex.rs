@@ -11,7 +11,10 @@ pub(super) enum J {
     Bool(bool),
     /// A number's text; `float` when Python reads it as a float (a
     /// fraction, an exponent, `NaN`, `Infinity`).
-    Num { text: String, float: bool },
+    Num {
+        text: String,
+        float: bool,
+    },
     Str(String),
     Arr(Vec<J>),
     /// Members in their order.
@@ -43,7 +46,10 @@ const MAX_DEPTH: usize = 256;
 /// Reads one JSON text (white space around it allowed).
 pub(super) fn parse(text: &[u8]) -> Result<J, String> {
     let text = std::str::from_utf8(text).map_err(|e| format!("not UTF-8 text (byte {})", e.valid_up_to() + 1))?;
-    let mut p = Parser { s: text.as_bytes(), at: 0 };
+    let mut p = Parser {
+        s: text.as_bytes(),
+        at: 0,
+    };
     p.ws();
     let v = p.value(0)?;
     p.ws();
@@ -270,11 +276,21 @@ mod tests {
 
     #[test]
     fn reads_what_python_reads() {
-        assert_eq!(parse(b" {\"a\": [1, 2.5, NaN, -Infinity], \"b\": \"\\u00e9\\ud83d\\ude00\"} ").unwrap(),
+        assert_eq!(
+            parse(b" {\"a\": [1, 2.5, NaN, -Infinity], \"b\": \"\\u00e9\\ud83d\\ude00\"} ").unwrap(),
             J::Obj(vec![
-                ("a".into(), J::Arr(vec![num("1", false), num("2.5", true), num("NaN", true), num("-Infinity", true)])),
+                (
+                    "a".into(),
+                    J::Arr(vec![
+                        num("1", false),
+                        num("2.5", true),
+                        num("NaN", true),
+                        num("-Infinity", true)
+                    ])
+                ),
                 ("b".into(), J::Str("é😀".into())),
-            ]));
+            ])
+        );
         assert!(parse(b"{\"a\": 1, \"a\": 2}").unwrap_err().contains("duplicate key"));
         assert!(parse(b"{\"a\": 01}").is_err());
         assert!(parse(b"\"\\ud800\"").is_err());

@@ -162,7 +162,9 @@ impl Conv<'_> {
     fn message(&mut self, v: &J, into: &mut Built, path: &str) -> Result<(), String> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(format!("{path}: nested deeper than {MAX_DEPTH} messages (protobuf's limit)"));
+            return Err(format!(
+                "{path}: nested deeper than {MAX_DEPTH} messages (protobuf's limit)"
+            ));
         }
         let desc = into.desc.clone();
         if is_wrapper(&desc) {
@@ -184,7 +186,10 @@ impl Conv<'_> {
     }
 
     fn wrapper(&mut self, v: &J, into: &mut Built, path: &str) -> Result<(), String> {
-        let f = into.desc.get_field(1).ok_or_else(|| format!("{path}: a wrapper without its value"))?;
+        let f = into
+            .desc
+            .get_field(1)
+            .ok_or_else(|| format!("{path}: a wrapper without its value"))?;
         let value = scalar(&f.kind(), v).map_err(|e| format!("{path}: {e}"))?;
         into.set(1, Set::One(value));
         Ok(())
@@ -193,7 +198,11 @@ impl Conv<'_> {
     /// `_ConvertFieldValuePair`: an object's members, each a field.
     fn fields(&mut self, v: &J, into: &mut Built, path: &str) -> Result<(), String> {
         let J::Obj(members) = v else {
-            return Err(format!("{path}: {} where a {} object belongs", v.show(), into.desc.full_name()));
+            return Err(format!(
+                "{path}: {} where a {} object belongs",
+                v.show(),
+                into.desc.full_name()
+            ));
         };
         let mut oneofs: Vec<String> = Vec::new();
         for (name, value) in members {
@@ -215,11 +224,17 @@ impl Conv<'_> {
     /// The field a member's name names: a JSON name, a proto name, an
     /// extension's `[full.name]`.
     fn field(&self, desc: &MessageDescriptor, name: &str) -> Option<Field> {
-        if let Some(f) = desc.get_field_by_json_name(name).or_else(|| desc.get_field_by_name(name)) {
+        if let Some(f) = desc
+            .get_field_by_json_name(name)
+            .or_else(|| desc.get_field_by_name(name))
+        {
             return Some(Field::Plain(f));
         }
         let inner = name.strip_prefix('[')?.strip_suffix(']')?;
-        if !inner.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'_') {
+        if !inner
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'_')
+        {
             return None;
         }
         let ext = self.msg.pool.get_extension_by_name(inner)?;
@@ -360,7 +375,11 @@ impl Conv<'_> {
         let mut missing = Vec::new();
         encode::missing(&sub, "", &mut missing);
         if !missing.is_empty() {
-            return Err(format!("{path}: {}: required field missing: {}", desc.full_name(), missing.join(", ")));
+            return Err(format!(
+                "{path}: {}: required field missing: {}",
+                desc.full_name(),
+                missing.join(", ")
+            ));
         }
         let mut bytes = Vec::new();
         encode::message(&sub, &mut bytes);
@@ -373,7 +392,8 @@ impl Conv<'_> {
         let J::Obj(members) = v else {
             return Err(format!("{path}: {} where a Struct object belongs", v.show()));
         };
-        let value_desc = wkt::struct_value_desc(&into.desc).ok_or_else(|| format!("{path}: a Struct without fields"))?;
+        let value_desc =
+            wkt::struct_value_desc(&into.desc).ok_or_else(|| format!("{path}: a Struct without fields"))?;
         let mut map = BTreeMap::new();
         for (k, item) in members {
             let mut sub = Built::new(&value_desc);

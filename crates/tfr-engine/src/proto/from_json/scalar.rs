@@ -45,7 +45,11 @@ pub(super) fn py_float(text: &str) -> Option<f64> {
         return None;
     }
     let word = body.to_ascii_lowercase();
-    if !matches!(word.as_str(), "inf" | "infinity" | "nan") && !body.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'.' || c == b'+' || c == b'-') {
+    if !matches!(word.as_str(), "inf" | "infinity" | "nan")
+        && !body
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || c == b'.' || c == b'+' || c == b'-')
+    {
         return None;
     }
     plain.parse::<f64>().ok()
@@ -157,7 +161,11 @@ pub(super) fn enum_of(e: &EnumDescriptor, v: &J) -> Result<V, String> {
     let n: Option<i128> = match v {
         J::Str(s) => py_int(s),
         J::Num { text, float: false } => text.parse().ok(),
-        J::Num { text, float: true } => text.parse::<f64>().ok().filter(|f| f.is_finite() && f.abs() < 1e38).map(|f| f.trunc() as i128),
+        J::Num { text, float: true } => text
+            .parse::<f64>()
+            .ok()
+            .filter(|f| f.is_finite() && f.abs() < 1e38)
+            .map(|f| f.trunc() as i128),
         J::Bool(b) => Some(i128::from(*b)),
         _ => None,
     };
@@ -174,11 +182,14 @@ pub(super) fn enum_of(e: &EnumDescriptor, v: &J) -> Result<V, String> {
 /// alphabets, padding optional, other characters skipped, input stops at
 /// enough padding (CPython's non-strict `binascii.a2b_base64`).
 pub(super) fn base64(text: &str) -> Result<Vec<u8>, String> {
-    let mut input: Vec<u8> = text.bytes().map(|b| match b {
-        b'-' => b'+',
-        b'_' => b'/',
-        b => b,
-    }).collect();
+    let mut input: Vec<u8> = text
+        .bytes()
+        .map(|b| match b {
+            b'-' => b'+',
+            b'_' => b'/',
+            b => b,
+        })
+        .collect();
     input.extend(std::iter::repeat_n(b'=', 4 - text.len() % 4));
     let mut out = Vec::with_capacity(text.len() / 4 * 3 + 3);
     let (mut quad, mut left, mut pads) = (0u8, 0u8, 0usize);

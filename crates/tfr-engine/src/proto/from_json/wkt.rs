@@ -52,7 +52,11 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
 /// A number of 1 or 2 digits (strptime's `%m`, `%d`, `%H`, ...; `%d` may
 /// also be a space and a digit).
 fn small(part: &str, max: i64, space: bool) -> Option<i64> {
-    let p = if space { part.strip_prefix(' ').filter(|p| p.len() == 1).unwrap_or(part) } else { part };
+    let p = if space {
+        part.strip_prefix(' ').filter(|p| p.len() == 1).unwrap_or(part)
+    } else {
+        part
+    };
     if p.is_empty() || p.len() > 2 || !p.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
@@ -70,7 +74,11 @@ fn date_time(s: &str) -> Option<i64> {
     }
     let (y, m, day): (i64, i64, i64) = (y.parse().ok()?, small(m, 12, false)?, small(day, 31, true)?);
     let mut t = time.splitn(3, ':');
-    let (h, mi, sec) = (small(t.next()?, 23, false)?, small(t.next()?, 59, false)?, small(t.next()?, 59, false)?);
+    let (h, mi, sec) = (
+        small(t.next()?, 23, false)?,
+        small(t.next()?, 59, false)?,
+        small(t.next()?, 59, false)?,
+    );
     let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
     let month_days = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
     if y < 1 || m < 1 || day < 1 || day > month_days[(m - 1) as usize] {
@@ -83,7 +91,11 @@ fn date_time(s: &str) -> Option<i64> {
 pub(super) fn timestamp(v: &J, into: &mut Built) -> Result<(), String> {
     let value = text(v, "Timestamp")?;
     let bad = || format!("{value:?} is not an RFC 3339 time (2023-11-14T22:13:20.5Z)");
-    let off = value.find('Z').or_else(|| value.find('+')).or_else(|| value.rfind('-')).ok_or_else(bad)?;
+    let off = value
+        .find('Z')
+        .or_else(|| value.find('+'))
+        .or_else(|| value.rfind('-'))
+        .ok_or_else(bad)?;
     let time = &value[..off];
     let (whole, nano) = time.split_once('.').unwrap_or((time, ""));
     if whole.contains('t') || nano.len() > 9 || !nano.bytes().all(|b| b.is_ascii_digit()) {
@@ -129,7 +141,9 @@ pub(super) fn duration(v: &J, into: &mut Built) -> Result<(), String> {
         }
     };
     if seconds.abs() > 315_576_000_000 || nanos.abs() >= 1_000_000_000 || (seconds.signum() * nanos.signum() < 0) {
-        return Err(format!("{value:?} is out of range for a Duration (±315576000000s, one sign)"));
+        return Err(format!(
+            "{value:?} is out of range for a Duration (±315576000000s, one sign)"
+        ));
     }
     into.set(1, Set::One(V::I(seconds as i64)));
     into.set(2, Set::One(V::I(nanos as i64)));
@@ -144,7 +158,9 @@ pub(super) fn field_mask(v: &J, into: &mut Built) -> Result<(), String> {
     if !value.is_empty() {
         for path in value.split(',') {
             if path.contains('_') {
-                return Err(format!("{path:?}: a FieldMask path in JSON has no \"_\" (lowerCamelCase)"));
+                return Err(format!(
+                    "{path:?}: a FieldMask path in JSON has no \"_\" (lowerCamelCase)"
+                ));
             }
             let mut snake = String::with_capacity(path.len() + 4);
             for c in path.chars() {
