@@ -3,7 +3,7 @@
 //! descriptor compiled in-process from .proto files (protox) or read from
 //! a descriptor set, each payload decoded by it ([`decode`]) and printed
 //! as Python prints it: the text format ([`text`]) or the JSON mapping
-//! ([`json`]).
+//! ([`json`]), and JSON read back into messages ([`from_json`]).
 
 pub mod decode;
 pub mod field;

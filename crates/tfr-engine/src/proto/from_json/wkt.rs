@@ -191,6 +191,6 @@ mod tests {
         assert_eq!(date_time("9999-12-31T23:59:59"), Some(253_402_300_799));
         assert_eq!(date_time("2023-2-3T4:5:6"), date_time("2023-02-03T04:05:06"));
         assert_eq!(date_time("2023-02-29T00:00:00"), None);
-        assert_eq!(date_time("2024-02-29T00:00:00").is_some(), true);
+        assert!(date_time("2024-02-29T00:00:00").is_some());
     }
 }
