@@ -488,3 +488,53 @@ fn map_key(kind: &Kind, k: &str) -> Result<Key, String> {
         },
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Message {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/proto");
+        let sources = crate::proto::Sources {
+            descriptor_sets: vec![dir.join("jsonin.pb")],
+            message: Some("tfr.jsonin.Wkt".to_string()),
+            ..Default::default()
+        };
+        Message::load(&sources).unwrap().unwrap()
+    }
+
+    #[test]
+    fn mangled_lines_are_errors_or_messages_never_panics() {
+        let msg = sample();
+        let lines = [
+            r#"{"sample": {"i32": "12", "ts": "2023-11-14T22:13:20.5+01:00", "dur": "-1.5s", "by": "-_8", "counts": {"a": 1}}}"#,
+            r#"{"st": {"a": [1, {"b": null}]}, "fm": "aB,c", "anys": [{"@type": "type.googleapis.com/tfr.test.Sub", "id": 1}]}"#,
+            r#"{"m_i64": {"-1": "x"}, "m_b": {"true": ""}, "vs": [1.5, "s", true], "fv": "NaN", "u64v": "18446744073709551615"}"#,
+        ];
+        // A fixed xorshift: every run tries the same mangled lines.
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let alphabet = b"{}[]\",:0123456789-+.eEtfnul aZ_\\";
+        let mut out = Vec::new();
+        for _ in 0..20_000 {
+            let mut line = lines[(next() % 3) as usize].as_bytes().to_vec();
+            for _ in 0..1 + next() % 4 {
+                let at = (next() as usize) % line.len();
+                match next() % 3 {
+                    0 => line[at] = alphabet[(next() as usize) % alphabet.len()],
+                    1 => {
+                        line.remove(at);
+                    }
+                    _ => line.insert(at, alphabet[(next() as usize) % alphabet.len()]),
+                }
+            }
+            out.clear();
+            let _ = encode_json(&msg, &line, &mut out);
+        }
+    }
+}

@@ -107,7 +107,11 @@ pub(super) fn timestamp(v: &J, into: &mut Built) -> Result<(), String> {
     if zone != "Z" {
         let (h, m) = zone[1..].split_once(':').ok_or_else(bad)?;
         let (h, m) = (py_int(h).ok_or_else(bad)?, py_int(m).ok_or_else(bad)?);
-        let shift = i64::try_from((h * 60 + m) * 60).map_err(|_| bad())?;
+        let minutes = h
+            .checked_mul(60)
+            .and_then(|h| h.checked_add(m))
+            .and_then(|t| t.checked_mul(60));
+        let shift = minutes.and_then(|s| i64::try_from(s).ok()).ok_or_else(bad)?;
         seconds = match zone.as_bytes()[0] {
             b'+' => seconds.checked_sub(shift),
             b'-' => seconds.checked_add(shift),
