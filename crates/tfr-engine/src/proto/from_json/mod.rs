@@ -506,11 +506,12 @@ mod tests {
     #[test]
     fn mangled_lines_are_errors_or_messages_never_panics() {
         let msg = sample();
-        let lines = [
-            r#"{"sample": {"i32": "12", "ts": "2023-11-14T22:13:20.5+01:00", "dur": "-1.5s", "by": "-_8", "counts": {"a": 1}}}"#,
-            r#"{"st": {"a": [1, {"b": null}]}, "fm": "aB,c", "anys": [{"@type": "type.googleapis.com/tfr.test.Sub", "id": 1}]}"#,
-            r#"{"m_i64": {"-1": "x"}, "m_b": {"true": ""}, "vs": [1.5, "s", true], "fv": "NaN", "u64v": "18446744073709551615"}"#,
-        ];
+        // The hand-written lines of tests/data/proto/from_json, the
+        // Sample ones inside a Wkt.
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/proto/from_json");
+        let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+        let mut lines: Vec<String> = read("wkt.jsonl").lines().map(str::to_string).collect();
+        lines.extend(read("sample.jsonl").lines().map(|l| format!("{{\"sample\": {l}}}")));
         // A fixed xorshift: every run tries the same mangled lines.
         let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
         let mut next = move || {
@@ -521,8 +522,9 @@ mod tests {
         };
         let alphabet = b"{}[]\",:0123456789-+.eEtfnul aZ_\\";
         let mut out = Vec::new();
-        for _ in 0..20_000 {
-            let mut line = lines[(next() % 3) as usize].as_bytes().to_vec();
+        let mut accepted = 0;
+        for _ in 0..50_000 {
+            let mut line = lines[(next() % lines.len() as u64) as usize].as_bytes().to_vec();
             for _ in 0..1 + next() % 4 {
                 let at = (next() as usize) % line.len();
                 match next() % 3 {
@@ -534,7 +536,21 @@ mod tests {
                 }
             }
             out.clear();
-            let _ = encode_json(&msg, &line, &mut out);
+            if encode_json(&msg, &line, &mut out).is_err() {
+                assert!(out.is_empty(), "nothing appended on an error");
+                continue;
+            }
+            accepted += 1;
+            // What is written reads back, prints (unless Python could not
+            // print it either) and reads again to the same bytes.
+            let mut json = Vec::new();
+            if msg.render(&out, crate::proto::Form::Json, &mut json).is_ok() {
+                let mut again = Vec::new();
+                encode_json(&msg, &json, &mut again)
+                    .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&json)));
+                assert_eq!(again, out, "{}", String::from_utf8_lossy(&line));
+            }
         }
+        assert!(accepted > 1000, "{accepted}");
     }
 }
