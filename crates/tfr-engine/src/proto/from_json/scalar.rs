@@ -171,10 +171,18 @@ pub(super) fn enum_of(e: &EnumDescriptor, v: &J) -> Result<V, String> {
     };
     let bad = || format!("{} is not a value of enum {}", v.show(), e.full_name());
     let n = n.ok_or_else(bad)?;
-    let n = i32::try_from(n).map_err(|_| format!("{n} is out of range for enum {}", e.full_name()))?;
-    if e.get_value(n).is_none() && e.parent_file().syntax() == Syntax::Proto2 {
+    // Python looks the number up truncated to 32 bits (4294967297 finds
+    // the value 1); a number not found is kept as it is by an open enum,
+    // within int32's range.
+    if let Ok(wide) = i64::try_from(n) {
+        if let Some(value) = e.get_value(wide as i32) {
+            return Ok(V::Enum(value.number()));
+        }
+    }
+    if e.parent_file().syntax() == Syntax::Proto2 {
         return Err(bad());
     }
+    let n = i32::try_from(n).map_err(|_| format!("{n} is out of range for enum {}", e.full_name()))?;
     Ok(V::Enum(n))
 }
 
