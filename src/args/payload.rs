@@ -142,7 +142,7 @@ pub(crate) fn schema_types() -> impl clap::builder::TypedValueParser<Value = Pay
 }
 
 /// `--proto`, `-I/--proto-path`, `--descriptor-set`, `--message`: payloads
-/// of any protobuf message (cat, head, to-jsonl).
+/// of any protobuf message (cat, head, to-jsonl, from-jsonl).
 #[derive(Args, Debug, Clone, Default)]
 pub(crate) struct ProtoArgs {
     /// Payloads are messages defined in this .proto file (repeatable),
