@@ -567,7 +567,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__from__subcmd__jsonl)
-            opts="-o -t -f -j -q -h -V --output --type --format --schema --max-line-size --on-kind-change --max-aux-size --jobs --output-compression --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -t -f -j -I -q -h -V --output --type --format --schema --max-line-size --on-kind-change --max-aux-size --jobs --proto --proto-path --descriptor-set --output-compression --message --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -621,8 +621,28 @@ _tfr() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --proto)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proto-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -I)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --descriptor-set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output-compression)
                     COMPREPLY=($(compgen -W "none gzip zlib snappy" -- "${cur}"))
+                    return 0
+                    ;;
+                --message)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -252,10 +252,14 @@ complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l on-kind-change -d
 keep\t'Every line as it reads; a warning per feature'"
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l max-aux-size -d 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l proto -d 'Payloads are messages defined in this .proto file (repeatable), compiled by tfr itself (no protoc needed); name the message with --message' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -s I -l proto-path -d 'A directory where the imports of --proto files are found (repeatable; each file\'s own directory is searched too, and google/protobuf/*.proto are built in)' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l descriptor-set -d 'Payloads are messages described in this descriptor set (from `protoc --descriptor_set_out=FILE.pb --include_imports`; repeatable); name the message with --message' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l output-compression -d 'Compression of the output [default: from OUT\'s name: .gz gzip, .zz or .zlib zlib, .snappy SNAPPY, else none]' -r -f -a "none\t'Plain, not compressed'
 gzip\t'gzip (TensorFlow: compression_type="GZIP"); concatenated members are one stream'
 zlib\t'zlib (TensorFlow: compression_type="ZLIB")'
 snappy\t'TensorFlow\'s SNAPPY stream (tf.data: compression_type="SNAPPY"): blocks of raw snappy, each after its 4-byte big-endian length'"
+complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l message -d 'Each line is this protobuf message (its full name, pkg.Msg; its definition from --proto or --descriptor-set) in protobuf\'s JSON mapping, read as Python\'s json_format.Parse reads it (proto or JSON field names, integers as numbers or strings, enums by name or number, base64 bytes, the well-known types\' JSON forms, Any by "@type"), and written as SerializeToString(deterministic=True) writes it: the reverse of to-jsonl --message' -r
 complete -c tfr -n "__fish_tfr_using_subcommand from-jsonl" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"

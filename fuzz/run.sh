@@ -12,7 +12,7 @@ secs="${1:-600}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(record_reader example_text from_jsonl tfdv_files stats_merge)
+    targets=(record_reader example_text from_jsonl tfdv_files stats_merge proto_from_json)
 fi
 toolchain=()
 if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
@@ -31,6 +31,10 @@ for t in "${targets[@]}"; do
                 { printf "\\$m"; cat "$f"; } > "corpus/$t/seed-$m-$(basename "$f")"
             done
         done
+    fi
+    if [ "$t" = proto_from_json ]; then
+        cp ../fuzz/regressions/proto_from_json/* "corpus/$t/" 2>/dev/null || true
+        awk '{ print "{\"sample\": " $0 "}" > ("corpus/'"$t"'/sample-" NR) }' ../tests/data/proto/from_json/sample.jsonl
     fi
     if [ "$t" = tfdv_files ]; then
         cp ../tests/data/tfdv/*.pbtxt ../tests/data/validate/*.pbtxt ../fuzz/regressions/tfdv_files/* "corpus/$t/" 2>/dev/null || true

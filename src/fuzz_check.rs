@@ -292,6 +292,38 @@ pub fn from_jsonl(data: &[u8]) {
     }
 }
 
+/// Fuzzes `from-jsonl --message` ([`crate::proto::from_json`]) with the
+/// line read as `tfr.jsonin.Wkt` (tests/data/proto/jsonin.pb: the
+/// well-known types, every map key type, tfr.test.Sample inside): never a
+/// panic, nothing appended on an error; what it writes decodes, and where
+/// it prints as JSON, that JSON reads back to the same bytes (a NullValue
+/// holding a number other than 0 aside: it prints as null).
+pub fn proto_from_json(data: &[u8]) {
+    use crate::proto::{from_json::encode_json, Form, Message};
+    static WKT: std::sync::OnceLock<Message> = std::sync::OnceLock::new();
+    let msg = WKT.get_or_init(|| {
+        let sources = crate::proto::Sources {
+            descriptor_sets: vec![concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/proto/jsonin.pb").into()],
+            message: Some("tfr.jsonin.Wkt".to_string()),
+            ..Default::default()
+        };
+        Message::load(&sources).expect("jsonin.pb").expect("a message")
+    });
+    let line = data.split(|&b| b == b'\n').next().unwrap_or_default();
+    let mut out = b"kept".to_vec();
+    if encode_json(msg, line, &mut out).is_err() {
+        assert_eq!(out, b"kept", "output changed on error");
+        return;
+    }
+    let payload = &out[4..];
+    let mut json = Vec::new();
+    if msg.render(payload, Form::Json, &mut json).is_ok() && !line.windows(4).any(|w| w == b"\"nv\"") {
+        let mut again = Vec::new();
+        encode_json(msg, &json, &mut again).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&json)));
+        assert_eq!(again, payload, "{}", String::from_utf8_lossy(line));
+    }
+}
+
 /// Fuzzes the readers of TFDV's files and tfr's saved statistics: a
 /// schema (protobuf text format or tfr's schema JSON), and a statistics
 /// file for `tfr stats --merge`. They never panic; a schema that reads
@@ -625,6 +657,11 @@ mod tests {
     #[test]
     fn from_jsonl_regressions() {
         replay("from_jsonl", super::from_jsonl);
+    }
+
+    #[test]
+    fn proto_from_json_regressions() {
+        replay("proto_from_json", super::proto_from_json);
     }
 
     #[test]

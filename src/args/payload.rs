@@ -142,7 +142,8 @@ pub(crate) fn schema_types() -> impl clap::builder::TypedValueParser<Value = Pay
 }
 
 /// `--proto`, `-I/--proto-path`, `--descriptor-set`, `--message`: payloads
-/// of any protobuf message (cat, head, to-jsonl, to-parquet, to-arrow).
+/// of any protobuf message (cat, head, to-jsonl, count, to-parquet, to-arrow,
+/// from-jsonl).
 #[derive(Args, Debug, Clone, Default)]
 pub(crate) struct ProtoArgs {
     /// Payloads are messages defined in this .proto file (repeatable),
@@ -193,13 +194,7 @@ impl ProtoArgs {
         payload: PayloadType,
         inputs: &[crate::io::Input],
     ) -> anyhow::Result<Option<crate::proto::Message>> {
-        let sources = crate::proto::Sources {
-            protos: self.proto.clone(),
-            includes: self.proto_path.clone(),
-            descriptor_sets: self.descriptor_set.clone(),
-            message: self.message.clone(),
-        };
-        if let Some(m) = crate::proto::Message::load(&sources)? {
+        if let Some(m) = self.load()? {
             if !matches!(payload, PayloadType::Auto | PayloadType::Raw) {
                 anyhow::bail!("--message {}: not with --type {payload}", m.desc.full_name());
             }
@@ -217,5 +212,17 @@ impl ProtoArgs {
             ),
             _ => Ok(None),
         }
+    }
+
+    /// The message these flags name, if any (no event-file detection:
+    /// from-jsonl, whose inputs are JSON lines).
+    pub(crate) fn load(&self) -> anyhow::Result<Option<crate::proto::Message>> {
+        let sources = crate::proto::Sources {
+            protos: self.proto.clone(),
+            includes: self.proto_path.clone(),
+            descriptor_sets: self.descriptor_set.clone(),
+            message: self.message.clone(),
+        };
+        Ok(crate::proto::Message::load(&sources)?)
     }
 }

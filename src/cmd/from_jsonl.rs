@@ -5,11 +5,11 @@
 //! an existing OUT is untouched (with `-o -` the records before the bad
 //! line were already sent).
 
-use crate::args::{alias_compression, JobsArg, JsonFormatArg, OutputCompressionArg, PayloadType};
+use crate::args::{alias_compression, JobsArg, JsonFormatArg, OutputCompressionArg, PayloadType, ProtoArgs};
 use crate::example::json::JsonFormat;
 use crate::example::MessageType;
 use crate::exit::Exit;
-use crate::formats::jsonl::{convert, OnKindChange, Options};
+use crate::formats::jsonl::{convert, convert_messages, OnKindChange, Options};
 use crate::io::AtomicOutput;
 use crate::output::{self, Ctx};
 use anyhow::{bail, Result};
@@ -19,6 +19,7 @@ use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
 #[command(mut_arg("output_compression", alias_compression))]
+#[command(mut_arg("message", |a| a.help(MESSAGE_HELP)))]
 pub(crate) struct FromJsonlArgs {
     /// Input JSONL files: paths, quoted globs, directories (their .jsonl,
     /// .ndjson and .json files), or '-' for stdin (the default when piped).
@@ -77,9 +78,23 @@ pub(crate) struct FromJsonlArgs {
 
     #[command(flatten)]
     pub(crate) jobs: JobsArg,
+
+    #[command(flatten)]
+    pub(crate) proto: ProtoArgs,
 }
 
+/// `--message` as from-jsonl reads it.
+const MESSAGE_HELP: &str =
+    "Each line is this protobuf message (its full name, pkg.Msg; its definition from --proto or \
+     --descriptor-set) in protobuf's JSON mapping, read as Python's json_format.Parse reads it (proto or JSON \
+     field names, integers as numbers or strings, enums by name or number, base64 bytes, the well-known types' \
+     JSON forms, Any by \"@type\"), and written as SerializeToString(deterministic=True) writes it: the reverse \
+     of to-jsonl --message";
+
 pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
+    if let Some(msg) = args.proto.load()? {
+        return run_message(args, ctx, &msg);
+    }
     let format: JsonFormat = args.format.into();
     let schema = match &args.schema {
         Some(path) => {
@@ -122,6 +137,44 @@ pub(crate) fn run(args: &FromJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     for line in converted.warnings(&inputs) {
         output::error_line(format_args!("{line}"));
     }
+    Ok(Exit::Success)
+}
+
+/// `from-jsonl --message`: each line one message of any type.
+fn run_message(args: &FromJsonlArgs, ctx: &Ctx, msg: &crate::proto::Message) -> Result<Exit> {
+    let name = msg.desc.full_name();
+    if args.schema.is_some() {
+        bail!("--schema: not with --message {name} (a schema is for Examples; the message names every type)");
+    }
+    if JsonFormat::from(args.format) == JsonFormat::Protojson {
+        bail!("--format protojson: not with --message {name} (its lines are protobuf's JSON mapping already)");
+    }
+    if !matches!(args.payload, PayloadType::Auto | PayloadType::Raw) {
+        bail!("--message {name}: not with --type {}", args.payload);
+    }
+    let to_stdout = args.output.as_os_str() == "-";
+    if to_stdout && io::stdout().is_terminal() {
+        bail!("refusing to write binary records to a terminal (redirect stdout, or use -o FILE)");
+    }
+    let inputs = crate::io::input::expand_as(&args.files, crate::io::input::Looks::Jsonl)?;
+    let aux: Vec<&std::path::Path> = args
+        .proto
+        .proto
+        .iter()
+        .chain(&args.proto.descriptor_set)
+        .map(|p| p.as_path())
+        .collect();
+    crate::io::same_file::refuse_input_as_output(&inputs, &aux, &args.output, "-o")?;
+    let jobs = args.jobs.get();
+    let compression = args.compression.of(&args.output);
+    let mut out = AtomicOutput::create_threaded(&args.output, compression, jobs)?;
+    let progress = ctx.progress(None);
+    let update = |bytes, lines| progress.update(bytes, lines);
+    let workers = crate::pipeline::workers(jobs);
+    let converted = convert_messages(&inputs, msg, args.max_line_size, workers, &mut out, &update);
+    progress.finish();
+    converted?;
+    out.commit()?;
     Ok(Exit::Success)
 }
 

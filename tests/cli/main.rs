@@ -44,6 +44,7 @@ mod oracle;
 mod outputs;
 mod part;
 mod process;
+mod proto_from_jsonl;
 mod proto_hostile;
 mod proto_message;
 #[cfg(feature = "parquet")]

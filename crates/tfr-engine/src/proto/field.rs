@@ -37,6 +37,10 @@ impl Field {
     pub fn is_map(&self) -> bool {
         both!(self, f => f.is_map())
     }
+    /// Whether a repeated scalar is written packed.
+    pub fn is_packed(&self) -> bool {
+        both!(self, f => f.is_packed())
+    }
     /// Whether it is a group.
     pub fn is_group(&self) -> bool {
         both!(self, f => f.is_group())

@@ -3,12 +3,14 @@
 //! descriptor compiled in-process from .proto files (protox) or read from
 //! a descriptor set, each payload decoded by it ([`decode`]) and printed
 //! as Python prints it: the text format ([`text`]) or the JSON mapping
-//! ([`json`]), or written as Arrow columns ([`arrow`], feature `parquet`).
+//! ([`json`]), written as Arrow columns ([`arrow`], feature `parquet`),
+//! and JSON read back into messages ([`from_json`]).
 
 #[cfg(feature = "parquet")]
 pub mod arrow;
 pub mod decode;
 pub mod field;
+pub mod from_json;
 pub mod json;
 pub mod paths;
 pub mod scalars;

@@ -22,7 +22,9 @@ use std::io::{self, Read, Write};
 use std::sync::Arc;
 
 mod kind_log;
+mod message;
 use kind_log::{change_message, pack, KindLog, LastLine, KIND_NAMES};
+pub use message::convert_messages;
 
 /// `--on-kind-change`: when a plain value has another kind than its
 /// feature's first value.

@@ -1,0 +1,77 @@
+//! JSON lines of any protobuf message to TFRecord records (`tfr from-jsonl
+//! --message`): each line read as Python's `json_format.Parse` reads it
+//! and written as its `SerializeToString(deterministic=True)`
+//! ([`crate::proto::from_json`]); the lines read and the records written
+//! in order as for Examples ([`super::convert`]). A line that is not the
+//! message stops the run: `NAME:LINE: where: what`.
+
+use super::{Batch, Chunks, LineTooLong};
+use crate::error::{bail, err, Context, Result};
+use crate::example::MessageType;
+use crate::io::Input;
+use crate::pipeline::{self, Sender};
+use crate::proto::{from_json, Message};
+use crate::record::append_framed;
+use std::io::Write;
+use std::sync::Arc;
+
+/// Converts the JSON lines of `inputs` into framed records of `msg`,
+/// written in order to `out`; `update` is told the bytes and lines read.
+pub fn convert_messages(
+    inputs: &[Input],
+    msg: &Message,
+    max_line: u64,
+    workers: usize,
+    out: &mut (impl Write + Send),
+    update: &(dyn Fn(u64, u64) + Sync),
+) -> Result<()> {
+    let work = |batch: &mut Batch, bytes: &mut Vec<u8>| -> Result<()> {
+        let mut start = 0;
+        let ends = memchr::memchr_iter(b'\n', &batch.data).chain([batch.data.len()]);
+        for (n, end) in (batch.first_line..).zip(ends) {
+            let line = &batch.data[start..end];
+            start = end + 1;
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            if let Err(e) = append_framed(bytes, |o| from_json::encode_json(msg, line, o)) {
+                let text = (e.starts_with("not JSON") || e.starts_with("not UTF-8")) && !line.starts_with(b"{");
+                let hint = if n == 1 && text {
+                    " (a TFRecord file? `tfr to-jsonl` reads those)"
+                } else {
+                    ""
+                };
+                bail!("{}:{n}: {e}{hint}", batch.name);
+            }
+        }
+        Ok(())
+    };
+    let write = |bytes: &Vec<u8>| out.write_all(bytes);
+    let produce = |tx: &mut Sender<Batch>| produce(inputs, max_line, update, tx);
+    pipeline::run(workers, produce, work, write)
+}
+
+/// Reads every input into batches of whole lines.
+fn produce(inputs: &[Input], max_line: u64, update: &(dyn Fn(u64, u64) + Sync), tx: &mut Sender<Batch>) -> Result<()> {
+    let spares = tx.spares();
+    for (index, input) in inputs.iter().enumerate() {
+        let name: Arc<str> = input.display().into();
+        let mut chunks = Chunks::open(input, max_line)?;
+        let next = |chunks: &mut Chunks| match chunks.next(spares.take().map(|b| b.data).unwrap_or_default()) {
+            Err(e) if e.get_ref().is_some_and(|r| r.is::<LineTooLong>()) => Err(err!("{name}:{e}")),
+            other => other.with_context(|| format!("{name}: read failed")),
+        };
+        while let Some((first_line, data)) = next(&mut chunks)? {
+            tx.send(Batch {
+                data,
+                first_line,
+                input: index,
+                ty: MessageType::Raw,
+                name: name.clone(),
+            })?;
+            update(chunks.consumed, chunks.lines);
+        }
+    }
+    Ok(())
+}
