@@ -140,7 +140,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand -I 'A directory where the imports of --proto files are found (repeatable; each file''s own directory is searched too, and google/protobuf/*.proto are built in)'
             cand --proto-path 'A directory where the imports of --proto files are found (repeatable; each file''s own directory is searched too, and google/protobuf/*.proto are built in)'
             cand --descriptor-set 'Payloads are messages described in this descriptor set (from `protoc --descriptor_set_out=FILE.pb --include_imports`; repeatable); name the message with --message'
-            cand --message 'The payloads'' message, by its full name (`waymo.open_dataset.Frame`): cat and head print it as Python''s text_format.MessageToString does, JSON as json_format.MessageToJson(preserving_proto_field_name=True) on one line'
+            cand --message 'The payloads'' message, by its full name (`waymo.open_dataset.Frame`): cat and head print it as Python''s text_format.MessageToString does, JSON as json_format.MessageToJson(preserving_proto_field_name=True) on one line; to-parquet and to-arrow write a column per field'
             cand -j 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)'
             cand --jobs 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)'
             cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
