@@ -436,7 +436,7 @@ impl WhereArg {
         let (Some(w), Some(m)) = (self.get(), message) else {
             return Ok(self.get().cloned());
         };
-        let fields = crate::proto::paths::MessageFields::new(m, w.names(), "--where", false)?;
+        let fields = crate::proto::paths::MessageFields::new(m, w.names(), &w.compared_names(), "--where")?;
         Ok(Some(w.bind(std::sync::Arc::new(fields))))
     }
 

@@ -19,7 +19,8 @@ pub fn command() -> clap::Command {
 /// ('data/mnist/3.0.1/', as TFDS lays datasets out) is the TFRecord files
 /// directly in it, sorted: names holding "tfrecord", ending .tfrec or .tfr,
 /// or shards NAME-00000-of-00010 (also with .gz, .zz, .zlib, .snappy
-/// after), never hidden ones or _SUCCESS; a '**' glob reaches below it
+/// after), and TensorBoard's events.out.tfevents.*, never hidden ones or
+/// _SUCCESS; a '**' glob reaches below it
 /// (from-jsonl takes a directory's .jsonl, .ndjson, .json; from-wds its
 /// .tar files). An object-store
 /// URL ending with '/' is read the same way. Compression (gzip,

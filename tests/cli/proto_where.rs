@@ -146,6 +146,22 @@ fn a_path_no_field_has_is_an_error_before_reading() {
             &["count", "--by", "counts"],
             "--by: 'counts' is a message or a map, not a value",
         ),
+        (
+            &["cat", "--where", "sub.leaf == 1"],
+            "--where: 'sub.leaf' is a message or a map, not a value: name one of its fields (has() and len() take it)",
+        ),
+        (
+            &["cat", "--where", "len(counts) > 1 && counts ~ \"a\""],
+            "--where: 'counts' is a message or a map",
+        ),
+        (
+            &["count", "--by", "counts.key.x"],
+            "tfr.test.Sample.counts.key is not a message: it has no field 'x'",
+        ),
+        (
+            &["count", "--where", "u64 == 18446744073709551616"],
+            "an integer out of the int64 and uint64 ranges",
+        ),
     ] {
         let all = [args, &SAMPLE, &["shapes.tfrecord"]].concat();
         let err = in_proto_dir(&all).fails(2);

@@ -13,8 +13,13 @@ message API, by the rules tfr documents:
   when HasField is false; a proto3 scalar without presence reads its value;
 - an enum equals its name (an unknown number has none) and its number;
 - a oneof's name reads the name of the member set (WhichOneof);
-- has(): HasField / a non-empty list or map / a non-zero implicit scalar;
-- len(): the number of elements (a set singular field: 1).
+- has(): HasField / a non-empty list or map / a non-zero implicit scalar / a
+  map's key or value: the map has an entry;
+- len(): the number of values a comparison reads (a proto3 scalar without
+  presence: 1; a map: its entries; a set message: 1).
+- a float field is compared with the literal rounded to float32, as tfr
+  compares Example floats (Python compares the widened float32 with the
+  double literal), hence `m.f == np.float32(0.1)` below.
 
 Prints one JSON document: {"where": {EXPR: [record indices]}, "by": {PATH:
 {"missing": N, "values": [[VALUE, RECORDS], ...]}}, "serving_by": the same over
@@ -98,6 +103,19 @@ WHERE = [
     ("has(s)", lambda m: m.s != ""),
     ("renamed == 0", lambda m: m.renamed == 0),
     ("field_1_name > 0", lambda m: m.field_1_name > 0),
+    ("has(counts.key)", lambda m: len(m.counts) > 0),
+    ("has(by_id.value)", lambda m: len(m.by_id) > 0),
+    ("len(counts.value) == 7", lambda m: len(m.counts) == 7),
+    ("len(counts) >= 2", lambda m: len(m.counts) >= 2),
+    ("len(subs.name) == 2", lambda m: len(m.subs) == 2),
+    ("len(i32) == 1", lambda m: True),
+    ("len(opt_i32) == 1", lambda m: has(m, "opt_i32")),
+    ("len(sub) == 1", lambda m: has(m, "sub")),
+    ("u64 == 18446744073709551615", lambda m: m.u64 == 18446744073709551615),
+    ("u64 < 18446744073709551615", lambda m: m.u64 < 18446744073709551615),
+    ("fx64 > 1.8446744073709552e19", lambda m: m.fx64 > 1.8446744073709552e19),
+    ("u64 >= 1.8446744073709552e19", lambda m: m.u64 >= 1.8446744073709552e19),
+    ("i64 < 9223372036854775808", lambda m: m.i64 < 9223372036854775808),
     ('choice == "c_num"', lambda m: m.WhichOneof("choice") == "c_num"),
     ("has(choice)", lambda m: m.WhichOneof("choice") is not None),
     ('choice in ["c_text", "c_sub"] && !has(sub)', lambda m: m.WhichOneof("choice") in ("c_text", "c_sub") and not has(m, "sub")),

@@ -282,14 +282,34 @@ impl Tally {
 
     /// Adds one record's count to `key`, within the caps.
     fn bump(&mut self, key: Key, n: u64) {
+        if !self.add(key, n) {
+            self.other += n;
+        }
+    }
+
+    /// Adds `n` records to `key`; false when it is past the caps.
+    fn add(&mut self, key: Key, n: u64) -> bool {
         if let Some(c) = self.by.get_mut(&key) {
             *c += n;
         } else if self.by.len() < MAX_KEYS && self.key_bytes + key.size() <= MAX_KEY_BYTES {
             self.key_bytes += key.size();
             self.by.insert(key, n);
         } else {
-            self.other += n;
+            return false;
         }
+        true
+    }
+
+    /// Counts one record under each of its distinct values (`keys`, sorted
+    /// and deduplicated here); past the caps, once as (other values).
+    fn record(&mut self, mut keys: Vec<Key>) {
+        keys.sort_unstable();
+        keys.dedup();
+        let mut over = false;
+        for k in keys {
+            over |= !self.add(k, 1);
+        }
+        self.other += u64::from(over);
     }
 
     /// Adds a batch's tally (the next in record order).
@@ -326,7 +346,26 @@ impl Work for Counting<'_> {
     type Out = Tally;
 
     fn record(&self, decoder: &mut Decoder, r: &Record<'_>, out: &mut Tally) -> tfr_engine::Result<()> {
+        // (a damaged record counts nowhere, in no total either)
+        self.tally(decoder, r, out)?;
         out.add_input(r.input, 1);
+        Ok(())
+    }
+
+    fn batch(&self, batch: &Batch<Tally>, out: &mut Tally) -> tfr_engine::Result<()> {
+        out.add_input(batch.input, 0);
+        if self.by.is_none() {
+            // --where alone: the batch holds the matching records.
+            out.add_input(batch.input, batch.records().count() as u64);
+            return Ok(());
+        }
+        batches::each_record(self, batch, out)
+    }
+}
+
+impl Counting<'_> {
+    /// Tallies one record's `--by` values.
+    fn tally(&self, decoder: &mut Decoder, r: &Record<'_>, out: &mut Tally) -> tfr_engine::Result<()> {
         let Some(name) = self.by else {
             return Ok(());
         };
@@ -362,23 +401,9 @@ impl Work for Counting<'_> {
         } else if keys.is_empty() {
             out.no_values += 1;
         } else {
-            keys.sort_unstable();
-            keys.dedup();
-            for k in keys {
-                out.bump(k, 1);
-            }
+            out.record(keys);
         }
         Ok(())
-    }
-
-    fn batch(&self, batch: &Batch<Tally>, out: &mut Tally) -> tfr_engine::Result<()> {
-        out.add_input(batch.input, 0);
-        if self.by.is_none() {
-            // --where alone: the batch holds the matching records.
-            out.add_input(batch.input, batch.records().count() as u64);
-            return Ok(());
-        }
-        batches::each_record(self, batch, out)
     }
 }
 
@@ -403,11 +428,7 @@ fn by_field(
     if keys.is_empty() {
         out.missing += 1;
     }
-    keys.sort_unstable();
-    keys.dedup();
-    for k in keys {
-        out.bump(k, 1);
-    }
+    out.record(keys);
     Ok(())
 }
 
@@ -442,7 +463,12 @@ fn count_decoded(inputs: &[Input], args: &CountArgs, ctx: &Ctx) -> Result<Exit> 
         Ok(())
     };
     let fields = match (&message, &args.by) {
-        (Some(m), Some(by)) => Some(crate::proto::paths::MessageFields::new(m, [by.as_str()], "--by", true)?),
+        (Some(m), Some(by)) => Some(crate::proto::paths::MessageFields::new(
+            m,
+            [by.as_str()],
+            &[by.as_str()],
+            "--by",
+        )?),
         _ => None,
     };
     let work = Counting {
@@ -672,6 +698,9 @@ mod tests {
             t.bump(Key::Int(i), 1);
         }
         assert_eq!((t.by.len(), t.other), (MAX_KEYS, 10));
+        // One record with many values past the caps is one record of other values.
+        t.record((0..20).map(|i| Key::Int(-i - 1)).collect());
+        assert_eq!(t.other, 11);
     }
 
     #[test]

@@ -32,11 +32,12 @@
 
 mod features;
 mod fields;
+use features::{any_value, count};
 pub use features::{features_or_context, lookup, with_features};
 pub use fields::{Fields, PayloadFields, Value};
 
 use super::sought::{Sought, Unmatched};
-use super::view::{Decoder, FeatureView, FeaturesView, Kind};
+use super::view::{Decoder, FeaturesView, Kind};
 use super::{DecodeError, MessageType};
 use std::cmp::Ordering;
 use std::fmt;
@@ -159,6 +160,8 @@ impl Op {
 #[derive(Clone, Debug, PartialEq)]
 enum Lit {
     Int(i64),
+    /// An integer above every int64 (up to 2^64 - 1).
+    UInt(u64),
     Float(f64),
     Bytes(Vec<u8>),
 }
@@ -229,6 +232,14 @@ impl Where {
         names
     }
 
+    /// The names it compares with values (`==`, `in`, `~`...), not only
+    /// asks `has()` or `len()` of.
+    pub fn compared_names(&self) -> Vec<&str> {
+        let mut names = Vec::new();
+        self.root.compared(&mut names);
+        names
+    }
+
     /// Whether a record with these features (an Example's, or a
     /// SequenceExample's context) matches.
     pub fn matches(&self, features: Option<FeaturesView<'_>>) -> bool {
@@ -290,54 +301,6 @@ impl Where {
     }
 }
 
-/// An int64 compared with a float, exactly.
-fn cmp_int_float(v: i64, x: f64) -> Option<Ordering> {
-    // 2^63: the first float above every int64 (`i64::MAX as f64` rounds
-    // up to it, so it must not be compared as a float).
-    const TWO_63: f64 = 9.223_372_036_854_776e18;
-    if x.is_nan() {
-        None
-    } else if x >= TWO_63 {
-        Some(Ordering::Less)
-    } else if x < -TWO_63 {
-        Some(Ordering::Greater)
-    } else if x.fract() == 0.0 {
-        Some(v.cmp(&(x as i64)))
-    } else {
-        // Not integral: below 2^52 in magnitude, where every int64 it
-        // could tie with is exact as an f64.
-        (v as f64).partial_cmp(&x)
-    }
-}
-
-/// Whether any value of `f` stands in `op` to `lit`.
-fn any_value(f: &FeatureView<'_>, op: Op, lit: &Lit) -> bool {
-    match (f.kind(), lit) {
-        (Kind::Int64, Lit::Int(n)) => f.int64s().any(|v| op.holds(v.cmp(n))),
-        (Kind::Int64, Lit::Float(x)) => f.int64s().any(|v| op.holds_partial(cmp_int_float(v, *x))),
-        // Exactly (`16777217 as f32` would round to 16777216).
-        (Kind::Float, Lit::Int(n)) => f
-            .floats()
-            .any(|v| op.holds_partial(cmp_int_float(*n, f64::from(v)).map(Ordering::reverse))),
-        (Kind::Float, Lit::Float(x)) => {
-            let x = *x as f32;
-            f.floats().any(|v| op.holds_partial(v.partial_cmp(&x)))
-        }
-        (Kind::Bytes, Lit::Bytes(b)) => f.bytes().any(|v| op.holds(v.cmp(b.as_slice()))),
-        _ => false,
-    }
-}
-
-/// The number of values of `f`.
-fn count(f: &FeatureView<'_>) -> usize {
-    match f.kind() {
-        Kind::None => 0,
-        Kind::Bytes => f.bytes().count(),
-        Kind::Float => f.floats().count(),
-        Kind::Int64 => f.int64s().count(),
-    }
-}
-
 impl Node {
     fn eval(&self, fs: Option<FeaturesView<'_>>) -> bool {
         match self {
@@ -353,6 +316,15 @@ impl Node {
             Node::In(name, lits) => lookup(fs, name).is_some_and(|f| lits.iter().any(|lit| any_value(&f, Op::Eq, lit))),
             Node::Regex(name, re, negated) => lookup(fs, name)
                 .is_some_and(|f| f.kind() == Kind::Bytes && f.bytes().any(|v| re.is_match(v) != *negated)),
+        }
+    }
+
+    fn compared<'a>(&'a self, out: &mut Vec<&'a str>) {
+        match self {
+            Node::Or(all) | Node::And(all) => all.iter().for_each(|n| n.compared(out)),
+            Node::Not(a) => a.compared(out),
+            Node::Has(_) | Node::Len(..) => {}
+            Node::Cmp(n, ..) | Node::In(n, _) | Node::Regex(n, ..) => out.push(n),
         }
     }
 
@@ -522,10 +494,13 @@ fn number(chars: &[char], col: usize) -> Result<(Tok, usize), ParseError> {
     let lit = if float {
         Lit::Float(text.parse().map_err(|_| err(col, format!("not a number: {text}")))?)
     } else {
-        Lit::Int(
-            text.parse()
-                .map_err(|_| err(col, format!("an integer out of the int64 range: {text}")))?,
-        )
+        match text.parse() {
+            Ok(n) => Lit::Int(n),
+            Err(_) => Lit::UInt(
+                text.parse()
+                    .map_err(|_| err(col, format!("an integer out of the int64 and uint64 ranges: {text}")))?,
+            ),
+        }
     };
     Ok((Tok::Num(lit), len))
 }

@@ -232,7 +232,8 @@ impl Looks {
     fn what(self) -> &'static str {
         match self {
             Looks::Records => {
-                "TFRecord files (names holding \"tfrecord\", ending .tfrec or .tfr, or shards NAME-00000-of-00010)"
+                "TFRecord files (names holding \"tfrecord\", ending .tfrec or .tfr, shards NAME-00000-of-00010, or \
+                 events.out.tfevents.*)"
             }
             Looks::Jsonl => "JSON lines files (.jsonl, .ndjson, .json)",
             Looks::Parquet => "Parquet files (.parquet, .pq)",

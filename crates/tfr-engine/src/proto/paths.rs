@@ -15,8 +15,12 @@
 //!   a proto3 scalar without presence reads its value, zero when not
 //!   written (as Python reads `msg.field`);
 //! - `has(PATH)` is whether it is set (a repeated field or map: not
-//!   empty; a proto3 scalar without presence: not zero) and `len(PATH)`
-//!   how many values it holds.
+//!   empty; a proto3 scalar without presence: not zero; a map's key or
+//!   value: the map has an entry) and `len(PATH)` how many values a
+//!   comparison reads there (a map or a message at its end: its entries,
+//!   the messages set);
+//! - a comparison of a path that ends at a message or a map is an error
+//!   (compare one of its fields), as is `count --by` of one.
 
 use super::decode::{default_of, is_zero, Msg, Slot, Val};
 use super::field::Field;
@@ -53,20 +57,25 @@ pub struct MessageFields {
 }
 
 impl MessageFields {
-    /// Resolves `names` (named by `flag` in errors) in `m`'s fields; with
-    /// `values`, each must end at a value (not a message or a map).
+    /// Resolves `names` (named by `flag` in errors) in `m`'s fields; those
+    /// of `values` must end at a value (not a message or a map).
     pub fn new<'a>(
         m: &Message,
         names: impl IntoIterator<Item = &'a str>,
+        values: &[&str],
         flag: &str,
-        values: bool,
     ) -> Result<MessageFields> {
         let mut paths = HashMap::new();
         for name in names {
             let path = resolve(&m.desc, name).map_err(|why| Error::Invalid(format!("{flag}: '{name}': {why}")))?;
-            if values && !path.ends_at_value() {
+            if values.contains(&name) && !path.ends_at_value() {
                 return Err(Error::Invalid(format!(
-                    "{flag}: '{name}' is a message or a map, not a value: name one of its fields"
+                    "{flag}: '{name}' is a message or a map, not a value: name one of its fields{}",
+                    if flag == "--where" {
+                        " (has() and len() take it)"
+                    } else {
+                        ""
+                    }
                 )));
             }
             paths.insert(name.to_string(), path);
@@ -111,18 +120,17 @@ impl Fields for Read<'_> {
     }
 
     fn has(&self, name: &str) -> bool {
-        self.count(name) > 0
+        walk_slots(self.msg, self.path(name), &mut |f, slot, entry| match slot {
+            Slot::One(v) => entry || f.supports_presence() || !is_zero(v),
+            Slot::List(vs) => !vs.is_empty(),
+            Slot::Map(es) => !es.is_empty(),
+        })
     }
 
     fn count(&self, name: &str) -> usize {
         let mut n = 0;
-        walk_slots(self.msg, self.path(name), &mut |f, slot| {
-            n += match slot {
-                Slot::One(v) if !f.supports_presence() && is_zero(v) => 0,
-                Slot::One(_) => 1,
-                Slot::List(vs) => vs.len(),
-                Slot::Map(es) => es.len(),
-            };
+        walk(self.msg, self.path(name), &mut |f, v| {
+            n += usize::from(v.is_some() || !f.supports_presence());
             false
         });
         n
@@ -173,6 +181,8 @@ fn walk(msg: &Msg, steps: &[Step], at: &mut dyn FnMut(&FieldDescriptor, Option<&
         (None, _) => f.cardinality() != Cardinality::Repeated && rest.is_empty() && at(f, None),
         (Some(Slot::One(v)), None) => at(f, Some(v)),
         (Some(Slot::List(vs)), None) => vs.iter().any(|v| at(f, Some(v))),
+        // (only len() reads a map itself: a comparison of one is refused)
+        (Some(Slot::Map(es)), None) => es.iter().any(|(k, _)| at(f, Some(k))),
         (Some(Slot::One(Val::Msg(m))), Some(_)) => walk(m, rest, at),
         (Some(Slot::List(vs)), Some(_)) => vs.iter().any(|v| matches!(v, Val::Msg(m) if walk(m, rest, at))),
         (Some(Slot::Map(es)), Some(Step::Key(k))) => es.iter().any(|(key, _)| at(k, Some(key))),
@@ -187,10 +197,11 @@ fn walk(msg: &Msg, steps: &[Step], at: &mut dyn FnMut(&FieldDescriptor, Option<&
 }
 
 /// Walks `steps` from `msg` to the slots of the last field (each set one),
-/// calling `at` with each; stops when `at` returns true.
-fn walk_slots(msg: &Msg, steps: &[Step], at: &mut dyn FnMut(&Field, &Slot) -> bool) -> bool {
+/// calling `at` with each (and whether it is a map entry's key or value);
+/// stops when `at` returns true.
+fn walk_slots(msg: &Msg, steps: &[Step], at: &mut dyn FnMut(&Field, &Slot, bool) -> bool) -> bool {
     if let [Step::Oneof(o)] = steps {
-        return set_member(msg, o).is_some_and(|(f, name)| at(&Field::Plain(f), &Slot::One(name)));
+        return set_member(msg, o).is_some_and(|(f, name)| at(&Field::Plain(f), &Slot::One(name), false));
     }
     let Some((Step::Field(f), rest)) = steps.split_first() else {
         return false;
@@ -198,21 +209,21 @@ fn walk_slots(msg: &Msg, steps: &[Step], at: &mut dyn FnMut(&Field, &Slot) -> bo
     let Some((field, slot)) = msg.fields.get(&f.number()) else {
         return false;
     };
-    let inner = |v: &Val, rest: &[Step], at: &mut dyn FnMut(&Field, &Slot) -> bool| match v {
+    let inner = |v: &Val, rest: &[Step], at: &mut dyn FnMut(&Field, &Slot, bool) -> bool| match v {
         Val::Msg(m) => walk_slots(m, rest, at),
         _ => false,
     };
     match (slot, rest.first()) {
-        (_, None) => at(field, slot),
+        (_, None) => at(field, slot, false),
         (Slot::One(v), Some(_)) => inner(v, rest, at),
         (Slot::List(vs), Some(_)) => vs.iter().any(|v| inner(v, rest, at)),
         (Slot::Map(es), Some(Step::Key(k))) => es
             .iter()
-            .any(|(key, _)| at(&Field::Plain(k.clone()), &Slot::One(key.clone()))),
+            .any(|(key, _)| at(&Field::Plain(k.clone()), &Slot::One(key.clone()), true)),
         (Slot::Map(es), Some(Step::Value(v))) => match rest.get(1) {
             None => es
                 .iter()
-                .any(|(_, val)| at(&Field::Plain(v.clone()), &Slot::One(val.clone()))),
+                .any(|(_, val)| at(&Field::Plain(v.clone()), &Slot::One(val.clone()), true)),
             Some(_) => es.iter().any(|(_, val)| inner(val, &rest[1..], at)),
         },
         _ => false,
@@ -290,7 +301,12 @@ fn resolve(desc: &MessageDescriptor, name: &str) -> std::result::Result<Path, St
             }
             match (parts.peek(), value.kind()) {
                 (Some(_), Kind::Message(m)) if next == "value" => at = m,
-                (Some(more), _) => return Err(format!("{} has no field '{more}'", f.full_name())),
+                (Some(more), _) => {
+                    return Err(format!(
+                        "{}.{next} is not a message: it has no field '{more}'",
+                        f.full_name()
+                    ))
+                }
                 (None, _) => break,
             }
         } else {

@@ -96,9 +96,9 @@ impl Decoding {
 
 /// The values of a serialized TensorProto of numbers (or bools) as nested
 /// JSON arrays (a 0-d tensor: its one value), when it is one of at most
-/// `max` elements (see [`super::tensorproto::parse`]).
+/// `max` elements (see [`super::tensorproto::parse_summary`]).
 pub fn tensor_values(v: &[u8], max: usize) -> Option<Vec<u8>> {
-    let (t, dtype) = super::tensorproto::parse(v)?;
+    let (t, dtype) = super::tensorproto::parse_summary(v)?;
     if dtype == super::tensor::DType::String || t.values.len() > max {
         return None;
     }

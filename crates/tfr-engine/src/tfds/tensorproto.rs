@@ -153,6 +153,16 @@ fn dims_of(shape: &Shape) -> Option<(Vec<usize>, usize)> {
 /// Decodes `bytes` as a serialized `TensorProto`: its tensor and dtype, or
 /// `None` when the bytes are not one, strictly (the module's rules).
 pub fn parse(bytes: &[u8]) -> Option<(Tensor, DType)> {
+    parse_with(bytes, false)
+}
+
+/// [`parse`], but a missing `tensor_shape` is a scalar, as TensorFlow
+/// reads it (what a TensorBoard summary written without a shape holds).
+pub fn parse_summary(bytes: &[u8]) -> Option<(Tensor, DType)> {
+    parse_with(bytes, true)
+}
+
+fn parse_with(bytes: &[u8], no_shape_is_scalar: bool) -> Option<(Tensor, DType)> {
     let mut dtype = None;
     let mut shape: Option<Shape> = None;
     let mut content: &[u8] = &[];
@@ -170,7 +180,11 @@ pub fn parse(bytes: &[u8]) -> Option<(Tensor, DType)> {
         }
     }
     let ty = dtype_of(dtype?)?;
-    let (dims, count) = dims_of(&shape?)?;
+    let shape = match shape {
+        None if no_shape_is_scalar => Shape::default(),
+        shape => shape?,
+    };
+    let (dims, count) = dims_of(&shape)?;
     let field = value_field(ty);
     if seen & !(1 << field) != 0 {
         return None;

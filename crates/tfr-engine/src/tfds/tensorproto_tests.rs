@@ -427,3 +427,20 @@ fn the_tensorflow_fixture_decodes_as_tensorflow_decodes_it() {
     assert_eq!((refused, not_tensors), (2, 17));
     assert_eq!(dtypes.len(), 14, "{dtypes:?}");
 }
+
+#[test]
+fn a_summary_without_a_shape_is_a_scalar() {
+    // TensorProto(dtype=DT_FLOAT, float_val=[0.5]): what PyTorch's
+    // SummaryWriter writes for a scalar.
+    let mut t = var_field(1, 1);
+    t.extend_from_slice(&[0x2d]); // float_val = 5, fixed32
+    t.extend_from_slice(&0.5f32.to_le_bytes());
+    assert!(parse(&t).is_none(), "strict: no shape, no tensor");
+    let (tensor, dtype) = parse_summary(&t).expect("a scalar");
+    assert_eq!((tensor.shape.len(), dtype), (0, DType::Float(4)));
+    assert_eq!(crate::tfds::decode::tensor_values(&t, 8).as_deref(), Some(&b"0.5"[..]));
+    // Two values and no shape: not a tensor TensorFlow reads as one value.
+    t.extend_from_slice(&[0x2d]);
+    t.extend_from_slice(&1.5f32.to_le_bytes());
+    assert!(parse_summary(&t).is_none());
+}

@@ -6,7 +6,7 @@
 //! through one) matches when any value does, a path with no value makes
 //! every comparison false.
 
-use super::{cmp_int_float, DecodeError, Lit, Node, Op};
+use super::{DecodeError, Lit, Node, Op};
 use std::cmp::Ordering;
 
 /// One value a name reads in a message.
@@ -68,6 +68,45 @@ impl Node {
     }
 }
 
+/// An int64 compared with a float, exactly.
+pub(super) fn cmp_int_float(v: i64, x: f64) -> Option<Ordering> {
+    // 2^63: the first float above every int64 (`i64::MAX as f64` rounds
+    // up to it, so it must not be compared as a float).
+    const TWO_63: f64 = 9.223_372_036_854_776e18;
+    if x.is_nan() {
+        None
+    } else if x >= TWO_63 {
+        Some(Ordering::Less)
+    } else if x < -TWO_63 {
+        Some(Ordering::Greater)
+    } else if x.fract() == 0.0 {
+        Some(v.cmp(&(x as i64)))
+    } else {
+        // Not integral: below 2^52 in magnitude, where every int64 it
+        // could tie with is exact as an f64.
+        (v as f64).partial_cmp(&x)
+    }
+}
+
+/// A uint64 compared with a float, exactly.
+pub(super) fn cmp_uint_float(v: u64, x: f64) -> Option<Ordering> {
+    // 2^64: the first float above every uint64.
+    const TWO_64: f64 = 18_446_744_073_709_551_616.0;
+    if x.is_nan() {
+        None
+    } else if x >= TWO_64 {
+        Some(Ordering::Less)
+    } else if x < 0.0 {
+        Some(Ordering::Greater)
+    } else if x.fract() == 0.0 {
+        Some(v.cmp(&(x as u64)))
+    } else {
+        // Not integral: below 2^52, where every uint64 it could tie with
+        // is exact as an f64.
+        (v as f64).partial_cmp(&x)
+    }
+}
+
 /// Whether `v` stands in `op` to `lit` (values of another kind than the
 /// literal: false).
 pub(super) fn holds(v: Value<'_>, op: Op, lit: &Lit) -> bool {
@@ -81,10 +120,11 @@ pub(super) fn holds(v: Value<'_>, op: Op, lit: &Lit) -> bool {
             Ok(n) => v.cmp(&n),
             Err(_) => Ordering::Greater,
         }),
-        (Value::UInt(v), Lit::Float(x)) => match i64::try_from(v) {
-            Ok(v) => cmp_int_float(v, *x),
-            Err(_) => (v as f64).partial_cmp(x),
-        },
+        (Value::UInt(v), Lit::Float(x)) => cmp_uint_float(v, *x),
+        (Value::UInt(v), Lit::UInt(n)) => Some(v.cmp(n)),
+        (Value::Int(_) | Value::Bool(_) | Value::Enum(..), Lit::UInt(_)) => Some(Ordering::Less),
+        (Value::F32(v), Lit::UInt(n)) => cmp_uint_float(*n, f64::from(v)).map(Ordering::reverse),
+        (Value::F64(v), Lit::UInt(n)) => cmp_uint_float(*n, v).map(Ordering::reverse),
         (Value::F32(v), Lit::Float(x)) => v.partial_cmp(&(*x as f32)),
         (Value::F32(v), Lit::Int(n)) => cmp_int_float(*n, f64::from(v)).map(Ordering::reverse),
         (Value::F64(v), Lit::Float(x)) => v.partial_cmp(x),
@@ -154,6 +194,12 @@ mod tests {
             ("u == -1", false),
             ("u > 1e19", true),
             ("u > 2e19", false),
+            ("u == 18446744073709551615", true),
+            ("u < 18446744073709551615", false),
+            ("u == 1.8446744073709552e19", false),
+            ("u < 1.8446744073709552e19", true),
+            ("i < 9223372036854775808", true),
+            ("d < 9223372036854775808", true),
             ("f == 0.1", true),
             ("d == 0.1", true),
             ("d == 0", false),
