@@ -9,7 +9,6 @@
 
 use crate::util::*;
 use std::path::PathBuf;
-use std::process::Command;
 
 /// tests/data/proto.
 fn proto_dir() -> PathBuf {
@@ -440,18 +439,9 @@ fn flags_for_examples_are_refused_with_a_message() {
     tfr(&args).run().ok();
 }
 
+/// Python in tests/data/proto ([`python_ok`]).
 fn python(args: &[&str]) -> String {
-    let out = Command::new(tf_python())
-        .current_dir(proto_dir())
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{args:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8")
+    python_ok(Some(&proto_dir()), args)
 }
 
 #[test]

@@ -451,19 +451,9 @@ fn message_is_not_for_the_known_payload_types() {
     assert_eq!(r.ok(), reference("shapes.txt"));
 }
 
-/// Runs `python ARGS` in `dir`, which must succeed: its stdout.
+/// Python in `dir` ([`python_ok`]).
 fn python(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new(tf_python())
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{args:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8")
+    python_ok(Some(dir), args)
 }
 
 #[test]

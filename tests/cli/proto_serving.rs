@@ -9,7 +9,6 @@
 //! tests/oracle/proto_ref.py; tests/data/proto/NOTES.md).
 
 use crate::util::*;
-use std::process::Command;
 
 const LOG: [&str; 2] = ["--message", "tensorflow.serving.PredictionLog"];
 
@@ -132,18 +131,9 @@ fn a_cut_prediction_log_is_damage_naming_the_record() {
     assert_eq!(err.lines().count(), 1, "{err}");
 }
 
-/// Runs `python ARGS`, which must succeed: its stdout.
+/// Python ([`python_ok`]).
 fn python(args: &[&str]) -> String {
-    let out = Command::new(tf_python())
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{args:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8")
+    python_ok(None, args)
 }
 
 #[test]

@@ -415,3 +415,19 @@ pub fn python_has(python: &std::path::Path, module: &str) -> bool {
         .output()
         .is_ok_and(|o| o.status.success())
 }
+
+/// Runs [`tf_python`] with `args` in `dir` (the current directory when
+/// `None`), which must succeed: its stdout.
+pub fn python_ok(dir: Option<&Path>, args: &[&str]) -> String {
+    let mut cmd = Command::new(tf_python());
+    if let Some(dir) = dir {
+        cmd.current_dir(dir);
+    }
+    let out = cmd.args(args).output().unwrap_or_else(|e| panic!("{args:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8")
+}

@@ -32,21 +32,11 @@ import sys
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
-from google.protobuf import descriptor_pb2, descriptor_pool, json_format, message_factory  # noqa: E402
+from google.protobuf import json_format  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PROTO = os.path.normpath(os.path.join(HERE, "..", "data", "proto"))
-
-
-def load_class(pb_path, name):
-    with open(pb_path, "rb") as f:
-        fds = descriptor_pb2.FileDescriptorSet.FromString(f.read())
-    pool = descriptor_pool.DescriptorPool()
-    for fd in fds.file:
-        pool.Add(fd)
-    # Builds every class of the set, so extensions are known to the parser too.
-    message_factory.GetMessageClassesForFiles([fd.name for fd in fds.file], pool)
-    return message_factory.GetMessageClass(pool.FindMessageTypeByName(name)), pool
+sys.path.insert(0, HERE)
+from proto_ref import PROTO, load_class  # noqa: E402
 
 
 def convert(cls, pool, path):

@@ -5,15 +5,14 @@
 //! in order as for Examples ([`super::convert`]). A line that is not the
 //! message stops the run: `NAME:LINE: where: what`.
 
-use super::{Batch, Chunks, LineTooLong};
-use crate::error::{bail, err, Context, Result};
+use super::Batch;
+use crate::error::{bail, Result};
 use crate::example::MessageType;
 use crate::io::Input;
 use crate::pipeline::{self, Sender};
 use crate::proto::{from_json, Message};
 use crate::record::append_framed;
 use std::io::Write;
-use std::sync::Arc;
 
 /// Converts the JSON lines of `inputs` into framed records of `msg`,
 /// written in order to `out`; `update` is told the bytes and lines read.
@@ -48,30 +47,16 @@ pub fn convert_messages(
         Ok(())
     };
     let write = |bytes: &Vec<u8>| out.write_all(bytes);
-    let produce = |tx: &mut Sender<Batch>| produce(inputs, max_line, update, tx);
+    // (the payload type fixed: nothing is detected)
+    let produce = |tx: &mut Sender<Batch>| {
+        super::produce(
+            inputs,
+            crate::example::json::JsonFormat::Natural,
+            &mut Some(MessageType::Raw),
+            max_line,
+            update,
+            tx,
+        )
+    };
     pipeline::run(workers, produce, work, write)
-}
-
-/// Reads every input into batches of whole lines.
-fn produce(inputs: &[Input], max_line: u64, update: &(dyn Fn(u64, u64) + Sync), tx: &mut Sender<Batch>) -> Result<()> {
-    let spares = tx.spares();
-    for (index, input) in inputs.iter().enumerate() {
-        let name: Arc<str> = input.display().into();
-        let mut chunks = Chunks::open(input, max_line)?;
-        let next = |chunks: &mut Chunks| match chunks.next(spares.take().map(|b| b.data).unwrap_or_default()) {
-            Err(e) if e.get_ref().is_some_and(|r| r.is::<LineTooLong>()) => Err(err!("{name}:{e}")),
-            other => other.with_context(|| format!("{name}: read failed")),
-        };
-        while let Some((first_line, data)) = next(&mut chunks)? {
-            tx.send(Batch {
-                data,
-                first_line,
-                input: index,
-                ty: MessageType::Raw,
-                name: name.clone(),
-            })?;
-            update(chunks.consumed, chunks.lines);
-        }
-    }
-    Ok(())
 }
