@@ -30,6 +30,27 @@ fn forged_descriptor_sets_are_one_line_errors() {
     }
 }
 
+/// Editions (`edition = "2023"`), as a .proto file or compiled by protoc
+/// (grpcio-tools 1.85) into a descriptor set: refused in one line saying so.
+#[test]
+fn protobuf_editions_are_refused_saying_so() {
+    let records = hostile("p.tfrecord");
+    for (flag, file, says) in [
+        ("--proto", "editions.proto", "editions.proto:2:1: expected"),
+        (
+            "--descriptor-set",
+            "editions.pb",
+            "editions.pb: editions.proto uses protobuf editions",
+        ),
+    ] {
+        let e = tfr(&["cat", flag, &hostile(file), "--message", "p.M", &records])
+            .run()
+            .fails(2);
+        assert!(e.contains(says) && e.contains("editions"), "{file}: {e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+    }
+}
+
 /// A value of another wire type than its field's is an unknown field (as
 /// upb reads it), not damage: what Python prints.
 #[test]

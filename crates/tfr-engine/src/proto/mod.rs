@@ -83,6 +83,12 @@ impl Message {
         let mut pool = DescriptorPool::new();
         for path in &sources.descriptor_sets {
             let bytes = std::fs::read(path).map_err(|e| crate::Error::msg(format!("{}: {e}", path.display())))?;
+            if let Some(file) = editions_file(&bytes) {
+                bail!(
+                    "{}: {file} uses protobuf editions, which tfr does not read yet (proto2 and proto3 files it does)",
+                    path.display()
+                );
+            }
             let not_one = |e: &dyn std::fmt::Display| {
                 crate::Error::msg(format!(
                     "{}: not a descriptor set (protoc --descriptor_set_out --include_imports): {e}",
@@ -186,10 +192,39 @@ fn compile(protos: &[PathBuf], includes: &[PathBuf], pool: &mut DescriptorPool) 
     Ok(())
 }
 
+/// The name of the first file of a descriptor set whose syntax is
+/// `editions` (FileDescriptorSet.file = 1; FileDescriptorProto.name = 1,
+/// .syntax = 12), if any.
+fn editions_file(set: &[u8]) -> Option<String> {
+    use crate::example::wire::{Reader, Value};
+    let mut r = Reader::new(set);
+    while let Ok(Some(f)) = r.field() {
+        let (1, Value::Len(file)) = (f.number, f.value) else {
+            continue;
+        };
+        let (mut name, mut editions) = (String::new(), false);
+        let mut inner = Reader::new(file.bytes());
+        while let Ok(Some(g)) = inner.field() {
+            match (g.number, g.value) {
+                (1, Value::Len(n)) => name = String::from_utf8_lossy(n.bytes()).into_owned(),
+                (12, Value::Len(s)) => editions = s.bytes() == b"editions",
+                _ => {}
+            }
+        }
+        if editions {
+            return Some(name);
+        }
+    }
+    None
+}
+
 /// A compile error as one line: `FILE:LINE:COLUMN: what`.
 fn proto_error(e: &protox::Error) -> String {
     let debug = format!("{e:?}");
-    let line = debug.lines().next().unwrap_or_default().to_string();
+    let mut line = debug.lines().next().unwrap_or_default().to_string();
+    if line.ends_with("but found 'edition'") {
+        line.push_str(" (protobuf editions: tfr reads proto2 and proto3 files, not editions yet)");
+    }
     match e.file() {
         Some(f) if !line.starts_with(f) => format!("{f}: {line}"),
         _ => line,

@@ -1,0 +1,5 @@
+
+3
+editions.protop"
+M
+a (Rabeditionspè
