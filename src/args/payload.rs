@@ -182,7 +182,9 @@ impl ProtoArgs {
             || !self.descriptor_set.is_empty()
             || self.message.is_some()
             || payload == PayloadType::Event
-            || files.iter().any(|f| crate::proto::is_event_file(&f.to_string_lossy()))
+            || files
+                .iter()
+                .any(|f| crate::proto::is_event_file(&f.to_string_lossy()) || holds_events(f))
     }
 
     /// The message the payloads of `inputs` are printed as: the one named
@@ -225,4 +227,14 @@ impl ProtoArgs {
         };
         Ok(crate::proto::Message::load(&sources)?)
     }
+}
+
+/// Whether `path` is a local directory holding an event file directly in
+/// it (a directory input is read as its files: they decide).
+fn holds_events(path: &std::ffi::OsStr) -> bool {
+    std::fs::read_dir(path).is_ok_and(|entries| {
+        entries
+            .filter_map(|e| e.ok())
+            .any(|e| crate::proto::is_event_file(&e.file_name().to_string_lossy()))
+    })
 }

@@ -54,6 +54,11 @@ impl PrintArgs {
             anyhow::bail!("--decode reads Examples: not with --message or event files");
         }
         let projection = self.select.projection();
+        if message.is_some() && projection.is_some() {
+            anyhow::bail!(
+                "--features/--exclude pick Example features: not with --message or event files (--where reads fields)"
+            );
+        }
         let keep = |key: &str| projection.as_ref().is_none_or(|p| p.keeps(key));
         let names = crate::tfds::inputs::class_names(&self.input.files);
         let decode = self.decode.get(&self.input.files, projection.is_some())?;

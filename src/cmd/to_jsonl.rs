@@ -69,6 +69,11 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     if message.is_some() && decoding.is_some() {
         anyhow::bail!("--decode reads Examples: not with --message or event files");
     }
+    if message.is_some() && projection.is_some() {
+        anyhow::bail!(
+            "--features/--exclude pick Example features: not with --message or event files (--where reads fields)"
+        );
+    }
     let render = |decoder: &mut Decoder, r: &batches::Record<'_>, out: &mut Out<'_>| -> tfr_engine::Result<()> {
         if let Some(m) = &message {
             m.render(r.payload, crate::proto::Form::Json, out)

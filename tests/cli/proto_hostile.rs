@@ -30,6 +30,27 @@ fn forged_descriptor_sets_are_one_line_errors() {
     }
 }
 
+/// A proto2 enum's value the enum does not define is an unknown field, as
+/// upb keeps it: a oneof member holding one leaves its sibling set, a map
+/// entry holding one is dropped (hostile/closed_enum.*: payloads forged
+/// byte by byte, written by TensorFlow, read by Python protobuf into
+/// closed_enum.json).
+#[test]
+fn a_closed_enums_unknown_value_touches_no_oneof_and_no_map() {
+    let flags = ["--descriptor-set", &hostile("closed_enum.pb"), "--message", "w2.P"];
+    let input = hostile("closed_enum.tfrecord");
+    let want = std::fs::read_to_string(hostile("closed_enum.json")).unwrap();
+    let got = tfr(&[&["to-jsonl"][..], &flags, &[&input]].concat()).run().ok();
+    assert_eq!(got, want);
+    let count = |expr: &str| {
+        tfr(&[&["count"][..], &flags, &["--where", expr, &input]].concat())
+            .run()
+            .ok()
+    };
+    assert_eq!(count("has(oi)").trim(), "1");
+    assert_eq!(count("mk.value == \"KZ\"").trim(), "0");
+}
+
 /// Editions (`edition = "2023"`), as a .proto file or compiled by protoc
 /// (grpcio-tools 1.85) into a descriptor set: refused in one line saying so.
 #[test]

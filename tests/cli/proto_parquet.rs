@@ -186,6 +186,16 @@ fn event_files_convert_as_tf_event() {
     let file = std::fs::File::open(dir.path("e.arrow")).unwrap();
     let reader = arrow_ipc::reader::FileReader::try_new(file, None).unwrap();
     assert_eq!(reader.schema().fields().len(), schema.fields().len());
+    // A directory of event files: its files decide, as for cat.
+    let logs = data("events/logs/train");
+    dir.tfr(&["to-parquet", &logs, "-o", "d.parquet"]).run().ok();
+    let counted = dir.tfr(&["count", "--json", &logs]).run().ok();
+    let total: serde_json::Value = serde_json::from_str(&counted).unwrap();
+    assert_eq!(
+        read_parquet(&dir.path("d.parquet")).num_rows() as u64,
+        total["total"].as_u64().unwrap()
+    );
+    dir.tfr(&["to-arrow", &logs, "-o", "d.arrow"]).run().ok();
 }
 
 #[test]

@@ -168,6 +168,14 @@ fn a_path_no_field_has_is_an_error_before_reading() {
         assert!(err.contains(says), "{args:?}: {err}");
         assert_eq!(err.lines().count(), 1, "{err}");
     }
+    // --features picks Example features: refused with a message.
+    for cmd in ["cat", "head", "to-jsonl"] {
+        let err = in_proto_dir(&[&[cmd][..], &SAMPLE, &["--features", "i32", "shapes.tfrecord"]].concat()).fails(2);
+        assert!(
+            err.contains("--features/--exclude pick Example features"),
+            "{cmd}: {err}"
+        );
+    }
     // A record that is not the message: damage, naming it.
     let err = in_proto_dir(&[&["cat"][..], &SAMPLE, &["--where", "i32 == 1", "bad.tfrecord"]].concat()).fails(2);
     assert!(err.contains("bad.tfrecord: record 0 at byte 0"), "{err}");

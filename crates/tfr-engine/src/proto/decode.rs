@@ -152,23 +152,34 @@ impl Msg {
         }
         // Singular: a message merges, a scalar's last value wins; a oneof
         // keeps its last member only.
-        if let Some(oneof) = field.containing_oneof().filter(|o| !o.is_synthetic()) {
-            for other in oneof.fields().filter(|f| f.number() != number) {
-                self.fields.remove(&other.number());
-            }
-        }
         if let (Kind::Message(desc), Wire::Len(inner)) = (field.kind(), value) {
+            self.clear_oneof(field);
             let slot = self.slot(field, || Slot::One(Val::Msg(Box::new(Msg::new(desc.clone())))));
             if let Slot::One(Val::Msg(m)) = slot {
                 m.merge(inner.nested()?)?;
             }
             return Ok(());
         }
-        // (`None`: a closed enum's unknown value, dropped)
-        if let Some(v) = single(field, value, at)? {
-            self.fields.insert(number, (field.clone(), Slot::One(v)));
+        match single(field, value, at)? {
+            Some(v) => {
+                self.clear_oneof(field);
+                self.fields.insert(number, (field.clone(), Slot::One(v)));
+            }
+            // A closed enum's unknown value: an unknown field, as upb keeps
+            // it (the oneof it is in untouched; a map entry holding it is
+            // dropped).
+            None => self.unknown = true,
         }
         Ok(())
+    }
+
+    /// Removes the other members of the oneof `field` is in.
+    fn clear_oneof(&mut self, field: &Field) {
+        if let Some(oneof) = field.containing_oneof().filter(|o| !o.is_synthetic()) {
+            for other in oneof.fields().filter(|f| f.number() != field.number()) {
+                self.fields.remove(&other.number());
+            }
+        }
     }
 
     /// One occurrence of a group field (its fields read by `inner`).
