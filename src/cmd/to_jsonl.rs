@@ -47,6 +47,30 @@ pub(crate) struct ToJsonlArgs {
     pub(crate) jobs: JobsArg,
 }
 
+/// How the payloads are read: `--decode`'s decoding, or a message
+/// (`--message`, event files); the flags that do not go together refused.
+fn payloads(
+    args: &ToJsonlArgs,
+    inputs: &[crate::io::Input],
+    format: Format,
+    projected: bool,
+) -> Result<(Option<crate::tfds::decode::Decoding>, Option<crate::proto::Message>)> {
+    let decoding = args.decode.get(&args.input.files, projected)?;
+    if decoding.is_some() && matches!(format, Format::Protojson) {
+        anyhow::bail!("--decode writes the JSONL mapping: it does not go with --format protojson");
+    }
+    let message = args.proto.message(args.payload.payload, inputs)?;
+    if message.is_some() && decoding.is_some() {
+        anyhow::bail!("--decode reads Examples: not with --message or event files");
+    }
+    if message.is_some() && projected {
+        anyhow::bail!(
+            "--features/--exclude pick Example features: not with --message or event files (--where reads fields)"
+        );
+    }
+    Ok((decoding, message))
+}
+
 pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     let inputs = args.input.expand()?;
     // Opened first: an unwritable target fails before any work.
@@ -61,19 +85,7 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         names: None,
         bytes: None,
     };
-    let decoding = args.decode.get(&args.input.files, projection.is_some())?;
-    if decoding.is_some() && matches!(format, Format::Protojson) {
-        anyhow::bail!("--decode writes the JSONL mapping: it does not go with --format protojson");
-    }
-    let message = args.proto.message(args.payload.payload, &inputs)?;
-    if message.is_some() && decoding.is_some() {
-        anyhow::bail!("--decode reads Examples: not with --message or event files");
-    }
-    if message.is_some() && projection.is_some() {
-        anyhow::bail!(
-            "--features/--exclude pick Example features: not with --message or event files (--where reads fields)"
-        );
-    }
+    let (decoding, message) = payloads(args, &inputs, format, projection.is_some())?;
     let render = |decoder: &mut Decoder, r: &batches::Record<'_>, out: &mut Out<'_>| -> tfr_engine::Result<()> {
         if let Some(m) = &message {
             m.render(r.payload, crate::proto::Form::Json, out)

@@ -4,8 +4,10 @@
 use crate::example::{self, filter::Value};
 use crate::output;
 
-/// A value of the `--by` feature, as a key of the tally.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// A value of the `--by` feature, as a key of the tally (ordered by kind,
+/// then by value: floats by IEEE total order, so -inf, -0.0, 0.0, inf,
+/// nan).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Key {
     Int(i64),
     /// A float32 by its bits (NaNs with the same bits are one value).
@@ -21,7 +23,41 @@ pub(super) enum Key {
     Name(String),
 }
 
+impl Ord for Key {
+    fn cmp(&self, other: &Key) -> std::cmp::Ordering {
+        match (self, other) {
+            (Key::Int(a), Key::Int(b)) => a.cmp(b),
+            (Key::Float(a), Key::Float(b)) => f32::from_bits(*a).total_cmp(&f32::from_bits(*b)),
+            (Key::Bytes(a), Key::Bytes(b)) => a.cmp(b),
+            (Key::UInt(a), Key::UInt(b)) => a.cmp(b),
+            (Key::Double(a), Key::Double(b)) => f64::from_bits(*a).total_cmp(&f64::from_bits(*b)),
+            (Key::Bool(a), Key::Bool(b)) => a.cmp(b),
+            (Key::Name(a), Key::Name(b)) => a.cmp(b),
+            _ => self.rank().cmp(&other.rank()),
+        }
+    }
+}
+
+impl PartialOrd for Key {
+    fn partial_cmp(&self, other: &Key) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 impl Key {
+    /// The order of the kinds.
+    fn rank(&self) -> u8 {
+        match self {
+            Key::Int(_) => 0,
+            Key::Float(_) => 1,
+            Key::Bytes(_) => 2,
+            Key::UInt(_) => 3,
+            Key::Double(_) => 4,
+            Key::Bool(_) => 5,
+            Key::Name(_) => 6,
+        }
+    }
+
     pub(super) fn size(&self) -> usize {
         match self {
             Key::Bytes(b) => b.len() + 32,

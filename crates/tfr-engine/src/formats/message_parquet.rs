@@ -44,7 +44,10 @@ pub fn write(
     let split = cut(opts.output, opts.shards, opts.rows_per_file, total)?;
     let props = WriterProperties::builder()
         .set_compression(opts.compression)
-        .set_max_row_group_row_count(Some(1 << 20))
+        .set_max_row_group_row_count(Some(group_rows(layout.leaves())))
+        // (a dictionary encoder per leaf costs more than it saves on a
+        // message of thousands of mostly null leaves)
+        .set_dictionary_enabled(layout.leaves() <= WIDE)
         .set_max_row_group_bytes(Some(opts.row_group_size.clamp(1, usize::MAX as u64) as usize))
         .set_created_by(format!("tfr {}", env!("CARGO_PKG_VERSION")))
         .build();
@@ -100,4 +103,16 @@ fn count(inputs: &[Input], how: &Reading<'_>, workers: usize, progress: Progress
     drop(bar);
     result?;
     Ok(work.0.load(Relaxed))
+}
+
+/// Leaves past which a message is wide: no dictionary encoding.
+const WIDE: usize = 512;
+
+/// The most rows of a row group: 1,048,576, fewer for a wide message. A
+/// row group's levels are held uncompressed until it is written (about 4
+/// bytes a leaf a row, present or null), which for a PredictionLog's 2,832
+/// leaves would be 11 KiB a row, past the byte limit's notice: at most 32
+/// MiB of them.
+fn group_rows(leaves: usize) -> usize {
+    ((32 << 20) / (4 * leaves.max(1))).clamp(1024, 1 << 20)
 }

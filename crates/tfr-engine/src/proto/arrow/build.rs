@@ -50,15 +50,17 @@ enum C {
 
 fn new_b(ty: &Ty) -> B {
     match ty {
-        Ty::I32 => B::I32(Int32Builder::new()),
-        Ty::I64 => B::I64(Int64Builder::new()),
-        Ty::U32 => B::U32(UInt32Builder::new()),
-        Ty::U64 => B::U64(UInt64Builder::new()),
-        Ty::F32 => B::F32(Float32Builder::new()),
-        Ty::F64 => B::F64(Float64Builder::new()),
-        Ty::Bool => B::Bool(BooleanBuilder::new()),
-        Ty::Str | Ty::Enum(_) | Ty::Json => B::Str(StringBuilder::new()),
-        Ty::Bin => B::Bin(BinaryBuilder::new()),
+        // (no capacity up front: a wide message's thousands of leaves
+        // would take kilobytes each in every batch, mostly for nulls)
+        Ty::I32 => B::I32(Int32Builder::with_capacity(0)),
+        Ty::I64 => B::I64(Int64Builder::with_capacity(0)),
+        Ty::U32 => B::U32(UInt32Builder::with_capacity(0)),
+        Ty::U64 => B::U64(UInt64Builder::with_capacity(0)),
+        Ty::F32 => B::F32(Float32Builder::with_capacity(0)),
+        Ty::F64 => B::F64(Float64Builder::with_capacity(0)),
+        Ty::Bool => B::Bool(BooleanBuilder::with_capacity(0)),
+        Ty::Str | Ty::Enum(_) | Ty::Json => B::Str(StringBuilder::with_capacity(0, 0)),
+        Ty::Bin => B::Bin(BinaryBuilder::with_capacity(0, 0)),
         Ty::Msg(cols, _) => B::Struct(cols.iter().map(new_c).collect(), NullBufferBuilder::new(0)),
     }
 }

@@ -142,6 +142,11 @@ impl Layout {
         Ok(Layout { cols, schema, leaves })
     }
 
+    /// Its leaf columns (every row holds a value or a null in each).
+    pub fn leaves(&self) -> usize {
+        self.leaves
+    }
+
     /// The Arrow schema of the rows.
     pub fn schema(&self) -> SchemaRef {
         self.schema.clone()
