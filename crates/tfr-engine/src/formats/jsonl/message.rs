@@ -25,15 +25,7 @@ pub fn convert_messages(
     update: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<()> {
     let work = |batch: &mut Batch, bytes: &mut Vec<u8>| -> Result<()> {
-        let mut start = 0;
-        let ends = memchr::memchr_iter(b'\n', &batch.data).chain([batch.data.len()]);
-        for (n, end) in (batch.first_line..).zip(ends) {
-            let line = &batch.data[start..end];
-            start = end + 1;
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
+        for (n, line) in super::numbered_lines(&batch.data, batch.first_line) {
             if let Err(e) = append_framed(bytes, |o| from_json::encode_json(msg, line, o)) {
                 let text = (e.starts_with("not JSON") || e.starts_with("not UTF-8")) && !line.starts_with(b"{");
                 let hint = if n == 1 && text {

@@ -228,15 +228,7 @@ impl Reconcile<'_> {
         let lines = encoded.lines.as_ref().expect("a batch's lines");
         let mut out = Vec::with_capacity(encoded.bytes.len());
         let mut kinds: Vec<(Section, Vec<u8>, Kind, bool)> = Vec::new();
-        let mut start = 0;
-        let ends = memchr::memchr_iter(b'\n', &lines.data).chain([lines.data.len()]);
-        for (n, end) in (lines.first_line..).zip(ends) {
-            let line = &lines.data[start..end];
-            start = end + 1;
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
+        for (n, line) in numbered_lines(&lines.data, lines.first_line) {
             let at = (lines.input, n);
             let (format, user) = (self.format, &self.user);
             let plain = self.plain.get_or_insert_with(|| Encoder::new(format, user.clone()));
@@ -389,15 +381,7 @@ fn encode_batch(
     rounded: &mut Option<(String, String, u64)>,
 ) -> Result<()> {
     let mut last = LastLine::default();
-    let mut start = 0;
-    let ends = memchr::memchr_iter(b'\n', &batch.data).chain([batch.data.len()]);
-    for (n, end) in (batch.first_line..).zip(ends) {
-        let line = &batch.data[start..end];
-        start = end + 1;
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
+    for (n, line) in numbered_lines(&batch.data, batch.first_line) {
         if let Err(e) = append_framed(out, |out| encoder.encode(batch.ty, line, out)) {
             let at = format!("{}:{n}:{}", batch.name, e.column(line));
             let json_start = matches!(
@@ -583,4 +567,17 @@ impl Chunks {
         self.consumed += buf.len() as u64 + 1;
         Ok(Some((first, buf)))
     }
+}
+
+/// The lines of a batch that are not blank, each with its number from
+/// `first` (a `\r` before its `\n` left out).
+fn numbered_lines(data: &[u8], first: u64) -> impl Iterator<Item = (u64, &[u8])> {
+    let mut start = 0;
+    let ends = memchr::memchr_iter(b'\n', data).chain([data.len()]);
+    (first..).zip(ends).filter_map(move |(n, end)| {
+        let line = &data[start..end];
+        start = end + 1;
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        (!line.iter().all(u8::is_ascii_whitespace)).then_some((n, line))
+    })
 }
