@@ -159,6 +159,10 @@ fn a_path_no_field_has_is_an_error_before_reading() {
             "tfr.test.Sample.counts.key is not a message: it has no field 'x'",
         ),
         (
+            &["count", "--where", "`a\nb` == 1"],
+            "--where: 'a\\nb': tfr.test.Sample has no field 'a\\nb'",
+        ),
+        (
             &["count", "--where", "u64 == 18446744073709551616"],
             "an integer out of the int64 and uint64 ranges",
         ),

@@ -67,10 +67,16 @@ impl MessageFields {
     ) -> Result<MessageFields> {
         let mut paths = HashMap::new();
         for name in names {
-            let path = resolve(&m.desc, name).map_err(|why| Error::Invalid(format!("{flag}: '{name}': {why}")))?;
+            // (a name in backticks, or a forged descriptor's, may hold any
+            // character: the error stays one line)
+            let shown = crate::io::input::escape_name(name.as_bytes());
+            let path = resolve(&m.desc, name).map_err(|why| {
+                let why = crate::io::input::escape_name(why.as_bytes());
+                Error::Invalid(format!("{flag}: '{shown}': {why}"))
+            })?;
             if values.contains(&name) && !path.ends_at_value() {
                 return Err(Error::Invalid(format!(
-                    "{flag}: '{name}' is a message or a map, not a value: name one of its fields{}",
+                    "{flag}: '{shown}' is a message or a map, not a value: name one of its fields{}",
                     if flag == "--where" {
                         " (has() and len() take it)"
                     } else {
