@@ -4,7 +4,6 @@
 
 use super::ToParquetArgs;
 use crate::exit::Exit;
-use crate::formats::columnar_out::ParquetOptions;
 use crate::output::{self, Ctx};
 use anyhow::{bail, Result};
 use std::path::Path;
@@ -36,15 +35,7 @@ pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Option<Exit>> {
     let filter = args.columns.filter.for_message(Some(&message))?;
     let mut how = args.range.reading(&open, Some(crate::example::MessageType::Raw), jobs);
     how.filter = filter.as_ref();
-    let opts = ParquetOptions {
-        output: &args.output,
-        shards: args.shards,
-        rows_per_file: args.rows_per_file,
-        compression: args.output_compression.codec(),
-        row_group_size: args.row_group_size.unwrap_or(64 << 20),
-        range: how.range,
-        sample: how.sample,
-    };
+    let opts = args.parquet_options(how.range, how.sample);
     let aux: [&Path; 0] = [];
     let warning = crate::formats::message_parquet::write(
         &inputs,

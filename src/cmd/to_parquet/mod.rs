@@ -101,6 +101,26 @@ impl ParquetCompression {
     }
 }
 
+impl ToParquetArgs {
+    /// The output's options: files, row groups, compression; the records
+    /// `range` or `sample` keeps.
+    fn parquet_options(
+        &self,
+        range: crate::pipeline::batches::Range,
+        sample: Option<(u64, u64)>,
+    ) -> ParquetOptions<'_> {
+        ParquetOptions {
+            output: &self.output,
+            shards: self.shards,
+            rows_per_file: self.rows_per_file,
+            compression: self.output_compression.codec(),
+            row_group_size: self.row_group_size.unwrap_or(64 << 20),
+            range,
+            sample,
+        }
+    }
+}
+
 pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Exit> {
     if let Some(exit) = message::run(args, ctx)? {
         return Ok(exit);
@@ -113,15 +133,7 @@ pub(crate) fn run(args: &ToParquetArgs, ctx: &Ctx) -> Result<Exit> {
     let inputs = args.input.expand()?;
     let jobs = args.jobs.get();
     let aux: Vec<&Path> = args.columns.schema.iter().map(|p| p.as_path()).collect();
-    let opts = ParquetOptions {
-        output: &args.output,
-        shards: args.shards,
-        rows_per_file: args.rows_per_file,
-        compression: args.output_compression.codec(),
-        row_group_size: args.row_group_size.unwrap_or(64 << 20),
-        range: Default::default(),
-        sample: None,
-    };
+    let opts = args.parquet_options(Default::default(), None);
     crate::io::same_file::refuse_input_as_output(&inputs, &aux, &args.output, "-o")?;
     if args.output.as_os_str() == "-" {
         bail!("-o -: a Parquet file is written to a file or an object, not to stdout (its footer points back into it); to stream, use to-arrow -o -");
