@@ -1,0 +1,387 @@
+//! Finding the annotations of one record in its features.
+
+use super::check::{Problem, ProblemKind};
+use super::{Annotations, BBox, Class, Options};
+use crate::example::media::{sniff, Media};
+use crate::example::{FeatureView, FeaturesView, Kind};
+use std::collections::HashMap;
+
+type Map<'a> = HashMap<&'a str, FeatureView<'a>>;
+
+/// Where a record's boxes are.
+enum Source {
+    /// `PREFIX/{xmin,ymin,xmax,ymax}`: four lists.
+    Corners(String),
+    /// One float list, `[ymin, xmin, ymax, xmax]` per box (TFDS's
+    /// BBoxFeature in a Sequence).
+    Flat(String),
+}
+
+/// The annotations of a record's features; `None` when it has none
+/// (no boxes, keypoints, class or mask).
+pub fn read(features: &FeaturesView<'_>, opts: &Options) -> Option<Annotations> {
+    let map: Map<'_> = features.sorted().into_iter().collect();
+    let mut a = Annotations {
+        size: size(&map),
+        ..Annotations::default()
+    };
+    let parent = match find_boxes(&map, opts) {
+        Some(Source::Corners(prefix)) => {
+            corners(&map, &prefix, &mut a);
+            let parent = parent_of(&prefix);
+            keypoints(&map, &parent, &mut a);
+            a.boxes_from = Some(prefix);
+            Some(parent)
+        }
+        Some(Source::Flat(name)) => {
+            flat(&map, &name, &mut a);
+            let parent = parent_of(&name);
+            a.boxes_from = Some(name);
+            Some(parent)
+        }
+        None => None,
+    };
+    if let Some(parent) = parent {
+        box_classes(&map, &parent, opts, &mut a);
+        box_problems(&mut a);
+    }
+    a.class = image_class(&map, opts, &mut a.problems);
+    a.mask = ["image/segmentation/class/encoded", "segmentation_mask"]
+        .into_iter()
+        .find(|n| map.get(n).is_some_and(|f| f.kind() == Kind::Bytes && f.count() > 0))
+        .map(str::to_string);
+    if a.is_empty() && a.problems.is_empty() && a.boxes_from.is_none() {
+        return None;
+    }
+    a.image = image_feature(&map, a.mask.as_deref());
+    Some(a)
+}
+
+/// `a/b/c` → `a/b`; a name without `/` → "".
+fn parent_of(name: &str) -> String {
+    name.rsplit_once('/').map_or(String::new(), |(p, _)| p.to_string())
+}
+
+/// `parent/leaf`, or `leaf` when there is no parent.
+fn child(parent: &str, leaf: &str) -> String {
+    if parent.is_empty() {
+        leaf.to_string()
+    } else {
+        format!("{parent}/{leaf}")
+    }
+}
+
+const CORNERS: [&str; 4] = ["xmin", "ymin", "xmax", "ymax"];
+
+fn find_boxes(map: &Map<'_>, opts: &Options) -> Option<Source> {
+    let has_corners = |p: &str| CORNERS.iter().any(|c| map.contains_key(child(p, c).as_str()));
+    if let Some(p) = &opts.bbox {
+        let p = p.trim_end_matches('/');
+        if has_corners(p) {
+            return Some(Source::Corners(p.to_string()));
+        }
+        return map.contains_key(p).then(|| Source::Flat(p.to_string()));
+    }
+    if has_corners("image/object/bbox") {
+        return Some(Source::Corners("image/object/bbox".into()));
+    }
+    // Any other `…/xmin` with its siblings; then a TFDS-style `…/bbox`
+    // float list. Sorted, so the choice does not depend on wire order.
+    let mut names: Vec<&str> = map.keys().copied().collect();
+    names.sort_unstable();
+    let corner = names.iter().find_map(|n| {
+        let prefix = n.strip_suffix("/xmin")?;
+        CORNERS[1..]
+            .iter()
+            .all(|c| map.contains_key(child(prefix, c).as_str()))
+            .then(|| Source::Corners(prefix.to_string()))
+    });
+    corner.or_else(|| {
+        names
+            .iter()
+            .find(|n| (**n == "bbox" || n.ends_with("/bbox")) && map[**n].kind() == Kind::Float)
+            .map(|n| Source::Flat(n.to_string()))
+    })
+}
+
+/// A feature's values as numbers (floats or ints; none for bytes).
+fn numbers(map: &Map<'_>, name: &str) -> Option<Vec<f64>> {
+    let f = map.get(name)?;
+    match f.kind() {
+        Kind::Float => Some(f.floats().map(f64::from).collect()),
+        Kind::Int64 => Some(f.int64s().map(|v| v as f64).collect()),
+        _ => Some(Vec::new()),
+    }
+}
+
+fn size(map: &Map<'_>) -> Option<(i64, i64)> {
+    let one = |n: &str| {
+        let f = map.get(n)?;
+        (f.kind() == Kind::Int64).then(|| f.int64s().next()).flatten()
+    };
+    let (w, h) = (one("image/width")?, one("image/height")?);
+    (w > 0 && h > 0).then_some((w, h))
+}
+
+fn corners(map: &Map<'_>, prefix: &str, a: &mut Annotations) {
+    let lists: Vec<Vec<f64>> = CORNERS
+        .iter()
+        .map(|c| numbers(map, &child(prefix, c)).unwrap_or_default())
+        .collect();
+    let n = lists.iter().map(Vec::len).min().unwrap_or(0);
+    if lists.iter().any(|l| l.len() != n) {
+        let lens: Vec<String> = CORNERS
+            .iter()
+            .zip(&lists)
+            .map(|(c, l)| format!("{c} {}", l.len()))
+            .collect();
+        a.problems.push(Problem::new(
+            ProblemKind::LengthsDiffer,
+            format!("{prefix}: coordinate lists of different lengths ({})", lens.join(", ")),
+        ));
+    }
+    // Pixels when the record says its size and most values exceed 1 (a
+    // normalised box with one corner past the edge stays normalised, and
+    // is reported as outside).
+    let total = 4 * n;
+    let over = lists.iter().flat_map(|l| &l[..n]).filter(|v| **v > 1.0).count();
+    let scale = match a.size {
+        Some((w, h)) if total > 0 && 2 * over > total => {
+            a.pixels = true;
+            (w as f64, h as f64)
+        }
+        _ => (1.0, 1.0),
+    };
+    a.boxes = (0..n)
+        .map(|i| BBox {
+            xmin: lists[0][i] / scale.0,
+            ymin: lists[1][i] / scale.1,
+            xmax: lists[2][i] / scale.0,
+            ymax: lists[3][i] / scale.1,
+            class: None,
+        })
+        .collect();
+}
+
+fn flat(map: &Map<'_>, name: &str, a: &mut Annotations) {
+    let values = numbers(map, name).unwrap_or_default();
+    if values.len() % 4 != 0 {
+        a.problems.push(Problem::new(
+            ProblemKind::LengthsDiffer,
+            format!(
+                "{name}: {} values, not 4 per box ([ymin, xmin, ymax, xmax])",
+                values.len()
+            ),
+        ));
+    }
+    a.boxes = values
+        .chunks_exact(4)
+        .map(|c| BBox {
+            ymin: c[0],
+            xmin: c[1],
+            ymax: c[2],
+            xmax: c[3],
+            class: None,
+        })
+        .collect();
+}
+
+fn keypoints(map: &Map<'_>, parent: &str, a: &mut Annotations) {
+    let (xs, ys) = (
+        numbers(map, &child(parent, "keypoint/x")),
+        numbers(map, &child(parent, "keypoint/y")),
+    );
+    let (xs, ys) = match (xs, ys) {
+        (None, None) => return,
+        (xs, ys) => (xs.unwrap_or_default(), ys.unwrap_or_default()),
+    };
+    if xs.len() != ys.len() {
+        a.problems.push(Problem::new(
+            ProblemKind::LengthsDiffer,
+            format!("{parent}/keypoint: x has {} values, y {}", xs.len(), ys.len()),
+        ));
+    }
+    let scale = match (a.pixels, a.size) {
+        (true, Some((w, h))) => (w as f64, h as f64),
+        _ => (1.0, 1.0),
+    };
+    a.keypoints = xs
+        .iter()
+        .zip(&ys)
+        // Keypoints not visible are written as NaN or -1 by some tools.
+        .filter(|(x, y)| x.is_finite() && y.is_finite() && **x >= 0.0 && **y >= 0.0)
+        .map(|(x, y)| (x / scale.0, y / scale.1))
+        .collect();
+}
+
+/// The name of class `id` of the int feature `feature`: the label map's,
+/// else its ClassLabel names.
+fn class_name(opts: &Options, feature: &str, id: i64) -> Option<String> {
+    if let Some(map) = &opts.label_map {
+        return map.name(id).map(str::to_string);
+    }
+    let names = opts.classes.get(feature)?;
+    names.get(usize::try_from(id).ok()?).cloned()
+}
+
+/// Whether class `id` of `feature` is one the label map (or the
+/// ClassLabel) has; `None` when there is nothing to check against.
+fn known(opts: &Options, feature: &str, id: i64) -> Option<bool> {
+    if let Some(map) = &opts.label_map {
+        return Some(map.contains(id));
+    }
+    let names = opts.classes.get(feature)?;
+    Some(usize::try_from(id).is_ok_and(|i| i < names.len()))
+}
+
+fn texts(map: &Map<'_>, name: &str) -> Option<Vec<String>> {
+    let f = map.get(name)?;
+    (f.kind() == Kind::Bytes).then(|| f.bytes().map(|b| String::from_utf8_lossy(b).into_owned()).collect())
+}
+
+fn box_classes(map: &Map<'_>, parent: &str, opts: &Options, a: &mut Annotations) {
+    let pick = |leaves: &[&str]| {
+        leaves
+            .iter()
+            .map(|l| child(parent, l))
+            .find(|n| map.contains_key(n.as_str()))
+    };
+    let text_name = pick(&["class/text", "text"]);
+    let label_name = pick(&["class/label", "label"]);
+    let text = text_name.as_deref().and_then(|n| texts(map, n));
+    let label = label_name.as_deref().and_then(|n| numbers(map, n));
+    let n = a.boxes.len();
+    for (name, len) in [
+        (&text_name, text.as_ref().map(Vec::len)),
+        (&label_name, label.as_ref().map(Vec::len)),
+    ] {
+        if let (Some(name), Some(len)) = (name, len) {
+            if len != n {
+                a.problems.push(Problem::new(
+                    ProblemKind::ClassCount,
+                    format!("{name}: {len} classes for {n} boxes"),
+                ));
+            }
+        }
+    }
+    let mut unknown = None;
+    for (i, b) in a.boxes.iter_mut().enumerate() {
+        let id = label.as_ref().and_then(|l| l.get(i)).map(|v| *v as i64);
+        let feature = label_name.as_deref().unwrap_or_default();
+        if let Some(id) = id {
+            if known(opts, feature, id) == Some(false) && unknown.is_none() {
+                unknown = Some(format!(
+                    "{feature}: box {i} has class {id}, not in the {}",
+                    known_from(opts)
+                ));
+            }
+        }
+        let name = text
+            .as_ref()
+            .and_then(|t| t.get(i).cloned())
+            .or_else(|| id.and_then(|id| class_name(opts, feature, id)));
+        if id.is_some() || name.is_some() {
+            b.class = Some(Class { id, name });
+        }
+    }
+    if let Some(detail) = unknown {
+        a.problems.push(Problem::new(ProblemKind::UnknownClass, detail));
+    }
+}
+
+fn known_from(opts: &Options) -> &'static str {
+    if opts.label_map.is_some() {
+        "label map"
+    } else {
+        "ClassLabel's names"
+    }
+}
+
+/// Problems of the boxes themselves, one of each kind per record (the
+/// first box that has it).
+fn box_problems(a: &mut Annotations) {
+    let unit = if a.pixels { "pixels" } else { "normalised" };
+    let shown = |v: f64, scale: i64| if a.pixels { v * scale as f64 } else { v };
+    let (w, h) = a.size.unwrap_or((1, 1));
+    let mut seen = [false; 4];
+    for (i, b) in a.boxes.iter().enumerate() {
+        let found = [
+            b.outside().then(|| {
+                let bound = if a.pixels {
+                    format!("[0, {w}] × [0, {h}]")
+                } else {
+                    "[0, 1]".into()
+                };
+                format!(
+                    "box {i} (xmin {}, ymin {}, xmax {}, ymax {}, {unit}) is not within {bound}",
+                    shown(b.xmin, w),
+                    shown(b.ymin, h),
+                    shown(b.xmax, w),
+                    shown(b.ymax, h)
+                )
+            }),
+            (b.xmin > b.xmax).then(|| format!("box {i}: xmin {} > xmax {}", shown(b.xmin, w), shown(b.xmax, w))),
+            (b.ymin > b.ymax).then(|| format!("box {i}: ymin {} > ymax {}", shown(b.ymin, h), shown(b.ymax, h))),
+            (b.xmin == b.xmax || b.ymin == b.ymax).then(|| format!("box {i} has zero area")),
+        ];
+        for (k, detail) in found.into_iter().enumerate() {
+            if let Some(detail) = detail {
+                if !std::mem::replace(&mut seen[k], true) {
+                    let kind = [
+                        ProblemKind::OutOfRange,
+                        ProblemKind::XminOverXmax,
+                        ProblemKind::YminOverYmax,
+                        ProblemKind::ZeroArea,
+                    ][k];
+                    let from = a.boxes_from.as_deref().unwrap_or("boxes");
+                    a.problems.push(Problem::new(kind, format!("{from}: {detail}")));
+                }
+            }
+        }
+    }
+}
+
+/// The picture's own class: `image/class/{label,text}` (OD API), or a
+/// `label` int feature (TFDS).
+fn image_class(map: &Map<'_>, opts: &Options, problems: &mut Vec<Problem>) -> Option<Class> {
+    let label_name = ["image/class/label", "label"]
+        .into_iter()
+        .find(|n| map.get(n).is_some_and(|f| f.kind() == Kind::Int64));
+    let id = label_name.and_then(|n| map[n].int64s().next());
+    let text = map
+        .get("image/class/text")
+        .filter(|f| f.kind() == Kind::Bytes)
+        .and_then(|f| f.bytes().next())
+        .map(|b| String::from_utf8_lossy(b).into_owned());
+    if let (Some(feature), Some(id)) = (label_name, id) {
+        if known(opts, feature, id) == Some(false) {
+            problems.push(Problem::new(
+                ProblemKind::UnknownClass,
+                format!("{feature}: class {id}, not in the {}", known_from(opts)),
+            ));
+        }
+    }
+    let name = text.or_else(|| class_name(opts, label_name?, id?));
+    (id.is_some() || name.is_some()).then_some(Class { id, name })
+}
+
+/// The feature the annotations are drawn on.
+fn image_feature(map: &Map<'_>, mask: Option<&str>) -> Option<String> {
+    for n in ["image/encoded", "image"] {
+        if map.get(n).is_some_and(|f| f.kind() == Kind::Bytes) {
+            return Some(n.to_string());
+        }
+    }
+    let mut names: Vec<&str> = map.keys().copied().filter(|n| Some(*n) != mask).collect();
+    names.sort_unstable();
+    names
+        .into_iter()
+        .find(|n| {
+            let f = &map[*n];
+            f.kind() == Kind::Bytes
+                && f.bytes()
+                    .next()
+                    .is_some_and(|v| matches!(sniff(v, false), Media::Jpeg | Media::Png | Media::Gif | Media::Webp))
+        })
+        .map(str::to_string)
+}
