@@ -36,7 +36,8 @@ svg.ov g.hl rect{stroke-width:4px}\
 svg.ov g.dim{opacity:.35}\
 svg.ov text{font:bold 11px sans-serif;paint-order:stroke;stroke:#000;stroke-width:3px}\
 svg.ov circle{stroke:#000;stroke-width:1px;vector-effect:non-scaling-stroke}\
-.cls{font-weight:bold}.cls.hl{background:#ff0;color:#000}";
+.cls{font-weight:bold;padding-left:3px}.cls.hl{background:#ff0;color:#000}\
+.problem{color:#b3261e;font-size:11px;margin:2px 0}";
 
 /// The SVG of a record's annotations over a `width` × `height` picture
 /// (`mask`: a `data:` URL of the coloured mask, see [`mask_overlay`]).

@@ -43,6 +43,8 @@ pub struct Images {
     /// Class names of int features (a TFDS folder's ClassLabels), shown
     /// after each value: `2 (bird)`.
     pub classes: Option<std::collections::HashMap<String, Vec<String>>>,
+    /// Where annotations are and how they are drawn over the pictures.
+    pub annotate: crate::annotate::Options,
     /// Pixels one card may decode (its share of [`PAGE_PIXELS`]).
     per_card: u64,
     /// Microseconds spent decoding so far (see [`PAGE_DECODE_TIME`]).
@@ -59,6 +61,7 @@ impl Images {
         Images {
             forced,
             classes: None,
+            annotate: crate::annotate::Options::default(),
             per_card: (PAGE_PIXELS / cards.max(1)).max(MAX_PIXELS),
             spent_us: std::sync::atomic::AtomicU64::new(0),
         }
@@ -259,8 +262,10 @@ fn short_values(f: &FeatureView<'_>, classes: Option<&Vec<String>>) -> String {
     s
 }
 
-/// The pictures and the other features of a features map, as HTML.
+/// The pictures and the other features of a features map, as HTML; the
+/// picture the annotations belong to with them drawn over it.
 fn features_html(out: &mut String, features: &FeaturesView<'_>, images: &Images, left: &mut u64) {
+    let ann = crate::annotate::read(features, &images.annotate);
     let mut pictures = String::new();
     let mut fields = String::new();
     for (name, f) in features.sorted() {
@@ -279,12 +284,16 @@ fn features_html(out: &mut String, features: &FeaturesView<'_>, images: &Images,
             );
             continue;
         }
-        for v in pics.iter().take(LIST_SHOWN) {
+        let annotated = ann.as_ref().filter(|a| a.image.as_deref() == Some(name));
+        for (i, v) in pics.iter().take(LIST_SHOWN).enumerate() {
             match thumbnail(v, images, left) {
                 Ok((url, w, h)) => {
+                    let over = annotated.filter(|_| i == 0).map(|a| overlay(a, features, images, (w, h)));
+                    let (overlay_svg, more) = over.unwrap_or_default();
                     let _ = write!(
                         pictures,
-                        r#"<figure><img src="{url}" alt="{name}" title="{name}: {what}"><figcaption>{name} · {w}×{h}</figcaption></figure>"#,
+                        r#"<figure{cls}><div class="frame"><img src="{url}" alt="{name}" title="{name}: {what}">{overlay_svg}</div><figcaption>{name} · {w}×{h}{more}</figcaption></figure>"#,
+                        cls = if overlay_svg.is_empty() { "" } else { r#" class="annotated""# },
                         name = escape(name),
                         what = escape(&describe(v)),
                     );
@@ -304,9 +313,47 @@ fn features_html(out: &mut String, features: &FeaturesView<'_>, images: &Images,
     if !pictures.is_empty() {
         let _ = write!(out, r#"<div class="pics">{pictures}</div>"#);
     }
+    if let Some(a) = &ann {
+        for p in &a.problems {
+            let _ = write!(out, r#"<p class="problem" title="{}">⚠ {}</p>"#, p.kind.name(), escape(&p.detail));
+        }
+    }
     if !fields.is_empty() {
         let _ = write!(out, "<dl>{fields}</dl>");
     }
+}
+
+/// The annotations drawn over a `w` × `h` picture shown as a thumbnail:
+/// the SVG, and what the caption adds (the number of boxes, the class).
+fn overlay(
+    a: &crate::annotate::Annotations,
+    features: &FeaturesView<'_>,
+    images: &Images,
+    (w, h): (u32, u32),
+) -> (String, String) {
+    use crate::annotate::svg;
+    let scale = (THUMB as f64 / w.max(h).max(1) as f64).min(1.0);
+    let shown = (
+        ((w as f64 * scale).round() as u32).max(1),
+        ((h as f64 * scale).round() as u32).max(1),
+    );
+    let mask = a.mask.as_deref().and_then(|m| {
+        let (_, f) = features.sorted().into_iter().find(|(n, _)| *n == m)?;
+        let png = f.bytes().next()?;
+        svg::mask_overlay(png, THUMB).ok()
+    });
+    let mut more = String::new();
+    if a.boxes_from.is_some() {
+        let n = a.boxes.len();
+        let _ = write!(more, " · {n} box{}", if n == 1 { "" } else { "es" });
+    }
+    if let Some(c) = svg::class_caption(a, &images.annotate) {
+        let _ = write!(more, " · {c}");
+    }
+    if a.boxes.is_empty() && a.keypoints.is_empty() && mask.is_none() {
+        return (String::new(), more);
+    }
+    (svg::overlay(a, &images.annotate, shown, mask.as_deref()), more)
 }
 
 /// Appends the card of one record (`name`: its input, `index`: its

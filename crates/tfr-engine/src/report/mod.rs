@@ -17,6 +17,9 @@ use crate::schema::summary::{self, StatsType, Summary};
 use crate::schema::Scan;
 use std::fmt::Write as _;
 
+/// The overlays' style sheet (boxes, keypoints, masks over thumbnails).
+const OVERLAY_CSS: &str = crate::annotate::svg::CSS;
+
 /// HTML-escapes text (for element content and quoted attributes).
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -193,7 +196,7 @@ pub fn html(page: &Page<'_>) -> String {
         h,
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
-         <title>{} — tfr report</title><style>{STYLE}</style>\
+         <title>{} — tfr report</title><style>{STYLE}{OVERLAY_CSS}</style>\
          <script>window.tfrErrors=[];window.addEventListener('error',function(e){{window.tfrErrors.push(String(e.message||e));}});</script>\
          </head><body>\n<h1>{}</h1><p class=\"sub\">tfr report · tfr {}</p>\n",
         escape(page.title),
