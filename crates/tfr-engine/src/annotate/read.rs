@@ -28,10 +28,8 @@ pub fn read(features: &FeaturesView<'_>, opts: &Options) -> Option<Annotations> 
     let parent = match find_boxes(&map, opts) {
         Some(Source::Corners(prefix)) => {
             corners(&map, &prefix, &mut a);
-            let parent = parent_of(&prefix);
-            keypoints(&map, &parent, &mut a);
-            a.boxes_from = Some(prefix);
-            Some(parent)
+            a.boxes_from = Some(prefix.clone());
+            Some(parent_of(&prefix))
         }
         Some(Source::Flat(name)) => {
             flat(&map, &name, &mut a);
@@ -44,17 +42,45 @@ pub fn read(features: &FeaturesView<'_>, opts: &Options) -> Option<Annotations> 
     if let Some(parent) = parent {
         box_classes(&map, &parent, opts, &mut a);
         box_problems(&mut a);
+        keypoints(&map, &parent, &mut a);
     }
     a.class = image_class(&map, opts, &mut a.problems);
     a.mask = ["image/segmentation/class/encoded", "segmentation_mask"]
         .into_iter()
         .find(|n| map.get(n).is_some_and(|f| f.kind() == Kind::Bytes && f.count() > 0))
         .map(str::to_string);
+    a.problems = one_per_kind(std::mem::take(&mut a.problems));
     if a.is_empty() && a.problems.is_empty() && a.boxes_from.is_none() {
         return None;
     }
     a.image = image_feature(&map, a.mask.as_deref());
     Some(a)
+}
+
+/// A record's problems with one of each kind (the details of several
+/// joined), so that a record counts once per kind.
+fn one_per_kind(problems: Vec<Problem>) -> Vec<Problem> {
+    let mut out: Vec<Problem> = Vec::with_capacity(problems.len());
+    for p in problems {
+        match out.iter_mut().find(|o| o.kind == p.kind) {
+            Some(o) => {
+                o.detail.push_str("; ");
+                o.detail.push_str(&p.detail);
+            }
+            None => out.push(p),
+        }
+    }
+    out
+}
+
+/// A coordinate as written: a value read from a float feature in its
+/// shortest float32 form (`-0.1`, not `-0.10000000149011612`).
+fn num(v: f64) -> String {
+    if v.is_finite() && f64::from(v as f32) == v {
+        format!("{}", v as f32)
+    } else {
+        format!("{v}")
+    }
 }
 
 /// `a/b/c` → `a/b`; a name without `/` → "".
@@ -251,12 +277,15 @@ fn box_classes(map: &Map<'_>, parent: &str, opts: &Options, a: &mut Annotations)
     let text = text_name.as_deref().and_then(|n| texts(map, n));
     let label = label_name.as_deref().and_then(|n| numbers(map, n));
     let n = a.boxes.len();
+    // With coordinate lists of different lengths the number of boxes is
+    // not known: that one problem is reported, not the classes' too.
+    let counts_known = !a.problems.iter().any(|p| p.kind == ProblemKind::LengthsDiffer);
     for (name, len) in [
         (&text_name, text.as_ref().map(Vec::len)),
         (&label_name, label.as_ref().map(Vec::len)),
     ] {
         if let (Some(name), Some(len)) = (name, len) {
-            if len != n {
+            if len != n && counts_known {
                 a.problems.push(Problem::new(
                     ProblemKind::ClassCount,
                     format!("{name}: {len} classes for {n} boxes"),
@@ -301,7 +330,7 @@ fn known_from(opts: &Options) -> &'static str {
 /// first box that has it).
 fn box_problems(a: &mut Annotations) {
     let unit = if a.pixels { "pixels" } else { "normalised" };
-    let shown = |v: f64, scale: i64| if a.pixels { v * scale as f64 } else { v };
+    let shown = |v: f64, scale: i64| num(if a.pixels { v * scale as f64 } else { v });
     let (w, h) = a.size.unwrap_or((1, 1));
     let mut seen = [false; 4];
     for (i, b) in a.boxes.iter().enumerate() {

@@ -29,7 +29,8 @@ pub fn colour(class: Option<&Class>) -> &'static str {
 /// The style sheet the overlays need (`.frame` holds the `<img>` and the
 /// `<svg class="ov">`).
 pub const CSS: &str = ".frame{position:relative;display:inline-block;line-height:0}\
-.frame>svg.ov{position:absolute;left:0;top:0;width:100%;height:100%;overflow:visible;pointer-events:none}\
+.frame>svg.ov{position:absolute;left:0;top:0;width:100%;height:100%;overflow:hidden;pointer-events:none}\
+.frame>img{max-width:none;max-height:none}svg.ov image{image-rendering:pixelated}\
 svg.ov rect{fill:none;stroke-width:2px;vector-effect:non-scaling-stroke;pointer-events:all}\
 svg.ov rect.broken{stroke-dasharray:4 2}\
 svg.ov g.hl rect{stroke-width:4px}\

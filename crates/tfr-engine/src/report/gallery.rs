@@ -290,10 +290,17 @@ fn features_html(out: &mut String, features: &FeaturesView<'_>, images: &Images,
                 Ok((url, w, h)) => {
                     let over = annotated.filter(|_| i == 0).map(|a| overlay(a, features, images, (w, h)));
                     let (overlay_svg, more) = over.unwrap_or_default();
+                    // An annotated picture is shown at the thumbnail's
+                    // size even when smaller, so its boxes can be read.
+                    let (cls, size) = if overlay_svg.is_empty() {
+                        ("", String::new())
+                    } else {
+                        let (sw, sh) = shown_size(w, h);
+                        (r#" class="annotated""#, format!(r#" style="width:{sw}px;height:{sh}px""#))
+                    };
                     let _ = write!(
                         pictures,
-                        r#"<figure{cls}><div class="frame"><img src="{url}" alt="{name}" title="{name}: {what}">{overlay_svg}</div><figcaption>{name} · {w}×{h}{more}</figcaption></figure>"#,
-                        cls = if overlay_svg.is_empty() { "" } else { r#" class="annotated""# },
+                        r#"<figure{cls}><div class="frame"><img src="{url}"{size} alt="{name}" title="{name}: {what}">{overlay_svg}</div><figcaption>{name} · {w}×{h}{more}</figcaption></figure>"#,
                         name = escape(name),
                         what = escape(&describe(v)),
                     );
@@ -323,6 +330,16 @@ fn features_html(out: &mut String, features: &FeaturesView<'_>, images: &Images,
     }
 }
 
+/// The size an annotated `w` × `h` picture is shown at: its longer side
+/// [`THUMB`] pixels.
+fn shown_size(w: u32, h: u32) -> (u32, u32) {
+    let scale = THUMB as f64 / w.max(h).max(1) as f64;
+    (
+        ((w as f64 * scale).round() as u32).max(1),
+        ((h as f64 * scale).round() as u32).max(1),
+    )
+}
+
 /// The annotations drawn over a `w` × `h` picture shown as a thumbnail:
 /// the SVG, and what the caption adds (the number of boxes, the class).
 fn overlay(
@@ -332,11 +349,7 @@ fn overlay(
     (w, h): (u32, u32),
 ) -> (String, String) {
     use crate::annotate::svg;
-    let scale = (THUMB as f64 / w.max(h).max(1) as f64).min(1.0);
-    let shown = (
-        ((w as f64 * scale).round() as u32).max(1),
-        ((h as f64 * scale).round() as u32).max(1),
-    );
+    let shown = shown_size(w, h);
     let mask = a.mask.as_deref().and_then(|m| {
         let (_, f) = features.sorted().into_iter().find(|(n, _)| *n == m)?;
         let png = f.bytes().next()?;
