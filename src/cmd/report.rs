@@ -88,7 +88,12 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
     let annotate = args.annotate.options(classes.as_ref(), &args.highlight.highlight)?;
     let inputs = args.input.expand()?;
     if let Some(out) = &args.output {
-        let aux: Vec<&std::path::Path> = args.schema.iter().chain(&args.annotate.label_map).map(|p| p.as_path()).collect();
+        let aux: Vec<&std::path::Path> = args
+            .schema
+            .iter()
+            .chain(&args.annotate.label_map)
+            .map(|p| p.as_path())
+            .collect();
         crate::io::same_file::refuse_input_as_output(&inputs, &aux, out, "-o")?;
     }
     // The statistics and the gallery each read the inputs: a stream can

@@ -44,9 +44,7 @@ svg.ov circle{stroke:#000;stroke-width:1px;vector-effect:non-scaling-stroke}\
 /// (`mask`: a `data:` URL of the coloured mask, see [`mask_overlay`]).
 pub fn overlay(a: &Annotations, opts: &Options, (width, height): (u32, u32), mask: Option<&str>) -> String {
     let (w, h) = (width.max(1) as f64, height.max(1) as f64);
-    let mut s = format!(
-        r#"<svg class="ov" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" preserveAspectRatio="none">"#
-    );
+    let mut s = format!(r#"<svg class="ov" viewBox="0 0 {width} {height}" preserveAspectRatio="none">"#);
     if let Some(url) = mask {
         let _ = write!(
             s,

@@ -288,7 +288,9 @@ fn features_html(out: &mut String, features: &FeaturesView<'_>, images: &Images,
         for (i, v) in pics.iter().take(LIST_SHOWN).enumerate() {
             match thumbnail(v, images, left) {
                 Ok((url, w, h)) => {
-                    let over = annotated.filter(|_| i == 0).map(|a| overlay(a, features, images, (w, h)));
+                    let over = annotated
+                        .filter(|_| i == 0)
+                        .map(|a| overlay(a, features, images, (w, h)));
                     let (overlay_svg, more) = over.unwrap_or_default();
                     // An annotated picture is shown at the thumbnail's
                     // size even when smaller, so its boxes can be read.
@@ -296,7 +298,10 @@ fn features_html(out: &mut String, features: &FeaturesView<'_>, images: &Images,
                         ("", String::new())
                     } else {
                         let (sw, sh) = shown_size(w, h);
-                        (r#" class="annotated""#, format!(r#" style="width:{sw}px;height:{sh}px""#))
+                        (
+                            r#" class="annotated""#,
+                            format!(r#" style="width:{sw}px;height:{sh}px""#),
+                        )
                     };
                     let _ = write!(
                         pictures,
@@ -322,7 +327,12 @@ fn features_html(out: &mut String, features: &FeaturesView<'_>, images: &Images,
     }
     if let Some(a) = &ann {
         for p in &a.problems {
-            let _ = write!(out, r#"<p class="problem" title="{}">⚠ {}</p>"#, p.kind.name(), escape(&p.detail));
+            let _ = write!(
+                out,
+                r#"<p class="problem" title="{}">⚠ {}</p>"#,
+                p.kind.name(),
+                escape(&p.detail)
+            );
         }
     }
     if !fields.is_empty() {

@@ -171,7 +171,13 @@ function tfrCheck(){
     decoded:imgs.filter(function(i){return i.complete&&i.naturalWidth>0;}).length,
     sizes:imgs.map(function(i){return [i.naturalWidth,i.naturalHeight];}),
     features:Array.from(document.querySelectorAll('tr.row')).map(function(r){return r.dataset.name;}),
-    charts:document.querySelectorAll('svg rect').length,
+    charts:document.querySelectorAll('svg:not(.ov) rect').length,
+    boxes:Array.from(document.querySelectorAll('.card')).map(function(c){
+      return Array.from(c.querySelectorAll('svg.ov rect')).map(function(r){return r.querySelector('title').textContent;});}),
+    aligned:Array.from(document.querySelectorAll('svg.ov')).filter(function(o){
+      var a=o.getBoundingClientRect(),b=o.parentNode.querySelector('img').getBoundingClientRect();
+      return a.width>0&&Math.abs(a.left-b.left)<1&&Math.abs(a.top-b.top)<1&&Math.abs(a.width-b.width)<1&&Math.abs(a.height-b.height)<1;}).length,
+    overlays:document.querySelectorAll('svg.ov').length,
     columns:(function(){var c=Array.from(document.querySelectorAll('.card'));
       return c.filter(function(x){return x.offsetTop===c[0].offsetTop;}).length;})(),
     cards_width:(function(){var g=document.querySelector('.cards');return g?g.getBoundingClientRect().width:0;})(),
