@@ -323,3 +323,68 @@ fn chromium_draws_every_box_over_its_picture_at_two_widths() {
         );
     }
 }
+
+/// A TFDS folder written by tensorflow-datasets (`tests/oracle/tfds_detect_make.py`):
+/// `objects/bbox` in `[ymin, xmin, ymax, xmax]` order, classes named by
+/// the folder's ClassLabel files, as TFDS itself read them back
+/// (`tfr_detect.expected.json`).
+#[test]
+fn a_tfds_folders_boxes_are_drawn_with_its_class_names() {
+    let dir = Dir::new();
+    let out = dir.path("tfds.html");
+    let folder = data("tfds/tfr_detect/1.0.0");
+    dir.tfr(&[
+        "report",
+        "--records",
+        "100",
+        "--split",
+        "train",
+        "-o",
+        out.to_str().unwrap(),
+        &folder,
+    ])
+    .run()
+    .ok();
+    let html = std::fs::read_to_string(out).unwrap();
+    let expected: Value =
+        serde_json::from_str(&std::fs::read_to_string(data_dir().join("tfds/tfr_detect.expected.json")).unwrap())
+            .unwrap();
+    let records = expected["records"].as_array().unwrap();
+    let cards = cards(&html);
+    assert_eq!(cards.len(), records.len());
+    let mut total = 0;
+    for ((n, card), want) in cards.iter().zip(records) {
+        assert_eq!(*n, want["index"].as_u64().unwrap());
+        let objects = &want["objects"];
+        let got = boxes(card);
+        let want_boxes = objects["bbox"].as_array().unwrap();
+        assert_eq!(got.len(), want_boxes.len(), "{}", want["tfds_id"]);
+        for (i, (_, title, [x, y, w, h])) in got.iter().enumerate() {
+            let b: Vec<f64> = want_boxes[i]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_f64().unwrap())
+                .collect();
+            let (ymin, xmin, ymax, xmax) = (b[0], b[1], b[2], b[3]);
+            let close = |a: f64, b: f64| (a - b).abs() < 0.01;
+            assert!(
+                close(*x, xmin * 160.0) && close(*y, ymin * 120.0),
+                "{}",
+                want["tfds_id"]
+            );
+            assert!(close(*w, (xmax - xmin) * 160.0) && close(*h, (ymax - ymin) * 120.0));
+            let class = format!(
+                "{} ({})",
+                objects["label_name"][i].as_str().unwrap(),
+                objects["label"][i]
+            );
+            assert_eq!(title, &class);
+        }
+        total += got.len();
+        // The picture's own ClassLabel.
+        let caption = format!(">{} ({})</span>", want["label_name"].as_str().unwrap(), want["label"]);
+        assert!(card.contains(&caption), "{caption}");
+    }
+    assert_eq!(total as u64, expected["boxes"].as_u64().unwrap());
+}
