@@ -147,6 +147,19 @@ impl Node {
             }
         } else if sub("text").is_some() {
             Kind::Text
+        } else if let Some(b) = sub("boundingBox") {
+            // A BBoxFeature is stored as a float tensor of 4 values (in
+            // its `bboxFormat`'s order: REL_YXYX by default).
+            let dtype = match text(Some(b), "dtype") {
+                d if d.is_empty() => "float32".to_string(),
+                d => d,
+            };
+            let dims = shape(b.get("shape"));
+            Kind::Tensor {
+                shape: if dims.is_empty() { vec![Some(4)] } else { dims },
+                dtype,
+                encoding: "none".to_string(),
+            }
         } else if let Some(t) = sub("tensor") {
             let encoding = match text(Some(t), "encoding") {
                 e if e.is_empty() => "none".to_string(),
