@@ -13,14 +13,12 @@
 //! - any other prefix given as [`Options::bbox`].
 //!
 //! [`read`] finds them in one record and says what is broken about them
-//! ([`Problem`]: what `tfr validate` reports); [`svg`] draws them over a
-//! picture (`tfr report`, `tfr view`).
+//! ([`check::Problem`]: what `tfr validate` reports); `report::overlay`
+//! draws them over a picture (`tfr report`, `tfr view`).
 
 pub mod check;
 mod label_map;
 mod read;
-#[cfg(feature = "report")]
-pub mod svg;
 
 pub use label_map::LabelMap;
 pub use read::read;

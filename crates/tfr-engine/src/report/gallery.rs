@@ -358,7 +358,7 @@ fn overlay(
     images: &Images,
     (w, h): (u32, u32),
 ) -> (String, String) {
-    use crate::annotate::svg;
+    use super::overlay as svg;
     let shown = shown_size(w, h);
     let mask = a.mask.as_deref().and_then(|m| {
         let (_, f) = features.sorted().into_iter().find(|(n, _)| *n == m)?;

@@ -9,6 +9,7 @@
 //! `data:` appears in it.
 
 pub mod gallery;
+pub mod overlay;
 pub mod svg;
 
 use crate::example::MessageType;
@@ -18,7 +19,7 @@ use crate::schema::Scan;
 use std::fmt::Write as _;
 
 /// The overlays' style sheet (boxes, keypoints, masks over thumbnails).
-const OVERLAY_CSS: &str = crate::annotate::svg::CSS;
+const OVERLAY_CSS: &str = overlay::CSS;
 
 /// HTML-escapes text (for element content and quoted attributes).
 pub fn escape(s: &str) -> String {

@@ -4,8 +4,8 @@
 //! a coloured, half-transparent `<image>`. The SVG's coordinates are the
 //! picture's pixels (`width` × `height`), laid over the `<img>` by CSS.
 
-use super::{Annotations, Class, Options};
-use crate::report::escape;
+use super::escape;
+use crate::annotate::{Annotations, Class, Options};
 use std::fmt::Write as _;
 
 /// Colours of classes (a class keeps its colour on every page).
