@@ -151,3 +151,6 @@ impl Annotations {
 fn finite(v: f64) -> Option<f64> {
     v.is_finite().then_some(v)
 }
+
+#[cfg(test)]
+mod tests;
