@@ -363,12 +363,24 @@ fn overlay(
     let mask = a.mask.as_deref().and_then(|m| {
         let (_, f) = features.sorted().into_iter().find(|(n, _)| *n == m)?;
         let png = f.bytes().next()?;
-        svg::mask_overlay(png, THUMB).ok()
+        Some(svg::mask_overlay(png, THUMB, Some((w, h))))
     });
     let mut more = String::new();
-    if a.boxes_from.is_some() {
-        let n = a.boxes.len();
-        let _ = write!(more, " · {n} box{}", if n == 1 { "" } else { "es" });
+    let mask = match mask {
+        Some(Err(why)) => {
+            let _ = write!(
+                more,
+                r#" · <span class="problem">{} not drawn: {}</span>"#,
+                escape(a.mask.as_deref().unwrap_or("mask")),
+                escape(&why)
+            );
+            None
+        }
+        Some(Ok(url)) => Some(url),
+        None => None,
+    };
+    if let Some(c) = svg::boxes_caption(a) {
+        let _ = write!(more, " · {c}");
     }
     if let Some(c) = svg::class_caption(a, &images.annotate) {
         let _ = write!(more, " · {c}");

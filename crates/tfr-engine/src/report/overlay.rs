@@ -53,7 +53,7 @@ pub fn overlay(a: &Annotations, opts: &Options, (width, height): (u32, u32), mas
         );
     }
     let any_highlighted = !opts.highlight.is_empty();
-    for (i, b) in a.boxes.iter().enumerate() {
+    for (i, b) in a.boxes.iter().enumerate().take(MAX_BOXES) {
         let hl = b.class.as_ref().is_some_and(|c| opts.highlights(c));
         let group = match (any_highlighted, hl) {
             (true, true) => "box hl",
@@ -62,13 +62,16 @@ pub fn overlay(a: &Annotations, opts: &Options, (width, height): (u32, u32), mas
         };
         // A broken box is drawn between its smaller and larger corners,
         // dashed; its title says what is wrong.
-        let (x0, x1) = (b.xmin.min(b.xmax), b.xmin.max(b.xmax));
-        let (y0, y1) = (b.ymin.min(b.ymax), b.ymin.max(b.ymax));
-        let broken = b.outside() || b.xmin >= b.xmax || b.ymin >= b.ymax;
-        let fin = |v: f64| if v.is_finite() { v } else { 0.0 };
-        let (x, y) = (fin(x0) * w, fin(y0) * h);
-        let (bw, bh) = ((fin(x1) - fin(x0)) * w, (fin(y1) - fin(y0)) * h);
-        let class_text = b.class.as_ref().map_or_else(|| format!("box {i}"), ToString::to_string);
+        let broken = b.outside()
+            || b.xmin.partial_cmp(&b.xmax) != Some(std::cmp::Ordering::Less)
+            || b.ymin.partial_cmp(&b.ymax) != Some(std::cmp::Ordering::Less);
+        let ((x0, x1), (y0, y1)) = (drawn(b.xmin, b.xmax), drawn(b.ymin, b.ymax));
+        let (x, y) = (x0 * w, y0 * h);
+        let (bw, bh) = ((x1 - x0) * w, (y1 - y0) * h);
+        let class_text = b
+            .class
+            .as_ref()
+            .map_or_else(|| format!("box {i}"), |c| short(&c.to_string()));
         let title = if broken {
             format!("{class_text} (broken box)")
         } else {
@@ -77,7 +80,7 @@ pub fn overlay(a: &Annotations, opts: &Options, (width, height): (u32, u32), mas
         let label = b
             .class
             .as_ref()
-            .map(|c| c.name.clone().unwrap_or_else(|| c.to_string()));
+            .map(|c| short(&c.name.clone().unwrap_or_else(|| c.to_string())));
         let _ = write!(
             s,
             r#"<g class="{group}"><rect{cls} x="{x:.2}" y="{y:.2}" width="{bw:.2}" height="{bh:.2}" stroke="{c}"><title>{t}</title></rect>"#,
@@ -97,7 +100,7 @@ pub fn overlay(a: &Annotations, opts: &Options, (width, height): (u32, u32), mas
         }
         s.push_str("</g>");
     }
-    for (i, (x, y)) in a.keypoints.iter().enumerate() {
+    for (i, (x, y)) in a.keypoints.iter().enumerate().take(MAX_KEYPOINTS) {
         let _ = write!(
             s,
             r##"<circle class="kp" cx="{:.2}" cy="{:.2}" r="{:.1}" fill="#00ff7f"><title>keypoint {i}</title></circle>"##,
@@ -110,6 +113,44 @@ pub fn overlay(a: &Annotations, opts: &Options, (width, height): (u32, u32), mas
     s
 }
 
+/// Boxes drawn over one picture at most (the caption says how many there
+/// are): a record of a million boxes stays a page a browser opens.
+pub const MAX_BOXES: usize = 500;
+/// Keypoints drawn over one picture at most.
+pub const MAX_KEYPOINTS: usize = 2_000;
+/// Characters of a class name drawn (then `…`).
+const NAME_SHOWN: usize = 48;
+
+/// A class name cut to [`NAME_SHOWN`] characters.
+fn short(name: &str) -> String {
+    match name.char_indices().nth(NAME_SHOWN) {
+        Some((at, _)) => format!("{}…", &name[..at]),
+        None => name.to_string(),
+    }
+}
+
+/// A box's edges as drawn: the smaller and the larger, a NaN at the
+/// picture's edge, all within a picture's size of it (so the SVG stays
+/// valid and small).
+fn drawn(a: f64, b: f64) -> (f64, f64) {
+    let at_edge = |v: f64, nan: f64| if v.is_nan() { nan } else { v.clamp(-1.0, 2.0) };
+    let (a, b) = (at_edge(a, 0.0), at_edge(b, 1.0));
+    (a.min(b), a.max(b))
+}
+
+/// The caption of an annotated picture: how many boxes (and how many of
+/// them drawn, past [`MAX_BOXES`]).
+pub fn boxes_caption(a: &Annotations) -> Option<String> {
+    a.boxes_from.as_ref()?;
+    let n = a.boxes.len();
+    let plural = if n == 1 { "" } else { "es" };
+    Some(if n > MAX_BOXES {
+        format!("{n} box{plural} ({MAX_BOXES} drawn)")
+    } else {
+        format!("{n} box{plural}")
+    })
+}
+
 /// The classification caption (`cat (2)`), marked when highlighted.
 pub fn class_caption(a: &Annotations, opts: &Options) -> Option<String> {
     let c = a.class.as_ref()?;
@@ -117,46 +158,203 @@ pub fn class_caption(a: &Annotations, opts: &Options) -> Option<String> {
     Some(format!(
         r#"<span class="cls{hl}" style="border-left:4px solid {}">{}</span>"#,
         colour(Some(c)),
-        escape(&c.to_string())
+        escape(&short(&c.to_string()))
     ))
 }
 
 /// Pixels of a mask decoded at most.
 const MASK_PIXELS: u64 = 8_000_000;
 
-/// A segmentation mask (a PNG of class ids; 0 is background) coloured by
-/// class, half-transparent, scaled to fit `max` pixels on its longer side,
-/// as a `data:` URL of a PNG; `Err` says why it could not be read.
-pub fn mask_overlay(png: &[u8], max: u32) -> Result<String, String> {
+/// A segmentation mask (a PNG of class ids: grey levels or palette
+/// indices, 1 to 16 bits; 0, and 255 of 8-bit masks, are the background
+/// and "ignore") coloured by class, scaled to fit `max` pixels on its
+/// longer side, as a `data:` URL of a PNG; `picture` is the size of the
+/// picture it lies over, which it must have. `Err` says why it is not
+/// drawn. A colour PNG is drawn in its own colours, black left clear.
+pub fn mask_overlay(png: &[u8], max: u32, picture: Option<(u32, u32)>) -> Result<String, String> {
     use base64::Engine as _;
-    let size = imagesize::blob_size(png).map_err(|e| e.to_string())?;
-    if (size.width as u64) * (size.height as u64) > MASK_PIXELS {
-        return Err(format!("a {}x{} mask is too large to draw", size.width, size.height));
+    if !png.starts_with(b"\x89PNG\r\n\x1a\n") {
+        return Err("the mask is not a PNG".into());
     }
-    let img = image::load_from_memory(png).map_err(|e| e.to_string())?;
-    let small = if img.width() > max || img.height() > max {
-        img.resize(max, max, image::imageops::FilterType::Nearest)
-    } else {
-        img
-    };
-    let ids = small.to_luma8();
-    let mut out = image::RgbaImage::new(ids.width(), ids.height());
-    for (x, y, p) in ids.enumerate_pixels() {
-        let id = p.0[0];
-        if id == 0 || id == 255 {
-            // Background, and the "ignore" label most datasets use.
-            continue;
+    let size = imagesize::blob_size(png).map_err(|e| format!("the mask's header: {e}"))?;
+    let (mw, mh) = (size.width as u32, size.height as u32);
+    if (mw as u64) * (mh as u64) > MASK_PIXELS {
+        return Err(format!(
+            "the mask is {mw}×{mh}, over {} megapixels",
+            MASK_PIXELS / 1_000_000
+        ));
+    }
+    if let Some((w, h)) = picture {
+        if (w, h) != (mw, mh) {
+            return Err(format!("the mask is {mw}×{mh}, the picture {w}×{h}"));
         }
-        let c = PALETTE[id as usize % PALETTE.len()];
-        let hex = |i: usize| u8::from_str_radix(&c[i..i + 2], 16).unwrap_or(0);
-        out.put_pixel(x, y, image::Rgba([hex(1), hex(3), hex(5), 255]));
     }
+    let coloured = match class_ids(png).map_err(|e| format!("the mask: {e}"))? {
+        Some(ids) => ids,
+        None => {
+            let img = image::load_from_memory(png).map_err(|e| format!("the mask: {e}"))?;
+            let mut rgba = img.to_rgba8();
+            for p in rgba.pixels_mut() {
+                if p.0[..3] == [0, 0, 0] {
+                    p.0[3] = 0;
+                }
+            }
+            rgba
+        }
+    };
+    let small = if coloured.width() > max || coloured.height() > max {
+        let scale = max as f64 / coloured.width().max(coloured.height()) as f64;
+        let (w, h) = (
+            ((coloured.width() as f64 * scale).round() as u32).max(1),
+            ((coloured.height() as f64 * scale).round() as u32).max(1),
+        );
+        image::imageops::resize(&coloured, w, h, image::imageops::FilterType::Nearest)
+    } else {
+        coloured
+    };
     let mut bytes = Vec::new();
-    image::DynamicImage::ImageRgba8(out)
+    image::DynamicImage::ImageRgba8(small)
         .write_to(&mut std::io::Cursor::new(&mut bytes), image::ImageFormat::Png)
         .map_err(|e| e.to_string())?;
     Ok(format!(
         "data:image/png;base64,{}",
         base64::engine::general_purpose::STANDARD.encode(&bytes)
     ))
+}
+
+/// A grey or palette PNG's class ids (the stored values, not colours),
+/// each coloured; `None` for a colour PNG.
+fn class_ids(png: &[u8]) -> Result<Option<image::RgbaImage>, String> {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(png));
+    decoder.set_transformations(png::Transformations::IDENTITY);
+    let mut reader = decoder.read_info().map_err(|e| e.to_string())?;
+    let info = reader.info();
+    if !matches!(info.color_type, png::ColorType::Grayscale | png::ColorType::Indexed) {
+        return Ok(None);
+    }
+    let bits = info.bit_depth as usize;
+    let mut buf = vec![0; reader.output_buffer_size().ok_or("too large")?];
+    let out = reader.next_frame(&mut buf).map_err(|e| e.to_string())?;
+    let mut img = image::RgbaImage::new(out.width, out.height);
+    let ignore = if bits == 8 { Some(255) } else { None };
+    for (y, row) in buf.chunks(out.line_size).take(out.height as usize).enumerate() {
+        for x in 0..out.width as usize {
+            let id = match bits {
+                16 => u16::from_be_bytes([row[2 * x], row[2 * x + 1]]) as u32,
+                8 => row[x] as u32,
+                _ => {
+                    let per = 8 / bits;
+                    let shift = 8 - bits * (x % per + 1);
+                    ((row[x / per] >> shift) as u32) & ((1 << bits) - 1)
+                }
+            };
+            if id == 0 || Some(id) == ignore {
+                continue;
+            }
+            let c = PALETTE[id as usize % PALETTE.len()];
+            let hex = |i: usize| u8::from_str_radix(&c[i..i + 2], 16).unwrap_or(0);
+            img.put_pixel(x as u32, y as u32, image::Rgba([hex(1), hex(3), hex(5), 255]));
+        }
+    }
+    Ok(Some(img))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use base64::Engine as _;
+
+    fn png(
+        w: u32,
+        h: u32,
+        colour: png::ColorType,
+        depth: png::BitDepth,
+        palette: Option<Vec<u8>>,
+        data: &[u8],
+    ) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut enc = png::Encoder::new(&mut out, w, h);
+        enc.set_color(colour);
+        enc.set_depth(depth);
+        if let Some(p) = palette {
+            enc.set_palette(p);
+        }
+        enc.write_header().unwrap().write_image_data(data).unwrap();
+        out
+    }
+
+    fn pixels(url: &str) -> Vec<[u8; 4]> {
+        let b64 = url.strip_prefix("data:image/png;base64,").unwrap();
+        let bytes = base64::engine::general_purpose::STANDARD.decode(b64).unwrap();
+        let img = image::load_from_memory(&bytes).unwrap().to_rgba8();
+        img.pixels().map(|p| p.0).collect()
+    }
+
+    fn colour_of(id: usize) -> [u8; 4] {
+        let c = PALETTE[id % PALETTE.len()];
+        let hex = |i: usize| u8::from_str_radix(&c[i..i + 2], 16).unwrap();
+        [hex(1), hex(3), hex(5), 255]
+    }
+
+    #[test]
+    fn masks_are_read_as_class_ids_not_colours() {
+        // A palette PNG (PASCAL VOC's masks): the indices are the ids,
+        // whatever colours the palette gives them; 255 is "ignore".
+        let voc = png(
+            3,
+            1,
+            png::ColorType::Indexed,
+            png::BitDepth::Eight,
+            Some(vec![9; 768]),
+            &[1, 255, 0],
+        );
+        let got = pixels(&mask_overlay(&voc, 160, Some((3, 1))).unwrap());
+        assert_eq!(got[0], colour_of(1));
+        assert_eq!(got[1][3], 0);
+        assert_eq!(got[2][3], 0);
+        // 16-bit grey ids 2 and 1.
+        let deep = png(
+            2,
+            1,
+            png::ColorType::Grayscale,
+            png::BitDepth::Sixteen,
+            None,
+            &[0, 2, 0, 1],
+        );
+        let got = pixels(&mask_overlay(&deep, 160, None).unwrap());
+        assert_eq!(got, [colour_of(2), colour_of(1)]);
+        // 2-bit grey, packed.
+        let packed = png(
+            4,
+            1,
+            png::ColorType::Grayscale,
+            png::BitDepth::Two,
+            None,
+            &[0b00_01_10_11],
+        );
+        let got = pixels(&mask_overlay(&packed, 160, None).unwrap());
+        assert_eq!(got, [[0, 0, 0, 0], colour_of(1), colour_of(2), colour_of(3)]);
+    }
+
+    #[test]
+    fn masks_that_cannot_be_drawn_say_why() {
+        let grey = png(2, 1, png::ColorType::Grayscale, png::BitDepth::Eight, None, &[1, 1]);
+        let e = mask_overlay(&grey, 160, Some((64, 48))).unwrap_err();
+        assert_eq!(e, "the mask is 2×1, the picture 64×48");
+        assert_eq!(
+            mask_overlay(b"\xff\xd8\xff\xe0 a JPEG", 160, None).unwrap_err(),
+            "the mask is not a PNG"
+        );
+        let mut cut = grey.clone();
+        cut.truncate(cut.len() - 20);
+        assert!(mask_overlay(&cut, 160, None).unwrap_err().starts_with("the mask: "));
+    }
+
+    #[test]
+    fn broken_and_endless_boxes_stay_on_the_page() {
+        assert_eq!(drawn(f64::NAN, f64::INFINITY), (0.0, 2.0));
+        assert_eq!(drawn(0.8, 0.2), (0.2, 0.8));
+        assert_eq!(drawn(f64::NEG_INFINITY, f64::NAN), (-1.0, 1.0));
+        assert_eq!(short(&"é".repeat(60)), format!("{}…", "é".repeat(48)));
+    }
 }
