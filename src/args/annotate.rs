@@ -48,7 +48,11 @@ impl AnnotateArgs {
             bbox: self.bbox.clone(),
             label_map,
             classes: classes.cloned().unwrap_or_default(),
-            highlight: highlight.iter().map(|h| h.trim().to_string()).filter(|h| !h.is_empty()).collect(),
+            highlight: highlight
+                .iter()
+                .map(|h| h.trim().to_string())
+                .filter(|h| !h.is_empty())
+                .collect(),
         })
     }
 }

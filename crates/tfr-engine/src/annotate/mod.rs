@@ -143,7 +143,7 @@ impl Annotations {
             "class": self.class.as_ref().map(class),
             "mask": self.mask,
             "problems": self.problems.iter().map(|p| serde_json::json!({
-                "type": p.kind.name(), "detail": p.detail,
+                "type": p.kind.name(), "feature": p.feature, "detail": p.detail,
             })).collect::<Vec<_>>(),
         })
     }

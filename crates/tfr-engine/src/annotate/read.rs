@@ -20,6 +20,11 @@ enum Source {
 /// The annotations of a record's features; `None` when it has none
 /// (no boxes, keypoints, class or mask).
 pub fn read(features: &FeaturesView<'_>, opts: &Options) -> Option<Annotations> {
+    // Most records of most datasets have none: their names say so before
+    // any map is built.
+    if !may_have(features, opts) {
+        return None;
+    }
     let map: Map<'_> = features.sorted().into_iter().collect();
     let mut a = Annotations {
         size: size(&map),
@@ -55,6 +60,36 @@ pub fn read(features: &FeaturesView<'_>, opts: &Options) -> Option<Annotations> 
     }
     a.image = image_feature(&map, a.mask.as_deref());
     Some(a)
+}
+
+/// Features whose names [`read`] looks at, besides the boxes'.
+const NAMED: [&[u8]; 5] = [
+    b"label",
+    b"image/class/label",
+    b"image/class/text",
+    b"image/segmentation/class/encoded",
+    b"segmentation_mask",
+];
+
+/// Whether a record has a feature [`read`] could find annotations in: a
+/// class or mask feature by its name, a corner (`…/xmin`, `…/ymax`, …) or
+/// a `bbox` list, or with `--bbox` a name under its prefix. A cheap look
+/// at the names (no map, no values).
+fn may_have(features: &FeaturesView<'_>, opts: &Options) -> bool {
+    let prefix = opts.bbox.as_deref().map(|p| p.trim_end_matches('/').as_bytes());
+    features.raw_entries().any(|(key, _)| {
+        NAMED.contains(&key)
+            || match prefix {
+                Some(p) => key.starts_with(p),
+                None => {
+                    key == b"bbox"
+                        || key.ends_with(b"/bbox")
+                        || [b"/xmin", b"/ymin", b"/xmax", b"/ymax"]
+                            .iter()
+                            .any(|c| key.ends_with(*c))
+                }
+            }
+    })
 }
 
 /// `a/b/c` → `a/b`; a name without `/` → "".
@@ -137,7 +172,8 @@ fn corners(map: &Map<'_>, prefix: &str, a: &mut Annotations) {
             .collect();
         a.problems.push(Problem::new(
             ProblemKind::LengthsDiffer,
-            format!("{prefix}: coordinate lists of different lengths ({})", lens.join(", ")),
+            prefix,
+            format!("coordinate lists of different lengths ({})", lens.join(", ")),
         ));
     }
     // Pixels when the record says its size and most values exceed 1 (a
@@ -168,10 +204,8 @@ fn flat(map: &Map<'_>, name: &str, a: &mut Annotations) {
     if values.len() % 4 != 0 {
         a.problems.push(Problem::new(
             ProblemKind::LengthsDiffer,
-            format!(
-                "{name}: {} values, not 4 per box ([ymin, xmin, ymax, xmax])",
-                values.len()
-            ),
+            name,
+            format!("{} values, not 4 per box ([ymin, xmin, ymax, xmax])", values.len()),
         ));
     }
     a.boxes = values
@@ -198,7 +232,8 @@ fn keypoints(map: &Map<'_>, parent: &str, a: &mut Annotations) {
     if xs.len() != ys.len() {
         a.problems.push(Problem::new(
             ProblemKind::LengthsDiffer,
-            format!("{parent}/keypoint: x has {} values, y {}", xs.len(), ys.len()),
+            child(parent, "keypoint"),
+            format!("x has {} values, y {}", xs.len(), ys.len()),
         ));
     }
     let scale = match (a.pixels, a.size) {
@@ -251,29 +286,33 @@ fn box_classes(map: &Map<'_>, parent: &str, opts: &Options, a: &mut Annotations)
     let text = text_name.as_deref().and_then(|n| texts(map, n));
     let label = label_name.as_deref().and_then(|n| numbers(map, n));
     let n = a.boxes.len();
+    // Coordinate lists of different lengths say how many boxes there are
+    // no more than the class lists do: that one problem is reported.
+    let uneven = a
+        .problems
+        .iter()
+        .any(|p| p.kind == ProblemKind::LengthsDiffer && a.boxes_from.as_deref() == Some(p.feature.as_str()));
     for (name, len) in [
         (&text_name, text.as_ref().map(Vec::len)),
         (&label_name, label.as_ref().map(Vec::len)),
     ] {
         if let (Some(name), Some(len)) = (name, len) {
-            if len != n {
+            if len != n && !uneven {
                 a.problems.push(Problem::new(
                     ProblemKind::ClassCount,
-                    format!("{name}: {len} classes for {n} boxes"),
+                    name.as_str(),
+                    format!("{len} classes for {n} boxes"),
                 ));
             }
         }
     }
     let mut unknown = None;
+    let feature = label_name.as_deref().unwrap_or_default();
     for (i, b) in a.boxes.iter_mut().enumerate() {
         let id = label.as_ref().and_then(|l| l.get(i)).map(|v| *v as i64);
-        let feature = label_name.as_deref().unwrap_or_default();
         if let Some(id) = id {
             if known(opts, feature, id) == Some(false) && unknown.is_none() {
-                unknown = Some(format!(
-                    "{feature}: box {i} has class {id}, not in the {}",
-                    known_from(opts)
-                ));
+                unknown = Some(format!("box {i} has class {id}, not in the {}", known_from(opts)));
             }
         }
         let name = text
@@ -285,7 +324,8 @@ fn box_classes(map: &Map<'_>, parent: &str, opts: &Options, a: &mut Annotations)
         }
     }
     if let Some(detail) = unknown {
-        a.problems.push(Problem::new(ProblemKind::UnknownClass, detail));
+        a.problems
+            .push(Problem::new(ProblemKind::UnknownClass, feature, detail));
     }
 }
 
@@ -301,7 +341,7 @@ fn known_from(opts: &Options) -> &'static str {
 /// first box that has it).
 fn box_problems(a: &mut Annotations) {
     let unit = if a.pixels { "pixels" } else { "normalised" };
-    let shown = |v: f64, scale: i64| if a.pixels { v * scale as f64 } else { v };
+    let shown = |v: f64, scale: i64| value_text(if a.pixels { v * scale as f64 } else { v });
     let (w, h) = a.size.unwrap_or((1, 1));
     let mut seen = [false; 4];
     for (i, b) in a.boxes.iter().enumerate() {
@@ -334,10 +374,21 @@ fn box_problems(a: &mut Annotations) {
                         ProblemKind::ZeroArea,
                     ][k];
                     let from = a.boxes_from.as_deref().unwrap_or("boxes");
-                    a.problems.push(Problem::new(kind, format!("{from}: {detail}")));
+                    a.problems.push(Problem::new(kind, from, detail));
                 }
             }
         }
+    }
+}
+
+/// A coordinate as written: a float feature's value (an f32) in its
+/// shortest form (0.35416666, not 0.3541666567325592).
+fn value_text(v: f64) -> String {
+    let f = v as f32;
+    if f64::from(f) == v {
+        f.to_string()
+    } else {
+        v.to_string()
     }
 }
 
@@ -357,7 +408,8 @@ fn image_class(map: &Map<'_>, opts: &Options, problems: &mut Vec<Problem>) -> Op
         if known(opts, feature, id) == Some(false) {
             problems.push(Problem::new(
                 ProblemKind::UnknownClass,
-                format!("{feature}: class {id}, not in the {}", known_from(opts)),
+                feature,
+                format!("class {id}, not in the {}", known_from(opts)),
             ));
         }
     }
