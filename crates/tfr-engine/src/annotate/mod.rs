@@ -19,6 +19,8 @@
 pub mod check;
 mod label_map;
 mod read;
+mod saved;
+pub mod summary;
 #[cfg(feature = "report")]
 pub mod svg;
 
