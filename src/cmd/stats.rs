@@ -254,12 +254,24 @@ fn write_annotations(out: &mut String, t: &Tally, records: u64, width: Option<u1
         let _ = writeln!(out, "{table}");
     }
     if !t.per_class.is_empty() {
-        let _ = writeln!(out, "\nboxes per class: {} classes", t.per_class.len());
+        let _ = writeln!(out, "\nboxes per class: {}", classes_text(t.per_class.len()));
         class_table(out, &t.per_class, t.other_classes, width, "boxes");
     }
     if !t.image_classes.is_empty() {
-        let _ = writeln!(out, "\nimage classes: {} classes", t.image_classes.len());
+        let _ = writeln!(
+            out,
+            "\nimage classes (classification labels): {}",
+            classes_text(t.image_classes.len())
+        );
         class_table(out, &t.image_classes, 0, width, "images");
+    }
+}
+
+fn classes_text(n: usize) -> String {
+    if n == 1 {
+        "1 class".into()
+    } else {
+        format!("{n} classes")
     }
 }
 
