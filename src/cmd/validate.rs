@@ -210,7 +210,7 @@ fn annotated_text(t: &Tally) -> Option<String> {
     }
     let classified: u64 = t.image_classes.values().sum();
     if classified > 0 {
-        parts.push(format!("{classified} image classes"));
+        parts.push(format!("{classified} records with a class label"));
     }
     (t.any() || !t.problems.is_empty()).then(|| {
         if parts.is_empty() {

@@ -58,7 +58,10 @@ pub(super) fn section(h: &mut String, t: &Tally, records: u64) {
         classes(h, &t.per_class, t.other_classes, "boxes");
     }
     if !t.image_classes.is_empty() {
-        let _ = write!(h, "<h3 id=\"image-classes\">Image classes <span class=\"sub\">(classification labels)</span></h3>");
+        let _ = write!(
+            h,
+            "<h3 id=\"image-classes\">Image classes <span class=\"sub\">(classification labels)</span></h3>"
+        );
         classes(h, &t.image_classes, 0, "images");
     }
     h.push('\n');
