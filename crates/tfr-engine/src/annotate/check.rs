@@ -4,6 +4,7 @@
 
 use super::Annotations;
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 /// A kind of broken annotation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -155,13 +156,23 @@ impl Tally {
             *self.boxes_per_image.entry(bucket).or_default() += 1;
         }
         self.boxes += a.boxes.len() as u64;
+        // One name written per box, allocated only for a class first seen.
+        let mut name = String::new();
         for b in &a.boxes {
-            let name = b.class.as_ref().map_or_else(|| "?".to_string(), ToString::to_string);
-            count_class(&mut self.per_class, &mut self.other_classes, name);
+            name.clear();
+            match &b.class {
+                Some(c) => {
+                    let _ = write!(name, "{c}");
+                }
+                None => name.push('?'),
+            }
+            count_class(&mut self.per_class, &mut self.other_classes, &name);
         }
         if let Some(c) = &a.class {
             let mut dropped = 0;
-            count_class(&mut self.image_classes, &mut dropped, c.to_string());
+            name.clear();
+            let _ = write!(name, "{c}");
+            count_class(&mut self.image_classes, &mut dropped, &name);
         }
         self.with_keypoints += u64::from(!a.keypoints.is_empty());
         self.with_masks += u64::from(a.mask.is_some());
@@ -241,9 +252,11 @@ impl Tally {
     }
 }
 
-fn count_class(map: &mut BTreeMap<String, u64>, dropped: &mut u64, name: String) {
-    if map.len() < MAX_CLASSES || map.contains_key(&name) {
-        *map.entry(name).or_default() += 1;
+fn count_class(map: &mut BTreeMap<String, u64>, dropped: &mut u64, name: &str) {
+    if let Some(n) = map.get_mut(name) {
+        *n += 1;
+    } else if map.len() < MAX_CLASSES {
+        map.insert(name.to_string(), 1);
     } else {
         *dropped += 1;
     }

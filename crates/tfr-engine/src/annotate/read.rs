@@ -4,9 +4,35 @@ use super::check::{Problem, ProblemKind};
 use super::{Annotations, BBox, Class, Options};
 use crate::example::media::{sniff, Media};
 use crate::example::{FeatureView, FeaturesView, Kind};
-use std::collections::HashMap;
+/// A record's features by name: sorted, each name once (its last entry),
+/// looked up by binary search (a record has a few dozen features at most:
+/// no hash map to build).
+struct Map<'a>(Vec<(&'a str, FeatureView<'a>)>);
 
-type Map<'a> = HashMap<&'a str, FeatureView<'a>>;
+impl<'a> Map<'a> {
+    fn get(&self, name: &str) -> Option<&FeatureView<'a>> {
+        let i = self.0.binary_search_by(|(k, _)| (*k).cmp(name)).ok()?;
+        self.0.get(i).map(|(_, f)| f)
+    }
+
+    fn contains_key(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+
+    /// The names, sorted.
+    fn keys(&self) -> impl Iterator<Item = &'a str> + '_ {
+        self.0.iter().map(|(k, _)| *k)
+    }
+}
+
+impl<'a> std::ops::Index<&str> for Map<'a> {
+    type Output = FeatureView<'a>;
+
+    /// Only for a name [`Map::keys`] gave or [`Map::get`] found.
+    fn index(&self, name: &str) -> &FeatureView<'a> {
+        self.get(name).expect("a name of the map")
+    }
+}
 
 /// Where a record's boxes are.
 enum Source {
@@ -25,7 +51,7 @@ pub fn read(features: &FeaturesView<'_>, opts: &Options) -> Option<Annotations> 
     if !may_have(features, opts) {
         return None;
     }
-    let map: Map<'_> = features.sorted().into_iter().collect();
+    let map = Map(features.sorted());
     let mut a = Annotations {
         size: size(&map),
         ..Annotations::default()
@@ -76,20 +102,28 @@ const NAMED: [&[u8]; 5] = [
 /// a `bbox` list, or with `--bbox` a name under its prefix. A cheap look
 /// at the names (no map, no values).
 fn may_have(features: &FeaturesView<'_>, opts: &Options) -> bool {
-    let prefix = opts.bbox.as_deref().map(|p| p.trim_end_matches('/').as_bytes());
-    features.raw_entries().any(|(key, _)| {
-        NAMED.contains(&key)
-            || match prefix {
-                Some(p) => key.starts_with(p),
-                None => {
-                    key == b"bbox"
-                        || key.ends_with(b"/bbox")
-                        || [b"/xmin", b"/ymin", b"/xmax", b"/ymax"]
-                            .iter()
-                            .any(|c| key.ends_with(*c))
-                }
-            }
-    })
+    match opts.bbox.as_deref().map(|p| p.trim_end_matches('/').as_bytes()) {
+        Some(p) => features
+            .raw_entries()
+            .any(|(key, _)| key.starts_with(p) || NAMED.contains(&key)),
+        None => features.raw_entries().any(|(key, _)| known_name(key)),
+    }
+}
+
+/// Whether a name is one [`read`] looks at without `--bbox`: by its last
+/// byte first (most names are none of these).
+#[inline]
+fn known_name(key: &[u8]) -> bool {
+    match key.last() {
+        Some(b'l' | b't' | b'd' | b'k') => NAMED.contains(&key),
+        Some(b'n' | b'x') => {
+            key == b"bbox"
+                || [b"/bbox", b"/xmin", b"/ymin", b"/xmax", b"/ymax"]
+                    .iter()
+                    .any(|c| key.ends_with(*c))
+        }
+        _ => false,
+    }
 }
 
 /// `a/b/c` → `a/b`; a name without `/` → "".
@@ -122,8 +156,7 @@ fn find_boxes(map: &Map<'_>, opts: &Options) -> Option<Source> {
     }
     // Any other `…/xmin` with its siblings; then a TFDS-style `…/bbox`
     // float list. Sorted, so the choice does not depend on wire order.
-    let mut names: Vec<&str> = map.keys().copied().collect();
-    names.sort_unstable();
+    let names: Vec<&str> = map.keys().collect();
     let corner = names.iter().find_map(|n| {
         let prefix = n.strip_suffix("/xmin")?;
         CORNERS[1..]
@@ -134,7 +167,7 @@ fn find_boxes(map: &Map<'_>, opts: &Options) -> Option<Source> {
     corner.or_else(|| {
         names
             .iter()
-            .find(|n| (**n == "bbox" || n.ends_with("/bbox")) && map[**n].kind() == Kind::Float)
+            .find(|n| (**n == "bbox" || n.ends_with("/bbox")) && map[n].kind() == Kind::Float)
             .map(|n| Source::Flat(n.to_string()))
     })
 }
@@ -424,12 +457,11 @@ fn image_feature(map: &Map<'_>, mask: Option<&str>) -> Option<String> {
             return Some(n.to_string());
         }
     }
-    let mut names: Vec<&str> = map.keys().copied().filter(|n| Some(*n) != mask).collect();
-    names.sort_unstable();
+    let names: Vec<&str> = map.keys().filter(|n| Some(*n) != mask).collect();
     names
         .into_iter()
         .find(|n| {
-            let f = &map[*n];
+            let f = &map[n];
             f.kind() == Kind::Bytes
                 && f.bytes()
                     .next()
