@@ -49,7 +49,7 @@ complete -c tfr -n "__fish_tfr_needs_command" -f -a "scalars" -d 'TensorBoard\'s
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "schema" -d 'Infer what a dataset holds, per feature; print a parse spec that works.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "stats" -d 'Full statistics of a dataset, as TensorFlow Data Validation computes them.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "report" -d 'One HTML page to look at a dataset: statistics, charts, thumbnails.'
-complete -c tfr -n "__fish_tfr_needs_command" -f -a "validate" -d 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.'
+complete -c tfr -n "__fish_tfr_needs_command" -f -a "validate" -d 'Check the records against a schema, as TensorFlow Data Validation does, and their boxes: a CI data gate.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "index" -d 'Write an index file per input, for DALI and the tfrecord package.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "shuffle" -d 'Write the records in a uniform random order, in bounded memory.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "to-parquet" -d 'Write records as rows of a Parquet file, with exact column types.'
@@ -528,6 +528,8 @@ complete -c tfr -n "__fish_tfr_using_subcommand stats" -l features -d 'Only thes
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l where -d 'Only the records whose features match EXPR (\'label == 1 && country == "US"\', \'has(image/encoded)\'; the language: `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -l bbox -d 'The boxes\' features: PREFIX/{xmin,ymin,xmax,ymax} (as the Object Detection API\'s image/object/bbox), or PREFIX itself holding [ymin, xmin, ymax, xmax] per box (as TFDS\'s objects/bbox). Without it both layouts are found by their names' -r
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -l label-map -d 'A label map (the Object Detection API\'s StringIntLabelMap in text format, label_map.pbtxt): class ids are shown by its names, and an id it lacks is an annotation problem' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -569,7 +571,9 @@ complete -c tfr -n "__fish_tfr_using_subcommand report" -s q -l quiet -d 'Never 
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand report" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand report" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand validate" -s s -l schema -d 'The schema: a schema.pbtxt (TFDV\'s tensorflow_metadata Schema in text format, from tfdv.write_schema_text or `tfr schema -f tfdv-schema`), or tfr\'s schema JSON (`tfr schema -f json`)' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand validate" -s s -l schema -d 'The schema: a schema.pbtxt (TFDV\'s tensorflow_metadata Schema in text format, from tfdv.write_schema_text or `tfr schema -f tfdv-schema`), or tfr\'s schema JSON (`tfr schema -f json`). Without it only the annotations are checked' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand validate" -l bbox -d 'The boxes\' features: PREFIX/{xmin,ymin,xmax,ymax} (as the Object Detection API\'s image/object/bbox), or PREFIX itself holding [ymin, xmin, ymax, xmax] per box (as TFDS\'s objects/bbox). Without it both layouts are found by their names' -r
+complete -c tfr -n "__fish_tfr_using_subcommand validate" -l label-map -d 'A label map (the Object Detection API\'s StringIntLabelMap in text format, label_map.pbtxt): class ids are shown by its names, and an id it lacks is an annotation problem' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -l max-aux-size -d 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused' -r
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -l compression -d 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow\'s SNAPPY): detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
@@ -587,7 +591,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand validate" -l color -d 'When to u
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand validate" -l json -d 'Print one JSON document (anomalies with TFDV\'s AnomalyInfo.Type names) instead of the table'
+complete -c tfr -n "__fish_tfr_using_subcommand validate" -l json -d 'Print one JSON document (anomalies with TFDV\'s AnomalyInfo.Type names, annotation problems with BBOX_* / CLASS_NOT_IN_LABEL_MAP, and an "annotations" summary) instead of the table'
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -788,7 +792,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcom
 complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract info scalars schema stats report validate index shuffle to-parquet to-arrow from-parquet from-arrow help" -f -a "schema" -d 'Infer what a dataset holds, per feature; print a parse spec that works.'
 complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract info scalars schema stats report validate index shuffle to-parquet to-arrow from-parquet from-arrow help" -f -a "stats" -d 'Full statistics of a dataset, as TensorFlow Data Validation computes them.'
 complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract info scalars schema stats report validate index shuffle to-parquet to-arrow from-parquet from-arrow help" -f -a "report" -d 'One HTML page to look at a dataset: statistics, charts, thumbnails.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract info scalars schema stats report validate index shuffle to-parquet to-arrow from-parquet from-arrow help" -f -a "validate" -d 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract info scalars schema stats report validate index shuffle to-parquet to-arrow from-parquet from-arrow help" -f -a "validate" -d 'Check the records against a schema, as TensorFlow Data Validation does, and their boxes: a CI data gate.'
 complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract info scalars schema stats report validate index shuffle to-parquet to-arrow from-parquet from-arrow help" -f -a "index" -d 'Write an index file per input, for DALI and the tfrecord package.'
 complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract info scalars schema stats report validate index shuffle to-parquet to-arrow from-parquet from-arrow help" -f -a "shuffle" -d 'Write the records in a uniform random order, in bounded memory.'
 complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract info scalars schema stats report validate index shuffle to-parquet to-arrow from-parquet from-arrow help" -f -a "to-parquet" -d 'Write records as rows of a Parquet file, with exact column types.'

@@ -12,6 +12,7 @@ mod util;
 mod proto;
 
 mod annotations_report;
+mod annotations_check;
 mod browser;
 mod cat;
 #[cfg(feature = "parquet")]

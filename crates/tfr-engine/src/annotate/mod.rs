@@ -19,6 +19,8 @@
 pub mod check;
 mod label_map;
 mod read;
+mod saved;
+pub mod summary;
 
 pub use label_map::LabelMap;
 pub use read::read;
@@ -141,7 +143,7 @@ impl Annotations {
             "class": self.class.as_ref().map(class),
             "mask": self.mask,
             "problems": self.problems.iter().map(|p| serde_json::json!({
-                "type": p.kind.name(), "detail": p.detail,
+                "type": p.kind.name(), "feature": p.feature, "detail": p.detail,
             })).collect::<Vec<_>>(),
         })
     }

@@ -4,9 +4,35 @@ use super::check::{Problem, ProblemKind};
 use super::{Annotations, BBox, Class, Options};
 use crate::example::media::{sniff, Media};
 use crate::example::{FeatureView, FeaturesView, Kind};
-use std::collections::HashMap;
+/// A record's features by name: sorted, each name once (its last entry),
+/// looked up by binary search (a record has a few dozen features at most:
+/// no hash map to build).
+struct Map<'a>(Vec<(&'a str, FeatureView<'a>)>);
 
-type Map<'a> = HashMap<&'a str, FeatureView<'a>>;
+impl<'a> Map<'a> {
+    fn get(&self, name: &str) -> Option<&FeatureView<'a>> {
+        let i = self.0.binary_search_by(|(k, _)| (*k).cmp(name)).ok()?;
+        self.0.get(i).map(|(_, f)| f)
+    }
+
+    fn contains_key(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+
+    /// The names, sorted.
+    fn keys(&self) -> impl Iterator<Item = &'a str> + '_ {
+        self.0.iter().map(|(k, _)| *k)
+    }
+}
+
+impl<'a> std::ops::Index<&str> for Map<'a> {
+    type Output = FeatureView<'a>;
+
+    /// Only for a name [`Map::keys`] gave or [`Map::get`] found.
+    fn index(&self, name: &str) -> &FeatureView<'a> {
+        self.get(name).expect("a name of the map")
+    }
+}
 
 /// Where a record's boxes are.
 enum Source {
@@ -20,7 +46,12 @@ enum Source {
 /// The annotations of a record's features; `None` when it has none
 /// (no boxes, keypoints, class or mask).
 pub fn read(features: &FeaturesView<'_>, opts: &Options) -> Option<Annotations> {
-    let map: Map<'_> = features.sorted().into_iter().collect();
+    // Most records of most datasets have none: their names say so before
+    // any map is built.
+    if !may_have(features, opts) {
+        return None;
+    }
+    let map = Map(features.sorted());
     let mut a = Annotations {
         size: size(&map),
         ..Annotations::default()
@@ -73,13 +104,41 @@ fn one_per_kind(problems: Vec<Problem>) -> Vec<Problem> {
     out
 }
 
-/// A coordinate as written: a value read from a float feature in its
-/// shortest float32 form (`-0.1`, not `-0.10000000149011612`).
-fn num(v: f64) -> String {
-    if v.is_finite() && f64::from(v as f32) == v {
-        format!("{}", v as f32)
-    } else {
-        format!("{v}")
+/// Features whose names [`read`] looks at, besides the boxes'.
+const NAMED: [&[u8]; 5] = [
+    b"label",
+    b"image/class/label",
+    b"image/class/text",
+    b"image/segmentation/class/encoded",
+    b"segmentation_mask",
+];
+
+/// Whether a record has a feature [`read`] could find annotations in: a
+/// class or mask feature by its name, a corner (`…/xmin`, `…/ymax`, …) or
+/// a `bbox` list, or with `--bbox` a name under its prefix. A cheap look
+/// at the names (no map, no values).
+fn may_have(features: &FeaturesView<'_>, opts: &Options) -> bool {
+    match opts.bbox.as_deref().map(|p| p.trim_end_matches('/').as_bytes()) {
+        Some(p) => features
+            .raw_entries()
+            .any(|(key, _)| key.starts_with(p) || NAMED.contains(&key)),
+        None => features.raw_entries().any(|(key, _)| known_name(key)),
+    }
+}
+
+/// Whether a name is one [`read`] looks at without `--bbox`: by its last
+/// byte first (most names are none of these).
+#[inline]
+fn known_name(key: &[u8]) -> bool {
+    match key.last() {
+        Some(b'l' | b't' | b'd' | b'k') => NAMED.contains(&key),
+        Some(b'n' | b'x') => {
+            key == b"bbox"
+                || [b"/bbox", b"/xmin", b"/ymin", b"/xmax", b"/ymax"]
+                    .iter()
+                    .any(|c| key.ends_with(*c))
+        }
+        _ => false,
     }
 }
 
@@ -113,8 +172,7 @@ fn find_boxes(map: &Map<'_>, opts: &Options) -> Option<Source> {
     }
     // Any other `…/xmin` with its siblings; then a TFDS-style `…/bbox`
     // float list. Sorted, so the choice does not depend on wire order.
-    let mut names: Vec<&str> = map.keys().copied().collect();
-    names.sort_unstable();
+    let names: Vec<&str> = map.keys().collect();
     let corner = names.iter().find_map(|n| {
         let prefix = n.strip_suffix("/xmin")?;
         CORNERS[1..]
@@ -125,7 +183,7 @@ fn find_boxes(map: &Map<'_>, opts: &Options) -> Option<Source> {
     corner.or_else(|| {
         names
             .iter()
-            .find(|n| (**n == "bbox" || n.ends_with("/bbox")) && map[**n].kind() == Kind::Float)
+            .find(|n| (**n == "bbox" || n.ends_with("/bbox")) && map[n].kind() == Kind::Float)
             .map(|n| Source::Flat(n.to_string()))
     })
 }
@@ -163,7 +221,8 @@ fn corners(map: &Map<'_>, prefix: &str, a: &mut Annotations) {
             .collect();
         a.problems.push(Problem::new(
             ProblemKind::LengthsDiffer,
-            format!("{prefix}: coordinate lists of different lengths ({})", lens.join(", ")),
+            prefix,
+            format!("coordinate lists of different lengths ({})", lens.join(", ")),
         ));
     }
     // Pixels when the record says its size and most values exceed 1 (a
@@ -194,10 +253,8 @@ fn flat(map: &Map<'_>, name: &str, a: &mut Annotations) {
     if values.len() % 4 != 0 {
         a.problems.push(Problem::new(
             ProblemKind::LengthsDiffer,
-            format!(
-                "{name}: {} values, not 4 per box ([ymin, xmin, ymax, xmax])",
-                values.len()
-            ),
+            name,
+            format!("{} values, not 4 per box ([ymin, xmin, ymax, xmax])", values.len()),
         ));
     }
     a.boxes = values
@@ -224,7 +281,8 @@ fn keypoints(map: &Map<'_>, parent: &str, a: &mut Annotations) {
     if xs.len() != ys.len() {
         a.problems.push(Problem::new(
             ProblemKind::LengthsDiffer,
-            format!("{parent}/keypoint: x has {} values, y {}", xs.len(), ys.len()),
+            child(parent, "keypoint"),
+            format!("x has {} values, y {}", xs.len(), ys.len()),
         ));
     }
     let scale = match (a.pixels, a.size) {
@@ -277,32 +335,33 @@ fn box_classes(map: &Map<'_>, parent: &str, opts: &Options, a: &mut Annotations)
     let text = text_name.as_deref().and_then(|n| texts(map, n));
     let label = label_name.as_deref().and_then(|n| numbers(map, n));
     let n = a.boxes.len();
-    // With coordinate lists of different lengths the number of boxes is
-    // not known: that one problem is reported, not the classes' too.
-    let counts_known = !a.problems.iter().any(|p| p.kind == ProblemKind::LengthsDiffer);
+    // Coordinate lists of different lengths say how many boxes there are
+    // no more than the class lists do: that one problem is reported.
+    let uneven = a
+        .problems
+        .iter()
+        .any(|p| p.kind == ProblemKind::LengthsDiffer && a.boxes_from.as_deref() == Some(p.feature.as_str()));
     for (name, len) in [
         (&text_name, text.as_ref().map(Vec::len)),
         (&label_name, label.as_ref().map(Vec::len)),
     ] {
         if let (Some(name), Some(len)) = (name, len) {
-            if len != n && counts_known {
+            if len != n && !uneven {
                 a.problems.push(Problem::new(
                     ProblemKind::ClassCount,
-                    format!("{name}: {len} classes for {n} boxes"),
+                    name.as_str(),
+                    format!("{len} classes for {n} boxes"),
                 ));
             }
         }
     }
     let mut unknown = None;
+    let feature = label_name.as_deref().unwrap_or_default();
     for (i, b) in a.boxes.iter_mut().enumerate() {
         let id = label.as_ref().and_then(|l| l.get(i)).map(|v| *v as i64);
-        let feature = label_name.as_deref().unwrap_or_default();
         if let Some(id) = id {
             if known(opts, feature, id) == Some(false) && unknown.is_none() {
-                unknown = Some(format!(
-                    "{feature}: box {i} has class {id}, not in the {}",
-                    known_from(opts)
-                ));
+                unknown = Some(format!("box {i} has class {id}, not in the {}", known_from(opts)));
             }
         }
         let name = text
@@ -314,7 +373,8 @@ fn box_classes(map: &Map<'_>, parent: &str, opts: &Options, a: &mut Annotations)
         }
     }
     if let Some(detail) = unknown {
-        a.problems.push(Problem::new(ProblemKind::UnknownClass, detail));
+        a.problems
+            .push(Problem::new(ProblemKind::UnknownClass, feature, detail));
     }
 }
 
@@ -330,7 +390,7 @@ fn known_from(opts: &Options) -> &'static str {
 /// first box that has it).
 fn box_problems(a: &mut Annotations) {
     let unit = if a.pixels { "pixels" } else { "normalised" };
-    let shown = |v: f64, scale: i64| num(if a.pixels { v * scale as f64 } else { v });
+    let shown = |v: f64, scale: i64| value_text(if a.pixels { v * scale as f64 } else { v });
     let (w, h) = a.size.unwrap_or((1, 1));
     let mut seen = [false; 4];
     for (i, b) in a.boxes.iter().enumerate() {
@@ -363,10 +423,21 @@ fn box_problems(a: &mut Annotations) {
                         ProblemKind::ZeroArea,
                     ][k];
                     let from = a.boxes_from.as_deref().unwrap_or("boxes");
-                    a.problems.push(Problem::new(kind, format!("{from}: {detail}")));
+                    a.problems.push(Problem::new(kind, from, detail));
                 }
             }
         }
+    }
+}
+
+/// A coordinate as written: a float feature's value (an f32) in its
+/// shortest form (0.35416666, not 0.3541666567325592).
+fn value_text(v: f64) -> String {
+    let f = v as f32;
+    if f64::from(f) == v {
+        f.to_string()
+    } else {
+        v.to_string()
     }
 }
 
@@ -386,7 +457,8 @@ fn image_class(map: &Map<'_>, opts: &Options, problems: &mut Vec<Problem>) -> Op
         if known(opts, feature, id) == Some(false) {
             problems.push(Problem::new(
                 ProblemKind::UnknownClass,
-                format!("{feature}: class {id}, not in the {}", known_from(opts)),
+                feature,
+                format!("class {id}, not in the {}", known_from(opts)),
             ));
         }
     }
@@ -401,12 +473,11 @@ fn image_feature(map: &Map<'_>, mask: Option<&str>) -> Option<String> {
             return Some(n.to_string());
         }
     }
-    let mut names: Vec<&str> = map.keys().copied().filter(|n| Some(*n) != mask).collect();
-    names.sort_unstable();
+    let names: Vec<&str> = map.keys().filter(|n| Some(*n) != mask).collect();
     names
         .into_iter()
         .find(|n| {
-            let f = &map[*n];
+            let f = &map[n];
             f.kind() == Kind::Bytes
                 && f.bytes()
                     .next()

@@ -8,6 +8,7 @@
 //! chart toggle. Nothing is fetched when the page opens; no URL other than
 //! `data:` appears in it.
 
+mod annotations;
 pub mod gallery;
 pub mod overlay;
 pub mod svg;
@@ -260,6 +261,7 @@ pub fn html(page: &Page<'_>) -> String {
     if let Some(names) = page.classes {
         classes(&mut h, &scan.stats.features, names);
     }
+    annotations::section(&mut h, &scan.stats.annotations, scan.stats.records);
     let _ = writeln!(
         h,
         "<h2 id=\"gallery\">Records</h2><p class=\"sub\">{}</p><div class=\"cards\">\n{}</div>",
