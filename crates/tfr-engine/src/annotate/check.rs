@@ -23,13 +23,16 @@ pub enum ProblemKind {
     LengthsDiffer,
     /// A class list whose length is not the number of boxes.
     ClassCount,
-    /// A class id not in the label map (or the ClassLabel's names).
+    /// A class id not in the label map (or the ClassLabel's names), or
+    /// not an integer.
     UnknownClass,
+    /// Coordinates stored as bytes, not numbers.
+    NotNumbers,
 }
 
 impl ProblemKind {
     /// Every kind, in the order reports list them.
-    pub const ALL: [ProblemKind; 7] = [
+    pub const ALL: [ProblemKind; 8] = [
         ProblemKind::OutOfRange,
         ProblemKind::XminOverXmax,
         ProblemKind::YminOverYmax,
@@ -37,6 +40,7 @@ impl ProblemKind {
         ProblemKind::LengthsDiffer,
         ProblemKind::ClassCount,
         ProblemKind::UnknownClass,
+        ProblemKind::NotNumbers,
     ];
 
     /// The kind's name in `--json` (in the manner of TFDV's anomaly types).
@@ -49,6 +53,7 @@ impl ProblemKind {
             ProblemKind::LengthsDiffer => "BBOX_LENGTHS_DIFFER",
             ProblemKind::ClassCount => "BBOX_CLASS_COUNT_MISMATCH",
             ProblemKind::UnknownClass => "CLASS_NOT_IN_LABEL_MAP",
+            ProblemKind::NotNumbers => "BBOX_NOT_NUMBERS",
         }
     }
 
@@ -67,6 +72,7 @@ impl ProblemKind {
             ProblemKind::LengthsDiffer => "coordinate lists of different lengths",
             ProblemKind::ClassCount => "classes not one per box",
             ProblemKind::UnknownClass => "class id not in the label map",
+            ProblemKind::NotNumbers => "coordinates that are not numbers",
         }
     }
 }

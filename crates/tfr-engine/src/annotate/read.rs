@@ -96,6 +96,10 @@ fn one_per_kind(problems: Vec<Problem>) -> Vec<Problem> {
         match out.iter_mut().find(|o| o.kind == p.kind) {
             Some(o) => {
                 o.detail.push_str("; ");
+                if o.feature != p.feature {
+                    o.detail.push_str(&p.feature);
+                    o.detail.push_str(": ");
+                }
                 o.detail.push_str(&p.detail);
             }
             None => out.push(p),
@@ -198,6 +202,26 @@ fn numbers(map: &Map<'_>, name: &str) -> Option<Vec<f64>> {
     }
 }
 
+/// A class list's ids: int64 values exactly, float ones when integral
+/// (`Err` holds one that is not).
+fn class_ids(map: &Map<'_>, name: &str) -> Option<Vec<Result<i64, f32>>> {
+    let f = map.get(name)?;
+    Some(match f.kind() {
+        Kind::Int64 => f.int64s().map(Ok).collect(),
+        Kind::Float => f
+            .floats()
+            .map(|v| {
+                if v.fract() == 0.0 && v.abs() < 9.0e15 {
+                    Ok(v as i64)
+                } else {
+                    Err(v)
+                }
+            })
+            .collect(),
+        _ => Vec::new(),
+    })
+}
+
 fn size(map: &Map<'_>) -> Option<(i64, i64)> {
     let one = |n: &str| {
         let f = map.get(n)?;
@@ -212,8 +236,20 @@ fn corners(map: &Map<'_>, prefix: &str, a: &mut Annotations) {
         .iter()
         .map(|c| numbers(map, &child(prefix, c)).unwrap_or_default())
         .collect();
+    let bytes: Vec<&str> = CORNERS
+        .iter()
+        .copied()
+        .filter(|c| map.get(&child(prefix, c)).is_some_and(|f| f.kind() == Kind::Bytes))
+        .collect();
+    if !bytes.is_empty() {
+        a.problems.push(Problem::new(
+            ProblemKind::NotNumbers,
+            prefix,
+            format!("{} stored as bytes, not floats", bytes.join(", ")),
+        ));
+    }
     let n = lists.iter().map(Vec::len).min().unwrap_or(0);
-    if lists.iter().any(|l| l.len() != n) {
+    if bytes.is_empty() && lists.iter().any(|l| l.len() != n) {
         let lens: Vec<String> = CORNERS
             .iter()
             .zip(&lists)
@@ -225,13 +261,15 @@ fn corners(map: &Map<'_>, prefix: &str, a: &mut Annotations) {
             format!("coordinate lists of different lengths ({})", lens.join(", ")),
         ));
     }
-    // Pixels when the record says its size and most values exceed 1 (a
-    // normalised box with one corner past the edge stays normalised, and
-    // is reported as outside).
-    let total = 4 * n;
-    let over = lists.iter().flat_map(|l| &l[..n]).filter(|v| **v > 1.0).count();
+    // Pixels when the record says its size and more of its values exceed
+    // 1 than lie in (0, 1] (a normalised box with one corner past the edge
+    // stays normalised, and is reported as outside; zeros, a box at the
+    // top or left edge, count for neither).
+    let values = || lists.iter().flat_map(|l| &l[..n]);
+    let over = values().filter(|v| **v > 1.0).count();
+    let under = values().filter(|v| **v > 0.0 && **v <= 1.0).count();
     let scale = match a.size {
-        Some((w, h)) if total > 0 && 2 * over > total => {
+        Some((w, h)) if over > under => {
             a.pixels = true;
             (w as f64, h as f64)
         }
@@ -333,7 +371,7 @@ fn box_classes(map: &Map<'_>, parent: &str, opts: &Options, a: &mut Annotations)
     let text_name = pick(&["class/text", "text"]);
     let label_name = pick(&["class/label", "label"]);
     let text = text_name.as_deref().and_then(|n| texts(map, n));
-    let label = label_name.as_deref().and_then(|n| numbers(map, n));
+    let label = label_name.as_deref().and_then(|n| class_ids(map, n));
     let n = a.boxes.len();
     // Coordinate lists of different lengths say how many boxes there are
     // no more than the class lists do: that one problem is reported.
@@ -358,10 +396,15 @@ fn box_classes(map: &Map<'_>, parent: &str, opts: &Options, a: &mut Annotations)
     let mut unknown = None;
     let feature = label_name.as_deref().unwrap_or_default();
     for (i, b) in a.boxes.iter_mut().enumerate() {
-        let id = label.as_ref().and_then(|l| l.get(i)).map(|v| *v as i64);
-        if let Some(id) = id {
-            if known(opts, feature, id) == Some(false) && unknown.is_none() {
-                unknown = Some(format!("box {i} has class {id}, not in the {}", known_from(opts)));
+        let stored = label.as_ref().and_then(|l| l.get(i));
+        let id = stored.and_then(|v| v.ok());
+        if unknown.is_none() {
+            match stored {
+                Some(Err(v)) => unknown = Some(format!("box {i} has class {v}, not an integer id")),
+                Some(Ok(id)) if known(opts, feature, *id) == Some(false) => {
+                    unknown = Some(format!("box {i} has class {id}, not in the {}", known_from(opts)));
+                }
+                _ => {}
             }
         }
         let name = text

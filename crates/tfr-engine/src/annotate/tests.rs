@@ -189,3 +189,40 @@ fn highlight_by_name_or_id() {
     assert!(opts.highlights(&class(Some(7), None)));
     assert!(!opts.highlights(&class(Some(70), Some("bus"))));
 }
+
+#[test]
+fn review_a_pixel_box_at_the_corner_bytes_coordinates_and_exact_ids() {
+    // A pixel box touching the top left corner is still in pixels.
+    let mut f = od(&[0.0], &[0.0], &[30.0], &[20.0]);
+    f.push(("image/width", ints(&[64])));
+    f.push(("image/height", ints(&[48])));
+    let a = annotations(&f, &Options::default()).unwrap();
+    assert!(a.pixels && a.problems.is_empty(), "{:?}", a.problems);
+    // Coordinates as bytes: said, not a silent empty list.
+    let b = annotations(
+        &[
+            ("image/object/bbox/xmin", strs(&["0.1"])),
+            ("image/object/bbox/ymin", floats(&[0.1])),
+            ("image/object/bbox/xmax", floats(&[0.2])),
+            ("image/object/bbox/ymax", floats(&[0.2])),
+        ],
+        &Options::default(),
+    )
+    .unwrap();
+    assert_eq!(kinds(&b), [ProblemKind::NotNumbers]);
+    // Class ids: an int64 exactly; a float one only when integral.
+    let mut g = od(&[0.1, 0.1], &[0.1, 0.1], &[0.2, 0.2], &[0.2, 0.2]);
+    g.push(("image/object/class/label", ints(&[9_007_199_254_740_993, 1])));
+    let c = annotations(&g, &Options::default()).unwrap();
+    assert_eq!(c.boxes[0].class.as_ref().unwrap().id, Some(9_007_199_254_740_993));
+    g.pop();
+    g.push(("image/object/class/label", floats(&[2.0, 1.7])));
+    let d = annotations(&g, &Options::default()).unwrap();
+    assert_eq!(d.boxes[0].class.as_ref().unwrap().id, Some(2));
+    assert_eq!(kinds(&d), [ProblemKind::UnknownClass]);
+    assert!(
+        d.problems[0].detail.contains("1.7, not an integer"),
+        "{}",
+        d.problems[0].detail
+    );
+}
