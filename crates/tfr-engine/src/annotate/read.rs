@@ -154,10 +154,13 @@ fn parent_of(name: &str) -> String {
 /// `parent/leaf`, or `leaf` when there is no parent.
 fn child(parent: &str, leaf: &str) -> String {
     if parent.is_empty() {
-        leaf.to_string()
-    } else {
-        format!("{parent}/{leaf}")
+        return leaf.to_string();
     }
+    let mut name = String::with_capacity(parent.len() + 1 + leaf.len());
+    name.push_str(parent);
+    name.push('/');
+    name.push_str(leaf);
+    name
 }
 
 const CORNERS: [&str; 4] = ["xmin", "ymin", "xmax", "ymax"];
@@ -195,11 +198,20 @@ fn find_boxes(map: &Map<'_>, opts: &Options) -> Option<Source> {
 /// A feature's values as numbers (floats or ints; none for bytes).
 fn numbers(map: &Map<'_>, name: &str) -> Option<Vec<f64>> {
     let f = map.get(name)?;
+    // As many numbers as the record holds values: no growing.
+    let mut out = Vec::new();
     match f.kind() {
-        Kind::Float => Some(f.floats().map(f64::from).collect()),
-        Kind::Int64 => Some(f.int64s().map(|v| v as f64).collect()),
-        _ => Some(Vec::new()),
+        Kind::Float => {
+            out.reserve_exact(f.count());
+            out.extend(f.floats().map(f64::from));
+        }
+        Kind::Int64 => {
+            out.reserve_exact(f.count());
+            out.extend(f.int64s().map(|v| v as f64));
+        }
+        _ => {}
     }
+    Some(out)
 }
 
 /// A class list's ids: int64 values exactly, float ones when integral
@@ -516,15 +528,14 @@ fn image_feature(map: &Map<'_>, mask: Option<&str>) -> Option<String> {
             return Some(n.to_string());
         }
     }
-    let names: Vec<&str> = map.keys().filter(|n| Some(*n) != mask).collect();
-    names
-        .into_iter()
-        .find(|n| {
-            let f = &map[n];
+    map.0
+        .iter()
+        .filter(|(n, _)| Some(*n) != mask)
+        .find(|(_, f)| {
             f.kind() == Kind::Bytes
                 && f.bytes()
                     .next()
                     .is_some_and(|v| matches!(sniff(v, false), Media::Jpeg | Media::Png | Media::Gif | Media::Webp))
         })
-        .map(str::to_string)
+        .map(|(n, _)| n.to_string())
 }
