@@ -36,6 +36,7 @@ impl AnnotateArgs {
     /// folder's ClassLabel names by feature) and `highlight`.
     pub(crate) fn options(
         &self,
+        files: &[std::ffi::OsString],
         classes: Option<&HashMap<String, Vec<String>>>,
         highlight: &[String],
     ) -> anyhow::Result<crate::annotate::Options> {
@@ -48,6 +49,7 @@ impl AnnotateArgs {
             bbox: self.bbox.clone(),
             label_map,
             classes: classes.cloned().unwrap_or_default(),
+            bbox_formats: crate::tfds::inputs::bbox_formats(files),
             highlight: highlight
                 .iter()
                 .map(|h| h.trim().to_string())

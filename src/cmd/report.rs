@@ -2,7 +2,7 @@
 //! ([`crate::report`]): the statistics of `tfr stats` with charts, and a
 //! gallery of records with image thumbnails.
 
-use super::{conflicts_note, scan_inputs, untracked_note, ScanArgs};
+use super::{conflicts_note, scan_annotated, untracked_note, ScanArgs};
 use crate::args::{InputArgs, ScanFlags};
 use crate::example::{Decoder, MessageType};
 use crate::exit::Exit;
@@ -85,7 +85,9 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
     // A TFDS folder's class names: a table of classes, and on the cards.
     let classes = crate::tfds::inputs::class_names(&args.input.files);
     // A label map that does not load fails before any reading too.
-    let annotate = args.annotate.options(classes.as_ref(), &args.highlight.highlight)?;
+    let annotate = args
+        .annotate
+        .options(&args.input.files, classes.as_ref(), &args.highlight.highlight)?;
     let inputs = args.input.expand()?;
     if let Some(out) = &args.output {
         let aux: Vec<&std::path::Path> = args
@@ -112,7 +114,7 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
     };
     // A damaged input: the page shows the statistics before the damage
     // and says where it is.
-    let (scan, damage) = scan_inputs(&inputs, &scan_args, ctx)?;
+    let (scan, damage) = scan_annotated(&inputs, &scan_args, Some(annotate.clone()), ctx)?;
     let notes: Vec<String> = [untracked_note(&scan), conflicts_note(&scan)]
         .into_iter()
         .flatten()

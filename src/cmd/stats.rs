@@ -72,7 +72,7 @@ pub(crate) fn run(args: &StatsArgs, ctx: &Ctx) -> Result<Exit> {
     }
     // A TFDS folder's ClassLabel names: the boxes' and images' classes by name.
     let classes = crate::tfds::inputs::class_names(&args.input.files);
-    let annotate = args.annotate.options(classes.as_ref(), &[])?;
+    let annotate = args.annotate.options(&args.input.files, classes.as_ref(), &[])?;
     let mut merged: Option<Scan> = None;
     for path in &args.merge {
         let shown = crate::io::input::show_path(path);

@@ -84,7 +84,7 @@ pub(crate) fn run(args: &ValidateArgs, ctx: &Ctx) -> Result<Exit> {
     let checker = schema.as_ref().map(Checker::new);
     // A TFDS folder's ClassLabel names: the class ids its boxes and labels may have.
     let classes = crate::tfds::inputs::class_names(&args.input.files);
-    let annotate = args.annotate.options(classes.as_ref(), &[])?;
+    let annotate = args.annotate.options(&args.input.files, classes.as_ref(), &[])?;
     let inputs = args.input.expand()?;
     let opts = check::Options {
         open: args.input.options(),

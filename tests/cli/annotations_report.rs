@@ -388,3 +388,51 @@ fn a_tfds_folders_boxes_are_drawn_with_its_class_names() {
     }
     assert_eq!(total as u64, expected["boxes"].as_u64().unwrap());
 }
+
+/// A BBoxFeature's `bboxFormat` decides the order of its four values: the
+/// same folder said to hold `[xmin, ymin, xmax, ymax]` draws each box
+/// transposed.
+#[test]
+fn a_tfds_bbox_format_is_followed() {
+    let dir = Dir::new();
+    let folder = data_dir().join("tfds/tfr_detect/1.0.0");
+    let copy = dir.path("tfr_detect/1.0.0");
+    std::fs::create_dir_all(&copy).unwrap();
+    for entry in std::fs::read_dir(&folder).unwrap() {
+        let entry = entry.unwrap();
+        let mut bytes = std::fs::read(entry.path()).unwrap();
+        if entry.file_name() == "features.json" {
+            let text = String::from_utf8(bytes).unwrap();
+            assert!(text.contains("REL_YXYX"));
+            bytes = text.replace("REL_YXYX", "REL_XYXY").into_bytes();
+        }
+        std::fs::write(copy.join(entry.file_name()), bytes).unwrap();
+    }
+    let page = |from: &std::path::Path, name: &str| {
+        let out = dir.path(name);
+        dir.tfr(&[
+            "report",
+            "--split",
+            "train",
+            "-o",
+            out.to_str().unwrap(),
+            from.to_str().unwrap(),
+        ])
+        .run()
+        .ok();
+        std::fs::read_to_string(out).unwrap()
+    };
+    let (yx, xy) = (page(&folder, "yx.html"), page(&copy, "xy.html"));
+    let (yx, xy) = (cards(&yx), cards(&xy));
+    let mut compared = 0;
+    for ((_, a), (_, b)) in yx.iter().zip(&xy) {
+        for ((_, _, [ax, ay, aw, ah]), (_, _, [bx, by, bw, bh])) in boxes(a).iter().zip(boxes(b).iter()) {
+            // 64x48 pictures shown at 160x120: x/160 and y/120 swap.
+            let close = |p: f64, q: f64| (p - q).abs() < 0.02;
+            assert!(close(bx / 160.0, ay / 120.0) && close(by / 120.0, ax / 160.0));
+            assert!(close(bw / 160.0, ah / 120.0) && close(bh / 120.0, aw / 160.0));
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 28);
+}

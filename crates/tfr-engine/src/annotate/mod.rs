@@ -37,6 +37,10 @@ pub struct Options {
     pub label_map: Option<LabelMap>,
     /// Class names of int features (a TFDS folder's ClassLabels).
     pub classes: HashMap<String, Vec<String>>,
+    /// The order of a TFDS BBoxFeature's four values, by feature (its
+    /// `bboxFormat`: `REL_YXYX`, the default, `REL_XYXY`, `REL_XYWH`, or
+    /// the same in pixels without `REL_`).
+    pub bbox_formats: HashMap<String, String>,
     /// `--highlight`: the classes (names or ids) drawn highlighted.
     pub highlight: Vec<String>,
 }

@@ -63,7 +63,7 @@ pub fn read(features: &FeaturesView<'_>, opts: &Options) -> Option<Annotations> 
             Some(parent_of(&prefix))
         }
         Some(Source::Flat(name)) => {
-            flat(&map, &name, &mut a);
+            flat(&map, &name, opts.bbox_formats.get(&name).map(String::as_str), &mut a);
             let parent = parent_of(&name);
             a.boxes_from = Some(name);
             Some(parent)
@@ -298,25 +298,54 @@ fn corners(map: &Map<'_>, prefix: &str, a: &mut Annotations) {
         .collect();
 }
 
-fn flat(map: &Map<'_>, name: &str, a: &mut Annotations) {
+fn flat(map: &Map<'_>, name: &str, format: Option<&str>, a: &mut Annotations) {
+    let format = format.unwrap_or("REL_YXYX");
     let values = numbers(map, name).unwrap_or_default();
     if values.len() % 4 != 0 {
         a.problems.push(Problem::new(
             ProblemKind::LengthsDiffer,
             name,
-            format!("{} values, not 4 per box ([ymin, xmin, ymax, xmax])", values.len()),
+            format!("{} values, not 4 per box ({format})", values.len()),
         ));
     }
+    // Absolute formats are in the picture's pixels: its size from the
+    // record, else from the picture's header.
+    let scale = match format.starts_with("REL_") {
+        true => (1.0, 1.0),
+        false => match a.size.or_else(|| picture_size(map)) {
+            Some((w, h)) => {
+                a.pixels = true;
+                a.size = Some((w, h));
+                (w as f64, h as f64)
+            }
+            None => (1.0, 1.0),
+        },
+    };
     a.boxes = values
         .chunks_exact(4)
-        .map(|c| BBox {
-            ymin: c[0],
-            xmin: c[1],
-            ymax: c[2],
-            xmax: c[3],
-            class: None,
+        .map(|c| {
+            let (xmin, ymin, xmax, ymax) = match format.trim_start_matches("REL_") {
+                "XYXY" => (c[0], c[1], c[2], c[3]),
+                "XYWH" => (c[0], c[1], c[0] + c[2], c[1] + c[3]),
+                _ => (c[1], c[0], c[3], c[2]),
+            };
+            BBox {
+                xmin: xmin / scale.0,
+                ymin: ymin / scale.1,
+                xmax: xmax / scale.0,
+                ymax: ymax / scale.1,
+                class: None,
+            }
         })
         .collect();
+}
+
+/// The size of the record's picture, from its header.
+fn picture_size(map: &Map<'_>) -> Option<(i64, i64)> {
+    let name = image_feature(map, None)?;
+    let bytes = map.get(&name)?.bytes().next()?;
+    let size = imagesize::blob_size(bytes).ok()?;
+    Some((size.width as i64, size.height as i64)).filter(|(w, h)| *w > 0 && *h > 0)
 }
 
 fn keypoints(map: &Map<'_>, parent: &str, a: &mut Annotations) {

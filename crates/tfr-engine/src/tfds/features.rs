@@ -19,6 +19,8 @@ pub struct Node {
     pub class: String,
     /// Its description, if TFDS has one.
     pub description: String,
+    /// A BBoxFeature's `bboxFormat` (`REL_YXYX`, `XYWH`, …).
+    pub bbox_format: Option<String>,
 }
 
 /// The kinds of TFDS features tfr knows.
@@ -176,10 +178,15 @@ impl Node {
                 .find(|k| !matches!(k.as_str(), "pythonClassName" | "description"));
             Kind::Other(content.cloned().unwrap_or_default())
         };
+        let bbox_format = sub("boundingBox").map(|b| match text(Some(b), "bboxFormat") {
+            f if f.is_empty() => "REL_YXYX".to_string(),
+            f => f,
+        });
         Ok(Node {
             kind,
             class,
             description,
+            bbox_format,
         })
     }
 
