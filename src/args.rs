@@ -7,8 +7,10 @@ use crate::formats::tfrecord_out::Sharding;
 use crate::io::Compression;
 use clap::Args;
 
+mod annotate;
 mod features;
 mod payload;
+pub(crate) use annotate::AnnotateArgs;
 pub(crate) use features::{FeatureArgs, Projection};
 pub(crate) use payload::{payload_types, record_types, schema_types, DatasetTypeArg, PayloadType, ProtoArgs, TypeArg};
 
