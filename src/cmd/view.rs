@@ -85,13 +85,14 @@ pub(crate) fn run(args: &ViewArgs, _ctx: &Ctx) -> Result<Exit> {
             viewer.addr()
         ));
     }
-    // The URL alone on stdout (a closed stdout is no reason to stop).
-    let _ = crate::output::write_stdout(format!("{url}\n").as_bytes());
     let plural = if count == 1 { "" } else { "s" };
     let _ = writeln!(
         std::io::stderr().lock(),
         "tfr view: {url} ({count} input{plural}; Ctrl-C stops)"
     );
+    // The URL alone on stdout, for scripts (a closed stdout is no reason
+    // to stop).
+    let _ = crate::output::write_stdout(format!("{url}\n").as_bytes());
     if args.open {
         open_browser(&url);
     }

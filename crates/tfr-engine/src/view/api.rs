@@ -67,10 +67,11 @@ pub(crate) fn record(view: &View, rec: &Rec) -> Value {
             return Value::Object(out);
         }
     }
-    let (images, annotations, overlay, caption) = match features_or_context(&mut decoder, rec.ty.0, rec.ty.1, &rec.payload) {
-        Some(Ok(Some(features))) => pictures(view, rec, &features),
-        _ => (Map::new(), Value::Null, Map::new(), Value::Null),
-    };
+    let (images, annotations, overlay, caption) =
+        match features_or_context(&mut decoder, rec.ty.0, rec.ty.1, &rec.payload) {
+            Some(Ok(Some(features))) => pictures(view, rec, &features),
+            _ => (Map::new(), Value::Null, Map::new(), Value::Null),
+        };
     out.insert("images".into(), Value::Object(images));
     out.insert("annotations".into(), annotations);
     out.insert("overlay".into(), Value::Object(overlay));
@@ -136,7 +137,10 @@ fn pictures(view: &View, rec: &Rec, features: &FeaturesView<'_>) -> Pictures {
         let size = first
             .and_then(|v| imagesize::blob_size(v).ok())
             .map(|s| (s.width as u32, s.height as u32))
-            .or_else(|| a.size.map(|(w, h)| (w.clamp(1, u32::MAX as i64) as u32, h.clamp(1, u32::MAX as i64) as u32)))
+            .or_else(|| {
+                a.size
+                    .map(|(w, h)| (w.clamp(1, u32::MAX as i64) as u32, h.clamp(1, u32::MAX as i64) as u32))
+            })
             .unwrap_or((1000, 1000));
         let mask = a.mask.as_ref().map(|m| value_url("mask", rec.n, m, 0));
         let svg = annotate::svg::overlay(&a, opts, size, mask.as_deref());
@@ -184,6 +188,9 @@ mod tests {
         assert_eq!(segment("a b%c"), "a%20b%25c");
         assert_eq!(segment("é"), "%C3%A9");
         assert_eq!(segment("A-z_0.~"), "A-z_0.~");
-        assert_eq!(value_url("image", 7, "image/encoded", 2), "/api/image/7/image%2Fencoded/2");
+        assert_eq!(
+            value_url("image", 7, "image/encoded", 2),
+            "/api/image/7/image%2Fencoded/2"
+        );
     }
 }

@@ -67,7 +67,15 @@ pub(crate) fn build(view: &View) {
         let from_idx = match view.opts.filter.is_none() && view.opts.use_idx {
             true => super::idx::load(view, src, &mut |record, offset| {
                 let read = pending.read;
-                pending.push(view, Hit { input: i as u32, record, offset, read });
+                pending.push(
+                    view,
+                    Hit {
+                        input: i as u32,
+                        record,
+                        offset,
+                        read,
+                    },
+                );
                 pending.read += 1;
             }),
             false => Ok(None),

@@ -145,7 +145,13 @@ fn host_ok(view: &View, host: &str) -> bool {
         return false;
     }
     let name = name.to_ascii_lowercase();
-    if name == "localhost" || view.opts.host_name.as_deref().is_some_and(|h| h.eq_ignore_ascii_case(&name)) {
+    if name == "localhost"
+        || view
+            .opts
+            .host_name
+            .as_deref()
+            .is_some_and(|h| h.eq_ignore_ascii_case(&name))
+    {
         return true;
     }
     match name.parse::<IpAddr>() {

@@ -64,7 +64,11 @@ pub(crate) fn load(view: &View, src: &Source, each: &mut dyn FnMut(u64, u64)) ->
     let first = match walked {
         Ok(Ok((n, end))) if end == size => n,
         Ok(Ok((_, end))) => {
-            warn(&shown, src, &format!("its records end at byte {end}, the file at {size}"));
+            warn(
+                &shown,
+                src,
+                &format!("its records end at byte {end}, the file at {size}"),
+            );
             return Ok(None);
         }
         Ok(Err(why)) => {
@@ -84,7 +88,11 @@ pub(crate) fn load(view: &View, src: &Source, each: &mut dyn FnMut(u64, u64)) ->
             .and_then(|_| reader.skip_record().ok().flatten())
             .map(|m| m.length + 16);
         if said != Some(framed) {
-            warn(&shown, src, &format!("record {k} at byte {offset} is not the {framed} bytes it says"));
+            warn(
+                &shown,
+                src,
+                &format!("record {k} at byte {offset} is not the {framed} bytes it says"),
+            );
             return Ok(None);
         }
     }
@@ -121,12 +129,15 @@ fn lines(idx: &Input, mut each: impl FnMut(u64, u64, u64) -> bool) -> Result<std
             return Ok(Err(format!("line {} is not `OFFSET SIZE`", k + 1)));
         };
         if offset != end || framed < 16 {
-            return Ok(Err(format!("line {} says a record of {framed} bytes at {offset}, not after the one before", k + 1)));
+            return Ok(Err(format!(
+                "line {} says a record of {framed} bytes at {offset}, not after the one before",
+                k + 1
+            )));
         }
         if !each(k, offset, framed) {
             return Ok(Ok((k, end)));
         }
-        end = offset.checked_add(framed).unwrap_or(u64::MAX);
+        end = offset.saturating_add(framed);
         k += 1;
     }
 }

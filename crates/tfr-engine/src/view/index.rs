@@ -96,7 +96,10 @@ impl Index {
                 .last()
                 .is_none_or(|m| self.found - m.n >= self.stride || hit.read - m.at.read >= self.stride);
             if far {
-                self.marks.push(Mark { n: self.found, at: *hit });
+                self.marks.push(Mark {
+                    n: self.found,
+                    at: *hit,
+                });
             }
             self.found += 1;
         }

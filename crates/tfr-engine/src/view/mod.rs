@@ -100,9 +100,10 @@ impl Viewer {
                 stream.display()
             );
         }
-        let listener =
-            std::net::TcpListener::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
-        let addr = listener.local_addr().with_context(|| format!("cannot listen on {addr}"))?;
+        let listener = std::net::TcpListener::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
+        let addr = listener
+            .local_addr()
+            .with_context(|| format!("cannot listen on {addr}"))?;
         let server = tiny_http::Server::from_listener(listener, None)
             .map_err(|e| crate::error::err!("cannot listen on {addr}: {e}"))?;
         let view = Arc::new(View {

@@ -70,16 +70,38 @@
     return null;
   }
 
-  function frame(r, feature, url, first) {
+  // A picture in a box of `box` pixels (small ones scaled up, at most
+  // 8 times, pixelated from 3 times), its overlay over it.
+  function frame(r, feature, url, first, box) {
     const f = el("div", "frame");
     const img = el("img");
-    img.src = url;
     img.alt = feature + " of record " + r.n;
     img.decoding = "async";
+    img.addEventListener("load", () => fit(img, f, box));
+    img.src = url;
     f.append(img);
     const svg = r.overlay && r.overlay[feature];
     if (svg && first) f.insertAdjacentHTML("beforeend", svg);
     return f;
+  }
+
+  function fit(img, f, box) {
+    const w = img.naturalWidth;
+    const h = img.naturalHeight;
+    if (!w || !h) return;
+    const s = Math.min(box / w, box / h, 8);
+    img.width = Math.max(1, Math.round(w * s));
+    img.height = Math.max(1, Math.round(h * s));
+    if (s >= 3) img.classList.add("px");
+    // Labels keep their size on the screen whatever the picture's scale.
+    const svg = f.querySelector("svg.ov");
+    const vb = svg && svg.viewBox && svg.viewBox.baseVal;
+    if (!vb || !vb.width) return;
+    const k = img.width / vb.width;
+    for (const t of svg.querySelectorAll("text")) {
+      t.style.fontSize = 11 / k + "px";
+      t.style.strokeWidth = 3 / k + "px";
+    }
   }
 
   function caption(c) {
@@ -88,8 +110,10 @@
     return s;
   }
 
-  function place(r) {
-    const p = el("span", "file", r.file + " · record " + r.record);
+  function place(r, short) {
+    const name = short ? r.file.replace(/^.*\//, "") : r.file;
+    const p = el("span", "file", name + " · record " + r.record);
+    p.title = r.file;
     return p;
   }
 
@@ -113,13 +137,13 @@
     const pic = pictureOf(r);
     if (pic) {
       const d = el("div", "pics");
-      d.append(frame(r, pic.feature, pic.url, true));
+      d.append(frame(r, pic.feature, pic.url, true, 176));
       a.append(d);
     } else {
       a.append(el("pre", "text", r.error ? r.error : summary(r.features)));
     }
     const cap = el("p", "cap");
-    cap.append(el("b", null, "#" + r.n), " ", place(r));
+    cap.append(el("b", null, "#" + r.n), " ", place(r, true));
     if (r.caption) cap.append(" ", caption(r.caption));
     const problems = (r.annotations && r.annotations.problems) || [];
     if (problems.length) cap.append(" ", el("span", "problem", "⚠ " + problems.length));
@@ -177,12 +201,13 @@
     }
     message(r.error ? r.error : "");
     const head = $("single-head");
-    head.append("#" + r.n + " ", place(r), " (" + r.type + ")");
+    head.append("#" + r.n + " ", place(r, false), " (" + r.type + ")");
     if (r.caption) head.append(" ", caption(r.caption));
     for (const [feature, urls] of Object.entries(r.images || {})) {
       urls.forEach((url, i) => {
         const fig = el("figure");
-        fig.append(frame(r, feature, url, i === 0));
+        const box = Math.min(640, Math.max(160, images.clientWidth || 640));
+        fig.append(frame(r, feature, url, i === 0, box));
         fig.append(el("figcaption", null, urls.length > 1 ? feature + " [" + i + "]" : feature));
         images.append(fig);
       });

@@ -72,7 +72,10 @@ mod tests {
     #[test]
     fn the_page_holds_no_external_url() {
         for part in [super::HTML, super::CSS, super::JS] {
-            assert!(!part.contains("http:") && !part.contains("https:") && !part.contains("//cdn"), "{part}");
+            assert!(
+                !part.contains("http:") && !part.contains("https:") && !part.contains("//cdn"),
+                "{part}"
+            );
             assert!(!part.contains("innerHTML"), "the script writes data with textContent");
         }
     }

@@ -110,8 +110,14 @@ impl Source {
         }
         let r = cursor.as_mut().context("no cursor")?;
         while r.index() < record {
-            if r.skip_record().map_err(|e| record::read_error(&self.input, e))?.is_none() {
-                crate::error::bail!("{}: it ends before record {record}: it changed while being viewed", self.name);
+            if r.skip_record()
+                .map_err(|e| record::read_error(&self.input, e))?
+                .is_none()
+            {
+                crate::error::bail!(
+                    "{}: it ends before record {record}: it changed while being viewed",
+                    self.name
+                );
             }
         }
         Ok(r)
