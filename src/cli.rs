@@ -550,7 +550,7 @@ pub(crate) enum Command {
     ///   tfr view train.tfrecord
     ///   tfr view 'data/train-*' --where 'label == 1'
     ///   tfr view coco_val.tfrecord --label-map label_map.pbtxt --highlight person
-    ///   tfr view data/mnist/3.0.1/ --split test --port 8080
+    ///   tfr view --no-idx 'data/train-*.tfrecord.gz' --title 'train, gzipped'
     #[command(verbatim_doc_comment)]
     #[cfg(feature = "view")]
     View(crate::cmd::view::ViewArgs),

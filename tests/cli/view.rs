@@ -638,7 +638,11 @@ fn a_jump_to_the_last_of_100000_records_is_answered_within_a_second() {
         let info = v.info();
         assert_eq!(info["total"], 100_000);
         let peak = peak_rss(v.pid());
-        eprintln!("  peak RSS {:.1} MiB; index: {}", peak as f64 / 1048576.0, info["index"]);
+        eprintln!(
+            "  peak RSS {:.1} MiB; index: {}",
+            peak as f64 / 1048576.0,
+            info["index"]
+        );
         assert!(peak < 100 << 20, "peak RSS {peak}");
     }
 }

@@ -102,6 +102,10 @@
       t.style.fontSize = 11 / k + "px";
       t.style.strokeWidth = 3 / k + "px";
     }
+    // Keypoints at most 5 pixels in radius on the screen.
+    for (const c of svg.querySelectorAll("circle")) {
+      if (Number(c.getAttribute("r")) * k > 5) c.setAttribute("r", String(5 / k));
+    }
   }
 
   function caption(c) {
@@ -203,12 +207,18 @@
     const head = $("single-head");
     head.append("#" + r.n + " ", place(r, false), " (" + r.type + ")");
     if (r.caption) head.append(" ", caption(r.caption));
+    const mask = r.annotations && r.annotations.mask;
     for (const [feature, urls] of Object.entries(r.images || {})) {
       urls.forEach((url, i) => {
         const fig = el("figure");
         const box = Math.min(640, Math.max(160, images.clientWidth || 640));
-        fig.append(frame(r, feature, url, i === 0, box));
-        fig.append(el("figcaption", null, urls.length > 1 ? feature + " [" + i + "]" : feature));
+        // A segmentation mask is shown coloured by class, as drawn over
+        // the picture.
+        const shown = feature === mask ? url.replace(/^\/api\/image\//, "/api/mask/") : url;
+        fig.append(frame(r, feature, shown, i === 0, box));
+        let text = urls.length > 1 ? feature + " [" + i + "]" : feature;
+        if (feature === mask) text += " (coloured by class)";
+        fig.append(el("figcaption", null, text));
         images.append(fig);
       });
     }
