@@ -562,16 +562,23 @@ fn what_it_cannot_serve_is_one_error_line() {
     let file = data("images.tfrecord");
     let e = dir.tfr(&["view", &file, "-"]).stdin(b"").run().fails(2);
     assert!(e.contains("stream only once"), "{e}");
+    let e = dir.tfr(&["view", &file, "missing.tfrecord"]).run_within(30).fails(2);
+    assert!(e.contains("missing.tfrecord"), "{e}");
+    let e = dir.tfr(&["view", &data("not_tfrecord.csv.gz")]).run_within(30).fails(2);
+    assert!(e.contains("not_tfrecord.csv.gz"), "{e}");
     let e = dir
         .tfr(&["view", &file, "--host", "no.such.host.invalid"])
-        .run()
+        .run_within(30)
         .fails(2);
     assert!(e.contains("--host no.such.host.invalid"), "{e}");
-    let e = dir.tfr(&["view", &file, "--label-map", &file]).run().fails(2);
+    let e = dir.tfr(&["view", &file, "--label-map", &file]).run_within(30).fails(2);
     assert!(e.contains("images.tfrecord"), "{e}");
     // A port in use.
     let v = view(&dir, &[&file]);
-    let e = dir.tfr(&["view", &file, "--port", &v.port.to_string()]).run().fails(2);
+    let e = dir
+        .tfr(&["view", &file, "--port", &v.port.to_string()])
+        .run_within(30)
+        .fails(2);
     assert!(e.contains(&format!("cannot listen on 127.0.0.1:{}", v.port)), "{e}");
 }
 

@@ -100,6 +100,15 @@ impl Viewer {
                 stream.display()
             );
         }
+        // Local files that cannot be opened, or do not start with a
+        // record, fail now, before listening (objects were found by their
+        // listing; they fail in the index).
+        for input in &inputs {
+            if matches!(input, Input::Path(_)) {
+                let mut reader = opts.open.open(input)?;
+                reader.skip_record().map_err(|e| crate::record::read_error(input, e))?;
+            }
+        }
         let listener = std::net::TcpListener::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
         let addr = listener
             .local_addr()
