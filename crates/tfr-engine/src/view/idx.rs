@@ -26,25 +26,8 @@ type Stale = String;
 /// no index file, the input is compressed, or the file does not match (a
 /// warning then says why).
 pub(crate) fn load(view: &View, src: &Source, each: &mut dyn FnMut(u64, u64)) -> Result<Option<u64>> {
-    let idx = match &src.input {
-        Input::Path(p) => {
-            let mut name = p.as_os_str().to_owned();
-            name.push(".idx");
-            let path = std::path::PathBuf::from(name);
-            if !path.is_file() {
-                return Ok(None);
-            }
-            let older = |p: &std::path::Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
-            if let (Some(idx), Some(data)) = (older(&path), older(p)) {
-                if idx < data {
-                    warn(&path.display().to_string(), src, "it is older than the file");
-                    return Ok(None);
-                }
-            }
-            Input::Path(path)
-        }
-        Input::Url(u) => Input::Url(format!("{u}.idx")),
-        Input::Stdin | Input::Part { .. } => return Ok(None),
+    let Some(idx) = index_file(src) else {
+        return Ok(None);
     };
     let shown = idx.display();
     let mut reader = src.open(view)?;
@@ -102,6 +85,31 @@ pub(crate) fn load(view: &View, src: &Source, each: &mut dyn FnMut(u64, u64)) ->
     })? {
         Ok((n, _)) if n == first => Ok(Some(n)),
         _ => crate::error::bail!("{shown}: it changed while being read"),
+    }
+}
+
+/// The index file beside an input, when there may be one (a local one
+/// exists and is not older than its file).
+fn index_file(src: &Source) -> Option<Input> {
+    match &src.input {
+        Input::Path(p) => {
+            let mut name = p.as_os_str().to_owned();
+            name.push(".idx");
+            let path = std::path::PathBuf::from(name);
+            if !path.is_file() {
+                return None;
+            }
+            let modified = |p: &std::path::Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+            if let (Some(idx), Some(data)) = (modified(&path), modified(p)) {
+                if idx < data {
+                    warn(&path.display().to_string(), src, "it is older than the file");
+                    return None;
+                }
+            }
+            Some(Input::Path(path))
+        }
+        Input::Url(u) => Some(Input::Url(format!("{u}.idx"))),
+        Input::Stdin | Input::Part { .. } => None,
     }
 }
 
