@@ -11,6 +11,7 @@ mod util;
 #[allow(dead_code, unreachable_pub, clippy::enum_variant_names)]
 mod proto;
 
+mod browser;
 mod cat;
 #[cfg(feature = "parquet")]
 mod columnar;

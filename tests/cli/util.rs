@@ -431,3 +431,79 @@ pub fn python_ok(dir: Option<&Path>, args: &[&str]) -> String {
     );
     String::from_utf8(out.stdout).expect("UTF-8")
 }
+
+/// Runs `tests/browser/drive.mjs` on `plan` (headless Chromium through
+/// playwright-core; that file lists the steps): its JSON result, or `Err`
+/// with drive's one line when a step failed. `None` after
+/// [`skip_or_fail`] when node, playwright-core (`.ci/run` installs it into
+/// `target/npm-browser`; `TFR_NPM_BROWSER` overrides) or Chromium is
+/// missing.
+pub fn browser_try(plan: &serde_json::Value) -> Option<Result<serde_json::Value, String>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let modules = std::env::var_os("TFR_NPM_BROWSER")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target").join("npm-browser"));
+    if !Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        skip_or_fail("node is not installed (Debian's nodejs; .ci/run installs npm)");
+        return None;
+    }
+    if !modules.join("node_modules/playwright-core/package.json").is_file() {
+        skip_or_fail(&format!(
+            "playwright-core is not installed in {} (.ci/run installs it)",
+            modules.display()
+        ));
+        return None;
+    }
+    let mut file = tempfile::Builder::new()
+        .prefix("plan")
+        .suffix(".json")
+        .tempfile()
+        .expect("temp file");
+    file.write_all(plan.to_string().as_bytes()).expect("write the plan");
+    let out = Command::new("node")
+        .arg(root.join("tests").join("browser").join("drive.mjs"))
+        .arg(file.path())
+        .env("TFR_NPM_BROWSER", &modules)
+        .stdin(Stdio::null())
+        .output()
+        .expect("node runs");
+    let err = String::from_utf8_lossy(&out.stderr).trim().to_string();
+    match out.status.code() {
+        Some(0) => Some(Ok(serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "drive.mjs printed no JSON ({e}): {}",
+                String::from_utf8_lossy(&out.stdout)
+            )
+        }))),
+        Some(3) => {
+            skip_or_fail(&err);
+            None
+        }
+        _ => Some(Err(err)),
+    }
+}
+
+/// [`browser_try`] whose every step must succeed (a failure panics with
+/// drive's line): the JSON result, `None` when a prerequisite is missing.
+pub fn browser(plan: &serde_json::Value) -> Option<serde_json::Value> {
+    browser_try(plan).map(|r| r.unwrap_or_else(|e| panic!("browser: {e}")))
+}
+
+/// The `file://` URL of a local path (made absolute; bytes other than
+/// letters, digits and `-._~/` percent-encoded).
+pub fn file_url(path: &Path) -> String {
+    let path = std::fs::canonicalize(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut url = String::from("file://");
+    for &b in path.to_string_lossy().as_bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            url.push(char::from(b));
+        } else {
+            url.push_str(&format!("%{b:02X}"));
+        }
+    }
+    url
+}
