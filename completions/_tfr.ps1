@@ -47,7 +47,8 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Infer what a dataset holds, per feature; print a parse spec that works.')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Full statistics of a dataset, as TensorFlow Data Validation computes them.')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'One HTML page to look at a dataset: statistics, charts, thumbnails.')
-            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check the records against a schema, as TensorFlow Data Validation does, and their boxes: a CI data gate.')
+            [CompletionResult]::new('view', 'view', [CompletionResultType]::ParameterValue, 'Browse every record in a web page: thumbnails, annotations, all features.')
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.')
             [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Write an index file per input, for DALI and the tfrecord package.')
             [CompletionResult]::new('shuffle', 'shuffle', [CompletionResultType]::ParameterValue, 'Write the records in a uniform random order, in bounded memory.')
             [CompletionResult]::new('to-parquet', 'to-parquet', [CompletionResultType]::ParameterValue, 'Write records as rows of a Parquet file, with exact column types.')
@@ -513,8 +514,6 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)')
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)')
             [CompletionResult]::new('--where', '--where', [CompletionResultType]::ParameterName, 'Only the records whose features match EXPR (''label == 1 && country == "US"'', ''has(image/encoded)''; the language: `tfr --help`)')
-            [CompletionResult]::new('--bbox', '--bbox', [CompletionResultType]::ParameterName, 'The boxes'' features: PREFIX/{xmin,ymin,xmax,ymax} (as the Object Detection API''s image/object/bbox), or PREFIX itself holding [ymin, xmin, ymax, xmax] per box (as TFDS''s objects/bbox). Without it both layouts are found by their names')
-            [CompletionResult]::new('--label-map', '--label-map', [CompletionResultType]::ParameterName, 'A label map (the Object Detection API''s StringIntLabelMap in text format, label_map.pbtxt): class ids are shown by its names, and an id it lacks is an annotation problem')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (terminal and no NO_COLOR), always, never')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'A feature named in --where (or count/split --by) that no record read has is an error (exit 2; outputs written together are not written), not a warning')
@@ -560,11 +559,37 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'tfr;view' {
+            [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow''s SNAPPY): detected from the first bytes unless forced')
+            [CompletionResult]::new('--max-record-size', '--max-record-size', [CompletionResultType]::ParameterName, 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog')
+            [CompletionResult]::new('--part', '--part', [CompletionResultType]::ParameterName, 'Only the K-th of N disjoint parts of the inputs (0 <= K < N): N workers cover them exactly once (see `tfr --help`)')
+            [CompletionResult]::new('--split', '--split', [CompletionResultType]::ParameterName, 'Of a TFDS dataset folder (its dataset_info.json names the splits), read this split''s shards in order: train, test, all, or TFDS''s slices by record or percent (train[:10%], test[-500:], train[1000:2000]+test). Without it a folder''s every split is read, and a note says which')
+            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Payload type (all inputs are one dataset: its first record decides)')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Payload type (all inputs are one dataset: its first record decides)')
+            [CompletionResult]::new('--where', '--where', [CompletionResultType]::ParameterName, 'Only the records whose features match EXPR (''label == 1 && country == "US"'', ''has(image/encoded)''; the language: `tfr --help`)')
+            [CompletionResult]::new('--bbox', '--bbox', [CompletionResultType]::ParameterName, 'The boxes are PREFIX/{xmin,ymin,xmax,ymax} (normalised, or pixels with image/width and image/height), or PREFIX is one float list of [ymin, xmin, ymax, xmax] per box (TFDS''s objects/bbox). Default: the Object Detection API''s image/object/bbox, else any */xmin with its siblings, else a */bbox float list')
+            [CompletionResult]::new('--label-map', '--label-map', [CompletionResultType]::ParameterName, 'Class ids → names from this label map (the Object Detection API''s StringIntLabelMap, label_map.pbtxt); a TFDS folder''s ClassLabel names are used without it')
+            [CompletionResult]::new('--highlight', '--highlight', [CompletionResultType]::ParameterName, 'Draw these classes highlighted and the others dimmed (names or ids, comma-separated: --highlight car,bus,3)')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Listen on this address: 127.0.0.1 (this machine only) by default; another address (0.0.0.0: every interface) lets anyone who can reach it read the inputs, and a warning says so')
+            [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'Listen on this port (0, the default: a free one, printed)')
+            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'The page''s title (default: the inputs)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (terminal and no NO_COLOR), always, never')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'A feature named in --where (or count/split --by) that no record read has is an error (exit 2; outputs written together are not written), not a warning')
+            [CompletionResult]::new('--open', '--open', [CompletionResultType]::ParameterName, 'Open the page in the default browser (xdg-open; open on macOS)')
+            [CompletionResult]::new('--no-idx', '--no-idx', [CompletionResultType]::ParameterName, 'Do not use the index files `tfr index` wrote beside the inputs (NAME.idx): index each plain input by reading it through')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Never show progress bars')
+            [CompletionResult]::new('--no-sign-request', '--no-sign-request', [CompletionResultType]::ParameterName, 'Object stores (s3://, gs://, az://) without credentials, as for public data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'tfr;validate' {
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The schema: a schema.pbtxt (TFDV''s tensorflow_metadata Schema in text format, from tfdv.write_schema_text or `tfr schema -f tfdv-schema`), or tfr''s schema JSON (`tfr schema -f json`). Without it only the annotations are checked')
-            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'The schema: a schema.pbtxt (TFDV''s tensorflow_metadata Schema in text format, from tfdv.write_schema_text or `tfr schema -f tfdv-schema`), or tfr''s schema JSON (`tfr schema -f json`). Without it only the annotations are checked')
-            [CompletionResult]::new('--bbox', '--bbox', [CompletionResultType]::ParameterName, 'The boxes'' features: PREFIX/{xmin,ymin,xmax,ymax} (as the Object Detection API''s image/object/bbox), or PREFIX itself holding [ymin, xmin, ymax, xmax] per box (as TFDS''s objects/bbox). Without it both layouts are found by their names')
-            [CompletionResult]::new('--label-map', '--label-map', [CompletionResultType]::ParameterName, 'A label map (the Object Detection API''s StringIntLabelMap in text format, label_map.pbtxt): class ids are shown by its names, and an id it lacks is an annotation problem')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The schema: a schema.pbtxt (TFDV''s tensorflow_metadata Schema in text format, from tfdv.write_schema_text or `tfr schema -f tfdv-schema`), or tfr''s schema JSON (`tfr schema -f json`)')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'The schema: a schema.pbtxt (TFDV''s tensorflow_metadata Schema in text format, from tfdv.write_schema_text or `tfr schema -f tfdv-schema`), or tfr''s schema JSON (`tfr schema -f json`)')
             [CompletionResult]::new('--max-aux-size', '--max-aux-size', [CompletionResultType]::ParameterName, 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused')
             [CompletionResult]::new('--compression', '--compression', [CompletionResultType]::ParameterName, 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow''s SNAPPY): detected from the first bytes unless forced')
             [CompletionResult]::new('--max-record-size', '--max-record-size', [CompletionResultType]::ParameterName, 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog')
@@ -576,7 +601,7 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (terminal and no NO_COLOR), always, never')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)')
-            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document (anomalies with TFDV''s AnomalyInfo.Type names, annotation problems with BBOX_* / CLASS_NOT_IN_LABEL_MAP, and an "annotations" summary) instead of the table')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document (anomalies with TFDV''s AnomalyInfo.Type names) instead of the table')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Never show progress bars')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Never show progress bars')
             [CompletionResult]::new('--no-sign-request', '--no-sign-request', [CompletionResultType]::ParameterName, 'Object stores (s3://, gs://, az://) without credentials, as for public data')
@@ -783,7 +808,8 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Infer what a dataset holds, per feature; print a parse spec that works.')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Full statistics of a dataset, as TensorFlow Data Validation computes them.')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'One HTML page to look at a dataset: statistics, charts, thumbnails.')
-            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check the records against a schema, as TensorFlow Data Validation does, and their boxes: a CI data gate.')
+            [CompletionResult]::new('view', 'view', [CompletionResultType]::ParameterValue, 'Browse every record in a web page: thumbnails, annotations, all features.')
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.')
             [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Write an index file per input, for DALI and the tfrecord package.')
             [CompletionResult]::new('shuffle', 'shuffle', [CompletionResultType]::ParameterValue, 'Write the records in a uniform random order, in bounded memory.')
             [CompletionResult]::new('to-parquet', 'to-parquet', [CompletionResultType]::ParameterValue, 'Write records as rows of a Parquet file, with exact column types.')
@@ -842,6 +868,9 @@ Register-ArgumentCompleter -Native -CommandName 'tfr' -ScriptBlock {
             break
         }
         'tfr;help;report' {
+            break
+        }
+        'tfr;help;view' {
             break
         }
         'tfr;help;validate' {

@@ -44,7 +44,8 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand schema 'Infer what a dataset holds, per feature; print a parse spec that works.'
             cand stats 'Full statistics of a dataset, as TensorFlow Data Validation computes them.'
             cand report 'One HTML page to look at a dataset: statistics, charts, thumbnails.'
-            cand validate 'Check the records against a schema, as TensorFlow Data Validation does, and their boxes: a CI data gate.'
+            cand view 'Browse every record in a web page: thumbnails, annotations, all features.'
+            cand validate 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.'
             cand index 'Write an index file per input, for DALI and the tfrecord package.'
             cand shuffle 'Write the records in a uniform random order, in bounded memory.'
             cand to-parquet 'Write records as rows of a Parquet file, with exact column types.'
@@ -494,8 +495,6 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand -j 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)'
             cand --jobs 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)'
             cand --where 'Only the records whose features match EXPR (''label == 1 && country == "US"'', ''has(image/encoded)''; the language: `tfr --help`)'
-            cand --bbox 'The boxes'' features: PREFIX/{xmin,ymin,xmax,ymax} (as the Object Detection API''s image/object/bbox), or PREFIX itself holding [ymin, xmin, ymax, xmax] per box (as TFDS''s objects/bbox). Without it both layouts are found by their names'
-            cand --label-map 'A label map (the Object Detection API''s StringIntLabelMap in text format, label_map.pbtxt): class ids are shown by its names, and an id it lacks is an annotation problem'
             cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
             cand --timeout 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)'
             cand --strict 'A feature named in --where (or count/split --by) that no record read has is an error (exit 2; outputs written together are not written), not a warning'
@@ -539,11 +538,36 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'tfr;view'= {
+            cand --compression 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow''s SNAPPY): detected from the first bytes unless forced'
+            cand --max-record-size 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog'
+            cand --part 'Only the K-th of N disjoint parts of the inputs (0 <= K < N): N workers cover them exactly once (see `tfr --help`)'
+            cand --split 'Of a TFDS dataset folder (its dataset_info.json names the splits), read this split''s shards in order: train, test, all, or TFDS''s slices by record or percent (train[:10%], test[-500:], train[1000:2000]+test). Without it a folder''s every split is read, and a note says which'
+            cand -t 'Payload type (all inputs are one dataset: its first record decides)'
+            cand --type 'Payload type (all inputs are one dataset: its first record decides)'
+            cand --where 'Only the records whose features match EXPR (''label == 1 && country == "US"'', ''has(image/encoded)''; the language: `tfr --help`)'
+            cand --bbox 'The boxes are PREFIX/{xmin,ymin,xmax,ymax} (normalised, or pixels with image/width and image/height), or PREFIX is one float list of [ymin, xmin, ymax, xmax] per box (TFDS''s objects/bbox). Default: the Object Detection API''s image/object/bbox, else any */xmin with its siblings, else a */bbox float list'
+            cand --label-map 'Class ids → names from this label map (the Object Detection API''s StringIntLabelMap, label_map.pbtxt); a TFDS folder''s ClassLabel names are used without it'
+            cand --highlight 'Draw these classes highlighted and the others dimmed (names or ids, comma-separated: --highlight car,bus,3)'
+            cand --host 'Listen on this address: 127.0.0.1 (this machine only) by default; another address (0.0.0.0: every interface) lets anyone who can reach it read the inputs, and a warning says so'
+            cand --port 'Listen on this port (0, the default: a free one, printed)'
+            cand --title 'The page''s title (default: the inputs)'
+            cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
+            cand --timeout 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)'
+            cand --strict 'A feature named in --where (or count/split --by) that no record read has is an error (exit 2; outputs written together are not written), not a warning'
+            cand --open 'Open the page in the default browser (xdg-open; open on macOS)'
+            cand --no-idx 'Do not use the index files `tfr index` wrote beside the inputs (NAME.idx): index each plain input by reading it through'
+            cand -q 'Never show progress bars'
+            cand --quiet 'Never show progress bars'
+            cand --no-sign-request 'Object stores (s3://, gs://, az://) without credentials, as for public data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'tfr;validate'= {
-            cand -s 'The schema: a schema.pbtxt (TFDV''s tensorflow_metadata Schema in text format, from tfdv.write_schema_text or `tfr schema -f tfdv-schema`), or tfr''s schema JSON (`tfr schema -f json`). Without it only the annotations are checked'
-            cand --schema 'The schema: a schema.pbtxt (TFDV''s tensorflow_metadata Schema in text format, from tfdv.write_schema_text or `tfr schema -f tfdv-schema`), or tfr''s schema JSON (`tfr schema -f json`). Without it only the annotations are checked'
-            cand --bbox 'The boxes'' features: PREFIX/{xmin,ymin,xmax,ymax} (as the Object Detection API''s image/object/bbox), or PREFIX itself holding [ymin, xmin, ymax, xmax] per box (as TFDS''s objects/bbox). Without it both layouts are found by their names'
-            cand --label-map 'A label map (the Object Detection API''s StringIntLabelMap in text format, label_map.pbtxt): class ids are shown by its names, and an id it lacks is an annotation problem'
+            cand -s 'The schema: a schema.pbtxt (TFDV''s tensorflow_metadata Schema in text format, from tfdv.write_schema_text or `tfr schema -f tfdv-schema`), or tfr''s schema JSON (`tfr schema -f json`)'
+            cand --schema 'The schema: a schema.pbtxt (TFDV''s tensorflow_metadata Schema in text format, from tfdv.write_schema_text or `tfr schema -f tfdv-schema`), or tfr''s schema JSON (`tfr schema -f json`)'
             cand --max-aux-size 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused'
             cand --compression 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow''s SNAPPY): detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog'
@@ -555,7 +579,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --jobs 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)'
             cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
             cand --timeout 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)'
-            cand --json 'Print one JSON document (anomalies with TFDV''s AnomalyInfo.Type names, annotation problems with BBOX_* / CLASS_NOT_IN_LABEL_MAP, and an "annotations" summary) instead of the table'
+            cand --json 'Print one JSON document (anomalies with TFDV''s AnomalyInfo.Type names) instead of the table'
             cand -q 'Never show progress bars'
             cand --quiet 'Never show progress bars'
             cand --no-sign-request 'Object stores (s3://, gs://, az://) without credentials, as for public data'
@@ -755,7 +779,8 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand schema 'Infer what a dataset holds, per feature; print a parse spec that works.'
             cand stats 'Full statistics of a dataset, as TensorFlow Data Validation computes them.'
             cand report 'One HTML page to look at a dataset: statistics, charts, thumbnails.'
-            cand validate 'Check the records against a schema, as TensorFlow Data Validation does, and their boxes: a CI data gate.'
+            cand view 'Browse every record in a web page: thumbnails, annotations, all features.'
+            cand validate 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.'
             cand index 'Write an index file per input, for DALI and the tfrecord package.'
             cand shuffle 'Write the records in a uniform random order, in bounded memory.'
             cand to-parquet 'Write records as rows of a Parquet file, with exact column types.'
@@ -797,6 +822,8 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;help;stats'= {
         }
         &'tfr;help;report'= {
+        }
+        &'tfr;help;view'= {
         }
         &'tfr;help;validate'= {
         }

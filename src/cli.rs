@@ -529,6 +529,39 @@ pub(crate) enum Command {
     #[cfg(feature = "report")]
     Report(crate::cmd::report::ReportArgs),
 
+    /// Browse every record in a web page: thumbnails, annotations, all features.
+    ///
+    /// A local web server on 127.0.0.1 (a free port unless --port says
+    /// one); its URL is printed, alone on stdout and in a line on stderr.
+    /// The page pages through every record of every input in order (with
+    /// --where, the matching ones), numbered from 0 over all inputs: a
+    /// grid of thumbnails (JPEG, PNG, GIF and WebP, the bytes as stored)
+    /// with their annotations drawn over them (boxes and class names of the
+    /// Object Detection API's or TFDS's features, keypoints, segmentation
+    /// masks; see --bbox, --label-map, --highlight), and each record alone
+    /// with every feature as text, its file and its number in the file.
+    /// Keys: ← and → page (a record at a time in a record's view), Enter
+    /// opens a record, Escape goes back; "Record" jumps to any number; the
+    /// address (#n=123) keeps the place for a reload or a link.
+    ///
+    /// Any record is found at once: plain files are indexed in the
+    /// background (by their record headers, or from the NAME.idx files
+    /// `tfr index` wrote when they still match), compressed ones read
+    /// forward, objects in a store by ranged reads; memory stays bounded
+    /// whatever the dataset's size. The JSON API the page uses
+    /// (/api/info, /api/records?offset=N&limit=K, /api/image/N/FEATURE/I)
+    /// serves scripts too. Only the named inputs are served, to requests
+    /// naming this server (other Host headers are refused); Ctrl-C stops it.
+    ///
+    /// Examples:
+    ///   tfr view train.tfrecord
+    ///   tfr view 'data/train-*' --where 'label == 1'
+    ///   tfr view coco_val.tfrecord --label-map label_map.pbtxt --highlight person
+    ///   tfr view --no-idx 'data/train-*.tfrecord.gz' --title 'train, gzipped'
+    #[command(verbatim_doc_comment)]
+    #[cfg(feature = "view")]
+    View(crate::cmd::view::ViewArgs),
+
     /// Check the records against a schema, as TensorFlow Data Validation does, and their boxes: a CI data gate.
     ///
     /// SCHEMA is a schema.pbtxt (TFDV's tensorflow_metadata Schema in text
@@ -724,6 +757,8 @@ impl Command {
             #[cfg(feature = "wds")]
             Command::ToWds(a) => Some(&a.filter),
             Command::Extract(a) => Some(&a.filter),
+            #[cfg(feature = "view")]
+            Command::View(a) => Some(&a.filter),
             Command::Schema(a) => Some(&a.filter),
             Command::Stats(a) => Some(&a.filter),
             Command::Shuffle(a) => Some(&a.filter),

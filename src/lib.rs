@@ -186,6 +186,8 @@ mod cli_main {
             cli::Command::Stats(args) => cmd::stats::run(args, &ctx),
             #[cfg(feature = "report")]
             cli::Command::Report(args) => cmd::report::run(args, &ctx),
+            #[cfg(feature = "view")]
+            cli::Command::View(args) => cmd::view::run(args, &ctx),
             cli::Command::Validate(args) => cmd::validate::run(args, &ctx),
             cli::Command::Index(args) => cmd::index::run(args, &ctx),
             cli::Command::Shuffle(args) => cmd::shuffle::run(args, &ctx),

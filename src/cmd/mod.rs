@@ -31,6 +31,8 @@ pub(crate) mod to_parquet;
 pub(crate) mod to_wds;
 pub(crate) mod validate;
 pub(crate) mod verify_crc;
+#[cfg(feature = "view")]
+pub(crate) mod view;
 
 // What several commands share (a command module imports from here, never
 // from another command's module).

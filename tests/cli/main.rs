@@ -84,6 +84,8 @@ mod to_csv;
 mod validate;
 mod verify_crc;
 mod verify_crc_payloads;
+#[cfg(feature = "view")]
+mod view;
 mod wds;
 #[cfg(feature = "wds")]
 mod wds_json;

@@ -13,7 +13,9 @@
 //! Each line runs with `sh -c` in a scratch directory holding the fixtures
 //! of [`fixtures`] (the names the examples use), with the built `tfr` first
 //! on PATH, and must exit 0 ([`EXIT`] lists the lines that show a check
-//! failing). Object-store URLs (`s3://BUCKET/KEY`, `gs://`, `az://`) cannot
+//! failing). A `tfr view` line starts a server that does not end: it runs
+//! until it prints its URL on stdout, its `/api/info` must answer 200,
+//! then SIGINT stops it ([`run_server`]). Object-store URLs (`s3://BUCKET/KEY`, `gs://`, `az://`) cannot
 //! be reached offline: the lines in [`URL_LINES`] run with each such URL
 //! replaced by the local path KEY, so their flags are still checked; a URL
 //! in a line not listed there fails the test (it is not skipped silently),
@@ -190,6 +192,9 @@ fn fixtures(dir: &Path) {
         put(name, &gzip(&images));
     }
     put("lines.tfrecord", &read("raw_text.tfrecord"));
+    // Object-detection examples (TensorFlow's, in the OD API layout).
+    put("coco_val.tfrecord", &read("annotations/coco_val.tfrecord"));
+    put("label_map.pbtxt", &read("annotations/label_map.pbtxt"));
     put("clips.tfrecord", &read("sequence.tfrecord"));
     put("train_elwc.tfrecord", &read("ranking_elwc.tfrecord"));
     put("broken.tfrecord", &read("data_crc.tfrecord"));
@@ -302,6 +307,12 @@ fn run_examples(dir: &Path, examples: &[Example], failures: &mut Vec<String>) {
             skip_or_fail(&format!("no jq to run {}: `{}`", example.at, example.line));
             continue;
         }
+        if line.starts_with("tfr view ") {
+            if let Err(e) = run_server(dir, &line, &path) {
+                failures.push(format!("{}: `{}`: {e}", example.at, example.line));
+            }
+            continue;
+        }
         let out = Command::new("sh")
             .args(["-c", &line])
             .current_dir(dir)
@@ -331,6 +342,58 @@ fn run_examples(dir: &Path, examples: &[Example], failures: &mut Vec<String>) {
                 ));
             }
         }
+    }
+}
+
+/// Runs a `tfr view` line until it prints its URL, asks its `/api/info`,
+/// and stops it with SIGINT (it must die by the signal).
+fn run_server(dir: &Path, line: &str, path: &std::ffi::OsStr) -> Result<(), String> {
+    use std::io::{BufRead, Read, Write};
+    use std::os::unix::process::ExitStatusExt;
+    let mut child = Command::new("sh")
+        .args(["-c", &format!("exec {line}")])
+        .current_dir(dir)
+        .env_clear()
+        .env("PATH", path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run sh");
+    let out = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut url = String::new();
+        let _ = std::io::BufReader::new(out).read_line(&mut url);
+        let _ = tx.send(url);
+    });
+    let url = rx.recv_timeout(std::time::Duration::from_secs(30)).unwrap_or_default();
+    let port = url
+        .trim_end()
+        .strip_prefix("http://127.0.0.1:")
+        .and_then(|p| p.strip_suffix('/'))
+        .and_then(|p| p.parse::<u16>().ok());
+    let answer = port.map(|port| {
+        let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).map_err(|e| e.to_string())?;
+        let req = format!("GET /api/info HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n");
+        s.write_all(req.as_bytes()).map_err(|e| e.to_string())?;
+        let mut got = String::new();
+        let _ = s.read_to_string(&mut got);
+        Ok::<String, String>(got)
+    });
+    let _ = Command::new("kill").args(["-INT", &child.id().to_string()]).status();
+    let status = child.wait().expect("wait");
+    let mut stderr = String::new();
+    let _ = child.stderr.take().unwrap().read_to_string(&mut stderr);
+    match answer {
+        None => Err(format!("no URL on stdout ({url:?}); stderr: {}", stderr.trim_end())),
+        Some(Err(e)) => Err(format!("{url}: {e}")),
+        Some(Ok(got)) if !got.starts_with("HTTP/1.1 200 ") => Err(format!("/api/info: {got}")),
+        Some(Ok(_)) if status.signal() != Some(2) || stderr.contains("panicked") => Err(format!(
+            "not stopped by SIGINT: {status:?}; stderr: {}",
+            stderr.trim_end()
+        )),
+        Some(Ok(_)) => Ok(()),
     }
 }
 

@@ -5,6 +5,7 @@
 //! - [`schema`]: per-feature statistics of a dataset, schemas and anomalies
 //!   (TFDV's formats), and their renderings.
 //! - [`report`]: the HTML report.
+//! - `view` (feature `view`): the local web viewer of `tfr view`.
 //! - `columnar` (feature `parquet`): records as Arrow columns and back.
 //! - [`formats`]: the conversion formats (WebDataset, JSON lines, CSV,
 //!   files, Parquet/Arrow outputs, TFRecord shards), one module each: its
@@ -26,5 +27,7 @@ pub mod proto;
 pub mod report;
 pub mod schema;
 pub mod tfds;
+#[cfg(feature = "view")]
+pub mod view;
 
 pub use error::{Error, Result};
