@@ -2,7 +2,7 @@
 """`tfr view`'s jump, timed from the command's start: starts `TFR view
 INPUTS...`, reads the URL it prints, asks for the last record
 (/api/records?offset=N-1&limit=1) and its picture, checks the answer, and
-stops the server (SIGINT). Prints the seconds from start to the answer.
+stops the server (SIGTERM). Prints the seconds from start to the answer.
 
     python3 bench/view_jump.py TFR N INPUT...
 """
@@ -35,7 +35,9 @@ def main():
                     sys.exit("view_jump: an empty picture")
         took = time.perf_counter() - start
     finally:
-        p.send_signal(signal.SIGINT)
+        # SIGTERM: SIGINT may be ignored in a background job, and tfr
+        # keeps a signal ignored that it was started with.
+        p.send_signal(signal.SIGTERM)
         try:
             p.wait(timeout=10)
         except subprocess.TimeoutExpired:
