@@ -88,17 +88,28 @@ pub fn view(dir: &Dir, args: &[&str]) -> Viewer {
     }
 }
 
-/// Sends raw bytes to the server and reads its answer.
+/// Sends raw bytes to the server and reads its answer: the head, then
+/// the body by its Content-Length (to the end of the connection without
+/// one), as a browser reads it.
 pub fn exchange(port: u16, request: &[u8]) -> Resp {
     let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    exchange_on(&mut s, request)
+}
+
+/// [`exchange`] on an open connection.
+pub fn exchange_on(s: &mut TcpStream, request: &[u8]) -> Resp {
     s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     s.write_all(request).unwrap();
     let mut raw = Vec::new();
-    s.read_to_end(&mut raw).expect("read the answer");
-    let end = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .unwrap_or_else(|| panic!("no header end: {:?}", String::from_utf8_lossy(&raw)));
+    let mut buf = [0u8; 64 << 10];
+    let end = loop {
+        if let Some(end) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
+            break end;
+        }
+        let n = s.read(&mut buf).expect("read the answer");
+        assert!(n > 0, "no header end: {:?}", String::from_utf8_lossy(&raw));
+        raw.extend_from_slice(&buf[..n]);
+    };
     let head = String::from_utf8_lossy(&raw[..end]).into_owned();
     let mut lines = head.split("\r\n");
     let status = lines.next().unwrap().split(' ').nth(1).unwrap().parse().unwrap();
@@ -107,23 +118,24 @@ pub fn exchange(port: u16, request: &[u8]) -> Resp {
         .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
         .collect();
     let mut body = raw[end + 4..].to_vec();
-    if headers.iter().any(|(k, v)| k == "transfer-encoding" && v == "chunked") {
-        body = dechunk(&body);
+    let length = headers
+        .iter()
+        .find(|(k, _)| k == "content-length")
+        .map(|(_, v)| v.parse::<usize>().unwrap());
+    match length {
+        _ if request.starts_with(b"HEAD ") => {}
+        Some(length) => {
+            while body.len() < length {
+                let n = s.read(&mut buf).expect("read the body");
+                assert!(n > 0, "the body ends at {} of {length} bytes", body.len());
+                body.extend_from_slice(&buf[..n]);
+            }
+        }
+        None => {
+            s.read_to_end(&mut body).expect("read the body");
+        }
     }
     Resp { status, headers, body }
-}
-
-fn dechunk(mut b: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    loop {
-        let eol = b.windows(2).position(|w| w == b"\r\n").unwrap();
-        let size = usize::from_str_radix(std::str::from_utf8(&b[..eol]).unwrap().trim(), 16).unwrap();
-        if size == 0 {
-            return out;
-        }
-        out.extend_from_slice(&b[eol + 2..eol + 2 + size]);
-        b = &b[eol + 4 + size..];
-    }
 }
 
 impl Viewer {
@@ -535,6 +547,36 @@ fn only_the_inputs_are_served_to_requests_naming_this_server() {
     let head = v.request("HEAD", "/api/image/0/image%2Fencoded/0", Some(&host));
     assert_eq!(head.status, 200);
     assert!(head.body.is_empty());
+    // Each connection serves one request and says so. Clients that keep a
+    // connection open unless told otherwise (as browsers do) and open
+    // many at once (a page of pictures) are all answered: with kept-alive
+    // connections, tiny_http's thread pool left some new ones unserved.
+    let keep = format!("GET /api/info HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: keep-alive\r\n\r\n");
+    let r = exchange(port, keep.as_bytes());
+    assert_eq!((r.status, r.header("connection")), (200, Some("close")));
+    for round in 0..3 {
+        let burst: Vec<_> = (0..8)
+            .map(|k| {
+                let req = format!(
+                    "GET /api/image/{}/image%2Fencoded/0 HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n",
+                    (k + round) % 8
+                );
+                std::thread::spawn(move || {
+                    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+                    let r = exchange_on(&mut s, req.as_bytes());
+                    let kept = (r.header("connection") != Some("close")).then_some(s);
+                    (r.status, kept)
+                })
+            })
+            .collect();
+        let mut open = Vec::new();
+        for t in burst {
+            let (status, kept) = t.join().unwrap();
+            assert_eq!(status, 200);
+            open.extend(kept);
+        }
+        assert!(open.is_empty(), "connections kept open");
+    }
     // Garbage is answered, and the server goes on.
     let r = exchange(port, b"\x00\x01garbage\r\n\r\n");
     assert!(r.status >= 400, "{}", r.status);
