@@ -85,6 +85,8 @@ mod verify_crc_payloads;
 #[cfg(feature = "view")]
 mod view;
 #[cfg(feature = "view")]
+mod view_data;
+#[cfg(feature = "view")]
 mod view_page;
 mod wds;
 #[cfg(feature = "wds")]
