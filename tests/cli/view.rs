@@ -42,9 +42,17 @@ impl Resp {
 
 /// Starts `tfr view ARGS --port 0` in `dir` and reads its URL.
 pub fn view(dir: &Dir, args: &[&str]) -> Viewer {
+    view_with(dir, args, &[])
+}
+
+/// [`view`] with these environment variables.
+pub fn view_with(dir: &Dir, args: &[&str], env: &[(&str, &str)]) -> Viewer {
     let mut all = vec!["view", "--port", "0"];
     all.extend_from_slice(args);
     let mut run = dir.tfr(&all);
+    for (k, value) in env {
+        run = run.env(k, value);
+    }
     run.cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -222,7 +230,7 @@ impl Drop for Viewer {
 }
 
 /// The to-jsonl lines of `args`.
-fn jsonl(args: &[&str]) -> Vec<Value> {
+pub fn jsonl(args: &[&str]) -> Vec<Value> {
     let mut all = vec!["to-jsonl"];
     all.extend_from_slice(args);
     tfr(&all)
@@ -236,7 +244,7 @@ fn jsonl(args: &[&str]) -> Vec<Value> {
 /// A record's features equal its to-jsonl line, each picture described
 /// in the one and its bytes at its URL equal to the base64 of the other;
 /// the number of pictures checked.
-fn same_record(v: &Viewer, rec: &Value, line: &Value) -> usize {
+pub fn same_record(v: &Viewer, rec: &Value, line: &Value) -> usize {
     let (got, want) = (rec["features"].as_object().unwrap(), line.as_object().unwrap());
     assert_eq!(got.keys().collect::<Vec<_>>(), want.keys().collect::<Vec<_>>(), "{rec}");
     let mut pictures = 0;
@@ -583,6 +591,60 @@ fn only_the_inputs_are_served_to_requests_naming_this_server() {
     assert_eq!(v.json("/api/info")["total"], 8);
 }
 
+/// Damage: the index stops at a header that does not check (the records
+/// before it shown, the damage said); a payload that does not check ends
+/// the pages that hold it there, and the records after it are still shown.
+#[test]
+fn damage_is_said_and_the_records_around_it_shown() {
+    let dir = Dir::new();
+    let v = view(&dir, &["--type", "raw", &data("length_crc.tfrecord")]);
+    let info = v.info();
+    assert_eq!(info["total"], 3, "{info}");
+    let error = info["error"].as_str().unwrap();
+    assert!(
+        error.contains("record 3 at byte 300: length checksum mismatch"),
+        "{error}"
+    );
+    let page = v.json("/api/records?offset=0&limit=10");
+    assert_eq!(page["records"].as_array().unwrap().len(), 3);
+    assert_eq!(page["error"], info["error"]);
+    drop(v);
+    let v = view(&dir, &["--type", "raw", &data("data_crc.tfrecord")]);
+    assert_eq!(v.info()["total"], 20);
+    let page = v.json("/api/records?offset=0&limit=10");
+    assert_eq!(page["records"].as_array().unwrap().len(), 5, "{page}");
+    assert!(
+        page["error"]
+            .as_str()
+            .unwrap()
+            .contains("record 5 at byte 500: data checksum mismatch"),
+        "{page}"
+    );
+    let after = v.json("/api/records?offset=6&limit=100");
+    assert_eq!(after["records"].as_array().unwrap().len(), 14, "{after}");
+    assert_eq!(after["records"][0]["record"], 6);
+    assert_eq!(after["error"], Value::Null);
+}
+
+/// `--open` without an opener: a warning, and the server goes on.
+#[test]
+fn open_without_an_opener_is_a_warning() {
+    let dir = Dir::new();
+    std::fs::create_dir(dir.path("bin")).unwrap();
+    let path = dir.path("bin").to_string_lossy().into_owned();
+    let v = view_with(&dir, &["--open", &data("images.tfrecord")], &[("PATH", &path)]);
+    assert_eq!(v.info()["total"], 8);
+    let start = Instant::now();
+    while !v.stderr().contains("--open") && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(
+        v.stderr().contains("tfr: warning: --open: cannot start xdg-open"),
+        "{}",
+        v.stderr()
+    );
+}
+
 #[test]
 fn ctrl_c_stops_it_at_once_by_the_signal() {
     use std::os::unix::process::ExitStatusExt;
@@ -637,7 +699,7 @@ fn peak_rss(pid: u32) -> u64 {
 
 /// 100,000 records of gallery.tfrecord's pictures (TensorFlow's), each
 /// with its number in `id`, written by from-jsonl.
-fn many_images(dir: &Dir, n: usize) -> String {
+pub fn many_images(dir: &Dir, n: usize) -> String {
     let lines = jsonl(&[&data("gallery.tfrecord")]);
     let mut text = String::with_capacity(n * 1500);
     for i in 0..n {

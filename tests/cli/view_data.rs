@@ -93,3 +93,36 @@ fn a_glob_of_100000_tensorflow_records_is_browsed_and_jumped_through() {
     let peak = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap().to_string();
     eprintln!("{peak}; index {}", info["index"]);
 }
+
+#[test]
+#[ignore = "slow: a Python HTTP server (tests/oracle/objstore.py) serving 3,000 records, plain with its index file and gzipped: cargo test -- --include-ignored"]
+fn objects_over_http_are_read_by_ranges_or_forward() {
+    let Some(python) = crate::remote::venv().map(|v| v.join("bin/python")).or_else(python3) else {
+        return skip_or_fail("python3 missing (the HTTP server runs on it)");
+    };
+    let dir = Dir::new();
+    let file = crate::view::many_images(&dir, 3000);
+    dir.tfr(&["index", &file]).run().ok();
+    dir.write("many.tfrecord.gz", &gzip(&std::fs::read(&file).unwrap()));
+    let lines = crate::view::jsonl(&[&file]);
+    let counter = dir.path("sent");
+    let mut cmd = std::process::Command::new(python);
+    cmd.arg(crate::remote::helper())
+        .arg("http")
+        .arg(dir.path(""))
+        .arg(&counter);
+    let server = crate::remote::start(cmd, |l| l.trim().parse().ok());
+    for (name, indexed_by, random) in [("many.tfrecord", "idx", true), ("many.tfrecord.gz", "scan", false)] {
+        let url = format!("http://127.0.0.1:{}/{name}", server.port);
+        let v = view(&dir, &[&url]);
+        let info = v.info();
+        assert_eq!(info["total"], 3000, "{info}");
+        assert_eq!(info["inputs"][0]["indexed_by"], indexed_by, "{info}");
+        assert_eq!(info["inputs"][0]["random_access"], random, "{info}");
+        for n in [2999usize, 17, 1500, 0] {
+            let rec = &v.json(&format!("/api/records?offset={n}&limit=1"))["records"][0];
+            assert_eq!(rec["features"]["id"], serde_json::json!([n]), "{rec}");
+            crate::view::same_record(&v, rec, &lines[n]);
+        }
+    }
+}
