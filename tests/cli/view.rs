@@ -355,6 +355,22 @@ fn where_pages_through_the_matches_with_their_places() {
         info["inputs"][0]["shown"].as_u64().unwrap() + info["inputs"][1]["shown"].as_u64().unwrap(),
         lines.len() as u64
     );
+    assert!(!v.stderr().contains("warning"), "{}", v.stderr());
+    drop(v);
+    // A name no record has: a warning once indexed; with --strict, the
+    // index's error.
+    let v = view(&dir, &["--where", "lable == 1", &a]);
+    assert_eq!(v.info()["total"], 0);
+    let start = Instant::now();
+    while !v.stderr().contains("--where") && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(v.stderr().contains("tfr: warning: --where: "), "{}", v.stderr());
+    assert!(v.stderr().contains("lable"), "{}", v.stderr());
+    drop(v);
+    let v = view(&dir, &["--strict", "--where", "lable == 1", &a]);
+    let error = v.info()["error"].as_str().unwrap().to_string();
+    assert!(error.contains("lable") && error.contains("--strict"), "{error}");
 }
 
 #[test]
