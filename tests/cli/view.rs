@@ -196,6 +196,16 @@ impl Viewer {
         self.stderr.lock().unwrap().clone()
     }
 
+    /// Stderr once it holds `text` (it is read on another thread), or
+    /// after 10 s.
+    pub fn stderr_with(&self, text: &str) -> String {
+        let start = Instant::now();
+        while !self.stderr().contains(text) && start.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        self.stderr()
+    }
+
     /// SIGINT; the exit status and how long it took to come.
     pub fn interrupt(mut self) -> (ExitStatus, Duration) {
         let pid = self.child.id().to_string();
@@ -282,11 +292,7 @@ fn pages_are_to_jsonl_in_order_over_every_input() {
     let (a, b) = (data("images.tfrecord"), data("gallery.tfrecord"));
     let v = view(&dir, &[&a, &b]);
     let line = format!("tfr view: {} (2 inputs; Ctrl-C stops)\n", v.url);
-    let start = Instant::now();
-    while v.stderr() != line && start.elapsed() < Duration::from_secs(10) {
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    assert_eq!(v.stderr(), line);
+    assert_eq!(v.stderr_with(&line), line);
     let info = v.info();
     assert_eq!(info["total"], 24, "{info}");
     assert_eq!(info["inputs"][0]["records"], 8);
@@ -361,12 +367,11 @@ fn where_pages_through_the_matches_with_their_places() {
     // index's error.
     let v = view(&dir, &["--where", "lable == 1", &a]);
     assert_eq!(v.info()["total"], 0);
-    let start = Instant::now();
-    while !v.stderr().contains("--where") && start.elapsed() < Duration::from_secs(10) {
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    assert!(v.stderr().contains("tfr: warning: --where: "), "{}", v.stderr());
-    assert!(v.stderr().contains("lable"), "{}", v.stderr());
+    let err = v.stderr_with("tfr: warning: --where: ");
+    assert!(
+        err.contains("tfr: warning: --where: ") && err.contains("lable"),
+        "{err}"
+    );
     drop(v);
     let v = view(&dir, &["--strict", "--where", "lable == 1", &a]);
     let error = v.info()["error"].as_str().unwrap().to_string();
@@ -424,13 +429,15 @@ fn index_files_are_used_when_they_match_and_refused_when_stale() {
     let info = v.info();
     assert_eq!(info["inputs"][0]["indexed_by"], "scan", "{info}");
     assert_eq!(info["total"], 24);
-    assert!(v.stderr().contains("g.tfrecord.idx does not match"), "{}", v.stderr());
+    let err = v.stderr_with("g.tfrecord.idx does not match");
+    assert!(err.contains("g.tfrecord.idx does not match"), "{err}");
     drop(v);
     // Lines that do not follow each other.
     std::fs::write(&idx, text.replacen('\n', "\n0 16\n", 1)).unwrap();
     let v = view(&dir, &[&file]);
     assert_eq!(v.info()["inputs"][0]["indexed_by"], "scan");
-    assert!(v.stderr().contains("not after the one before"), "{}", v.stderr());
+    let err = v.stderr_with("not after the one before");
+    assert!(err.contains("not after the one before"), "{err}");
     // An index older than its file is not read.
     drop(v);
     dir.tfr(&["index", &file]).run().ok();
@@ -438,7 +445,8 @@ fn index_files_are_used_when_they_match_and_refused_when_stale() {
     std::fs::write(&file, &grown).unwrap();
     let v = view(&dir, &[&file]);
     assert_eq!(v.info()["inputs"][0]["indexed_by"], "scan");
-    assert!(v.stderr().contains("older than the file"), "{}", v.stderr());
+    let err = v.stderr_with("older than the file");
+    assert!(err.contains("older than the file"), "{err}");
 }
 
 #[test]
@@ -650,15 +658,8 @@ fn open_without_an_opener_is_a_warning() {
     let path = dir.path("bin").to_string_lossy().into_owned();
     let v = view_with(&dir, &["--open", &data("images.tfrecord")], &[("PATH", &path)]);
     assert_eq!(v.info()["total"], 8);
-    let start = Instant::now();
-    while !v.stderr().contains("--open") && start.elapsed() < Duration::from_secs(10) {
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    assert!(
-        v.stderr().contains("tfr: warning: --open: cannot start xdg-open"),
-        "{}",
-        v.stderr()
-    );
+    let err = v.stderr_with("tfr: warning: --open: cannot start xdg-open");
+    assert!(err.contains("tfr: warning: --open: cannot start xdg-open"), "{err}");
 }
 
 #[test]
