@@ -49,6 +49,7 @@ SHARDS = 64
 IMAGE_RECORDS = 2_000
 TFDS_RECORDS = 20_000
 EVENTS = 1_000_000
+VIEW_RECORDS = 100_000
 HERE = ROOT / "bench"
 GEN_VERSION = 1
 
@@ -745,6 +746,25 @@ def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_s
                  EVENTS, ev_b, "tbparse.scalars" if probe.returncode == 0 else None, None,
                  Target(max_ratio=0.05, max_rss_mb=64), None, tmp / "scalars.csv",
                  note="ratio: × tbparse (target ≤ 0.05)")
+
+    # tfr view (issue 46): 100,000 small JPEGs with OD API boxes in 4
+    # shards (written by TensorFlow: tests/oracle/many_images_make.py); the
+    # time from `tfr view`'s start to the answer for the last record and
+    # its picture (bench/view_jump.py), beside tf.data reaching the same
+    # record by skipping (bench/view_peer.py). Target: under a second.
+    view_dir = d / "view100k"
+    if venv_py and "view" in cmds and not (view_dir / "train-00003-of-00004.tfrecord").exists():
+        run_checked([str(venv_py), str(ROOT / "tests" / "oracle" / "many_images_make.py"), str(view_dir), str(VIEW_RECORDS)])
+    view_files = sorted(str(f) for f in view_dir.glob("train-*-of-00004.tfrecord"))
+    if len(view_files) == 4 and "view" in cmds:
+        view_b = sum(Path(f).stat().st_size for f in view_files)
+        if venv_py:
+            add(Case("tf.view.skip", "peer", "tf.data skip(N-1).take(1) + parse", "view 100k images",
+                     [str(venv_py), str(HERE / "view_peer.py"), str(VIEW_RECORDS), *view_files], 1, view_b))
+        add(Case("tfr.view.jump", "tfr", "tfr view: start, last record + picture", "view 100k images",
+                 [sys.executable, str(HERE / "view_jump.py"), T, str(VIEW_RECORDS), *view_files], 1, view_b,
+                 None, "tf.view.skip" if venv_py else None, Target(max_s=1.0, max_rss_mb=64),
+                 note="from the command's start; target < 1 s"))
 
     # Peers (Python, in the TensorFlow venv): a slice of the 1M file, scaled up.
     if venv_py:

@@ -1383,7 +1383,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__report)
-            opts="-o -t -n -j -q -h -V --compression --max-record-size --part --split --output --records --sample --seed --image-feature --schema --max-aux-size --title --type --limit --features --exclude --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -t -n -j -q -h -V --compression --max-record-size --part --split --output --records --sample --seed --image-feature --schema --max-aux-size --title --bbox --label-map --highlight --type --limit --features --exclude --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1438,6 +1438,18 @@ _tfr() {
                     return 0
                     ;;
                 --title)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --bbox)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --label-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --highlight)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1855,7 +1867,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__stats)
-            opts="-f -t -n -j -q -h -V --format --compression --max-record-size --part --split --merge --max-aux-size --type --limit --features --exclude --jobs --where --strict --quiet --color --no-sign-request --timeout --help --version"
+            opts="-f -t -n -j -q -h -V --format --compression --max-record-size --part --split --merge --max-aux-size --type --limit --features --exclude --jobs --where --strict --bbox --label-map --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1926,6 +1938,14 @@ _tfr() {
                     return 0
                     ;;
                 --where)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --bbox)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --label-map)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2523,7 +2543,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__validate)
-            opts="-s -t -j -q -h -V --schema --max-aux-size --compression --max-record-size --part --split --json --type --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-s -t -j -q -h -V --schema --bbox --label-map --max-aux-size --compression --max-record-size --part --split --json --type --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2534,6 +2554,14 @@ _tfr() {
                     return 0
                     ;;
                 -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --bbox)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --label-map)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

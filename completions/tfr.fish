@@ -50,7 +50,7 @@ complete -c tfr -n "__fish_tfr_needs_command" -f -a "schema" -d 'Infer what a da
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "stats" -d 'Full statistics of a dataset, as TensorFlow Data Validation computes them.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "report" -d 'One HTML page to look at a dataset: statistics, charts, thumbnails.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "view" -d 'Browse every record in a web page: thumbnails, annotations, all features.'
-complete -c tfr -n "__fish_tfr_needs_command" -f -a "validate" -d 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.'
+complete -c tfr -n "__fish_tfr_needs_command" -f -a "validate" -d 'Check the records against a schema, as TensorFlow Data Validation does, and their boxes: a CI data gate.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "index" -d 'Write an index file per input, for DALI and the tfrecord package.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "shuffle" -d 'Write the records in a uniform random order, in bounded memory.'
 complete -c tfr -n "__fish_tfr_needs_command" -f -a "to-parquet" -d 'Write records as rows of a Parquet file, with exact column types.'
@@ -529,6 +529,8 @@ complete -c tfr -n "__fish_tfr_using_subcommand stats" -l features -d 'Only thes
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l where -d 'Only the records whose features match EXPR (\'label == 1 && country == "US"\', \'has(image/encoded)\'; the language: `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -l bbox -d 'The boxes\' features: PREFIX/{xmin,ymin,xmax,ymax} (as the Object Detection API\'s image/object/bbox), or PREFIX itself holding [ymin, xmin, ymax, xmax] per box (as TFDS\'s objects/bbox). Without it both layouts are found by their names' -r
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -l label-map -d 'A label map (the Object Detection API\'s StringIntLabelMap in text format, label_map.pbtxt): class ids are shown by its names, and an id it lacks is an annotation problem' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
@@ -554,6 +556,9 @@ complete -c tfr -n "__fish_tfr_using_subcommand report" -l image-feature -d 'Sho
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l schema -d 'Check the data against this schema (a schema.pbtxt from TFDV or `tfr schema -f tfdv-schema`, or tfr\'s schema JSON) and show the anomalies `tfr validate` reports, the features marked' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l max-aux-size -d 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l title -d 'The page\'s title (default: the inputs)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand report" -l bbox -d 'The boxes\' features: PREFIX/{xmin,ymin,xmax,ymax} (as the Object Detection API\'s image/object/bbox), or PREFIX itself holding [ymin, xmin, ymax, xmax] per box (as TFDS\'s objects/bbox). Without it both layouts are found by their names' -r
+complete -c tfr -n "__fish_tfr_using_subcommand report" -l label-map -d 'A label map (the Object Detection API\'s StringIntLabelMap in text format, label_map.pbtxt): class ids are shown by its names, and an id it lacks is an annotation problem' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand report" -l highlight -d 'Draw the boxes of these classes highlighted and the others dimmed (names or ids, comma-separated: --highlight person,car)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -s t -l type -d 'Payload type (all inputs are one dataset of one type)' -r -f -a "auto\t'The first record decides: a SequenceExample when it has feature_lists, else an Example (an ExampleListWithContext when its names read as nested protobuf otherwise); every other record must match'
 example\t'tf.train.Example'
 sequence\t'tf.train.SequenceExample'
@@ -584,9 +589,9 @@ sequence\t'tf.train.SequenceExample'
 elwc\t'tensorflow.serving.ExampleListWithContext (TF-Ranking\'s ELWC): a context Example and a list of Examples'
 raw\t'Any bytes, printed escaped (JSON: a string, or {"base64": ...})'"
 complete -c tfr -n "__fish_tfr_using_subcommand view" -l where -d 'Only the records whose features match EXPR (\'label == 1 && country == "US"\', \'has(image/encoded)\'; the language: `tfr --help`)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand view" -l bbox -d 'The boxes are PREFIX/{xmin,ymin,xmax,ymax} (normalised, or pixels with image/width and image/height), or PREFIX is one float list of [ymin, xmin, ymax, xmax] per box (TFDS\'s objects/bbox). Default: the Object Detection API\'s image/object/bbox, else any */xmin with its siblings, else a */bbox float list' -r
-complete -c tfr -n "__fish_tfr_using_subcommand view" -l label-map -d 'Class ids → names from this label map (the Object Detection API\'s StringIntLabelMap, label_map.pbtxt); a TFDS folder\'s ClassLabel names are used without it' -r -F
-complete -c tfr -n "__fish_tfr_using_subcommand view" -l highlight -d 'Draw these classes highlighted and the others dimmed (names or ids, comma-separated: --highlight car,bus,3)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand view" -l bbox -d 'The boxes\' features: PREFIX/{xmin,ymin,xmax,ymax} (as the Object Detection API\'s image/object/bbox), or PREFIX itself holding [ymin, xmin, ymax, xmax] per box (as TFDS\'s objects/bbox). Without it both layouts are found by their names' -r
+complete -c tfr -n "__fish_tfr_using_subcommand view" -l label-map -d 'A label map (the Object Detection API\'s StringIntLabelMap in text format, label_map.pbtxt): class ids are shown by its names, and an id it lacks is an annotation problem' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand view" -l highlight -d 'Draw the boxes of these classes highlighted and the others dimmed (names or ids, comma-separated: --highlight person,car)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand view" -l host -d 'Listen on this address: 127.0.0.1 (this machine only) by default; another address (0.0.0.0: every interface) lets anyone who can reach it read the inputs, and a warning says so' -r
 complete -c tfr -n "__fish_tfr_using_subcommand view" -l port -d 'Listen on this port (0, the default: a free one, printed)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand view" -l title -d 'The page\'s title (default: the inputs)' -r
@@ -601,7 +606,9 @@ complete -c tfr -n "__fish_tfr_using_subcommand view" -s q -l quiet -d 'Never sh
 complete -c tfr -n "__fish_tfr_using_subcommand view" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand view" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tfr -n "__fish_tfr_using_subcommand view" -s V -l version -d 'Print version'
-complete -c tfr -n "__fish_tfr_using_subcommand validate" -s s -l schema -d 'The schema: a schema.pbtxt (TFDV\'s tensorflow_metadata Schema in text format, from tfdv.write_schema_text or `tfr schema -f tfdv-schema`), or tfr\'s schema JSON (`tfr schema -f json`)' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand validate" -s s -l schema -d 'The schema: a schema.pbtxt (TFDV\'s tensorflow_metadata Schema in text format, from tfdv.write_schema_text or `tfr schema -f tfdv-schema`), or tfr\'s schema JSON (`tfr schema -f json`). Without it only the annotations are checked' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand validate" -l bbox -d 'The boxes\' features: PREFIX/{xmin,ymin,xmax,ymax} (as the Object Detection API\'s image/object/bbox), or PREFIX itself holding [ymin, xmin, ymax, xmax] per box (as TFDS\'s objects/bbox). Without it both layouts are found by their names' -r
+complete -c tfr -n "__fish_tfr_using_subcommand validate" -l label-map -d 'A label map (the Object Detection API\'s StringIntLabelMap in text format, label_map.pbtxt): class ids are shown by its names, and an id it lacks is an annotation problem' -r -F
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -l max-aux-size -d 'The largest --schema or --merge file read (bytes; K, M, G suffixes): such a file is read whole, and its parsed form takes a few times its size in memory; a larger one is refused' -r
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -l compression -d 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow\'s SNAPPY): detected from the first bytes unless forced' -r -f -a "auto\t'Detect from the first bytes (gzip magic, zlib header, a first SNAPPY block holding a record header, else plain)'
 none\t''
@@ -619,7 +626,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand validate" -l color -d 'When to u
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
-complete -c tfr -n "__fish_tfr_using_subcommand validate" -l json -d 'Print one JSON document (anomalies with TFDV\'s AnomalyInfo.Type names) instead of the table'
+complete -c tfr -n "__fish_tfr_using_subcommand validate" -l json -d 'Print one JSON document (anomalies with TFDV\'s AnomalyInfo.Type names, annotation problems with BBOX_* / CLASS_NOT_IN_LABEL_MAP, and an "annotations" summary) instead of the table'
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -821,7 +828,7 @@ complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcom
 complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract info scalars schema stats report view validate index shuffle to-parquet to-arrow from-parquet from-arrow help" -f -a "stats" -d 'Full statistics of a dataset, as TensorFlow Data Validation computes them.'
 complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract info scalars schema stats report view validate index shuffle to-parquet to-arrow from-parquet from-arrow help" -f -a "report" -d 'One HTML page to look at a dataset: statistics, charts, thumbnails.'
 complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract info scalars schema stats report view validate index shuffle to-parquet to-arrow from-parquet from-arrow help" -f -a "view" -d 'Browse every record in a web page: thumbnails, annotations, all features.'
-complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract info scalars schema stats report view validate index shuffle to-parquet to-arrow from-parquet from-arrow help" -f -a "validate" -d 'Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.'
+complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract info scalars schema stats report view validate index shuffle to-parquet to-arrow from-parquet from-arrow help" -f -a "validate" -d 'Check the records against a schema, as TensorFlow Data Validation does, and their boxes: a CI data gate.'
 complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract info scalars schema stats report view validate index shuffle to-parquet to-arrow from-parquet from-arrow help" -f -a "index" -d 'Write an index file per input, for DALI and the tfrecord package.'
 complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract info scalars schema stats report view validate index shuffle to-parquet to-arrow from-parquet from-arrow help" -f -a "shuffle" -d 'Write the records in a uniform random order, in bounded memory.'
 complete -c tfr -n "__fish_tfr_using_subcommand help; and not __fish_seen_subcommand_from cat head count verify-crc to-jsonl from-jsonl reshard split to-csv to-wds from-wds extract info scalars schema stats report view validate index shuffle to-parquet to-arrow from-parquet from-arrow help" -f -a "to-parquet" -d 'Write records as rows of a Parquet file, with exact column types.'

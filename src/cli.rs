@@ -492,8 +492,15 @@ pub(crate) enum Command {
     /// saves statistics that --merge combines, for datasets processed
     /// shard by shard on many machines.
     ///
+    /// Records with annotations (object-detection boxes: the Object
+    /// Detection API's image/object/bbox/*, TFDS's objects/bbox, or
+    /// --bbox PREFIX; classification labels) add boxes per image, boxes per
+    /// class and the records' classes to the table and to --format json;
+    /// class ids are named by --label-map or a TFDS folder's ClassLabels.
+    ///
     /// Examples:
     ///   tfr stats train.tfrecord
+    ///   tfr stats coco_val.tfrecord --label-map label_map.pbtxt
     ///   tfr stats 'data/train-*' --format tfdv-stats > train_stats.tfrecord
     ///   tfr stats shard-0* --format json > part1.json
     ///   tfr stats --merge part1.json --merge part2.json --format tfdv-stats-text
@@ -555,7 +562,7 @@ pub(crate) enum Command {
     #[cfg(feature = "view")]
     View(crate::cmd::view::ViewArgs),
 
-    /// Check the records against a schema, as TensorFlow Data Validation does: a CI data gate.
+    /// Check the records against a schema, as TensorFlow Data Validation does, and their boxes: a CI data gate.
     ///
     /// SCHEMA is a schema.pbtxt (TFDV's tensorflow_metadata Schema in text
     /// format, from tfdv.write_schema_text or `tfr schema -f tfdv-schema`)
@@ -573,13 +580,24 @@ pub(crate) enum Command {
     /// does not check (other domains, skew and drift comparators, ...) are
     /// listed as notes; features at a lifecycle_stage TFDV skips are skipped.
     ///
-    /// Exit codes: 0 the data conforms, 1 anomalies, 2 unreadable data or
-    /// schema (a schema syntax error names its line and column).
+    /// In the same pass, with or without a schema (without one, only they
+    /// are checked): annotations. Wherever records have boxes (the Object
+    /// Detection API's image/object/bbox/*, TFDS's objects/bbox, or --bbox
+    /// PREFIX), each kind of broken box is one line with its first record:
+    /// a corner outside [0, 1] (or the image, for boxes in pixels), xmin >
+    /// xmax, ymin > ymax, zero area, coordinate lists of different lengths,
+    /// class lists whose length is not the number of boxes, class ids not
+    /// in --label-map (or a TFDS folder's ClassLabel names).
+    ///
+    /// Exit codes: 0 the data conforms, 1 anomalies or broken annotations,
+    /// 2 unreadable data or schema (a schema syntax error names its line
+    /// and column).
     ///
     /// Examples:
     ///   tfr schema -f tfdv-schema 'data/train-*' > schema.pbtxt
     ///   tfr validate --schema schema.pbtxt 'data/eval-*' || exit 1
     ///   tfr validate -s schema.json --json new.tfrecord.gz
+    ///   tfr validate coco_val.tfrecord --label-map label_map.pbtxt
     #[command(verbatim_doc_comment)]
     Validate(crate::cmd::validate::ValidateArgs),
 

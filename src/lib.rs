@@ -23,7 +23,7 @@ pub use tfr_core::{example, io, record};
 pub use tfr_engine::columnar;
 #[cfg(feature = "report")]
 pub use tfr_engine::report;
-pub use tfr_engine::{formats, pipeline, proto, schema, tfds};
+pub use tfr_engine::{annotate, formats, pipeline, proto, schema, tfds};
 
 #[cfg(feature = "cli")]
 mod args;

@@ -1,52 +1,56 @@
-//! `--bbox`, `--label-map`, `--highlight`: what to draw over pictures
-//! (`tfr report`, `tfr view`) and what the annotation checks read
-//! (`tfr validate`), as [`tfr_engine::annotate::Options`].
+//! The flags that say where a dataset's annotations are and how to show
+//! them (`tfr report`, `tfr view`, `tfr validate`, `tfr stats`), turned
+//! into the engine's [`crate::annotate::Options`].
 
 use clap::Args;
 use std::collections::HashMap;
 
-/// The annotation flags.
+/// Where the boxes are and what their class ids mean.
 #[derive(Args, Debug, Clone, Default)]
 pub(crate) struct AnnotateArgs {
-    /// The boxes are PREFIX/{xmin,ymin,xmax,ymax} (normalised, or pixels
-    /// with image/width and image/height), or PREFIX is one float list of
-    /// [ymin, xmin, ymax, xmax] per box (TFDS's objects/bbox). Default: the
-    /// Object Detection API's image/object/bbox, else any */xmin with its
-    /// siblings, else a */bbox float list.
-    #[arg(long, value_name = "PREFIX", help_heading = "Annotations")]
+    /// The boxes' features: PREFIX/{xmin,ymin,xmax,ymax} (as the Object
+    /// Detection API's image/object/bbox), or PREFIX itself holding
+    /// [ymin, xmin, ymax, xmax] per box (as TFDS's objects/bbox). Without
+    /// it both layouts are found by their names.
+    #[arg(long, value_name = "PREFIX")]
     pub(crate) bbox: Option<String>,
 
-    /// Class ids → names from this label map (the Object Detection API's
-    /// StringIntLabelMap, label_map.pbtxt); a TFDS folder's ClassLabel
-    /// names are used without it.
-    #[arg(long, value_name = "FILE", help_heading = "Annotations")]
+    /// A label map (the Object Detection API's StringIntLabelMap in text
+    /// format, label_map.pbtxt): class ids are shown by its names, and an
+    /// id it lacks is an annotation problem.
+    #[arg(long, value_name = "FILE")]
     pub(crate) label_map: Option<std::path::PathBuf>,
+}
 
-    /// Draw these classes highlighted and the others dimmed (names or
-    /// ids, comma-separated: --highlight car,bus,3).
-    #[arg(long, value_name = "CLASSES", value_delimiter = ',', help_heading = "Annotations")]
+/// Which classes are drawn highlighted.
+#[derive(Args, Debug, Clone, Default)]
+pub(crate) struct HighlightArg {
+    /// Draw the boxes of these classes highlighted and the others dimmed
+    /// (names or ids, comma-separated: --highlight person,car).
+    #[arg(long, value_name = "CLASSES", value_delimiter = ',')]
     pub(crate) highlight: Vec<String>,
 }
 
 impl AnnotateArgs {
-    /// The options these flags say, with a TFDS folder's class names
-    /// (`tfds::inputs::class_names`); a label map that does not load is an
-    /// error.
+    /// The engine's options: the label map read, with `classes` (a TFDS
+    /// folder's ClassLabel names by feature) and `highlight`.
     pub(crate) fn options(
         &self,
-        classes: Option<HashMap<String, Vec<String>>>,
-    ) -> anyhow::Result<tfr_engine::annotate::Options> {
+        files: &[std::ffi::OsString],
+        classes: Option<&HashMap<String, Vec<String>>>,
+        highlight: &[String],
+    ) -> anyhow::Result<crate::annotate::Options> {
         let label_map = self
             .label_map
             .as_deref()
-            .map(tfr_engine::annotate::LabelMap::load)
+            .map(crate::annotate::LabelMap::load)
             .transpose()?;
-        Ok(tfr_engine::annotate::Options {
+        Ok(crate::annotate::Options {
             bbox: self.bbox.clone(),
             label_map,
-            classes: classes.unwrap_or_default(),
-            highlight: self
-                .highlight
+            classes: classes.cloned().unwrap_or_default(),
+            bbox_formats: crate::tfds::inputs::bbox_formats(files),
+            highlight: highlight
                 .iter()
                 .map(|h| h.trim().to_string())
                 .filter(|h| !h.is_empty())

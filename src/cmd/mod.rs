@@ -62,10 +62,26 @@ pub(crate) fn scan(args: &ScanArgs<'_>, ctx: &Ctx) -> Result<(Scan, Option<anyho
     scan_inputs(&inputs, args, ctx)
 }
 
-/// [`scan`] of inputs already expanded.
+/// [`scan`] of inputs already expanded. A scan with full statistics
+/// (`deep`: stats, report) reads the records' annotations too, with the
+/// default options (boxes and classes found by their names); see
+/// [`scan_annotated`].
 pub(crate) fn scan_inputs(
     inputs: &[crate::io::Input],
     args: &ScanArgs<'_>,
+    ctx: &Ctx,
+) -> Result<(Scan, Option<anyhow::Error>)> {
+    let annotate = args.deep.then(crate::annotate::Options::default);
+    scan_annotated(inputs, args, annotate, ctx)
+}
+
+/// [`scan_inputs`] reading the records' annotations with these options
+/// (`--bbox`, `--label-map`, a TFDS folder's class names) into
+/// `scan.stats.annotations`, or not at all (`None`).
+pub(crate) fn scan_annotated(
+    inputs: &[crate::io::Input],
+    args: &ScanArgs<'_>,
+    annotate: Option<crate::annotate::Options>,
     ctx: &Ctx,
 ) -> Result<(Scan, Option<anyhow::Error>)> {
     let flags = args.flags;
@@ -81,6 +97,7 @@ pub(crate) fn scan_inputs(
             .clone()
             .map(|p| crate::schema::KeepShared(std::sync::Arc::new(move |key: &str| p.keeps(key)))),
         filter: args.filter.cloned().map(std::sync::Arc::new),
+        annotate: annotate.map(std::sync::Arc::new),
     };
     let bar = output::LazyProgress::new(ctx, crate::io::input::total_size(inputs));
     let progress = |bytes, records| bar.update(bytes, records);

@@ -2,7 +2,7 @@
 //! ([`crate::report`]): the statistics of `tfr stats` with charts, and a
 //! gallery of records with image thumbnails.
 
-use super::{conflicts_note, scan_inputs, untracked_note, ScanArgs};
+use super::{conflicts_note, scan_annotated, untracked_note, ScanArgs};
 use crate::args::{InputArgs, ScanFlags};
 use crate::example::{Decoder, MessageType};
 use crate::exit::Exit;
@@ -63,6 +63,12 @@ pub(crate) struct ReportArgs {
     pub(crate) title: Option<String>,
 
     #[command(flatten)]
+    pub(crate) annotate: crate::args::AnnotateArgs,
+
+    #[command(flatten)]
+    pub(crate) highlight: crate::args::HighlightArg,
+
+    #[command(flatten)]
     pub(crate) scan: ScanFlags,
 }
 
@@ -76,9 +82,20 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
         .as_deref()
         .map(|p| super::load_schema(p, &args.aux))
         .transpose()?;
+    // A TFDS folder's class names: a table of classes, and on the cards.
+    let classes = crate::tfds::inputs::class_names(&args.input.files);
+    // A label map that does not load fails before any reading too.
+    let annotate = args
+        .annotate
+        .options(&args.input.files, classes.as_ref(), &args.highlight.highlight)?;
     let inputs = args.input.expand()?;
     if let Some(out) = &args.output {
-        let aux: Vec<&std::path::Path> = args.schema.iter().map(|p| p.as_path()).collect();
+        let aux: Vec<&std::path::Path> = args
+            .schema
+            .iter()
+            .chain(&args.annotate.label_map)
+            .map(|p| p.as_path())
+            .collect();
         crate::io::same_file::refuse_input_as_output(&inputs, &aux, out, "-o")?;
     }
     // The statistics and the gallery each read the inputs: a stream can
@@ -97,7 +114,7 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
     };
     // A damaged input: the page shows the statistics before the damage
     // and says where it is.
-    let (scan, damage) = scan_inputs(&inputs, &scan_args, ctx)?;
+    let (scan, damage) = scan_annotated(&inputs, &scan_args, Some(annotate.clone()), ctx)?;
     let notes: Vec<String> = [untracked_note(&scan), conflicts_note(&scan)]
         .into_iter()
         .flatten()
@@ -105,9 +122,7 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
     for note in &notes {
         crate::output::error_line(format_args!("warning: {note}"));
     }
-    // A TFDS folder's class names: a table of classes, and on the cards.
-    let classes = crate::tfds::inputs::class_names(&args.input.files);
-    let (cards, cards_title) = gallery_cards(args, &inputs, scan.ty, classes.clone())?;
+    let (cards, cards_title) = gallery_cards(args, &inputs, scan.ty, classes.clone(), annotate)?;
     let anomalies = schema.as_ref().map(|s| anomalies(s, &inputs, args, scan.ty));
     let schema_name = args
         .schema
@@ -188,9 +203,11 @@ fn gallery_cards(
     inputs: &[crate::io::Input],
     ty: MessageType,
     classes: Option<ClassNames>,
+    annotate: crate::annotate::Options,
 ) -> Result<(String, String)> {
     let mut images = gallery::Images::new(args.image_feature.clone(), args.sample.unwrap_or(args.records));
     images.classes = classes;
+    images.annotate = annotate;
     let open = args.input.options();
     let range = crate::args::RangeArgs {
         skip: 0,

@@ -2,10 +2,14 @@
 //! Validation computes them ([`crate::schema::deep`] for the sketches and
 //! their error bounds, [`crate::schema::summary`] for what is reported), as
 //! a table, TFDV's statistics file (binary or text) or tfr's saved JSON
-//! ([`crate::schema::saved`]) that `--merge` combines.
+//! ([`crate::schema::saved`]) that `--merge` combines. When the records
+//! have annotations ([`crate::annotate`]), the table shows boxes per image,
+//! boxes per class and image classes, and the saved JSON keeps their tally.
 
-use super::{conflicts_note, scan_inputs, untracked_note, ScanArgs};
-use crate::args::{InputArgs, ScanFlags};
+use super::{conflicts_note, scan_annotated, untracked_note, ScanArgs};
+use crate::annotate::check::Tally;
+use crate::annotate::summary::{bucket_name, by_count};
+use crate::args::{AnnotateArgs, InputArgs, ScanFlags};
 use crate::example::MessageType;
 use crate::exit::Exit;
 use crate::output::{self, Ctx};
@@ -57,12 +61,18 @@ pub(crate) struct StatsArgs {
 
     #[command(flatten)]
     pub(crate) filter: crate::args::WhereArg,
+
+    #[command(flatten)]
+    pub(crate) annotate: AnnotateArgs,
 }
 
 pub(crate) fn run(args: &StatsArgs, ctx: &Ctx) -> Result<Exit> {
     if args.format == StatsFormat::TfdvStats && std::io::stdout().is_terminal() {
         bail!("--format tfdv-stats is binary: redirect it to a file (or use --format tfdv-stats-text)");
     }
+    // A TFDS folder's ClassLabel names: the boxes' and images' classes by name.
+    let classes = crate::tfds::inputs::class_names(&args.input.files);
+    let annotate = args.annotate.options(&args.input.files, classes.as_ref(), &[])?;
     let mut merged: Option<Scan> = None;
     for path in &args.merge {
         let shown = crate::io::input::show_path(path);
@@ -85,7 +95,7 @@ pub(crate) fn run(args: &StatsArgs, ctx: &Ctx) -> Result<Exit> {
     let mut error = None;
     let scan = if args.merge.is_empty() || !args.input.files.is_empty() {
         let inputs = args.input.expand()?;
-        let (mut scan, e) = scan_inputs(&inputs, &scan_args, ctx)?;
+        let (mut scan, e) = scan_annotated(&inputs, &scan_args, Some(annotate), ctx)?;
         error = e;
         if let Some(m) = merged {
             scan = combine(m, scan, "the inputs", true)?;
@@ -196,6 +206,105 @@ fn write_table(out: &mut String, scan: &Scan) {
         }
         let _ = writeln!(out, "{t}");
     }
+    write_annotations(out, &scan.stats.annotations, records, width);
+}
+
+/// Boxes per image, boxes per class and image classes, when the records
+/// have annotations.
+fn write_annotations(out: &mut String, t: &Tally, records: u64, width: Option<u16>) {
+    if !t.any() {
+        return;
+    }
+    let _ = writeln!(out, "\nannotations: {} of {records} records annotated", t.annotated);
+    let extras: Vec<String> = [
+        (t.with_masks, "with a segmentation mask"),
+        (t.with_keypoints, "with keypoints"),
+    ]
+    .iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, what)| format!("{n} {what}"))
+    .collect();
+    if !extras.is_empty() {
+        let _ = writeln!(out, "{}", extras.join(", "));
+    }
+    if t.with_problems > 0 {
+        let _ = writeln!(
+            out,
+            "{} records with broken annotations (`tfr validate` names them)",
+            t.with_problems
+        );
+    }
+    if let Some((min, max)) = t.boxes_range() {
+        let _ = writeln!(
+            out,
+            "\nboxes per image: {} boxes in {} records with box features, mean {:.2}, min {min}, max {}",
+            t.boxes,
+            t.with_boxes_features,
+            t.mean_boxes(),
+            bucket_name(max)
+        );
+        let mut table = output::table_of_width(width);
+        table.set_header(vec!["boxes", "records", ""]);
+        let rows = t.boxes_distribution();
+        let most = rows.iter().map(|r| r.1).max().unwrap_or(1).max(1);
+        for (label, n) in rows {
+            let bar = "█".repeat((n * 30).div_ceil(most) as usize);
+            table.add_row(vec![label, n.to_string(), bar]);
+        }
+        let _ = writeln!(out, "{table}");
+    }
+    if !t.per_class.is_empty() {
+        let _ = writeln!(out, "\nboxes per class: {}", classes_text(t.per_class.len()));
+        class_table(out, &t.per_class, t.other_classes, width, "boxes");
+    }
+    if !t.image_classes.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nimage classes (classification labels): {}",
+            classes_text(t.image_classes.len())
+        );
+        class_table(out, &t.image_classes, 0, width, "images");
+    }
+}
+
+fn classes_text(n: usize) -> String {
+    if n == 1 {
+        "1 class".into()
+    } else {
+        format!("{n} classes")
+    }
+}
+
+/// Classes by count (most first, then by name): the first 20 and the rest
+/// as one row (`other`: counted past the classes tracked by name).
+fn class_table(
+    out: &mut String,
+    counts: &std::collections::BTreeMap<String, u64>,
+    other: u64,
+    width: Option<u16>,
+    what: &str,
+) {
+    let total = counts.values().sum::<u64>() + other;
+    let (shown, rest, more) = by_count(counts, 20);
+    let share = |n: u64| format!("{:.1}%", n as f64 * 100.0 / total.max(1) as f64);
+    let mut table = output::table_of_width(width);
+    table.set_header(vec!["class", what, "share"]);
+    for (name, n) in shown {
+        table.add_row(vec![
+            crate::schema::describe::display_name(&name),
+            n.to_string(),
+            share(n),
+        ]);
+    }
+    if rest + other > 0 {
+        let label = match (more, other) {
+            (m, 0) => format!("{m} more classes"),
+            (0, _) => "classes not counted by name".to_string(),
+            (m, _) => format!("{m} more classes, and classes not counted by name"),
+        };
+        table.add_row(vec![label, (rest + other).to_string(), share(rest + other)]);
+    }
+    let _ = writeln!(out, "{table}");
 }
 
 fn missing(s: &Summary, total: u64) -> String {

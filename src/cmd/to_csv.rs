@@ -100,6 +100,7 @@ fn schema_doc(
         deep: false,
         light: false,
         filter: args.pick.filter.get().cloned().map(std::sync::Arc::new),
+        annotate: None,
     };
     let bar = output::LazyProgress::new(ctx, crate::io::input::total_size(inputs));
     let progress = |bytes, records| bar.update(bytes, records);

@@ -142,6 +142,7 @@ fn one_value(inputs: &[Input], args: &ToWdsArgs, ctx: &Ctx) -> Result<OneValue> 
         deep: false,
         light: true,
         filter: args.filter.get().cloned().map(std::sync::Arc::new),
+        annotate: None,
     };
     let bar = output::LazyProgress::new(ctx, crate::io::input::total_size(inputs));
     let progress = |bytes, records| bar.update(bytes, records);

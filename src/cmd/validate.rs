@@ -1,15 +1,18 @@
 //! `tfr validate`: the records checked against a TFDV schema (or tfr's
-//! schema JSON), as a CI data gate. The checks and their TFDV semantics
-//! are in [`crate::schema::tfdv::validate`]; this file reads the schema
-//! file, runs the pass with a progress bar, and prints one line per
-//! anomaly on stderr and the summary (a table, or `--json`) on stdout.
+//! schema JSON) and their annotations (boxes, classes: [`crate::annotate`])
+//! checked, as a CI data gate. The checks and their TFDV semantics are in
+//! [`crate::schema::tfdv::validate`]; this file reads the schema file (when
+//! one is given), runs the pass with a progress bar, and prints one line
+//! per anomaly or annotation problem on stderr and the summary (a table,
+//! or `--json`) on stdout.
 
-use crate::args::{InputArgs, JobsArg, PayloadType};
+use crate::annotate::check::{Found, ProblemKind, Tally};
+use crate::args::{AnnotateArgs, InputArgs, JobsArg, PayloadType};
 use crate::example::MessageType;
 use crate::exit::Exit;
 use crate::output::{self, Ctx};
 use crate::pipeline;
-use crate::schema::tfdv::validate::{self as check, quoted, Anomaly, AnomalyKind, Checker, Report};
+use crate::schema::tfdv::validate::{self as check, quoted, Anomaly, AnomalyKind, Checker, Checks, Report};
 use anyhow::{Context, Result};
 use clap::Args;
 use serde_json::json;
@@ -36,9 +39,13 @@ fn validate_types() -> impl clap::builder::TypedValueParser<Value = PayloadType>
 pub(crate) struct ValidateArgs {
     /// The schema: a schema.pbtxt (TFDV's tensorflow_metadata Schema in
     /// text format, from tfdv.write_schema_text or `tfr schema -f
-    /// tfdv-schema`), or tfr's schema JSON (`tfr schema -f json`).
+    /// tfdv-schema`), or tfr's schema JSON (`tfr schema -f json`). Without
+    /// it only the annotations are checked.
     #[arg(long, short = 's', value_name = "SCHEMA")]
-    pub(crate) schema: std::path::PathBuf,
+    pub(crate) schema: Option<std::path::PathBuf>,
+
+    #[command(flatten)]
+    pub(crate) annotate: AnnotateArgs,
 
     #[command(flatten)]
     pub(crate) aux: crate::args::AuxSizeArg,
@@ -47,7 +54,8 @@ pub(crate) struct ValidateArgs {
     pub(crate) input: InputArgs,
 
     /// Print one JSON document (anomalies with TFDV's AnomalyInfo.Type
-    /// names) instead of the table.
+    /// names, annotation problems with BBOX_* / CLASS_NOT_IN_LABEL_MAP, and
+    /// an "annotations" summary) instead of the table.
     #[arg(long)]
     pub(crate) json: bool,
 
@@ -59,22 +67,44 @@ pub(crate) struct ValidateArgs {
     pub(crate) jobs: JobsArg,
 }
 
+/// What was checked, for the summary: the schema's name and the inputs'.
+struct Checked<'a> {
+    names: &'a [String],
+    /// The schema file's name (`None`: no schema).
+    schema: Option<&'a str>,
+    stopped: bool,
+}
+
 pub(crate) fn run(args: &ValidateArgs, ctx: &Ctx) -> Result<Exit> {
-    let schema = super::load_schema(&args.schema, &args.aux)?;
-    let checker = Checker::new(&schema);
+    let schema = args
+        .schema
+        .as_deref()
+        .map(|p| super::load_schema(p, &args.aux))
+        .transpose()?;
+    let checker = schema.as_ref().map(Checker::new);
+    // A TFDS folder's ClassLabel names: the class ids its boxes and labels may have.
+    let classes = crate::tfds::inputs::class_names(&args.input.files);
+    let annotate = args.annotate.options(&args.input.files, classes.as_ref(), &[])?;
     let inputs = args.input.expand()?;
     let opts = check::Options {
         open: args.input.options(),
         ty: args.payload.fixed(),
         workers: pipeline::workers(args.jobs.get()),
     };
+    let checks = Checks {
+        schema: checker.as_ref(),
+        annotations: Some(&annotate),
+    };
     let bar = output::LazyProgress::new(ctx, crate::io::input::total_size(&inputs));
     let progress = |bytes, records| bar.update(bytes, records);
-    let (report, error) = check::validate(&checker, &inputs, &opts, &progress);
+    let (report, error) = check::validate_checks(&checks, &inputs, &opts, &progress);
     let error = error.map(anyhow::Error::from);
     bar.finish();
     let names: Vec<String> = inputs.iter().map(|i| i.display()).collect();
-    let schema_name = crate::io::input::escape_name(args.schema.as_os_str().as_encoded_bytes());
+    let schema_name = args
+        .schema
+        .as_ref()
+        .map(|p| crate::io::input::escape_name(p.as_os_str().as_encoded_bytes()));
     // Anomalies of the records read, even when reading stopped early; the
     // dataset-wide ones only when every record was read.
     let anomalies: Vec<&Anomaly> = report
@@ -82,28 +112,28 @@ pub(crate) fn run(args: &ValidateArgs, ctx: &Ctx) -> Result<Exit> {
         .iter()
         .filter(|a| error.is_none() || a.first.is_some() && !is_dataset_wide(a.kind))
         .collect();
+    let problems = &report.annotations.problems;
     for a in &anomalies {
         output::error_line(format_args!("{}", super::anomaly_line(a, &names)));
     }
-    if report.new_untracked {
-        output::error_line(format_args!(
-            "note: more than {} features are not in the schema; only the first {} are named",
-            check::MAX_NEW,
-            check::MAX_NEW
-        ));
+    for (kind, found) in problems {
+        output::error_line(format_args!("{}", problem_line(*kind, found, &names)));
     }
-    for n in &report.not_checked {
-        output::error_line(format_args!("note: not checked: {n}"));
-    }
+    notes(&report);
+    let checked = Checked {
+        names: &names,
+        schema: schema_name.as_deref(),
+        stopped: error.is_some(),
+    };
     let text = if args.json {
-        let mut t = serde_json::to_string_pretty(&to_json(&report, &anomalies, &names, &schema_name, error.as_ref()))
-            .unwrap_or_default();
+        let mut t =
+            serde_json::to_string_pretty(&to_json(&report, &anomalies, &checked, error.as_ref())).unwrap_or_default();
         t.push('\n');
         t
     } else {
-        summary(&report, &anomalies, &names, &schema_name, error.is_some())
+        summary(&report, &anomalies, &checked)
     };
-    let exit = if anomalies.is_empty() {
+    let exit = if anomalies.is_empty() && problems.is_empty() {
         Exit::Success
     } else {
         Exit::DamageFound
@@ -119,6 +149,36 @@ pub(crate) fn run(args: &ValidateArgs, ctx: &Ctx) -> Result<Exit> {
     output::keep_verdict(written, exit)
 }
 
+/// The notes on stderr: new features not named, constraints not checked.
+fn notes(report: &Report) {
+    if report.new_untracked {
+        output::error_line(format_args!(
+            "note: more than {} features are not in the schema; only the first {} are named",
+            check::MAX_NEW,
+            check::MAX_NEW
+        ));
+    }
+    for n in &report.not_checked {
+        output::error_line(format_args!("note: not checked: {n}"));
+    }
+}
+
+/// The one line on stderr of an annotation problem (as an anomaly's).
+fn problem_line(kind: ProblemKind, found: &Found, names: &[String]) -> String {
+    let (input, record) = found.first;
+    let file = names.get(input as usize).map_or("-", String::as_str);
+    let more = match found.records {
+        n if n > 1 => format!(" (and {} more records)", n - 1),
+        _ => String::new(),
+    };
+    format!(
+        "{file}: feature {}: {} in record {record}{more} [{}]",
+        quoted(&found.feature),
+        found.detail,
+        kind.name()
+    )
+}
+
 /// Anomalies decided over the whole dataset (not meaningful on part of it).
 fn is_dataset_wide(kind: AnomalyKind) -> bool {
     matches!(
@@ -132,8 +192,8 @@ fn is_dataset_wide(kind: AnomalyKind) -> bool {
     )
 }
 
-fn first_text(a: &Anomaly, names: &[String]) -> String {
-    match a.first {
+fn first_text(first: Option<(u64, u64)>, names: &[String]) -> String {
+    match first {
         Some((input, record)) => {
             let file = names.get(input as usize).map_or("-", String::as_str);
             format!("{file} record {record}")
@@ -142,26 +202,61 @@ fn first_text(a: &Anomaly, names: &[String]) -> String {
     }
 }
 
-/// The table (or the one line saying the data conforms).
-fn summary(report: &Report, anomalies: &[&Anomaly], names: &[String], schema: &str, stopped: bool) -> String {
+/// What the annotations held, in words (`None`: nothing annotated).
+fn annotated_text(t: &Tally) -> Option<String> {
+    let mut parts = Vec::new();
+    if t.with_boxes_features > 0 {
+        parts.push(format!("{} boxes in {} records", t.boxes, t.with_boxes_features));
+    }
+    let classified: u64 = t.image_classes.values().sum();
+    if classified > 0 {
+        parts.push(format!("{classified} records with a class label"));
+    }
+    (t.any() || !t.problems.is_empty()).then(|| {
+        if parts.is_empty() {
+            format!("{} annotated records", t.annotated)
+        } else {
+            parts.join(", ")
+        }
+    })
+}
+
+/// The summary's first words: what was checked against what.
+fn checked_text(report: &Report, checked: &Checked<'_>) -> String {
     let files = match report.per_input.len().max(1) {
         1 => "1 file".to_string(),
         n => format!("{n} files"),
     };
-    let checked = format!(
-        "{} records in {files} checked against {schema} ({} features)",
-        report.records, report.checked
-    );
-    if anomalies.is_empty() {
-        let verdict = if stopped {
-            "no anomaly before the error"
-        } else {
-            "no anomalies"
+    let records = format!("{} records in {files}", report.records);
+    let annotations = annotated_text(&report.annotations);
+    match (checked.schema, annotations) {
+        (Some(schema), None) => format!("{records} checked against {schema} ({} features)", report.checked),
+        (Some(schema), Some(a)) => format!(
+            "{records} checked against {schema} ({} features) and for annotation problems ({a})",
+            report.checked
+        ),
+        (None, Some(a)) => format!("{records} checked for annotation problems ({a})"),
+        (None, None) => {
+            format!("{records} checked for annotation problems (no boxes, classes or masks found; no --schema)")
+        }
+    }
+}
+
+/// The table (or the one line saying the data conforms).
+fn summary(report: &Report, anomalies: &[&Anomaly], checked: &Checked<'_>) -> String {
+    let names = checked.names;
+    let what = checked_text(report, checked);
+    let problems = &report.annotations.problems;
+    if anomalies.is_empty() && problems.is_empty() {
+        let verdict = match (checked.stopped, checked.schema.is_some()) {
+            (true, _) => "no anomaly before the error",
+            (false, true) => "no anomalies",
+            (false, false) => "no problems",
         };
-        return format!("{checked}: {verdict}\n");
+        return format!("{what}: {verdict}\n");
     }
     let mut table = output::table();
-    table.set_header(vec!["feature", "anomaly", "TFDV type", "records", "first seen"]);
+    table.set_header(vec!["feature", "anomaly", "type", "records", "first seen"]);
     for a in anomalies {
         let records = match a.kind {
             AnomalyKind::SchemaMissingColumn
@@ -169,15 +264,29 @@ fn summary(report: &Report, anomalies: &[&Anomaly], names: &[String], schema: &s
             | AnomalyKind::DatasetHighNumExamples => "-".to_string(),
             _ => a.records.to_string(),
         };
+        let first = a.first.map(|(i, r)| (u64::from(i), r));
         table.add_row(vec![
             a.feature.as_deref().map_or("(dataset)".to_string(), quoted),
             a.kind.short().to_string(),
             a.kind.tfdv_name().to_string(),
             records,
-            first_text(a, names),
+            first_text(first, names),
         ]);
     }
-    let features: std::collections::BTreeSet<Option<&str>> = anomalies.iter().map(|a| a.feature.as_deref()).collect();
+    for (kind, found) in problems {
+        table.add_row(vec![
+            quoted(&found.feature),
+            kind.short().to_string(),
+            kind.name().to_string(),
+            found.records.to_string(),
+            first_text(Some(found.first), names),
+        ]);
+    }
+    let features: std::collections::BTreeSet<Option<&str>> = anomalies
+        .iter()
+        .map(|a| a.feature.as_deref())
+        .chain(problems.values().map(|f| Some(f.feature.as_str())))
+        .collect();
     let plural = |n: usize, one: &str, many: &str| {
         if n == 1 {
             format!("1 {one}")
@@ -185,9 +294,17 @@ fn summary(report: &Report, anomalies: &[&Anomaly], names: &[String], schema: &s
             format!("{n} {many}")
         }
     };
+    let found = match (anomalies.len(), problems.len()) {
+        (n, 0) => plural(n, "anomaly", "anomalies"),
+        (0, p) => plural(p, "annotation problem", "annotation problems"),
+        (n, p) => format!(
+            "{} and {}",
+            plural(n, "anomaly", "anomalies"),
+            plural(p, "annotation problem", "annotation problems")
+        ),
+    };
     format!(
-        "{table}\n{checked}: {} in {}\n",
-        plural(anomalies.len(), "anomaly", "anomalies"),
+        "{table}\n{what}: {found} in {}\n",
         plural(features.len(), "feature", "features")
     )
 }
@@ -195,10 +312,19 @@ fn summary(report: &Report, anomalies: &[&Anomaly], names: &[String], schema: &s
 fn to_json(
     report: &Report,
     anomalies: &[&Anomaly],
-    names: &[String],
-    schema: &str,
+    checked: &Checked<'_>,
     error: Option<&anyhow::Error>,
 ) -> serde_json::Value {
+    let names = checked.names;
+    let first = |first: Option<(u64, u64)>| {
+        first.map(|(input, record)| {
+            json!({
+                "file": names.get(input as usize),
+                "record": record,
+            })
+        })
+    };
+    let tally = &report.annotations;
     let list: Vec<serde_json::Value> = anomalies
         .iter()
         .map(|a| {
@@ -208,12 +334,19 @@ fn to_json(
                 "short_description": a.kind.short(),
                 "description": a.detail,
                 "records": a.records,
-                "first": a.first.map(|(input, record)| json!({
-                    "file": names.get(input as usize),
-                    "record": record,
-                })),
+                "first": first(a.first.map(|(i, r)| (u64::from(i), r))),
             })
         })
+        .chain(tally.problems.iter().map(|(kind, found)| {
+            json!({
+                "feature": found.feature,
+                "type": kind.name(),
+                "short_description": kind.short(),
+                "description": found.detail,
+                "records": found.records,
+                "first": first(Some(found.first)),
+            })
+        }))
         .collect();
     let inputs: Vec<serde_json::Value> = names
         .iter()
@@ -222,7 +355,7 @@ fn to_json(
         .map(|(i, n)| json!({"file": n, "records": report.per_input.get(i).copied().unwrap_or(0)}))
         .collect();
     let mut doc = json!({
-        "schema": schema,
+        "schema": checked.schema,
         "type": report.ty.map(|t| match t {
             MessageType::SequenceExample => "sequence",
             _ => "example",
@@ -230,8 +363,15 @@ fn to_json(
         "records": report.records,
         "inputs": inputs,
         "features_checked": report.checked,
-        "conforms": anomalies.is_empty() && error.is_none(),
+        "conforms": list.is_empty() && error.is_none(),
         "anomalies": list,
+        "annotations": {
+            "records": tally.records,
+            "annotated": tally.annotated,
+            "records_with_boxes": tally.with_boxes_features,
+            "boxes": tally.boxes,
+            "problems": tally.with_problems,
+        },
         "not_checked": report.not_checked,
     });
     if let Some(e) = error {

@@ -10,7 +10,7 @@
 //! the signal's default action: a shell sees it killed by the signal (exit
 //! 130 for Ctrl-C), as with any other tfr command stopped while reading.
 
-use crate::args::{AnnotateArgs, DatasetTypeArg, InputArgs, WhereArg};
+use crate::args::{AnnotateArgs, DatasetTypeArg, HighlightArg, InputArgs, WhereArg};
 use crate::exit::Exit;
 use crate::output::Ctx;
 use anyhow::{Context, Result};
@@ -35,6 +35,9 @@ pub(crate) struct ViewArgs {
 
     #[command(flatten)]
     pub(crate) annotate: AnnotateArgs,
+
+    #[command(flatten)]
+    pub(crate) highlight: HighlightArg,
 
     /// Listen on this address: 127.0.0.1 (this machine only) by default;
     /// another address (0.0.0.0: every interface) lets anyone who can
@@ -62,7 +65,9 @@ pub(crate) struct ViewArgs {
 
 pub(crate) fn run(args: &ViewArgs, _ctx: &Ctx) -> Result<Exit> {
     let classes = crate::tfds::inputs::class_names(&args.input.files);
-    let annotate = args.annotate.options(classes)?;
+    let annotate = args
+        .annotate
+        .options(&args.input.files, classes.as_ref(), &args.highlight.highlight)?;
     let filter = args.filter.for_message(None)?;
     let (addr, host_name) = address(&args.host, args.port)?;
     let inputs = args.input.expand()?;

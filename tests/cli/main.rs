@@ -11,6 +11,8 @@ mod util;
 #[allow(dead_code, unreachable_pub, clippy::enum_variant_names)]
 mod proto;
 
+mod annotations_check;
+mod annotations_report;
 mod browser;
 mod cat;
 #[cfg(feature = "parquet")]

@@ -18,7 +18,9 @@ fn version_and_help() {
         .collect();
     // to-parquet, to-arrow, from-parquet, from-arrow with the `parquet` feature.
     let columnar = if cfg!(feature = "parquet") { 4 } else { 0 };
-    assert_eq!(names.len(), 20 + columnar, "{names:?}");
+    // view with the `view` feature.
+    let view = usize::from(cfg!(feature = "view"));
+    assert_eq!(names.len(), 20 + columnar + view, "{names:?}");
     for cmd in &names {
         assert!(help.contains(cmd.as_str()), "{cmd} missing from help:\n{help}");
     }
@@ -40,9 +42,9 @@ fn usage_errors_exit_2_with_one_line() {
     assert!(err.contains("usage: tfr count"), "{err}");
     let err = tfr(&["frobnicate"]).run().fails(2);
     assert!(err.contains("unrecognized subcommand 'frobnicate'"), "{err}");
-    let err = tfr(&["validate", "x.tfrecord"]).run().fails(2);
+    let err = tfr(&["reshard", "x.tfrecord"]).run().fails(2);
     assert!(
-        err.contains("the following required arguments were not provided: --schema <SCHEMA>;"),
+        err.contains("the following required arguments were not provided: --output <OUT>;"),
         "{err}"
     );
     let err = tfr(&["cat", "-n", "many", "x.tfrecord"]).run().fails(2);

@@ -30,6 +30,10 @@ use std::process::{Command, Stdio};
 const EXIT: &[(&str, i32)] = &[
     ("tfr verify-crc broken.tfrecord --salvage repaired.tfrecord", 1),
     ("tfr verify-crc damaged.tfrecord --salvage repaired.tfrecord", 1),
+    (
+        "tfr validate tests/data/annotations/coco_broken.tfrecord --label-map tests/data/annotations/label_map.pbtxt",
+        1,
+    ),
 ];
 
 /// Lines (exactly as written, comment included) whose object-store URLs

@@ -133,7 +133,7 @@ fn damage_is_shown_and_streams_are_refused() {
     assert!(err.starts_with("tfr: "), "{err}");
 }
 
-fn chromium() -> Option<String> {
+pub fn chromium() -> Option<String> {
     for c in ["chromium", "chromium-browser", "google-chrome"] {
         if Command::new(c)
             .arg("--version")
@@ -149,7 +149,7 @@ fn chromium() -> Option<String> {
 /// Headless Chromium, as oracles.md measured it on this machine: no
 /// sandbox (root), no GPU, no background networking (the closed network
 /// refuses it), a fresh profile.
-fn headless(dir: &Dir, chrome: &str) -> Command {
+pub fn headless(dir: &Dir, chrome: &str) -> Command {
     let mut c = Command::new(chrome);
     c.args([
         "--headless",
@@ -168,7 +168,7 @@ fn headless(dir: &Dir, chrome: &str) -> Command {
 
 /// What the page's self-check (`#check`) reports when `browser` loads
 /// it: the JSON it writes into the DOM.
-fn self_check(mut browser: Command, page: &Path) -> serde_json::Value {
+pub fn self_check(mut browser: Command, page: &Path) -> serde_json::Value {
     let dom = browser
         .args(["--virtual-time-budget=10000", "--dump-dom"])
         .arg(format!("file://{}#check", page.display()))

@@ -4,6 +4,7 @@
 
 use super::Annotations;
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 /// A kind of broken annotation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -22,13 +23,16 @@ pub enum ProblemKind {
     LengthsDiffer,
     /// A class list whose length is not the number of boxes.
     ClassCount,
-    /// A class id not in the label map (or the ClassLabel's names).
+    /// A class id not in the label map (or the ClassLabel's names), or
+    /// not an integer.
     UnknownClass,
+    /// Coordinates stored as bytes, not numbers.
+    NotNumbers,
 }
 
 impl ProblemKind {
     /// Every kind, in the order reports list them.
-    pub const ALL: [ProblemKind; 7] = [
+    pub const ALL: [ProblemKind; 8] = [
         ProblemKind::OutOfRange,
         ProblemKind::XminOverXmax,
         ProblemKind::YminOverYmax,
@@ -36,6 +40,7 @@ impl ProblemKind {
         ProblemKind::LengthsDiffer,
         ProblemKind::ClassCount,
         ProblemKind::UnknownClass,
+        ProblemKind::NotNumbers,
     ];
 
     /// The kind's name in `--json` (in the manner of TFDV's anomaly types).
@@ -48,7 +53,13 @@ impl ProblemKind {
             ProblemKind::LengthsDiffer => "BBOX_LENGTHS_DIFFER",
             ProblemKind::ClassCount => "BBOX_CLASS_COUNT_MISMATCH",
             ProblemKind::UnknownClass => "CLASS_NOT_IN_LABEL_MAP",
+            ProblemKind::NotNumbers => "BBOX_NOT_NUMBERS",
         }
+    }
+
+    /// The kind of a [`Self::name`].
+    pub fn from_name(name: &str) -> Option<ProblemKind> {
+        ProblemKind::ALL.into_iter().find(|k| k.name() == name)
     }
 
     /// A short description (the table's column).
@@ -61,6 +72,7 @@ impl ProblemKind {
             ProblemKind::LengthsDiffer => "coordinate lists of different lengths",
             ProblemKind::ClassCount => "classes not one per box",
             ProblemKind::UnknownClass => "class id not in the label map",
+            ProblemKind::NotNumbers => "coordinates that are not numbers",
         }
     }
 }
@@ -70,14 +82,20 @@ impl ProblemKind {
 pub struct Problem {
     /// Its kind.
     pub kind: ProblemKind,
-    /// What exactly (features, box number, values).
+    /// The feature (or the boxes' prefix) it is about.
+    pub feature: String,
+    /// What exactly (box number, values, lengths).
     pub detail: String,
 }
 
 impl Problem {
-    /// A problem of this kind.
-    pub fn new(kind: ProblemKind, detail: String) -> Problem {
-        Problem { kind, detail }
+    /// A problem of this kind with `feature`.
+    pub fn new(kind: ProblemKind, feature: impl Into<String>, detail: String) -> Problem {
+        Problem {
+            kind,
+            feature: feature.into(),
+            detail,
+        }
     }
 }
 
@@ -94,6 +112,8 @@ pub struct Found {
     pub records: u64,
     /// The first: (input, record number).
     pub first: (u64, u64),
+    /// The feature it is about in the first record.
+    pub feature: String,
     /// The first record's detail.
     pub detail: String,
 }
@@ -124,7 +144,9 @@ pub struct Tally {
     pub with_keypoints: u64,
     /// Records with a segmentation mask.
     pub with_masks: u64,
-    /// The problems found, by kind.
+    /// Records with at least one problem.
+    pub with_problems: u64,
+    /// The problems found, by kind (a record counts once per kind).
     pub problems: BTreeMap<ProblemKind, Found>,
 }
 
@@ -140,23 +162,40 @@ impl Tally {
             *self.boxes_per_image.entry(bucket).or_default() += 1;
         }
         self.boxes += a.boxes.len() as u64;
+        // One name written per box, allocated only for a class first seen.
+        let mut name = String::new();
         for b in &a.boxes {
-            let name = b.class.as_ref().map_or_else(|| "?".to_string(), ToString::to_string);
-            count_class(&mut self.per_class, &mut self.other_classes, name);
+            name.clear();
+            match &b.class {
+                Some(c) => {
+                    let _ = write!(name, "{c}");
+                }
+                None => name.push('?'),
+            }
+            count_class(&mut self.per_class, &mut self.other_classes, &name);
         }
         if let Some(c) = &a.class {
             let mut dropped = 0;
-            count_class(&mut self.image_classes, &mut dropped, c.to_string());
+            name.clear();
+            let _ = write!(name, "{c}");
+            count_class(&mut self.image_classes, &mut dropped, &name);
         }
         self.with_keypoints += u64::from(!a.keypoints.is_empty());
         self.with_masks += u64::from(a.mask.is_some());
-        for p in &a.problems {
+        self.with_problems += u64::from(!a.problems.is_empty());
+        for (i, p) in a.problems.iter().enumerate() {
+            // A record counts once per kind (two class lists of the wrong
+            // length are one record).
+            if a.problems[..i].iter().any(|q| q.kind == p.kind) {
+                continue;
+            }
             self.problems
                 .entry(p.kind)
                 .and_modify(|f| f.records += 1)
                 .or_insert_with(|| Found {
                     records: 1,
                     first: at,
+                    feature: p.feature.clone(),
                     detail: p.detail.clone(),
                 });
         }
@@ -186,11 +225,20 @@ impl Tally {
         }
         self.with_keypoints += later.with_keypoints;
         self.with_masks += later.with_masks;
+        self.with_problems += later.with_problems;
         for (k, f) in later.problems {
             self.problems
                 .entry(k)
                 .and_modify(|mine| mine.records += f.records)
                 .or_insert(f);
+        }
+    }
+
+    /// Renumbers the inputs of the problems' first records by `by` (a
+    /// tally of inputs numbered from 0 merged after `by` others).
+    pub fn shift_inputs(&mut self, by: u64) {
+        for f in self.problems.values_mut() {
+            f.first.0 += by;
         }
     }
 
@@ -210,9 +258,11 @@ impl Tally {
     }
 }
 
-fn count_class(map: &mut BTreeMap<String, u64>, dropped: &mut u64, name: String) {
-    if map.len() < MAX_CLASSES || map.contains_key(&name) {
-        *map.entry(name).or_default() += 1;
+fn count_class(map: &mut BTreeMap<String, u64>, dropped: &mut u64, name: &str) {
+    if let Some(n) = map.get_mut(name) {
+        *n += 1;
+    } else if map.len() < MAX_CLASSES {
+        map.insert(name.to_string(), 1);
     } else {
         *dropped += 1;
     }

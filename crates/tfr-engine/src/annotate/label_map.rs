@@ -42,6 +42,8 @@ impl LabelMap {
 
     /// Parses a label map's text.
     pub fn parse(text: &str) -> Result<LabelMap> {
+        // A byte order mark some editors write.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut tokens = Tokens { text, at: 0 };
         let mut names = BTreeMap::new();
         while let Some(t) = tokens.next()? {
@@ -145,8 +147,13 @@ struct Tokens<'a> {
 }
 
 impl<'a> Tokens<'a> {
+    /// The line of the current position (counted only for an error).
     fn line(&self) -> usize {
-        self.text[..self.at].matches('\n').count() + 1
+        self.line_at(self.at)
+    }
+
+    fn line_at(&self, at: usize) -> usize {
+        self.text[..at].matches('\n').count() + 1
     }
 
     fn next(&mut self) -> Result<Option<Token<'a>>> {
@@ -176,7 +183,9 @@ impl<'a> Tokens<'a> {
             '{' | '<' => Token::Open,
             '}' | '>' => Token::Close,
             '"' | '\'' => {
-                let (value, len) = quoted(&rest[i..], self.line())?;
+                let start = self.at + i;
+                let (value, len) =
+                    quoted(&rest[i..]).map_err(|m| crate::error::err!("line {}: {m}", self.line_at(start)))?;
                 self.at += i + len;
                 return Ok(Some(Token::Str(value)));
             }
@@ -244,7 +253,7 @@ impl<'a> Tokens<'a> {
     /// Skips a field's value: `: scalar`, `: "text"`, `: [a, b]`, `{ … }`
     /// or `: { … }`.
     fn skip_value(&mut self) -> Result<()> {
-        let line = self.line();
+        let start = self.at;
         let mut t = self.next()?;
         if t == Some(Token::Colon) {
             t = self.next()?;
@@ -253,13 +262,17 @@ impl<'a> Tokens<'a> {
             Some(Token::Word(_) | Token::Str(_)) => return Ok(()),
             Some(Token::Open) => Token::Close,
             Some(Token::Other('[')) => Token::Other(']'),
-            Some(t) => bail!("line {line}: a field's value cannot start with {}", t.what()),
-            None => bail!("line {line}: a field without a value"),
+            Some(t) => bail!(
+                "line {}: a field's value cannot start with {}",
+                self.line_at(start),
+                t.what()
+            ),
+            None => bail!("line {}: a field without a value", self.line_at(start)),
         };
         let mut depth = 0usize;
         loop {
             match self.next()? {
-                None => bail!("line {line}: a field's value not closed"),
+                None => bail!("line {}: a field's value not closed", self.line_at(start)),
                 Some(Token::Open) => depth += 1,
                 Some(t) if t == close && depth == 0 => return Ok(()),
                 Some(Token::Close) if depth > 0 => depth -= 1,
@@ -284,25 +297,35 @@ fn parse_int(w: &str) -> Option<i64> {
 }
 
 /// A quoted string at the start of `s` (its escapes as the text format's
-/// C escapes), and the bytes it takes.
-fn quoted(s: &str, line: usize) -> Result<(String, usize)> {
+/// C escapes), and the bytes it takes; `Err` says what is wrong with it.
+fn quoted(s: &str) -> std::result::Result<(String, usize), &'static str> {
     let quote = s.chars().next().unwrap_or('"');
     let mut bytes = Vec::new();
     let mut it = s.char_indices().skip(1);
     while let Some((i, c)) = it.next() {
         match c {
             c if c == quote => {
-                let text = String::from_utf8(bytes)
-                    .map_err(|_| crate::error::err!("line {line}: a name that is not UTF-8"))?;
+                let text = String::from_utf8(bytes).map_err(|_| "a name that is not UTF-8")?;
                 return Ok((text, i + 1));
             }
-            '\n' => bail!("line {line}: a string not closed on its line"),
+            '\n' => return Err("a string not closed on its line"),
             '\\' => {
                 let Some((_, e)) = it.next() else { break };
                 match e {
                     'n' => bytes.push(b'\n'),
                     't' => bytes.push(b'\t'),
                     'r' => bytes.push(b'\r'),
+                    'x' | 'X' => {
+                        let mut v = 0u32;
+                        for _ in 0..2 {
+                            let Some(d) = it.clone().next().and_then(|(_, d)| d.to_digit(16)) else {
+                                break;
+                            };
+                            v = v * 16 + d;
+                            it.next();
+                        }
+                        bytes.push(v as u8);
+                    }
                     '0'..='7' => {
                         let mut v = e as u32 - '0' as u32;
                         for _ in 0..2 {
@@ -328,7 +351,7 @@ fn quoted(s: &str, line: usize) -> Result<(String, usize)> {
             }
         }
     }
-    bail!("line {line}: a string not closed")
+    Err("a string not closed")
 }
 
 #[cfg(test)]
@@ -349,6 +372,22 @@ mod tests {
         assert_eq!(map.len(), 3);
         assert!(!map.contains(2));
         assert_eq!(map.id_of("car"), Some(3));
+    }
+
+    #[test]
+    fn a_byte_order_mark_and_hex_escapes() {
+        let map = LabelMap::parse("\u{feff}item { id: 2 name: \"\\x41b\\102\" }").unwrap();
+        assert_eq!(map.name(2), Some("AbB"));
+        // Many items: the line of an error is counted only for the error.
+        let big: String = (0..50_000)
+            .map(|i| format!("item {{ id: {i} name: \"c{i}\" }}\n"))
+            .collect();
+        let map = LabelMap::parse(&big).unwrap();
+        assert_eq!(map.len(), 50_000);
+        let e = LabelMap::parse(&format!("{big}item {{ id: x }}"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("line 50001:"), "{e}");
     }
 
     #[test]

@@ -13,14 +13,14 @@
 //! - any other prefix given as [`Options::bbox`].
 //!
 //! [`read`] finds them in one record and says what is broken about them
-//! ([`Problem`]: what `tfr validate` reports); [`svg`] draws them over a
-//! picture (`tfr report`, `tfr view`).
+//! ([`check::Problem`]: what `tfr validate` reports); `report::overlay`
+//! draws them over a picture (`tfr report`, `tfr view`).
 
 pub mod check;
 mod label_map;
 mod read;
-#[cfg(feature = "report")]
-pub mod svg;
+mod saved;
+pub mod summary;
 
 pub use label_map::LabelMap;
 pub use read::read;
@@ -37,6 +37,10 @@ pub struct Options {
     pub label_map: Option<LabelMap>,
     /// Class names of int features (a TFDS folder's ClassLabels).
     pub classes: HashMap<String, Vec<String>>,
+    /// The order of a TFDS BBoxFeature's four values, by feature (its
+    /// `bboxFormat`: `REL_YXYX`, the default, `REL_XYXY`, `REL_XYWH`, or
+    /// the same in pixels without `REL_`).
+    pub bbox_formats: HashMap<String, String>,
     /// `--highlight`: the classes (names or ids) drawn highlighted.
     pub highlight: Vec<String>,
 }
@@ -143,7 +147,7 @@ impl Annotations {
             "class": self.class.as_ref().map(class),
             "mask": self.mask,
             "problems": self.problems.iter().map(|p| serde_json::json!({
-                "type": p.kind.name(), "detail": p.detail,
+                "type": p.kind.name(), "feature": p.feature, "detail": p.detail,
             })).collect::<Vec<_>>(),
         })
     }
@@ -153,3 +157,6 @@ impl Annotations {
 fn finite(v: f64) -> Option<f64> {
     v.is_finite().then_some(v)
 }
+
+#[cfg(test)]
+mod tests;

@@ -4,9 +4,35 @@ use super::check::{Problem, ProblemKind};
 use super::{Annotations, BBox, Class, Options};
 use crate::example::media::{sniff, Media};
 use crate::example::{FeatureView, FeaturesView, Kind};
-use std::collections::HashMap;
+/// A record's features by name: sorted, each name once (its last entry),
+/// looked up by binary search (a record has a few dozen features at most:
+/// no hash map to build).
+struct Map<'a>(Vec<(&'a str, FeatureView<'a>)>);
 
-type Map<'a> = HashMap<&'a str, FeatureView<'a>>;
+impl<'a> Map<'a> {
+    fn get(&self, name: &str) -> Option<&FeatureView<'a>> {
+        let i = self.0.binary_search_by(|(k, _)| (*k).cmp(name)).ok()?;
+        self.0.get(i).map(|(_, f)| f)
+    }
+
+    fn contains_key(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+
+    /// The names, sorted.
+    fn keys(&self) -> impl Iterator<Item = &'a str> + '_ {
+        self.0.iter().map(|(k, _)| *k)
+    }
+}
+
+impl<'a> std::ops::Index<&str> for Map<'a> {
+    type Output = FeatureView<'a>;
+
+    /// Only for a name [`Map::keys`] gave or [`Map::get`] found.
+    fn index(&self, name: &str) -> &FeatureView<'a> {
+        self.get(name).expect("a name of the map")
+    }
+}
 
 /// Where a record's boxes are.
 enum Source {
@@ -20,7 +46,12 @@ enum Source {
 /// The annotations of a record's features; `None` when it has none
 /// (no boxes, keypoints, class or mask).
 pub fn read(features: &FeaturesView<'_>, opts: &Options) -> Option<Annotations> {
-    let map: Map<'_> = features.sorted().into_iter().collect();
+    // Most records of most datasets have none: their names say so before
+    // any map is built.
+    if !may_have(features, opts) {
+        return None;
+    }
+    let map = Map(features.sorted());
     let mut a = Annotations {
         size: size(&map),
         ..Annotations::default()
@@ -28,13 +59,11 @@ pub fn read(features: &FeaturesView<'_>, opts: &Options) -> Option<Annotations> 
     let parent = match find_boxes(&map, opts) {
         Some(Source::Corners(prefix)) => {
             corners(&map, &prefix, &mut a);
-            let parent = parent_of(&prefix);
-            keypoints(&map, &parent, &mut a);
-            a.boxes_from = Some(prefix);
-            Some(parent)
+            a.boxes_from = Some(prefix.clone());
+            Some(parent_of(&prefix))
         }
         Some(Source::Flat(name)) => {
-            flat(&map, &name, &mut a);
+            flat(&map, &name, opts.bbox_formats.get(&name).map(String::as_str), &mut a);
             let parent = parent_of(&name);
             a.boxes_from = Some(name);
             Some(parent)
@@ -44,17 +73,77 @@ pub fn read(features: &FeaturesView<'_>, opts: &Options) -> Option<Annotations> 
     if let Some(parent) = parent {
         box_classes(&map, &parent, opts, &mut a);
         box_problems(&mut a);
+        keypoints(&map, &parent, &mut a);
     }
     a.class = image_class(&map, opts, &mut a.problems);
     a.mask = ["image/segmentation/class/encoded", "segmentation_mask"]
         .into_iter()
         .find(|n| map.get(n).is_some_and(|f| f.kind() == Kind::Bytes && f.count() > 0))
         .map(str::to_string);
+    a.problems = one_per_kind(std::mem::take(&mut a.problems));
     if a.is_empty() && a.problems.is_empty() && a.boxes_from.is_none() {
         return None;
     }
     a.image = image_feature(&map, a.mask.as_deref());
     Some(a)
+}
+
+/// A record's problems with one of each kind (the details of several
+/// joined), so that a record counts once per kind.
+fn one_per_kind(problems: Vec<Problem>) -> Vec<Problem> {
+    let mut out: Vec<Problem> = Vec::with_capacity(problems.len());
+    for p in problems {
+        match out.iter_mut().find(|o| o.kind == p.kind) {
+            Some(o) => {
+                o.detail.push_str("; ");
+                if o.feature != p.feature {
+                    o.detail.push_str(&p.feature);
+                    o.detail.push_str(": ");
+                }
+                o.detail.push_str(&p.detail);
+            }
+            None => out.push(p),
+        }
+    }
+    out
+}
+
+/// Features whose names [`read`] looks at, besides the boxes'.
+const NAMED: [&[u8]; 5] = [
+    b"label",
+    b"image/class/label",
+    b"image/class/text",
+    b"image/segmentation/class/encoded",
+    b"segmentation_mask",
+];
+
+/// Whether a record has a feature [`read`] could find annotations in: a
+/// class or mask feature by its name, a corner (`…/xmin`, `…/ymax`, …) or
+/// a `bbox` list, or with `--bbox` a name under its prefix. A cheap look
+/// at the names (no map, no values).
+fn may_have(features: &FeaturesView<'_>, opts: &Options) -> bool {
+    match opts.bbox.as_deref().map(|p| p.trim_end_matches('/').as_bytes()) {
+        Some(p) => features
+            .raw_entries()
+            .any(|(key, _)| key.starts_with(p) || NAMED.contains(&key)),
+        None => features.raw_entries().any(|(key, _)| known_name(key)),
+    }
+}
+
+/// Whether a name is one [`read`] looks at without `--bbox`: by its last
+/// byte first (most names are none of these).
+#[inline]
+fn known_name(key: &[u8]) -> bool {
+    match key.last() {
+        Some(b'l' | b't' | b'd' | b'k') => NAMED.contains(&key),
+        Some(b'n' | b'x') => {
+            key == b"bbox"
+                || [b"/bbox", b"/xmin", b"/ymin", b"/xmax", b"/ymax"]
+                    .iter()
+                    .any(|c| key.ends_with(*c))
+        }
+        _ => false,
+    }
 }
 
 /// `a/b/c` → `a/b`; a name without `/` → "".
@@ -65,10 +154,13 @@ fn parent_of(name: &str) -> String {
 /// `parent/leaf`, or `leaf` when there is no parent.
 fn child(parent: &str, leaf: &str) -> String {
     if parent.is_empty() {
-        leaf.to_string()
-    } else {
-        format!("{parent}/{leaf}")
+        return leaf.to_string();
     }
+    let mut name = String::with_capacity(parent.len() + 1 + leaf.len());
+    name.push_str(parent);
+    name.push('/');
+    name.push_str(leaf);
+    name
 }
 
 const CORNERS: [&str; 4] = ["xmin", "ymin", "xmax", "ymax"];
@@ -87,8 +179,7 @@ fn find_boxes(map: &Map<'_>, opts: &Options) -> Option<Source> {
     }
     // Any other `…/xmin` with its siblings; then a TFDS-style `…/bbox`
     // float list. Sorted, so the choice does not depend on wire order.
-    let mut names: Vec<&str> = map.keys().copied().collect();
-    names.sort_unstable();
+    let names: Vec<&str> = map.keys().collect();
     let corner = names.iter().find_map(|n| {
         let prefix = n.strip_suffix("/xmin")?;
         CORNERS[1..]
@@ -99,7 +190,7 @@ fn find_boxes(map: &Map<'_>, opts: &Options) -> Option<Source> {
     corner.or_else(|| {
         names
             .iter()
-            .find(|n| (**n == "bbox" || n.ends_with("/bbox")) && map[**n].kind() == Kind::Float)
+            .find(|n| (**n == "bbox" || n.ends_with("/bbox")) && map[n].kind() == Kind::Float)
             .map(|n| Source::Flat(n.to_string()))
     })
 }
@@ -107,11 +198,40 @@ fn find_boxes(map: &Map<'_>, opts: &Options) -> Option<Source> {
 /// A feature's values as numbers (floats or ints; none for bytes).
 fn numbers(map: &Map<'_>, name: &str) -> Option<Vec<f64>> {
     let f = map.get(name)?;
+    // As many numbers as the record holds values: no growing.
+    let mut out = Vec::new();
     match f.kind() {
-        Kind::Float => Some(f.floats().map(f64::from).collect()),
-        Kind::Int64 => Some(f.int64s().map(|v| v as f64).collect()),
-        _ => Some(Vec::new()),
+        Kind::Float => {
+            out.reserve_exact(f.count());
+            out.extend(f.floats().map(f64::from));
+        }
+        Kind::Int64 => {
+            out.reserve_exact(f.count());
+            out.extend(f.int64s().map(|v| v as f64));
+        }
+        _ => {}
     }
+    Some(out)
+}
+
+/// A class list's ids: int64 values exactly, float ones when integral
+/// (`Err` holds one that is not).
+fn class_ids(map: &Map<'_>, name: &str) -> Option<Vec<Result<i64, f32>>> {
+    let f = map.get(name)?;
+    Some(match f.kind() {
+        Kind::Int64 => f.int64s().map(Ok).collect(),
+        Kind::Float => f
+            .floats()
+            .map(|v| {
+                if v.fract() == 0.0 && v.abs() < 9.0e15 {
+                    Ok(v as i64)
+                } else {
+                    Err(v)
+                }
+            })
+            .collect(),
+        _ => Vec::new(),
+    })
 }
 
 fn size(map: &Map<'_>) -> Option<(i64, i64)> {
@@ -128,8 +248,20 @@ fn corners(map: &Map<'_>, prefix: &str, a: &mut Annotations) {
         .iter()
         .map(|c| numbers(map, &child(prefix, c)).unwrap_or_default())
         .collect();
+    let bytes: Vec<&str> = CORNERS
+        .iter()
+        .copied()
+        .filter(|c| map.get(&child(prefix, c)).is_some_and(|f| f.kind() == Kind::Bytes))
+        .collect();
+    if !bytes.is_empty() {
+        a.problems.push(Problem::new(
+            ProblemKind::NotNumbers,
+            prefix,
+            format!("{} stored as bytes, not floats", bytes.join(", ")),
+        ));
+    }
     let n = lists.iter().map(Vec::len).min().unwrap_or(0);
-    if lists.iter().any(|l| l.len() != n) {
+    if bytes.is_empty() && lists.iter().any(|l| l.len() != n) {
         let lens: Vec<String> = CORNERS
             .iter()
             .zip(&lists)
@@ -137,16 +269,19 @@ fn corners(map: &Map<'_>, prefix: &str, a: &mut Annotations) {
             .collect();
         a.problems.push(Problem::new(
             ProblemKind::LengthsDiffer,
-            format!("{prefix}: coordinate lists of different lengths ({})", lens.join(", ")),
+            prefix,
+            format!("coordinate lists of different lengths ({})", lens.join(", ")),
         ));
     }
-    // Pixels when the record says its size and most values exceed 1 (a
-    // normalised box with one corner past the edge stays normalised, and
-    // is reported as outside).
-    let total = 4 * n;
-    let over = lists.iter().flat_map(|l| &l[..n]).filter(|v| **v > 1.0).count();
+    // Pixels when the record says its size and more of its values exceed
+    // 1 than lie in (0, 1] (a normalised box with one corner past the edge
+    // stays normalised, and is reported as outside; zeros, a box at the
+    // top or left edge, count for neither).
+    let values = || lists.iter().flat_map(|l| &l[..n]);
+    let over = values().filter(|v| **v > 1.0).count();
+    let under = values().filter(|v| **v > 0.0 && **v <= 1.0).count();
     let scale = match a.size {
-        Some((w, h)) if total > 0 && 2 * over > total => {
+        Some((w, h)) if over > under => {
             a.pixels = true;
             (w as f64, h as f64)
         }
@@ -163,27 +298,54 @@ fn corners(map: &Map<'_>, prefix: &str, a: &mut Annotations) {
         .collect();
 }
 
-fn flat(map: &Map<'_>, name: &str, a: &mut Annotations) {
+fn flat(map: &Map<'_>, name: &str, format: Option<&str>, a: &mut Annotations) {
+    let format = format.unwrap_or("REL_YXYX");
     let values = numbers(map, name).unwrap_or_default();
     if values.len() % 4 != 0 {
         a.problems.push(Problem::new(
             ProblemKind::LengthsDiffer,
-            format!(
-                "{name}: {} values, not 4 per box ([ymin, xmin, ymax, xmax])",
-                values.len()
-            ),
+            name,
+            format!("{} values, not 4 per box ({format})", values.len()),
         ));
     }
+    // Absolute formats are in the picture's pixels: its size from the
+    // record, else from the picture's header.
+    let scale = match format.starts_with("REL_") {
+        true => (1.0, 1.0),
+        false => match a.size.or_else(|| picture_size(map)) {
+            Some((w, h)) => {
+                a.pixels = true;
+                a.size = Some((w, h));
+                (w as f64, h as f64)
+            }
+            None => (1.0, 1.0),
+        },
+    };
     a.boxes = values
         .chunks_exact(4)
-        .map(|c| BBox {
-            ymin: c[0],
-            xmin: c[1],
-            ymax: c[2],
-            xmax: c[3],
-            class: None,
+        .map(|c| {
+            let (xmin, ymin, xmax, ymax) = match format.trim_start_matches("REL_") {
+                "XYXY" => (c[0], c[1], c[2], c[3]),
+                "XYWH" => (c[0], c[1], c[0] + c[2], c[1] + c[3]),
+                _ => (c[1], c[0], c[3], c[2]),
+            };
+            BBox {
+                xmin: xmin / scale.0,
+                ymin: ymin / scale.1,
+                xmax: xmax / scale.0,
+                ymax: ymax / scale.1,
+                class: None,
+            }
         })
         .collect();
+}
+
+/// The size of the record's picture, from its header.
+fn picture_size(map: &Map<'_>) -> Option<(i64, i64)> {
+    let name = image_feature(map, None)?;
+    let bytes = map.get(&name)?.bytes().next()?;
+    let size = imagesize::blob_size(bytes).ok()?;
+    Some((size.width as i64, size.height as i64)).filter(|(w, h)| *w > 0 && *h > 0)
 }
 
 fn keypoints(map: &Map<'_>, parent: &str, a: &mut Annotations) {
@@ -198,7 +360,8 @@ fn keypoints(map: &Map<'_>, parent: &str, a: &mut Annotations) {
     if xs.len() != ys.len() {
         a.problems.push(Problem::new(
             ProblemKind::LengthsDiffer,
-            format!("{parent}/keypoint: x has {} values, y {}", xs.len(), ys.len()),
+            child(parent, "keypoint"),
+            format!("x has {} values, y {}", xs.len(), ys.len()),
         ));
     }
     let scale = match (a.pixels, a.size) {
@@ -249,31 +412,40 @@ fn box_classes(map: &Map<'_>, parent: &str, opts: &Options, a: &mut Annotations)
     let text_name = pick(&["class/text", "text"]);
     let label_name = pick(&["class/label", "label"]);
     let text = text_name.as_deref().and_then(|n| texts(map, n));
-    let label = label_name.as_deref().and_then(|n| numbers(map, n));
+    let label = label_name.as_deref().and_then(|n| class_ids(map, n));
     let n = a.boxes.len();
+    // Coordinate lists of different lengths say how many boxes there are
+    // no more than the class lists do: that one problem is reported.
+    let uneven = a
+        .problems
+        .iter()
+        .any(|p| p.kind == ProblemKind::LengthsDiffer && a.boxes_from.as_deref() == Some(p.feature.as_str()));
     for (name, len) in [
         (&text_name, text.as_ref().map(Vec::len)),
         (&label_name, label.as_ref().map(Vec::len)),
     ] {
         if let (Some(name), Some(len)) = (name, len) {
-            if len != n {
+            if len != n && !uneven {
                 a.problems.push(Problem::new(
                     ProblemKind::ClassCount,
-                    format!("{name}: {len} classes for {n} boxes"),
+                    name.as_str(),
+                    format!("{len} classes for {n} boxes"),
                 ));
             }
         }
     }
     let mut unknown = None;
+    let feature = label_name.as_deref().unwrap_or_default();
     for (i, b) in a.boxes.iter_mut().enumerate() {
-        let id = label.as_ref().and_then(|l| l.get(i)).map(|v| *v as i64);
-        let feature = label_name.as_deref().unwrap_or_default();
-        if let Some(id) = id {
-            if known(opts, feature, id) == Some(false) && unknown.is_none() {
-                unknown = Some(format!(
-                    "{feature}: box {i} has class {id}, not in the {}",
-                    known_from(opts)
-                ));
+        let stored = label.as_ref().and_then(|l| l.get(i));
+        let id = stored.and_then(|v| v.ok());
+        if unknown.is_none() {
+            match stored {
+                Some(Err(v)) => unknown = Some(format!("box {i} has class {v}, not an integer id")),
+                Some(Ok(id)) if known(opts, feature, *id) == Some(false) => {
+                    unknown = Some(format!("box {i} has class {id}, not in the {}", known_from(opts)));
+                }
+                _ => {}
             }
         }
         let name = text
@@ -285,7 +457,8 @@ fn box_classes(map: &Map<'_>, parent: &str, opts: &Options, a: &mut Annotations)
         }
     }
     if let Some(detail) = unknown {
-        a.problems.push(Problem::new(ProblemKind::UnknownClass, detail));
+        a.problems
+            .push(Problem::new(ProblemKind::UnknownClass, feature, detail));
     }
 }
 
@@ -301,7 +474,7 @@ fn known_from(opts: &Options) -> &'static str {
 /// first box that has it).
 fn box_problems(a: &mut Annotations) {
     let unit = if a.pixels { "pixels" } else { "normalised" };
-    let shown = |v: f64, scale: i64| if a.pixels { v * scale as f64 } else { v };
+    let shown = |v: f64, scale: i64| value_text(if a.pixels { v * scale as f64 } else { v });
     let (w, h) = a.size.unwrap_or((1, 1));
     let mut seen = [false; 4];
     for (i, b) in a.boxes.iter().enumerate() {
@@ -334,10 +507,21 @@ fn box_problems(a: &mut Annotations) {
                         ProblemKind::ZeroArea,
                     ][k];
                     let from = a.boxes_from.as_deref().unwrap_or("boxes");
-                    a.problems.push(Problem::new(kind, format!("{from}: {detail}")));
+                    a.problems.push(Problem::new(kind, from, detail));
                 }
             }
         }
+    }
+}
+
+/// A coordinate as written: a float feature's value (an f32) in its
+/// shortest form (0.35416666, not 0.3541666567325592).
+fn value_text(v: f64) -> String {
+    let f = v as f32;
+    if f64::from(f) == v {
+        f.to_string()
+    } else {
+        v.to_string()
     }
 }
 
@@ -357,7 +541,8 @@ fn image_class(map: &Map<'_>, opts: &Options, problems: &mut Vec<Problem>) -> Op
         if known(opts, feature, id) == Some(false) {
             problems.push(Problem::new(
                 ProblemKind::UnknownClass,
-                format!("{feature}: class {id}, not in the {}", known_from(opts)),
+                feature,
+                format!("class {id}, not in the {}", known_from(opts)),
             ));
         }
     }
@@ -372,16 +557,14 @@ fn image_feature(map: &Map<'_>, mask: Option<&str>) -> Option<String> {
             return Some(n.to_string());
         }
     }
-    let mut names: Vec<&str> = map.keys().copied().filter(|n| Some(*n) != mask).collect();
-    names.sort_unstable();
-    names
-        .into_iter()
-        .find(|n| {
-            let f = &map[*n];
+    map.0
+        .iter()
+        .filter(|(n, _)| Some(*n) != mask)
+        .find(|(_, f)| {
             f.kind() == Kind::Bytes
                 && f.bytes()
                     .next()
                     .is_some_and(|v| matches!(sniff(v, false), Media::Jpeg | Media::Png | Media::Gif | Media::Webp))
         })
-        .map(str::to_string)
+        .map(|(n, _)| n.to_string())
 }

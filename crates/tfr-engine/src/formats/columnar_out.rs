@@ -132,6 +132,7 @@ impl Columns<'_> {
             deep: false,
             light: true,
             filter: self.filter.cloned().map(Arc::new),
+            annotate: None,
         };
         let bar = progress(crate::io::input::total_size(inputs));
         let (scan, error) = schema::scan(inputs, &opts, &*bar);
@@ -165,6 +166,7 @@ impl Columns<'_> {
             deep: false,
             light: true,
             filter: self.filter.cloned().map(Arc::new),
+            annotate: None,
         };
         let (scan, error) = schema::scan(inputs, &opts, &|_, _| {});
         if error.is_some() {

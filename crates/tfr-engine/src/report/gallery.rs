@@ -43,6 +43,8 @@ pub struct Images {
     /// Class names of int features (a TFDS folder's ClassLabels), shown
     /// after each value: `2 (bird)`.
     pub classes: Option<std::collections::HashMap<String, Vec<String>>>,
+    /// Where annotations are and how they are drawn over the pictures.
+    pub annotate: crate::annotate::Options,
     /// Pixels one card may decode (its share of [`PAGE_PIXELS`]).
     per_card: u64,
     /// Microseconds spent decoding so far (see [`PAGE_DECODE_TIME`]).
@@ -59,6 +61,7 @@ impl Images {
         Images {
             forced,
             classes: None,
+            annotate: crate::annotate::Options::default(),
             per_card: (PAGE_PIXELS / cards.max(1)).max(MAX_PIXELS),
             spent_us: std::sync::atomic::AtomicU64::new(0),
         }
@@ -259,8 +262,10 @@ fn short_values(f: &FeatureView<'_>, classes: Option<&Vec<String>>) -> String {
     s
 }
 
-/// The pictures and the other features of a features map, as HTML.
+/// The pictures and the other features of a features map, as HTML; the
+/// picture the annotations belong to with them drawn over it.
 fn features_html(out: &mut String, features: &FeaturesView<'_>, images: &Images, left: &mut u64) {
+    let ann = crate::annotate::read(features, &images.annotate);
     let mut pictures = String::new();
     let mut fields = String::new();
     for (name, f) in features.sorted() {
@@ -279,12 +284,28 @@ fn features_html(out: &mut String, features: &FeaturesView<'_>, images: &Images,
             );
             continue;
         }
-        for v in pics.iter().take(LIST_SHOWN) {
+        let annotated = ann.as_ref().filter(|a| a.image.as_deref() == Some(name));
+        for (i, v) in pics.iter().take(LIST_SHOWN).enumerate() {
             match thumbnail(v, images, left) {
                 Ok((url, w, h)) => {
+                    let over = annotated
+                        .filter(|_| i == 0)
+                        .map(|a| overlay(a, features, images, (w, h)));
+                    let (overlay_svg, more) = over.unwrap_or_default();
+                    // An annotated picture is shown at the thumbnail's
+                    // size even when smaller, so its boxes can be read.
+                    let (cls, size) = if overlay_svg.is_empty() {
+                        ("", String::new())
+                    } else {
+                        let (sw, sh) = shown_size(w, h);
+                        (
+                            r#" class="annotated""#,
+                            format!(r#" style="width:{sw}px;height:{sh}px""#),
+                        )
+                    };
                     let _ = write!(
                         pictures,
-                        r#"<figure><img src="{url}" alt="{name}" title="{name}: {what}"><figcaption>{name} · {w}×{h}</figcaption></figure>"#,
+                        r#"<figure{cls}><div class="frame"><img src="{url}"{size} alt="{name}" title="{name}: {what}">{overlay_svg}</div><figcaption>{name} · {w}×{h}{more}</figcaption></figure>"#,
                         name = escape(name),
                         what = escape(&describe(v)),
                     );
@@ -304,9 +325,70 @@ fn features_html(out: &mut String, features: &FeaturesView<'_>, images: &Images,
     if !pictures.is_empty() {
         let _ = write!(out, r#"<div class="pics">{pictures}</div>"#);
     }
+    if let Some(a) = &ann {
+        for p in &a.problems {
+            let _ = write!(
+                out,
+                r#"<p class="problem" title="{}">⚠ {}</p>"#,
+                p.kind.name(),
+                escape(&p.detail)
+            );
+        }
+    }
     if !fields.is_empty() {
         let _ = write!(out, "<dl>{fields}</dl>");
     }
+}
+
+/// The size an annotated `w` × `h` picture is shown at: its longer side
+/// [`THUMB`] pixels.
+fn shown_size(w: u32, h: u32) -> (u32, u32) {
+    let scale = THUMB as f64 / w.max(h).max(1) as f64;
+    (
+        ((w as f64 * scale).round() as u32).max(1),
+        ((h as f64 * scale).round() as u32).max(1),
+    )
+}
+
+/// The annotations drawn over a `w` × `h` picture shown as a thumbnail:
+/// the SVG, and what the caption adds (the number of boxes, the class).
+fn overlay(
+    a: &crate::annotate::Annotations,
+    features: &FeaturesView<'_>,
+    images: &Images,
+    (w, h): (u32, u32),
+) -> (String, String) {
+    use super::overlay as svg;
+    let shown = shown_size(w, h);
+    let mask = a.mask.as_deref().and_then(|m| {
+        let (_, f) = features.sorted().into_iter().find(|(n, _)| *n == m)?;
+        let png = f.bytes().next()?;
+        Some(svg::mask_overlay(png, THUMB, Some((w, h))))
+    });
+    let mut more = String::new();
+    let mask = match mask {
+        Some(Err(why)) => {
+            let _ = write!(
+                more,
+                r#" · <span class="problem">{} not drawn: {}</span>"#,
+                escape(a.mask.as_deref().unwrap_or("mask")),
+                escape(&why)
+            );
+            None
+        }
+        Some(Ok(url)) => Some(url),
+        None => None,
+    };
+    if let Some(c) = svg::boxes_caption(a) {
+        let _ = write!(more, " · {c}");
+    }
+    if let Some(c) = svg::class_caption(a, &images.annotate) {
+        let _ = write!(more, " · {c}");
+    }
+    if a.boxes.is_empty() && a.keypoints.is_empty() && mask.is_none() {
+        return (String::new(), more);
+    }
+    (svg::overlay(a, &images.annotate, shown, mask.as_deref()), more)
 }
 
 /// Appends the card of one record (`name`: its input, `index`: its

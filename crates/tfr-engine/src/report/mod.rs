@@ -8,7 +8,9 @@
 //! chart toggle. Nothing is fetched when the page opens; no URL other than
 //! `data:` appears in it.
 
+mod annotations;
 pub mod gallery;
+pub mod overlay;
 pub mod svg;
 
 use crate::example::MessageType;
@@ -16,6 +18,9 @@ use crate::schema::stats::FeatureTable;
 use crate::schema::summary::{self, StatsType, Summary};
 use crate::schema::Scan;
 use std::fmt::Write as _;
+
+/// The overlays' style sheet (boxes, keypoints, masks over thumbnails).
+const OVERLAY_CSS: &str = overlay::CSS;
 
 /// HTML-escapes text (for element content and quoted attributes).
 pub fn escape(s: &str) -> String {
@@ -168,7 +173,13 @@ function tfrCheck(){
     decoded:imgs.filter(function(i){return i.complete&&i.naturalWidth>0;}).length,
     sizes:imgs.map(function(i){return [i.naturalWidth,i.naturalHeight];}),
     features:Array.from(document.querySelectorAll('tr.row')).map(function(r){return r.dataset.name;}),
-    charts:document.querySelectorAll('svg rect').length,
+    charts:document.querySelectorAll('svg:not(.ov) rect').length,
+    boxes:Array.from(document.querySelectorAll('.card')).map(function(c){
+      return Array.from(c.querySelectorAll('svg.ov rect')).map(function(r){return r.querySelector('title').textContent;});}),
+    aligned:Array.from(document.querySelectorAll('svg.ov')).filter(function(o){
+      var a=o.getBoundingClientRect(),b=o.parentNode.querySelector('img').getBoundingClientRect();
+      return a.width>0&&Math.abs(a.left-b.left)<1&&Math.abs(a.top-b.top)<1&&Math.abs(a.width-b.width)<1&&Math.abs(a.height-b.height)<1;}).length,
+    overlays:document.querySelectorAll('svg.ov').length,
     columns:(function(){var c=Array.from(document.querySelectorAll('.card'));
       return c.filter(function(x){return x.offsetTop===c[0].offsetTop;}).length;})(),
     cards_width:(function(){var g=document.querySelector('.cards');return g?g.getBoundingClientRect().width:0;})(),
@@ -193,7 +204,7 @@ pub fn html(page: &Page<'_>) -> String {
         h,
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
-         <title>{} — tfr report</title><style>{STYLE}</style>\
+         <title>{} — tfr report</title><style>{STYLE}{OVERLAY_CSS}</style>\
          <script>window.tfrErrors=[];window.addEventListener('error',function(e){{window.tfrErrors.push(String(e.message||e));}});</script>\
          </head><body>\n<h1>{}</h1><p class=\"sub\">tfr report · tfr {}</p>\n",
         escape(page.title),
@@ -250,6 +261,7 @@ pub fn html(page: &Page<'_>) -> String {
     if let Some(names) = page.classes {
         classes(&mut h, &scan.stats.features, names);
     }
+    annotations::section(&mut h, &scan.stats.annotations, scan.stats.records);
     let _ = writeln!(
         h,
         "<h2 id=\"gallery\">Records</h2><p class=\"sub\">{}</p><div class=\"cards\">\n{}</div>",

@@ -10,6 +10,7 @@
 //!   "records": 200, "example_count": 0,
 //!   "inputs": [{"file": "a.tfrecord", "records": 200, "compression": "none"}],
 //!   "features": [FEATURE, ...], "feature_lists": [...], "examples": [...],
+//!   "annotations": TALLY,          // when the records have annotations (boxes, classes)
 //! }
 //! FEATURE = {"name", "present", "no_kind", "kinds": [int64, float, bytes occurrences],
 //!   "first_seen": [[input, record] | null x3], "values": [n, min, max], "steps": [n, min, max],
@@ -23,7 +24,11 @@
 //!            "sizes": Q,   // bytes values' lengths
 //! Q = {"n": finite values, "-inf": n, "+inf": n (when any), "exact": [[value, count], ...]} | {"n": n, "tdigest": {...}}  // crate tdigest's serde form
 //! NUM = {"n", "mean", "m2", "zeros", "quantiles": Q}
+//! TALLY: crate::annotate::check::Tally's saved form (annotate/saved.rs)
 //! ```
+//!
+//! A file without `"annotations"` (none in its records, or saved before
+//! tfr counted them) merges as a part with no annotations.
 
 use super::deep::{
     Deep, Distinct, Moments, Numeric, Quantiles, TopK, EXACT_TOP, EXACT_TOP_BYTES, TOP_TRACKED, TOP_VALUE_MAX,
@@ -39,7 +44,7 @@ use serde_json::{json, Value};
 /// The saved form of a scan made with full statistics.
 pub fn to_json(scan: &Scan) -> Value {
     let s = &scan.stats;
-    json!({
+    let mut doc = json!({
         "tfr_stats": 1,
         "type": type_name(scan.ty),
         "records": s.records,
@@ -52,7 +57,11 @@ pub fn to_json(scan: &Scan) -> Value {
         "features": table(&s.features),
         "feature_lists": table(&s.feature_lists),
         "examples": table(&s.examples),
-    })
+    });
+    if s.annotations.any() || !s.annotations.problems.is_empty() {
+        doc["annotations"] = s.annotations.to_json();
+    }
+    doc
 }
 
 fn type_name(ty: MessageType) -> &'static str {
@@ -201,6 +210,9 @@ pub fn from_json(text: &str, first_input: u32) -> Result<Scan, String> {
         return Err(format!("its inputs do not hold {} records", collector.records));
     }
     collector.per_input = per_input;
+    if let Some(a) = v.get("annotations") {
+        collector.annotations = crate::annotate::check::Tally::from_json(a, first_input.into(), files.len() as u64)?;
+    }
     Ok(Scan {
         ty,
         stats: collector,

@@ -36,6 +36,10 @@ pub struct Options {
     pub light: bool,
     /// Only the records that match (`--where`; the limit counts matches).
     pub filter: Option<std::sync::Arc<example::Where>>,
+    /// Read the records' annotations too ([`crate::annotate`]: boxes,
+    /// classes) into the statistics' [`Collector::annotations`], with these
+    /// options (Examples, and SequenceExamples' context).
+    pub annotate: Option<std::sync::Arc<crate::annotate::Options>>,
 }
 
 /// A feature-name filter shared by the scan's threads.
@@ -61,6 +65,7 @@ pub fn scan(inputs: &[Input], opts: &Options, progress: &(dyn Fn(u64, u64) + Syn
         how: How {
             strict: opts.ty.is_none(),
             keep: opts.keep.as_ref().map_or(&all, |k| &*k.0),
+            annotate: opts.annotate.as_deref(),
         },
         deep: opts.deep,
         light: opts.light && !opts.deep,
@@ -158,6 +163,7 @@ impl Work for Collect<'_> {
 struct How<'k> {
     strict: bool,
     keep: Keep<'k>,
+    annotate: Option<&'k crate::annotate::Options>,
 }
 
 /// Decodes one record into `out`. Full statistics (TFDV's) read its maps
@@ -177,6 +183,7 @@ fn add_read(decoder: &mut Decoder, how: &How<'_>, r: &Record<'_>, out: &mut Coll
         MessageType::SequenceExample => {
             let se = decoder.sequence_example(payload, how.strict).map_err(failed)?;
             out.add_sequence_where(&se, r.input, r.index, how.keep);
+            annotations(how, se.context(), r, out);
         }
         MessageType::Elwc => {
             let parts = example::elwc::checked(decoder, payload, how.strict).map_err(failed)?;
@@ -185,9 +192,18 @@ fn add_read(decoder: &mut Decoder, how: &How<'_>, r: &Record<'_>, out: &mut Coll
         _ => {
             let ex = decoder.example(payload, how.strict).map_err(failed)?;
             out.add_example_where(&ex, r.input, r.index, how.keep);
+            annotations(how, ex.features(), r, out);
         }
     }
     Ok(())
+}
+
+/// The annotations of a record's features counted, when the scan reads them.
+fn annotations(how: &How<'_>, features: Option<example::FeaturesView<'_>>, r: &Record<'_>, out: &mut Collector) {
+    if let Some(opts) = how.annotate {
+        let found = features.and_then(|f| crate::annotate::read(&f, opts));
+        out.annotations.add(found.as_ref(), (u64::from(r.input), r.index));
+    }
 }
 
 impl pipeline::Output for Collector {

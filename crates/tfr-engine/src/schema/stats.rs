@@ -504,6 +504,9 @@ pub struct Collector {
     /// ExampleListWithContext: examples added (what `examples`' presence
     /// counts out of).
     pub example_count: u64,
+    /// The records' annotations (boxes per image and per class), when the
+    /// scan reads them ([`super::scan::Options::annotate`]).
+    pub annotations: crate::annotate::check::Tally,
 }
 
 impl Collector {
@@ -588,6 +591,7 @@ impl Collector {
                 }
             }
         }
+        self.annotations.shift_inputs(u64::from(by));
     }
 
     /// Adds the statistics of other records (of the same dataset).
@@ -603,6 +607,9 @@ impl Collector {
         self.feature_lists.merge(&o.feature_lists);
         self.examples.merge(&o.examples);
         self.example_count += o.example_count;
+        if o.annotations.records > 0 {
+            self.annotations.merge(o.annotations.clone());
+        }
     }
 
     /// Adds an Example: record `record` of input `input`.

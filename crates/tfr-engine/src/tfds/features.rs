@@ -19,6 +19,8 @@ pub struct Node {
     pub class: String,
     /// Its description, if TFDS has one.
     pub description: String,
+    /// A BBoxFeature's `bboxFormat` (`REL_YXYX`, `XYWH`, …).
+    pub bbox_format: Option<String>,
 }
 
 /// The kinds of TFDS features tfr knows.
@@ -147,6 +149,19 @@ impl Node {
             }
         } else if sub("text").is_some() {
             Kind::Text
+        } else if let Some(b) = sub("boundingBox") {
+            // A BBoxFeature is stored as a float tensor of 4 values (in
+            // its `bboxFormat`'s order: REL_YXYX by default).
+            let dtype = match text(Some(b), "dtype") {
+                d if d.is_empty() => "float32".to_string(),
+                d => d,
+            };
+            let dims = shape(b.get("shape"));
+            Kind::Tensor {
+                shape: if dims.is_empty() { vec![Some(4)] } else { dims },
+                dtype,
+                encoding: "none".to_string(),
+            }
         } else if let Some(t) = sub("tensor") {
             let encoding = match text(Some(t), "encoding") {
                 e if e.is_empty() => "none".to_string(),
@@ -163,10 +178,15 @@ impl Node {
                 .find(|k| !matches!(k.as_str(), "pythonClassName" | "description"));
             Kind::Other(content.cloned().unwrap_or_default())
         };
+        let bbox_format = sub("boundingBox").map(|b| match text(Some(b), "bboxFormat") {
+            f if f.is_empty() => "REL_YXYX".to_string(),
+            f => f,
+        });
         Ok(Node {
             kind,
             class,
             description,
+            bbox_format,
         })
     }
 

@@ -92,6 +92,26 @@ pub fn class_names(files: &[std::ffi::OsString]) -> Option<std::collections::Has
     (!out.is_empty()).then_some(out)
 }
 
+/// The `bboxFormat` of each BBoxFeature of the TFDS folders among the
+/// arguments, by feature (`objects/bbox` → `REL_YXYX`); a feature the
+/// folders give different formats is left out.
+pub fn bbox_formats(files: &[std::ffi::OsString]) -> std::collections::HashMap<String, String> {
+    let mut out: std::collections::HashMap<String, Option<String>> = std::collections::HashMap::new();
+    for arg in files {
+        let Some(place) = Place::of_arg(arg) else { continue };
+        let Ok(Some(folder)) = Folder::open(&place) else {
+            continue;
+        };
+        for leaf in folder.features.iter().flat_map(|t| t.leaves()) {
+            if let Some(f) = &leaf.node.bbox_format {
+                let same = out.get(&leaf.name).is_none_or(|known| known.as_ref() == Some(f));
+                out.insert(leaf.name, same.then(|| f.clone()));
+            }
+        }
+    }
+    out.into_iter().filter_map(|(k, v)| Some((k, v?))).collect()
+}
+
 /// The inputs of the arguments without `--split`: a TFDS folder stands
 /// for every split's shards in dataset_info.json's order (with a note
 /// naming them); a folder whose metadata does not read is read as a plain

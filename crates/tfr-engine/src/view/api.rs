@@ -143,13 +143,13 @@ fn pictures(view: &View, rec: &Rec, features: &FeaturesView<'_>) -> Pictures {
             })
             .unwrap_or((1000, 1000));
         let mask = a.mask.as_ref().map(|m| value_url("mask", rec.n, m, 0));
-        let svg = annotate::svg::overlay(&a, opts, size, mask.as_deref());
+        let svg = crate::report::overlay::overlay(&a, opts, size, mask.as_deref());
         overlay.insert(image.clone(), json!(svg));
     }
     let caption = a.class.as_ref().map_or(Value::Null, |c| {
         json!({
             "text": c.to_string(),
-            "colour": annotate::svg::colour(Some(c)),
+            "colour": crate::report::overlay::colour(Some(c)),
             "highlight": opts.highlights(c),
         })
     });
@@ -171,7 +171,7 @@ pub(crate) fn value(rec: &Rec, feature: &str, i: usize) -> Option<Vec<u8>> {
 /// draw it: PNG bytes, or why it cannot be drawn.
 pub(crate) fn mask_png(png: &[u8]) -> Result<Vec<u8>, String> {
     use base64::Engine as _;
-    let url = annotate::svg::mask_overlay(png, MASK_SIDE)?;
+    let url = crate::report::overlay::mask_overlay(png, MASK_SIDE, None)?;
     let b64 = url.strip_prefix("data:image/png;base64,").ok_or("not a PNG data URL")?;
     base64::engine::general_purpose::STANDARD
         .decode(b64)

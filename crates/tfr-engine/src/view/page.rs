@@ -8,7 +8,7 @@
 //! server and `data:`, requests to this server only, no frames, no forms,
 //! no plugins. The script writes data into the page with `textContent`
 //! only; the one markup it inserts is the overlays' SVG, built and escaped
-//! by the server ([`crate::annotate::svg`]).
+//! by the server ([`crate::report::overlay`]).
 
 use super::http::Reply;
 use super::View;
@@ -21,7 +21,7 @@ const JS: &str = include_str!("page.js");
 /// The page, with a fresh nonce.
 pub(crate) fn page(view: &View) -> Reply {
     let nonce = nonce();
-    let css = format!("{}\n{CSS}", crate::annotate::svg::CSS);
+    let css = format!("{}\n{CSS}", crate::report::overlay::CSS);
     // The title last: nothing in it is replaced.
     let html = HTML
         .replace("__NONCE__", &nonce)

@@ -58,6 +58,8 @@ pub struct Found {
     new: Vec<NewFound>,
     new_index: HashMap<Box<str>, u32>,
     new_untracked: bool,
+    /// The records' annotations (when they are checked).
+    pub(super) annotations: crate::annotate::check::Tally,
     /// Scratch: a stamp per record, the slot of each entry position of the
     /// previous record, and one record's entries.
     stamp: u64,
@@ -80,6 +82,7 @@ impl pipeline::Output for Found {
         self.new.clear();
         self.new_index.clear();
         self.new_untracked = false;
+        self.annotations = crate::annotate::check::Tally::default();
         self.stamp = 0;
         self.cache.clear();
         self.buf.clear();
@@ -161,12 +164,7 @@ fn bytes_text(v: &[u8]) -> String {
 impl Found {
     /// Checks the features of one record (`None`: an empty record).
     pub(super) fn record(&mut self, ck: &Checker, features: Option<FeaturesView<'_>>, at: Loc) {
-        self.records += 1;
-        let i = at.0 as usize;
-        if i >= self.per_input.len() {
-            self.per_input.resize(i + 1, 0);
-        }
-        self.per_input[i] += 1;
+        self.count(at);
         if self.features.len() < ck.rules.len() {
             self.features.resize(ck.rules.len(), FeatureFound::default());
         }
@@ -236,6 +234,22 @@ impl Found {
                 }
             }
         }
+    }
+
+    /// Counts one record (checked against no schema).
+    pub(super) fn count(&mut self, at: Loc) {
+        self.records += 1;
+        let i = at.0 as usize;
+        if i >= self.per_input.len() {
+            self.per_input.resize(i + 1, 0);
+        }
+        self.per_input[i] += 1;
+    }
+
+    /// Checks the annotations of one record.
+    pub(super) fn annotations(&mut self, opts: &crate::annotate::Options, features: Option<FeaturesView<'_>>, at: Loc) {
+        let found = features.and_then(|f| crate::annotate::read(&f, opts));
+        self.annotations.add(found.as_ref(), (u64::from(at.0), at.1));
     }
 
     /// The slot of `key` at entry position `pos`.
@@ -314,6 +328,9 @@ impl Found {
             }
         }
         self.new_untracked |= o.new_untracked;
+        if o.annotations.records > 0 {
+            self.annotations.merge(o.annotations.clone());
+        }
     }
 }
 
@@ -692,6 +709,7 @@ impl Checker {
             not_checked,
             checked: self.checked(),
             new_untracked: found.new_untracked,
+            annotations: Default::default(),
         }
     }
 }

@@ -212,6 +212,9 @@ pub struct Report {
     pub checked: usize,
     /// Distinct new feature names past [`MAX_NEW`] (not reported by name).
     pub new_untracked: bool,
+    /// The records' annotations and their problems ([`Checks::annotations`];
+    /// empty when they were not checked).
+    pub annotations: crate::annotate::check::Tally,
 }
 
 /// New feature names reported by name at most (more are counted as one note).
@@ -505,9 +508,22 @@ pub struct Options {
     pub workers: usize,
 }
 
+/// What [`validate_checks`] checks the records for.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Checks<'a> {
+    /// Against a schema.
+    pub schema: Option<&'a Checker>,
+    /// Their annotations ([`crate::annotate`]: boxes, classes), with these
+    /// options.
+    pub annotations: Option<&'a crate::annotate::Options>,
+}
+
 /// What every record is checked with.
 struct Run<'a> {
     ck: &'a Checker,
+    /// Whether `ck` is the schema's (else only records are counted).
+    schema: bool,
+    annotations: Option<&'a crate::annotate::Options>,
     inputs: &'a [Input],
     strict: bool,
 }
@@ -523,18 +539,25 @@ fn check_record(
     out: &mut Found,
 ) -> Result<()> {
     decoder.set_cpp_map_entries(true);
-    let (ck, strict) = (run.ck, run.strict);
+    let strict = run.strict;
     let failed = |e: example::DecodeError| {
         let name = run.inputs.get(at.0 as usize).map(Input::display).unwrap_or_default();
         crate::error::err!(without_raw_hint(e)).context(format!("{name}: record {} at byte {}", at.1, at.2))
     };
+    let mut check = |features: Option<FeaturesView<'_>>| {
+        let loc = (at.0, at.1);
+        if run.schema {
+            out.record(run.ck, features, loc);
+        } else {
+            out.count(loc);
+        }
+        if let Some(opts) = run.annotations {
+            out.annotations(opts, features, loc);
+        }
+    };
     let checked = match ty {
-        MessageType::SequenceExample => decoder
-            .sequence_example(payload, strict)
-            .map(|se| out.record(ck, se.context(), (at.0, at.1))),
-        _ => decoder
-            .example(payload, strict)
-            .map(|ex| out.record(ck, ex.features(), (at.0, at.1))),
+        MessageType::SequenceExample => decoder.sequence_example(payload, strict).map(|se| check(se.context())),
+        _ => decoder.example(payload, strict).map(|ex| check(ex.features())),
     };
     decoder.set_cpp_map_entries(false);
     checked.map_err(failed)
@@ -563,8 +586,36 @@ pub fn validate(
     opts: &Options,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> (Report, Option<crate::Error>) {
+    let checks = Checks {
+        schema: Some(ck),
+        annotations: None,
+    };
+    validate_checks(&checks, inputs, opts, progress)
+}
+
+/// [`validate`] with the schema optional and the annotations checked too
+/// (in the same pass): the report's anomalies are the schema's, its
+/// [`Report::annotations`] the annotations' tally, whose problems are
+/// counted per kind with the first record of each (in record order, at
+/// any number of workers).
+pub fn validate_checks(
+    checks: &Checks<'_>,
+    inputs: &[Input],
+    opts: &Options,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> (Report, Option<crate::Error>) {
+    let no_schema;
+    let ck = match checks.schema {
+        Some(ck) => ck,
+        None => {
+            no_schema = Checker::new(&Schema::default());
+            &no_schema
+        }
+    };
     let run = Run {
         ck,
+        schema: checks.schema.is_some(),
+        annotations: checks.annotations,
         inputs,
         strict: opts.ty.is_none(),
     };
@@ -588,7 +639,13 @@ pub fn validate(
     };
     let (read, result) = batches::run(inputs, &reading, opts.workers, &run, merge, progress);
     let error = result.err();
-    (ck.report(&found, opts.ty.or(read.ty)), error)
+    let mut report = ck.report(&found, opts.ty.or(read.ty));
+    report.annotations = std::mem::take(&mut found.annotations);
+    if checks.schema.is_none() {
+        // Notes about a schema's constraints: there is none.
+        report.not_checked.clear();
+    }
+    (report, error)
 }
 
 /// Validation's consumer: each batch's findings (merged in order by
