@@ -89,7 +89,9 @@ const ACTIONS = [
 ];
 
 function actionOf(step) {
-  const found = ACTIONS.filter((a) => Object.prototype.hasOwnProperty.call(step, a));
+  const has = (k) => Object.prototype.hasOwnProperty.call(step, k);
+  // "text" is fill's argument as well as an action of its own.
+  const found = ACTIONS.filter((a) => has(a) && !(a === "text" && has("fill")));
   if (found.length !== 1) {
     throw new Error(`a step needs exactly one of ${ACTIONS.join(", ")}; got ${JSON.stringify(step)}`);
   }
@@ -110,8 +112,17 @@ async function run(page, step, action, timeout) {
       await page.waitForSelector(arg, { state: step.state || "attached", timeout });
       return await page.locator(arg).count();
     case "wait_for": {
-      const h = await page.waitForFunction(arg, null, { timeout, polling: 50 });
-      return await h.jsonValue();
+      // Polled from here with page.evaluate, not page.waitForFunction:
+      // that one evaluates a string predicate with eval inside the page,
+      // which a Content-Security-Policy without 'unsafe-eval' refuses
+      // (tfr view's page).
+      const end = Date.now() + timeout;
+      for (;;) {
+        const v = await page.evaluate(arg);
+        if (v) return v;
+        if (Date.now() > end) throw new Error(`not true within ${timeout} ms (last value: ${JSON.stringify(v)})`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
     }
     case "press":
       if (step.selector) await page.focus(step.selector, { timeout });

@@ -86,6 +86,10 @@ mod verify_crc;
 mod verify_crc_payloads;
 #[cfg(feature = "view")]
 mod view;
+#[cfg(feature = "view")]
+mod view_data;
+#[cfg(feature = "view")]
+mod view_page;
 mod wds;
 #[cfg(feature = "wds")]
 mod wds_json;

@@ -42,9 +42,17 @@ impl Resp {
 
 /// Starts `tfr view ARGS --port 0` in `dir` and reads its URL.
 pub fn view(dir: &Dir, args: &[&str]) -> Viewer {
+    view_with(dir, args, &[])
+}
+
+/// [`view`] with these environment variables.
+pub fn view_with(dir: &Dir, args: &[&str], env: &[(&str, &str)]) -> Viewer {
     let mut all = vec!["view", "--port", "0"];
     all.extend_from_slice(args);
     let mut run = dir.tfr(&all);
+    for (k, value) in env {
+        run = run.env(k, value);
+    }
     run.cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -88,17 +96,28 @@ pub fn view(dir: &Dir, args: &[&str]) -> Viewer {
     }
 }
 
-/// Sends raw bytes to the server and reads its answer.
+/// Sends raw bytes to the server and reads its answer: the head, then
+/// the body by its Content-Length (to the end of the connection without
+/// one), as a browser reads it.
 pub fn exchange(port: u16, request: &[u8]) -> Resp {
     let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    exchange_on(&mut s, request)
+}
+
+/// [`exchange`] on an open connection.
+pub fn exchange_on(s: &mut TcpStream, request: &[u8]) -> Resp {
     s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     s.write_all(request).unwrap();
     let mut raw = Vec::new();
-    s.read_to_end(&mut raw).expect("read the answer");
-    let end = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .unwrap_or_else(|| panic!("no header end: {:?}", String::from_utf8_lossy(&raw)));
+    let mut buf = [0u8; 64 << 10];
+    let end = loop {
+        if let Some(end) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
+            break end;
+        }
+        let n = s.read(&mut buf).expect("read the answer");
+        assert!(n > 0, "no header end: {:?}", String::from_utf8_lossy(&raw));
+        raw.extend_from_slice(&buf[..n]);
+    };
     let head = String::from_utf8_lossy(&raw[..end]).into_owned();
     let mut lines = head.split("\r\n");
     let status = lines.next().unwrap().split(' ').nth(1).unwrap().parse().unwrap();
@@ -107,23 +126,24 @@ pub fn exchange(port: u16, request: &[u8]) -> Resp {
         .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
         .collect();
     let mut body = raw[end + 4..].to_vec();
-    if headers.iter().any(|(k, v)| k == "transfer-encoding" && v == "chunked") {
-        body = dechunk(&body);
+    let length = headers
+        .iter()
+        .find(|(k, _)| k == "content-length")
+        .map(|(_, v)| v.parse::<usize>().unwrap());
+    match length {
+        _ if request.starts_with(b"HEAD ") => {}
+        Some(length) => {
+            while body.len() < length {
+                let n = s.read(&mut buf).expect("read the body");
+                assert!(n > 0, "the body ends at {} of {length} bytes", body.len());
+                body.extend_from_slice(&buf[..n]);
+            }
+        }
+        None => {
+            s.read_to_end(&mut body).expect("read the body");
+        }
     }
     Resp { status, headers, body }
-}
-
-fn dechunk(mut b: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    loop {
-        let eol = b.windows(2).position(|w| w == b"\r\n").unwrap();
-        let size = usize::from_str_radix(std::str::from_utf8(&b[..eol]).unwrap().trim(), 16).unwrap();
-        if size == 0 {
-            return out;
-        }
-        out.extend_from_slice(&b[eol + 2..eol + 2 + size]);
-        b = &b[eol + 4 + size..];
-    }
 }
 
 impl Viewer {
@@ -176,6 +196,16 @@ impl Viewer {
         self.stderr.lock().unwrap().clone()
     }
 
+    /// Stderr once it holds `text` (it is read on another thread), or
+    /// after 10 s.
+    pub fn stderr_with(&self, text: &str) -> String {
+        let start = Instant::now();
+        while !self.stderr().contains(text) && start.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        self.stderr()
+    }
+
     /// SIGINT; the exit status and how long it took to come.
     pub fn interrupt(mut self) -> (ExitStatus, Duration) {
         let pid = self.child.id().to_string();
@@ -210,7 +240,7 @@ impl Drop for Viewer {
 }
 
 /// The to-jsonl lines of `args`.
-fn jsonl(args: &[&str]) -> Vec<Value> {
+pub fn jsonl(args: &[&str]) -> Vec<Value> {
     let mut all = vec!["to-jsonl"];
     all.extend_from_slice(args);
     tfr(&all)
@@ -224,7 +254,7 @@ fn jsonl(args: &[&str]) -> Vec<Value> {
 /// A record's features equal its to-jsonl line, each picture described
 /// in the one and its bytes at its URL equal to the base64 of the other;
 /// the number of pictures checked.
-fn same_record(v: &Viewer, rec: &Value, line: &Value) -> usize {
+pub fn same_record(v: &Viewer, rec: &Value, line: &Value) -> usize {
     let (got, want) = (rec["features"].as_object().unwrap(), line.as_object().unwrap());
     assert_eq!(got.keys().collect::<Vec<_>>(), want.keys().collect::<Vec<_>>(), "{rec}");
     let mut pictures = 0;
@@ -262,11 +292,7 @@ fn pages_are_to_jsonl_in_order_over_every_input() {
     let (a, b) = (data("images.tfrecord"), data("gallery.tfrecord"));
     let v = view(&dir, &[&a, &b]);
     let line = format!("tfr view: {} (2 inputs; Ctrl-C stops)\n", v.url);
-    let start = Instant::now();
-    while v.stderr() != line && start.elapsed() < Duration::from_secs(10) {
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    assert_eq!(v.stderr(), line);
+    assert_eq!(v.stderr_with(&line), line);
     let info = v.info();
     assert_eq!(info["total"], 24, "{info}");
     assert_eq!(info["inputs"][0]["records"], 8);
@@ -335,6 +361,21 @@ fn where_pages_through_the_matches_with_their_places() {
         info["inputs"][0]["shown"].as_u64().unwrap() + info["inputs"][1]["shown"].as_u64().unwrap(),
         lines.len() as u64
     );
+    assert!(!v.stderr().contains("warning"), "{}", v.stderr());
+    drop(v);
+    // A name no record has: a warning once indexed; with --strict, the
+    // index's error.
+    let v = view(&dir, &["--where", "lable == 1", &a]);
+    assert_eq!(v.info()["total"], 0);
+    let err = v.stderr_with("tfr: warning: --where: ");
+    assert!(
+        err.contains("tfr: warning: --where: ") && err.contains("lable"),
+        "{err}"
+    );
+    drop(v);
+    let v = view(&dir, &["--strict", "--where", "lable == 1", &a]);
+    let error = v.info()["error"].as_str().unwrap().to_string();
+    assert!(error.contains("lable") && error.contains("--strict"), "{error}");
 }
 
 #[test]
@@ -388,13 +429,15 @@ fn index_files_are_used_when_they_match_and_refused_when_stale() {
     let info = v.info();
     assert_eq!(info["inputs"][0]["indexed_by"], "scan", "{info}");
     assert_eq!(info["total"], 24);
-    assert!(v.stderr().contains("g.tfrecord.idx does not match"), "{}", v.stderr());
+    let err = v.stderr_with("g.tfrecord.idx does not match");
+    assert!(err.contains("g.tfrecord.idx does not match"), "{err}");
     drop(v);
     // Lines that do not follow each other.
     std::fs::write(&idx, text.replacen('\n', "\n0 16\n", 1)).unwrap();
     let v = view(&dir, &[&file]);
     assert_eq!(v.info()["inputs"][0]["indexed_by"], "scan");
-    assert!(v.stderr().contains("not after the one before"), "{}", v.stderr());
+    let err = v.stderr_with("not after the one before");
+    assert!(err.contains("not after the one before"), "{err}");
     // An index older than its file is not read.
     drop(v);
     dir.tfr(&["index", &file]).run().ok();
@@ -402,7 +445,8 @@ fn index_files_are_used_when_they_match_and_refused_when_stale() {
     std::fs::write(&file, &grown).unwrap();
     let v = view(&dir, &[&file]);
     assert_eq!(v.info()["inputs"][0]["indexed_by"], "scan");
-    assert!(v.stderr().contains("older than the file"), "{}", v.stderr());
+    let err = v.stderr_with("older than the file");
+    assert!(err.contains("older than the file"), "{err}");
 }
 
 #[test]
@@ -535,10 +579,87 @@ fn only_the_inputs_are_served_to_requests_naming_this_server() {
     let head = v.request("HEAD", "/api/image/0/image%2Fencoded/0", Some(&host));
     assert_eq!(head.status, 200);
     assert!(head.body.is_empty());
+    // Each connection serves one request and says so. Clients that keep a
+    // connection open unless told otherwise (as browsers do) and open
+    // many at once (a page of pictures) are all answered: with kept-alive
+    // connections, tiny_http's thread pool left some new ones unserved.
+    let keep = format!("GET /api/info HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: keep-alive\r\n\r\n");
+    let r = exchange(port, keep.as_bytes());
+    assert_eq!((r.status, r.header("connection")), (200, Some("close")));
+    for round in 0..3 {
+        let burst: Vec<_> = (0..8)
+            .map(|k| {
+                let req = format!(
+                    "GET /api/image/{}/image%2Fencoded/0 HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n",
+                    (k + round) % 8
+                );
+                std::thread::spawn(move || {
+                    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+                    let r = exchange_on(&mut s, req.as_bytes());
+                    let kept = (r.header("connection") != Some("close")).then_some(s);
+                    (r.status, kept)
+                })
+            })
+            .collect();
+        let mut open = Vec::new();
+        for t in burst {
+            let (status, kept) = t.join().unwrap();
+            assert_eq!(status, 200);
+            open.extend(kept);
+        }
+        assert!(open.is_empty(), "connections kept open");
+    }
     // Garbage is answered, and the server goes on.
     let r = exchange(port, b"\x00\x01garbage\r\n\r\n");
     assert!(r.status >= 400, "{}", r.status);
     assert_eq!(v.json("/api/info")["total"], 8);
+}
+
+/// Damage: the index stops at a header that does not check (the records
+/// before it shown, the damage said); a payload that does not check ends
+/// the pages that hold it there, and the records after it are still shown.
+#[test]
+fn damage_is_said_and_the_records_around_it_shown() {
+    let dir = Dir::new();
+    let v = view(&dir, &["--type", "raw", &data("length_crc.tfrecord")]);
+    let info = v.info();
+    assert_eq!(info["total"], 3, "{info}");
+    let error = info["error"].as_str().unwrap();
+    assert!(
+        error.contains("record 3 at byte 300: length checksum mismatch"),
+        "{error}"
+    );
+    let page = v.json("/api/records?offset=0&limit=10");
+    assert_eq!(page["records"].as_array().unwrap().len(), 3);
+    assert_eq!(page["error"], info["error"]);
+    drop(v);
+    let v = view(&dir, &["--type", "raw", &data("data_crc.tfrecord")]);
+    assert_eq!(v.info()["total"], 20);
+    let page = v.json("/api/records?offset=0&limit=10");
+    assert_eq!(page["records"].as_array().unwrap().len(), 5, "{page}");
+    assert!(
+        page["error"]
+            .as_str()
+            .unwrap()
+            .contains("record 5 at byte 500: data checksum mismatch"),
+        "{page}"
+    );
+    let after = v.json("/api/records?offset=6&limit=100");
+    assert_eq!(after["records"].as_array().unwrap().len(), 14, "{after}");
+    assert_eq!(after["records"][0]["record"], 6);
+    assert_eq!(after["error"], Value::Null);
+}
+
+/// `--open` without an opener: a warning, and the server goes on.
+#[test]
+fn open_without_an_opener_is_a_warning() {
+    let dir = Dir::new();
+    std::fs::create_dir(dir.path("bin")).unwrap();
+    let path = dir.path("bin").to_string_lossy().into_owned();
+    let v = view_with(&dir, &["--open", &data("images.tfrecord")], &[("PATH", &path)]);
+    assert_eq!(v.info()["total"], 8);
+    let err = v.stderr_with("tfr: warning: --open: cannot start xdg-open");
+    assert!(err.contains("tfr: warning: --open: cannot start xdg-open"), "{err}");
 }
 
 #[test]
@@ -595,7 +716,7 @@ fn peak_rss(pid: u32) -> u64 {
 
 /// 100,000 records of gallery.tfrecord's pictures (TensorFlow's), each
 /// with its number in `id`, written by from-jsonl.
-fn many_images(dir: &Dir, n: usize) -> String {
+pub fn many_images(dir: &Dir, n: usize) -> String {
     let lines = jsonl(&[&data("gallery.tfrecord")]);
     let mut text = String::with_capacity(n * 1500);
     for i in 0..n {

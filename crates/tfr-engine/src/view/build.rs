@@ -100,7 +100,18 @@ pub(crate) fn build(view: &View) {
             }
         }
     }
-    view.index.update(|index| index.complete = true);
+    // The names of --where that no record has: a warning, or with
+    // --strict what stopped the index.
+    let strict = view.opts.filter.as_ref().and_then(|f| f.strict_error());
+    if let (Some(f), None) = (&view.opts.filter, &strict) {
+        for name in f.unmatched() {
+            crate::io::warn(format_args!("warning: --where: {name}"));
+        }
+    }
+    view.index.update(|index| {
+        index.error = strict.map(|e| e.to_string());
+        index.complete = true;
+    });
 }
 
 /// Reads input `i` through: its records, and those shown.

@@ -10,6 +10,7 @@
 
 use super::{api, View, MAX_LIMIT};
 use serde_json::{json, Value};
+use std::io::Write as _;
 use std::net::IpAddr;
 use std::time::Duration;
 
@@ -62,35 +63,61 @@ impl Reply {
     }
 }
 
-/// Answers one request.
+/// Answers one request, and closes its connection.
+///
+/// The answer is written here (`Connection: close` with it, which
+/// tiny_http's `Response` cannot say), so that each connection serves one
+/// request: tiny_http hands each connection to a thread of a pool for as
+/// long as it stays open, and a burst of new connections (a browser opens
+/// six at once for a page of pictures) can leave one queued behind
+/// threads waiting on idle kept-alive connections, its requests never
+/// answered. The request itself is still read by tiny_http.
 pub(crate) fn respond(view: &View, request: tiny_http::Request) {
     let host = request
         .headers()
         .iter()
         .find(|h| h.field.equiv("Host"))
         .map(|h| h.value.as_str().to_string());
-    let reply = route(view, request.method().as_str(), request.url(), host.as_deref());
-    let mut response = tiny_http::Response::from_data(reply.body).with_status_code(reply.status);
+    let method = request.method().as_str().to_string();
+    let reply = route(view, &method, request.url(), host.as_deref());
+    let head = head(reply.status, &reply);
+    let mut out = request.into_writer();
+    // A client that went away: nothing to do.
+    let _ = out
+        .write_all(head.as_bytes())
+        .and_then(|_| match method.as_str() {
+            "HEAD" => Ok(()),
+            _ => out.write_all(&reply.body),
+        })
+        .and_then(|_| out.flush());
+}
+
+/// The status line and headers of an answer.
+fn head(status: u16, reply: &Reply) -> String {
     let csp = reply
         .csp
-        .unwrap_or_else(|| "default-src 'none'; frame-ancestors 'none'".to_string());
-    let mut headers = vec![
-        ("Content-Type", reply.content_type.to_string()),
-        ("X-Content-Type-Options", "nosniff".to_string()),
-        ("X-Frame-Options", "DENY".to_string()),
-        ("Referrer-Policy", "no-referrer".to_string()),
-        ("Cache-Control", "no-store".to_string()),
-        ("Cross-Origin-Resource-Policy", "same-origin".to_string()),
-        ("Content-Security-Policy", csp),
-    ];
-    headers.extend(reply.headers);
-    for (name, value) in headers {
-        if let Ok(h) = tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()) {
-            response.add_header(h);
-        }
+        .as_deref()
+        .unwrap_or("default-src 'none'; frame-ancestors 'none'");
+    let reason = tiny_http::StatusCode(status).default_reason_phrase();
+    let mut head = format!(
+        "HTTP/1.1 {status} {reason}\r\n\
+         Content-Type: {}\r\n\
+         Content-Length: {}\r\n\
+         Connection: close\r\n\
+         X-Content-Type-Options: nosniff\r\n\
+         X-Frame-Options: DENY\r\n\
+         Referrer-Policy: no-referrer\r\n\
+         Cache-Control: no-store\r\n\
+         Cross-Origin-Resource-Policy: same-origin\r\n\
+         Content-Security-Policy: {csp}\r\n",
+        reply.content_type,
+        reply.body.len()
+    );
+    for (name, value) in &reply.headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
     }
-    // A client that went away: nothing to do.
-    let _ = request.respond(response);
+    head.push_str("\r\n");
+    head
 }
 
 /// The answer to a request.

@@ -77,7 +77,9 @@ impl Index {
     /// An empty index of `inputs` inputs.
     pub(crate) fn new(inputs: usize) -> Index {
         Index {
-            marks: Vec::new(),
+            // Never reallocated: the pages are touched only as marks are
+            // added, and the peak is this, not twice it.
+            marks: Vec::with_capacity(MAX_MARKS),
             stride: STRIDE,
             found: 0,
             read: 0,
@@ -91,6 +93,9 @@ impl Index {
     /// Adds the next records shown, in order.
     pub(crate) fn extend(&mut self, hits: &[Hit]) {
         for hit in hits {
+            if self.marks.len() >= MAX_MARKS {
+                self.thin();
+            }
             let far = self
                 .marks
                 .last()
@@ -102,9 +107,6 @@ impl Index {
                 });
             }
             self.found += 1;
-        }
-        if self.marks.len() > MAX_MARKS {
-            self.thin();
         }
     }
 
@@ -243,7 +245,8 @@ mod tests {
             }
         }
         index.extend(&batch);
-        assert!(index.marks() <= MAX_MARKS / 2 + 4096, "{}", index.marks());
+        assert!(index.marks() <= MAX_MARKS, "{}", index.marks());
+        assert_eq!(index.marks.capacity(), MAX_MARKS, "never reallocated");
         assert!(index.stride() > STRIDE);
         for n in [0, 1, total / 3, total - 1] {
             let m = index.locate(n).unwrap();
