@@ -674,7 +674,7 @@ fn ctrl_c_stops_it_at_once_by_the_signal() {
     // A request in flight does not hold it up.
     let (status, took) = v.interrupt();
     assert_eq!(status.signal(), Some(2), "{status:?}");
-    assert!(took < Duration::from_secs(1), "{took:?}");
+    assert!(took < Duration::from_secs(3), "{took:?}");
 }
 
 #[test]
