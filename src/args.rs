@@ -10,7 +10,9 @@ use clap::Args;
 mod annotate;
 mod features;
 mod payload;
-pub(crate) use annotate::{AnnotateArgs, HighlightArg};
+pub(crate) use annotate::AnnotateArgs;
+#[cfg(feature = "report")]
+pub(crate) use annotate::HighlightArg;
 pub(crate) use features::{FeatureArgs, Projection};
 pub(crate) use payload::{payload_types, record_types, schema_types, DatasetTypeArg, PayloadType, ProtoArgs, TypeArg};
 
