@@ -259,3 +259,15 @@ impl TextTarget {
         Ok(crate::exit::Exit::Success)
     }
 }
+
+/// A page's title without `--title` (`tfr report`, `tfr view`): the
+/// inputs' names (the first two and a count beyond three).
+#[cfg(feature = "report")]
+pub(crate) fn default_title(inputs: &[crate::io::Input]) -> String {
+    let names: Vec<String> = inputs.iter().map(|i| i.display()).collect();
+    match names.len() {
+        0 => "no input".to_string(),
+        1..=3 => names.join(", "),
+        n => format!("{}, … ({n} files)", names[..2].join(", ")),
+    }
+}

@@ -128,7 +128,7 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
         .schema
         .as_ref()
         .map(|p| crate::io::input::escape_name(p.as_os_str().as_encoded_bytes()));
-    let title = args.title.clone().unwrap_or_else(|| default_title(&inputs));
+    let title = args.title.clone().unwrap_or_else(|| super::default_title(&inputs));
     let page = report::html(&report::Page {
         title: &title,
         scan: &scan,
@@ -153,17 +153,6 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
     match damage {
         Some(e) => Err(e),
         None => Ok(Exit::Success),
-    }
-}
-
-/// The page's title without `--title`: the inputs' names (the first two
-/// and a count beyond three).
-fn default_title(inputs: &[crate::io::Input]) -> String {
-    let names: Vec<String> = inputs.iter().map(|i| i.display()).collect();
-    match names.len() {
-        0 => "no input".to_string(),
-        1..=3 => names.join(", "),
-        n => format!("{}, … ({n} files)", names[..2].join(", ")),
     }
 }
 

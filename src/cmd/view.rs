@@ -72,7 +72,7 @@ pub(crate) fn run(args: &ViewArgs, _ctx: &Ctx) -> Result<Exit> {
     let (addr, host_name) = address(&args.host, args.port)?;
     let inputs = args.input.expand()?;
     let count = inputs.len();
-    let title = args.title.clone().unwrap_or_else(|| default_title(&inputs));
+    let title = args.title.clone().unwrap_or_else(|| super::default_title(&inputs));
     let opts = view::Options {
         open: args.input.options(),
         ty: args.payload.fixed(),
@@ -118,17 +118,6 @@ fn address(host: &str, port: u16) -> Result<(SocketAddr, Option<String>)> {
         .next()
         .with_context(|| format!("--host {host}: no such address"))?;
     Ok((addr, Some(host.to_string())))
-}
-
-/// The page's title without `--title`: the inputs' names (the first two
-/// and a count beyond three).
-fn default_title(inputs: &[crate::io::Input]) -> String {
-    let names: Vec<String> = inputs.iter().map(|i| i.display()).collect();
-    match names.len() {
-        0 => "no input".to_string(),
-        1..=3 => names.join(", "),
-        n => format!("{}, … ({n} files)", names[..2].join(", ")),
-    }
 }
 
 /// `--open`: the desktop's opener started on the URL; a warning when it
