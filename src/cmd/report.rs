@@ -138,22 +138,26 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
         notes: &notes,
         classes: classes.as_ref(),
     });
-    match &args.output {
-        Some(path) if path.as_os_str() != "-" => {
-            let mut out = AtomicOutput::create(path, Compression::None)?;
-            out.write_all(page.as_bytes()).context("writing the report")?;
-            out.commit()?;
-        }
-        _ => {
-            crate::output::write_stdout(page.as_bytes())?;
-        }
-    }
+    write_page(args.output.as_deref(), &page)?;
     // The page shows the records before the damage and says where it is;
     // the damage is still an error.
     match damage {
         Some(e) => Err(e),
         None => Ok(Exit::Success),
     }
+}
+
+/// The page into `-o FILE` (replaced only once complete) or stdout.
+fn write_page(output: Option<&std::path::Path>, page: &str) -> Result<()> {
+    match output {
+        Some(path) if path.as_os_str() != "-" => {
+            let mut out = AtomicOutput::create(path, Compression::None)?;
+            out.write_all(page.as_bytes()).context("writing the report")?;
+            out.commit()?;
+        }
+        _ => crate::output::write_stdout(page.as_bytes())?,
+    }
+    Ok(())
 }
 
 /// The anomalies `tfr validate --schema` reports on the inputs.
