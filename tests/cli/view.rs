@@ -501,7 +501,6 @@ fn only_the_inputs_are_served_to_requests_naming_this_server() {
     let file = data("images.tfrecord");
     let v = view(&dir, &[&file]);
     v.info();
-    let port = v.port;
     let page = v.get("/");
     assert_eq!(page.status, 200);
     let csp = page.header("content-security-policy").unwrap();
@@ -549,6 +548,14 @@ fn only_the_inputs_are_served_to_requests_naming_this_server() {
     assert_eq!((r["records"].clone(), r["limit"].clone()), (json!([]), json!(100)));
     let r = v.json("/api/records?offset=0&limit=1000000000");
     assert_eq!(r["records"].as_array().unwrap().len(), 8);
+}
+
+#[test]
+fn only_this_servers_host_get_and_head_one_request_per_connection() {
+    let dir = Dir::new();
+    let v = view(&dir, &[&data("images.tfrecord")]);
+    v.info();
+    let port = v.port;
     // Host headers of someone else's name (DNS rebinding), another port,
     // none at all: refused.
     for host in [

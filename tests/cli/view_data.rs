@@ -85,8 +85,9 @@ fn a_glob_of_100000_tensorflow_records_is_browsed_and_jumped_through() {
             "record {n}: {took:?} (listening after {listening:?}; complete: {})",
             page["complete"]
         );
-        // Under a second is bench/run.py's `tfr.view.jump` (release build);
-        // a debug build on a busy machine only must not scan for long.
+        // Under a second is bench/run.py's `tfr.view.jump` target, on the
+        // release build; a debug build on a busy machine only must not
+        // scan for long.
         assert!(took < Duration::from_secs(10), "record {n}: {took:?}");
     }
     let info = v.info();
