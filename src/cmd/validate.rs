@@ -370,7 +370,7 @@ fn to_json(
             "annotated": tally.annotated,
             "records_with_boxes": tally.with_boxes_features,
             "boxes": tally.boxes,
-            "problems": tally.with_problems,
+            "records_with_problems": tally.with_problems,
         },
         "not_checked": report.not_checked,
     });

@@ -151,7 +151,10 @@ fn each_planted_problem_is_named_once_with_its_first_record_and_nothing_else() {
     }
     let problem_records: BTreeSet<u64> = planted.values().flatten().copied().collect();
     assert_eq!(doc["annotations"]["records"], 12);
-    assert_eq!(doc["annotations"]["problems"], problem_records.len() as u64);
+    assert_eq!(
+        doc["annotations"]["records_with_problems"],
+        problem_records.len() as u64
+    );
 }
 
 /// Each record on its own: the kinds reported for it are exactly those

@@ -56,6 +56,8 @@ fn the_page_pages_jumps_and_opens_records_with_their_boxes() {
             {"press": "Enter"},
             {"wait_for": "location.hash === '#n=14' && document.querySelector('#single-images svg.ov rect') !== null"},
             {"count": "#single-images svg.ov rect", "as": "record_boxes"},
+            // The grid is gone from the screen, not only marked hidden.
+            {"eval": "getComputedStyle(document.getElementById('grid')).display", "as": "grid_display"},
             {"text": "#single-head", "as": "head"},
             {"eval": "JSON.parse(document.querySelector('#single-features').textContent)['image/object/class/text']", "as": "classes"},
             {"press": "ArrowRight"},
@@ -76,6 +78,7 @@ fn the_page_pages_jumps_and_opens_records_with_their_boxes() {
     assert_eq!(named["second_page"], 6, "{out}");
     assert_eq!(named["second_boxes"], boxes[24..].iter().sum::<usize>(), "{out}");
     assert_eq!(named["record_boxes"], boxes[14], "{out}");
+    assert_eq!(named["grid_display"], "none", "{out}");
     assert!(named["grid_highlighted"].as_u64().unwrap() > 0, "{out}");
     assert!(named["a_title"].as_str().unwrap().contains(" ("), "{out}");
     assert_eq!(named["status"], "30 records", "{out}");

@@ -158,17 +158,21 @@ pub(crate) fn route(view: &View, method: &str, url: &str, host: Option<&str>) ->
 /// `--host` name, with the port listened on. A DNS name of someone
 /// else's (DNS rebinding) is refused.
 fn host_ok(view: &View, host: &str) -> bool {
+    // A browser leaves out the scheme's default port (80).
+    let default_port = view.addr.port() == 80;
     let (name, port) = match host.strip_prefix('[') {
-        Some(v6) => match v6.split_once("]:") {
-            Some((ip, port)) => (ip, port),
-            None => return false,
+        Some(v6) => match (v6.split_once("]:"), v6.strip_suffix(']')) {
+            (Some((ip, port)), _) => (ip, Some(port)),
+            (None, Some(ip)) if default_port => (ip, None),
+            _ => return false,
         },
         None => match host.rsplit_once(':') {
-            Some(parts) => parts,
+            Some((name, port)) => (name, Some(port)),
+            None if default_port => (host, None),
             None => return false,
         },
     };
-    if number(port) != Some(view.addr.port() as u64) {
+    if port.is_some_and(|p| number(p) != Some(view.addr.port() as u64)) {
         return false;
     }
     let name = name.to_ascii_lowercase();
