@@ -15,7 +15,7 @@
 //! on PATH, and must exit 0 ([`EXIT`] lists the lines that show a check
 //! failing). A `tfr view` line starts a server that does not end: it runs
 //! until it prints its URL on stdout, its `/api/info` must answer 200,
-//! then SIGINT stops it ([`run_server`]). Object-store URLs (`s3://BUCKET/KEY`, `gs://`, `az://`) cannot
+//! then SIGTERM stops it ([`run_server`]). Object-store URLs (`s3://BUCKET/KEY`, `gs://`, `az://`) cannot
 //! be reached offline: the lines in [`URL_LINES`] run with each such URL
 //! replaced by the local path KEY, so their flags are still checked; a URL
 //! in a line not listed there fails the test (it is not skipped silently),
@@ -350,7 +350,8 @@ fn run_examples(dir: &Path, examples: &[Example], failures: &mut Vec<String>) {
 }
 
 /// Runs a `tfr view` line until it prints its URL, asks its `/api/info`,
-/// and stops it with SIGINT (it must die by the signal).
+/// and stops it with SIGTERM (it must die by the signal; not SIGINT, which
+/// a test run in the background inherits ignored, and tfr keeps ignored).
 fn run_server(dir: &Path, line: &str, path: &std::ffi::OsStr) -> Result<(), String> {
     use std::io::{BufRead, Read, Write};
     use std::os::unix::process::ExitStatusExt;
@@ -385,16 +386,26 @@ fn run_server(dir: &Path, line: &str, path: &std::ffi::OsStr) -> Result<(), Stri
         let _ = s.read_to_string(&mut got);
         Ok::<String, String>(got)
     });
-    let _ = Command::new("kill").args(["-INT", &child.id().to_string()]).status();
-    let status = child.wait().expect("wait");
+    let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let status = loop {
+        match child.try_wait().expect("wait") {
+            Some(status) => break status,
+            None if std::time::Instant::now() > deadline => {
+                let _ = child.kill();
+                break child.wait().expect("wait");
+            }
+            None => std::thread::sleep(std::time::Duration::from_millis(20)),
+        }
+    };
     let mut stderr = String::new();
     let _ = child.stderr.take().unwrap().read_to_string(&mut stderr);
     match answer {
         None => Err(format!("no URL on stdout ({url:?}); stderr: {}", stderr.trim_end())),
         Some(Err(e)) => Err(format!("{url}: {e}")),
         Some(Ok(got)) if !got.starts_with("HTTP/1.1 200 ") => Err(format!("/api/info: {got}")),
-        Some(Ok(_)) if status.signal() != Some(2) || stderr.contains("panicked") => Err(format!(
-            "not stopped by SIGINT: {status:?}; stderr: {}",
+        Some(Ok(_)) if status.signal() != Some(15) || stderr.contains("panicked") => Err(format!(
+            "not stopped by SIGTERM: {status:?}; stderr: {}",
             stderr.trim_end()
         )),
         Some(Ok(_)) => Ok(()),
