@@ -4,6 +4,8 @@
 //!   and the reshaping passes (shuffle).
 //! - [`schema`]: per-feature statistics of a dataset, schemas and anomalies
 //!   (TFDV's formats), and their renderings.
+//! - [`parse`]: records decoded into typed values by a parse spec, as
+//!   `tf.io.parse_example` decodes them (the Python reader's records).
 //! - [`report`]: the HTML report.
 //! - `view` (feature `view`): the local web viewer of `tfr view`.
 //! - `columnar` (feature `parquet`): records as Arrow columns and back.
@@ -21,6 +23,7 @@ pub mod annotate;
 pub mod columnar;
 pub mod error;
 pub mod formats;
+pub mod parse;
 pub mod pipeline;
 pub mod proto;
 #[cfg(feature = "report")]

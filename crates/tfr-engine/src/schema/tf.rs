@@ -48,6 +48,49 @@ fn tf_zero(kind: Kind) -> &'static str {
     }
 }
 
+/// How a feature is described in a parse spec (the rules of the module
+/// docs; also `crate::parse`'s inferred spec).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Described {
+    /// The same number of values in every record holding it.
+    Fixed {
+        /// How many.
+        n: u64,
+        /// Their kind.
+        kind: Kind,
+        /// Not in all of the records (a default of zeros then stands in).
+        missing: bool,
+    },
+    /// A varying number of values (or always empty).
+    Var {
+        /// Their kind.
+        kind: Kind,
+    },
+    /// Kinds differ between records: no single dtype parses them all.
+    Conflict,
+    /// Never a kind set: no dtype is known.
+    NoKind,
+}
+
+/// How the feature `f`, seen in `records` records (or steps), is described.
+pub fn described(f: &FeatureStats, records: u64) -> Described {
+    let Some(kind) = f.kind() else {
+        return if f.is_conflict() {
+            Described::Conflict
+        } else {
+            Described::NoKind
+        };
+    };
+    match f.values.range() {
+        Some((n, m)) if n == m && n > 0 => Described::Fixed {
+            n,
+            kind,
+            missing: f.present < records,
+        },
+        _ => Described::Var { kind },
+    }
+}
+
 /// One line of a spec dict: `"name": tf.io....,  # note` or a comment.
 fn spec_line(scan: &Scan, f: &FeatureStats, (records, unit): (u64, &str), lists: bool) -> String {
     let name = py_str(&f.name);
@@ -65,23 +108,19 @@ fn spec_line(scan: &Scan, f: &FeatureStats, (records, unit): (u64, &str), lists:
             names.join(", ")
         ));
     }
-    let kind = match f.kind() {
-        Some(k) => k,
-        None if f.is_conflict() => {
+    let spec = match described(f, records) {
+        Described::Conflict => {
             return format!(
                 "    # {name}: LEFT OUT: its kind differs between records ({}); no single dtype parses them all.",
                 kinds_first_seen(scan, f)
             );
         }
-        None => {
+        Described::NoKind => {
             let what = if lists { "no step ever has" } else { "never has" };
             return format!("    # {name}: LEFT OUT: {what} a kind set, so no dtype is known.");
         }
-    };
-    let dtype = tf_dtype(kind);
-    let missing = f.present < records;
-    let spec = match f.values.range() {
-        Some((n, m)) if n == m && n > 0 => {
+        Described::Fixed { n, kind, missing } => {
+            let dtype = tf_dtype(kind);
             let shape = if n == 1 { "[]".to_string() } else { format!("[{n}]") };
             if lists {
                 let allow = if missing { ", allow_missing=True" } else { "" };
@@ -99,11 +138,11 @@ fn spec_line(scan: &Scan, f: &FeatureStats, (records, unit): (u64, &str), lists:
                 format!("tf.io.FixedLenFeature({shape}, {dtype})")
             }
         }
-        _ => {
+        Described::Var { kind } => {
             if f.is_always_empty() {
                 notes.push("always empty".to_string());
             }
-            format!("tf.io.VarLenFeature({dtype})")
+            format!("tf.io.VarLenFeature({})", tf_dtype(kind))
         }
     };
     let mut line = format!("    {name}: {spec},");
