@@ -16,6 +16,7 @@
 // The core's layers, under the names the engine's modules use.
 pub(crate) use tfr_core::{example, io, record};
 
+pub mod access;
 pub mod annotate;
 #[cfg(feature = "parquet")]
 pub mod columnar;
