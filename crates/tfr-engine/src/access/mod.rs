@@ -20,6 +20,7 @@
 mod build;
 mod deflated;
 mod export;
+mod list;
 #[cfg(test)]
 mod tests;
 
@@ -29,6 +30,7 @@ use crate::example::MessageType;
 use crate::io::at::At;
 use crate::io::{Compression, Input};
 use crate::record::{self, Damage, DamageKind, ReadError, FOOTER_LEN, HEADER_LEN};
+pub use list::{parse_list, EachListed};
 use std::path::PathBuf;
 use std::sync::Arc;
 
