@@ -201,7 +201,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__cat)
-            opts="-f -t -I -n -j -q -h -V --compression --max-record-size --part --split --format --type --max-bytes --max-values --full --features --exclude --decode --proto --proto-path --descriptor-set --message --skip --limit --sample --seed --where --strict --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-f -t -I -n -j -q -h -V --compression --max-record-size --part --split --format --type --max-bytes --max-values --full --features --exclude --decode --proto --proto-path --descriptor-set --message --records --skip --limit --sample --seed --where --strict --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -272,6 +272,10 @@ _tfr() {
                     return 0
                     ;;
                 --message)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --records)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -823,7 +827,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__head)
-            opts="-n -f -t -I -q -h -V --lines --skip --compression --max-record-size --part --split --format --type --max-bytes --max-values --full --features --exclude --decode --proto --proto-path --descriptor-set --message --where --strict --quiet --color --no-sign-request --timeout --help --version"
+            opts="-n -f -t -I -q -h -V --lines --records --skip --compression --max-record-size --part --split --format --type --max-bytes --max-values --full --features --exclude --decode --proto --proto-path --descriptor-set --message --where --strict --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -834,6 +838,10 @@ _tfr() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --records)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2197,7 +2205,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__to__subcmd__jsonl)
-            opts="-t -f -o -n -I -j -q -h -V --compression --max-record-size --part --split --type --format --output --features --exclude --skip --limit --sample --seed --where --strict --decode --proto --proto-path --descriptor-set --message --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-t -f -o -n -I -j -q -h -V --compression --max-record-size --part --split --type --format --output --features --exclude --skip --limit --sample --seed --where --strict --decode --proto --proto-path --descriptor-set --message --jobs --records --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2300,6 +2308,10 @@ _tfr() {
                     return 0
                     ;;
                 -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --records)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -72,6 +72,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --proto-path 'A directory where the imports of --proto files are found (repeatable; each file''s own directory is searched too, and google/protobuf/*.proto are built in)'
             cand --descriptor-set 'Payloads are messages described in this descriptor set (from `protoc --descriptor_set_out=FILE.pb --include_imports`; repeatable); name the message with --message'
             cand --message 'The payloads'' message, by its full name (`waymo.open_dataset.Frame`): cat and head print it as Python''s text_format.MessageToString does, JSON as json_format.MessageToJson(preserving_proto_field_name=True) on one line; to-parquet and to-arrow write a column per field'
+            cand --records 'Only these records, in the order given: 0-based numbers over the inputs taken together and inclusive ranges (17,1000-1010). Read by number: through each input''s `tfr index` file when it still matches (milliseconds on a million records), else an index built by reading the headers (gzip and zlib: a seek index built as they are inflated; SNAPPY is not read by number). With --where: the listed records that match. A number past the end is an error'
             cand --skip 'Skip the first N records of the inputs taken together (on plain files they are hopped over header by header, as `count` does)'
             cand -n 'Stop after N records (over the inputs taken together)'
             cand --limit 'Stop after N records (over the inputs taken together)'
@@ -96,6 +97,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
         &'tfr;head'= {
             cand -n 'Number of records to print (over all inputs together)'
             cand --lines 'Number of records to print (over all inputs together)'
+            cand --records 'Only these records, in the order given: 0-based numbers over the inputs taken together and inclusive ranges (17,1000-1010). Read by number: through each input''s `tfr index` file when it still matches (milliseconds on a million records), else an index built by reading the headers (gzip and zlib: a seek index built as they are inflated; SNAPPY is not read by number). With --where: the listed records that match. A number past the end is an error'
             cand --skip 'Skip the first N records of the inputs taken together (hopped over header by header on plain files)'
             cand --compression 'Input compression (auto, none, gzip, zlib, snappy: TensorFlow''s SNAPPY): detected from the first bytes unless forced'
             cand --max-record-size 'The longest record held in memory (K, M, G: binary units); a record announcing more is an error, not a memory hog'
@@ -205,6 +207,7 @@ set edit:completion:arg-completer[tfr] = {|@words|
             cand --message 'The payloads'' message, by its full name (`waymo.open_dataset.Frame`): cat and head print it as Python''s text_format.MessageToString does, JSON as json_format.MessageToJson(preserving_proto_field_name=True) on one line; to-parquet and to-arrow write a column per field'
             cand -j 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)'
             cand --jobs 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)'
+            cand --records 'Only these records, in the order given: 0-based numbers over the inputs taken together and inclusive ranges (17,1000-1010), read by number as `tfr cat --records` reads them. With --where: the listed records that match. A number past the end is an error'
             cand --color 'When to use colour: auto (terminal and no NO_COLOR), always, never'
             cand --timeout 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)'
             cand --strict 'A feature named in --where (or count/split --by) that no record read has is an error (exit 2; outputs written together are not written), not a warning'

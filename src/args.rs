@@ -771,3 +771,13 @@ pub(crate) fn check_renames(renames: &[(String, String)]) -> anyhow::Result<()> 
     }
     Ok(())
 }
+
+/// `--records LIST` (cat, head, to-jsonl): record numbers and inclusive
+/// ranges, 0-based over the inputs taken together (`17,1000-1010`).
+#[derive(Debug, Clone)]
+pub(crate) struct RecordList(pub(crate) Vec<std::ops::RangeInclusive<u64>>);
+
+/// Parses `--records`.
+pub(crate) fn parse_records(text: &str) -> Result<RecordList, String> {
+    tfr_engine::access::parse_list(text).map(RecordList)
+}

@@ -271,3 +271,34 @@ pub(crate) fn default_title(inputs: &[crate::io::Input]) -> String {
         n => format!("{}, … ({n} files)", names[..2].join(", ")),
     }
 }
+
+/// `--records LIST` (cat, head, to-jsonl): the listed records of `inputs`,
+/// read by number through `access::Records` (each input's `tfr index` file
+/// when it matches, else an index built by walking it), handed to `each`
+/// in the order listed, `--where` applied to each. `each`'s error comes
+/// back as it was.
+pub(crate) fn each_listed(
+    inputs: &[crate::io::Input],
+    list: &crate::args::RecordList,
+    open: &crate::record::OpenOptions,
+    (ty, filter): (Option<crate::example::MessageType>, Option<&crate::example::Where>),
+    each: &mut dyn FnMut(&mut crate::example::Decoder, &crate::pipeline::batches::Record<'_>) -> Result<()>,
+) -> Result<()> {
+    use tfr_engine::access::{Options, Records};
+    let opts = Options {
+        open: *open,
+        ..Options::default()
+    };
+    let records = Records::open(inputs.to_vec(), opts)?;
+    let mut failed = None;
+    let done = records.each_listed(&list.0, ty, filter, &mut |decoder, r| {
+        each(decoder, r).map_err(|e| {
+            failed = Some(e);
+            tfr_engine::Error::Stopped("output stopped")
+        })
+    });
+    match (failed, done) {
+        (Some(e), _) => Err(e),
+        (None, done) => Ok(done?),
+    }
+}

@@ -8,7 +8,7 @@
 //! before a damaged record are written, then the error.
 
 use crate::args::{InputArgs, JobsArg, JsonFormatArg};
-use crate::example::json::render::{KindFix, KindTable};
+use crate::example::json::render::{KindFix, KindTable, Tracking};
 use crate::example::Format;
 use crate::example::{self, Decoder, Keep, Look, Out};
 use crate::exit::Exit;
@@ -45,6 +45,13 @@ pub(crate) struct ToJsonlArgs {
 
     #[command(flatten)]
     pub(crate) jobs: JobsArg,
+
+    /// Only these records, in the order given: 0-based numbers over the
+    /// inputs taken together and inclusive ranges (17,1000-1010), read by
+    /// number as `tfr cat --records` reads them. With --where: the listed
+    /// records that match. A number past the end is an error.
+    #[arg(long, value_name = "LIST", value_parser = crate::args::parse_records, conflicts_with_all = ["skip", "limit", "sample", "part"], help_heading = "Selection")]
+    pub(crate) records: Option<crate::args::RecordList>,
 }
 
 /// How the payloads are read: `--decode`'s decoding, or a message
@@ -127,6 +134,23 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
             None => args.payload.fixed(),
         };
         let filter = args.pick.filter.for_message(message.as_ref())?;
+        if let Some(list) = &args.records {
+            let mut buf = Vec::new();
+            let mut each = |decoder: &mut Decoder, r: &batches::Record<'_>| -> Result<()> {
+                buf.clear();
+                let mut tracking = Tracking::new(&table, Vec::new(), true);
+                let mut o = Out::new(&mut buf);
+                if track {
+                    o = o.tracking_kinds(&mut tracking);
+                }
+                render(decoder, r, &mut o)?;
+                drop(o);
+                out.write_all(fix.fix(&buf, &tracking.notes)).context("writing output")
+            };
+            super::each_listed(&inputs, list, &open, (ty, filter.as_ref()), &mut each)?;
+            out.flush().context("writing output")?;
+            return target.commit(projection.as_ref());
+        }
         let mut how = args.pick.range.reading(&open, ty, jobs);
         how.filter = filter.as_ref();
         let (_, result) = batches::run(

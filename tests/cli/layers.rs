@@ -37,6 +37,12 @@ const RULES: &[(&str, &[&str])] = &[
     ),
     ("columnar", &["report", "args", "output", "exit", "cmd", "cli"]),
     (
+        "access",
+        &[
+            "schema", "columnar", "annotate", "report", "formats", "view", "args", "output", "exit", "cmd", "cli",
+        ],
+    ),
+    (
         "annotate",
         &[
             "io", "record", "pipeline", "schema", "columnar", "report", "formats", "args", "output", "exit", "cmd",
@@ -100,7 +106,9 @@ fn layers_depend_one_way() {
     for (layer, forbidden) in RULES {
         let krate = match *layer {
             "io" | "record" | "example" => "crates/tfr-core/src",
-            "pipeline" | "schema" | "columnar" | "annotate" | "report" | "formats" | "view" => "crates/tfr-engine/src",
+            "pipeline" | "schema" | "columnar" | "access" | "annotate" | "report" | "formats" | "view" => {
+                "crates/tfr-engine/src"
+            }
             _ => "src",
         };
         let mut files = Vec::new();

@@ -57,6 +57,7 @@ mod proto_where;
 mod ray;
 mod readable;
 mod readme;
+mod records;
 mod regressions_inflate;
 mod remote;
 mod remote_hostile;

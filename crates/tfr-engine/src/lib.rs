@@ -1,5 +1,6 @@
 //! tfr's engine: the work over whole datasets, on top of `tfr-core`.
 //!
+//! - [`access`]: records of several inputs by number (`cat --records`).
 //! - [`pipeline`]: the ordered worker pool every pass over records runs on,
 //!   and the reshaping passes (shuffle).
 //! - [`schema`]: per-feature statistics of a dataset, schemas and anomalies
@@ -18,6 +19,7 @@
 // The core's layers, under the names the engine's modules use.
 pub(crate) use tfr_core::{example, io, record};
 
+pub mod access;
 pub mod annotate;
 #[cfg(feature = "parquet")]
 pub mod columnar;

@@ -147,13 +147,13 @@ pub struct Corrupt {
 
 impl Corrupt {
     /// An `io::Error` for damaged data, `message` saying what is wrong.
-    pub(crate) fn data(message: impl Into<String>) -> std::io::Error {
+    pub fn data(message: impl Into<String>) -> std::io::Error {
         Corrupt::wrap(message.into(), false)
     }
 
     /// An `io::Error` for a stream that ends inside a block, header or
     /// trailer (its input ended cleanly, too early).
-    pub(crate) fn cut_short(message: impl Into<String>) -> std::io::Error {
+    pub fn cut_short(message: impl Into<String>) -> std::io::Error {
         Corrupt::wrap(message.into(), true)
     }
 

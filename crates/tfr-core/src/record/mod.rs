@@ -6,6 +6,7 @@
 //! `u64 length (LE) | u32 masked_crc32c(length bytes) | data | u32 masked_crc32c(data)`.
 
 mod damage;
+pub mod index_file;
 mod open;
 mod parallel;
 pub mod part;
