@@ -2,8 +2,10 @@
 
 Installing the wheel ``tfr-cli`` puts the ``tfr`` command into the
 environment's scripts directory (``bin/`` of a virtualenv). This package
-finds it (:func:`binary`) and, in :mod:`tfr_cli.ray`, reads TFRecord
-datasets into Ray Data through it.
+finds it (:func:`binary`); in :mod:`tfr_cli.ray`, reads TFRecord datasets
+into Ray Data through it; and reads TFRecord files in-process, by record
+number, for training loops: :class:`TFRecordDataset` (the native module
+``tfr_cli._native``; numpy arrays).
 """
 
 import os
@@ -11,7 +13,19 @@ import shutil
 import sys
 import sysconfig
 
-__all__ = ["binary", "__version__"]
+__all__ = ["binary", "__version__", "TFRecordDataset", "FixedLen", "VarLen", "TFRecordError"]
+
+_READER = ("TFRecordDataset", "FixedLen", "VarLen", "TFRecordError")
+
+
+def __getattr__(name):
+    # The reader (and numpy) are loaded when first named, so that
+    # `tfr_cli.binary()` and `tfr_cli.ray` do not load them.
+    if name in _READER:
+        from . import dataset
+
+        return getattr(dataset, name)
+    raise AttributeError(f"module 'tfr_cli' has no attribute {name!r}")
 
 
 def _version() -> str:

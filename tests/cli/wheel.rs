@@ -53,29 +53,99 @@ fn venv_python() -> Option<PathBuf> {
 }
 
 /// Builds the wheel with the quick `wheel-test` profile (Cargo.toml) and
-/// `args` into `dir`/wheels: its path. Its files are stored rather than
-/// deflated where this maturin can (deflating the 60 MB binary, and
-/// inflating it again, took 1.5 s of CPU).
+/// `args` into `dir`/wheels, as a user does: python/build_wheel.py (the
+/// binary's build, then the native module's, maturin both); its path. Its
+/// files are stored rather than deflated where this maturin can
+/// (deflating the 60 MB binary, and inflating it again, took 1.5 s of CPU).
 fn build_wheel(maturin: &Path, dir: &Dir, args: &[&str], env: &[(&str, &Path)]) -> PathBuf {
+    build_wheel_into(maturin, &dir.path("wheels"), args, env)
+}
+
+fn build_wheel_into(maturin: &Path, out: &Path, args: &[&str], env: &[(&str, &Path)]) -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut build = Command::new(maturin);
+    // The script runs on maturin's Python (or python3).
+    let beside = maturin.parent().map(|bin| bin.join("python3")).filter(|p| p.is_file());
+    let python = beside.or_else(python3).expect("python3");
+    let mut build = Command::new(python);
     build
         .current_dir(root)
-        .args(["build", "--quiet", "--profile", "wheel-test"])
+        .arg(root.join("python/build_wheel.py"))
+        .args(["--quiet", "--profile", "wheel-test"])
         .args(args)
+        .env("MATURIN", maturin)
         .envs(env.iter().copied());
     if run(Command::new(maturin).args(["build", "--help"])).contains("--compression-method") {
         build.args(["--compression-method", "stored"]);
     }
-    run(build.arg("--out").arg(dir.path("wheels")));
-    let wheels: Vec<PathBuf> = std::fs::read_dir(dir.path("wheels"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
+    let _ = std::fs::remove_dir_all(out);
+    run(build.arg("--out").arg(out));
+    let wheels: Vec<PathBuf> = std::fs::read_dir(out).unwrap().map(|e| e.unwrap().path()).collect();
     assert_eq!(wheels.len(), 1, "{wheels:?}");
     let name = wheels[0].file_name().unwrap().to_string_lossy().into_owned();
     assert!(name.starts_with("tfr_cli-") && name.ends_with(".whl"), "{name}");
     wheels[0].clone()
+}
+
+/// The wheel for this machine (quick profile, the host's linker: tagged
+/// `linux`, for this machine alone), built once per test run into
+/// target/wheel-test/: the fresh-venv test below and the reader's tests
+/// (tests/cli/reader.rs) install it.
+fn linux_wheel(maturin: &Path) -> PathBuf {
+    static WHEEL: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    WHEEL
+        .get_or_init(|| {
+            let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/wheel-test");
+            build_wheel_into(maturin, &out, &["--compatibility", "linux"], &[])
+        })
+        .clone()
+}
+
+/// The Python of the reader's tests, `$TFR_READER_PYTHON` or
+/// target/venv-reader (numpy, pyarrow, torch, grain: `.ci/run` installs
+/// them), with this checkout's wheel installed into it; `Err` says what is
+/// missing.
+pub(crate) fn reader_python() -> Result<PathBuf, String> {
+    let Some(maturin) = maturin() else {
+        return Err("maturin is not installed (pip install maturin, or set TFR_MATURIN)".into());
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let python = std::env::var_os("TFR_READER_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target/venv-reader/bin/python"));
+    let ready = Command::new(&python)
+        .args(["-c", "import numpy"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ready {
+        return Err(format!(
+            "{} with numpy is not installed (.ci/run makes target/venv-reader, or set TFR_READER_PYTHON)",
+            python.display()
+        ));
+    }
+    static INSTALLED: std::sync::Mutex<bool> = std::sync::Mutex::new(false);
+    let mut installed = INSTALLED.lock().unwrap_or_else(|e| e.into_inner());
+    if !*installed {
+        let wheel = linux_wheel(&maturin);
+        let outer_pip = maturin.parent().map(|bin| bin.join("pip")).filter(|pip| pip.is_file());
+        let mut install = match outer_pip {
+            Some(pip) => {
+                let mut c = Command::new(pip);
+                c.arg("--python").arg(&python);
+                c
+            }
+            None => {
+                let mut c = Command::new(&python);
+                c.args(["-m", "pip"]);
+                c
+            }
+        };
+        run(install
+            .args(["install", "--quiet", "--no-index", "--no-deps", "--force-reinstall"])
+            .arg("--disable-pip-version-check")
+            .arg(&wheel));
+        *installed = true;
+    }
+    Ok(python)
 }
 
 /// Installs `wheel` into a fresh venv `venv` made by `python`: the pip
@@ -123,7 +193,7 @@ fn the_wheel_installs_tfr_into_a_fresh_venv() {
     // wheel tagged for this machine alone (`linux`: pyproject.toml's
     // manylinux2014 needs zig, the next test's): what is checked is the
     // packaging.
-    let wheel = build_wheel(&maturin, &dir, &["--compatibility", "linux"], &[]);
+    let wheel = linux_wheel(&maturin);
     let venv = dir.path("venv");
     install(&maturin, &python, &wheel, &venv);
     // On the venv's PATH, as a user who activated it runs it.
@@ -145,7 +215,7 @@ fn the_wheel_installs_tfr_into_a_fresh_venv() {
     let found = run(Command::new(venv.join("bin/python"))
         .args([
             "-c",
-            "import tfr_cli; print(tfr_cli.binary()); print(tfr_cli.__version__)",
+            "import tfr_cli, tfr_cli._native; print(tfr_cli.binary()); print(tfr_cli.__version__); print(tfr_cli._native.Reader.__name__)",
         ])
         .env_remove("TFR_BINARY"));
     let mut lines = found.lines();
@@ -156,6 +226,8 @@ fn the_wheel_installs_tfr_into_a_fresh_venv() {
         "{found}"
     );
     assert_eq!(lines.next(), Some(env!("CARGO_PKG_VERSION")), "{found}");
+    // The native module of the reader (tfr_cli.TFRecordDataset) loads.
+    assert_eq!(lines.next(), Some("Reader"), "{found}");
 }
 
 /// The glibc symbol versions a 64-bit little-endian ELF binary needs
@@ -243,7 +315,7 @@ fn the_zig_built_wheel_is_manylinux2014_and_needs_glibc_2_17_at_most() {
     let name = wheel.file_name().unwrap().to_string_lossy().into_owned();
     let arch = std::env::consts::ARCH;
     assert!(
-        name.ends_with(&format!("-py3-none-manylinux2014_{arch}.manylinux_2_17_{arch}.whl")),
+        name.ends_with(&format!("-cp39-abi3-manylinux2014_{arch}.manylinux_2_17_{arch}.whl")),
         "{name}"
     );
     // pip on a glibc 2.31 system (Ubuntu 20.04) takes the wheels tagged
@@ -275,10 +347,18 @@ fn the_zig_built_wheel_is_manylinux2014_and_needs_glibc_2_17_at_most() {
     let venv = dir.path("venv");
     install(&maturin, &python, &wheel, &venv);
     let tfr = venv.join("bin/tfr");
-    let needed = glibc_versions_needed(&std::fs::read(&tfr).unwrap());
-    let newest = needed.iter().max().expect("no GLIBC_ symbol versions found");
-    let dotted = newest.iter().map(u32::to_string).collect::<Vec<_>>().join(".");
-    assert!(newest <= &vec![2, 17], "the binary needs GLIBC_{dotted}: {needed:?}");
+    // The binary and the reader's native module alike.
+    let native = std::fs::read_dir(venv.join("lib"))
+        .unwrap()
+        .map(|e| e.unwrap().path().join("site-packages/tfr_cli/_native.abi3.so"))
+        .find(|p| p.is_file())
+        .expect("tfr_cli/_native.abi3.so in the venv");
+    for file in [&tfr, &native] {
+        let needed = glibc_versions_needed(&std::fs::read(file).unwrap());
+        let newest = needed.iter().max().expect("no GLIBC_ symbol versions found");
+        let dotted = newest.iter().map(u32::to_string).collect::<Vec<_>>().join(".");
+        assert!(newest <= &vec![2, 17], "{} needs GLIBC_{dotted}: {needed:?}", file.display());
+    }
     let version = run(Command::new(&tfr).arg("--version"));
     assert_eq!(version.trim(), format!("tfr {}", env!("CARGO_PKG_VERSION")));
     let count = run(Command::new(&tfr).arg("count").arg(data("notebook.tfrecord")));
