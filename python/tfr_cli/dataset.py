@@ -202,7 +202,7 @@ class TFRecordDataset:
     def _number(self, i):
         """The record number of position ``i`` (negative from the end)."""
         n = len(self)
-        i = int(i)
+        i = i.__index__()
         if i < 0:
             i += n
         if not 0 <= i < n:
@@ -210,14 +210,14 @@ class TFRecordDataset:
         return int(self._order[i]) if self._order is not None else i
 
     def __getitem__(self, key):
+        if isinstance(key, int) or (hasattr(key, "__index__") and not hasattr(key, "__len__")):
+            return self._native.get(self._number(key))
         if isinstance(key, slice):
             positions = range(*key.indices(len(self)))
             if self._order is None and positions.step == 1:
                 return self._native.range(positions.start, positions.stop)
             return self._native.get_many([self._number(i) for i in positions])
-        if hasattr(key, "__index__") and not hasattr(key, "__len__"):
-            return self._native.get(self._number(key.__index__()))
-        if hasattr(key, "__len__"):
+        if hasattr(key, "__len__") and not isinstance(key, (str, bytes)):
             return self._native.get_many([self._number(i) for i in key])
         raise TypeError(f"TFRecordDataset indices must be integers, slices or lists of integers, not {type(key).__name__}")
 
@@ -302,23 +302,10 @@ class TFRecordDataset:
         return self._view(self._numbers()[rank::world_size])
 
     def iterable(self):
-        """This dataset as a ``torch.utils.data.IterableDataset`` (when
-        torch is installed): under ``DataLoader(num_workers=N)`` each worker
-        reads its own contiguous share, each record once."""
-        try:
-            from torch.utils.data import IterableDataset
-        except ImportError:
-            return iter(self)
-        source = self
-
-        class _Iterable(IterableDataset):
-            def __iter__(self):
-                return iter(source)
-
-            def __len__(self):
-                return len(source)
-
-        return _Iterable()
+        """This dataset as a ``torch.utils.data.IterableDataset``: under
+        ``DataLoader(num_workers=N)`` each worker reads its own contiguous
+        share, each record once. Needs torch."""
+        return _torch_iterable()(self)
 
     def batch(self, n, drop_remainder=False, arrow=False):
         """An iterable of batches of ``n`` records: with a spec a dict name
@@ -345,6 +332,39 @@ class TFRecordDataset:
 
     def __repr__(self):
         return f"TFRecordDataset({self._args['paths']!r}, {len(self)} records)"
+
+
+_TORCH_ITERABLE = None
+
+
+def _torch_iterable():
+    """``_TorchIterable``, the class made once torch is there (module-level,
+    so that its instances pickle into spawned workers)."""
+    global _TORCH_ITERABLE
+    if _TORCH_ITERABLE is None:
+        from torch.utils.data import IterableDataset
+
+        class _TorchIterable(IterableDataset):
+            def __init__(self, source):
+                self.source = source
+
+            def __iter__(self):
+                return iter(self.source)
+
+            def __len__(self):
+                return len(self.source)
+
+        _TorchIterable.__module__ = __name__
+        _TorchIterable.__qualname__ = "_TorchIterable"
+        _TORCH_ITERABLE = _TorchIterable
+    return _TORCH_ITERABLE
+
+
+def __getattr__(name):
+    # Unpickling a `_TorchIterable` in a fresh process finds its class here.
+    if name == "_TorchIterable":
+        return _torch_iterable()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _worker_share(n):
