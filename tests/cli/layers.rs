@@ -43,6 +43,12 @@ const RULES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "parse",
+        &[
+            "access", "columnar", "annotate", "report", "formats", "view", "args", "output", "exit", "cmd", "cli",
+        ],
+    ),
+    (
         "annotate",
         &[
             "io", "record", "pipeline", "schema", "columnar", "report", "formats", "args", "output", "exit", "cmd",
@@ -106,7 +112,7 @@ fn layers_depend_one_way() {
     for (layer, forbidden) in RULES {
         let krate = match *layer {
             "io" | "record" | "example" => "crates/tfr-core/src",
-            "pipeline" | "schema" | "columnar" | "access" | "annotate" | "report" | "formats" | "view" => {
+            "pipeline" | "schema" | "columnar" | "access" | "parse" | "annotate" | "report" | "formats" | "view" => {
                 "crates/tfr-engine/src"
             }
             _ => "src",
