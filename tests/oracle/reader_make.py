@@ -26,7 +26,8 @@ Features of record i (their order in the payload differs between records:
 each payload is the concatenation of one-feature Example messages, which
 protobuf parsing merges, so the record's own order is known):
 id int64 [i]; label int64 [i % 5]; score float [x] (NaN, -0.0, +-inf and a
-subnormal among them); name bytes [one value] (some not UTF-8, some empty);
+subnormal among them); name bytes [one value] (some not UTF-8, some empty); tags
+(values with trailing NUL bytes among them);
 vec3 float [3]; mat int64 [4] (+-2**62 among them); tags bytes [0..4];
 ids_var int64 [0..3]; weights float [0..5]; opt int64 (missing when
 i % 3 == 0); opt_vec float [3] (missing when i % 4 == 0); mixed int64 when
@@ -132,7 +133,7 @@ def features_of(i: int, rng: np.random.Generator) -> list:
         name = b"\xff\xfe\x00bin" + str(i).encode()
     else:
         name = f"rec-{i} \u00e9t\u00e9".encode()
-    tag_pool = [b"cat", b"dog", "\u00fcber".encode(), b"\x80\x81", b""]
+    tag_pool = [b"cat", b"dog", "\u00fcber".encode(), b"\x80\x81", b"", b"nul\x00", b"\x00"]
     n_tags = int(rng.integers(0, 5))
     big = 1 << 62
     feats = [
@@ -376,6 +377,13 @@ def main():
         results = parse_all(payloads, spec)
         doc["auto"] = {"text": text, "spec": spec_json(spec), "results": results,
                        "failing": [i for i, r in enumerate(results) if "error" in r]}
+
+    # A default TensorFlow cannot reshape to the feature's shape.
+    try:
+        tf.io.parse_single_example(payloads[3], {"absent": tf.io.FixedLenFeature([2, 3], tf.float32, default_value=1.5)})
+        raise AssertionError("TensorFlow took a scalar default for shape [2, 3]")
+    except tf.errors.InvalidArgumentError as e:
+        doc["spec_errors"] = {"scalar_default": re.sub(r"\{\{function_node [^}]*\}\}\s*|\s*\[Op:\w+\]", "", e.message)}
 
     seq_payloads, seq_stored = sequence_records(rng)
     write(out / "seq.tfrecord", seq_payloads)
