@@ -5,7 +5,9 @@
 //! directory; tests/python/reader_check.py (run with the reader venv,
 //! `TFR_READER_PYTHON`, else `target/venv-reader` as `.ci/run` makes it:
 //! numpy, pyarrow, torch, grain, jax, tfrecord) reads them through the
-//! reader and compares, inside real torch DataLoader and grain workers too.
+//! reader and compares, inside real torch DataLoader and grain workers too;
+//! tests/python/training_examples.py runs the docs' training-loop snippets
+//! (PyTorch, JAX + Grain) on the same files.
 //! Skipped with the reason when a venv is missing; a failure under
 //! `CI=true`.
 
@@ -46,42 +48,61 @@ fn output_of(cmd: &mut Command, what: &str) -> String {
     stdout
 }
 
-#[test]
-#[ignore = "external: TensorFlow, torch and grain (TFR_TF_PYTHON, TFR_READER_PYTHON): cargo test -- --include-ignored"]
-fn the_python_reader_reads_what_tensorflow_parses() {
+/// The venvs, or `None` after [`skip_or_fail`].
+fn pythons() -> Option<(PathBuf, PathBuf)> {
     if !python_has(&tf_python(), "tensorflow") {
         skip_or_fail("TensorFlow is not installed (TFR_TF_PYTHON, or target/venv-tf)");
-        return;
+        return None;
     }
     let Some(python) = reader_python() else {
         skip_or_fail(
             "no Python with numpy, pyarrow, torch, grain and tfrecord (TFR_READER_PYTHON, or target/venv-reader)",
         );
-        return;
+        return None;
     };
+    Some((tf_python(), python))
+}
+
+/// reader_make.py's files in `dir`/data, then `script` (under
+/// tests/python) run on them by the reader venv: its stdout.
+fn make_then_run(tf: &Path, python: &Path, script: &str, args: &[&str]) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = Dir::new();
-    let tfr = env!("CARGO_BIN_EXE_tfr");
     let made = output_of(
-        Command::new(tf_python())
+        Command::new(tf)
             .arg(root.join("tests/oracle/reader_make.py"))
             .arg(dir.path("data"))
-            .args(["--tfr", tfr])
+            .args(["--tfr", env!("CARGO_BIN_EXE_tfr")])
             .env("TF_CPP_MIN_LOG_LEVEL", "3"),
         "reader_make.py",
     );
     assert!(made.contains("\"records\": 120"), "{made}");
-    let checked = output_of(
-        Command::new(&python)
-            .arg(root.join("tests/python/reader_check.py"))
+    output_of(
+        Command::new(python)
+            .arg(root.join("tests/python").join(script))
             .arg(dir.path("data"))
-            .arg(tfr)
+            .args(args)
             // Out of the checkout: `tfr_cli` is the installed wheel's,
             // not python/tfr_cli without its native module.
             .current_dir(dir.path(""))
             .env("CUDA_VISIBLE_DEVICES", "")
             .env("PYTHONDONTWRITEBYTECODE", "1"),
-        "reader_check.py",
-    );
-    assert!(checked.contains("all checks passed"), "{checked}");
+        script,
+    )
+}
+
+#[test]
+#[ignore = "external: TensorFlow, torch and grain (TFR_TF_PYTHON, TFR_READER_PYTHON): cargo test -- --include-ignored"]
+fn the_python_reader_reads_what_tensorflow_parses() {
+    let Some((tf, python)) = pythons() else { return };
+    let out = make_then_run(&tf, &python, "reader_check.py", &[env!("CARGO_BIN_EXE_tfr")]);
+    assert!(out.contains("all checks passed"), "{out}");
+}
+
+#[test]
+#[ignore = "external: TensorFlow, torch, grain and jax (TFR_TF_PYTHON, TFR_READER_PYTHON): cargo test -- --include-ignored"]
+fn the_training_loop_snippets_run() {
+    let Some((tf, python)) = pythons() else { return };
+    let out = make_then_run(&tf, &python, "training_examples.py", &[]);
+    assert!(out.contains("training examples ran"), "{out}");
 }
