@@ -221,9 +221,15 @@ class Case:
         return statistics.median(self.times) if self.times else None
 
 
+# Rows whose command times itself and prints {"records", "seconds"} (a
+# Python loop without the interpreter's start and imports): the peers, and
+# the Python reader tfr_cli.TFRecordDataset ("reader").
+TIMED_INSIDE = ("peer", "reader")
+
+
 def run_once(case: Case, capture: bool, tmp: Path) -> tuple[float, float, float, str]:
     """One run: (seconds, peak RSS MB, cpu seconds, stdout path or '')."""
-    out_path = tmp / "stdout" if (capture or case.kind == "peer") else None
+    out_path = tmp / "stdout" if (capture or case.kind in TIMED_INSIDE) else None
     err_path = tmp / "stderr"
     res_path = tmp / "rusage"
     with open(out_path or os.devnull, "wb") as out, open(err_path, "wb") as err:
@@ -236,7 +242,7 @@ def run_once(case: Case, capture: bool, tmp: Path) -> tuple[float, float, float,
     if code != 0 or p.returncode != 0:
         msg = err_path.read_text(errors="replace").strip().splitlines()
         raise RuntimeError(f"exit {code}: {msg[-1] if msg else ''}"[:200])
-    if case.kind == "peer":
+    if case.kind in TIMED_INSIDE:
         res = json.loads(Path(out_path).read_text().strip().splitlines()[-1])
         scale = res.get("scale", case.scale)  # a peer that chose its slice itself says so
         if res["records"] * scale != case.records:
@@ -274,7 +280,7 @@ def run_case(case: Case, reps: int, warmup: bool, tmp: Path):
         return
     case.times = walls
     case.rss_mb = max(rss)
-    case.cpu = statistics.median(c / w for c, w in zip(cpus, walls)) if case.kind != "peer" else None
+    case.cpu = statistics.median(c / w for c, w in zip(cpus, walls)) if case.kind not in TIMED_INSIDE else None
 
 
 # -------------------------------------------------------------------- checks
@@ -444,7 +450,7 @@ def stop_http_servers():
 
 
 def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_slice: int, tmp: Path,
-                tfdv_py: Path | None = None, tfdv_budget: float = 300.0) -> list[Case]:
+                tfdv_py: Path | None = None, tfdv_budget: float = 300.0, reader_py: Path | None = None) -> list[Case]:
     nb, gz, js, img = d / "notebook.tfrecord", d / "notebook.tfrecord.gz", d / "notebook.jsonl", d / "images.tfrecord"
     shard_glob = str(d / "shards" / "notebook-*-of-*.tfrecord")
     gz_glob = str(ensure_gz_shards(d) / "notebook-*-of-*.tfrecord.gz")
@@ -779,7 +785,55 @@ def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_s
             add(Case(f"{key}.notebook", "peer", cmd, "notebook 1M", [py, "-c", script, str(nb), str(n_slice)], N, nb_b,
                      scale=scale, note=sl))
             add(Case(f"{key}.images", "peer", cmd, "images 2k", [py, "-c", script, str(img), "0"], I, img_b))
+    reader_cases(add, nb, tfds_folder, T, venv_py, reader_py, peer_slice)
     return cases
+
+
+def python_finds(py: Path, *modules: str) -> bool:
+    probe = f"import importlib.util as u, sys; sys.exit(not all(u.find_spec(m) for m in {modules!r}))"
+    return subprocess.run([str(py), "-c", probe], capture_output=True).returncode == 0
+
+
+def reader_cases(add, nb: Path, tfds_folder: Path, T: str, venv_py: Path | None, reader_py: Path | None, peer_slice: int):
+    """The Python reader (issue 48): tfr_cli.TFRecordDataset iterated with
+    spec="auto" and spec=None, and ds[i] at 10,000 random i, in the reader
+    venv (--reader-python); beside it, per core, tf.data with
+    parse_single_example and with batched parse_example (TensorFlow venv)
+    and the `tfrecord` package's TFRecordDataset with a description
+    (reader venv: it needs torch). bench/reader_peer.py runs each. The
+    peers read a slice of the 1M file, scaled; tfr_cli reads all of it."""
+    script = str(HERE / "reader_peer.py")
+    inputs = [("notebook", "notebook 1M", [str(nb)], NOTEBOOK_RECORDS)]
+    tfds_files = sorted(str(f) for f in tfds_folder.glob("*.tfrecord-*"))
+    if tfds_files:
+        inputs.append(("tfds", "TFDS 20k images", tfds_files, TFDS_RECORDS))
+    has_reader = reader_py is not None and reader_py.exists()
+    for key, inp, files, n in inputs:
+        nbytes = sum(Path(f).stat().st_size for f in files)
+        n_slice = peer_slice if 0 < peer_slice < n else 0
+        scale = n / n_slice if n_slice else 1.0
+        sl = f"first {n_slice // 1000}k records ×{scale:g}; " if n_slice else ""
+        tf_key = f"tf.single.{key}" if venv_py else None
+        if venv_py:
+            add(Case(f"tf.single.{key}", "peer", "tf.data map(parse_single_example), 1 core", inp,
+                     [str(venv_py), script, "tf-single", "--tfr", T, "--limit", str(n_slice), *files], n, nbytes,
+                     scale=scale, note=sl + "spec: tfr schema --format tf; numpy out"))
+            add(Case(f"tf.batched.{key}", "peer", "tf.data batch(256).map(parse_example), 1 core", inp,
+                     [str(venv_py), script, "tf-batched", "--tfr", T, "--limit", str(n_slice), *files], n, nbytes,
+                     scale=scale, note=sl + "spec: tfr schema --format tf; numpy out"))
+        if venv_py and has_reader and python_finds(reader_py, "tfrecord", "torch"):
+            add(Case(f"tfrecord.desc.{key}", "peer", "tfrecord TFRecordDataset(description)", inp,
+                     [str(reader_py), script, "tfrecord", "--tfr", T, "--limit", str(n_slice), *files], n, nbytes,
+                     scale=scale, note=sl + "the PyPI package's torch dataset, file after file"))
+        if not has_reader:
+            continue
+        add(Case(f"reader.auto.{key}", "reader", "tfr_cli TFRecordDataset(spec=\"auto\") iterate", inp,
+                 [str(reader_py), script, "tfr-auto", "--tfr", T, *files], n, nbytes, None, tf_key, Target(max_rss_mb=None),
+                 note="vs TF: × faster than tf.data parse_single_example on one core"))
+        add(Case(f"reader.stored.{key}", "reader", "tfr_cli TFRecordDataset(spec=None) iterate", inp,
+                 [str(reader_py), script, "tfr-stored", "--tfr", T, *files], n, nbytes, None, tf_key, Target(max_rss_mb=None)))
+        add(Case(f"reader.random.{key}", "reader", "tfr_cli ds[i], 10k random i", inp,
+                 [str(reader_py), script, "tfr-random", "--tfr", T, *files], 10_000, 0, None, None, Target(max_rss_mb=None)))
 
 
 # ------------------------------------------------------------------- report
@@ -1039,6 +1093,9 @@ def main():
     ap.add_argument("--no-build", action="store_true", help="do not run cargo build for tfr")
     ap.add_argument("--venv", type=Path, default=ROOT / ".venv-tf", help="Python venv with tensorflow and tfrecord (default: .venv-tf)")
     ap.add_argument("--no-peers", action="store_true", help="skip TensorFlow and the tfrecord PyPI reader")
+    ap.add_argument("--reader-python", type=Path, default=ROOT / "target" / "venv-reader" / "bin" / "python",
+                    help="Python with the tfr-cli wheel (tfr_cli.TFRecordDataset), torch and tfrecord, for the reader rows "
+                         "(default: target/venv-reader, as .ci/run makes it)")
     ap.add_argument("--tfdv-venv", type=Path, default=ROOT / ".venv-tfdv",
                     help="Python venv with tensorflow_data_validation, for the TFDV statistics row (default: .venv-tfdv)")
     ap.add_argument("--no-tfdv", action="store_true", help="skip the TFDV statistics row")
@@ -1099,7 +1156,9 @@ def main():
 
     tmp = Path(tempfile.mkdtemp(prefix="tfr-bench-"))
     try:
-        cases = build_cases(args.data.resolve(), tfr, cmds, venv_py, args.peer_slice, tmp, tfdv_py, args.tfdv_budget)
+        reader_py = args.reader_python
+        cases = build_cases(args.data.resolve(), tfr, cmds, venv_py, args.peer_slice, tmp, tfdv_py, args.tfdv_budget,
+                            reader_py)
         if args.only:
             cases = [c for c in cases if re.search(args.only, c.key)]
         meta = {
@@ -1115,7 +1174,7 @@ def main():
         t0 = time.perf_counter()
         log(f"running {len(cases)} rows, {reps} repetition(s) each after a warm-up")
         for c in cases:
-            run_case(c, reps, warmup=c.kind != "peer", tmp=tmp)
+            run_case(c, reps, warmup=c.kind not in TIMED_INSIDE, tmp=tmp)
         meta["loadavg_end"] = os.getloadavg()
         meta["total_s"] = round(time.perf_counter() - t0, 1)
     finally:

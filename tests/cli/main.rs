@@ -56,6 +56,7 @@ mod proto_serving;
 mod proto_where;
 mod ray;
 mod readable;
+mod reader;
 mod readme;
 mod records;
 mod regressions_inflate;
