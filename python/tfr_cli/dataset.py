@@ -310,9 +310,9 @@ class TFRecordDataset:
     def batch(self, n, drop_remainder=False, arrow=False):
         """An iterable of batches of ``n`` records: with a spec a dict name
         -> stacked values (FixedLen: an array of shape ``(n, *shape)``;
-        VarLen: a list of arrays), as stored a dict name -> a stacked array
-        where every record has the same length (else a list); ``raw=True``
-        a list of payloads; ``arrow=True`` a ``pyarrow.RecordBatch``."""
+        VarLen: a list of arrays), as stored a dict name -> the list of
+        each record's value (None where missing); ``raw=True`` a list of
+        payloads; ``arrow=True`` a ``pyarrow.RecordBatch``."""
         return _Batches(self, int(n), drop_remainder, arrow)
 
     def save_index(self, folder=None):
@@ -426,23 +426,14 @@ class _Batches:
 
 
 def _stack(records):
-    """Records as stored → a dict name -> stacked array (same lengths) or list."""
-    import numpy
-
-    names = []
+    """Records as stored → a dict name -> the list of each record's value
+    (None where a record lacks the feature). Never stacked: lengths as
+    stored may differ from batch to batch (a spec stacks)."""
+    names = {}
     for r in records:
         for k in r:
-            if k not in names:
-                names.append(k)
-    out = {}
-    for name in names:
-        values = [r.get(name) for r in records]
-        arrays = [v for v in values if isinstance(v, numpy.ndarray)]
-        if len(arrays) == len(values) and len({a.shape for a in arrays}) == 1:
-            out[name] = numpy.stack(arrays)
-        else:
-            out[name] = values
-    return out
+            names.setdefault(k, None)
+    return {name: [r.get(name) for r in records] for name in names}
 
 
 def _to_arrow(batch):
@@ -463,14 +454,24 @@ def _to_arrow(batch):
                 width = int(numpy.prod(value.shape[1:]))
                 columns.append(pa.FixedSizeListArray.from_arrays(flat, width))
             continue
-        rows = [_arrow_row(v) for v in value]
-        columns.append(pa.array(rows))
+        columns.append(_arrow_rows(value))
     return pa.RecordBatch.from_arrays(columns, names)
 
 
-def _arrow_row(value):
+def _arrow_rows(rows):
+    """One value per record (arrays, lists of bytes, bytes, None) as an
+    Arrow column: numeric arrays as a list column of their own dtype."""
     import numpy
+    import pyarrow as pa
 
-    if isinstance(value, numpy.ndarray):
-        return value.reshape(-1).tolist()
-    return value
+    present = [r for r in rows if r is not None]
+    if present and all(isinstance(r, numpy.ndarray) and r.dtype != object for r in present):
+        lengths = [0 if r is None else r.size for r in rows]
+        offsets = numpy.concatenate([[0], numpy.cumsum(lengths)]).astype(numpy.int32)
+        values = numpy.concatenate([r.reshape(-1) for r in present])
+        mask = pa.array([r is None for r in rows]) if len(present) < len(rows) else None
+        return pa.ListArray.from_arrays(pa.array(offsets), pa.array(values), mask=mask)
+    if present and all(isinstance(r, bytes) for r in present):
+        return pa.array(rows, pa.binary())
+    out = [None if r is None else [bytes(v) for v in numpy.asarray(r, dtype=object).reshape(-1)] for r in rows]
+    return pa.array(out, pa.list_(pa.binary()))

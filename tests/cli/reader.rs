@@ -15,18 +15,10 @@ use crate::util::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The Python that has numpy, pyarrow, torch, grain and tfrecord, with
-/// the wheel's `tfr_cli` importable in it: `TFR_READER_PYTHON`, else
-/// `target/venv-reader/bin/python`. Building the wheel and installing it
-/// into that venv is the wheel tests' step (tests/cli/wheel.rs); this one
-/// takes the venv as it finds it.
-fn reader_python() -> Option<PathBuf> {
-    let python = std::env::var_os("TFR_READER_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/venv-reader/bin/python"));
-    // Whether the packages are there, without importing them (torch's
-    // import costs a second of CPU, which reader_check.py pays anyway).
-    Command::new(&python)
+/// Whether `python` has the packages the checks use (without importing
+/// them: torch's import costs a second of CPU, which the checks pay anyway).
+fn has_packages(python: &Path) -> bool {
+    Command::new(python)
         .args([
             "-c",
             "import importlib.util as u, sys; \
@@ -34,7 +26,6 @@ fn reader_python() -> Option<PathBuf> {
         ])
         .output()
         .is_ok_and(|o| o.status.success())
-        .then_some(python)
 }
 
 fn output_of(cmd: &mut Command, what: &str) -> String {
@@ -54,11 +45,21 @@ fn pythons() -> Option<(PathBuf, PathBuf)> {
         skip_or_fail("TensorFlow is not installed (TFR_TF_PYTHON, or target/venv-tf)");
         return None;
     }
-    let Some(python) = reader_python() else {
-        skip_or_fail(
-            "no Python with numpy, pyarrow, torch, grain and tfrecord (TFR_READER_PYTHON, or target/venv-reader)",
-        );
-        return None;
+    // The venv with this checkout's wheel installed (built once per run
+    // by tests/cli/wheel.rs).
+    let python = match crate::wheel::reader_python() {
+        Ok(python) if has_packages(&python) => python,
+        Ok(python) => {
+            skip_or_fail(&format!(
+                "{} lacks numpy, pyarrow, torch, grain or tfrecord (.ci/run installs them into target/venv-reader)",
+                python.display()
+            ));
+            return None;
+        }
+        Err(why) => {
+            skip_or_fail(&why);
+            return None;
+        }
     };
     Some((tf_python(), python))
 }
@@ -103,6 +104,7 @@ fn the_python_reader_reads_what_tensorflow_parses() {
 #[ignore = "external: TensorFlow, torch, grain and jax (TFR_TF_PYTHON, TFR_READER_PYTHON): cargo test -- --include-ignored"]
 fn the_training_loop_snippets_run() {
     let Some((tf, python)) = pythons() else { return };
-    let out = make_then_run(&tf, &python, "training_examples.py", &[]);
+    let guide = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/GUIDE.md");
+    let out = make_then_run(&tf, &python, "training_examples.py", &[guide.to_str().unwrap()]);
     assert!(out.contains("training examples ran"), "{out}");
 }

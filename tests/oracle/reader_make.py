@@ -186,7 +186,8 @@ def spec_json(spec: dict) -> dict:
         else:
             d = s.default_value
             if d is not None:
-                d = np.asarray(d).tolist()
+                # object, not numpy's S dtype, which drops trailing NUL bytes
+                d = np.asarray(d, dtype=object if s.dtype == tf.string else None).tolist()
                 d = [hex_leaves(x) for x in d] if isinstance(d, list) else hex_leaves(d)
             out[name] = {"kind": "fixed", "shape": list(s.shape), "dtype": s.dtype.name, "default": d}
     return out

@@ -1,113 +1,82 @@
 #!/usr/bin/env python3
-"""The "In a training loop" snippets of README/GUIDE (issue 48), run as
-they are shown, on a small file: PyTorch's DataLoader (map-style with
+"""The "In a training loop" snippets of docs/GUIDE.md (issue 48), run as
+they are shown there, on small files: PyTorch's DataLoader (map-style with
 shuffling, and the streaming form over gzip shards) and JAX with Grain.
 
-    PY tests/python/training_examples.py DIR
+    PY tests/python/training_examples.py DIR GUIDE
 
-DIR: what tests/oracle/reader_make.py wrote (ex-*.tfrecord and gzip/);
-PY: target/venv-reader's python with the tfr-cli wheel. Each snippet
-counts the records it saw and must see every one exactly once; prints
-"training examples ran" at the end.
+DIR: what tests/oracle/reader_make.py wrote (ex-*.tfrecord, gzip/); the
+snippets' names (train-*.tfrecord, train-*.tfrecord.gz) are made there as
+links to them. GUIDE: docs/GUIDE.md. PY: target/venv-reader's python with
+the tfr-cli wheel. Each ```python block of the section is run in a fresh
+namespace; then what it left behind (its dataset and loader) is checked:
+every record seen exactly once. Prints "training examples ran" at the end.
 """
+import glob
 import os
+import re
 import sys
 
-DIR = sys.argv[1]
+DIR, GUIDE = sys.argv[1], os.path.abspath(sys.argv[2])
 os.chdir(DIR)
 
 
-def pytorch_map_style():
-    # --- snippet: PyTorch, random access -----------------------------------
-    import torch
-    from torch.utils.data import DataLoader
-
-    import tfr_cli
-
-    spec = {
-        "id": tfr_cli.FixedLen([], "int64"),
-        "vec3": tfr_cli.FixedLen([3], "float32"),
-        "label": tfr_cli.FixedLen([], "int64"),
-    }
-    ds = tfr_cli.TFRecordDataset("ex-*.tfrecord", spec=spec)
-    loader = DataLoader(ds, batch_size=8, shuffle=True, num_workers=2)
-    model = torch.nn.Linear(3, 5)
-    opt = torch.optim.SGD(model.parameters(), lr=0.1)
-    for epoch in range(2):
-        for batch in loader:
-            loss = torch.nn.functional.cross_entropy(model(batch["vec3"]), batch["label"])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-    # --- end snippet --------------------------------------------------------
-    return sorted(int(i) for b in loader for i in b["id"]), len(ds)
+def snippets():
+    text = open(GUIDE, encoding="utf-8").read()
+    start = text.index("\n## In a training loop")
+    end = text.index("\n## ", start + 5)
+    return re.findall(r"```python\n(.*?)```", text[start:end], re.S)
 
 
-def pytorch_streaming():
-    # --- snippet: PyTorch, streaming (gzip shards, a shuffle buffer) --------
-    import torch
-    from torch.utils.data import DataLoader, IterableDataset
-
-    import tfr_cli
-
-    class Records(IterableDataset):
-        def __init__(self, ds):
-            self.ds = ds
-
-        def __iter__(self):
-            return iter(self.ds)  # in worker k of n: its k-th share
-
-    ds = tfr_cli.TFRecordDataset("gzip/ex-*.tfrecord.gz", columns=["id", "vec3", "label"], spec="auto")
-    ds = ds.shuffled(seed=0, buffer=1024)
-    loader = DataLoader(Records(ds), batch_size=8, num_workers=2)
-    for batch in loader:
-        x, y = batch["vec3"], batch["label"]  # tensors: (8, 3) float32, (8,) int64
-    # --- end snippet --------------------------------------------------------
-    assert x.dtype == torch.float32 and y.dtype == torch.int64
-    return sorted(int(i) for b in loader for i in b["id"]), len(ds)
+def link_names():
+    """train-*.tfrecord and train-*.tfrecord.gz beside reader_make.py's files."""
+    for path in sorted(glob.glob("ex-*.tfrecord")):
+        name = path.replace("ex-", "train-", 1)
+        if not os.path.exists(name):
+            os.symlink(path, name)
+        gz = os.path.join("gzip", path + ".gz")
+        if not os.path.exists(name + ".gz"):
+            os.symlink(gz, name + ".gz")
 
 
-def jax_grain():
-    # --- snippet: JAX + Grain -----------------------------------------------
-    import grain
-    import jax
-    import jax.numpy as jnp
-    from absl import flags
+def ids_of(batches):
+    return sorted(int(i) for b in batches for i in b["id"])
 
-    import tfr_cli
 
-    flags.FLAGS.mark_as_parsed()  # grain 0.2.18 with jax outside absl.app (google/grain#1355)
-    spec = {"id": tfr_cli.FixedLen([], "int64"), "vec3": tfr_cli.FixedLen([3], "float32"),
-            "label": tfr_cli.FixedLen([], "int64")}
-    ds = tfr_cli.TFRecordDataset("ex-*.tfrecord", spec=spec)
-    loader = (grain.MapDataset.source(ds)
-              .shuffle(seed=0)
-              .batch(8, drop_remainder=True)
-              .to_iter_dataset()
-              .mp_prefetch(grain.MultiprocessingOptions(num_workers=2)))
-    w = jnp.zeros((3, 5))
-
-    @jax.jit
-    def step(w, x, y):
-        def loss(w):
-            logits = x @ w
-            return -jnp.mean(jax.nn.log_softmax(logits)[jnp.arange(len(y)), y])
-
-        return w - 0.1 * jax.grad(loss)(w)
-
-    for batch in loader:
-        w = step(w, batch["vec3"], batch["label"])
-    # --- end snippet --------------------------------------------------------
-    return sorted(int(i) for b in loader for i in b["id"]), len(ds) // 8 * 8
+def check(k, ns):
+    """What each snippet must have done."""
+    ds, loader = ns["ds"], ns["loader"]
+    ids = ids_of(loader)
+    if k == 2:
+        # Grain: whole batches of 8 only.
+        n = len(ds) // 8 * 8
+    else:
+        n = len(ds)
+    if len(ids) != n or len(set(ids)) != n:
+        print(f"FAIL snippet {k + 1}: {len(ids)} records, {len(set(ids))} distinct, expected {n} each once")
+        sys.exit(1)
+    return n
 
 
 def main():
-    for fn in (pytorch_map_style, pytorch_streaming, jax_grain):
-        ids, n = fn()
-        if len(ids) != n or len(set(ids)) != n:
-            print(f"FAIL {fn.__name__}: {len(ids)} records, {len(set(ids))} distinct, expected {n} each once")
-            sys.exit(1)
-        print(f"ok {fn.__name__}: {n} records, each once", flush=True)
+    link_names()
+    blocks = snippets()
+    if len(blocks) != 3:
+        print(f"FAIL: {len(blocks)} python blocks in the GUIDE's training-loop section, expected 3")
+        sys.exit(1)
+    try:
+        # grain 0.2.18 with jax: absl's flags parsed before workers start
+        # (google/grain#1355), as the GUIDE says.
+        from absl import flags
+
+        flags.FLAGS.mark_as_parsed()
+    except ImportError:
+        pass
+    for k, code in enumerate(blocks):
+        ns = {"__name__": f"snippet{k + 1}"}
+        exec(compile(code, f"GUIDE.md training snippet {k + 1}", "exec"), ns)
+        n = check(k, ns)
+        print(f"ok snippet {k + 1}: {n} records, each once", flush=True)
     print("training examples ran")
 
 
