@@ -50,9 +50,14 @@ class VarLen:
 
 
 def _dtype(dtype):
-    """A dtype's name: from a string, a numpy dtype or type, or a tf.DType."""
+    """A dtype's name: from a string, a numpy dtype or type, a tf.DType, or
+    Python's float, int, bytes and str (float32, int64, string: as
+    TensorFlow takes ``float`` for float32)."""
     if isinstance(dtype, str):
         return dtype
+    python = {float: "float32", int: "int64", bytes: "string", str: "string"}
+    if dtype in python:
+        return python[dtype]
     name = getattr(dtype, "name", None)  # tf.DType, numpy dtype
     if isinstance(name, str):
         return name
@@ -73,9 +78,13 @@ def _shape(shape):
         shape = [shape]
     out = []
     for d in shape:
-        if d is None or int(d) < 0:
+        if d is None:
             raise ValueError(f"spec: shape {list(shape)}: every dimension must be known (use VarLen)")
-        out.append(int(d))
+        if not hasattr(d, "__index__"):
+            raise TypeError(f"spec: shape {list(shape)}: dimensions are integers, not {type(d).__name__}")
+        if d.__index__() < 0:
+            raise ValueError(f"spec: shape {list(shape)}: every dimension must be known (use VarLen)")
+        out.append(d.__index__())
     return tuple(out)
 
 
@@ -135,7 +144,8 @@ class TFRecordDataset:
     ``https://`` URL, or a list of them. ``index``: ``None`` uses
     ``NAME.idx`` beside each file when it still matches (``tfr index``
     writes them), else builds one in memory on first use; a folder: the
-    ``NAME.idx`` files there. ``columns``: feature names or globs to keep.
+    ``NAME.idx`` files there; ``False``: always build it (index files are
+    not read). ``columns``: feature names or globs to keep.
     ``where``: a tfr ``--where`` expression (only matching records are
     numbered). ``spec``: ``None`` (each feature as stored), ``"auto"``
     (inferred as ``tfr schema --format tf``), or a dict name ->
@@ -145,16 +155,18 @@ class TFRecordDataset:
     """
 
     def __init__(self, paths, *, index=None, columns=None, where=None, spec=None, raw=False, compression=None):
-        if isinstance(paths, (str, os.PathLike)):
+        if isinstance(paths, (str, bytes, os.PathLike)):
             paths = [paths]
-        paths = [os.fspath(p) for p in paths]
+        paths = [os.fsdecode(p) for p in paths]
         if isinstance(columns, str):
             columns = [columns]
-        if index is not None:
-            index = os.fspath(index)
+        walk = index is False
+        if index is not None and not walk:
+            index = os.fsdecode(index)
         self._args = dict(
             paths=paths,
-            index=index,
+            index=None if walk else index,
+            walk=walk,
             columns=list(columns) if columns is not None else None,
             filter=where,
             spec=_normalise_spec(spec),
@@ -202,28 +214,43 @@ class TFRecordDataset:
     def _number(self, i):
         """The record number of position ``i`` (negative from the end)."""
         n = len(self)
-        i = i.__index__()
+        given = i = i.__index__()
         if i < 0:
             i += n
         if not 0 <= i < n:
-            raise IndexError(f"TFRecordDataset index {i} out of range ({n} records)")
+            raise IndexError(f"TFRecordDataset index {given} out of range ({n} records)")
         return int(self._order[i]) if self._order is not None else i
 
     def __getitem__(self, key):
+        if self._buffer is not None:
+            raise TypeError("a shuffled(buffer=N) view is only iterated (its order exists as it is read)")
+        if getattr(key, "ndim", None) == 0:  # a numpy scalar or 0-d array
+            key = key.item() if hasattr(key, "item") else key
         if isinstance(key, int) or (hasattr(key, "__index__") and not hasattr(key, "__len__")):
             return self._native.get(self._number(key))
         if isinstance(key, slice):
             positions = range(*key.indices(len(self)))
+            if not positions:
+                return []
             if self._order is None and positions.step == 1:
                 return self._native.range(positions.start, positions.stop)
             return self._native.get_many([self._number(i) for i in positions])
         if hasattr(key, "__len__") and not isinstance(key, (str, bytes)):
+            if getattr(key, "dtype", None) is not None and key.dtype.kind == "b":
+                # A boolean mask, as numpy takes one.
+                if len(key) != len(self):
+                    raise IndexError(f"a boolean mask of {len(key)} for {len(self)} records")
+                key = key.nonzero()[0]
+            elif len(key) and all(isinstance(k, bool) for k in key):
+                raise TypeError("a list of booleans: give a numpy boolean array for a mask, or record numbers")
             return self._native.get_many([self._number(i) for i in key])
         raise TypeError(f"TFRecordDataset indices must be integers, slices or lists of integers, not {type(key).__name__}")
 
     def __getitems__(self, indices):
         """Several records in one call (PyTorch's DataLoader uses it for a
         batch when it is there)."""
+        if self._buffer is not None:
+            raise TypeError("a shuffled(buffer=N) view is only iterated (its order exists as it is read)")
         return self._native.get_many([self._number(i) for i in indices])
 
     def __iter__(self):
@@ -293,13 +320,23 @@ class TFRecordDataset:
         permutation = numpy.random.default_rng(seed).permutation(len(order))
         return self._view(numpy.asarray(order)[permutation])
 
-    def shard(self, rank, world_size):
+    def shard(self, rank, world_size, pad=False):
         """The records of one of ``world_size`` processes: positions
-        ``rank, rank + world_size, ...`` (torch's DistributedSampler split)."""
+        ``rank, rank + world_size, ...`` (torch's DistributedSampler split;
+        shares differ in length by at most one). ``pad=True``: every share
+        as long as the longest, the first positions repeated to fill them,
+        as DistributedSampler pads (so that no process waits for another's
+        extra step)."""
+        import numpy
+
         rank, world_size = int(rank), int(world_size)
         if world_size < 1 or not 0 <= rank < world_size:
             raise ValueError(f"shard({rank}, {world_size}): need 0 <= rank < world_size")
-        return self._view(self._numbers()[rank::world_size])
+        numbers = numpy.asarray(self._numbers())
+        if pad and len(numbers):
+            total = -(-len(numbers) // world_size) * world_size
+            numbers = numpy.resize(numbers, total)  # repeats from the start
+        return self._view(numbers[rank::world_size])
 
     def iterable(self):
         """This dataset as a ``torch.utils.data.IterableDataset``: under
@@ -421,7 +458,7 @@ class _Batches:
         if isinstance(batch, list) and batch and isinstance(batch[0], dict):
             batch = _stack(batch)
         if self.arrow:
-            return _to_arrow(batch)
+            return _to_arrow(batch, self.ds._args["spec"] if isinstance(self.ds._args["spec"], list) else None)
         return batch
 
 
@@ -436,42 +473,67 @@ def _stack(records):
     return {name: [r.get(name) for r in records] for name in names}
 
 
-def _to_arrow(batch):
-    """A batch dict (or list of payloads) as a ``pyarrow.RecordBatch``."""
-    import numpy
+_ARROW_NUMERIC = {"int64": "int64", "float32": "float32"}
+
+
+def _to_arrow(batch, spec=None):
+    """A batch dict (or list of payloads) as a ``pyarrow.RecordBatch``.
+    With a spec its schema is the spec's in every batch: a FixedLen number
+    of shape ``[]`` a column of that type, of another shape a fixed-size
+    list of its values (flattened; a list where the shape holds none), a
+    VarLen a list, strings binary. As stored, each feature a list of its
+    values (types as found)."""
     import pyarrow as pa
 
     if isinstance(batch, list):
         return pa.RecordBatch.from_arrays([pa.array(batch, pa.binary())], ["payload"])
-    columns, names = [], []
+    kinds = {name: (kind, shape, dtype) for name, kind, shape, dtype, _ in (spec or [])}
+    columns = []
     for name, value in batch.items():
-        names.append(name)
-        if isinstance(value, numpy.ndarray) and value.dtype != object:
-            if value.ndim == 1:
-                columns.append(pa.array(value))
-            else:
-                flat = pa.array(value.reshape(-1))
-                width = int(numpy.prod(value.shape[1:]))
-                columns.append(pa.FixedSizeListArray.from_arrays(flat, width))
-            continue
-        columns.append(_arrow_rows(value))
-    return pa.RecordBatch.from_arrays(columns, names)
+        kind, shape, dtype = kinds.get(name, ("var", [], None))
+        columns.append(_arrow_column(value, kind, shape, dtype))
+    return pa.RecordBatch.from_arrays(columns, list(batch))
 
 
-def _arrow_rows(rows):
-    """One value per record (arrays, lists of bytes, bytes, None) as an
-    Arrow column: numeric arrays as a list column of their own dtype."""
+def _arrow_column(value, kind, shape, dtype):
+    import numpy
+    import pyarrow as pa
+
+    if dtype in _ARROW_NUMERIC:
+        item = getattr(pa, _ARROW_NUMERIC[dtype])()
+    elif dtype is not None:
+        item = pa.binary()
+    else:
+        item = None
+    if kind == "fixed" and item is not None and item != pa.binary():
+        n = len(value)
+        flat = pa.array(numpy.ascontiguousarray(value).reshape(-1), item)
+        if not shape:
+            return flat
+        width = int(numpy.prod(shape))
+        if width > 0:
+            return pa.FixedSizeListArray.from_arrays(flat, width)
+        return pa.ListArray.from_arrays(pa.array(numpy.zeros(n + 1, numpy.int32)), flat)
+    if kind == "fixed" and not shape:
+        return pa.array(value, pa.binary())
+    return _arrow_rows(value, item)
+
+
+def _arrow_rows(rows, item=None):
+    """One value per record (arrays, lists of bytes, object arrays, None) as
+    a list column: numbers of their own dtype (``item``, else found)."""
     import numpy
     import pyarrow as pa
 
     present = [r for r in rows if r is not None]
-    if present and all(isinstance(r, numpy.ndarray) and r.dtype != object for r in present):
+    numeric = all(isinstance(r, numpy.ndarray) and r.dtype != object for r in present)
+    if (item is not None and item != pa.binary()) or (item is None and present and numeric):
         lengths = [0 if r is None else r.size for r in rows]
         offsets = numpy.concatenate([[0], numpy.cumsum(lengths)]).astype(numpy.int32)
-        values = numpy.concatenate([r.reshape(-1) for r in present])
+        parts = [numpy.asarray(r).reshape(-1) for r in present]
+        values = numpy.concatenate(parts) if parts else numpy.zeros(0)
+        values = pa.array(values, item) if item is not None else pa.array(values)
         mask = pa.array([r is None for r in rows]) if len(present) < len(rows) else None
-        return pa.ListArray.from_arrays(pa.array(offsets), pa.array(values), mask=mask)
-    if present and all(isinstance(r, bytes) for r in present):
-        return pa.array(rows, pa.binary())
+        return pa.ListArray.from_arrays(pa.array(offsets), values, mask=mask)
     out = [None if r is None else [bytes(v) for v in numpy.asarray(r, dtype=object).reshape(-1)] for r in rows]
     return pa.array(out, pa.list_(pa.binary()))

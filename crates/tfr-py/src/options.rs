@@ -4,7 +4,7 @@
 use crate::TFRecordError;
 use pyo3::exceptions::{PyFileNotFoundError, PyValueError};
 use pyo3::prelude::*;
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use tfr_core::io::Input;
 use tfr_engine::parse::{DType, FeatureSpec, Spec, Values};
 
@@ -19,23 +19,62 @@ pub(crate) fn py_err(e: &tfr_engine::Error) -> PyErr {
     TFRecordError::new_err(text)
 }
 
+/// Whether a name is a pattern (`*`, `?`, `[`, `{`).
+fn is_pattern(arg: &OsStr) -> bool {
+    arg.as_encoded_bytes()
+        .iter()
+        .any(|b| matches!(b, b'*' | b'?' | b'[' | b'{'))
+}
+
+/// Whether a name is a URL (an object, not a path).
+fn is_url(arg: &OsStr) -> bool {
+    tfr_core::io::remote::parse(arg.as_encoded_bytes()).is_some()
+}
+
 /// The inputs named (files, globs, folders, URLs), as tfr's commands
-/// expand them; standard input is refused (records are read by number).
-pub(crate) fn inputs(paths: &[String]) -> PyResult<Vec<Input>> {
+/// expand them. Standard input, pipes and devices are refused: records
+/// are read by number, from files and objects. A name or pattern that
+/// finds nothing is `FileNotFoundError`.
+pub(crate) fn inputs(paths: &[OsString]) -> PyResult<Vec<Input>> {
     if paths.is_empty() {
         return Err(PyValueError::new_err("TFRecordDataset: no paths given"));
     }
-    if paths.iter().any(|p| p == "-") {
-        return Err(PyValueError::new_err(
-            "TFRecordDataset: standard input cannot be read by record number (name files)",
-        ));
+    let mut found = Vec::new();
+    for arg in paths {
+        let shown = arg.to_string_lossy();
+        if arg == "-" {
+            return Err(PyValueError::new_err(
+                "TFRecordDataset: standard input cannot be read by record number (name files)",
+            ));
+        }
+        let local = !is_url(arg) && !is_pattern(arg);
+        if local {
+            match std::fs::metadata(arg) {
+                Ok(m) if !m.is_file() && !m.is_dir() => {
+                    return Err(PyValueError::new_err(format!(
+                        "TFRecordDataset: {shown} is not a regular file (records are read by number from files and objects)"
+                    )))
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    return Err(PyFileNotFoundError::new_err(format!("{shown}: no such file")))
+                }
+                _ => {}
+            }
+        }
+        let one = match tfr_core::io::input::expand(std::slice::from_ref(arg)) {
+            Ok(one) => one,
+            // A pattern, or a URL, that matched nothing.
+            Err(e) if !local && e.io_error().is_none() && e.remote_error().is_none() => {
+                return Err(PyFileNotFoundError::new_err(format!("{e:#}")))
+            }
+            Err(e) => return Err(py_err(&e.into())),
+        };
+        found.extend(one);
     }
-    let args: Vec<OsString> = paths.iter().map(OsString::from).collect();
-    let found = tfr_core::io::input::expand(&args).map_err(|e| py_err(&e.into()))?;
     if found.is_empty() {
         return Err(PyFileNotFoundError::new_err(format!(
-            "TFRecordDataset: no files match {}",
-            paths.join(", ")
+            "TFRecordDataset: no files in {}",
+            paths.iter().map(|p| p.to_string_lossy()).collect::<Vec<_>>().join(", ")
         )));
     }
     Ok(found)

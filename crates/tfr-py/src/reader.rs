@@ -7,7 +7,8 @@ use crate::options::{self, py_err, Keep};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
-use std::sync::{Arc, Mutex};
+use std::ffi::OsString;
+use std::sync::{Arc, Mutex, OnceLock};
 use tfr_core::example::{Decoder, MessageType};
 use tfr_engine::access::{IndexSource, Options, Records};
 use tfr_engine::parse::stored::{self, Stored};
@@ -42,7 +43,8 @@ enum Which<'a> {
 pub(crate) struct Reader {
     records: Arc<Records>,
     decode: Decode,
-    ty: MessageType,
+    /// Each input's payload type, from its first record, once needed.
+    types: Vec<OnceLock<MessageType>>,
     keep: Option<Keep>,
     /// Parsers (spec) and decoders (as stored) for the calls at work.
     parsers: Mutex<Vec<Parser>>,
@@ -85,6 +87,24 @@ impl Reader {
         self.decode_all(payloads)
     }
 
+    /// The payload type of input `input`: its first record's.
+    fn input_type(&self, input: usize) -> tfr_engine::Result<MessageType> {
+        if let Some(t) = self.types[input].get() {
+            return Ok(*t);
+        }
+        let n = self.records.first_of(input);
+        let mut first = Vec::new();
+        self.records.read(n, &mut first)?;
+        let found = tfr_core::example::resolve_auto(&first).map_err(|e| at(&self.records, n, e.into()))?;
+        Ok(*self.types[input].get_or_init(|| found))
+    }
+
+    /// The payload type of record `n`'s input.
+    fn type_of(&self, n: u64) -> tfr_engine::Result<MessageType> {
+        let input = self.records.locate(n).map_or(0, |l| l.input);
+        self.input_type(input)
+    }
+
     fn decode_all(&self, payloads: Vec<(u64, Vec<u8>)>) -> tfr_engine::Result<Decoded> {
         match &self.decode {
             Decode::Raw => Ok(Decoded::Raw(payloads.into_iter().map(|(_, p)| p).collect())),
@@ -94,8 +114,8 @@ impl Reader {
                 let keep: &dyn Fn(&str) -> bool = self.keep.as_deref().map_or(&all, |k| k);
                 let mut out = Vec::with_capacity(payloads.len());
                 for (n, p) in &payloads {
-                    let record =
-                        stored::decode(&mut decoder, p, self.ty, keep).map_err(|e| at(&self.records, *n, e))?;
+                    let ty = self.type_of(*n)?;
+                    let record = stored::decode(&mut decoder, p, ty, keep).map_err(|e| at(&self.records, *n, e))?;
                     out.push(record);
                 }
                 if let Ok(mut d) = self.decoders.lock() {
@@ -108,6 +128,15 @@ impl Reader {
                 let mut parser = pooled.unwrap_or_else(|| Parser::new(spec.clone()));
                 let mut cols = parser.columns();
                 for (n, p) in &payloads {
+                    let ty = self.type_of(*n)?;
+                    if ty != MessageType::Example {
+                        let l = self.records.locate(*n).map_or(0, |l| l.input);
+                        return Err(tfr_engine::Error::Invalid(format!(
+                            "{}: its records are {}: a parse spec describes tf.train.Example records (spec=None decodes them as stored)",
+                            self.records.name(l),
+                            type_name(ty)
+                        )));
+                    }
                     parser.parse(p, &mut cols).map_err(|e| at(&self.records, *n, e))?;
                 }
                 if let Ok(mut pool) = self.parsers.lock() {
@@ -163,26 +192,31 @@ impl Reader {
 }
 
 /// The options of `Records::open` from the reader's arguments.
-fn open_options(index: Option<String>, compression: Option<&str>, filter_text: Option<&str>) -> PyResult<Options> {
+fn open_options(
+    index: Option<OsString>,
+    walk: bool,
+    compression: Option<&str>,
+    filter_text: Option<&str>,
+) -> PyResult<Options> {
     let mut opts = Options::default();
     opts.open.compression = options::compression(compression)?;
-    opts.index = match index {
-        None => IndexSource::Auto,
-        Some(dir) if dir == "build" => IndexSource::Build,
-        Some(dir) => IndexSource::Dir(dir.into()),
+    opts.index = match (walk, index) {
+        (true, _) => IndexSource::Build,
+        (false, None) => IndexSource::Auto,
+        (false, Some(dir)) => IndexSource::Dir(dir.into()),
     };
     opts.filter = options::filter(filter_text)?;
     Ok(opts)
 }
 
-/// The payload type of the records: the first's (Example when there are none).
-fn payload_type(records: &Records) -> tfr_engine::Result<MessageType> {
-    if records.is_empty() {
-        return Ok(MessageType::Example);
+/// A payload type as errors name it.
+fn type_name(ty: MessageType) -> &'static str {
+    match ty {
+        MessageType::SequenceExample => "tf.train.SequenceExample",
+        MessageType::Example => "tf.train.Example",
+        MessageType::Elwc => "ExampleListWithContext",
+        _ => "not Examples",
     }
-    let mut first = Vec::new();
-    records.read(0, &mut first)?;
-    tfr_core::example::resolve_auto(&first).map_err(|e| at(records, 0, e.into()))
 }
 
 /// The spec `tfr schema --format tf` infers from the inputs.
@@ -208,12 +242,13 @@ fn infer(inputs: &[tfr_core::io::Input], opts: &Options, keep: Option<&Keep>) ->
 #[pymethods]
 impl Reader {
     #[new]
-    #[pyo3(signature = (paths, *, index=None, columns=None, filter=None, spec=None, raw=false, compression=None, exported=None))]
+    #[pyo3(signature = (paths, *, index=None, walk=false, columns=None, filter=None, spec=None, raw=false, compression=None, exported=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
-        paths: Vec<String>,
-        index: Option<String>,
+        paths: Vec<OsString>,
+        index: Option<OsString>,
+        walk: bool,
         columns: Option<Vec<String>>,
         filter: Option<String>,
         spec: Option<Bound<'_, PyAny>>,
@@ -222,7 +257,7 @@ impl Reader {
         exported: Option<Vec<u8>>,
     ) -> PyResult<Reader> {
         let inputs = py.detach(|| options::inputs(&paths))?;
-        let opts = open_options(index, compression.as_deref(), filter.as_deref())?;
+        let opts = open_options(index, walk, compression.as_deref(), filter.as_deref())?;
         if raw && (columns.is_some() || spec.is_some()) {
             return Err(PyValueError::new_err(
                 "raw=True gives whole payloads: columns= and spec= do not apply",
@@ -258,11 +293,11 @@ impl Reader {
                 None => Records::open(inputs, opts),
             })
             .map_err(|e| py_err(&e))?;
-        let ty = py.detach(|| payload_type(&records)).map_err(|e| py_err(&e))?;
+        let types = (0..records.inputs().len()).map(|_| OnceLock::new()).collect();
         Ok(Reader {
             records: Arc::new(records),
             decode,
-            ty,
+            types,
             keep,
             parsers: Mutex::new(Vec::new()),
             decoders: Mutex::new(Vec::new()),
@@ -318,14 +353,23 @@ impl Reader {
         }
     }
 
-    /// The payload type: "example", "sequence_example", ...
-    fn message_type(&self) -> &'static str {
-        match self.ty {
+    /// The payload type of input `input` (by its first record):
+    /// "example", "sequence_example", "elwc" or "raw".
+    #[pyo3(signature = (input=0))]
+    fn message_type(&self, py: Python<'_>, input: usize) -> PyResult<&'static str> {
+        if input >= self.types.len() {
+            return Err(PyIndexError::new_err(format!(
+                "input {input}: there are {}",
+                self.types.len()
+            )));
+        }
+        let ty = py.detach(|| self.input_type(input)).map_err(|e| py_err(&e))?;
+        Ok(match ty {
             MessageType::SequenceExample => "sequence_example",
             MessageType::Example => "example",
             MessageType::Elwc => "elwc",
             _ => "raw",
-        }
+        })
     }
 
     /// Where record `n` is: (input name, number in its input, byte offset).

@@ -136,6 +136,12 @@ fn import_one(input: &Input, opts: &Options, b: &mut Bytes<'_>) -> Result<Part> 
     if said_size != size {
         bail!("the file is {size} bytes, the index was made of {said_size}");
     }
+    // Each checkpoint holds ~44 KB: at most 4,096 of them, or one per
+    // 64 KiB inflated, however close the bytes say they are.
+    let checkpoints = end / every.max(1);
+    if code != 0 && checkpoints > (end / super::MIN_CHECKPOINT_EVERY).max(4096) {
+        bail!("its checkpoints are {every} bytes apart: {checkpoints} of them is more than is allowed");
+    }
     let c = compression(input, &at, size, opts.open.compression)?;
     let format = match (code, c) {
         (0, Compression::None) => None,

@@ -34,6 +34,11 @@ pub use list::{parse_list, EachListed};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// An exported index may ask for checkpoints this close together only for
+/// small data (at most 4,096 of them): each is a copy of the inflater,
+/// about 44 KB.
+pub const MIN_CHECKPOINT_EVERY: u64 = 64 << 10;
+
 /// How [`Records::open`] finds and builds the inputs' indexes.
 #[derive(Clone)]
 pub struct Options {
@@ -198,6 +203,12 @@ impl Records {
         self.parts.iter().map(|p| p.table.len()).collect()
     }
 
+    /// The number of input `input`'s first record (kept record, with a
+    /// filter), whether or not it has any.
+    pub fn first_of(&self, input: usize) -> u64 {
+        self.starts.get(input).copied().unwrap_or(self.total)
+    }
+
     /// Where record `n` is; `None` past the end.
     pub fn locate(&self, n: u64) -> Option<Located> {
         if n >= self.total {
@@ -248,7 +259,9 @@ impl Records {
             let part = &self.parts[at.input];
             let in_input = self.starts[at.input] + part.table.len() - n;
             let take = in_input.min(end - n);
-            if part.deflated.is_none() && part.table.kept.is_none() {
+            // A few records are a read each (a buffered walk reads 256 KiB
+            // at a time: scattered numbers would each cost that).
+            if part.deflated.is_none() && part.table.kept.is_none() && take > 8 {
                 build::read_through(
                     part,
                     &self.inputs[at.input],
@@ -324,7 +337,17 @@ impl Part {
         let whole = match &self.deflated {
             None => {
                 buf.resize(framed, 0);
-                self.at.read_exact_at(buf, at.offset)?
+                // As much as there is (a file cut since it was indexed
+                // says how much is left).
+                let mut got = 0;
+                while got < framed {
+                    match self.at.read_at(&mut buf[got..], at.offset + got as u64)? {
+                        0 => break,
+                        n => got += n,
+                    }
+                }
+                buf.truncate(got);
+                got == framed
             }
             Some(d) => {
                 d.read(&self.at, self.size, at.offset, framed, buf)

@@ -92,14 +92,16 @@ impl Parser {
         let mut found: Vec<Option<FeatureView<'_>>> = vec![None; self.spec.features().len()];
         if let Some(features) = example.features() {
             for (key, feature) in features.raw_entries() {
-                // A Feature with no kind set is missing; of several entries
-                // the last with a kind wins (TensorFlow's parser).
-                if feature.kind() == Kind::None {
+                let Some(&i) = self.place.get(key) else { continue };
+                // TensorFlow's parser: for a FixedLen feature a Feature with
+                // no kind set is missing, and of several entries the last
+                // with a kind wins; for a VarLen one the last entry wins,
+                // an empty one making it empty.
+                let fixed = matches!(self.spec.features()[i].1, FeatureSpec::Fixed { .. });
+                if fixed && feature.kind() == Kind::None {
                     continue;
                 }
-                if let Some(&i) = self.place.get(key) {
-                    found[i] = Some(feature);
-                }
+                found[i] = Some(feature);
             }
         }
         for (i, (name, spec)) in self.spec.features().iter().enumerate() {
@@ -123,6 +125,7 @@ impl Parser {
 fn check(name: &str, spec: &FeatureSpec, feature: Option<&FeatureView<'_>>) -> Result<()> {
     let dtype = spec.dtype();
     match (feature, spec) {
+        (Some(f), FeatureSpec::Var { .. }) if f.kind() == Kind::None => Ok(()),
         (Some(f), _) if f.kind() != dtype.kind() => bail!(
             "feature {name:?}: its values are {} where the spec says {} (TensorFlow: Data types don't match)",
             f.kind().name(),

@@ -16,7 +16,9 @@
 //! feature with another number of values is an error; a missing Fixed
 //! feature without a default is an error; a default must hold exactly the
 //! shape's number of values (TensorFlow reshapes it: a scalar stands in
-//! for a shape of one value only).
+//! for a shape of one value only), and a default of no values is none (the
+//! feature is then required, as TensorFlow has it). For a VarLen feature
+//! the last entry of a key wins, one with no kind making it empty.
 //!
 //! [`stored`] decodes a record without a spec: each feature as it is
 //! stored (the reader's `spec=None`).
@@ -205,7 +207,16 @@ impl Spec {
     /// A spec of these features, checked: names unique, shapes at most
     /// [`MAX_FIXED_VALUES`] values, defaults of the feature's dtype with
     /// as many values as its shape holds.
-    pub fn new(features: Vec<(String, FeatureSpec)>) -> Result<Spec> {
+    pub fn new(mut features: Vec<(String, FeatureSpec)>) -> Result<Spec> {
+        // A default without values is none: TensorFlow's parser then
+        // requires the feature ("required but could not be found").
+        for (_, f) in &mut features {
+            if let FeatureSpec::Fixed { default, .. } = f {
+                if default.as_ref().is_some_and(Values::is_empty) {
+                    *default = None;
+                }
+            }
+        }
         let mut seen = std::collections::HashSet::new();
         for (name, f) in &features {
             if !seen.insert(name.as_str()) {
@@ -217,7 +228,7 @@ impl Spec {
             let size = shape
                 .iter()
                 .try_fold(1u64, |n, d| n.checked_mul(*d))
-                .filter(|n| *n <= MAX_FIXED_VALUES);
+                .filter(|n| *n <= MAX_FIXED_VALUES && shape.iter().all(|d| *d <= MAX_FIXED_VALUES));
             let Some(size) = size else {
                 bail!(
                     "spec: feature {name:?}: the shape {} holds more than {MAX_FIXED_VALUES} values",

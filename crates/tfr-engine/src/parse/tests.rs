@@ -136,3 +136,35 @@ fn stored_records_keep_wire_order_and_the_last_of_a_key() {
     };
     assert_eq!(f, vec![("a".to_string(), Some(Values::Bytes(vec![b"x".to_vec()])))]);
 }
+
+#[test]
+fn duplicated_keys_follow_tensorflow_per_kind_of_feature() {
+    // `a` twice: values, then a Feature with no kind (two Examples end to
+    // end are one, their map entries in order).
+    let payload = [example(r#"{"a": [1, 2, 3]}"#), example(r#"{"a": null}"#)].concat();
+    let var = spec(&[("a", FeatureSpec::Var { dtype: DType::Int64 })]);
+    let mut p = Parser::new(var);
+    let mut cols = p.columns();
+    p.parse(&payload, &mut cols).unwrap();
+    assert!(cols.columns[0].values.is_empty(), "VarLen: the last entry, empty");
+    let fixed = spec(&[("a", fixed(&[3], DType::Int64, None))]);
+    let mut p = Parser::new(fixed);
+    let mut cols = p.columns();
+    p.parse(&payload, &mut cols).unwrap();
+    assert_eq!(
+        cols.columns[0].values,
+        Values::Int64(vec![1, 2, 3]),
+        "FixedLen: the last with a kind"
+    );
+}
+
+#[test]
+fn a_default_of_no_values_makes_the_feature_required() {
+    let s = spec(&[("z", fixed(&[0], DType::Int64, Some(Values::Int64(vec![]))))]);
+    let mut p = Parser::new(s);
+    let mut cols = p.columns();
+    let e = p.parse(&example(r#"{"other": [1]}"#), &mut cols).unwrap_err();
+    assert!(format!("{e:#}").contains("missing"), "{e:#}");
+    let huge_dim = Spec::new(vec![("a".into(), fixed(&[0, 1 << 62], DType::Int64, None))]);
+    assert!(huge_dim.is_err());
+}
