@@ -714,6 +714,14 @@ def shards_partition(o: Oracle):
             seen += ids
         if sorted(seen) != list(range(o.n)):
             fail(f"shard(*, {world}) do not partition the records")
+    # pad=True: every share ceil(n / world) long, the first records again
+    # at the end (DistributedSampler's padding).
+    for world in (7, 11):
+        parts = [ids_of(ds.shard(r, world, pad=True)) for r in range(world)]
+        longest = -(-o.n // world)
+        padded = (list(range(o.n)) * 2)[: longest * world]
+        if any(len(p) != longest for p in parts) or parts != [padded[r::world] for r in range(world)]:
+            fail(f"shard(*, {world}, pad=True): lengths {[len(p) for p in parts]}")
     order = ids_of(ds.shuffled(5))
     got = [ids_of(ds.shuffled(5).shard(r, 2)) for r in range(2)]
     if got != [order[0::2], order[1::2]]:
@@ -831,6 +839,10 @@ def torch_dataloader_iterable(o: Oracle):
         ds = tfr_cli.TFRecordDataset(files, spec=loader_spec())
         ids = loader_ids(o, DataLoader(Streamed(ds), batch_size=8, num_workers=2), f"iterable {what}, 2 workers")
         once_each(o, ids, f"iterable {what}, 2 workers")
+        # The reader's own IterableDataset, into spawned workers too (it pickles).
+        for ctx in (None, "spawn"):
+            dl = DataLoader(ds.iterable(), batch_size=8, num_workers=2, multiprocessing_context=ctx)
+            once_each(o, loader_ids(o, dl, f"ds.iterable() {what}, {ctx or 'fork'}"), f"ds.iterable() {what}, {ctx or 'fork'}")
         # Each worker's share is contiguous: worker 0 the first part.
         shares = {}
         for w, rec in DataLoader(Streamed(ds, True), batch_size=None, num_workers=2):
