@@ -88,13 +88,13 @@ fn build_wheel_into(maturin: &Path, out: &Path, args: &[&str], env: &[(&str, &Pa
 
 /// The wheel for this machine (quick profile, the host's linker: tagged
 /// `linux`, for this machine alone), built once per test run into
-/// target/wheel-test/: the fresh-venv test below and the reader's tests
+/// target/wheels-test/ (not target/wheel-test/: the profile's build folder): the fresh-venv test below and the reader's tests
 /// (tests/cli/reader.rs) install it.
 fn linux_wheel(maturin: &Path) -> PathBuf {
     static WHEEL: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     WHEEL
         .get_or_init(|| {
-            let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/wheel-test");
+            let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/wheels-test");
             build_wheel_into(maturin, &out, &["--compatibility", "linux"], &[])
         })
         .clone()
