@@ -58,6 +58,7 @@ mod ray;
 mod readable;
 mod readme;
 mod records;
+mod records_remote;
 mod regressions_inflate;
 mod remote;
 mod remote_hostile;

@@ -357,7 +357,11 @@ fn the_zig_built_wheel_is_manylinux2014_and_needs_glibc_2_17_at_most() {
         let needed = glibc_versions_needed(&std::fs::read(file).unwrap());
         let newest = needed.iter().max().expect("no GLIBC_ symbol versions found");
         let dotted = newest.iter().map(u32::to_string).collect::<Vec<_>>().join(".");
-        assert!(newest <= &vec![2, 17], "{} needs GLIBC_{dotted}: {needed:?}", file.display());
+        assert!(
+            newest <= &vec![2, 17],
+            "{} needs GLIBC_{dotted}: {needed:?}",
+            file.display()
+        );
     }
     let version = run(Command::new(&tfr).arg("--version"));
     assert_eq!(version.trim(), format!("tfr {}", env!("CARGO_PKG_VERSION")));
