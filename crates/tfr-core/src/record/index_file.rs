@@ -102,8 +102,8 @@ pub fn lines(
         };
         filled += n;
         let mut at = 0;
-        while let Some(nl) = memchr::memchr(b'\n', &buf[at..filled]) {
-            let Some((offset, framed)) = (nl < MAX_LINE).then(|| parse(&buf[at..at + nl])).flatten() else {
+        for nl in memchr::memchr_iter(b'\n', &buf[..filled]) {
+            let Some((offset, framed)) = (nl - at < MAX_LINE).then(|| parse(&buf[at..nl])).flatten() else {
                 return Ok(Err(not_a_line(k)));
             };
             if offset != end || framed < 16 {
@@ -117,7 +117,7 @@ pub fn lines(
             }
             end = offset.saturating_add(framed);
             k += 1;
-            at += nl + 1;
+            at = nl + 1;
         }
         let rest = filled - at;
         // A line without its newline: too long, or cut at the file's end.
@@ -190,25 +190,34 @@ pub fn line(offset: u64, framed: u64) -> String {
 }
 
 /// `OFFSET SIZE` (a line without its newline; digits only, each number
-/// at most `u64::MAX`).
+/// at most `u64::MAX`), in one pass over its bytes.
 fn parse(line: &[u8]) -> Option<(u64, u64)> {
-    let space = memchr::memchr(b' ', line)?;
-    Some((number(&line[..space])?, number(&line[space + 1..])?))
-}
-
-/// Decimal digits (at least one) as a `u64`; `None` for anything else or
-/// a number too large.
-fn number(digits: &[u8]) -> Option<u64> {
-    if digits.is_empty() {
+    let mut at = 0;
+    let offset = number(line, &mut at)?;
+    if line.get(at) != Some(&b' ') {
         return None;
     }
-    digits.iter().try_fold(0u64, |n, &c| {
-        let d = c.wrapping_sub(b'0');
-        if d > 9 {
-            return None;
-        }
-        n.checked_mul(10)?.checked_add(u64::from(d))
-    })
+    at += 1;
+    let framed = number(line, &mut at)?;
+    (at == line.len()).then_some((offset, framed))
+}
+
+/// The decimal digits (at least one) of `line` from `*at` on, as a `u64`
+/// (`None`: no digit, or too large); `*at` moves past them.
+fn number(line: &[u8], at: &mut usize) -> Option<u64> {
+    let rest = line.get(*at..)?;
+    let len = rest.iter().position(|c| !c.is_ascii_digit()).unwrap_or(rest.len());
+    let digits = &rest[..len];
+    *at += len;
+    match len {
+        0 => None,
+        // Up to 19 digits cannot overflow; longer ones (leading zeros
+        // allowed) are summed checked.
+        1..=19 => Some(digits.iter().fold(0u64, |n, &c| n * 10 + u64::from(c - b'0'))),
+        _ => digits
+            .iter()
+            .try_fold(0u64, |n, &c| n.checked_mul(10)?.checked_add(u64::from(c - b'0'))),
+    }
 }
 
 #[cfg(test)]
