@@ -59,6 +59,7 @@ mod readable;
 mod reader;
 mod readme;
 mod records;
+mod records_remote;
 mod regressions_inflate;
 mod remote;
 mod remote_hostile;

@@ -147,7 +147,7 @@ fn gcs_on_fake_gcs_server() {
     assert!(line.contains("no Google Cloud credentials"), "{line}");
 }
 
-fn find_fake_gcs(venv: &Path) -> Option<PathBuf> {
+pub fn find_fake_gcs(venv: &Path) -> Option<PathBuf> {
     let lib = std::fs::read_dir(venv.join("lib")).ok()?;
     for py in lib.flatten() {
         let bin = py.path().join(

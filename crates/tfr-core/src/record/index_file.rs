@@ -11,11 +11,11 @@
 use crate::error::Result;
 use crate::io::at::At;
 use crate::io::Input;
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
 use std::path::Path;
 
 /// The longest line read (two 20-digit numbers, a space, a newline).
-const MAX_LINE: u64 = 64;
+const MAX_LINE: usize = 64;
 
 /// Why an index file does not match its input, in words.
 pub type Stale = String;
@@ -32,26 +32,32 @@ pub enum Found {
 }
 
 /// The name of `input`'s index file: `NAME.idx` beside it, or in `dir`
-/// (`None` for stdin and parts).
+/// (`None` for stdin and parts, and beside an HTTP(S) URL with a query: a
+/// presigned URL's signature is for its own object).
 pub fn path_for(input: &Input, dir: Option<&Path>) -> Option<Input> {
-    let beside = match input {
+    let (beside, name): (Option<Input>, std::ffi::OsString) = match input {
         Input::Path(p) => {
             let mut name = p.as_os_str().to_owned();
             name.push(".idx");
-            Input::Path(name.into())
+            let file = Path::new(&name).file_name()?.to_owned();
+            (Some(Input::Path(name.into())), file)
         }
-        Input::Url(u) => Input::Url(format!("{u}.idx")),
+        Input::Url(u) => {
+            let http = u.starts_with("http://") || u.starts_with("https://");
+            let (path, query) = match u.split_once('?') {
+                Some((path, _)) if http => (path, true),
+                _ => (u.as_str(), false),
+            };
+            let file = path.rsplit('/').next().filter(|s| !s.is_empty())?;
+            let beside = (!query).then(|| Input::Url(format!("{u}.idx")));
+            (beside, format!("{file}.idx").into())
+        }
         Input::Stdin | Input::Part { .. } => return None,
     };
-    let Some(dir) = dir else {
-        return Some(beside);
-    };
-    let name: std::ffi::OsString = match &beside {
-        Input::Path(p) => p.file_name()?.to_owned(),
-        Input::Url(u) => u.rsplit('/').next().filter(|s| !s.is_empty())?.into(),
-        _ => return None,
-    };
-    Some(Input::Path(dir.join(name)))
+    match dir {
+        None => beside,
+        Some(dir) => Some(Input::Path(dir.join(name))),
+    }
 }
 
 /// Looks for `input`'s index file (beside it, or in `dir`): a local one
@@ -77,34 +83,57 @@ pub fn find(input: &Input, dir: Option<&Path>) -> Found {
 /// Reads an index file, handing `each` each record's number, offset and
 /// framed size (it stops when `each` says false); the records and where
 /// the last ends, or why the file is not an index of consecutive records.
+/// Every line is checked: `OFFSET SIZE\n`, digits only, each record right
+/// after the one before (the lines are cut out of 1 MiB reads with
+/// `memchr` and their numbers parsed in place: a million lines in a few
+/// milliseconds).
 pub fn lines(
     idx: &Input,
     mut each: impl FnMut(u64, u64, u64) -> bool,
 ) -> Result<std::result::Result<(u64, u64), Stale>> {
-    let mut file = BufReader::with_capacity(256 << 10, idx.open_decompressed()?);
-    let mut line = Vec::with_capacity(MAX_LINE as usize);
-    let (mut k, mut end) = (0u64, 0u64);
+    let mut file = idx.open_decompressed()?;
+    let mut buf = vec![0u8; 1 << 20];
+    let (mut filled, mut k, mut end) = (0usize, 0u64, 0u64);
     loop {
-        line.clear();
-        (&mut file).take(MAX_LINE).read_until(b'\n', &mut line)?;
-        if line.is_empty() {
-            return Ok(Ok((k, end)));
-        }
-        let Some((offset, framed)) = parse(&line) else {
-            return Ok(Err(format!("line {} is not `OFFSET SIZE`", k + 1)));
+        let n = match file.read(&mut buf[filled..]) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e.into()),
         };
-        if offset != end || framed < 16 {
-            return Ok(Err(format!(
-                "line {} says a record of {framed} bytes at {offset}, not after the one before",
-                k + 1
-            )));
+        filled += n;
+        let mut at = 0;
+        for nl in memchr::memchr_iter(b'\n', &buf[..filled]) {
+            let Some((offset, framed)) = (nl - at < MAX_LINE).then(|| parse(&buf[at..nl])).flatten() else {
+                return Ok(Err(not_a_line(k)));
+            };
+            if offset != end || framed < 16 {
+                return Ok(Err(format!(
+                    "line {} says a record of {framed} bytes at {offset}, not after the one before",
+                    k + 1
+                )));
+            }
+            if !each(k, offset, framed) {
+                return Ok(Ok((k, end)));
+            }
+            end = offset.saturating_add(framed);
+            k += 1;
+            at = nl + 1;
         }
-        if !each(k, offset, framed) {
+        let rest = filled - at;
+        // A line without its newline: too long, or cut at the file's end.
+        if rest >= MAX_LINE || (n == 0 && rest > 0) {
+            return Ok(Err(not_a_line(k)));
+        }
+        if n == 0 {
             return Ok(Ok((k, end)));
         }
-        end = offset.saturating_add(framed);
-        k += 1;
+        buf.copy_within(at..filled, 0);
+        filled = rest;
     }
+}
+
+fn not_a_line(k: u64) -> Stale {
+    format!("line {} is not `OFFSET SIZE`", k + 1)
 }
 
 /// Checks an index file against its input of `size` bytes: its records
@@ -160,12 +189,35 @@ pub fn line(offset: u64, framed: u64) -> String {
     format!("{offset} {framed}\n")
 }
 
-/// `OFFSET SIZE\n` (digits only).
+/// `OFFSET SIZE` (a line without its newline; digits only, each number
+/// at most `u64::MAX`), in one pass over its bytes.
 fn parse(line: &[u8]) -> Option<(u64, u64)> {
-    let text = std::str::from_utf8(line.strip_suffix(b"\n")?).ok()?;
-    let (a, b) = text.split_once(' ')?;
-    let number = |s: &str| (!s.is_empty() && s.bytes().all(|c| c.is_ascii_digit())).then(|| s.parse().ok())?;
-    Some((number(a)?, number(b)?))
+    let mut at = 0;
+    let offset = number(line, &mut at)?;
+    if line.get(at) != Some(&b' ') {
+        return None;
+    }
+    at += 1;
+    let framed = number(line, &mut at)?;
+    (at == line.len()).then_some((offset, framed))
+}
+
+/// The decimal digits (at least one) of `line` from `*at` on, as a `u64`
+/// (`None`: no digit, or too large); `*at` moves past them.
+fn number(line: &[u8], at: &mut usize) -> Option<u64> {
+    let rest = line.get(*at..)?;
+    let len = rest.iter().position(|c| !c.is_ascii_digit()).unwrap_or(rest.len());
+    let digits = &rest[..len];
+    *at += len;
+    match len {
+        0 => None,
+        // Up to 19 digits cannot overflow; longer ones (leading zeros
+        // allowed) are summed checked.
+        1..=19 => Some(digits.iter().fold(0u64, |n, &c| n * 10 + u64::from(c - b'0'))),
+        _ => digits
+            .iter()
+            .try_fold(0u64, |n, &c| n.checked_mul(10)?.checked_add(u64::from(c - b'0'))),
+    }
 }
 
 #[cfg(test)]
@@ -174,13 +226,69 @@ mod tests {
 
     #[test]
     fn lines_parse_strictly() {
-        assert_eq!(parse(b"0 28\n"), Some((0, 28)));
-        assert_eq!(parse(b"28 116\n"), Some((28, 116)));
-        assert_eq!(parse(b"0 28"), None);
-        assert_eq!(parse(b"0  28\n"), None);
-        assert_eq!(parse(b"-1 28\n"), None);
-        assert_eq!(parse(b"0 +28\n"), None);
-        assert_eq!(parse(b"99999999999999999999999 1\n"), None);
+        assert_eq!(parse(b"0 28"), Some((0, 28)));
+        assert_eq!(parse(b"28 116"), Some((28, 116)));
+        assert_eq!(parse(b"007 16"), Some((7, 16)));
+        assert_eq!(parse(b"18446744073709551615 16"), Some((u64::MAX, 16)));
+        assert_eq!(parse(b"18446744073709551616 16"), None);
+        for bad in [
+            &b"0  28"[..],
+            b"-1 28",
+            b"0 +28",
+            b"0 28 ",
+            b" 0 28",
+            b"0 28\r",
+            b"0",
+            b"0 ",
+            b" 28",
+            b"",
+            b"0\t28",
+            b"99999999999999999999999 1",
+        ] {
+            assert_eq!(parse(bad), None, "{:?}", String::from_utf8_lossy(bad));
+        }
+    }
+
+    /// `lines` over an index file holding `text`: the records and where
+    /// they end, or why not.
+    fn lines_of(text: &[u8]) -> std::result::Result<(u64, u64), Stale> {
+        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!("tfr-lines-{}-{n}.idx", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        let got = lines(&Input::Path(path.clone()), |_, _, _| true).unwrap();
+        let _ = std::fs::remove_file(&path);
+        got
+    }
+
+    #[test]
+    fn every_line_is_checked() {
+        assert_eq!(lines_of(b""), Ok((0, 0)));
+        assert_eq!(lines_of(b"0 28\n28 116\n"), Ok((2, 144)));
+        assert_eq!(lines_of(b"0 28\n28 116"), Err("line 2 is not `OFFSET SIZE`".into()));
+        assert_eq!(
+            lines_of(b"0 28\n29 116\n").unwrap_err(),
+            "line 2 says a record of 116 bytes at 29, not after the one before"
+        );
+        assert_eq!(
+            lines_of(b"0 15\n").unwrap_err(),
+            "line 1 says a record of 15 bytes at 0, not after the one before"
+        );
+        // The longest line: 63 bytes and its newline.
+        let long = format!("{:0>60} 16\n", 0);
+        assert_eq!(lines_of(long.as_bytes()), Ok((1, 16)));
+        let longer = format!("{:0>61} 16\n", 0);
+        assert_eq!(lines_of(longer.as_bytes()), Err("line 1 is not `OFFSET SIZE`".into()));
+        assert_eq!(lines_of(&[b'1'; 200]), Err("line 1 is not `OFFSET SIZE`".into()));
+        // Lines across the 1 MiB reads.
+        let mut many = String::new();
+        for k in 0..200_000u64 {
+            many.push_str(&line(k * 20, 20));
+        }
+        assert!(many.len() > 2 << 20);
+        assert_eq!(lines_of(many.as_bytes()), Ok((200_000, 4_000_000)));
+        many.insert(1_500_000, 'x');
+        assert!(lines_of(many.as_bytes()).is_err());
     }
 
     #[test]
@@ -198,5 +306,17 @@ mod tests {
             Some(Input::Path("/idx/a.tfrecord.idx".into()))
         );
         assert_eq!(path_for(&Input::Stdin, None), None);
+        // A presigned URL has none beside it; a folder's is named without the query.
+        let signed = Input::Url("https://h/x/a.tfrecord?sig=1".into());
+        assert_eq!(path_for(&signed, None), None);
+        assert_eq!(
+            path_for(&signed, Some(Path::new("/idx"))),
+            Some(Input::Path("/idx/a.tfrecord.idx".into()))
+        );
+        let h = Input::Url("https://h/x/a.tfrecord".into());
+        assert_eq!(
+            path_for(&h, None),
+            Some(Input::Url("https://h/x/a.tfrecord.idx".into()))
+        );
     }
 }
