@@ -78,6 +78,45 @@ fn payloads(
     Ok((decoding, message))
 }
 
+/// A record rendered as a JSON line.
+type RenderFn<'a> = dyn Fn(&mut Decoder, &batches::Record<'_>, &mut Out<'_>) -> tfr_engine::Result<()> + 'a;
+
+/// `--records`: the listed records rendered one by one, in the order given.
+struct Listed<'a> {
+    render: &'a RenderFn<'a>,
+    table: &'a KindTable,
+    /// Whether kinds are tracked (a value whose name had another kind
+    /// before is written typed).
+    track: bool,
+}
+
+impl Listed<'_> {
+    fn write(
+        &self,
+        inputs: &[crate::io::Input],
+        list: &crate::args::RecordList,
+        open: &crate::record::OpenOptions,
+        sel: (Option<crate::example::MessageType>, Option<&crate::example::Where>),
+        fix: &mut KindFix<'_>,
+        out: &mut (dyn std::io::Write + Send),
+    ) -> Result<()> {
+        let mut buf = Vec::new();
+        let mut each = |decoder: &mut Decoder, r: &batches::Record<'_>| -> Result<()> {
+            buf.clear();
+            let mut tracking = Tracking::new(self.table, Vec::new(), true);
+            let mut o = Out::new(&mut buf);
+            if self.track {
+                o = o.tracking_kinds(&mut tracking);
+            }
+            (self.render)(decoder, r, &mut o)?;
+            drop(o);
+            out.write_all(fix.fix(&buf, &tracking.notes)).context("writing output")
+        };
+        super::each_listed(inputs, list, open, sel, &mut each)?;
+        out.flush().context("writing output")
+    }
+}
+
 pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
     let inputs = args.input.expand()?;
     // Opened first: an unwritable target fails before any work.
@@ -135,20 +174,12 @@ pub(crate) fn run(args: &ToJsonlArgs, ctx: &Ctx) -> Result<Exit> {
         };
         let filter = args.pick.filter.for_message(message.as_ref())?;
         if let Some(list) = &args.records {
-            let mut buf = Vec::new();
-            let mut each = |decoder: &mut Decoder, r: &batches::Record<'_>| -> Result<()> {
-                buf.clear();
-                let mut tracking = Tracking::new(&table, Vec::new(), true);
-                let mut o = Out::new(&mut buf);
-                if track {
-                    o = o.tracking_kinds(&mut tracking);
-                }
-                render(decoder, r, &mut o)?;
-                drop(o);
-                out.write_all(fix.fix(&buf, &tracking.notes)).context("writing output")
+            let listed = Listed {
+                render: &render,
+                table: &table,
+                track,
             };
-            super::each_listed(&inputs, list, &open, (ty, filter.as_ref()), &mut each)?;
-            out.flush().context("writing output")?;
+            listed.write(&inputs, list, &open, (ty, filter.as_ref()), &mut fix, out)?;
             return target.commit(projection.as_ref());
         }
         let mut how = args.pick.range.reading(&open, ty, jobs);
