@@ -282,6 +282,9 @@ impl Reader {
                 let mut given = options::spec(list.extract()?)?;
                 if let Some(k) = &keep {
                     given.retain(|name| k(name));
+                    if given.is_empty() {
+                        return Err(PyValueError::new_err("columns= keeps none of the spec's features"));
+                    }
                 }
                 Decode::Spec(given)
             }
