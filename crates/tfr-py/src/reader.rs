@@ -31,6 +31,13 @@ enum Decoded {
     Columns(Columns),
 }
 
+/// Records being decoded: the output so far, and the decoder or parser.
+enum Acc {
+    Raw(Vec<Vec<u8>>),
+    Stored(Vec<Stored>, Decoder),
+    Columns(Columns, Parser),
+}
+
 /// Which records.
 #[derive(Clone, Copy)]
 enum Which<'a> {
@@ -66,25 +73,24 @@ fn at(records: &Records, n: u64, e: tfr_engine::Error) -> tfr_engine::Error {
 }
 
 impl Reader {
-    /// Reads and decodes `which` (Python's lock released by the caller).
+    /// Reads and decodes `which` (Python's lock released by the caller),
+    /// each record decoded straight from the read buffer.
     fn load(&self, which: Which<'_>) -> tfr_engine::Result<Decoded> {
-        let mut payloads: Vec<(u64, Vec<u8>)> = Vec::new();
-        let mut buf = Vec::new();
+        let mut acc = self.start();
         match which {
             Which::List(list) => {
+                let mut buf = Vec::new();
                 for &n in list {
                     self.records.read(n, &mut buf)?;
-                    payloads.push((n, std::mem::take(&mut buf)));
+                    self.add(&mut acc, n, &buf)?;
                 }
             }
             Which::Range(start, end) => {
-                self.records.read_range(start, end, &mut |n, _, payload| {
-                    payloads.push((n, payload.to_vec()));
-                    Ok(())
-                })?;
+                self.records
+                    .read_range(start, end, &mut |n, _, payload| self.add(&mut acc, n, payload))?;
             }
         }
-        self.decode_all(payloads)
+        Ok(self.finish(acc))
     }
 
     /// The payload type of input `input`: its first record's.
@@ -105,44 +111,64 @@ impl Reader {
         self.input_type(input)
     }
 
-    fn decode_all(&self, payloads: Vec<(u64, Vec<u8>)>) -> tfr_engine::Result<Decoded> {
+    /// An empty accumulator (with a pooled decoder or parser).
+    fn start(&self) -> Acc {
         match &self.decode {
-            Decode::Raw => Ok(Decoded::Raw(payloads.into_iter().map(|(_, p)| p).collect())),
+            Decode::Raw => Acc::Raw(Vec::new()),
             Decode::Stored => {
-                let mut decoder = self.decoders.lock().ok().and_then(|mut d| d.pop()).unwrap_or_default();
-                let all = |_: &str| true;
-                let keep: &dyn Fn(&str) -> bool = self.keep.as_deref().map_or(&all, |k| k);
-                let mut out = Vec::with_capacity(payloads.len());
-                for (n, p) in &payloads {
-                    let ty = self.type_of(*n)?;
-                    let record = stored::decode(&mut decoder, p, ty, keep).map_err(|e| at(&self.records, *n, e))?;
-                    out.push(record);
-                }
-                if let Ok(mut d) = self.decoders.lock() {
-                    d.push(decoder);
-                }
-                Ok(Decoded::Stored(out))
+                let decoder = self.decoders.lock().ok().and_then(|mut d| d.pop()).unwrap_or_default();
+                Acc::Stored(Vec::new(), decoder)
             }
             Decode::Spec(spec) => {
                 let pooled = self.parsers.lock().ok().and_then(|mut p| p.pop());
-                let mut parser = pooled.unwrap_or_else(|| Parser::new(spec.clone()));
-                let mut cols = parser.columns();
-                for (n, p) in &payloads {
-                    let ty = self.type_of(*n)?;
-                    if ty != MessageType::Example {
-                        let l = self.records.locate(*n).map_or(0, |l| l.input);
-                        return Err(tfr_engine::Error::Invalid(format!(
-                            "{}: its records are {}: a parse spec describes tf.train.Example records (spec=None decodes them as stored)",
-                            self.records.name(l),
-                            type_name(ty)
-                        )));
-                    }
-                    parser.parse(p, &mut cols).map_err(|e| at(&self.records, *n, e))?;
+                let parser = pooled.unwrap_or_else(|| Parser::new(spec.clone()));
+                let cols = parser.columns();
+                Acc::Columns(cols, parser)
+            }
+        }
+    }
+
+    /// Decodes record `n` into `acc`.
+    fn add(&self, acc: &mut Acc, n: u64, payload: &[u8]) -> tfr_engine::Result<()> {
+        match acc {
+            Acc::Raw(all) => all.push(payload.to_vec()),
+            Acc::Stored(out, decoder) => {
+                let ty = self.type_of(n)?;
+                let all = |_: &str| true;
+                let keep: &dyn Fn(&str) -> bool = self.keep.as_deref().map_or(&all, |k| k);
+                out.push(stored::decode(decoder, payload, ty, keep).map_err(|e| at(&self.records, n, e))?);
+            }
+            Acc::Columns(cols, parser) => {
+                let ty = self.type_of(n)?;
+                if ty != MessageType::Example {
+                    let l = self.records.locate(n).map_or(0, |l| l.input);
+                    return Err(tfr_engine::Error::Invalid(format!(
+                        "{}: its records are {}: a parse spec describes tf.train.Example records (spec=None decodes them as stored)",
+                        self.records.name(l),
+                        type_name(ty)
+                    )));
                 }
+                parser.parse(payload, cols).map_err(|e| at(&self.records, n, e))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The records decoded; the decoder or parser back to the pool.
+    fn finish(&self, acc: Acc) -> Decoded {
+        match acc {
+            Acc::Raw(all) => Decoded::Raw(all),
+            Acc::Stored(out, decoder) => {
+                if let Ok(mut d) = self.decoders.lock() {
+                    d.push(decoder);
+                }
+                Decoded::Stored(out)
+            }
+            Acc::Columns(cols, parser) => {
                 if let Ok(mut pool) = self.parsers.lock() {
                     pool.push(parser);
                 }
-                Ok(Decoded::Columns(cols))
+                Decoded::Columns(cols)
             }
         }
     }
