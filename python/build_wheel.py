@@ -11,6 +11,9 @@ pyproject.toml (crates/tfr-py), which takes that folder as its data.
     python3 python/build_wheel.py --release --zig     # manylinux2014, glibc 2.17+
     python3 python/build_wheel.py --release --out DIR
 
+The binary is staged in target/wheel-data/ (pyproject.toml's data
+folder): run one build at a time in a checkout.
+
 Options are maturin build's (``--release``, ``--profile P``, ``--zig``,
 ``--compatibility X``, ``--out DIR``, ``--compression-method M``, ...).
 maturin: ``$MATURIN``, else the one beside this Python, else on PATH.

@@ -62,6 +62,10 @@ fn build_wheel(maturin: &Path, dir: &Dir, args: &[&str], env: &[(&str, &Path)]) 
 }
 
 fn build_wheel_into(maturin: &Path, out: &Path, args: &[&str], env: &[(&str, &Path)]) -> PathBuf {
+    // One build at a time: build_wheel.py stages the binary in the
+    // checkout's target/wheel-data/, which two builds would share.
+    static BUILDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one = BUILDING.lock().unwrap_or_else(|e| e.into_inner());
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     // The script runs on maturin's Python (or python3).
     let beside = maturin.parent().map(|bin| bin.join("python3")).filter(|p| p.is_file());
