@@ -21,7 +21,9 @@ pyo3::create_exception!(
 /// tfr's warnings (an index file that no longer matches its input, ...)
 /// as Python warnings (`UserWarning`), from whichever thread says them.
 fn warning(msg: std::fmt::Arguments<'_>) {
-    let text = format!("tfr: {msg}").replace('\0', " ");
+    let text = format!("tfr: {msg}");
+    // URL secrets hidden, as in the errors.
+    let text = tfr_core::io::remote::redact_text(&text).replace('\0', " ");
     let Ok(text) = std::ffi::CString::new(text) else { return };
     Python::attach(|py| {
         let category = py.get_type::<pyo3::exceptions::PyUserWarning>();

@@ -8,7 +8,7 @@ use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 use std::ffi::OsString;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use tfr_core::example::{Decoder, MessageType};
 use tfr_engine::access::{IndexSource, Options, Records};
 use tfr_engine::parse::stored::{self, Stored};
@@ -50,8 +50,6 @@ enum Which<'a> {
 pub(crate) struct Reader {
     records: Arc<Records>,
     decode: Decode,
-    /// Each input's payload type, from its first record, once needed.
-    types: Vec<OnceLock<MessageType>>,
     keep: Option<Keep>,
     /// Parsers (spec) and decoders (as stored) for the calls at work.
     parsers: Mutex<Vec<Parser>>,
@@ -81,34 +79,17 @@ impl Reader {
             Which::List(list) => {
                 let mut buf = Vec::new();
                 for &n in list {
-                    self.records.read(n, &mut buf)?;
-                    self.add(&mut acc, n, &buf)?;
+                    let at = self.records.read(n, &mut buf)?;
+                    self.add(&mut acc, (n, at.input), &buf)?;
                 }
             }
             Which::Range(start, end) => {
-                self.records
-                    .read_range(start, end, &mut |n, _, payload| self.add(&mut acc, n, payload))?;
+                self.records.read_range(start, end, &mut |n, at, payload| {
+                    self.add(&mut acc, (n, at.input), payload)
+                })?;
             }
         }
         Ok(self.finish(acc))
-    }
-
-    /// The payload type of input `input`: its first record's.
-    fn input_type(&self, input: usize) -> tfr_engine::Result<MessageType> {
-        if let Some(t) = self.types[input].get() {
-            return Ok(*t);
-        }
-        let n = self.records.first_of(input);
-        let mut first = Vec::new();
-        self.records.read(n, &mut first)?;
-        let found = tfr_core::example::resolve_auto(&first).map_err(|e| at(&self.records, n, e.into()))?;
-        Ok(*self.types[input].get_or_init(|| found))
-    }
-
-    /// The payload type of record `n`'s input.
-    fn type_of(&self, n: u64) -> tfr_engine::Result<MessageType> {
-        let input = self.records.locate(n).map_or(0, |l| l.input);
-        self.input_type(input)
     }
 
     /// An empty accumulator (with a pooled decoder or parser).
@@ -128,23 +109,22 @@ impl Reader {
         }
     }
 
-    /// Decodes record `n` into `acc`.
-    fn add(&self, acc: &mut Acc, n: u64, payload: &[u8]) -> tfr_engine::Result<()> {
+    /// Decodes record `n` (of input `input`) into `acc`.
+    fn add(&self, acc: &mut Acc, (n, input): (u64, usize), payload: &[u8]) -> tfr_engine::Result<()> {
         match acc {
             Acc::Raw(all) => all.push(payload.to_vec()),
             Acc::Stored(out, decoder) => {
-                let ty = self.type_of(n)?;
+                let ty = self.records.input_type(input)?;
                 let all = |_: &str| true;
                 let keep: &dyn Fn(&str) -> bool = self.keep.as_deref().map_or(&all, |k| k);
                 out.push(stored::decode(decoder, payload, ty, keep).map_err(|e| at(&self.records, n, e))?);
             }
             Acc::Columns(cols, parser) => {
-                let ty = self.type_of(n)?;
+                let ty = self.records.input_type(input)?;
                 if ty != MessageType::Example {
-                    let l = self.records.locate(n).map_or(0, |l| l.input);
                     return Err(tfr_engine::Error::Invalid(format!(
                         "{}: its records are {}: a parse spec describes tf.train.Example records (spec=None decodes them as stored)",
-                        self.records.name(l),
+                        self.records.name(input),
                         type_name(ty)
                     )));
                 }
@@ -322,11 +302,9 @@ impl Reader {
                 None => Records::open(inputs, opts),
             })
             .map_err(|e| py_err(&e))?;
-        let types = (0..records.inputs().len()).map(|_| OnceLock::new()).collect();
         Ok(Reader {
             records: Arc::new(records),
             decode,
-            types,
             keep,
             parsers: Mutex::new(Vec::new()),
             decoders: Mutex::new(Vec::new()),
@@ -386,13 +364,11 @@ impl Reader {
     /// "example", "sequence_example", "elwc" or "raw".
     #[pyo3(signature = (input=0))]
     fn message_type(&self, py: Python<'_>, input: usize) -> PyResult<&'static str> {
-        if input >= self.types.len() {
-            return Err(PyIndexError::new_err(format!(
-                "input {input}: there are {}",
-                self.types.len()
-            )));
+        let inputs = self.records.inputs().len();
+        if input >= inputs {
+            return Err(PyIndexError::new_err(format!("input {input}: there are {inputs}")));
         }
-        let ty = py.detach(|| self.input_type(input)).map_err(|e| py_err(&e))?;
+        let ty = py.detach(|| self.records.input_type(input)).map_err(|e| py_err(&e))?;
         Ok(match ty {
             MessageType::SequenceExample => "sequence_example",
             MessageType::Example => "example",

@@ -4,7 +4,7 @@
 
 use super::{Located, Records};
 use crate::error::Result;
-use crate::example::{self, Decoder, MessageType, Where};
+use crate::example::{Decoder, MessageType, Where};
 use crate::pipeline::batches;
 use std::ops::RangeInclusive;
 
@@ -67,15 +67,13 @@ impl Records {
                 return Err(self.past_end(last));
             }
         }
-        let mut types: Vec<Option<MessageType>> = vec![ty; self.parts.len()];
         let mut decoder = Decoder::default();
-        let mut first = Vec::new();
         for range in list {
             let (start, end) = (*range.start(), range.end().saturating_add(1));
             self.read_range(start, end, &mut |_, at: &Located, payload| {
-                let t = match types[at.input] {
+                let t = match ty {
                     Some(t) => t,
-                    None => *types[at.input].insert(self.first_type(at, &mut first)?),
+                    None => self.input_type(at.input)?,
                 };
                 let name = self.name(at.input);
                 let r = batches::Record {
@@ -97,14 +95,6 @@ impl Records {
             })?;
         }
         Ok(())
-    }
-
-    /// The payload type of an input's first record (record 0 of the file,
-    /// as the reader settles it; with a filter, the first kept).
-    fn first_type(&self, at: &Located, buf: &mut Vec<u8>) -> Result<MessageType> {
-        let first = self.read(self.starts[at.input], buf)?;
-        example::resolve_auto(buf)
-            .map_err(|e| batches::decode_error(self.name(at.input), first.record, first.offset, e))
     }
 }
 

@@ -152,6 +152,8 @@ pub struct Records {
     total: u64,
     max_record: u64,
     filter_text: String,
+    /// Each input's payload type (its first record's), once asked.
+    types: Vec<std::sync::OnceLock<MessageType>>,
 }
 
 impl Records {
@@ -168,6 +170,7 @@ impl Records {
             starts.push(total);
             total += p.table.len();
         }
+        let types = parts.iter().map(|_| std::sync::OnceLock::new()).collect();
         Records {
             inputs,
             parts,
@@ -175,7 +178,28 @@ impl Records {
             total,
             max_record: opts.open.max_record,
             filter_text: opts.filter.as_ref().map_or(String::new(), |f| f.text().to_string()),
+            types,
         }
+    }
+
+    /// The payload type of input `input`: its first (kept) record's, as
+    /// the record reader settles it for a whole input (Example when it has
+    /// none); read once, then remembered.
+    pub fn input_type(&self, input: usize) -> Result<MessageType> {
+        if let Some(t) = self.types.get(input).and_then(|t| t.get()) {
+            return Ok(*t);
+        }
+        let first = self.first_of(input);
+        let found = match self.locate(first).filter(|l| l.input == input) {
+            None => MessageType::Example,
+            Some(_) => {
+                let mut buf = Vec::new();
+                let at = self.read(first, &mut buf)?;
+                crate::example::resolve_auto(&buf)
+                    .map_err(|e| crate::pipeline::batches::decode_error(self.name(input), at.record, at.offset, e))?
+            }
+        };
+        Ok(*self.types[input].get_or_init(|| found))
     }
 
     /// The number of records (kept by the filter).
