@@ -3,8 +3,10 @@
 //! (`Schema`, proto/schema.proto, as text format) and the checks of
 //! `tfr validate`.
 
+pub mod drift;
 pub mod infer;
 pub mod model;
 pub mod pbtxt;
+pub mod statistics;
 pub mod stats_file;
 pub mod validate;

@@ -121,8 +121,10 @@ pub struct Feature {
     pub domain: Option<Domain>,
     /// `distribution_constraints { min_domain_mass }`.
     pub min_domain_mass: Option<f64>,
-    /// `drift_comparator { infinity_norm { threshold } }`.
-    pub drift_linf: Option<f64>,
+    /// `drift_comparator`.
+    pub drift: Option<Comparator>,
+    /// `skew_comparator`.
+    pub skew: Option<Comparator>,
     /// `lifecycle_stage` when it is one TFDV does not validate
     /// (PLANNED, ALPHA, DEBUG_ONLY, DEPRECATED, DISABLED).
     pub not_validated: bool,
@@ -204,7 +206,8 @@ impl Feature {
             shape: None,
             domain: None,
             min_domain_mass: None,
-            drift_linf: None,
+            drift: None,
+            skew: None,
             not_validated: false,
             ignored: Vec::new(),
             deprecated: false,
@@ -213,13 +216,65 @@ impl Feature {
     }
 }
 
+/// `FeatureComparator` (`drift_comparator`, `skew_comparator`): each
+/// threshold as set (`None`: not set, which TFDV reads as "not checked";
+/// proto2's `has_threshold`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Comparator {
+    /// `infinity_norm { threshold }`.
+    pub infinity_norm: Option<f64>,
+    /// `jensen_shannon_divergence { threshold }`.
+    pub jensen_shannon_divergence: Option<f64>,
+    /// `jensen_shannon_divergence { source { type } }` (0 DEFAULT,
+    /// 1 QUANTILES, 2 STANDARD; only QUANTILES picks the quantiles histogram).
+    pub jsd_source: Option<i64>,
+    /// `normalized_abs_difference { threshold }`.
+    pub normalized_abs_difference: Option<f64>,
+}
+
+/// `NumericValueComparator`: the thresholds as set.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct NumericComparator {
+    /// `min_fraction_threshold`.
+    pub min_fraction: Option<f64>,
+    /// `max_fraction_threshold`.
+    pub max_fraction: Option<f64>,
+}
+
+impl NumericComparator {
+    fn read(f: &pbtxt::Field) -> ParseResult<NumericComparator> {
+        let mut c = NumericComparator::default();
+        for h in f.message()? {
+            match h.name.as_str() {
+                "min_fraction_threshold" => c.min_fraction = Some(h.float()?),
+                "max_fraction_threshold" => c.max_fraction = Some(h.float()?),
+                _ => return unknown(h, "NumericValueComparator"),
+            }
+        }
+        Ok(c)
+    }
+
+    fn write(&self, w: &mut Writer, field: &str) {
+        w.open(field);
+        if let Some(x) = self.min_fraction {
+            w.double("min_fraction_threshold", x);
+        }
+        if let Some(x) = self.max_fraction {
+            w.double("max_fraction_threshold", x);
+        }
+        w.close();
+    }
+}
+
 /// `DatasetConstraints`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct DatasetConstraints {
     /// `min_examples_count`.
     pub min_examples_count: Option<i64>,
-    /// `(min_fraction_threshold, max_fraction_threshold)`.
-    pub num_examples_drift_comparator: Option<(f64, f64)>,
+    /// `num_examples_drift_comparator`.
+    pub num_examples_drift_comparator: Option<NumericComparator>,
+    /// `num_examples_version_comparator`.
+    pub num_examples_version_comparator: Option<NumericComparator>,
     /// `max_examples_count`.
     pub max_examples_count: Option<i64>,
 }
@@ -284,22 +339,10 @@ impl Schema {
                             "min_examples_count" => c.min_examples_count = Some(g.int()?),
                             "max_examples_count" => c.max_examples_count = Some(g.int()?),
                             "num_examples_drift_comparator" => {
-                                let (mut lo, mut hi) = (0.0, 0.0);
-                                for h in g.message()? {
-                                    match h.name.as_str() {
-                                        "min_fraction_threshold" => lo = h.float()?,
-                                        "max_fraction_threshold" => hi = h.float()?,
-                                        _ => return unknown(h, "NumericValueComparator"),
-                                    }
-                                }
-                                c.num_examples_drift_comparator = Some((lo, hi));
+                                c.num_examples_drift_comparator = Some(NumericComparator::read(g)?)
                             }
                             "num_examples_version_comparator" => {
-                                g.message()?;
-                                note(
-                                    &mut schema.ignored,
-                                    "dataset_constraints.num_examples_version_comparator".into(),
-                                );
+                                c.num_examples_version_comparator = Some(NumericComparator::read(g)?)
                             }
                             _ => return unknown(g, "DatasetConstraints"),
                         }
@@ -328,11 +371,11 @@ impl Schema {
         }
         if let Some(c) = &self.dataset_constraints {
             w.open("dataset_constraints");
-            if let Some((lo, hi)) = c.num_examples_drift_comparator {
-                w.open("num_examples_drift_comparator");
-                w.double("min_fraction_threshold", lo);
-                w.double("max_fraction_threshold", hi);
-                w.close();
+            if let Some(n) = &c.num_examples_drift_comparator {
+                n.write(&mut w, "num_examples_drift_comparator");
+            }
+            if let Some(n) = &c.num_examples_version_comparator {
+                n.write(&mut w, "num_examples_version_comparator");
             }
             if let Some(n) = c.min_examples_count {
                 w.int("min_examples_count", n);

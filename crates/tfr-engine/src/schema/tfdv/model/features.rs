@@ -19,7 +19,6 @@ pub(super) const FEATURE_OTHER: &[&str] = &[
     "group_presence",
     "value_counts",
     "annotation",
-    "skew_comparator",
     "in_environment",
     "not_in_environment",
     "unique_constraints",
@@ -256,27 +255,8 @@ impl Feature {
                     }
                     out.min_domain_mass = Some(mass);
                 }
-                "drift_comparator" => {
-                    for g in f.message()? {
-                        match g.name.as_str() {
-                            "infinity_norm" => {
-                                let mut threshold = 0.0;
-                                for h in g.message()? {
-                                    match h.name.as_str() {
-                                        "threshold" => threshold = h.float()?,
-                                        _ => return unknown(h, "InfinityNorm"),
-                                    }
-                                }
-                                out.drift_linf = Some(threshold);
-                            }
-                            "jensen_shannon_divergence" | "normalized_abs_difference" => {
-                                g.message()?;
-                                note(ignored, format!("drift_comparator.{}", g.name));
-                            }
-                            _ => return unknown(g, "FeatureComparator"),
-                        }
-                    }
-                }
+                "drift_comparator" => out.drift = Some(Comparator::read(f)?),
+                "skew_comparator" => out.skew = Some(Comparator::read(f)?),
                 "lifecycle_stage" => out.lifecycle_stage = Some(LifecycleStage::read(f)?),
                 name if FEATURE_OTHER.contains(&name) => note(ignored, name.to_string()),
                 _ => return unknown(f, "Feature"),
@@ -340,12 +320,11 @@ impl Feature {
             w.double("min_domain_mass", mass);
             w.close();
         }
-        if let Some(t) = self.drift_linf {
-            w.open("drift_comparator");
-            w.open("infinity_norm");
-            w.double("threshold", t);
-            w.close();
-            w.close();
+        if let Some(c) = &self.skew {
+            c.write(w, "skew_comparator");
+        }
+        if let Some(c) = &self.drift {
+            c.write(w, "drift_comparator");
         }
         let stage = match self.lifecycle_stage {
             Some(s) => Some(s),
@@ -426,5 +405,78 @@ pub(super) fn write_domain(w: &mut Writer, d: &Domain) {
         }
         // Unmodelled domains are written empty (their settings are not kept).
         Domain::Other(name) => w.empty(name),
+    }
+}
+
+impl Comparator {
+    fn read(f: &Field) -> ParseResult<Comparator> {
+        let mut c = Comparator::default();
+        for g in f.message()? {
+            let mut threshold = None;
+            for h in g.message()? {
+                match (g.name.as_str(), h.name.as_str()) {
+                    (_, "threshold") => threshold = Some(h.float()?),
+                    ("jensen_shannon_divergence", "source") => {
+                        for t in h.message()? {
+                            match t.name.as_str() {
+                                "type" => {
+                                    c.jsd_source = Some(match t.enum_value()? {
+                                        EnumValue::Number(n) => n,
+                                        EnumValue::Name("DEFAULT") => 0,
+                                        EnumValue::Name("QUANTILES") => 1,
+                                        EnumValue::Name("STANDARD") => 2,
+                                        EnumValue::Name(other) => {
+                                            return t.error(format!("unknown HistogramSelection.Type {other}"))
+                                        }
+                                    })
+                                }
+                                _ => return unknown(t, "HistogramSelection"),
+                            }
+                        }
+                    }
+                    _ => return unknown(h, "a comparator"),
+                }
+            }
+            match g.name.as_str() {
+                "infinity_norm" => c.infinity_norm = threshold,
+                "jensen_shannon_divergence" => c.jensen_shannon_divergence = threshold,
+                "normalized_abs_difference" => c.normalized_abs_difference = threshold,
+                _ => return unknown(g, "FeatureComparator"),
+            }
+        }
+        Ok(c)
+    }
+
+    /// Writes the comparator's thresholds in field-number order.
+    fn write(&self, w: &mut Writer, field: &str) {
+        w.open(field);
+        if let Some(t) = self.infinity_norm {
+            w.open("infinity_norm");
+            w.double("threshold", t);
+            w.close();
+        }
+        if self.jensen_shannon_divergence.is_some() || self.jsd_source.is_some() {
+            w.open("jensen_shannon_divergence");
+            if let Some(t) = self.jensen_shannon_divergence {
+                w.double("threshold", t);
+            }
+            if let Some(s) = self.jsd_source {
+                w.open("source");
+                let name = match s {
+                    1 => "QUANTILES",
+                    2 => "STANDARD",
+                    _ => "DEFAULT",
+                };
+                w.enum_name("type", name);
+                w.close();
+            }
+            w.close();
+        }
+        if let Some(t) = self.normalized_abs_difference {
+            w.open("normalized_abs_difference");
+            w.double("threshold", t);
+            w.close();
+        }
+        w.close();
     }
 }

@@ -710,6 +710,7 @@ impl Checker {
             checked: self.checked(),
             new_untracked: found.new_untracked,
             annotations: Default::default(),
+            drift_skew: Vec::new(),
         }
     }
 }

@@ -118,6 +118,18 @@ pub enum AnomalyKind {
     DatasetLowNumExamples,
     /// TFDV's `DATASET_HIGH_NUM_EXAMPLES`.
     DatasetHighNumExamples,
+    /// TFDV's `COMPARATOR_L_INFTY_HIGH` ([`super::drift`]).
+    ComparatorLInftyHigh,
+    /// TFDV's `COMPARATOR_NORMALIZED_ABSOLUTE_DIFFERENCE_HIGH`.
+    ComparatorNormalizedAbsDifferenceHigh,
+    /// TFDV's `COMPARATOR_JENSEN_SHANNON_DIVERGENCE_HIGH`.
+    ComparatorJensenShannonDivergenceHigh,
+    /// TFDV's `COMPARATOR_CONTROL_DATA_MISSING`.
+    ComparatorControlDataMissing,
+    /// TFDV's `COMPARATOR_LOW_NUM_EXAMPLES`.
+    ComparatorLowNumExamples,
+    /// TFDV's `COMPARATOR_HIGH_NUM_EXAMPLES`.
+    ComparatorHighNumExamples,
 }
 
 impl AnomalyKind {
@@ -149,6 +161,12 @@ impl AnomalyKind {
             EnumInvalidUtf8 => "ENUM_TYPE_INVALID_UTF8",
             DatasetLowNumExamples => "DATASET_LOW_NUM_EXAMPLES",
             DatasetHighNumExamples => "DATASET_HIGH_NUM_EXAMPLES",
+            ComparatorLInftyHigh => "COMPARATOR_L_INFTY_HIGH",
+            ComparatorNormalizedAbsDifferenceHigh => "COMPARATOR_NORMALIZED_ABSOLUTE_DIFFERENCE_HIGH",
+            ComparatorJensenShannonDivergenceHigh => "COMPARATOR_JENSEN_SHANNON_DIVERGENCE_HIGH",
+            ComparatorControlDataMissing => "COMPARATOR_CONTROL_DATA_MISSING",
+            ComparatorLowNumExamples => "COMPARATOR_LOW_NUM_EXAMPLES",
+            ComparatorHighNumExamples => "COMPARATOR_HIGH_NUM_EXAMPLES",
         }
     }
 
@@ -170,6 +188,12 @@ impl AnomalyKind {
             EnumUnexpectedString => "Unexpected string values",
             DatasetLowNumExamples => "Low num examples in dataset",
             DatasetHighNumExamples => "High num examples in dataset",
+            ComparatorLInftyHigh => "High Linfty distance",
+            ComparatorNormalizedAbsDifferenceHigh => "High normalized absolute difference",
+            ComparatorJensenShannonDivergenceHigh => "High approximate Jensen-Shannon divergence",
+            ComparatorControlDataMissing => "Control data missing",
+            ComparatorLowNumExamples => "Low num examples versus the control",
+            ComparatorHighNumExamples => "High num examples versus the control",
         }
     }
 }
@@ -215,6 +239,9 @@ pub struct Report {
     /// The records' annotations and their problems ([`Checks::annotations`];
     /// empty when they were not checked).
     pub annotations: crate::annotate::check::Tally,
+    /// The figures drift and skew comparators measured ([`super::drift`];
+    /// empty without controls).
+    pub drift_skew: Vec<super::drift::DriftSkewInfo>,
 }
 
 /// New feature names reported by name at most (more are counted as one note).
@@ -330,9 +357,6 @@ impl Checker {
             if let Some(Domain::Other(d)) = &f.domain {
                 add_note(d.clone(), &f.name);
             }
-            if f.drift_linf.is_some() {
-                add_note("drift_comparator (needs statistics to compare with)".into(), &f.name);
-            }
             if f.kind == FeatureType::Struct {
                 add_note("STRUCT features".into(), &f.name);
             }
@@ -379,10 +403,6 @@ impl Checker {
         }
         not_checked.retain(|n| !n.starts_with("in_environment") && !n.starts_with("not_in_environment"));
         let dc = schema.dataset_constraints.unwrap_or_default();
-        if dc.num_examples_drift_comparator.is_some() {
-            not_checked
-                .push("dataset_constraints.num_examples_drift_comparator (needs statistics to compare with)".into());
-        }
         Checker {
             rules,
             index,
