@@ -172,6 +172,80 @@ pub(crate) fn load_schema(path: &std::path::Path, aux: &crate::args::AuxSizeArg)
     Schema::from_text(text).map_err(|e| anyhow::anyhow!("{shown}:{e}"))
 }
 
+/// A dataset's statistics, to compare with another's: a local statistics
+/// file (TFDV's binary or text `DatasetFeatureStatisticsList`, or `tfr
+/// stats -f tfdv-stats[-text]`; at most `--max-aux-size`) read as it is,
+/// else records (a file, folder, glob or URL) whose statistics are
+/// computed as `tfr stats` computes them. `what` names it in errors.
+pub(crate) fn statistics_of(
+    path: &std::ffi::OsStr,
+    what: &str,
+    open: &crate::record::OpenOptions,
+    aux: &crate::args::AuxSizeArg,
+    workers: usize,
+    ctx: &Ctx,
+) -> Result<crate::schema::tfdv::statistics::DatasetStats> {
+    use crate::schema::tfdv::{drift, statistics};
+    let shown = crate::io::input::escape_name(path.as_encoded_bytes());
+    let local = std::path::Path::new(path);
+    let small_file = std::fs::metadata(local).is_ok_and(|m| m.is_file() && m.len() <= aux.max_aux_size);
+    let list = match small_file
+        .then(|| aux.read(local))
+        .transpose()?
+        .and_then(|b| statistics::sniff(&b))
+    {
+        Some(list) => list,
+        None => {
+            let inputs = crate::tfds::inputs::expand_with_folders(&[path.to_os_string()])?;
+            return records_statistics(&inputs, &format!("{what} {shown}"), open, workers, ctx);
+        }
+    };
+    match drift::default_dataset(&list) {
+        Some(d) => Ok(d.clone()),
+        None => anyhow::bail!(
+            "{what} {shown}: {} datasets and none named \"All Examples\" (TFDV's default slice): which to compare with is unclear",
+            list.datasets.len()
+        ),
+    }
+}
+
+/// The statistics of records, computed as `tfr stats` computes them (its
+/// one dataset). `what` names them in errors.
+pub(crate) fn records_statistics(
+    inputs: &[crate::io::Input],
+    what: &str,
+    open: &crate::record::OpenOptions,
+    workers: usize,
+    ctx: &Ctx,
+) -> Result<crate::schema::tfdv::statistics::DatasetStats> {
+    use crate::schema::tfdv::{drift, statistics};
+    let opts = crate::schema::Options {
+        deep: true,
+        light: false,
+        open: open.clone(),
+        ty: None,
+        limit: None,
+        workers,
+        keep: None,
+        filter: None,
+        annotate: None,
+    };
+    let bar = output::LazyProgress::new(ctx, crate::io::input::total_size(inputs));
+    let progress = |bytes, records| bar.update(bytes, records);
+    let (scan, error) = crate::schema::scan(inputs, &opts, &progress);
+    bar.finish();
+    if let Some(e) = error {
+        return Err(anyhow::Error::from(e).context(what.to_string()));
+    }
+    let list = statistics::from_scan(&scan)?;
+    match drift::default_dataset(&list) {
+        Some(d) => Ok(d.clone()),
+        None => anyhow::bail!(
+            "{what}: records of ExampleListWithContext have two datasets of statistics: nothing to compare"
+        ),
+    }
+}
+
 /// Presence anomalies: their location is the first record missing the feature.
 pub(crate) fn is_presence(kind: AnomalyKind) -> bool {
     matches!(kind, AnomalyKind::LowFractionPresent | AnomalyKind::LowNumberPresent)

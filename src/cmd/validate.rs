@@ -44,6 +44,27 @@ pub(crate) struct ValidateArgs {
     #[arg(long, short = 's', value_name = "SCHEMA")]
     pub(crate) schema: Option<std::path::PathBuf>,
 
+    /// Drift: the previous span, to compare with by the schema's
+    /// drift_comparator and num_examples_drift_comparator (TFDV's
+    /// previous_statistics). A statistics file (TFDV's, binary or text,
+    /// or `tfr stats -f tfdv-stats[-text]`; local, within --max-aux-size)
+    /// or records (a file, folder, glob or URL: their statistics are
+    /// computed as `tfr stats` computes them).
+    #[arg(long, value_name = "PREV", requires = "schema", help_heading = "Drift and skew")]
+    pub(crate) previous: Option<std::ffi::OsString>,
+
+    /// Skew: serving data, to compare with by the schema's skew_comparator
+    /// (TFDV's serving_statistics); a statistics file or records, as
+    /// --previous.
+    #[arg(long, value_name = "SERVING", requires = "schema", help_heading = "Drift and skew")]
+    pub(crate) serving: Option<std::ffi::OsString>,
+
+    /// The previous version of this dataset, to compare the number of
+    /// examples with by the schema's num_examples_version_comparator
+    /// (TFDV's previous_version_statistics); a statistics file or records.
+    #[arg(long, value_name = "PREV", requires = "schema", help_heading = "Drift and skew")]
+    pub(crate) previous_version: Option<std::ffi::OsString>,
+
     #[command(flatten)]
     pub(crate) annotate: AnnotateArgs,
 
@@ -97,9 +118,12 @@ pub(crate) fn run(args: &ValidateArgs, ctx: &Ctx) -> Result<Exit> {
     };
     let bar = output::LazyProgress::new(ctx, crate::io::input::total_size(&inputs));
     let progress = |bytes, records| bar.update(bytes, records);
-    let (report, error) = check::validate_checks(&checks, &inputs, &opts, &progress);
+    let (mut report, error) = check::validate_checks(&checks, &inputs, &opts, &progress);
     let error = error.map(anyhow::Error::from);
     bar.finish();
+    if let (Some(schema), None) = (&schema, &error) {
+        compare(args, schema, &inputs, &mut report, ctx)?;
+    }
     let names: Vec<String> = inputs.iter().map(|i| i.display()).collect();
     let schema_name = args
         .schema
@@ -149,6 +173,127 @@ pub(crate) fn run(args: &ValidateArgs, ctx: &Ctx) -> Result<Exit> {
     output::keep_verdict(written, exit)
 }
 
+/// Drift and skew: the inputs' statistics compared with the controls'
+/// (`--previous`, `--serving`, `--previous-version`) as the schema's
+/// comparators say; their anomalies join the report's (before the
+/// dataset's), their figures are [`Report::drift_skew`].
+fn compare(
+    args: &ValidateArgs,
+    schema: &crate::schema::tfdv::model::Schema,
+    inputs: &[crate::io::Input],
+    report: &mut Report,
+    ctx: &Ctx,
+) -> Result<()> {
+    use crate::schema::tfdv::drift;
+    let given = [
+        (&args.previous, "--previous", "drift_comparator"),
+        (&args.serving, "--serving", "skew_comparator"),
+    ];
+    for (path, flag, field) in given {
+        let set: Vec<String> = schema
+            .features
+            .iter()
+            .filter(|f| {
+                if field == "drift_comparator" {
+                    f.drift.is_some()
+                } else {
+                    f.skew.is_some()
+                }
+            })
+            .map(|f| quoted(&f.name))
+            .collect();
+        if path.is_none() && !set.is_empty() {
+            let more = if set.len() > 5 {
+                format!(" and {} more", set.len() - 5)
+            } else {
+                String::new()
+            };
+            report.not_checked.push(format!(
+                "{field} (no {flag} to compare with) (feature {}{more})",
+                set[..set.len().min(5)].join(", ")
+            ));
+        }
+    }
+    let dc = schema.dataset_constraints.unwrap_or_default();
+    for (set, path, flag, field) in [
+        (
+            dc.num_examples_drift_comparator.is_some(),
+            &args.previous,
+            "--previous",
+            "num_examples_drift_comparator",
+        ),
+        (
+            dc.num_examples_version_comparator.is_some(),
+            &args.previous_version,
+            "--previous-version",
+            "num_examples_version_comparator",
+        ),
+    ] {
+        if set && path.is_none() {
+            report
+                .not_checked
+                .push(format!("dataset_constraints.{field} (no {flag} to compare with)"));
+        }
+    }
+    if args.previous.is_none() && args.serving.is_none() && args.previous_version.is_none() {
+        return Ok(());
+    }
+    let open = args.input.options();
+    let workers = pipeline::workers(args.jobs.get());
+    let control = |path: &Option<std::ffi::OsString>, what: &str| {
+        path.as_deref()
+            .map(|p| super::statistics_of(p, what, &open, &args.aux, workers, ctx))
+            .transpose()
+    };
+    let previous = control(&args.previous, "--previous")?;
+    let serving = control(&args.serving, "--serving")?;
+    let previous_version = control(&args.previous_version, "--previous-version")?;
+    let current = super::records_statistics(inputs, "the inputs", &open, workers, ctx)?;
+    let controls = drift::Controls {
+        previous: previous.as_ref(),
+        serving: serving.as_ref(),
+        previous_version: previous_version.as_ref(),
+    };
+    let found = drift::compare(schema, &current, &controls);
+    for w in &found.warnings {
+        output::error_line(format_args!("warning: {w}"));
+    }
+    report.anomalies.extend(found.anomalies);
+    // Each feature's anomalies together, in schema order (features not in
+    // the schema after them, as found), the dataset's last.
+    let order = |a: &Anomaly| match &a.feature {
+        Some(name) => schema
+            .features
+            .iter()
+            .position(|f| &f.name == name)
+            .unwrap_or(schema.features.len()),
+        None => usize::MAX,
+    };
+    report.anomalies.sort_by_key(order);
+    report.drift_skew = found.drift_skew;
+    Ok(())
+}
+
+/// The figures of the comparisons, as TFDV's `Anomalies.drift_skew_info`
+/// (proto field names).
+fn drift_skew_json(infos: &[crate::schema::tfdv::drift::DriftSkewInfo]) -> serde_json::Value {
+    let measurements = |ms: &[crate::schema::tfdv::drift::Measurement]| -> Vec<serde_json::Value> {
+        ms.iter()
+            .map(|m| json!({"type": m.kind.name(), "value": m.value, "threshold": m.threshold}))
+            .collect()
+    };
+    infos
+        .iter()
+        .map(|i| {
+            json!({
+                "path": {"step": [i.path]},
+                "drift_measurements": measurements(&i.drift),
+                "skew_measurements": measurements(&i.skew),
+            })
+        })
+        .collect()
+}
+
 /// The notes on stderr: new features not named, constraints not checked.
 fn notes(report: &Report) {
     if report.new_untracked {
@@ -189,6 +334,19 @@ fn is_dataset_wide(kind: AnomalyKind) -> bool {
             | AnomalyKind::EnumUnexpectedString
             | AnomalyKind::DatasetLowNumExamples
             | AnomalyKind::DatasetHighNumExamples
+    ) || is_comparison(kind)
+}
+
+/// Anomalies of a comparison with a control dataset (no record shows them).
+fn is_comparison(kind: AnomalyKind) -> bool {
+    matches!(
+        kind,
+        AnomalyKind::ComparatorLInftyHigh
+            | AnomalyKind::ComparatorNormalizedAbsDifferenceHigh
+            | AnomalyKind::ComparatorJensenShannonDivergenceHigh
+            | AnomalyKind::ComparatorControlDataMissing
+            | AnomalyKind::ComparatorLowNumExamples
+            | AnomalyKind::ComparatorHighNumExamples
     )
 }
 
@@ -262,6 +420,7 @@ fn summary(report: &Report, anomalies: &[&Anomaly], checked: &Checked<'_>) -> St
             AnomalyKind::SchemaMissingColumn
             | AnomalyKind::DatasetLowNumExamples
             | AnomalyKind::DatasetHighNumExamples => "-".to_string(),
+            k if is_comparison(k) => "-".to_string(),
             _ => a.records.to_string(),
         };
         let first = a.first.map(|(i, r)| (u64::from(i), r));
@@ -374,6 +533,9 @@ fn to_json(
         },
         "not_checked": report.not_checked,
     });
+    if !report.drift_skew.is_empty() {
+        doc["drift_skew_info"] = drift_skew_json(&report.drift_skew);
+    }
     if let Some(e) = error {
         doc["error"] = json!(format!("{e:#}"));
     }

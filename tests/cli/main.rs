@@ -25,6 +25,7 @@ mod columnar_kinds;
 mod columnar_limits;
 mod count;
 mod docs;
+mod drift;
 mod elwc;
 mod events;
 mod extract;

@@ -204,6 +204,16 @@ pub fn load(bytes: &[u8]) -> Result<StatsList> {
     read_binary(bytes)
 }
 
+/// The statistics in `bytes` when they are a statistics file: [`load`]
+/// reads them and some dataset has examples or features (records of
+/// Examples read as statistics give neither: an Example's fields are not
+/// where a list keeps its datasets' counts and features).
+pub fn sniff(bytes: &[u8]) -> Option<StatsList> {
+    load(bytes)
+        .ok()
+        .filter(|l| l.datasets.iter().any(|d| d.num_examples > 0 || !d.features.is_empty()))
+}
+
 /// The first record of a TFRecord file, when `bytes` is one (its length
 /// CRC and data CRC both hold).
 fn first_record(bytes: &[u8]) -> Option<&[u8]> {
@@ -319,7 +329,11 @@ fn fields_of(m: Msg) -> &'static [(u32, &'static str, Wire)] {
             (3, "buckets", Message(Msg::Bucket)),
             (4, "type", Enum),
         ],
-        Msg::Bucket => &[(1, "low_value", Double), (2, "high_value", Double), (4, "sample_count", Double)],
+        Msg::Bucket => &[
+            (1, "low_value", Double),
+            (2, "high_value", Double),
+            (4, "sample_count", Double),
+        ],
         Msg::Freq => &[(2, "value", Bytes), (3, "frequency", Double)],
         Msg::Rank => &[(1, "buckets", Message(Msg::RankBucket))],
         Msg::RankBucket => &[(4, "label", Bytes), (5, "sample_count", Double)],
