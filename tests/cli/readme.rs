@@ -34,6 +34,10 @@ const EXIT: &[(&str, i32)] = &[
         "tfr validate tests/data/annotations/coco_broken.tfrecord --label-map tests/data/annotations/label_map.pbtxt",
         1,
     ),
+    (
+        "tfr validate --schema tests/data/drift/schema.pbtxt --previous tests/data/drift/span1.tfrecord --serving tests/data/drift/serving.stats tests/data/drift/span2.tfrecord",
+        1,
+    ),
 ];
 
 /// Lines (exactly as written, comment included) whose object-store URLs
