@@ -222,7 +222,7 @@ pub(crate) fn records_statistics(
     let opts = crate::schema::Options {
         deep: true,
         light: false,
-        open: open.clone(),
+        open: *open,
         ty: None,
         limit: None,
         workers,

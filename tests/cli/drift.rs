@@ -25,10 +25,13 @@ fn expected(case: &str) -> Value {
 struct Answer {
     features: BTreeMap<String, Vec<(String, String)>>,
     dataset: Vec<(String, String)>,
-    figures: BTreeMap<String, (Vec<(String, f64, f64)>, Vec<(String, f64, f64)>)>,
+    figures: BTreeMap<String, (Vec<Figure>, Vec<Figure>)>,
 }
 
-fn measurements(list: &Value) -> Vec<(String, f64, f64)> {
+/// A measurement: type, value, threshold.
+type Figure = (String, f64, f64);
+
+fn measurements(list: &Value) -> Vec<Figure> {
     list.as_array()
         .map(|l| {
             l.iter()

@@ -31,7 +31,16 @@ fn every_modelled_field_round_trips() {
         max: None,
     });
     f.min_domain_mass = Some(0.9);
-    f.drift_linf = Some(0.01);
+    f.drift = Some(Comparator {
+        infinity_norm: Some(0.01),
+        jensen_shannon_divergence: Some(0.2),
+        jsd_source: Some(1),
+        normalized_abs_difference: None,
+    });
+    f.skew = Some(Comparator {
+        normalized_abs_difference: Some(0.5),
+        ..Comparator::default()
+    });
     f.lifecycle_stage = Some(LifecycleStage::Beta);
     let mut g = Feature::new("y", FeatureType::Int);
     g.domain = Some(Domain::Int(IntDomain {
@@ -63,7 +72,14 @@ fn every_modelled_field_round_trips() {
         string_domains: vec![],
         dataset_constraints: Some(DatasetConstraints {
             min_examples_count: Some(10),
-            num_examples_drift_comparator: Some((0.5, 2.0)),
+            num_examples_drift_comparator: Some(NumericComparator {
+                min_fraction: Some(0.5),
+                max_fraction: Some(2.0),
+            }),
+            num_examples_version_comparator: Some(NumericComparator {
+                min_fraction: None,
+                max_fraction: Some(1.5),
+            }),
             max_examples_count: Some(1000),
         }),
         ignored: vec![],
@@ -85,8 +101,9 @@ fn unknown_fields_and_bad_values_are_errors_with_positions() {
     assert_eq!((e.line, e.col), (3, 3), "{e}");
     let e = Schema::from_pbtxt("feature { type: INT }").unwrap_err();
     assert!(e.message.contains("name"), "{e}");
-    let s = Schema::from_pbtxt("feature { name: \"a\" skew_comparator { infinity_norm { threshold: 0.1 } } lifecycle_stage: DEPRECATED }\ndefault_environment: \"SERVING\"").unwrap();
-    assert_eq!(s.features[0].ignored, vec!["skew_comparator"]);
+    let s = Schema::from_pbtxt("feature { name: \"a\" skew_comparator { infinity_norm { threshold: 0.1 } } annotation { tag: \"x\" } lifecycle_stage: DEPRECATED }\ndefault_environment: \"SERVING\"").unwrap();
+    assert_eq!(s.features[0].ignored, vec!["annotation"]);
+    assert_eq!(s.features[0].skew.and_then(|c| c.infinity_norm), Some(0.1));
     assert!(s.features[0].not_validated);
     assert_eq!(s.ignored, vec!["default_environment"]);
 }

@@ -473,7 +473,7 @@ fn read_feature(fields: &[Field]) -> Parsed<FeatureStat> {
                     .message()?
                     .iter()
                     .filter(|s| s.name == "step")
-                    .map(|s| text(s))
+                    .map(text)
                     .collect::<Parsed<_>>()?;
                 out.path = steps.join(".");
             }

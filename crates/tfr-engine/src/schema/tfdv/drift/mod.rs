@@ -24,6 +24,8 @@
 //! The figures are computed by [`metrics`] in TFDV's order of operations.
 
 pub mod metrics;
+#[cfg(test)]
+mod tests;
 
 use super::model::{Comparator, Domain, FeatureType, NumericComparator, Schema};
 use super::statistics::{DatasetStats, FeatureStat};
