@@ -44,6 +44,15 @@ pub(crate) struct ValidateArgs {
     #[arg(long, short = 's', value_name = "SCHEMA")]
     pub(crate) schema: Option<std::path::PathBuf>,
 
+    /// Validate in this environment of the schema (TFDV's
+    /// validate_statistics(environment=NAME)): a feature is in it by its
+    /// in_environment, else not by its not_in_environment, else by the
+    /// schema's default_environment. A feature not in it need not be
+    /// present, and is SCHEMA_NEW_COLUMN when it is. The name must be one
+    /// of the schema's default_environment (as TFDV requires).
+    #[arg(long, value_name = "NAME", requires = "schema")]
+    pub(crate) environment: Option<String>,
+
     #[command(flatten)]
     pub(crate) annotate: AnnotateArgs,
 
@@ -81,7 +90,10 @@ pub(crate) fn run(args: &ValidateArgs, ctx: &Ctx) -> Result<Exit> {
         .as_deref()
         .map(|p| super::load_schema(p, &args.aux))
         .transpose()?;
-    let checker = schema.as_ref().map(Checker::new);
+    let checker = schema
+        .as_ref()
+        .map(|s| Checker::with_environment(s, args.environment.as_deref()))
+        .transpose()?;
     // A TFDS folder's ClassLabel names: the class ids its boxes and labels may have.
     let classes = crate::tfds::inputs::class_names(&args.input.files);
     let annotate = args.annotate.options(&args.input.files, classes.as_ref(), &[])?;

@@ -32,6 +32,16 @@ struct FeatureFound {
     values: u64,
     off_domain: u64,
     tallies: Vec<Tally>,
+    /// The first record holding it.
+    first_present: Option<Loc>,
+    /// Its distinct values (with `unique_constraints`), at most
+    /// [`MAX_UNIQUE`]; whether values TFDV counts were seen; whether more
+    /// distinct values than that were seen.
+    uniq: HashSet<Box<[u8]>>,
+    uniq_counted: bool,
+    uniq_overflow: bool,
+    /// The longest bytes value (with `image_domain.max_image_byte_size`).
+    max_bytes: u64,
     /// Scratch: the record stamp when last seen / present, and the entry
     /// position of the last occurrence.
     seen: u64,
@@ -60,12 +70,17 @@ pub struct Found {
     new_untracked: bool,
     /// The records' annotations (when they are checked).
     pub(super) annotations: crate::annotate::check::Tally,
+    /// The sparse and weighted features' findings.
+    comps: super::sparse::Found,
     /// Scratch: a stamp per record, the slot of each entry position of the
     /// previous record, and one record's entries.
     stamp: u64,
     cache: Vec<u32>,
     buf: Vec<(u32, u32, FeatureView<'static>)>,
 }
+
+/// Distinct values kept per feature with `unique_constraints`.
+pub(super) const MAX_UNIQUE: usize = 1_000_000;
 
 /// A slot: schema features first, then new names (`u32::MAX`: untracked).
 const UNTRACKED: u32 = u32::MAX;
@@ -83,6 +98,7 @@ impl pipeline::Output for Found {
         self.new_index.clear();
         self.new_untracked = false;
         self.annotations = crate::annotate::check::Tally::default();
+        self.comps.clear();
         self.stamp = 0;
         self.cache.clear();
         self.buf.clear();
@@ -118,6 +134,17 @@ impl FeatureFound {
         self.first_missing = earliest(self.first_missing, o.first_missing);
         self.values += o.values;
         self.off_domain += o.off_domain;
+        self.first_present = earliest(self.first_present, o.first_present);
+        self.max_bytes = self.max_bytes.max(o.max_bytes);
+        self.uniq_counted |= o.uniq_counted;
+        self.uniq_overflow |= o.uniq_overflow;
+        for v in &o.uniq {
+            if self.uniq.len() >= MAX_UNIQUE {
+                self.uniq_overflow = true;
+                break;
+            }
+            self.uniq.insert(v.clone());
+        }
         for t in &o.tallies {
             match self.tallies.iter_mut().find(|s| s.kind == t.kind) {
                 Some(s) => {
@@ -165,6 +192,7 @@ impl Found {
     /// Checks the features of one record (`None`: an empty record).
     pub(super) fn record(&mut self, ck: &Checker, features: Option<FeaturesView<'_>>, at: Loc) {
         self.count(at);
+        self.comps.record(&ck.components, features, at);
         if self.features.len() < ck.rules.len() {
             self.features.resize(ck.rules.len(), FeatureFound::default());
         }
@@ -218,6 +246,7 @@ impl Found {
                     continue;
                 }
                 ff.present += 1;
+                ff.first_present.get_or_insert(at);
                 ff.present_stamp = stamp;
                 present += 1;
                 let rule = &ck.rules[slot as usize];
@@ -328,6 +357,7 @@ impl Found {
             }
         }
         self.new_untracked |= o.new_untracked;
+        self.comps.merge(&o.comps);
         if o.annotations.records > 0 {
             self.annotations.merge(o.annotations.clone());
         }
@@ -337,6 +367,9 @@ impl Found {
 /// The checks of one present feature of one record.
 #[inline]
 fn check(rule: &Rule, ff: &mut FeatureFound, f: &FeatureView<'_>, at: Loc, stamp: u64) {
+    if rule.nameless {
+        return;
+    }
     let kind = f.kind();
     match rule.kind {
         Some(k) if k != kind => ff.hit(AnomalyKind::UnexpectedDataType, at, stamp, || {
@@ -356,17 +389,25 @@ fn check(rule: &Rule, ff: &mut FeatureFound, f: &FeatureView<'_>, at: Loc, stamp
     let n = match kind {
         Kind::Int64 if rule.int_values => {
             let mut n = 0u64;
+            let counted = rule.unique.is_some() && rule.ints_categorical;
             for v in f.int64s() {
                 n += 1;
                 int_value(rule, ff, v, at, stamp);
+                if counted {
+                    distinct(ff, v.to_string().as_bytes());
+                }
             }
             n
         }
         Kind::Float if rule.float_values => {
             let mut n = 0u64;
+            let counted = rule.unique.is_some() && rule.floats_categorical;
             for v in f.floats() {
                 n += 1;
                 float_value(rule, ff, v, at, stamp);
+                if counted {
+                    distinct(ff, float_text(v).as_bytes());
+                }
             }
             n
         }
@@ -386,17 +427,22 @@ fn check(rule: &Rule, ff: &mut FeatureFound, f: &FeatureView<'_>, at: Loc, stamp
         Kind::Bytes => f.bytes().count() as u64,
         Kind::None => 0,
     };
+    let vc = if rule.from_levels {
+        "value_counts level 0"
+    } else {
+        "value_count"
+    };
     if let Some(min) = rule.min_values {
         if n < min {
             ff.hit(AnomalyKind::LowNumberValues, at, stamp, || {
-                format!("{n} values, value_count min is {min}")
+                format!("{n} values, {vc} min is {min}")
             });
         }
     }
     if let Some(max) = rule.max_values {
         if n > max {
             ff.hit(AnomalyKind::HighNumberValues, at, stamp, || {
-                format!("{n} values, value_count max is {max}")
+                format!("{n} values, {vc} max is {max}")
             });
         }
     }
@@ -474,8 +520,33 @@ fn float_value(rule: &Rule, ff: &mut FeatureFound, v: f32, at: Loc, stamp: u64) 
     }
 }
 
+/// Counts a distinct value of a feature with `unique_constraints`.
+#[inline]
+fn distinct(ff: &mut FeatureFound, v: &[u8]) {
+    ff.uniq_counted = true;
+    if ff.uniq.len() < MAX_UNIQUE {
+        if !ff.uniq.contains(v) {
+            ff.uniq.insert(v.into());
+        }
+    } else if !ff.uniq.contains(v) {
+        ff.uniq_overflow = true;
+    }
+}
+
 #[inline]
 fn bytes_value(rule: &Rule, ff: &mut FeatureFound, v: &[u8], at: Loc, stamp: u64) {
+    if rule.unique.is_some() && !rule.image {
+        distinct(ff, v);
+    }
+    if let Some(max) = rule.max_image_bytes {
+        let len = v.len() as u64;
+        ff.max_bytes = ff.max_bytes.max(len);
+        if len > max {
+            ff.hit(AnomalyKind::MaxImageByteSizeExceeded, at, stamp, || {
+                format!("a value of {len} bytes, image_domain max_image_byte_size is {max}")
+            });
+        }
+    }
     if let Some((values, name, _)) = rule.strings.as_deref() {
         if std::str::from_utf8(v).is_err() {
             ff.hit(AnomalyKind::EnumInvalidUtf8, at, stamp, || {
@@ -507,6 +578,48 @@ fn bytes_value(rule: &Rule, ff: &mut FeatureFound, v: &[u8], at: Loc, stamp: u64
 // The report
 // ---------------------------------------------------------------------------
 
+use super::sparse::Claim;
+
+/// `unique_constraints` as TFDV's `UpdateUniqueConstraints` checks them
+/// (an unset bound is 0: with only `min` set, any distinct value is above
+/// the max).
+fn unique_anomalies(name: &str, (min, max): (i64, i64), ff: &FeatureFound) -> Vec<Anomaly> {
+    let feature = Some(name.to_string());
+    let one = |kind, detail: String| Anomaly {
+        feature: feature.clone(),
+        kind,
+        records: 0,
+        first: None,
+        detail,
+    };
+    if !ff.uniq_counted {
+        return vec![one(
+            AnomalyKind::NoUnique,
+            "unique_constraints set, but TFDV counts distinct values only of strings and categorical \
+             features"
+                .into(),
+        )];
+    }
+    let n = ff.uniq.len() as i64;
+    let more = if ff.uniq_overflow { "more than " } else { "" };
+    let mut out = Vec::new();
+    // Past MAX_UNIQUE the count is a lower bound: a verdict it cannot settle
+    // is not given (the note says so).
+    if n < min && !ff.uniq_overflow {
+        out.push(one(
+            AnomalyKind::LowUnique,
+            format!("{n} distinct values, unique_constraints min is {min}"),
+        ));
+    }
+    if n > max {
+        out.push(one(
+            AnomalyKind::HighUnique,
+            format!("{more}{n} distinct values, unique_constraints max is {max}"),
+        ));
+    }
+    out
+}
+
 fn percent(part: u64, whole: u64) -> String {
     if whole == 0 {
         return "0%".into();
@@ -523,6 +636,7 @@ impl Checker {
     pub fn report(&self, found: &Found, ty: Option<MessageType>) -> Report {
         let records = found.records;
         let mut anomalies = Vec::new();
+        let mut late_notes = Vec::new();
         let empty = FeatureFound::default();
         for (i, rule) in self.rules.iter().enumerate() {
             if !rule.active {
@@ -530,13 +644,33 @@ impl Checker {
             }
             let ff = found.features.get(i).unwrap_or(&empty);
             let name = Some(rule.name.to_string());
-            let required = rule.kind.is_some()
-                && (rule.min_count.is_some_and(|c| c > 0) || rule.min_fraction.is_some_and(|f| f > 0.0));
+            let required = rule.required;
+            let claim = self.components.claim(&rule.name);
+            if claim.is_some_and(|c| c != Claim::Feature) {
+                // Reported under the sparse or weighted feature of that name.
+                continue;
+            }
+            // In TFDV's statistics (so checked by UpdateFeatureSelf).
+            let in_stats = ff.present > 0 || ff.empty > 0 || claim.is_some();
+            if in_stats {
+                for (kind, detail) in &rule.self_anomalies {
+                    anomalies.push(Anomaly {
+                        feature: name.clone(),
+                        kind: *kind,
+                        records: 0,
+                        first: None,
+                        detail: detail.clone(),
+                    });
+                }
+                if rule.nameless {
+                    continue;
+                }
+            }
             if ff.present == 0 {
                 // TFDV checks nothing else of a feature absent from the data;
                 // one named only by empty Features (no kind set) is in its
                 // statistics, but with no type.
-                if required && ff.empty > 0 {
+                if required && in_stats {
                     anomalies.push(Anomaly {
                         feature: name,
                         kind: AnomalyKind::TypeNotPresent,
@@ -560,6 +694,28 @@ impl Checker {
             }
             let missing = records - ff.present;
             let mut tallies: Vec<Tally> = ff.tallies.clone();
+            if !rule.in_env {
+                anomalies.push(Anomaly {
+                    feature: name.clone(),
+                    kind: AnomalyKind::NotInEnvironment,
+                    records: ff.present,
+                    first: ff.first_present,
+                    detail: "in the data, but not in the environment validated (in_environment, \
+                             not_in_environment, default_environment)"
+                        .into(),
+                });
+            }
+            if rule.nestedness_mismatch && rule.kind.is_some() {
+                anomalies.push(Anomaly {
+                    feature: name.clone(),
+                    kind: AnomalyKind::ValueNestednessMismatch,
+                    records: 0,
+                    first: None,
+                    detail: "value_counts gives other than 1 nesting level; an Example's values have 1 (value counts \
+                             not checked)"
+                        .into(),
+                });
+            }
             if rule.kind.is_none() {
                 // No type: TFDV says so and checks nothing else.
                 for t in tallies {
@@ -643,6 +799,9 @@ impl Checker {
                         ));
                     }
                 }
+                if t.kind == AnomalyKind::MaxImageByteSizeExceeded {
+                    detail = format!("{detail}; the largest has {} bytes", ff.max_bytes);
+                }
                 anomalies.push(Anomaly {
                     feature: name.clone(),
                     kind: t.kind,
@@ -651,8 +810,41 @@ impl Checker {
                     detail,
                 });
             }
+            if let Some(bounds) = rule.unique {
+                anomalies.extend(unique_anomalies(&rule.name, bounds, ff));
+                let past = |b: i64| b >= MAX_UNIQUE as i64;
+                if ff.uniq_overflow && (past(bounds.0) || past(bounds.1)) {
+                    late_notes.push(format!(
+                        "unique_constraints of {} (more than {MAX_UNIQUE} distinct values: tfr keeps no more)",
+                        quoted(&rule.name)
+                    ));
+                }
+            }
         }
-        for n in found.new.iter().filter(|n| n.records > 0) {
+        for (claimed, claim) in &self.components.claims {
+            let found1 = match *claim {
+                Claim::Sparse(i) => super::sparse::sparse_anomalies(&self.components, &found.comps, i),
+                Claim::Weighted(i) => super::sparse::weighted_anomalies(&found.comps, i),
+                Claim::Collision(kind) => vec![(
+                    kind,
+                    0,
+                    None,
+                    "a feature and a sparse or weighted feature have this name (TFDV then checks neither)".into(),
+                )],
+                Claim::Skip | Claim::Feature => Vec::new(),
+            };
+            for (kind, n, first, detail) in found1 {
+                anomalies.push(Anomaly {
+                    feature: Some(claimed.clone()),
+                    kind,
+                    records: n,
+                    first,
+                    detail,
+                });
+            }
+        }
+        let claimed = |name: &str| self.components.claim(name).is_some();
+        for n in found.new.iter().filter(|n| n.records > 0 && !claimed(&n.name)) {
             anomalies.push(Anomaly {
                 feature: Some(n.name.to_string()),
                 kind: AnomalyKind::SchemaNewColumn,
@@ -684,6 +876,7 @@ impl Checker {
             }
         }
         let mut not_checked = self.not_checked.clone();
+        not_checked.extend(late_notes);
         let skipped: Vec<&Rule> = self.rules.iter().filter(|r| !r.active).collect();
         if !skipped.is_empty() {
             let list: Vec<String> = skipped.iter().take(5).map(|r| quoted(&r.name)).collect();

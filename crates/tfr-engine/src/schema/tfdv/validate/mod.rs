@@ -57,7 +57,7 @@
 //! Constraints tfr does not check (other domains, environments, skew
 //! and drift comparators, ...) are listed in [`Report::not_checked`].
 
-use super::model::{Domain, Feature, FeatureType, Schema};
+use super::model::{Domain, Feature, FeatureType, Schema, ValueCount};
 use crate::error::Result;
 use crate::example::{self, DecodeErrorKind, Decoder, FeatureView, FeaturesView, Kind, MessageType};
 use crate::io::Input;
@@ -118,6 +118,43 @@ pub enum AnomalyKind {
     DatasetLowNumExamples,
     /// TFDV's `DATASET_HIGH_NUM_EXAMPLES`.
     DatasetHighNumExamples,
+    /// TFDV's `SCHEMA_NEW_COLUMN` "Column missing in environment": a
+    /// feature of the schema in the data, but not in `--environment`.
+    NotInEnvironment,
+    /// TFDV's `FEATURE_MISSING_NAME`.
+    FeatureMissingName,
+    /// TFDV's `INVALID_SCHEMA_SPECIFICATION`.
+    InvalidSchemaSpecification,
+    /// TFDV's `DOMAIN_INVALID_FOR_TYPE`.
+    DomainInvalidForType,
+    /// TFDV's `INVALID_DOMAIN_SPECIFICATION`.
+    InvalidDomainSpecification,
+    /// TFDV's `VALUE_NESTEDNESS_MISMATCH`.
+    ValueNestednessMismatch,
+    /// TFDV's `FEATURE_TYPE_LOW_UNIQUE`.
+    LowUnique,
+    /// TFDV's `FEATURE_TYPE_HIGH_UNIQUE`.
+    HighUnique,
+    /// TFDV's `FEATURE_TYPE_NO_UNIQUE`.
+    NoUnique,
+    /// TFDV's `MAX_IMAGE_BYTE_SIZE_EXCEEDED`.
+    MaxImageByteSizeExceeded,
+    /// TFDV's `SPARSE_FEATURE_NAME_COLLISION`.
+    SparseNameCollision,
+    /// TFDV's `SPARSE_FEATURE_MISSING_VALUE`.
+    SparseMissingValue,
+    /// TFDV's `SPARSE_FEATURE_MISSING_INDEX`.
+    SparseMissingIndex,
+    /// TFDV's `SPARSE_FEATURE_LENGTH_MISMATCH`.
+    SparseLengthMismatch,
+    /// TFDV's `WEIGHTED_FEATURE_NAME_COLLISION`.
+    WeightedNameCollision,
+    /// TFDV's `WEIGHTED_FEATURE_MISSING_VALUE`.
+    WeightedMissingValue,
+    /// TFDV's `WEIGHTED_FEATURE_MISSING_WEIGHT`.
+    WeightedMissingWeight,
+    /// TFDV's `WEIGHTED_FEATURE_LENGTH_MISMATCH`.
+    WeightedLengthMismatch,
 }
 
 impl AnomalyKind {
@@ -149,6 +186,24 @@ impl AnomalyKind {
             EnumInvalidUtf8 => "ENUM_TYPE_INVALID_UTF8",
             DatasetLowNumExamples => "DATASET_LOW_NUM_EXAMPLES",
             DatasetHighNumExamples => "DATASET_HIGH_NUM_EXAMPLES",
+            NotInEnvironment => "SCHEMA_NEW_COLUMN",
+            FeatureMissingName => "FEATURE_MISSING_NAME",
+            InvalidSchemaSpecification => "INVALID_SCHEMA_SPECIFICATION",
+            DomainInvalidForType => "DOMAIN_INVALID_FOR_TYPE",
+            InvalidDomainSpecification => "INVALID_DOMAIN_SPECIFICATION",
+            ValueNestednessMismatch => "VALUE_NESTEDNESS_MISMATCH",
+            LowUnique => "FEATURE_TYPE_LOW_UNIQUE",
+            HighUnique => "FEATURE_TYPE_HIGH_UNIQUE",
+            NoUnique => "FEATURE_TYPE_NO_UNIQUE",
+            MaxImageByteSizeExceeded => "MAX_IMAGE_BYTE_SIZE_EXCEEDED",
+            SparseNameCollision => "SPARSE_FEATURE_NAME_COLLISION",
+            SparseMissingValue => "SPARSE_FEATURE_MISSING_VALUE",
+            SparseMissingIndex => "SPARSE_FEATURE_MISSING_INDEX",
+            SparseLengthMismatch => "SPARSE_FEATURE_LENGTH_MISMATCH",
+            WeightedNameCollision => "WEIGHTED_FEATURE_NAME_COLLISION",
+            WeightedMissingValue => "WEIGHTED_FEATURE_MISSING_VALUE",
+            WeightedMissingWeight => "WEIGHTED_FEATURE_MISSING_WEIGHT",
+            WeightedLengthMismatch => "WEIGHTED_FEATURE_LENGTH_MISMATCH",
         }
     }
 
@@ -170,6 +225,23 @@ impl AnomalyKind {
             EnumUnexpectedString => "Unexpected string values",
             DatasetLowNumExamples => "Low num examples in dataset",
             DatasetHighNumExamples => "High num examples in dataset",
+            NotInEnvironment => "Column missing in environment",
+            FeatureMissingName => "Feature without a name",
+            InvalidSchemaSpecification => "Invalid schema specification",
+            DomainInvalidForType => "The domain does not match the type",
+            InvalidDomainSpecification => "Invalid domain specification",
+            ValueNestednessMismatch => "Mismatched value nest level",
+            LowUnique => "Low number of unique values",
+            HighUnique => "High number of unique values",
+            NoUnique => "No unique values",
+            MaxImageByteSizeExceeded => "Num bytes exceeds the max byte size",
+            SparseNameCollision => "Sparse feature name collision",
+            SparseMissingValue | WeightedMissingValue => "Missing value feature",
+            SparseMissingIndex => "Missing index feature",
+            SparseLengthMismatch => "Length mismatch between value and index feature",
+            WeightedNameCollision => "Weighted feature name collision",
+            WeightedMissingWeight => "Missing weight feature",
+            WeightedLengthMismatch => "Length mismatch between value and weight feature",
         }
     }
 }
@@ -256,6 +328,27 @@ struct Rule {
     int_values: bool,
     float_values: bool,
     bytes_values: bool,
+    /// In the environment validated (always, without `--environment`).
+    in_env: bool,
+    /// Its absence is an anomaly (TFDV's `IsExistenceRequired`).
+    required: bool,
+    /// The schema's own mistakes in this feature ([`schema_self`]).
+    self_anomalies: Vec<(AnomalyKind, String)>,
+    /// No name: only `FEATURE_MISSING_NAME`.
+    nameless: bool,
+    /// `value_counts` with other than one level.
+    nestedness_mismatch: bool,
+    /// The value count is `value_counts`' level 0.
+    from_levels: bool,
+    /// `unique_constraints` as TFDV reads them (an unset bound is 0).
+    unique: Option<(i64, i64)>,
+    /// Its int64 / float values are categorical (counted as strings by TFDV).
+    ints_categorical: bool,
+    floats_categorical: bool,
+    /// `image_domain`: its bytes are BYTES to TFDV (no unique count).
+    image: bool,
+    /// `image_domain.max_image_byte_size`.
+    max_image_bytes: Option<u64>,
 }
 
 /// A schema ready to check records with.
@@ -266,6 +359,8 @@ pub struct Checker {
     min_examples: Option<i64>,
     max_examples: Option<i64>,
     not_checked: Vec<String>,
+    /// The sparse and weighted features.
+    components: sparse::Components,
 }
 
 /// Field names (after a feature's or the schema's) that are not
@@ -307,8 +402,43 @@ pub fn quoted(name: &str) -> String {
 }
 
 impl Checker {
-    /// Compiles the schema's checks.
+    /// Compiles the schema's checks, validating without an environment
+    /// (every feature is in it, as TFDV without one).
     pub fn new(schema: &Schema) -> Checker {
+        Checker::build(schema, None)
+    }
+
+    /// Compiles the schema's checks for validating in `environment` (TFDV's
+    /// `validate_statistics(..., environment=NAME)`): a feature is in it by
+    /// its `in_environment`, else not by its `not_in_environment`, else by
+    /// the schema's `default_environment`. As TFDV's Python API, an
+    /// environment the schema's `default_environment` does not list is an
+    /// error (TFDV: "Environment NAME not found in the schema").
+    pub fn with_environment(schema: &Schema, environment: Option<&str>) -> Result<Checker> {
+        if let Some(env) = environment {
+            if !schema.default_environment.iter().any(|e| e == env) {
+                let listed = match schema.default_environment.len() {
+                    0 => "the schema lists no default_environment".to_string(),
+                    _ => format!(
+                        "its default_environment lists {}",
+                        schema
+                            .default_environment
+                            .iter()
+                            .map(|e| quoted(e))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                };
+                crate::error::bail!(
+                    "--environment {}: not an environment of the schema ({listed}; TFDV refuses it too)",
+                    quoted(env)
+                );
+            }
+        }
+        Ok(Checker::build(schema, environment))
+    }
+
+    fn build(schema: &Schema, environment: Option<&str>) -> Checker {
         let mut notes: Vec<(String, Vec<String>)> = Vec::new();
         let mut add_note = |what: String, feature: &str| match notes.iter_mut().find(|(w, _)| *w == what) {
             Some((_, fs)) => fs.push(feature.to_string()),
@@ -325,10 +455,7 @@ impl Checker {
                 continue;
             }
             for i in f.ignored.iter().filter(|i| is_constraint(i)) {
-                add_note(i.clone(), &f.name);
-            }
-            if let Some(Domain::Other(d)) = &f.domain {
-                add_note(d.clone(), &f.name);
+                add_note(not_checked_reason(i), &f.name);
             }
             if f.drift_linf.is_some() {
                 add_note("drift_comparator (needs statistics to compare with)".into(), &f.name);
@@ -336,16 +463,15 @@ impl Checker {
             if f.kind == FeatureType::Struct {
                 add_note("STRUCT features".into(), &f.name);
             }
-            if let Some(Domain::Named(n)) = &f.domain {
-                if schema.string_domain(n).is_none() {
-                    add_note(
-                        format!("domain: {} (no string_domain of that name)", quoted(n)),
-                        &f.name,
-                    );
-                }
-            }
             index.insert(f.name.as_str().into(), rules.len() as u32);
-            rules.push(Rule::new(f, schema));
+            rules.push(Rule::new(f, schema, environment));
+        }
+        let components = sparse::Components::new(schema);
+        for w in &components.nested_path {
+            add_note(
+                "weighted_feature with a nested path (never present in Examples)".into(),
+                w,
+            );
         }
         let mut not_checked: Vec<String> = notes
             .into_iter()
@@ -358,26 +484,7 @@ impl Checker {
                 format!("{what} (feature {}{more})", list.join(", "))
             })
             .collect();
-        for i in schema.ignored.iter().filter(|i| is_constraint(i)) {
-            not_checked.push(match i.as_str() {
-                "default_environment" => {
-                    "environments (no environment is selected: every feature is checked, as TFDV does without one)"
-                        .to_string()
-                }
-                _ => i.clone(),
-            });
-        }
-        if schema
-            .features
-            .iter()
-            .any(|f| f.ignored.iter().any(|i| i.ends_with("environment")))
-            && !not_checked.iter().any(|n| n.starts_with("environments"))
-        {
-            not_checked.push(
-                "environments (no environment is selected: every feature is checked, as TFDV does without one)".into(),
-            );
-        }
-        not_checked.retain(|n| !n.starts_with("in_environment") && !n.starts_with("not_in_environment"));
+        not_checked.extend(schema.ignored.iter().filter(|i| is_constraint(i)).cloned());
         let dc = schema.dataset_constraints.unwrap_or_default();
         if dc.num_examples_drift_comparator.is_some() {
             not_checked
@@ -389,6 +496,7 @@ impl Checker {
             min_examples: dc.min_examples_count,
             max_examples: dc.max_examples_count,
             not_checked,
+            components,
         }
     }
 
@@ -398,38 +506,80 @@ impl Checker {
     }
 }
 
+/// The words of a "not checked" note for a field tfr keeps by name.
+fn not_checked_reason(field: &str) -> String {
+    match field {
+        "image_domain.minimum_supported_image_fraction" => format!(
+            "{field} (TFDV checks it only from the image statistics of enable_semantic_domain_stats, off by \
+             default; tfr does not compute them)"
+        ),
+        "natural_language_domain.coverage" | "natural_language_domain.token_constraints" => format!(
+            "{field} (needs TFDV's natural-language token statistics, which tfr does not compute)"
+        ),
+        _ => field.to_string(),
+    }
+}
+
+/// Whether a feature is in the environment (TFDV's `IsFeatureInEnvironment`).
+fn in_environment(f: &Feature, schema: &Schema, environment: Option<&str>) -> bool {
+    let Some(env) = environment else {
+        return true;
+    };
+    if f.in_environment.iter().any(|e| e == env) {
+        return true;
+    }
+    if f.not_in_environment.iter().any(|e| e == env) {
+        return false;
+    }
+    schema.default_environment.iter().any(|e| e == env)
+}
+
 impl Rule {
-    fn new(f: &Feature, schema: &Schema) -> Rule {
-        let string_domain = match &f.domain {
+    fn new(f: &Feature, schema: &Schema, environment: Option<&str>) -> Rule {
+        let fixed = schema_self::check(f, schema);
+        let string_domain = match &fixed.domain {
             Some(Domain::String(d)) => Some((d, d.name.clone().unwrap_or_default())),
             Some(Domain::Named(n)) => schema.string_domain(n).map(|d| (d, n.clone())),
             _ => None,
         };
         // TFDV takes a feature without type but with a string domain as BYTES,
         // and does not check one without either.
+        let with_string_domain = matches!(f.domain, Some(Domain::Named(_) | Domain::String(_)));
         let (kind, missing_type) = match f.kind {
             FeatureType::Int => (Some(Kind::Int64), false),
             FeatureType::Float => (Some(Kind::Float), false),
             FeatureType::Bytes => (Some(Kind::Bytes), false),
-            FeatureType::Unknown if string_domain.is_some() => (Some(Kind::Bytes), true),
+            FeatureType::Unknown if with_string_domain => (Some(Kind::Bytes), true),
             _ => (None, true),
         };
-        let vc = f.value_count.unwrap_or_default();
+        let vc = if fixed.nestedness_mismatch {
+            ValueCount::default()
+        } else {
+            fixed.value_count.unwrap_or_default()
+        };
         let min_values = vc.min.filter(|m| *m >= 0).map(|m| m as u64);
         let max_values = vc.max.map(|m| (m.max(vc.min.unwrap_or(0))).max(0) as u64);
-        let shape = f
+        let shape = fixed
             .shape
             .as_ref()
-            .filter(|dims| dims.iter().all(|d| *d > 0))
             .map(|dims| dims.iter().fold(1u64, |a, d| a.saturating_mul(*d as u64)));
-        let shape_text = f
+        let shape_text = fixed
             .shape
             .as_ref()
             .map(|d| format!("[{}]", d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")))
             .unwrap_or_default();
+        let in_env = in_environment(f, schema, environment);
+        let presence = f.presence.unwrap_or_default();
+        let image = matches!(&fixed.domain, Some(Domain::Other(n)) if n == "image_domain");
+        let categorical = match &f.domain {
+            Some(Domain::Int(d)) => d.is_categorical,
+            Some(Domain::Bool(_)) => true,
+            Some(Domain::Other(n)) => n == "natural_language_domain",
+            _ => false,
+        };
         let mut r = Rule {
             name: f.name.as_str().into(),
-            active: !f.not_validated,
+            active: !f.not_validated && f.kind != FeatureType::Struct,
             kind,
             missing_type,
             min_values,
@@ -444,16 +594,30 @@ impl Rule {
             inf: false,
             bool_domain: None,
             strings: None,
-            min_fraction: f.presence.and_then(|p| p.min_fraction),
-            min_count: f.presence.and_then(|p| p.min_count),
+            min_fraction: fixed.min_fraction,
+            min_count: presence.min_count,
             int_values: false,
             float_values: false,
             bytes_values: false,
+            in_env,
+            required: kind.is_some()
+                && in_env
+                && (presence.min_count.is_some_and(|c| c > 0) || presence.min_fraction.is_some_and(|m| m > 0.0)),
+            nameless: fixed.nameless,
+            nestedness_mismatch: fixed.nestedness_mismatch,
+            from_levels: fixed.from_levels,
+            unique: f
+                .unique_constraints
+                .map(|u| (u.min.unwrap_or(0), u.max.unwrap_or(0))),
+            // TFDV's is_categorical_feature: a BYTES type counts any values.
+            ints_categorical: f.kind == FeatureType::Bytes || (f.kind == FeatureType::Int && categorical),
+            floats_categorical: f.kind == FeatureType::Bytes
+                || (f.kind == FeatureType::Float && f.ignored.iter().any(|i| i == "float_domain.is_categorical")),
+            image,
+            max_image_bytes: f.max_image_byte_size.filter(|_| image).map(|m| m.max(0) as u64),
+            self_anomalies: fixed.anomalies,
         };
-        if f.kind == FeatureType::Struct {
-            r.active = false;
-        }
-        match &f.domain {
+        match &fixed.domain {
             Some(Domain::Int(d)) => {
                 r.int_min = d.min;
                 r.int_max = d.max;
@@ -473,21 +637,30 @@ impl Rule {
             _ => {}
         }
         if let Some((d, name)) = string_domain {
-            let max_off = f.min_domain_mass.map_or(0.0, |m| 1.0 - m);
+            let max_off = fixed.min_domain_mass.map_or(0.0, |m| 1.0 - m);
             r.strings = Some(Box::new((
                 d.values.iter().map(|v| v.as_bytes().to_vec()).collect(),
                 name,
                 max_off,
             )));
         }
-        r.int_values = r.int_min.is_some() || r.int_max.is_some() || r.bool_domain.is_some();
-        r.float_values = r.float_min.is_some() || r.float_max.is_some() || r.nan || r.inf || r.bool_domain.is_some();
-        r.bytes_values = r.strings.is_some() || r.bool_domain.is_some();
+        let unique = r.unique.is_some();
+        r.int_values =
+            r.int_min.is_some() || r.int_max.is_some() || r.bool_domain.is_some() || unique && r.ints_categorical;
+        r.float_values = r.float_min.is_some()
+            || r.float_max.is_some()
+            || r.nan
+            || r.inf
+            || r.bool_domain.is_some()
+            || unique && r.floats_categorical;
+        r.bytes_values = r.strings.is_some() || r.bool_domain.is_some() || unique || r.max_image_bytes.is_some();
         r
     }
 }
 
 mod found;
+mod schema_self;
+mod sparse;
 #[cfg(test)]
 mod tests;
 
