@@ -139,6 +139,7 @@ def self_data():
             "uniq_ok": ("b", [b"p", b"q", b"r"][i % 3: i % 3 + 1]),
             "image": ("b", [b"\x89PNG\r\n\x1a\n" + b"\0" * (i * 10)]),
             "bool_same": ("i", [i % 2]),
+            "tod": ("i", [i]),
             "": ("i", [i]),
         })
     rows[3]["neg_frac"] = None
@@ -221,6 +222,7 @@ feature { name: "uniq_ok" type: BYTES unique_constraints { min: 3 max: 3 } }
 feature { name: "image" type: BYTES image_domain { max_image_byte_size: 50 } }
 feature { name: "bool_same" type: INT bool_domain { true_value: "y" false_value: "y" } }
 feature { type: INT }
+feature { name: "tod" type: INT time_of_day_domain { } }
 """
 
 
