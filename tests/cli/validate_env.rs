@@ -16,7 +16,11 @@ fn oracle(name: &str) -> String {
 
 fn cases() -> Vec<Value> {
     let text = std::fs::read_to_string(oracle("cases.json")).unwrap();
-    serde_json::from_str::<Value>(&text).unwrap().as_array().unwrap().clone()
+    serde_json::from_str::<Value>(&text)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .clone()
 }
 
 /// TFDV's anomaly key of a feature: its path serialized (an empty step is `''`).
@@ -113,7 +117,9 @@ fn anomalies_are_tfdvs_per_feature_with_its_figures() {
         // TFDV skips too is the only one).
         for note in doc["not_checked"].as_array().unwrap() {
             assert!(
-                note.as_str().unwrap().starts_with("features TFDV does not validate either"),
+                note.as_str()
+                    .unwrap()
+                    .starts_with("features TFDV does not validate either"),
                 "{what}: {note}"
             );
         }

@@ -513,9 +513,9 @@ fn not_checked_reason(field: &str) -> String {
             "{field} (TFDV checks it only from the image statistics of enable_semantic_domain_stats, off by \
              default; tfr does not compute them)"
         ),
-        "natural_language_domain.coverage" | "natural_language_domain.token_constraints" => format!(
-            "{field} (needs TFDV's natural-language token statistics, which tfr does not compute)"
-        ),
+        "natural_language_domain.coverage" | "natural_language_domain.token_constraints" => {
+            format!("{field} (needs TFDV's natural-language token statistics, which tfr does not compute)")
+        }
         _ => field.to_string(),
     }
 }
@@ -606,9 +606,7 @@ impl Rule {
             nameless: fixed.nameless,
             nestedness_mismatch: fixed.nestedness_mismatch,
             from_levels: fixed.from_levels,
-            unique: f
-                .unique_constraints
-                .map(|u| (u.min.unwrap_or(0), u.max.unwrap_or(0))),
+            unique: f.unique_constraints.map(|u| (u.min.unwrap_or(0), u.max.unwrap_or(0))),
             // TFDV's is_categorical_feature: a BYTES type counts any values.
             ints_categorical: f.kind == FeatureType::Bytes || (f.kind == FeatureType::Int && categorical),
             floats_categorical: f.kind == FeatureType::Bytes

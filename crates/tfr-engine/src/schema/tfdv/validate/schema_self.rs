@@ -42,7 +42,8 @@ pub(super) struct SelfChecked {
 }
 
 fn invalid(out: &mut SelfChecked, what: &str) {
-    out.anomalies.push((AnomalyKind::InvalidSchemaSpecification, what.to_string()));
+    out.anomalies
+        .push((AnomalyKind::InvalidSchemaSpecification, what.to_string()));
 }
 
 /// The field name of a domain (TFDV's `GetDomainInfoName`).
@@ -152,7 +153,11 @@ pub(super) fn check(f: &Feature, schema: &Schema) -> SelfChecked {
         if !allowed(d, ty) {
             out.anomalies.push((
                 AnomalyKind::DomainInvalidForType,
-                format!("the domain \"{}\" does not match the type {}", domain_name(d), ty.name()),
+                format!(
+                    "the domain \"{}\" does not match the type {}",
+                    domain_name(d),
+                    ty.name()
+                ),
             ));
             out.domain = None;
         }

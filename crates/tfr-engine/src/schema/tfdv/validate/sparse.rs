@@ -162,10 +162,7 @@ impl Components {
             };
             let value = c.id(&path(&w.feature));
             let weight = c.id(&path(&w.weight));
-            c.weighted.push(WeightedRule {
-                value,
-                weight,
-            });
+            c.weighted.push(WeightedRule { value, weight });
         }
         c.claims = claims(schema);
         c
@@ -403,12 +400,17 @@ pub(super) fn sparse_anomalies(c: &Components, found: &Found, i: usize) -> Vec<F
     }
     if !parts.is_empty() {
         let at = first.map(|(at, _)| at);
-        let seen = first.map_or(String::new(), |(_, d)| format!(" (first: index length - value length = {d})"));
+        let seen = first.map_or(String::new(), |(_, d)| {
+            format!(" (first: index length - value length = {d})")
+        });
         out.push((
             AnomalyKind::SparseLengthMismatch,
             0,
             at,
-            format!("lengths of the index and value features differ: {}{seen}", parts.join("; ")),
+            format!(
+                "lengths of the index and value features differ: {}{seen}",
+                parts.join("; ")
+            ),
         ));
     }
     out
@@ -424,7 +426,10 @@ pub(super) fn weighted_anomalies(found: &Found, i: usize) -> Vec<Found1> {
             AnomalyKind::WeightedMissingWeight,
             f.missing_weight.records,
             f.missing_weight.first,
-            format!("{} records hold the values but not the weights", f.missing_weight.records),
+            format!(
+                "{} records hold the values but not the weights",
+                f.missing_weight.records
+            ),
         ));
     }
     if f.missing_value.records > 0 {
@@ -432,15 +437,17 @@ pub(super) fn weighted_anomalies(found: &Found, i: usize) -> Vec<Found1> {
             AnomalyKind::WeightedMissingValue,
             f.missing_value.records,
             f.missing_value.first,
-            format!("{} records hold the weights but not the values", f.missing_value.records),
+            format!(
+                "{} records hold the weights but not the values",
+                f.missing_value.records
+            ),
         ));
     }
     let (min, max) = f.diff.figures();
     if min != 0 || max != 0 {
-        let seen = f
-            .diff
-            .first_off
-            .map_or(String::new(), |(_, d)| format!(" (first: weight length - value length = {d})"));
+        let seen = f.diff.first_off.map_or(String::new(), |(_, d)| {
+            format!(" (first: weight length - value length = {d})")
+        });
         out.push((
             AnomalyKind::WeightedLengthMismatch,
             0,
