@@ -373,7 +373,9 @@ impl Schema {
     /// writes it: fields in schema.proto field-number order, two-space
     /// indent, strings C-escaped (non-ASCII bytes in octal), doubles as
     /// Python's `repr`. Fields kept only by name (`ignored`, and the
-    /// settings of [`Domain::Other`] domains) are not written.
+    /// settings of [`Domain::Other`] domains) are not written, nor (as
+    /// tfr's inferred schemas never have them) environments,
+    /// `value_counts`, `unique_constraints`, sparse and weighted features.
     pub fn to_pbtxt(&self) -> String {
         let mut w = Writer::new();
         for f in &self.features {

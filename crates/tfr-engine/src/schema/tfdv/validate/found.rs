@@ -9,74 +9,74 @@ use super::*;
 
 /// One anomaly kind of one feature within some records.
 #[derive(Clone, Debug)]
-struct Tally {
-    kind: AnomalyKind,
-    records: u64,
-    first: Loc,
-    detail: String,
+pub(super) struct Tally {
+    pub(super) kind: AnomalyKind,
+    pub(super) records: u64,
+    pub(super) first: Loc,
+    pub(super) detail: String,
     /// The record stamp last counted (a record counts once).
-    stamp: u64,
+    pub(super) stamp: u64,
 }
 
 /// What the records of a batch showed about one schema feature.
 #[derive(Clone, Debug, Default)]
-struct FeatureFound {
-    present: u64,
+pub(super) struct FeatureFound {
+    pub(super) present: u64,
     /// Records holding the key only as a `Feature {}` with no kind set
     /// (missing to TFDV, but named in its statistics).
-    empty: u64,
-    first_empty: Option<Loc>,
-    first_missing: Option<Loc>,
+    pub(super) empty: u64,
+    pub(super) first_empty: Option<Loc>,
+    pub(super) first_missing: Option<Loc>,
     /// Values of the feature (bytes, for the string domain's share) and
     /// those outside the domain.
-    values: u64,
-    off_domain: u64,
-    tallies: Vec<Tally>,
+    pub(super) values: u64,
+    pub(super) off_domain: u64,
+    pub(super) tallies: Vec<Tally>,
     /// The first record holding it.
-    first_present: Option<Loc>,
+    pub(super) first_present: Option<Loc>,
     /// Its distinct values (with `unique_constraints`), at most
     /// [`MAX_UNIQUE`]; whether values TFDV counts were seen; whether more
     /// distinct values than that were seen.
-    uniq: HashSet<Box<[u8]>>,
-    uniq_counted: bool,
-    uniq_overflow: bool,
+    pub(super) uniq: HashSet<Box<[u8]>>,
+    pub(super) uniq_counted: bool,
+    pub(super) uniq_overflow: bool,
     /// The longest bytes value (with `image_domain.max_image_byte_size`).
-    max_bytes: u64,
+    pub(super) max_bytes: u64,
     /// Scratch: the record stamp when last seen / present, and the entry
     /// position of the last occurrence.
-    seen: u64,
-    present_stamp: u64,
-    pos: u32,
+    pub(super) seen: u64,
+    pub(super) present_stamp: u64,
+    pub(super) pos: u32,
 }
 
 /// A feature not in the schema.
 #[derive(Clone, Debug)]
-struct NewFound {
-    name: Box<str>,
-    records: u64,
-    first: Loc,
-    seen: u64,
-    pos: u32,
+pub(super) struct NewFound {
+    pub(super) name: Box<str>,
+    pub(super) records: u64,
+    pub(super) first: Loc,
+    pub(super) seen: u64,
+    pub(super) pos: u32,
 }
 
 /// The findings of some records (one batch, or the merge of all so far).
 #[derive(Debug, Default)]
 pub struct Found {
-    records: u64,
-    per_input: Vec<u64>,
-    features: Vec<FeatureFound>,
-    new: Vec<NewFound>,
-    new_index: HashMap<Box<str>, u32>,
-    new_untracked: bool,
+    pub(super) records: u64,
+    pub(super) per_input: Vec<u64>,
+    pub(super) features: Vec<FeatureFound>,
+    pub(super) new: Vec<NewFound>,
+    pub(super) new_index: HashMap<Box<str>, u32>,
+    pub(super) new_untracked: bool,
     /// The records' annotations (when they are checked).
     pub(super) annotations: crate::annotate::check::Tally,
     /// The sparse and weighted features' findings.
-    comps: super::sparse::Found,
+    pub(super) comps: super::sparse::Found,
     /// Scratch: a stamp per record, the slot of each entry position of the
     /// previous record, and one record's entries.
-    stamp: u64,
-    cache: Vec<u32>,
-    buf: Vec<(u32, u32, FeatureView<'static>)>,
+    pub(super) stamp: u64,
+    pub(super) cache: Vec<u32>,
+    pub(super) buf: Vec<(u32, u32, FeatureView<'static>)>,
 }
 
 /// Distinct values kept per feature with `unique_constraints`.
@@ -167,14 +167,14 @@ fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
     v.into_iter().filter_map(|_| None).collect()
 }
 
-fn earliest(a: Option<Loc>, b: Option<Loc>) -> Option<Loc> {
+pub(super) fn earliest(a: Option<Loc>, b: Option<Loc>) -> Option<Loc> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     }
 }
 
-fn float_text(v: f32) -> String {
+pub(super) fn float_text(v: f32) -> String {
     let mut out = Vec::new();
     example::text::write_float(v, &mut out);
     String::from_utf8_lossy(&out).into_owned()
@@ -570,339 +570,6 @@ fn bytes_value(rule: &Rule, ff: &mut FeatureFound, v: &[u8], at: Loc, stamp: u64
                 let list: Vec<String> = ok.iter().map(|s| bytes_text(s)).collect();
                 format!("value {} not in {{{}}} (bool_domain)", bytes_text(v), list.join(", "))
             });
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------
-// The report
-// ---------------------------------------------------------------------------
-
-use super::sparse::Claim;
-
-/// `unique_constraints` as TFDV's `UpdateUniqueConstraints` checks them
-/// (an unset bound is 0: with only `min` set, any distinct value is above
-/// the max).
-fn unique_anomalies(name: &str, (min, max): (i64, i64), ff: &FeatureFound) -> Vec<Anomaly> {
-    let feature = Some(name.to_string());
-    let one = |kind, detail: String| Anomaly {
-        feature: feature.clone(),
-        kind,
-        records: 0,
-        first: None,
-        detail,
-    };
-    if !ff.uniq_counted {
-        return vec![one(
-            AnomalyKind::NoUnique,
-            "unique_constraints set, but TFDV counts distinct values only of strings and categorical \
-             features"
-                .into(),
-        )];
-    }
-    let n = ff.uniq.len() as i64;
-    let more = if ff.uniq_overflow { "more than " } else { "" };
-    let mut out = Vec::new();
-    // Past MAX_UNIQUE the count is a lower bound: a verdict it cannot settle
-    // is not given (the note says so).
-    if n < min && !ff.uniq_overflow {
-        out.push(one(
-            AnomalyKind::LowUnique,
-            format!("{n} distinct values, unique_constraints min is {min}"),
-        ));
-    }
-    if n > max {
-        out.push(one(
-            AnomalyKind::HighUnique,
-            format!("{more}{n} distinct values, unique_constraints max is {max}"),
-        ));
-    }
-    out
-}
-
-fn percent(part: u64, whole: u64) -> String {
-    if whole == 0 {
-        return "0%".into();
-    }
-    let p = part as f64 * 100.0 / whole as f64;
-    let s = format!("{p:.2}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    format!("{s}%")
-}
-
-impl Checker {
-    /// The report of everything found: the per-record anomalies and the
-    /// dataset-wide checks.
-    pub fn report(&self, found: &Found, ty: Option<MessageType>) -> Report {
-        let records = found.records;
-        let mut anomalies = Vec::new();
-        let mut late_notes = Vec::new();
-        let empty = FeatureFound::default();
-        for (i, rule) in self.rules.iter().enumerate() {
-            if !rule.active {
-                continue;
-            }
-            let ff = found.features.get(i).unwrap_or(&empty);
-            let name = Some(rule.name.to_string());
-            let required = rule.required;
-            let claim = self.components.claim(&rule.name);
-            if claim.is_some_and(|c| c != Claim::Feature) {
-                // Reported under the sparse or weighted feature of that name.
-                continue;
-            }
-            // In TFDV's statistics (so checked by UpdateFeatureSelf).
-            let in_stats = ff.present > 0 || ff.empty > 0 || claim.is_some();
-            if in_stats {
-                for (kind, detail) in &rule.self_anomalies {
-                    anomalies.push(Anomaly {
-                        feature: name.clone(),
-                        kind: *kind,
-                        records: 0,
-                        first: None,
-                        detail: detail.clone(),
-                    });
-                }
-                if rule.nameless {
-                    continue;
-                }
-            }
-            if ff.present == 0 {
-                // TFDV checks nothing else of a feature absent from the data;
-                // one named only by empty Features (no kind set) is in its
-                // statistics, but with no type.
-                if required && in_stats {
-                    anomalies.push(Anomaly {
-                        feature: name,
-                        kind: AnomalyKind::TypeNotPresent,
-                        records: ff.empty,
-                        first: ff.first_empty,
-                        detail: format!(
-                            "in {} of the {records} records, always as an empty Feature (no kind set); the schema's presence requires values",
-                            ff.empty
-                        ),
-                    });
-                } else if required {
-                    anomalies.push(Anomaly {
-                        feature: name,
-                        kind: AnomalyKind::SchemaMissingColumn,
-                        records: 0,
-                        first: None,
-                        detail: format!("in none of the {records} records; the schema's presence requires it"),
-                    });
-                }
-                continue;
-            }
-            let missing = records - ff.present;
-            let mut tallies: Vec<Tally> = ff.tallies.clone();
-            if !rule.in_env {
-                anomalies.push(Anomaly {
-                    feature: name.clone(),
-                    kind: AnomalyKind::NotInEnvironment,
-                    records: ff.present,
-                    first: ff.first_present,
-                    detail: "in the data, but not in the environment validated (in_environment, \
-                             not_in_environment, default_environment)"
-                        .into(),
-                });
-            }
-            if rule.nestedness_mismatch && rule.kind.is_some() {
-                anomalies.push(Anomaly {
-                    feature: name.clone(),
-                    kind: AnomalyKind::ValueNestednessMismatch,
-                    records: 0,
-                    first: None,
-                    detail: "value_counts gives other than 1 nesting level; an Example's values have 1 (value counts \
-                             not checked)"
-                        .into(),
-                });
-            }
-            if rule.kind.is_none() {
-                // No type: TFDV says so and checks nothing else.
-                for t in tallies {
-                    anomalies.push(Anomaly {
-                        feature: name.clone(),
-                        kind: t.kind,
-                        records: t.records,
-                        first: Some(t.first),
-                        detail: t.detail,
-                    });
-                }
-                continue;
-            }
-            if let Some(min) = rule.min_count {
-                if (ff.present as i64) < min {
-                    anomalies.push(Anomaly {
-                        feature: name.clone(),
-                        kind: AnomalyKind::LowNumberPresent,
-                        records: missing,
-                        first: ff.first_missing,
-                        detail: format!("present in {} records, presence min_count is {min}", ff.present),
-                    });
-                }
-            }
-            if let Some(min) = rule.min_fraction {
-                let fraction = ff.present as f64 / records.max(1) as f64;
-                if fraction < min || (min >= 1.0 && missing > 0) {
-                    anomalies.push(Anomaly {
-                        feature: name.clone(),
-                        kind: AnomalyKind::LowFractionPresent,
-                        records: missing,
-                        first: ff.first_missing,
-                        detail: format!(
-                            "present in {} of {records} records ({}), presence min_fraction is {}",
-                            ff.present,
-                            percent(ff.present, records),
-                            super::super::pbtxt::python_repr(min)
-                        ),
-                    });
-                }
-            }
-            if rule.shape.is_some() && missing > 0 {
-                let at = ff.first_missing.unwrap_or((0, 0));
-                let detail = format!("missing (shape {})", rule.shape_text);
-                match tallies.iter_mut().find(|t| t.kind == AnomalyKind::InvalidFeatureShape) {
-                    Some(t) => {
-                        t.records += missing;
-                        if at < t.first {
-                            t.first = at;
-                            t.detail = detail;
-                        }
-                    }
-                    None => tallies.push(Tally {
-                        kind: AnomalyKind::InvalidFeatureShape,
-                        records: missing,
-                        first: at,
-                        detail,
-                        stamp: 0,
-                    }),
-                }
-            }
-            tallies.sort_by_key(|t| t.kind);
-            for t in tallies {
-                let mut detail = t.detail;
-                if t.kind == AnomalyKind::EnumUnexpectedString {
-                    let max_off = rule.strings.as_ref().map_or(0.0, |s| s.2);
-                    let share = ff.off_domain as f64 / ff.values.max(1) as f64;
-                    if !(share > max_off || (max_off == 0.0 && ff.off_domain > 0)) {
-                        continue;
-                    }
-                    detail = format!(
-                        "{detail}; {} of {} values ({}) outside the domain",
-                        ff.off_domain,
-                        ff.values,
-                        percent(ff.off_domain, ff.values)
-                    );
-                    if max_off > 0.0 {
-                        detail.push_str(&format!(
-                            ", min_domain_mass allows {}",
-                            percent((max_off * 1e6).round() as u64, 1_000_000)
-                        ));
-                    }
-                }
-                if t.kind == AnomalyKind::MaxImageByteSizeExceeded {
-                    detail = format!("{detail}; the largest has {} bytes", ff.max_bytes);
-                }
-                anomalies.push(Anomaly {
-                    feature: name.clone(),
-                    kind: t.kind,
-                    records: t.records,
-                    first: Some(t.first),
-                    detail,
-                });
-            }
-            if let Some(bounds) = rule.unique {
-                anomalies.extend(unique_anomalies(&rule.name, bounds, ff));
-                let past = |b: i64| b >= MAX_UNIQUE as i64;
-                if ff.uniq_overflow && (past(bounds.0) || past(bounds.1)) {
-                    late_notes.push(format!(
-                        "unique_constraints of {} (more than {MAX_UNIQUE} distinct values: tfr keeps no more)",
-                        quoted(&rule.name)
-                    ));
-                }
-            }
-        }
-        for (claimed, claim) in &self.components.claims {
-            let found1 = match *claim {
-                Claim::Sparse(i) => super::sparse::sparse_anomalies(&self.components, &found.comps, i),
-                Claim::Weighted(i) => super::sparse::weighted_anomalies(&found.comps, i),
-                Claim::Collision(kind) => vec![(
-                    kind,
-                    0,
-                    None,
-                    "a feature and a sparse or weighted feature have this name (TFDV then checks neither)".into(),
-                )],
-                Claim::Skip | Claim::Feature => Vec::new(),
-            };
-            for (kind, n, first, detail) in found1 {
-                anomalies.push(Anomaly {
-                    feature: Some(claimed.clone()),
-                    kind,
-                    records: n,
-                    first,
-                    detail,
-                });
-            }
-        }
-        let claimed = |name: &str| self.components.claim(name).is_some();
-        for n in found.new.iter().filter(|n| n.records > 0 && !claimed(&n.name)) {
-            anomalies.push(Anomaly {
-                feature: Some(n.name.to_string()),
-                kind: AnomalyKind::SchemaNewColumn,
-                records: n.records,
-                first: Some(n.first),
-                detail: "not in the schema".into(),
-            });
-        }
-        if let Some(min) = self.min_examples {
-            if (records as i64) < min {
-                anomalies.push(Anomaly {
-                    feature: None,
-                    kind: AnomalyKind::DatasetLowNumExamples,
-                    records: 0,
-                    first: None,
-                    detail: format!("{records} records, dataset_constraints min_examples_count is {min}"),
-                });
-            }
-        }
-        if let Some(max) = self.max_examples {
-            if records as i64 > max {
-                anomalies.push(Anomaly {
-                    feature: None,
-                    kind: AnomalyKind::DatasetHighNumExamples,
-                    records: 0,
-                    first: None,
-                    detail: format!("{records} records, dataset_constraints max_examples_count is {max}"),
-                });
-            }
-        }
-        let mut not_checked = self.not_checked.clone();
-        not_checked.extend(late_notes);
-        let skipped: Vec<&Rule> = self.rules.iter().filter(|r| !r.active).collect();
-        if !skipped.is_empty() {
-            let list: Vec<String> = skipped.iter().take(5).map(|r| quoted(&r.name)).collect();
-            let more = match skipped.len() {
-                n if n > 5 => format!(" and {} more", n - 5),
-                _ => String::new(),
-            };
-            not_checked.push(format!(
-                "features TFDV does not validate either (lifecycle_stage, deprecated, STRUCT): {}{more}",
-                list.join(", ")
-            ));
-        }
-        if ty == Some(MessageType::SequenceExample) {
-            not_checked.push(
-                "feature lists of the SequenceExamples (their context features are checked, as TFDV reads them)".into(),
-            );
-        }
-        Report {
-            ty,
-            per_input: found.per_input.clone(),
-            records,
-            anomalies,
-            not_checked,
-            checked: self.checked(),
-            new_untracked: found.new_untracked,
-            annotations: Default::default(),
         }
     }
 }
