@@ -270,10 +270,12 @@ fn summary(report: &Report, anomalies: &[&Anomaly], checked: &Checked<'_>) -> St
     let mut table = output::table();
     table.set_header(vec!["feature", "anomaly", "type", "records", "first seen"]);
     for a in anomalies {
+        // Dataset-wide and the schema's own: no count of records.
         let records = match a.kind {
             AnomalyKind::SchemaMissingColumn
             | AnomalyKind::DatasetLowNumExamples
             | AnomalyKind::DatasetHighNumExamples => "-".to_string(),
+            _ if a.records == 0 && a.first.is_none() => "-".to_string(),
             _ => a.records.to_string(),
         };
         let first = a.first.map(|(i, r)| (u64::from(i), r));

@@ -361,8 +361,8 @@ pub(super) fn sparse_anomalies(c: &Components, found: &Found, i: usize) -> Vec<F
             f.missing_value.records,
             f.missing_value.first,
             format!(
-                "{} records hold an index feature but not the value feature {}",
-                f.missing_value.records,
+                "{} hold an index feature but not the value feature {}",
+                records_text(f.missing_value.records),
                 super::quoted(value)
             ),
         ));
@@ -375,8 +375,8 @@ pub(super) fn sparse_anomalies(c: &Components, found: &Found, i: usize) -> Vec<F
                 m.records,
                 m.first,
                 format!(
-                    "{} records miss the index feature {} (missing_index)",
-                    m.records,
+                    "{} miss the index feature {} (missing_index)",
+                    records_text(m.records),
                     super::quoted(name)
                 ),
             ));
@@ -414,6 +414,14 @@ pub(super) fn sparse_anomalies(c: &Components, found: &Found, i: usize) -> Vec<F
         ));
     }
     out
+}
+
+fn records_text(n: u64) -> String {
+    if n == 1 {
+        "1 record".into()
+    } else {
+        format!("{n} records")
+    }
 }
 
 /// The anomalies of weighted feature `i`, as TFDV's `UpdateWeightedFeature`.
