@@ -2555,7 +2555,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__validate)
-            opts="-s -t -j -q -h -V --schema --previous --serving --previous-version --bbox --label-map --max-aux-size --compression --max-record-size --part --split --json --type --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-s -t -j -q -h -V --schema --environment --previous --serving --previous-version --bbox --label-map --max-aux-size --compression --max-record-size --part --split --json --type --jobs --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2566,6 +2566,10 @@ _tfr() {
                     return 0
                     ;;
                 -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --environment)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

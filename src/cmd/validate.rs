@@ -44,6 +44,15 @@ pub(crate) struct ValidateArgs {
     #[arg(long, short = 's', value_name = "SCHEMA")]
     pub(crate) schema: Option<std::path::PathBuf>,
 
+    /// Validate in this environment of the schema (TFDV's
+    /// validate_statistics(environment=NAME)): a feature is in it by its
+    /// in_environment, else not by its not_in_environment, else by the
+    /// schema's default_environment. A feature not in it need not be
+    /// present, and is SCHEMA_NEW_COLUMN when it is. The name must be one
+    /// of the schema's default_environment (as TFDV requires).
+    #[arg(long, value_name = "NAME", requires = "schema")]
+    pub(crate) environment: Option<String>,
+
     /// Drift: the previous span, to compare with by the schema's
     /// drift_comparator and num_examples_drift_comparator (TFDV's
     /// previous_statistics). A statistics file (TFDV's, binary or text,
@@ -102,7 +111,10 @@ pub(crate) fn run(args: &ValidateArgs, ctx: &Ctx) -> Result<Exit> {
         .as_deref()
         .map(|p| super::load_schema(p, &args.aux))
         .transpose()?;
-    let checker = schema.as_ref().map(Checker::new);
+    let checker = schema
+        .as_ref()
+        .map(|s| Checker::with_environment(s, args.environment.as_deref()))
+        .transpose()?;
     // A TFDS folder's ClassLabel names: the class ids its boxes and labels may have.
     let classes = crate::tfds::inputs::class_names(&args.input.files);
     let annotate = args.annotate.options(&args.input.files, classes.as_ref(), &[])?;
@@ -416,11 +428,12 @@ fn summary(report: &Report, anomalies: &[&Anomaly], checked: &Checked<'_>) -> St
     let mut table = output::table();
     table.set_header(vec!["feature", "anomaly", "type", "records", "first seen"]);
     for a in anomalies {
+        // Dataset-wide and the schema's own: no count of records.
         let records = match a.kind {
             AnomalyKind::SchemaMissingColumn
             | AnomalyKind::DatasetLowNumExamples
             | AnomalyKind::DatasetHighNumExamples => "-".to_string(),
-            k if is_comparison(k) => "-".to_string(),
+            _ if a.records == 0 && a.first.is_none() => "-".to_string(),
             _ => a.records.to_string(),
         };
         let first = a.first.map(|(i, r)| (u64::from(i), r));

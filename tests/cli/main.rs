@@ -86,6 +86,7 @@ mod tfds_parquet_opts;
 mod tfds_remote;
 mod to_csv;
 mod validate;
+mod validate_env;
 mod verify_crc;
 mod verify_crc_payloads;
 #[cfg(feature = "view")]

@@ -260,7 +260,7 @@ dataset_constraints { min_examples_count: 10 }
     assert!(notes.iter().any(|n| n.contains("\"planned\"")), "{notes:?}");
     let stderr = tfr(&["validate", "-s", &schema, &file]).run().stderr;
     assert!(
-        stderr.contains("tfr: note: not checked: skew_comparator (feature \"skewed\")"),
+        stderr.contains("tfr: note: not checked: skew_comparator (no --serving to compare with) (feature \"skewed\")"),
         "{stderr}"
     );
     assert!(

@@ -135,6 +135,47 @@ pub struct Feature {
     pub deprecated: bool,
     /// `lifecycle_stage`, as written (`None`: not set).
     pub lifecycle_stage: Option<LifecycleStage>,
+    /// Whether the schema gives the feature a `name` (TFDV flags a nameless
+    /// one `FEATURE_MISSING_NAME` when the data has a feature named "").
+    pub named: bool,
+    /// `in_environment`.
+    pub in_environment: Vec<String>,
+    /// `not_in_environment`.
+    pub not_in_environment: Vec<String>,
+    /// `value_counts { value_count ... }`: one per nesting level (one of
+    /// this, `value_count` or `shape`).
+    pub value_counts: Option<Vec<ValueCount>>,
+    /// `unique_constraints { min max }` (each as written).
+    pub unique_constraints: Option<ValueCount>,
+    /// `image_domain { max_image_byte_size }`.
+    pub max_image_byte_size: Option<i64>,
+}
+
+/// `SparseFeature`: a sparse tensor made of index features and a value
+/// feature (top-level features of the same names).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SparseFeature {
+    /// `name`.
+    pub name: String,
+    /// `index_feature { name }`, in order.
+    pub index: Vec<String>,
+    /// `value_feature { name }`.
+    pub value: String,
+    /// `deprecated: true` or a `lifecycle_stage` TFDV does not validate.
+    pub not_validated: bool,
+}
+
+/// `WeightedFeature`: a feature's values with a weight each.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WeightedFeature {
+    /// `name`.
+    pub name: String,
+    /// `feature { step ... }`: the values' path.
+    pub feature: Vec<String>,
+    /// `weight_feature { step ... }`: the weights' path.
+    pub weight: Vec<String>,
+    /// A `lifecycle_stage` TFDV does not validate.
+    pub not_validated: bool,
 }
 
 /// `LifecycleStage` of schema.proto.
@@ -212,6 +253,12 @@ impl Feature {
             ignored: Vec::new(),
             deprecated: false,
             lifecycle_stage: None,
+            named: true,
+            in_environment: Vec::new(),
+            not_in_environment: Vec::new(),
+            value_counts: None,
+            unique_constraints: None,
+            max_image_byte_size: None,
         }
     }
 }
@@ -290,6 +337,12 @@ pub struct Schema {
     pub dataset_constraints: Option<DatasetConstraints>,
     /// Top-level field names tfr keeps but does not check.
     pub ignored: Vec<String>,
+    /// `default_environment`, in order.
+    pub default_environment: Vec<String>,
+    /// `sparse_feature`, in order.
+    pub sparse_features: Vec<SparseFeature>,
+    /// `weighted_feature`, in order.
+    pub weighted_features: Vec<WeightedFeature>,
 }
 
 impl Schema {
@@ -349,6 +402,9 @@ impl Schema {
                     }
                     schema.dataset_constraints = Some(c);
                 }
+                "default_environment" => schema.default_environment.push(f.string()?),
+                "sparse_feature" => schema.sparse_features.push(SparseFeature::read(f.message()?)?),
+                "weighted_feature" => schema.weighted_features.push(WeightedFeature::read(f.message()?)?),
                 name if SCHEMA_OTHER.contains(&name) => note(&mut schema.ignored, name.to_string()),
                 _ => return unknown(f, "Schema"),
             }
@@ -360,7 +416,9 @@ impl Schema {
     /// writes it: fields in schema.proto field-number order, two-space
     /// indent, strings C-escaped (non-ASCII bytes in octal), doubles as
     /// Python's `repr`. Fields kept only by name (`ignored`, and the
-    /// settings of [`Domain::Other`] domains) are not written.
+    /// settings of [`Domain::Other`] domains) are not written, nor (as
+    /// tfr's inferred schemas never have them) environments,
+    /// `value_counts`, `unique_constraints`, sparse and weighted features.
     pub fn to_pbtxt(&self) -> String {
         let mut w = Writer::new();
         for f in &self.features {

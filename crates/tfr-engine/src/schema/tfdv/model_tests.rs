@@ -83,6 +83,7 @@ fn every_modelled_field_round_trips() {
             max_examples_count: Some(1000),
         }),
         ignored: vec![],
+        ..Schema::default()
     };
     let text = schema.to_pbtxt();
     let back = Schema::from_pbtxt(&text).unwrap();
@@ -99,13 +100,25 @@ fn unknown_fields_and_bad_values_are_errors_with_positions() {
     assert_eq!((e.line, e.col), (3, 3), "{e}");
     let e = Schema::from_pbtxt("feature {\n  name: \"a\"\n  type: INTEGER\n}\n").unwrap_err();
     assert_eq!((e.line, e.col), (3, 3), "{e}");
-    let e = Schema::from_pbtxt("feature { type: INT }").unwrap_err();
-    assert!(e.message.contains("name"), "{e}");
+    // A feature without a name is read (TFDV flags it FEATURE_MISSING_NAME).
+    let s = Schema::from_pbtxt("feature { type: INT }").unwrap();
+    assert!(!s.features[0].named);
     let s = Schema::from_pbtxt("feature { name: \"a\" skew_comparator { infinity_norm { threshold: 0.1 } } annotation { tag: \"x\" } lifecycle_stage: DEPRECATED }\ndefault_environment: \"SERVING\"").unwrap();
     assert_eq!(s.features[0].ignored, vec!["annotation"]);
     assert_eq!(s.features[0].skew.and_then(|c| c.infinity_norm), Some(0.1));
     assert!(s.features[0].not_validated);
-    assert_eq!(s.ignored, vec!["default_environment"]);
+    assert_eq!(s.default_environment, vec!["SERVING"]);
+    assert!(s.ignored.is_empty());
+    let e = Schema::from_pbtxt("sparse_feature { name: \"s\" index_feature { nom: \"i\" } }").unwrap_err();
+    assert!(e.message.contains("nom"), "{e}");
+    let s = Schema::from_pbtxt(
+        "sparse_feature { name: \"s\" index_feature { name: \"i\" } value_feature { name: \"v\" } dense_shape { dim { size: 3 } } lifecycle_stage: ALPHA }\nweighted_feature { name: \"w\" feature { step: \"x\" } weight_feature { step: \"y\" } }",
+    )
+    .unwrap();
+    assert_eq!(s.sparse_features[0].index, vec!["i"]);
+    assert_eq!(s.sparse_features[0].value, "v");
+    assert!(s.sparse_features[0].not_validated);
+    assert_eq!(s.weighted_features[0].weight, vec!["y"]);
 }
 
 #[test]

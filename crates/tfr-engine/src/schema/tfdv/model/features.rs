@@ -5,26 +5,14 @@ use super::*;
 /// Fields of schema.proto's messages that tfr reads but does not model:
 /// kept by name (a name outside these lists is an error, as in protobuf).
 pub(super) const SCHEMA_OTHER: &[&str] = &[
-    "sparse_feature",
-    "weighted_feature",
     "float_domain",
     "int_domain",
-    "default_environment",
     "generate_legacy_feature_spec",
     "represent_variable_length_as_ragged",
     "annotation",
     "tensor_representation_group",
 ];
-pub(super) const FEATURE_OTHER: &[&str] = &[
-    "group_presence",
-    "value_counts",
-    "annotation",
-    "in_environment",
-    "not_in_environment",
-    "unique_constraints",
-    "validation_derived_source",
-    "sequence_metadata",
-];
+pub(super) const FEATURE_OTHER: &[&str] = &["annotation", "validation_derived_source", "sequence_metadata"];
 /// The domains of the `domain_info` oneof tfr does not check.
 pub(super) const OTHER_DOMAINS: &[&str] = &[
     "struct_domain",
@@ -98,6 +86,100 @@ impl LifecycleStage {
     }
 }
 
+impl ValueCount {
+    pub(super) fn read(fields: &[Field]) -> ParseResult<ValueCount> {
+        let mut v = ValueCount::default();
+        for g in fields {
+            match g.name.as_str() {
+                "min" => v.min = Some(g.int()?),
+                "max" => v.max = Some(g.int()?),
+                _ => return unknown(g, "ValueCount"),
+            }
+        }
+        Ok(v)
+    }
+}
+
+/// A `lifecycle_stage` or `deprecated` field of a sparse or weighted
+/// feature: whether it makes the feature one TFDV does not validate.
+fn not_validated(f: &Field) -> ParseResult<Option<bool>> {
+    Ok(match f.name.as_str() {
+        "deprecated" => Some(f.boolean()?),
+        "lifecycle_stage" => Some(LifecycleStage::read(f)?.is_not_validated()),
+        _ => None,
+    })
+}
+
+/// The `name` inside a message (`index_feature`, `value_feature`).
+fn inner_name(fields: &[Field], message: &str) -> ParseResult<String> {
+    let mut name = String::new();
+    for g in fields {
+        match g.name.as_str() {
+            "name" => name = g.string()?,
+            _ => return unknown(g, message),
+        }
+    }
+    Ok(name)
+}
+
+/// The steps of a `Path`.
+fn path_steps(fields: &[Field]) -> ParseResult<Vec<String>> {
+    let mut steps = Vec::new();
+    for g in fields {
+        match g.name.as_str() {
+            "step" => steps.push(g.string()?),
+            _ => return unknown(g, "Path"),
+        }
+    }
+    Ok(steps)
+}
+
+impl SparseFeature {
+    pub(super) fn read(fields: &[Field]) -> ParseResult<SparseFeature> {
+        let mut out = SparseFeature::default();
+        for f in fields {
+            if let Some(v) = not_validated(f)? {
+                out.not_validated |= v;
+                continue;
+            }
+            match f.name.as_str() {
+                "name" => out.name = f.string()?,
+                "index_feature" => out.index.push(inner_name(f.message()?, "SparseFeature.IndexFeature")?),
+                "value_feature" => out.value = inner_name(f.message()?, "SparseFeature.ValueFeature")?,
+                // Not checked by TFDV (nor by tfr): the dense shape, sortedness,
+                // the deprecated presence and type.
+                "dense_shape" | "presence" => {
+                    f.message()?;
+                }
+                "is_sorted" => {
+                    f.boolean()?;
+                }
+                "type" => {
+                    FeatureType::read(f)?;
+                }
+                _ => return unknown(f, "SparseFeature"),
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl WeightedFeature {
+    pub(super) fn read(fields: &[Field]) -> ParseResult<WeightedFeature> {
+        let mut out = WeightedFeature::default();
+        for f in fields {
+            match f.name.as_str() {
+                "name" => out.name = f.string()?,
+                "feature" => out.feature = path_steps(f.message()?)?,
+                "weight_feature" => out.weight = path_steps(f.message()?)?,
+                "lifecycle_stage" => out.not_validated = LifecycleStage::read(f)?.is_not_validated(),
+                _ => return unknown(f, "WeightedFeature"),
+            }
+        }
+        Ok(out)
+    }
+}
+
 impl StringDomain {
     pub(super) fn read(fields: &[Field], ignored: &mut Vec<String>, prefix: &str) -> ParseResult<StringDomain> {
         let mut d = StringDomain::default();
@@ -149,20 +231,14 @@ impl Feature {
                     out.presence = Some(p);
                 }
                 "group_presence" => {
+                    // TFDV checks no group presence.
+                    f.message()?;
                     out.presence = None;
-                    note(ignored, f.name.clone());
                 }
                 "value_count" => {
-                    let mut v = ValueCount::default();
-                    for g in f.message()? {
-                        match g.name.as_str() {
-                            "min" => v.min = Some(g.int()?),
-                            "max" => v.max = Some(g.int()?),
-                            _ => return unknown(g, "ValueCount"),
-                        }
-                    }
-                    out.value_count = Some(v);
+                    out.value_count = Some(ValueCount::read(f.message()?)?);
                     out.shape = None;
+                    out.value_counts = None;
                 }
                 "shape" => {
                     let mut dims = Vec::new();
@@ -184,11 +260,43 @@ impl Feature {
                     }
                     out.shape = Some(dims);
                     out.value_count = None;
+                    out.value_counts = None;
                 }
                 "value_counts" => {
+                    let mut levels = Vec::new();
+                    for g in f.message()? {
+                        if g.name != "value_count" {
+                            return unknown(g, "ValueCountList");
+                        }
+                        levels.push(ValueCount::read(g.message()?)?);
+                    }
                     out.shape = None;
                     out.value_count = None;
-                    note(ignored, f.name.clone());
+                    out.value_counts = Some(levels);
+                }
+                "in_environment" => out.in_environment.push(f.string()?),
+                "not_in_environment" => out.not_in_environment.push(f.string()?),
+                "unique_constraints" => out.unique_constraints = Some(ValueCount::read(f.message()?)?),
+                "image_domain" => {
+                    for g in f.message()? {
+                        match g.name.as_str() {
+                            "max_image_byte_size" => out.max_image_byte_size = Some(g.int()?),
+                            "minimum_supported_image_fraction" => {
+                                g.float()?;
+                                note(ignored, "image_domain.minimum_supported_image_fraction".into());
+                            }
+                            _ => return unknown(g, "ImageDomain"),
+                        }
+                    }
+                    out.domain = Some(Domain::Other(f.name.clone()));
+                }
+                "natural_language_domain" => {
+                    for g in f.message()? {
+                        if matches!(g.name.as_str(), "coverage" | "token_constraints") {
+                            note(ignored, format!("natural_language_domain.{}", g.name));
+                        }
+                    }
+                    out.domain = Some(Domain::Other(f.name.clone()));
                 }
                 "domain" => out.domain = Some(Domain::Named(f.string()?)),
                 "int_domain" => {
@@ -262,16 +370,9 @@ impl Feature {
                 _ => return unknown(f, "Feature"),
             }
         }
-        if !named {
-            if let Some(f) = fields.first() {
-                return f.error("a feature without a name");
-            }
-            return Err(pbtxt::Error {
-                line: 0,
-                col: 0,
-                message: "a feature without a name".into(),
-            });
-        }
+        // A feature without a name is TFDV's FEATURE_MISSING_NAME when the
+        // data has a feature named "" (it matches that name).
+        out.named = named;
         out.not_validated = out.deprecated || out.lifecycle_stage.is_some_and(LifecycleStage::is_not_validated);
         Ok(out)
     }

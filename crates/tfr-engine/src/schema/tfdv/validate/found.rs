@@ -9,63 +9,78 @@ use super::*;
 
 /// One anomaly kind of one feature within some records.
 #[derive(Clone, Debug)]
-struct Tally {
-    kind: AnomalyKind,
-    records: u64,
-    first: Loc,
-    detail: String,
+pub(super) struct Tally {
+    pub(super) kind: AnomalyKind,
+    pub(super) records: u64,
+    pub(super) first: Loc,
+    pub(super) detail: String,
     /// The record stamp last counted (a record counts once).
-    stamp: u64,
+    pub(super) stamp: u64,
 }
 
 /// What the records of a batch showed about one schema feature.
 #[derive(Clone, Debug, Default)]
-struct FeatureFound {
-    present: u64,
+pub(super) struct FeatureFound {
+    pub(super) present: u64,
     /// Records holding the key only as a `Feature {}` with no kind set
     /// (missing to TFDV, but named in its statistics).
-    empty: u64,
-    first_empty: Option<Loc>,
-    first_missing: Option<Loc>,
+    pub(super) empty: u64,
+    pub(super) first_empty: Option<Loc>,
+    pub(super) first_missing: Option<Loc>,
     /// Values of the feature (bytes, for the string domain's share) and
     /// those outside the domain.
-    values: u64,
-    off_domain: u64,
-    tallies: Vec<Tally>,
+    pub(super) values: u64,
+    pub(super) off_domain: u64,
+    pub(super) tallies: Vec<Tally>,
+    /// The first record holding it.
+    pub(super) first_present: Option<Loc>,
+    /// Its distinct values (with `unique_constraints`), at most
+    /// [`MAX_UNIQUE`]; whether values TFDV counts were seen; whether more
+    /// distinct values than that were seen.
+    pub(super) uniq: HashSet<Box<[u8]>>,
+    pub(super) uniq_counted: bool,
+    pub(super) uniq_overflow: bool,
+    /// The longest bytes value (with `image_domain.max_image_byte_size`).
+    pub(super) max_bytes: u64,
     /// Scratch: the record stamp when last seen / present, and the entry
     /// position of the last occurrence.
-    seen: u64,
-    present_stamp: u64,
-    pos: u32,
+    pub(super) seen: u64,
+    pub(super) present_stamp: u64,
+    pub(super) pos: u32,
 }
 
 /// A feature not in the schema.
 #[derive(Clone, Debug)]
-struct NewFound {
-    name: Box<str>,
-    records: u64,
-    first: Loc,
-    seen: u64,
-    pos: u32,
+pub(super) struct NewFound {
+    pub(super) name: Box<str>,
+    pub(super) records: u64,
+    pub(super) first: Loc,
+    pub(super) seen: u64,
+    pub(super) pos: u32,
 }
 
 /// The findings of some records (one batch, or the merge of all so far).
 #[derive(Debug, Default)]
 pub struct Found {
-    records: u64,
-    per_input: Vec<u64>,
-    features: Vec<FeatureFound>,
-    new: Vec<NewFound>,
-    new_index: HashMap<Box<str>, u32>,
-    new_untracked: bool,
+    pub(super) records: u64,
+    pub(super) per_input: Vec<u64>,
+    pub(super) features: Vec<FeatureFound>,
+    pub(super) new: Vec<NewFound>,
+    pub(super) new_index: HashMap<Box<str>, u32>,
+    pub(super) new_untracked: bool,
     /// The records' annotations (when they are checked).
     pub(super) annotations: crate::annotate::check::Tally,
+    /// The sparse and weighted features' findings.
+    pub(super) comps: super::sparse::Found,
     /// Scratch: a stamp per record, the slot of each entry position of the
     /// previous record, and one record's entries.
-    stamp: u64,
-    cache: Vec<u32>,
-    buf: Vec<(u32, u32, FeatureView<'static>)>,
+    pub(super) stamp: u64,
+    pub(super) cache: Vec<u32>,
+    pub(super) buf: Vec<(u32, u32, FeatureView<'static>)>,
 }
+
+/// Distinct values kept per feature with `unique_constraints`.
+pub(super) const MAX_UNIQUE: usize = 1_000_000;
 
 /// A slot: schema features first, then new names (`u32::MAX`: untracked).
 const UNTRACKED: u32 = u32::MAX;
@@ -83,6 +98,7 @@ impl pipeline::Output for Found {
         self.new_index.clear();
         self.new_untracked = false;
         self.annotations = crate::annotate::check::Tally::default();
+        self.comps.clear();
         self.stamp = 0;
         self.cache.clear();
         self.buf.clear();
@@ -118,6 +134,17 @@ impl FeatureFound {
         self.first_missing = earliest(self.first_missing, o.first_missing);
         self.values += o.values;
         self.off_domain += o.off_domain;
+        self.first_present = earliest(self.first_present, o.first_present);
+        self.max_bytes = self.max_bytes.max(o.max_bytes);
+        self.uniq_counted |= o.uniq_counted;
+        self.uniq_overflow |= o.uniq_overflow;
+        for v in &o.uniq {
+            if self.uniq.len() >= MAX_UNIQUE {
+                self.uniq_overflow = true;
+                break;
+            }
+            self.uniq.insert(v.clone());
+        }
         for t in &o.tallies {
             match self.tallies.iter_mut().find(|s| s.kind == t.kind) {
                 Some(s) => {
@@ -140,14 +167,14 @@ fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
     v.into_iter().filter_map(|_| None).collect()
 }
 
-fn earliest(a: Option<Loc>, b: Option<Loc>) -> Option<Loc> {
+pub(super) fn earliest(a: Option<Loc>, b: Option<Loc>) -> Option<Loc> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     }
 }
 
-fn float_text(v: f32) -> String {
+pub(super) fn float_text(v: f32) -> String {
     let mut out = Vec::new();
     example::text::write_float(v, &mut out);
     String::from_utf8_lossy(&out).into_owned()
@@ -165,6 +192,7 @@ impl Found {
     /// Checks the features of one record (`None`: an empty record).
     pub(super) fn record(&mut self, ck: &Checker, features: Option<FeaturesView<'_>>, at: Loc) {
         self.count(at);
+        self.comps.record(&ck.components, features, at);
         if self.features.len() < ck.rules.len() {
             self.features.resize(ck.rules.len(), FeatureFound::default());
         }
@@ -218,6 +246,7 @@ impl Found {
                     continue;
                 }
                 ff.present += 1;
+                ff.first_present.get_or_insert(at);
                 ff.present_stamp = stamp;
                 present += 1;
                 let rule = &ck.rules[slot as usize];
@@ -328,6 +357,7 @@ impl Found {
             }
         }
         self.new_untracked |= o.new_untracked;
+        self.comps.merge(&o.comps);
         if o.annotations.records > 0 {
             self.annotations.merge(o.annotations.clone());
         }
@@ -337,6 +367,9 @@ impl Found {
 /// The checks of one present feature of one record.
 #[inline]
 fn check(rule: &Rule, ff: &mut FeatureFound, f: &FeatureView<'_>, at: Loc, stamp: u64) {
+    if rule.nameless {
+        return;
+    }
     let kind = f.kind();
     match rule.kind {
         Some(k) if k != kind => ff.hit(AnomalyKind::UnexpectedDataType, at, stamp, || {
@@ -356,17 +389,25 @@ fn check(rule: &Rule, ff: &mut FeatureFound, f: &FeatureView<'_>, at: Loc, stamp
     let n = match kind {
         Kind::Int64 if rule.int_values => {
             let mut n = 0u64;
+            let counted = rule.unique.is_some() && rule.ints_categorical;
             for v in f.int64s() {
                 n += 1;
                 int_value(rule, ff, v, at, stamp);
+                if counted {
+                    distinct(ff, v.to_string().as_bytes());
+                }
             }
             n
         }
         Kind::Float if rule.float_values => {
             let mut n = 0u64;
+            let counted = rule.unique.is_some() && rule.floats_categorical;
             for v in f.floats() {
                 n += 1;
                 float_value(rule, ff, v, at, stamp);
+                if counted {
+                    distinct(ff, float_text(v).as_bytes());
+                }
             }
             n
         }
@@ -386,17 +427,22 @@ fn check(rule: &Rule, ff: &mut FeatureFound, f: &FeatureView<'_>, at: Loc, stamp
         Kind::Bytes => f.bytes().count() as u64,
         Kind::None => 0,
     };
+    let vc = if rule.from_levels {
+        "value_counts level 0"
+    } else {
+        "value_count"
+    };
     if let Some(min) = rule.min_values {
         if n < min {
             ff.hit(AnomalyKind::LowNumberValues, at, stamp, || {
-                format!("{n} values, value_count min is {min}")
+                format!("{n} values, {vc} min is {min}")
             });
         }
     }
     if let Some(max) = rule.max_values {
         if n > max {
             ff.hit(AnomalyKind::HighNumberValues, at, stamp, || {
-                format!("{n} values, value_count max is {max}")
+                format!("{n} values, {vc} max is {max}")
             });
         }
     }
@@ -474,8 +520,33 @@ fn float_value(rule: &Rule, ff: &mut FeatureFound, v: f32, at: Loc, stamp: u64) 
     }
 }
 
+/// Counts a distinct value of a feature with `unique_constraints`.
+#[inline]
+fn distinct(ff: &mut FeatureFound, v: &[u8]) {
+    ff.uniq_counted = true;
+    if ff.uniq.len() < MAX_UNIQUE {
+        if !ff.uniq.contains(v) {
+            ff.uniq.insert(v.into());
+        }
+    } else if !ff.uniq.contains(v) {
+        ff.uniq_overflow = true;
+    }
+}
+
 #[inline]
 fn bytes_value(rule: &Rule, ff: &mut FeatureFound, v: &[u8], at: Loc, stamp: u64) {
+    if rule.unique.is_some() && !rule.image {
+        distinct(ff, v);
+    }
+    if let Some(max) = rule.max_image_bytes {
+        let len = v.len() as u64;
+        ff.max_bytes = ff.max_bytes.max(len);
+        if len > max {
+            ff.hit(AnomalyKind::MaxImageByteSizeExceeded, at, stamp, || {
+                format!("a value of {len} bytes, image_domain max_image_byte_size is {max}")
+            });
+        }
+    }
     if let Some((values, name, _)) = rule.strings.as_deref() {
         if std::str::from_utf8(v).is_err() {
             ff.hit(AnomalyKind::EnumInvalidUtf8, at, stamp, || {
@@ -499,218 +570,6 @@ fn bytes_value(rule: &Rule, ff: &mut FeatureFound, v: &[u8], at: Loc, stamp: u64
                 let list: Vec<String> = ok.iter().map(|s| bytes_text(s)).collect();
                 format!("value {} not in {{{}}} (bool_domain)", bytes_text(v), list.join(", "))
             });
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------
-// The report
-// ---------------------------------------------------------------------------
-
-fn percent(part: u64, whole: u64) -> String {
-    if whole == 0 {
-        return "0%".into();
-    }
-    let p = part as f64 * 100.0 / whole as f64;
-    let s = format!("{p:.2}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    format!("{s}%")
-}
-
-impl Checker {
-    /// The report of everything found: the per-record anomalies and the
-    /// dataset-wide checks.
-    pub fn report(&self, found: &Found, ty: Option<MessageType>) -> Report {
-        let records = found.records;
-        let mut anomalies = Vec::new();
-        let empty = FeatureFound::default();
-        for (i, rule) in self.rules.iter().enumerate() {
-            if !rule.active {
-                continue;
-            }
-            let ff = found.features.get(i).unwrap_or(&empty);
-            let name = Some(rule.name.to_string());
-            let required = rule.kind.is_some()
-                && (rule.min_count.is_some_and(|c| c > 0) || rule.min_fraction.is_some_and(|f| f > 0.0));
-            if ff.present == 0 {
-                // TFDV checks nothing else of a feature absent from the data;
-                // one named only by empty Features (no kind set) is in its
-                // statistics, but with no type.
-                if required && ff.empty > 0 {
-                    anomalies.push(Anomaly {
-                        feature: name,
-                        kind: AnomalyKind::TypeNotPresent,
-                        records: ff.empty,
-                        first: ff.first_empty,
-                        detail: format!(
-                            "in {} of the {records} records, always as an empty Feature (no kind set); the schema's presence requires values",
-                            ff.empty
-                        ),
-                    });
-                } else if required {
-                    anomalies.push(Anomaly {
-                        feature: name,
-                        kind: AnomalyKind::SchemaMissingColumn,
-                        records: 0,
-                        first: None,
-                        detail: format!("in none of the {records} records; the schema's presence requires it"),
-                    });
-                }
-                continue;
-            }
-            let missing = records - ff.present;
-            let mut tallies: Vec<Tally> = ff.tallies.clone();
-            if rule.kind.is_none() {
-                // No type: TFDV says so and checks nothing else.
-                for t in tallies {
-                    anomalies.push(Anomaly {
-                        feature: name.clone(),
-                        kind: t.kind,
-                        records: t.records,
-                        first: Some(t.first),
-                        detail: t.detail,
-                    });
-                }
-                continue;
-            }
-            if let Some(min) = rule.min_count {
-                if (ff.present as i64) < min {
-                    anomalies.push(Anomaly {
-                        feature: name.clone(),
-                        kind: AnomalyKind::LowNumberPresent,
-                        records: missing,
-                        first: ff.first_missing,
-                        detail: format!("present in {} records, presence min_count is {min}", ff.present),
-                    });
-                }
-            }
-            if let Some(min) = rule.min_fraction {
-                let fraction = ff.present as f64 / records.max(1) as f64;
-                if fraction < min || (min >= 1.0 && missing > 0) {
-                    anomalies.push(Anomaly {
-                        feature: name.clone(),
-                        kind: AnomalyKind::LowFractionPresent,
-                        records: missing,
-                        first: ff.first_missing,
-                        detail: format!(
-                            "present in {} of {records} records ({}), presence min_fraction is {}",
-                            ff.present,
-                            percent(ff.present, records),
-                            super::super::pbtxt::python_repr(min)
-                        ),
-                    });
-                }
-            }
-            if rule.shape.is_some() && missing > 0 {
-                let at = ff.first_missing.unwrap_or((0, 0));
-                let detail = format!("missing (shape {})", rule.shape_text);
-                match tallies.iter_mut().find(|t| t.kind == AnomalyKind::InvalidFeatureShape) {
-                    Some(t) => {
-                        t.records += missing;
-                        if at < t.first {
-                            t.first = at;
-                            t.detail = detail;
-                        }
-                    }
-                    None => tallies.push(Tally {
-                        kind: AnomalyKind::InvalidFeatureShape,
-                        records: missing,
-                        first: at,
-                        detail,
-                        stamp: 0,
-                    }),
-                }
-            }
-            tallies.sort_by_key(|t| t.kind);
-            for t in tallies {
-                let mut detail = t.detail;
-                if t.kind == AnomalyKind::EnumUnexpectedString {
-                    let max_off = rule.strings.as_ref().map_or(0.0, |s| s.2);
-                    let share = ff.off_domain as f64 / ff.values.max(1) as f64;
-                    if !(share > max_off || (max_off == 0.0 && ff.off_domain > 0)) {
-                        continue;
-                    }
-                    detail = format!(
-                        "{detail}; {} of {} values ({}) outside the domain",
-                        ff.off_domain,
-                        ff.values,
-                        percent(ff.off_domain, ff.values)
-                    );
-                    if max_off > 0.0 {
-                        detail.push_str(&format!(
-                            ", min_domain_mass allows {}",
-                            percent((max_off * 1e6).round() as u64, 1_000_000)
-                        ));
-                    }
-                }
-                anomalies.push(Anomaly {
-                    feature: name.clone(),
-                    kind: t.kind,
-                    records: t.records,
-                    first: Some(t.first),
-                    detail,
-                });
-            }
-        }
-        for n in found.new.iter().filter(|n| n.records > 0) {
-            anomalies.push(Anomaly {
-                feature: Some(n.name.to_string()),
-                kind: AnomalyKind::SchemaNewColumn,
-                records: n.records,
-                first: Some(n.first),
-                detail: "not in the schema".into(),
-            });
-        }
-        if let Some(min) = self.min_examples {
-            if (records as i64) < min {
-                anomalies.push(Anomaly {
-                    feature: None,
-                    kind: AnomalyKind::DatasetLowNumExamples,
-                    records: 0,
-                    first: None,
-                    detail: format!("{records} records, dataset_constraints min_examples_count is {min}"),
-                });
-            }
-        }
-        if let Some(max) = self.max_examples {
-            if records as i64 > max {
-                anomalies.push(Anomaly {
-                    feature: None,
-                    kind: AnomalyKind::DatasetHighNumExamples,
-                    records: 0,
-                    first: None,
-                    detail: format!("{records} records, dataset_constraints max_examples_count is {max}"),
-                });
-            }
-        }
-        let mut not_checked = self.not_checked.clone();
-        let skipped: Vec<&Rule> = self.rules.iter().filter(|r| !r.active).collect();
-        if !skipped.is_empty() {
-            let list: Vec<String> = skipped.iter().take(5).map(|r| quoted(&r.name)).collect();
-            let more = match skipped.len() {
-                n if n > 5 => format!(" and {} more", n - 5),
-                _ => String::new(),
-            };
-            not_checked.push(format!(
-                "features TFDV does not validate either (lifecycle_stage, deprecated, STRUCT): {}{more}",
-                list.join(", ")
-            ));
-        }
-        if ty == Some(MessageType::SequenceExample) {
-            not_checked.push(
-                "feature lists of the SequenceExamples (their context features are checked, as TFDV reads them)".into(),
-            );
-        }
-        Report {
-            ty,
-            per_input: found.per_input.clone(),
-            records,
-            anomalies,
-            not_checked,
-            checked: self.checked(),
-            new_untracked: found.new_untracked,
-            annotations: Default::default(),
-            drift_skew: Vec::new(),
         }
     }
 }

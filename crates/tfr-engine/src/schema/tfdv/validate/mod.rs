@@ -54,10 +54,20 @@
 //! is what TFDV sees when it reads SequenceExamples (their `context` is
 //! field 1, as an Example's `features`); feature lists are not checked
 //! (TFDV's schema has no place for them outside STRUCT features).
-//! Constraints tfr does not check (other domains, environments, skew
-//! and drift comparators, ...) are listed in [`Report::not_checked`].
+//!
+//! Also: environments ([`Checker::with_environment`]: a feature not in it
+//! is not required, and `SCHEMA_NEW_COLUMN` when present), the schema's own
+//! mistakes ([`schema_self`]: `INVALID_SCHEMA_SPECIFICATION`,
+//! `DOMAIN_INVALID_FOR_TYPE`, `INVALID_DOMAIN_SPECIFICATION`,
+//! `FEATURE_MISSING_NAME`), `value_counts` (`VALUE_NESTEDNESS_MISMATCH`
+//! beyond one level), `unique_constraints` (`FEATURE_TYPE_LOW_UNIQUE`,
+//! `_HIGH_UNIQUE`, `_NO_UNIQUE`), `image_domain.max_image_byte_size`
+//! (`MAX_IMAGE_BYTE_SIZE_EXCEEDED`), sparse and weighted features
+//! ([`sparse`]). Constraints tfr does not check (drift and skew
+//! comparators, natural-language constraints, ...) are listed, with the
+//! reason, in [`Report::not_checked`].
 
-use super::model::{Domain, Feature, FeatureType, Schema};
+use super::model::{Domain, Feature, FeatureType, Schema, ValueCount};
 use crate::error::Result;
 use crate::example::{self, DecodeErrorKind, Decoder, FeatureView, FeaturesView, Kind, MessageType};
 use crate::io::Input;
@@ -130,6 +140,43 @@ pub enum AnomalyKind {
     ComparatorLowNumExamples,
     /// TFDV's `COMPARATOR_HIGH_NUM_EXAMPLES`.
     ComparatorHighNumExamples,
+    /// TFDV's `SCHEMA_NEW_COLUMN` "Column missing in environment": a
+    /// feature of the schema in the data, but not in `--environment`.
+    NotInEnvironment,
+    /// TFDV's `FEATURE_MISSING_NAME`.
+    FeatureMissingName,
+    /// TFDV's `INVALID_SCHEMA_SPECIFICATION`.
+    InvalidSchemaSpecification,
+    /// TFDV's `DOMAIN_INVALID_FOR_TYPE`.
+    DomainInvalidForType,
+    /// TFDV's `INVALID_DOMAIN_SPECIFICATION`.
+    InvalidDomainSpecification,
+    /// TFDV's `VALUE_NESTEDNESS_MISMATCH`.
+    ValueNestednessMismatch,
+    /// TFDV's `FEATURE_TYPE_LOW_UNIQUE`.
+    LowUnique,
+    /// TFDV's `FEATURE_TYPE_HIGH_UNIQUE`.
+    HighUnique,
+    /// TFDV's `FEATURE_TYPE_NO_UNIQUE`.
+    NoUnique,
+    /// TFDV's `MAX_IMAGE_BYTE_SIZE_EXCEEDED`.
+    MaxImageByteSizeExceeded,
+    /// TFDV's `SPARSE_FEATURE_NAME_COLLISION`.
+    SparseNameCollision,
+    /// TFDV's `SPARSE_FEATURE_MISSING_VALUE`.
+    SparseMissingValue,
+    /// TFDV's `SPARSE_FEATURE_MISSING_INDEX`.
+    SparseMissingIndex,
+    /// TFDV's `SPARSE_FEATURE_LENGTH_MISMATCH`.
+    SparseLengthMismatch,
+    /// TFDV's `WEIGHTED_FEATURE_NAME_COLLISION`.
+    WeightedNameCollision,
+    /// TFDV's `WEIGHTED_FEATURE_MISSING_VALUE`.
+    WeightedMissingValue,
+    /// TFDV's `WEIGHTED_FEATURE_MISSING_WEIGHT`.
+    WeightedMissingWeight,
+    /// TFDV's `WEIGHTED_FEATURE_LENGTH_MISMATCH`.
+    WeightedLengthMismatch,
 }
 
 impl AnomalyKind {
@@ -167,6 +214,24 @@ impl AnomalyKind {
             ComparatorControlDataMissing => "COMPARATOR_CONTROL_DATA_MISSING",
             ComparatorLowNumExamples => "COMPARATOR_LOW_NUM_EXAMPLES",
             ComparatorHighNumExamples => "COMPARATOR_HIGH_NUM_EXAMPLES",
+            NotInEnvironment => "SCHEMA_NEW_COLUMN",
+            FeatureMissingName => "FEATURE_MISSING_NAME",
+            InvalidSchemaSpecification => "INVALID_SCHEMA_SPECIFICATION",
+            DomainInvalidForType => "DOMAIN_INVALID_FOR_TYPE",
+            InvalidDomainSpecification => "INVALID_DOMAIN_SPECIFICATION",
+            ValueNestednessMismatch => "VALUE_NESTEDNESS_MISMATCH",
+            LowUnique => "FEATURE_TYPE_LOW_UNIQUE",
+            HighUnique => "FEATURE_TYPE_HIGH_UNIQUE",
+            NoUnique => "FEATURE_TYPE_NO_UNIQUE",
+            MaxImageByteSizeExceeded => "MAX_IMAGE_BYTE_SIZE_EXCEEDED",
+            SparseNameCollision => "SPARSE_FEATURE_NAME_COLLISION",
+            SparseMissingValue => "SPARSE_FEATURE_MISSING_VALUE",
+            SparseMissingIndex => "SPARSE_FEATURE_MISSING_INDEX",
+            SparseLengthMismatch => "SPARSE_FEATURE_LENGTH_MISMATCH",
+            WeightedNameCollision => "WEIGHTED_FEATURE_NAME_COLLISION",
+            WeightedMissingValue => "WEIGHTED_FEATURE_MISSING_VALUE",
+            WeightedMissingWeight => "WEIGHTED_FEATURE_MISSING_WEIGHT",
+            WeightedLengthMismatch => "WEIGHTED_FEATURE_LENGTH_MISMATCH",
         }
     }
 
@@ -194,6 +259,23 @@ impl AnomalyKind {
             ComparatorControlDataMissing => "Control data missing",
             ComparatorLowNumExamples => "Low num examples versus the control",
             ComparatorHighNumExamples => "High num examples versus the control",
+            NotInEnvironment => "Column missing in environment",
+            FeatureMissingName => "Feature without a name",
+            InvalidSchemaSpecification => "Invalid schema specification",
+            DomainInvalidForType => "The domain does not match the type",
+            InvalidDomainSpecification => "Invalid domain specification",
+            ValueNestednessMismatch => "Mismatched value nest level",
+            LowUnique => "Low number of unique values",
+            HighUnique => "High number of unique values",
+            NoUnique => "No unique values",
+            MaxImageByteSizeExceeded => "Num bytes exceeds the max byte size",
+            SparseNameCollision => "Sparse feature name collision",
+            SparseMissingValue | WeightedMissingValue => "Missing value feature",
+            SparseMissingIndex => "Missing index feature",
+            SparseLengthMismatch => "Length mismatch between value and index feature",
+            WeightedNameCollision => "Weighted feature name collision",
+            WeightedMissingWeight => "Missing weight feature",
+            WeightedLengthMismatch => "Length mismatch between value and weight feature",
         }
     }
 }
@@ -283,6 +365,27 @@ struct Rule {
     int_values: bool,
     float_values: bool,
     bytes_values: bool,
+    /// In the environment validated (always, without `--environment`).
+    in_env: bool,
+    /// Its absence is an anomaly (TFDV's `IsExistenceRequired`).
+    required: bool,
+    /// The schema's own mistakes in this feature ([`schema_self`]).
+    self_anomalies: Vec<(AnomalyKind, String)>,
+    /// No name: only `FEATURE_MISSING_NAME`.
+    nameless: bool,
+    /// `value_counts` with other than one level.
+    nestedness_mismatch: bool,
+    /// The value count is `value_counts`' level 0.
+    from_levels: bool,
+    /// `unique_constraints` as TFDV reads them (an unset bound is 0).
+    unique: Option<(i64, i64)>,
+    /// Its int64 / float values are categorical (counted as strings by TFDV).
+    ints_categorical: bool,
+    floats_categorical: bool,
+    /// `image_domain`: its bytes are BYTES to TFDV (no unique count).
+    image: bool,
+    /// `image_domain.max_image_byte_size`.
+    max_image_bytes: Option<u64>,
 }
 
 /// A schema ready to check records with.
@@ -293,6 +396,8 @@ pub struct Checker {
     min_examples: Option<i64>,
     max_examples: Option<i64>,
     not_checked: Vec<String>,
+    /// The sparse and weighted features.
+    components: sparse::Components,
 }
 
 /// Field names (after a feature's or the schema's) that are not
@@ -333,181 +438,11 @@ pub fn quoted(name: &str) -> String {
     )
 }
 
-impl Checker {
-    /// Compiles the schema's checks.
-    pub fn new(schema: &Schema) -> Checker {
-        let mut notes: Vec<(String, Vec<String>)> = Vec::new();
-        let mut add_note = |what: String, feature: &str| match notes.iter_mut().find(|(w, _)| *w == what) {
-            Some((_, fs)) => fs.push(feature.to_string()),
-            None => notes.push((what, vec![feature.to_string()])),
-        };
-        let mut rules = Vec::new();
-        let mut index = HashMap::new();
-        for f in &schema.features {
-            if index.contains_key(f.name.as_str()) {
-                add_note(
-                    "a second feature of the same name (TFDV uses the first)".into(),
-                    &f.name,
-                );
-                continue;
-            }
-            for i in f.ignored.iter().filter(|i| is_constraint(i)) {
-                add_note(i.clone(), &f.name);
-            }
-            if let Some(Domain::Other(d)) = &f.domain {
-                add_note(d.clone(), &f.name);
-            }
-            if f.kind == FeatureType::Struct {
-                add_note("STRUCT features".into(), &f.name);
-            }
-            if let Some(Domain::Named(n)) = &f.domain {
-                if schema.string_domain(n).is_none() {
-                    add_note(
-                        format!("domain: {} (no string_domain of that name)", quoted(n)),
-                        &f.name,
-                    );
-                }
-            }
-            index.insert(f.name.as_str().into(), rules.len() as u32);
-            rules.push(Rule::new(f, schema));
-        }
-        let mut not_checked: Vec<String> = notes
-            .into_iter()
-            .map(|(what, features)| {
-                let list: Vec<String> = features.iter().take(5).map(|f| quoted(f)).collect();
-                let more = match features.len() {
-                    n if n > 5 => format!(" and {} more", n - 5),
-                    _ => String::new(),
-                };
-                format!("{what} (feature {}{more})", list.join(", "))
-            })
-            .collect();
-        for i in schema.ignored.iter().filter(|i| is_constraint(i)) {
-            not_checked.push(match i.as_str() {
-                "default_environment" => {
-                    "environments (no environment is selected: every feature is checked, as TFDV does without one)"
-                        .to_string()
-                }
-                _ => i.clone(),
-            });
-        }
-        if schema
-            .features
-            .iter()
-            .any(|f| f.ignored.iter().any(|i| i.ends_with("environment")))
-            && !not_checked.iter().any(|n| n.starts_with("environments"))
-        {
-            not_checked.push(
-                "environments (no environment is selected: every feature is checked, as TFDV does without one)".into(),
-            );
-        }
-        not_checked.retain(|n| !n.starts_with("in_environment") && !n.starts_with("not_in_environment"));
-        let dc = schema.dataset_constraints.unwrap_or_default();
-        Checker {
-            rules,
-            index,
-            min_examples: dc.min_examples_count,
-            max_examples: dc.max_examples_count,
-            not_checked,
-        }
-    }
-
-    /// Schema features that are checked (their lifecycle allows it).
-    pub fn checked(&self) -> usize {
-        self.rules.iter().filter(|r| r.active).count()
-    }
-}
-
-impl Rule {
-    fn new(f: &Feature, schema: &Schema) -> Rule {
-        let string_domain = match &f.domain {
-            Some(Domain::String(d)) => Some((d, d.name.clone().unwrap_or_default())),
-            Some(Domain::Named(n)) => schema.string_domain(n).map(|d| (d, n.clone())),
-            _ => None,
-        };
-        // TFDV takes a feature without type but with a string domain as BYTES,
-        // and does not check one without either.
-        let (kind, missing_type) = match f.kind {
-            FeatureType::Int => (Some(Kind::Int64), false),
-            FeatureType::Float => (Some(Kind::Float), false),
-            FeatureType::Bytes => (Some(Kind::Bytes), false),
-            FeatureType::Unknown if string_domain.is_some() => (Some(Kind::Bytes), true),
-            _ => (None, true),
-        };
-        let vc = f.value_count.unwrap_or_default();
-        let min_values = vc.min.filter(|m| *m >= 0).map(|m| m as u64);
-        let max_values = vc.max.map(|m| (m.max(vc.min.unwrap_or(0))).max(0) as u64);
-        let shape = f
-            .shape
-            .as_ref()
-            .filter(|dims| dims.iter().all(|d| *d > 0))
-            .map(|dims| dims.iter().fold(1u64, |a, d| a.saturating_mul(*d as u64)));
-        let shape_text = f
-            .shape
-            .as_ref()
-            .map(|d| format!("[{}]", d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")))
-            .unwrap_or_default();
-        let mut r = Rule {
-            name: f.name.as_str().into(),
-            active: !f.not_validated,
-            kind,
-            missing_type,
-            min_values,
-            max_values,
-            shape,
-            shape_text,
-            int_min: None,
-            int_max: None,
-            float_min: None,
-            float_max: None,
-            nan: false,
-            inf: false,
-            bool_domain: None,
-            strings: None,
-            min_fraction: f.presence.and_then(|p| p.min_fraction),
-            min_count: f.presence.and_then(|p| p.min_count),
-            int_values: false,
-            float_values: false,
-            bytes_values: false,
-        };
-        if f.kind == FeatureType::Struct {
-            r.active = false;
-        }
-        match &f.domain {
-            Some(Domain::Int(d)) => {
-                r.int_min = d.min;
-                r.int_max = d.max;
-            }
-            Some(Domain::Float(d)) => {
-                r.float_min = d.min;
-                r.float_max = d.max;
-                r.nan = d.disallow_nan;
-                r.inf = d.disallow_inf;
-            }
-            Some(Domain::Bool(d)) => {
-                let mut ok = Vec::new();
-                ok.extend(d.true_value.iter().map(|v| v.as_bytes().to_vec()));
-                ok.extend(d.false_value.iter().map(|v| v.as_bytes().to_vec()));
-                r.bool_domain = Some(ok.into_boxed_slice());
-            }
-            _ => {}
-        }
-        if let Some((d, name)) = string_domain {
-            let max_off = f.min_domain_mass.map_or(0.0, |m| 1.0 - m);
-            r.strings = Some(Box::new((
-                d.values.iter().map(|v| v.as_bytes().to_vec()).collect(),
-                name,
-                max_off,
-            )));
-        }
-        r.int_values = r.int_min.is_some() || r.int_max.is_some() || r.bool_domain.is_some();
-        r.float_values = r.float_min.is_some() || r.float_max.is_some() || r.nan || r.inf || r.bool_domain.is_some();
-        r.bytes_values = r.strings.is_some() || r.bool_domain.is_some();
-        r
-    }
-}
-
+mod compile;
 mod found;
+mod report;
+mod schema_self;
+mod sparse;
 #[cfg(test)]
 mod tests;
 

@@ -154,3 +154,17 @@ fn min_domain_mass_tolerates_a_share() {
     let three = [two[0].clone(), two[1].clone(), example(&[("s", strs(&["q"]))])];
     assert_eq!(kinds(&run(schema, &three))[0].1, "ENUM_TYPE_UNEXPECTED_STRING_VALUES");
 }
+
+#[test]
+fn an_environment_the_schema_does_not_list_is_an_error() {
+    let schema = Schema::from_pbtxt(
+        "default_environment: \"TRAINING\"\nfeature { name: \"label\" type: INT presence { min_count: 1 } not_in_environment: \"SERVING\" }",
+    )
+    .unwrap();
+    assert!(Checker::with_environment(&schema, Some("TRAINING")).is_ok());
+    let e = Checker::with_environment(&schema, Some("SERVING"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("\"SERVING\"") && e.contains("\"TRAINING\""), "{e}");
+    assert!(Checker::with_environment(&schema, None).is_ok());
+}
