@@ -235,10 +235,35 @@ fn looks_like_text(bytes: &[u8]) -> bool {
     matches!(first, Some(b) if b.is_ascii_alphabetic() || *b == b'#' || *b == b'[') || first.is_none()
 }
 
+/// A binary list, one feature's tree at a time (a tree takes several
+/// times its message's bytes: a whole file's would take ten times the file).
 fn read_binary(bytes: &[u8]) -> Result<StatsList> {
-    let fields = to_tree(Reader::new(bytes), Msg::List, 0)
-        .map_err(|e| crate::error::err!("not a statistics file (binary DatasetFeatureStatisticsList): {e}"))?;
-    read_list(&fields)
+    let bad = |e: String| crate::error::err!("not a statistics file (binary DatasetFeatureStatisticsList): {e}");
+    let mut list = StatsList::default();
+    let mut r = Reader::new(bytes);
+    while let Some(f) = r.field().map_err(|e| bad(e.to_string()))? {
+        match (f.number, f.value) {
+            (1, wire::Value::Len(dataset)) => list.datasets.push(read_binary_dataset(dataset).map_err(bad)?),
+            (1, _) => return Err(bad("field datasets (number 1) has the wrong wire type".into())),
+            _ => {}
+        }
+    }
+    if list.datasets.is_empty() {
+        bail!("statistics: no dataset in the file (not a DatasetFeatureStatisticsList?)");
+    }
+    Ok(list)
+}
+
+fn read_binary_dataset(r: Reader<'_>) -> std::result::Result<DatasetStats, String> {
+    let mut d = read_dataset(&to_tree(r, Msg::Dataset, 1, Some(3))?).map_err(|e| e.to_string())?;
+    let mut r = r;
+    while let Some(f) = r.field().map_err(|e| e.to_string())? {
+        if let (3, wire::Value::Len(feature)) = (f.number, f.value) {
+            let tree = to_tree(feature, Msg::Feature, 2, None)?;
+            d.features.push(read_feature(&tree).map_err(|e| e.to_string())?);
+        }
+    }
+    Ok(d)
 }
 
 // ---------------------------------------------------------------------------
@@ -248,7 +273,6 @@ fn read_binary(bytes: &[u8]) -> Result<StatsList> {
 /// The messages of statistics.proto tfr reads.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Msg {
-    List,
     Dataset,
     Feature,
     Path,
@@ -278,7 +302,6 @@ enum Wire {
 fn fields_of(m: Msg) -> &'static [(u32, &'static str, Wire)] {
     use Wire::*;
     match m {
-        Msg::List => &[(1, "datasets", Message(Msg::Dataset))],
         Msg::Dataset => &[
             (1, "name", Bytes),
             (2, "num_examples", Uint),
@@ -346,7 +369,9 @@ fn fields_of(m: Msg) -> &'static [(u32, &'static str, Wire)] {
     }
 }
 
-fn to_tree(mut r: Reader<'_>, m: Msg, depth: u32) -> std::result::Result<Vec<Field>, String> {
+/// The fields of message `m` in `r` as a tree (`skip`: a field number left
+/// out).
+fn to_tree(mut r: Reader<'_>, m: Msg, depth: u32, skip: Option<u32>) -> std::result::Result<Vec<Field>, String> {
     if depth > wire::MAX_DEPTH {
         return Err("nested too deep".into());
     }
@@ -355,9 +380,12 @@ fn to_tree(mut r: Reader<'_>, m: Msg, depth: u32) -> std::result::Result<Vec<Fie
         let Some(&(_, name, form)) = fields_of(m).iter().find(|(n, _, _)| *n == f.number) else {
             continue;
         };
+        if skip == Some(f.number) {
+            continue;
+        }
         let wrong = || format!("field {name} (number {}) has the wrong wire type", f.number);
         let value = match (form, f.value) {
-            (Wire::Message(inner), wire::Value::Len(r)) => Value::Message(to_tree(r, inner, depth + 1)?),
+            (Wire::Message(inner), wire::Value::Len(r)) => Value::Message(to_tree(r, inner, depth + 1, None)?),
             (Wire::Bytes, wire::Value::Len(r)) => Value::Scalar(Scalar::Str(r.bytes().to_vec())),
             (Wire::Uint | Wire::Enum, wire::Value::Varint(v)) => Value::Scalar(Scalar::Number(match form {
                 // An enum is an int32 on the wire (negative ones as 10 bytes).
