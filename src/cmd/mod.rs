@@ -302,3 +302,96 @@ pub(crate) fn each_listed(
         (None, done) => Ok(done?),
     }
 }
+
+/// One dataset of `--compare` (report, stats): what it is called, where
+/// its statistics come from, the statistics.
+pub(crate) struct CompareSide {
+    /// The inputs, or the statistics file, as named.
+    pub(crate) name: String,
+    /// `records` or `statistics file`.
+    pub(crate) source: String,
+    /// Its statistics (tfr's of the records, or the file's).
+    pub(crate) stats: crate::schema::tfdv::statistics::DatasetStats,
+    /// The inputs read (none for a statistics file).
+    pub(crate) inputs: Vec<crate::io::Input>,
+    /// The statistics file read.
+    pub(crate) file: Option<std::path::PathBuf>,
+}
+
+/// The statistics of one dataset of a comparison: those of a statistics
+/// file when the inputs are one local file that reads as one, else the
+/// full statistics of the records (as `tfr stats`). The error that ended
+/// a damaged input's scan early comes back with them.
+pub(crate) fn compare_side(
+    scan_args: &ScanArgs<'_>,
+    aux: &crate::args::AuxSizeArg,
+    ctx: &Ctx,
+) -> Result<(CompareSide, Option<anyhow::Error>)> {
+    use crate::schema::tfdv::{compare, statistics};
+    let input = scan_args.input;
+    if let Some((path, stats)) = statistics_file(input, aux)? {
+        let side = CompareSide {
+            name: crate::io::input::show_path(&path),
+            source: format!("statistics file (dataset {:?})", stats.name),
+            stats,
+            inputs: Vec::new(),
+            file: Some(path),
+        };
+        return Ok((side, None));
+    }
+    let inputs = input.expand()?;
+    let (scan, error) = scan_inputs(&inputs, scan_args, ctx)?;
+    for note in [untracked_note(&scan), conflicts_note(&scan)].into_iter().flatten() {
+        output::error_line(format_args!("warning: {note}"));
+    }
+    let name = default_title(&inputs);
+    let stats = statistics::from_scan(&scan)
+        .and_then(compare::dataset_of)
+        .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    let files = scan.files.len();
+    let side = CompareSide {
+        name,
+        source: format!("records ({files} file{})", if files == 1 { "" } else { "s" }),
+        stats,
+        inputs,
+        file: None,
+    };
+    Ok((side, error))
+}
+
+/// The dataset of a statistics file, when the inputs are one local file
+/// that is one ([`crate::schema::tfdv::compare::sniff`]); a file of
+/// records is not read whole to find out.
+fn statistics_file(
+    input: &InputArgs,
+    aux: &crate::args::AuxSizeArg,
+) -> Result<Option<(std::path::PathBuf, crate::schema::tfdv::statistics::DatasetStats)>> {
+    use crate::schema::tfdv::compare::{looks, sniff, Looks};
+    use std::io::Read;
+    let [one] = input.files.as_slice() else {
+        return Ok(None);
+    };
+    let path = std::path::PathBuf::from(one);
+    if one == "-" || input.split.is_some() || input.part.is_some() {
+        return Ok(None);
+    }
+    // Folders, globs, URLs and missing files are read as inputs.
+    let Some(size) = std::fs::metadata(&path).ok().filter(|m| m.is_file()).map(|m| m.len()) else {
+        return Ok(None);
+    };
+    if size > aux.max_aux_size {
+        return Ok(None);
+    }
+    let mut head = Vec::with_capacity(12);
+    if let Ok(f) = std::fs::File::open(&path) {
+        let _ = f.take(12).read_to_end(&mut head);
+    }
+    if looks(&head, size) == Looks::NotStatistics {
+        return Ok(None);
+    }
+    let shown = crate::io::input::show_path(&path);
+    let bytes = aux.read(&path)?;
+    Ok(sniff(&bytes)
+        .map_err(|e| anyhow::anyhow!("{shown}: {e}"))?
+        .map(|d| (path, d)))
+}

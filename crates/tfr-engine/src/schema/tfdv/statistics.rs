@@ -319,7 +319,11 @@ fn fields_of(m: Msg) -> &'static [(u32, &'static str, Wire)] {
             (3, "buckets", Message(Msg::Bucket)),
             (4, "type", Enum),
         ],
-        Msg::Bucket => &[(1, "low_value", Double), (2, "high_value", Double), (4, "sample_count", Double)],
+        Msg::Bucket => &[
+            (1, "low_value", Double),
+            (2, "high_value", Double),
+            (4, "sample_count", Double),
+        ],
         Msg::Freq => &[(2, "value", Bytes), (3, "frequency", Double)],
         Msg::Rank => &[(1, "buckets", Message(Msg::RankBucket))],
         Msg::RankBucket => &[(4, "label", Bytes), (5, "sample_count", Double)],

@@ -189,7 +189,10 @@ impl Ord for OrdF64 {
 }
 
 fn boundaries(b: &Buckets) -> std::collections::BTreeSet<OrdF64> {
-    b.buckets.iter().flat_map(|&(lo, hi, _)| [OrdF64(lo), OrdF64(hi)]).collect()
+    b.buckets
+        .iter()
+        .flat_map(|&(lo, hi, _)| [OrdF64(lo), OrdF64(hi)])
+        .collect()
 }
 
 /// TFDV's `RebucketHistogram`: the buckets split at every boundary,

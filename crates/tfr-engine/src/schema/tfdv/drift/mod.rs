@@ -154,7 +154,11 @@ pub fn compare(schema: &Schema, current: &DatasetStats, controls: &Controls<'_>)
     if let Some(dc) = &schema.dataset_constraints {
         let sides = [
             (dc.num_examples_drift_comparator, controls.previous, "previous span"),
-            (dc.num_examples_version_comparator, controls.previous_version, "previous version"),
+            (
+                dc.num_examples_version_comparator,
+                controls.previous_version,
+                "previous version",
+            ),
         ];
         for (comparator, control, name) in sides {
             if let (Some(c), Some(control)) = (comparator, control) {
@@ -184,7 +188,8 @@ fn compare_feature(
     control: Option<&DatasetStats>,
     out: &mut Outcome,
 ) -> Vec<Measurement> {
-    let any = c.infinity_norm.is_some() || c.jensen_shannon_divergence.is_some() || c.normalized_abs_difference.is_some();
+    let any =
+        c.infinity_norm.is_some() || c.jensen_shannon_divergence.is_some() || c.normalized_abs_difference.is_some();
     let (control_name, treatment) = against.names();
     let name = Some(stat.path.as_str());
     let Some(dataset) = control.filter(|_| any) else {
@@ -200,11 +205,19 @@ fn compare_feature(
     };
     let mut measured = Vec::new();
     let between = format!("between {treatment} and {control_name}");
-    let mut check = |kind: MeasurementType, value: f64, threshold: f64, anomaly_kind: AnomalyKind, what: &str, max: Option<Vec<u8>>| {
+    let mut check = |kind: MeasurementType,
+                     value: f64,
+                     threshold: f64,
+                     anomaly_kind: AnomalyKind,
+                     what: &str,
+                     max: Option<Vec<u8>>| {
         measured.push(Measurement { kind, value, threshold });
         if value > threshold {
             let max = max.map_or(String::new(), |v| {
-                format!(" The feature value with maximum difference is: {}", String::from_utf8_lossy(&v))
+                format!(
+                    " The feature value with maximum difference is: {}",
+                    String::from_utf8_lossy(&v)
+                )
             });
             out.anomalies.push(anomaly(
                 name,
@@ -219,18 +232,39 @@ fn compare_feature(
     };
     if let Some(t) = c.infinity_norm {
         let (label, v) = metrics::linf(stat, other);
-        check(MeasurementType::LInfty, v, t, AnomalyKind::ComparatorLInftyHigh, "Linfty distance", Some(label));
+        check(
+            MeasurementType::LInfty,
+            v,
+            t,
+            AnomalyKind::ComparatorLInftyHigh,
+            "Linfty distance",
+            Some(label),
+        );
     }
     if let Some(t) = c.normalized_abs_difference {
         let (label, v) = metrics::normalized_abs_difference(stat, other);
         let kind = AnomalyKind::ComparatorNormalizedAbsDifferenceHigh;
-        check(MeasurementType::NormalizedAbsoluteDifference, v, t, kind, "normalized absolute difference", Some(label));
+        check(
+            MeasurementType::NormalizedAbsoluteDifference,
+            v,
+            t,
+            kind,
+            "normalized absolute difference",
+            Some(label),
+        );
     }
     if let Some(t) = c.jensen_shannon_divergence {
         match metrics::jensen_shannon(stat, other, c.jsd_source == Some(1)) {
             Ok(v) => {
                 let kind = AnomalyKind::ComparatorJensenShannonDivergenceHigh;
-                check(MeasurementType::JensenShannonDivergence, v, t, kind, "approximate Jensen-Shannon divergence", None);
+                check(
+                    MeasurementType::JensenShannonDivergence,
+                    v,
+                    t,
+                    kind,
+                    "approximate Jensen-Shannon divergence",
+                    None,
+                );
             }
             Err(why) => out.warnings.push(format!(
                 "feature {}: no Jensen-Shannon divergence {between}: {}",
