@@ -332,7 +332,11 @@ pub(crate) fn compare_side(
     if let Some((path, stats)) = statistics_file(input, aux)? {
         let side = CompareSide {
             name: crate::io::input::show_path(&path),
-            source: format!("statistics file (dataset {:?})", stats.name),
+            source: if stats.name.is_empty() {
+                "statistics file".to_string()
+            } else {
+                format!("statistics file (dataset {:?})", stats.name)
+            },
             stats,
             inputs: Vec::new(),
             file: Some(path),

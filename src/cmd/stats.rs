@@ -510,7 +510,7 @@ fn compare_table(c: &tfdv::compare::Comparison<'_>, sides: [&super::CompareSide;
     let _ = writeln!(
         out,
         "{} features: {} in both, {only_a} only in A, {only_b} only in B, {} of another type in B\n\
-         most divergent first: features in one dataset only or of another type, then by the larger of L-inf and JSD\n",
+         most divergent first: features in one dataset only, of another type, then by the larger of L-inf and JSD\n",
         c.rows.len(),
         c.rows.len() - only_a - only_b,
         c.type_changes()
@@ -582,7 +582,7 @@ fn compare_json(c: &tfdv::compare::Comparison<'_>, sides: [&super::CompareSide; 
     json!({
         "a": side(sides[0]),
         "b": side(sides[1]),
-        "order": "features in one dataset only or of another type first, then by the larger of linf and jsd (largest first), then by name; features with neither last",
+        "order": "features in one dataset only first, then those of another type, then by the larger of linf and jsd (largest first); features with neither last; ties by name",
         "features": features,
     })
 }

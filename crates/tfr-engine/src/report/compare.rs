@@ -158,8 +158,8 @@ fn overview(h: &mut String, page: &Page<'_>) {
     let _ = write!(
         h,
         "<p>{} features: {both} in both, {only_a} only in A, {only_b} only in B, {} of another type in B.</p>\
-         <p class=\"sub\">Order: features only in one dataset or of another type first, then by the larger of \
-         L∞ and JS divergence, largest first, then by name; features with no figure last.</p>",
+         <p class=\"sub\">Order: features in one dataset only first, then those of another type, then by the \
+         larger of L∞ and JS divergence, largest first; features with neither figure last; ties by name.</p>",
         c.rows.len(),
         c.type_changes(),
     );
@@ -262,7 +262,7 @@ fn pair_row(t: &mut String, what: &str, a: Option<String>, b: Option<String>) {
 }
 
 fn card(h: &mut String, i: usize, row: &Row<'_>, c: &Comparison<'_>) {
-    let changed = row.standing() == compare::Standing::Changed;
+    let changed = row.standing() <= compare::Standing::TypeChanged;
     let mut tags = String::new();
     if let Some(side) = row.only_in() {
         let _ = write!(tags, "<span class=\"tag only\">only in {}</span>", side.letter());

@@ -237,7 +237,9 @@ pub fn overlaid_histogram(a: Option<&Histogram>, b: Option<&Histogram>) -> Strin
         .max(1e-12);
     let plot = h - AXIS;
     let slot = w / n as f64;
-    let bar_w = ((slot - 2.0) / 2.0).max(0.5);
+    // One bucket (every value the same): two bars of a bucket's usual width.
+    let bar_w = ((slot - 2.0) / 2.0).clamp(0.5, 18.0);
+    let left = (slot - 2.0 * bar_w) / 2.0;
     let step = (range.1 - range.0) / n as f64;
     for (side, (values, class)) in shares.iter().zip(["a", "b"]).enumerate() {
         let Some(values) = values else { continue };
@@ -251,7 +253,7 @@ pub fn overlaid_histogram(a: Option<&Histogram>, b: Option<&Histogram>) -> Strin
             let _ = write!(
                 s,
                 r#"<rect class="{class}" x="{:.1}" y="{:.1}" width="{bar_w:.1}" height="{bar:.1}"><title>{}: {} to {}: {}</title></rect>"#,
-                i as f64 * slot + 1.0 + side as f64 * bar_w,
+                i as f64 * slot + left + side as f64 * bar_w,
                 plot - bar,
                 class.to_uppercase(),
                 escape(&short_number(lo)),

@@ -4,7 +4,9 @@
 //! ([`super::drift::metrics`]: L∞ of the value counts for categorical
 //! features, the Jensen-Shannon divergence of the value counts or of the
 //! standard histograms), and the order the comparison is shown in, most
-//! divergent first ([`Row::order`]).
+//! divergent first ([`Row::order`]): the features in one dataset only,
+//! then those of another type, then by the larger of L∞ and JSD, then
+//! those with neither figure; ties by path.
 //!
 //! Both sides are [`DatasetStats`], whether they come from records
 //! ([`super::statistics::from_scan`]) or from a statistics file
@@ -51,11 +53,14 @@ pub struct Row<'a> {
 }
 
 /// Where a row stands in the order: first the features in one dataset
-/// only or of another type, then those with a figure, then the rest.
+/// only, then those of another type, then those with a figure, then the
+/// rest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Standing {
-    /// In one dataset only, or of different types.
-    Changed,
+    /// In one dataset only.
+    OneOnly,
+    /// Of different types in the two.
+    TypeChanged,
     /// Compared: L∞ or JSD measured.
     Measured,
     /// No figure (no values to compare).
@@ -90,8 +95,10 @@ impl<'a> Row<'a> {
 
     /// Where the row stands in the order.
     pub fn standing(&self) -> Standing {
-        if self.only_in().is_some() || self.type_change().is_some() {
-            Standing::Changed
+        if self.only_in().is_some() {
+            Standing::OneOnly
+        } else if self.type_change().is_some() {
+            Standing::TypeChanged
         } else if self.divergence().is_some() {
             Standing::Measured
         } else {
@@ -384,6 +391,7 @@ mod tests {
         let c = compare(&a, &b);
         let order: Vec<&str> = c.rows.iter().map(|r| r.path).collect();
         assert_eq!(order, ["added", "dropped", "color", "x", "same", "empty"]);
+        assert_eq!(c.rows[0].standing(), Standing::OneOnly);
         let color = &c.rows[2];
         assert_eq!(color.linf, Some((b"purple".to_vec(), 0.5)));
         assert_eq!(color.jsd, Ok(0.5));
