@@ -463,7 +463,7 @@ fn read_feature(fields: &[Field]) -> Parsed<FeatureStat> {
                     .message()?
                     .iter()
                     .filter(|s| s.name == "step")
-                    .map(|s| text(s))
+                    .map(text)
                     .collect::<Parsed<_>>()?;
                 out.path = steps.join(".");
             }
