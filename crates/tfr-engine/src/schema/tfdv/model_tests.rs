@@ -31,7 +31,10 @@ fn every_modelled_field_round_trips() {
         max: None,
     });
     f.min_domain_mass = Some(0.9);
-    f.drift = Some(Comparator { infinity_norm: Some(0.01), ..Comparator::default() });
+    f.drift = Some(Comparator {
+        infinity_norm: Some(0.01),
+        ..Comparator::default()
+    });
     f.lifecycle_stage = Some(LifecycleStage::Beta);
     let mut g = Feature::new("y", FeatureType::Int);
     g.domain = Some(Domain::Int(IntDomain {
@@ -63,7 +66,10 @@ fn every_modelled_field_round_trips() {
         string_domains: vec![],
         dataset_constraints: Some(DatasetConstraints {
             min_examples_count: Some(10),
-            num_examples_drift_comparator: Some(NumericComparator { min_fraction: Some(0.5), max_fraction: Some(2.0) }),
+            num_examples_drift_comparator: Some(NumericComparator {
+                min_fraction: Some(0.5),
+                max_fraction: Some(2.0),
+            }),
             num_examples_version_comparator: None,
             max_examples_count: Some(1000),
         }),
