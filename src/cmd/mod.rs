@@ -345,6 +345,12 @@ pub(crate) fn compare_side(
     }
     let inputs = input.expand()?;
     let (scan, error) = scan_inputs(&inputs, scan_args, ctx)?;
+    if scan.ty == crate::example::MessageType::Elwc {
+        anyhow::bail!(
+            "{}: --compare takes tf.Example or SequenceExample records (or statistics files), not ExampleListWithContext",
+            default_title(&inputs)
+        );
+    }
     for note in [untracked_note(&scan), conflicts_note(&scan)].into_iter().flatten() {
         output::error_line(format_args!("warning: {note}"));
     }

@@ -272,6 +272,17 @@ fn refusals_are_one_line() {
         .run()
         .fails(2);
     assert!(e.contains("not_tfrecord.csv") && e.contains("statistics"), "{e}");
+    // ELWC records hold two datasets (context, examples): refused, not guessed.
+    let e = dir
+        .tfr(&[
+            "stats",
+            &data("ranking_elwc.tfrecord"),
+            "--compare",
+            &fixture("eval.tfrecord"),
+        ])
+        .run()
+        .fails(2);
+    assert!(e.contains("not ExampleListWithContext"), "{e}");
     // The gallery's options do not go with --compare.
     let r = dir
         .tfr(&[
