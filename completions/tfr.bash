@@ -1391,7 +1391,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__report)
-            opts="-o -t -n -j -q -h -V --compression --max-record-size --part --split --output --records --sample --seed --image-feature --schema --max-aux-size --title --bbox --label-map --highlight --type --limit --features --exclude --jobs --quiet --color --no-sign-request --timeout --help --version"
+            opts="-o -t -n -j -q -h -V --compression --max-record-size --part --split --output --records --sample --seed --image-feature --schema --max-aux-size --title --bbox --label-map --highlight --type --limit --features --exclude --jobs --compare --compare-split --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1490,6 +1490,14 @@ _tfr() {
                     return 0
                     ;;
                 -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compare)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compare-split)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1875,7 +1883,7 @@ _tfr() {
             return 0
             ;;
         tfr__subcmd__stats)
-            opts="-f -t -n -j -q -h -V --format --compression --max-record-size --part --split --merge --max-aux-size --type --limit --features --exclude --jobs --where --strict --bbox --label-map --quiet --color --no-sign-request --timeout --help --version"
+            opts="-f -t -n -j -q -h -V --format --compression --max-record-size --part --split --merge --max-aux-size --type --limit --features --exclude --jobs --where --strict --bbox --label-map --compare --compare-split --json --quiet --color --no-sign-request --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1954,6 +1962,14 @@ _tfr() {
                     return 0
                     ;;
                 --label-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compare)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compare-split)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

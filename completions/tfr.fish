@@ -534,11 +534,14 @@ complete -c tfr -n "__fish_tfr_using_subcommand stats" -s j -l jobs -d 'Threads 
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l where -d 'Only the records whose features match EXPR (\'label == 1 && country == "US"\', \'has(image/encoded)\'; the language: `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l bbox -d 'The boxes\' features: PREFIX/{xmin,ymin,xmax,ymax} (as the Object Detection API\'s image/object/bbox), or PREFIX itself holding [ymin, xmin, ymax, xmax] per box (as TFDS\'s objects/bbox). Without it both layouts are found by their names' -r
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l label-map -d 'A label map (the Object Detection API\'s StringIntLabelMap in text format, label_map.pbtxt): class ids are shown by its names, and an id it lacks is an annotation problem' -r -F
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -l compare -d 'Compare with a second dataset B: its files, folders, quoted globs or URLs (every value up to the next option), or one statistics file (TFDV\'s binary or text DatasetFeatureStatisticsList, or what `tfr stats -f tfdv-stats[-text]` writes). The inputs before it are dataset A, and may be one statistics file too' -r
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -l compare-split -d 'The TFDS split of the --compare dataset (default: --split\'s)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l timeout -d 'Give up on a command reading or writing URLs DURATION after it started (30s, 5m, 1h): one error line, exit 2 (see `tfr --help`)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l strict -d 'A feature named in --where (or count/split --by) that no record read has is an error (exit 2; outputs written together are not written), not a warning'
+complete -c tfr -n "__fish_tfr_using_subcommand stats" -l json -d 'The same as --format json (with --compare: the comparison as JSON)'
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -s q -l quiet -d 'Never show progress bars'
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -l no-sign-request -d 'Object stores (s3://, gs://, az://) without credentials, as for public data'
 complete -c tfr -n "__fish_tfr_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -570,6 +573,8 @@ complete -c tfr -n "__fish_tfr_using_subcommand report" -s n -l limit -d 'Scan o
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l features -d 'Only these features: names or globs, comma-separated (`--features \'image/*,label\'`). For a SequenceExample, context features and feature lists alike' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l exclude -d 'Leave out these features (names or globs, comma-separated)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -s j -l jobs -d 'Threads to use [default: the cores; at most 64]; the output is the same for any N (see `tfr --help`)' -r
+complete -c tfr -n "__fish_tfr_using_subcommand report" -l compare -d 'Compare with a second dataset B: its files, folders, quoted globs or URLs (every value up to the next option), or one statistics file (TFDV\'s binary or text DatasetFeatureStatisticsList, or what `tfr stats -f tfdv-stats[-text]` writes). The inputs before it are dataset A, and may be one statistics file too' -r
+complete -c tfr -n "__fish_tfr_using_subcommand report" -l compare-split -d 'The TFDS split of the --compare dataset (default: --split\'s)' -r
 complete -c tfr -n "__fish_tfr_using_subcommand report" -l color -d 'When to use colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"

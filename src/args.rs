@@ -8,11 +8,13 @@ use crate::io::Compression;
 use clap::Args;
 
 mod annotate;
+mod compare;
 mod features;
 mod payload;
 pub(crate) use annotate::AnnotateArgs;
 #[cfg(feature = "report")]
 pub(crate) use annotate::HighlightArg;
+pub(crate) use compare::CompareArgs;
 pub(crate) use features::{FeatureArgs, Projection};
 pub(crate) use payload::{payload_types, record_types, schema_types, DatasetTypeArg, PayloadType, ProtoArgs, TypeArg};
 

@@ -498,6 +498,12 @@ pub(crate) enum Command {
     /// class and the records' classes to the table and to --format json;
     /// class ids are named by --label-map or a TFDS folder's ClassLabels.
     ///
+    /// --compare B compares the inputs (dataset A) with a second dataset
+    /// (inputs or a statistics file; A may be a statistics file too): per
+    /// feature both types and presences, TFDV's L∞ (categorical) and
+    /// Jensen-Shannon divergence, most divergent first; exit 0 however
+    /// much they differ.
+    ///
     /// Examples:
     ///   tfr stats train.tfrecord
     ///   tfr stats coco_val.tfrecord --label-map label_map.pbtxt
@@ -506,6 +512,8 @@ pub(crate) enum Command {
     ///   tfr stats --merge part1.json --merge part2.json --format tfdv-stats-text
     ///   tfr stats --where 'country == "US"' 'data/train-*'
     ///   tfr stats --part 0/4 --format json 'data/train-*' > part0.json   # merge the 4 with --merge
+    ///   tfr stats train/ --compare eval/            # two datasets: L∞ and JS divergence per feature
+    ///   tfr stats train_stats.tfrecord --compare eval/ --json
     #[command(verbatim_doc_comment)]
     Stats(crate::cmd::stats::StatsArgs),
 
@@ -521,10 +529,16 @@ pub(crate) enum Command {
     /// features (JPEG, PNG, GIF, WebP, recognised by their bytes) are shown
     /// as thumbnails, the other features as short values.
     ///
+    /// --compare B instead shows two datasets side by side (each inputs or
+    /// a statistics file): every feature's charts overlaid in two colours,
+    /// presence and type of both, features only in one, TFDV's L∞ and
+    /// Jensen-Shannon divergence per feature, most divergent first.
+    ///
     /// Examples:
     ///   tfr report train.tfrecord -o report.html
     ///   tfr report 'data/train-*' --sample 48 --seed 1 -o report.html
     ///   tfr report faces.tfrecord --image-feature face/raw -o faces.html
+    ///   tfr report train/ --compare eval/ -o diff.html   # side by side, most divergent first
     #[command(verbatim_doc_comment)]
     #[cfg(feature = "report")]
     Report(crate::cmd::report::ReportArgs),

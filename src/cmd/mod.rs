@@ -185,27 +185,13 @@ pub(crate) fn statistics_of(
     workers: usize,
     ctx: &Ctx,
 ) -> Result<crate::schema::tfdv::statistics::DatasetStats> {
-    use crate::schema::tfdv::{drift, statistics};
     let shown = crate::io::input::escape_name(path.as_encoded_bytes());
-    let local = std::path::Path::new(path);
-    let small_file = std::fs::metadata(local).is_ok_and(|m| m.is_file() && m.len() <= aux.max_aux_size);
-    let list = match small_file
-        .then(|| aux.read(local))
-        .transpose()?
-        .and_then(|b| statistics::sniff(&b))
-    {
-        Some(list) => list,
+    match statistics_at(std::path::Path::new(path), aux).map_err(|e| e.context(what.to_string()))? {
+        Some(stats) => Ok(stats),
         None => {
             let inputs = crate::tfds::inputs::expand_with_folders(&[path.to_os_string()])?;
-            return records_statistics(&inputs, &format!("{what} {shown}"), open, workers, ctx);
+            records_statistics(&inputs, &format!("{what} {shown}"), open, workers, ctx)
         }
-    };
-    match drift::default_dataset(&list) {
-        Some(d) => Ok(d.clone()),
-        None => anyhow::bail!(
-            "{what} {shown}: {} datasets and none named \"All Examples\" (TFDV's default slice): which to compare with is unclear",
-            list.datasets.len()
-        ),
     }
 }
 
@@ -218,7 +204,7 @@ pub(crate) fn records_statistics(
     workers: usize,
     ctx: &Ctx,
 ) -> Result<crate::schema::tfdv::statistics::DatasetStats> {
-    use crate::schema::tfdv::{drift, statistics};
+    use crate::schema::tfdv::statistics;
     let opts = crate::schema::Options {
         deep: true,
         light: false,
@@ -237,13 +223,10 @@ pub(crate) fn records_statistics(
     if let Some(e) = error {
         return Err(anyhow::Error::from(e).context(what.to_string()));
     }
-    let list = statistics::from_scan(&scan)?;
-    match drift::default_dataset(&list) {
-        Some(d) => Ok(d.clone()),
-        None => anyhow::bail!(
-            "{what}: records of ExampleListWithContext have two datasets of statistics: nothing to compare"
-        ),
+    if scan.ty == crate::example::MessageType::Elwc {
+        anyhow::bail!("{what}: ExampleListWithContext records have two datasets of statistics: nothing to compare");
     }
+    Ok(statistics::from_scan(&scan).and_then(crate::schema::tfdv::compare::dataset_of)?)
 }
 
 /// Presence anomalies: their location is the first record missing the feature.
@@ -375,4 +358,114 @@ pub(crate) fn each_listed(
         (Some(e), _) => Err(e),
         (None, done) => Ok(done?),
     }
+}
+
+/// One dataset of `--compare` (report, stats): what it is called, where
+/// its statistics come from, the statistics.
+pub(crate) struct CompareSide {
+    /// The inputs, or the statistics file, as named.
+    pub(crate) name: String,
+    /// `records` or `statistics file`.
+    pub(crate) source: String,
+    /// Its statistics (tfr's of the records, or the file's).
+    pub(crate) stats: crate::schema::tfdv::statistics::DatasetStats,
+    /// The inputs read (none for a statistics file).
+    pub(crate) inputs: Vec<crate::io::Input>,
+    /// The statistics file read.
+    pub(crate) file: Option<std::path::PathBuf>,
+}
+
+/// The statistics of one dataset of a comparison: those of a statistics
+/// file when the inputs are one local file that reads as one, else the
+/// full statistics of the records (as `tfr stats`). The error that ended
+/// a damaged input's scan early comes back with them.
+pub(crate) fn compare_side(
+    scan_args: &ScanArgs<'_>,
+    aux: &crate::args::AuxSizeArg,
+    ctx: &Ctx,
+) -> Result<(CompareSide, Option<anyhow::Error>)> {
+    use crate::schema::tfdv::{compare, statistics};
+    let input = scan_args.input;
+    if let Some((path, stats)) = statistics_file(input, aux)? {
+        let side = CompareSide {
+            name: crate::io::input::show_path(&path),
+            source: if stats.name.is_empty() {
+                "statistics file".to_string()
+            } else {
+                format!("statistics file (dataset {:?})", stats.name)
+            },
+            stats,
+            inputs: Vec::new(),
+            file: Some(path),
+        };
+        return Ok((side, None));
+    }
+    let inputs = input.expand()?;
+    let (scan, error) = scan_inputs(&inputs, scan_args, ctx)?;
+    if scan.ty == crate::example::MessageType::Elwc {
+        anyhow::bail!(
+            "{}: --compare takes tf.Example or SequenceExample records (or statistics files), not ExampleListWithContext",
+            default_title(&inputs)
+        );
+    }
+    for note in [untracked_note(&scan), conflicts_note(&scan)].into_iter().flatten() {
+        output::error_line(format_args!("warning: {note}"));
+    }
+    let name = default_title(&inputs);
+    let stats = statistics::from_scan(&scan)
+        .and_then(compare::dataset_of)
+        .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    let files = scan.files.len();
+    let side = CompareSide {
+        name,
+        source: format!("records ({files} file{})", if files == 1 { "" } else { "s" }),
+        stats,
+        inputs,
+        file: None,
+    };
+    Ok((side, error))
+}
+
+/// The dataset of a statistics file, when the inputs are one local file
+/// that is one ([`statistics_at`]).
+fn statistics_file(
+    input: &InputArgs,
+    aux: &crate::args::AuxSizeArg,
+) -> Result<Option<(std::path::PathBuf, crate::schema::tfdv::statistics::DatasetStats)>> {
+    let [one] = input.files.as_slice() else {
+        return Ok(None);
+    };
+    if one == "-" || input.split.is_some() || input.part.is_some() {
+        return Ok(None);
+    }
+    let path = std::path::PathBuf::from(one);
+    Ok(statistics_at(&path, aux)?.map(|d| (path, d)))
+}
+
+/// The dataset of the statistics file at `path` when it is one
+/// ([`crate::schema::tfdv::compare::sniff`]): a local file within
+/// `--max-aux-size`; a file of records is not read whole to find out.
+/// Folders, globs, URLs and missing files are not (they are records).
+fn statistics_at(
+    path: &std::path::Path,
+    aux: &crate::args::AuxSizeArg,
+) -> Result<Option<crate::schema::tfdv::statistics::DatasetStats>> {
+    use crate::schema::tfdv::compare::{looks, sniff, Looks};
+    use std::io::Read;
+    let Some(size) = std::fs::metadata(path).ok().filter(|m| m.is_file()).map(|m| m.len()) else {
+        return Ok(None);
+    };
+    if size > aux.max_aux_size {
+        return Ok(None);
+    }
+    let mut head = Vec::with_capacity(12);
+    if let Ok(f) = std::fs::File::open(path) {
+        let _ = f.take(12).read_to_end(&mut head);
+    }
+    if looks(&head, size) == Looks::NotStatistics {
+        return Ok(None);
+    }
+    let shown = crate::io::input::show_path(path);
+    let bytes = aux.read(path)?;
+    sniff(&bytes).map_err(|e| anyhow::anyhow!("{shown}: {e}"))
 }

@@ -32,12 +32,12 @@ pub(crate) struct ReportArgs {
     pub(crate) output: Option<std::path::PathBuf>,
 
     /// Records shown in the gallery: the first N (at most 10,000).
-    #[arg(long, value_name = "N", default_value_t = 24, value_parser = clap::value_parser!(u64).range(0..=MAX_CARDS))]
+    #[arg(long, value_name = "N", default_value_t = 24, value_parser = clap::value_parser!(u64).range(0..=MAX_CARDS), conflicts_with = "compare")]
     pub(crate) records: u64,
 
     /// Show N records sampled uniformly at random instead of the first
     /// (at most 10,000).
-    #[arg(long, value_name = "N", conflicts_with = "records", value_parser = clap::value_parser!(u64).range(0..=MAX_CARDS))]
+    #[arg(long, value_name = "N", conflicts_with_all = ["records", "compare"], value_parser = clap::value_parser!(u64).range(0..=MAX_CARDS))]
     pub(crate) sample: Option<u64>,
 
     /// Seed for --sample (the same seed picks the same records).
@@ -46,13 +46,13 @@ pub(crate) struct ReportArgs {
 
     /// Show this bytes feature as pictures even when its values are not
     /// recognised as JPEG, PNG, GIF or WebP (repeatable).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", conflicts_with = "compare")]
     pub(crate) image_feature: Vec<String>,
 
     /// Check the data against this schema (a schema.pbtxt from TFDV or
     /// `tfr schema -f tfdv-schema`, or tfr's schema JSON) and show the
     /// anomalies `tfr validate` reports, the features marked.
-    #[arg(long, value_name = "SCHEMA")]
+    #[arg(long, value_name = "SCHEMA", conflicts_with = "compare")]
     pub(crate) schema: Option<std::path::PathBuf>,
 
     #[command(flatten)]
@@ -70,11 +70,17 @@ pub(crate) struct ReportArgs {
 
     #[command(flatten)]
     pub(crate) scan: ScanFlags,
+
+    #[command(flatten)]
+    pub(crate) compare: crate::args::CompareArgs,
 }
 
 pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
     if args.output.is_none() && std::io::stdout().is_terminal() {
         bail!("tfr report writes an HTML page: give -o report.html (or redirect stdout)");
+    }
+    if !args.compare.compare.is_empty() {
+        return run_compare(args, ctx);
     }
     // A schema that does not load fails before any reading.
     let schema = args
@@ -142,6 +148,58 @@ pub(crate) fn run(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
     // The page shows the records before the damage and says where it is;
     // the damage is still an error.
     match damage {
+        Some(e) => Err(e),
+        None => Ok(Exit::Success),
+    }
+}
+
+/// `--compare`: two datasets' statistics side by side
+/// ([`report::compare`]), no gallery.
+fn run_compare(args: &ReportArgs, ctx: &Ctx) -> Result<Exit> {
+    use crate::schema::tfdv::compare;
+    let second = args.compare.input(&args.input);
+    let scan_of = |input| ScanArgs {
+        input,
+        flags: &args.scan,
+        deep: true,
+        filter: None,
+    };
+    let (a, damage_a) = super::compare_side(&scan_of(&args.input), &args.aux, ctx)?;
+    let (b, damage_b) = super::compare_side(&scan_of(&second), &args.aux, ctx)?;
+    if let Some(out) = &args.output {
+        let inputs: Vec<crate::io::Input> = a.inputs.iter().chain(&b.inputs).cloned().collect();
+        let files: Vec<&std::path::Path> = a.file.iter().chain(&b.file).map(|p| p.as_path()).collect();
+        crate::io::same_file::refuse_input_as_output(&inputs, &files, out, "-o")?;
+    }
+    let comparison = compare::compare(&a.stats, &b.stats);
+    let title = args
+        .title
+        .clone()
+        .unwrap_or_else(|| format!("{} vs {}", a.name, b.name));
+    let notes: Vec<String> = [(&damage_a, "A"), (&damage_b, "B")]
+        .iter()
+        .filter_map(|(e, side)| {
+            e.as_ref()
+                .map(|e| format!("{side}: damaged input, statistics of the records before it: {e:#}"))
+        })
+        .collect();
+    let page = report::compare::html(&report::compare::Page {
+        title: &title,
+        datasets: [
+            report::compare::Dataset {
+                name: &a.name,
+                source: &a.source,
+            },
+            report::compare::Dataset {
+                name: &b.name,
+                source: &b.source,
+            },
+        ],
+        comparison: &comparison,
+        notes: &notes,
+    });
+    write_page(args.output.as_deref(), &page)?;
+    match damage_a.or(damage_b) {
         Some(e) => Err(e),
         None => Ok(Exit::Success),
     }

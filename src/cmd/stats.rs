@@ -50,7 +50,7 @@ pub(crate) struct StatsArgs {
 
     /// Merge statistics saved by `tfr stats --format json` (repeatable;
     /// the FILES, if any, are added to them).
-    #[arg(long, value_name = "STATS.json")]
+    #[arg(long, value_name = "STATS.json", conflicts_with = "compare")]
     pub(crate) merge: Vec<std::path::PathBuf>,
 
     #[command(flatten)]
@@ -64,9 +64,20 @@ pub(crate) struct StatsArgs {
 
     #[command(flatten)]
     pub(crate) annotate: AnnotateArgs,
+
+    #[command(flatten)]
+    pub(crate) compare: crate::args::CompareArgs,
+
+    /// The same as --format json (with --compare: the comparison as JSON).
+    #[arg(long, conflicts_with = "format")]
+    pub(crate) json: bool,
 }
 
 pub(crate) fn run(args: &StatsArgs, ctx: &Ctx) -> Result<Exit> {
+    let format = if args.json { StatsFormat::Json } else { args.format };
+    if !args.compare.compare.is_empty() {
+        return run_compare(args, format, ctx);
+    }
     if args.format == StatsFormat::TfdvStats && std::io::stdout().is_terminal() {
         bail!("--format tfdv-stats is binary: redirect it to a file (or use --format tfdv-stats-text)");
     }
@@ -115,7 +126,7 @@ pub(crate) fn run(args: &StatsArgs, ctx: &Ctx) -> Result<Exit> {
     for note in [untracked_note(&scan), conflicts_note(&scan)].into_iter().flatten() {
         output::error_line(format_args!("warning: {note}"));
     }
-    let bytes = match args.format {
+    let bytes = match format {
         StatsFormat::Table => {
             let mut text = String::new();
             write_table(&mut text, &scan);
@@ -402,4 +413,176 @@ fn details(s: &Summary) -> String {
         }
     }
     d
+}
+
+/// `--compare`: both datasets' statistics compared feature by feature
+/// ([`tfdv::compare`]), as a table or JSON, most divergent first. Exit 0
+/// however much they differ (`tfr validate --previous` checks thresholds).
+fn run_compare(args: &StatsArgs, format: StatsFormat, ctx: &Ctx) -> Result<Exit> {
+    if !matches!(format, StatsFormat::Table | StatsFormat::Json) {
+        bail!("--compare prints a table or --format json: TFDV's statistics files hold one dataset (write each with its own tfr stats)");
+    }
+    let second = args.compare.input(&args.input);
+    let scan_of = |input| ScanArgs {
+        input,
+        flags: &args.scan,
+        deep: true,
+        filter: args.filter.get(),
+    };
+    let (a, damage_a) = super::compare_side(&scan_of(&args.input), &args.aux, ctx)?;
+    let (b, damage_b) = super::compare_side(&scan_of(&second), &args.aux, ctx)?;
+    let comparison = tfdv::compare::compare(&a.stats, &b.stats);
+    let text = match format {
+        StatsFormat::Json => {
+            let mut t = serde_json::to_string_pretty(&compare_json(&comparison, [&a, &b])).expect("JSON");
+            t.push('\n');
+            t
+        }
+        _ => compare_table(&comparison, [&a, &b]),
+    };
+    output::write_stdout(text.as_bytes())?;
+    match damage_a.or(damage_b) {
+        Some(e) => Err(e),
+        None => Ok(Exit::Success),
+    }
+}
+
+/// What a compared feature's row notes: in one dataset only, another
+/// type, values in one only, a presence change, no JSD.
+fn compare_notes(row: &tfdv::compare::Row<'_>, c: &tfdv::compare::Comparison<'_>) -> Vec<String> {
+    use tfdv::compare::{Row, Side};
+    let mut notes = Vec::new();
+    if let Some(side) = row.only_in() {
+        notes.push(format!("only in {}", side.letter()));
+        return notes;
+    }
+    if let Some((ta, tb)) = row.type_change() {
+        notes.push(format!("type {} -> {}", ta.name(), tb.name()));
+    }
+    if let (Some(fa), Some(fb)) = (row.a, row.b) {
+        let change = (Row::present(fb, c.b) - Row::present(fa, c.a)) * 100.0;
+        if change.abs() >= 0.05 {
+            notes.push(format!("present {change:+.1} points"));
+        }
+    }
+    for side in [Side::A, Side::B] {
+        let only = row.values_only_in(side);
+        if only.is_empty() {
+            continue;
+        }
+        let shown: Vec<String> = only
+            .iter()
+            .take(3)
+            .map(|v| format!("{:?}", String::from_utf8_lossy(v)))
+            .collect();
+        let more = if only.len() > 3 {
+            format!(" +{} more", only.len() - 3)
+        } else {
+            String::new()
+        };
+        notes.push(format!(
+            "{} value{} only in {}: {}{more}",
+            only.len(),
+            if only.len() == 1 { "" } else { "s" },
+            side.letter(),
+            shown.join(", ")
+        ));
+    }
+    notes
+}
+
+/// The comparison as a table: both datasets named, then a row per
+/// feature in the comparison's order.
+fn compare_table(c: &tfdv::compare::Comparison<'_>, sides: [&super::CompareSide; 2]) -> String {
+    use tfdv::compare::{figure_text, present_text};
+    let mut out = String::new();
+    for (letter, side) in ["A", "B"].iter().zip(sides) {
+        let _ = writeln!(
+            out,
+            "{letter}: {} ({} examples, {} features; {})",
+            side.name,
+            side.stats.num_examples,
+            side.stats.features.len(),
+            side.source
+        );
+    }
+    let (only_a, only_b) = c.only_counts();
+    let _ = writeln!(
+        out,
+        "{} features: {} in both, {only_a} only in A, {only_b} only in B, {} of another type in B\n\
+         most divergent first: features in one dataset only, of another type, then by the larger of L-inf and JSD\n",
+        c.rows.len(),
+        c.rows.len() - only_a - only_b,
+        c.type_changes()
+    );
+    let mut t = output::table_of_width(Some(crate::output::tty_width().unwrap_or(120)));
+    t.set_header(vec![
+        "feature",
+        "type A",
+        "type B",
+        "present A",
+        "present B",
+        "L-inf",
+        "JSD",
+        "notes",
+    ]);
+    let cell = |v: Option<String>| v.unwrap_or_else(|| "-".into());
+    for row in &c.rows {
+        t.add_row(vec![
+            crate::schema::describe::display_name(row.path),
+            cell(row.a.map(|f| f.ty.name().to_string())),
+            cell(row.b.map(|f| f.ty.name().to_string())),
+            cell(row.a.map(|f| present_text(f, c.a))),
+            cell(row.b.map(|f| present_text(f, c.b))),
+            cell(row.linf.as_ref().map(|l| figure_text(l.1))),
+            cell(row.jsd.ok().map(figure_text)),
+            compare_notes(row, c).join("; "),
+        ]);
+    }
+    let _ = writeln!(out, "{t}");
+    out
+}
+
+/// The comparison as JSON (stable keys; a figure not measured is null).
+fn compare_json(c: &tfdv::compare::Comparison<'_>, sides: [&super::CompareSide; 2]) -> serde_json::Value {
+    use serde_json::json;
+    use tfdv::compare::Row;
+    let side = |s: &super::CompareSide| {
+        json!({
+            "name": s.name,
+            "source": if s.file.is_some() { "statistics" } else { "records" },
+            "dataset": s.stats.name,
+            "examples": s.stats.num_examples,
+            "features": s.stats.features.len(),
+        })
+    };
+    let features: Vec<serde_json::Value> = c
+        .rows
+        .iter()
+        .map(|row| {
+            let values = |f: Option<&tfdv::statistics::FeatureStat>| {
+                f.map(|f| json!({"min": f.common.min_num_values, "max": f.common.max_num_values, "avg": f.common.avg_num_values}))
+            };
+            json!({
+                "feature": row.path,
+                "in": row.only_in().map_or("both", |s| s.letter()),
+                "type_a": row.a.map(|f| f.ty.name()),
+                "type_b": row.b.map(|f| f.ty.name()),
+                "present_a": row.a.map(|f| Row::present(f, c.a)),
+                "present_b": row.b.map(|f| Row::present(f, c.b)),
+                "values_a": values(row.a),
+                "values_b": values(row.b),
+                "linf": row.linf.as_ref().map(|l| l.1),
+                "linf_value": row.linf.as_ref().map(|l| String::from_utf8_lossy(&l.0).into_owned()),
+                "jsd": row.jsd.ok(),
+                "notes": compare_notes(row, c),
+            })
+        })
+        .collect();
+    json!({
+        "a": side(sides[0]),
+        "b": side(sides[1]),
+        "order": "features in one dataset only first, then those of another type, then by the larger of linf and jsd (largest first); features with neither last; ties by name",
+        "features": features,
+    })
 }

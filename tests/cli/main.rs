@@ -23,6 +23,8 @@ mod columnar_inputs;
 mod columnar_kinds;
 #[cfg(feature = "parquet")]
 mod columnar_limits;
+#[cfg(feature = "report")]
+mod compare;
 mod count;
 mod docs;
 mod drift;

@@ -9,6 +9,7 @@
 //! `data:` appears in it.
 
 mod annotations;
+pub mod compare;
 pub mod gallery;
 pub mod overlay;
 pub mod svg;

@@ -3,6 +3,7 @@
 //! (`Schema`, proto/schema.proto, as text format) and the checks of
 //! `tfr validate`.
 
+pub mod compare;
 pub mod drift;
 pub mod infer;
 pub mod model;

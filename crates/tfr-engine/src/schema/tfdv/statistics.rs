@@ -204,16 +204,6 @@ pub fn load(bytes: &[u8]) -> Result<StatsList> {
     read_binary(bytes)
 }
 
-/// The statistics in `bytes` when they are a statistics file: [`load`]
-/// reads them and some dataset has examples or features (records of
-/// Examples read as statistics give neither: an Example's fields are not
-/// where a list keeps its datasets' counts and features).
-pub fn sniff(bytes: &[u8]) -> Option<StatsList> {
-    load(bytes)
-        .ok()
-        .filter(|l| l.datasets.iter().any(|d| d.num_examples > 0 || !d.features.is_empty()))
-}
-
 /// The first record of a TFRecord file, when `bytes` is one (its length
 /// CRC and data CRC both hold).
 fn first_record(bytes: &[u8]) -> Option<&[u8]> {
