@@ -620,6 +620,23 @@ def build_cases(d: Path, tfr: Path, cmds: set[str], venv_py: Path | None, peer_s
         tfr_case("tfr.validate.notebook", "validate", "notebook 1M", ["--schema", str(schema_file), str(nb)], N, nb_b,
                  "tfr.stats.notebook", None, Target(min_rps=1e6, max_rss_mb=64), nonempty,
                  flags=" --schema", note="ratio: × tfr stats")
+    # Drift: the same gate with a jensen_shannon_divergence drift comparator
+    # on every feature, against the previous span's statistics file (here
+    # the data's own, as tfr stats writes it): a second pass for the
+    # statistics, then the comparisons.
+    drift_schema, prev_stats = d / "notebook.drift.schema.pbtxt", d / "notebook.prev.stats"
+    if schema_file.exists() and "validate" in cmds and not drift_schema.exists():
+        text = re.sub(r'(\nfeature \{\n  name: "[^"\n]*"\n)',
+                      r'\1  drift_comparator { jensen_shannon_divergence { threshold: 0.1 } }\n',
+                      "\n" + schema_file.read_text())
+        drift_schema.write_text(text.lstrip("\n"))
+        with open(prev_stats, "wb") as f:
+            subprocess.run([T, "stats", "-f", "tfdv-stats", str(nb)], stdout=f, check=True)
+    if drift_schema.exists():
+        tfr_case("tfr.validate.drift", "validate", "notebook 1M",
+                 ["--schema", str(drift_schema), "--previous", str(prev_stats), str(nb)], N, nb_b,
+                 "tfr.validate.notebook", None, Target(max_rss_mb=64), nonempty,
+                 flags=" --schema --previous", note="ratio: × validate without --previous")
     # The report: statistics, then 24 cards (images 2k: random bytes, not
     # decodable pictures; a dataset of real JPEGs is measured in the notes).
     tfr_case("tfr.report.images", "report", "images 2k", ["-o", str(tmp / "report.html"), str(img)], I, img_b,

@@ -190,7 +190,14 @@ pub(crate) fn statistics_of(
         Some(stats) => Ok(stats),
         None => {
             let inputs = crate::tfds::inputs::expand_with_folders(&[path.to_os_string()])?;
-            records_statistics(&inputs, &format!("{what} {shown}"), open, workers, ctx)
+            let stats = records_statistics(&inputs, &format!("{what} {shown}"), open, workers, ctx)?;
+            if stats.num_examples == 1 && stats.features.is_empty() {
+                output::error_line(format_args!(
+                    "warning: {what} {shown}: one record with no features: if it is a statistics file, it is over --max-aux-size ({} bytes) and was read as records",
+                    aux.max_aux_size
+                ));
+            }
+            Ok(stats)
         }
     }
 }

@@ -103,6 +103,8 @@ struct Checked<'a> {
     /// The schema file's name (`None`: no schema).
     schema: Option<&'a str>,
     stopped: bool,
+    /// Controls were given (`drift_skew_info` is in the JSON, maybe empty).
+    compared: bool,
 }
 
 pub(crate) fn run(args: &ValidateArgs, ctx: &Ctx) -> Result<Exit> {
@@ -160,6 +162,7 @@ pub(crate) fn run(args: &ValidateArgs, ctx: &Ctx) -> Result<Exit> {
         names: &names,
         schema: schema_name.as_deref(),
         stopped: error.is_some(),
+        compared: args.previous.is_some() || args.serving.is_some() || args.previous_version.is_some(),
     };
     let text = if args.json {
         let mut t =
@@ -250,12 +253,35 @@ fn compare(
     if args.previous.is_none() && args.serving.is_none() && args.previous_version.is_none() {
         return Ok(());
     }
+    // The records are read twice (checks, then statistics): not from stdin.
+    if inputs.iter().any(|i| matches!(i, crate::io::Input::Stdin)) {
+        anyhow::bail!(
+            "--previous/--serving/--previous-version read the records twice (their checks, then their statistics): give them as files, not on stdin"
+        );
+    }
+    for (path, flag) in [
+        (&args.previous, "--previous"),
+        (&args.serving, "--serving"),
+        (&args.previous_version, "--previous-version"),
+    ] {
+        if path.as_deref().is_some_and(|p| p == "-") {
+            anyhow::bail!("{flag} -: a control is a statistics file or records given by name, not stdin");
+        }
+    }
     let open = args.input.options();
     let workers = pipeline::workers(args.jobs.get());
-    let control = |path: &Option<std::ffi::OsString>, what: &str| {
-        path.as_deref()
-            .map(|p| super::statistics_of(p, what, &open, &args.aux, workers, ctx))
-            .transpose()
+    let control = |path: &Option<std::ffi::OsString>, what: &str| -> Result<_> {
+        let Some(p) = path.as_deref() else { return Ok(None) };
+        let stats = super::statistics_of(p, what, &open, &args.aux, workers, ctx)?;
+        if stats.num_examples == 0 && stats.features.is_empty() {
+            // TFDV passes empty statistics on as no control at all.
+            let shown = crate::io::input::escape_name(p.as_encoded_bytes());
+            output::error_line(format_args!(
+                "warning: {what} {shown}: no examples: nothing compared with it"
+            ));
+            return Ok(None);
+        }
+        Ok(Some(stats))
     };
     let previous = control(&args.previous, "--previous")?;
     let serving = control(&args.serving, "--serving")?;
@@ -266,6 +292,11 @@ fn compare(
         serving: serving.as_ref(),
         previous_version: previous_version.as_ref(),
     };
+    if current.num_examples == 0 {
+        // TFDV reports its data missing and compares nothing.
+        output::error_line(format_args!("note: no records: nothing compared with the controls"));
+        return Ok(());
+    }
     let found = drift::compare(schema, &current, &controls);
     for w in &found.warnings {
         output::error_line(format_args!("warning: {w}"));
@@ -546,7 +577,7 @@ fn to_json(
         },
         "not_checked": report.not_checked,
     });
-    if !report.drift_skew.is_empty() {
+    if checked.compared {
         doc["drift_skew_info"] = drift_skew_json(&report.drift_skew);
     }
     if let Some(e) = error {

@@ -39,7 +39,8 @@ fn measurements(list: &Value) -> Vec<Figure> {
                     (
                         m["type"].as_str().unwrap().to_string(),
                         m["value"].as_f64().unwrap(),
-                        m["threshold"].as_f64().unwrap(),
+                        // NaN: tfr's JSON has null, TFDV's answer "NaN".
+                        m["threshold"].as_f64().unwrap_or(f64::NAN),
                     )
                 })
                 .collect()
@@ -149,8 +150,9 @@ fn same(case: &str, got: &Answer) {
         for (got, want) in [(drift, measurements(&w["drift"])), (skew, measurements(&w["skew"]))] {
             assert_eq!(got.len(), want.len(), "{case}: {f}: {got:?} vs {want:?}");
             for (g, w) in got.iter().zip(&want) {
+                let same_threshold = g.2 == w.2 || g.2.is_nan() && w.2.is_nan();
                 assert!(
-                    g.0 == w.0 && close(g.1, w.1) && g.2 == w.2,
+                    g.0 == w.0 && close(g.1, w.1) && same_threshold,
                     "{case}: {f}: {g:?} vs TFDV {w:?}"
                 );
             }
@@ -213,6 +215,21 @@ fn every_control_at_once_and_every_figure() {
         &current,
     ]);
     same("quantiles", &quantiles);
+}
+
+#[test]
+fn nan_thresholds_judged_as_tfdv_judges_them() {
+    let (prev, serving) = (drift("span1.stats"), drift("serving.stats"));
+    let got = run(&[
+        "--schema",
+        &drift("schema_nan.pbtxt"),
+        "--previous",
+        &prev,
+        "--serving",
+        &serving,
+        &drift("span2.tfrecord"),
+    ]);
+    same("nan", &got);
 }
 
 #[test]
@@ -286,6 +303,52 @@ fn table_lines_name_the_figures_and_thresholds() {
          [COMPARATOR_L_INFTY_HIGH]"
     ));
     assert!(ran.stdout_str().contains("COMPARATOR_HIGH_NUM_EXAMPLES"));
+}
+
+#[test]
+fn stdin_empty_controls_and_raw_binary_statistics() {
+    let dir = Dir::new();
+    let schema = drift("schema.pbtxt");
+    let span2 = std::fs::read(drift("span2.tfrecord")).unwrap();
+    // The records are read twice: not from stdin.
+    let ran = tfr(&[
+        "validate",
+        "--schema",
+        &schema,
+        "--previous",
+        &drift("span1.stats"),
+        "-",
+    ])
+    .stdin(&span2)
+    .run();
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(ran.stderr.contains("not on stdin"), "{}", ran.stderr);
+    // Empty statistics (TFDV's of an empty span): no control, as TFDV.
+    let empty = dir.write("empty.pbtxt", b"datasets {\n}\n");
+    let ran = tfr(&[
+        "validate",
+        "--json",
+        "--schema",
+        &schema,
+        "--previous",
+        &empty,
+        &drift("span2.tfrecord"),
+    ])
+    .run();
+    assert!(
+        ran.stderr.contains("no examples: nothing compared with it"),
+        "{}",
+        ran.stderr
+    );
+    let doc: Value = serde_json::from_slice(&ran.stdout).unwrap();
+    assert_eq!(doc["drift_skew_info"], serde_json::json!([]));
+    // The TFDV file without its TFRecord framing: a raw binary list.
+    let framed = std::fs::read(drift("span1.stats")).unwrap();
+    let raw = dir.write("raw.stats", &framed[12..framed.len() - 4]);
+    same(
+        "previous",
+        &run(&["--schema", &schema, "--previous", &raw, &drift("span2.tfrecord")]),
+    );
 }
 
 #[test]

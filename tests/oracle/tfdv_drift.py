@@ -28,7 +28,9 @@ seeded, so a rerun gives the same bytes):
   normalized_abs_difference on city, jensen_shannon_divergence on income,
   infinity_norm on label: missing from serving), and dataset_constraints
   num_examples_drift_comparator {min 0.9, max 1.1} and
-  num_examples_version_comparator {min 0.5, max 1.0};
+  num_examples_version_comparator {min 0.5, max 1.0}; schema_zero.pbtxt
+  (every threshold 0), schema_quantiles.pbtxt (score's divergence on its
+  quantiles histogram), schema_nan.pbtxt (city's thresholds NaN);
 - expected.json: per case (which controls were given), TFDV's
   `validate_statistics` anomalies (feature -> reason types and
   descriptions) and `drift_skew_info` (feature -> drift / skew
@@ -153,7 +155,10 @@ def answer(anomalies):
 
         def ms(lst):
             return [
-                {"type": m.Type.Name(m.type), "value": m.value, "threshold": m.threshold} for m in lst
+                # JSON has no NaN: a NaN threshold is written "NaN".
+                {"type": m.Type.Name(m.type), "value": m.value,
+                 "threshold": "NaN" if math.isnan(m.threshold) else m.threshold}
+                for m in lst
             ]
 
         out["drift_skew_info"][key] = {"drift": ms(d.drift_measurements), "skew": ms(d.skew_measurements)}
@@ -181,6 +186,15 @@ def main():
     set_comparators(zero, zero=True)
     tfdv.write_schema_text(zero, os.path.join(OUT, "schema_zero.pbtxt"))
     tfdv.write_schema_text(quantile_schema(zero), os.path.join(OUT, "schema_quantiles.pbtxt"))
+    # NaN thresholds: TFDV's L-infinity and normalized difference checks are
+    # `value <= threshold` (NaN: an anomaly), its divergence's `value >
+    # threshold` (NaN: none).
+    nan = type(schema)()
+    nan.CopyFrom(schema)
+    feature(nan, "city").drift_comparator.infinity_norm.threshold = float("nan")
+    feature(nan, "city").drift_comparator.jensen_shannon_divergence.threshold = float("nan")
+    feature(nan, "city").skew_comparator.normalized_abs_difference.threshold = float("nan")
+    tfdv.write_schema_text(nan, os.path.join(OUT, "schema_nan.pbtxt"))
 
     def run(schema, **kw):
         return answer(tfdv.validate_statistics(stats["span2"], schema, **kw))
@@ -201,6 +215,7 @@ def main():
         ),
         "zero": run(zero, previous_statistics=stats["span1"], serving_statistics=stats["serving"]),
         "quantiles": run(quantile_schema(zero), previous_statistics=stats["span1"]),
+        "nan": run(nan, previous_statistics=stats["span1"], serving_statistics=stats["serving"]),
         # The previous span compared with itself: every figure 0.
         "self": answer(tfdv.validate_statistics(stats["span1"], zero, previous_statistics=stats["span1"])),
     }

@@ -296,19 +296,23 @@ fn framed_length(bytes: &[u8]) -> Option<u64> {
     (crate::record::masked_crc(&len) == u32::from_le_bytes(crc)).then(|| u64::from_le_bytes(len))
 }
 
-/// A statistics file's dataset when `bytes` are one: `None` when they are
-/// not (records, or anything [`statistics::load`] does not read as a
-/// list with a dataset that has examples or features); an error when they
-/// are text that is not a statistics file's (records are never text).
+/// A statistics file's dataset when `bytes` are one; `None` when they
+/// are records: a TFRecord file whose record is a tf.Example or
+/// SequenceExample with features (read as a list, it gives a dataset named
+/// by its feature map entries, with neither examples nor features), or
+/// bytes that are neither text nor a binary list. An error when they are
+/// meant as statistics and are not readable: text (records are never
+/// text), or a file of one record that is not an Example with features.
+/// Statistics of no examples and no features (TFDV's of an empty span) are
+/// a dataset.
 pub fn sniff(bytes: &[u8]) -> Result<Option<DatasetStats>> {
-    let text = framed_length(bytes).is_none()
+    let framed = framed_length(bytes).is_some();
+    let text = !framed
         && bytes
             .iter()
             .find(|b| !b.is_ascii_whitespace())
             .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'#');
     match statistics::load(bytes) {
-        // A tf.Example read as a list has a dataset named by its feature
-        // map entries, with neither examples nor features: not statistics.
         Ok(list)
             if list
                 .datasets
@@ -317,10 +321,35 @@ pub fn sniff(bytes: &[u8]) -> Result<Option<DatasetStats>> {
         {
             dataset_of(list).map(Some)
         }
-        Ok(_) => Ok(None),
-        Err(e) if text => Err(e),
+        Ok(_) if holds_records(bytes) => Ok(None),
+        Ok(list) => dataset_of(list).map(Some),
+        Err(e) if text || (framed && !holds_records(bytes)) => Err(e),
         Err(_) => Ok(None),
     }
+}
+
+/// Whether the (first) record in `bytes` is an Example or SequenceExample
+/// with features.
+fn holds_records(bytes: &[u8]) -> bool {
+    let payload = match framed_length(bytes) {
+        Some(len) => match usize::try_from(len)
+            .ok()
+            .and_then(|n| bytes.get(12..12usize.checked_add(n)?))
+        {
+            Some(p) => p,
+            None => return false,
+        },
+        None => return false,
+    };
+    let mut decoder = crate::example::Decoder::new();
+    if let Ok(ex) = decoder.example(payload, true) {
+        if ex.features().is_some_and(|f| !f.is_empty()) {
+            return true;
+        }
+    }
+    decoder
+        .sequence_example(payload, true)
+        .is_ok_and(|se| se.context().is_some_and(|f| !f.is_empty()) || se.feature_lists().is_some())
 }
 
 #[cfg(test)]

@@ -196,12 +196,15 @@ pub fn load(bytes: &[u8]) -> Result<StatsList> {
     if let Some(record) = first_record(bytes) {
         return read_binary(record);
     }
-    if looks_like_text(bytes) {
-        let text = std::str::from_utf8(bytes).map_err(|_| crate::error::err!("not a statistics file"))?;
-        let fields = pbtxt::parse(text).map_err(|e| crate::error::err!("statistics text format: {e}"))?;
-        return read_list(&fields);
+    // A binary list starts with 0x0a and a length that may be a letter:
+    // text is tried first, then binary, and text's error is the one told.
+    match std::str::from_utf8(bytes).ok().filter(|_| looks_like_text(bytes)) {
+        Some(text) => match pbtxt::parse(text) {
+            Ok(fields) => read_list(&fields),
+            Err(e) => read_binary(bytes).map_err(|_| crate::error::err!("statistics text format: {e}")),
+        },
+        None => read_binary(bytes),
     }
-    read_binary(bytes)
 }
 
 /// The first record of a TFRecord file, when `bytes` is one (its length
@@ -442,9 +445,15 @@ fn text(f: &Field) -> Parsed<String> {
     bytes(f).map(|b| String::from_utf8_lossy(&b).into_owned())
 }
 
+/// A uint64 (past int64's range too, as protobuf reads one).
 fn uint(f: &Field) -> Parsed<u64> {
+    if let Value::Scalar(Scalar::Number(t)) = &f.value {
+        if let Ok(v) = t.parse::<u64>() {
+            return Ok(v);
+        }
+    }
     let v = f.int()?;
-    u64::try_from(v).or_else(|_| f.error("a negative count"))
+    u64::try_from(v).or_else(|_| f.error(format!("\"{}\": a negative count", f.name)))
 }
 
 fn read_dataset(fields: &[Field]) -> Parsed<DatasetStats> {

@@ -214,7 +214,17 @@ fn compare_feature(
                      what: &str,
                      max: Option<Vec<u8>>| {
         measured.push(Measurement { kind, value, threshold });
-        if value > threshold {
+        // TFDV: L-infinity and the normalized difference are fine when
+        // `value <= threshold` (so a NaN on either side is an anomaly), the
+        // divergence is an anomaly when `value > threshold`.
+        let high = match kind {
+            MeasurementType::JensenShannonDivergence => value > threshold,
+            _ => !matches!(
+                value.partial_cmp(&threshold),
+                Some(std::cmp::Ordering::Less | std::cmp::Ordering::Equal)
+            ),
+        };
+        if high {
             let max = max.map_or(String::new(), |v| {
                 format!(
                     " The feature value with maximum difference is: {}",

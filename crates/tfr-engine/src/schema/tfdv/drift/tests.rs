@@ -125,3 +125,24 @@ fn six_digits_is_printf_g() {
     assert_eq!(six_digits(1234567.0), "1.23457e+06");
     assert_eq!(six_digits(0.0), "0");
 }
+
+#[test]
+fn a_binary_list_whose_length_byte_is_a_letter_is_binary() {
+    use crate::schema::tfdv::statistics::load;
+    // datasets { name: 72 × "a", num_examples: 5 }: 76 bytes, "L".
+    let mut dataset = vec![0x0a, 72];
+    dataset.extend(std::iter::repeat_n(b'a', 72));
+    dataset.extend([0x10, 5]);
+    let mut list = vec![0x0a, dataset.len() as u8];
+    list.extend(&dataset);
+    assert_eq!(list[1], b'L');
+    let got = load(&list).unwrap();
+    assert_eq!(got.datasets[0].num_examples, 5);
+    assert_eq!(got.datasets[0].name, "a".repeat(72));
+    // Text that is not statistics is told as text format's error.
+    let e = load(b"datasets { num_examples: x }").unwrap_err().to_string();
+    assert!(e.contains("1:12"), "{e}");
+    // uint64 counts past int64.
+    let big = load(b"datasets { num_examples: 18446744073709551615 }").unwrap();
+    assert_eq!(big.datasets[0].num_examples, u64::MAX);
+}

@@ -522,7 +522,11 @@ impl Comparator {
                             match t.name.as_str() {
                                 "type" => {
                                     c.jsd_source = Some(match t.enum_value()? {
-                                        EnumValue::Number(n) => n,
+                                        EnumValue::Number(n @ 0..=2) => n,
+                                        EnumValue::Number(n) => {
+                                            return t
+                                                .error(format!("HistogramSelection.Type has no value numbered {n}"))
+                                        }
                                         EnumValue::Name("DEFAULT") => 0,
                                         EnumValue::Name("QUANTILES") => 1,
                                         EnumValue::Name("STANDARD") => 2,
