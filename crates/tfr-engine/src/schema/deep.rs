@@ -707,5 +707,7 @@ mod tests;
 
 mod distinct;
 pub use distinct::{value_hash, Distinct};
+mod largest;
+pub use largest::{LARGEST_KEPT, LARGEST_VALUE_MAX};
 mod top;
 pub use top::TopK;
