@@ -64,7 +64,7 @@ use crate::io::Input;
 use crate::pipeline;
 use crate::pipeline::batches::{self, Range, Reading, Record, Types, Work};
 use crate::record;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// An anomaly kind: TFDV's `AnomalyInfo.Type` (proto/anomalies.proto of
 /// tensorflow_metadata).
@@ -226,7 +226,7 @@ pub const MAX_NEW: usize = 1000;
 
 /// A string domain as checked: its values, its name, and the share of
 /// values allowed outside it.
-type StringRule = (HashSet<Vec<u8>>, String, f64);
+type StringRule = (Arc<Vocab>, String, f64);
 
 /// One schema feature's checks.
 #[derive(Debug)]
@@ -316,6 +316,7 @@ impl Checker {
         };
         let mut rules = Vec::new();
         let mut index = HashMap::new();
+        let mut vocabs = HashMap::new();
         for f in &schema.features {
             if index.contains_key(f.name.as_str()) {
                 add_note(
@@ -345,7 +346,7 @@ impl Checker {
                 }
             }
             index.insert(f.name.as_str().into(), rules.len() as u32);
-            rules.push(Rule::new(f, schema));
+            rules.push(Rule::new(f, schema, &mut vocabs));
         }
         let mut not_checked: Vec<String> = notes
             .into_iter()
@@ -399,7 +400,7 @@ impl Checker {
 }
 
 impl Rule {
-    fn new(f: &Feature, schema: &Schema) -> Rule {
+    fn new(f: &Feature, schema: &Schema, vocabs: &mut HashMap<String, Arc<Vocab>>) -> Rule {
         let string_domain = match &f.domain {
             Some(Domain::String(d)) => Some((d, d.name.clone().unwrap_or_default())),
             Some(Domain::Named(n)) => schema.string_domain(n).map(|d| (d, n.clone())),
@@ -474,11 +475,18 @@ impl Rule {
         }
         if let Some((d, name)) = string_domain {
             let max_off = f.min_domain_mass.map_or(0.0, |m| 1.0 - m);
-            r.strings = Some(Box::new((
-                d.values.iter().map(|v| v.as_bytes().to_vec()).collect(),
-                name,
-                max_off,
-            )));
+            // (a named domain compiled once, whichever features use it)
+            let vocab = match vocabs.get(&name) {
+                Some(v) if matches!(f.domain, Some(Domain::Named(_))) => Arc::clone(v),
+                _ => {
+                    let v = Arc::new(Vocab::new(d.values.iter().map(String::as_str)));
+                    if matches!(f.domain, Some(Domain::Named(_))) {
+                        vocabs.insert(name.clone(), Arc::clone(&v));
+                    }
+                    v
+                }
+            };
+            r.strings = Some(Box::new((vocab, name, max_off)));
         }
         r.int_values = r.int_min.is_some() || r.int_max.is_some() || r.bool_domain.is_some();
         r.float_values = r.float_min.is_some() || r.float_max.is_some() || r.nan || r.inf || r.bool_domain.is_some();
@@ -490,6 +498,9 @@ impl Rule {
 mod found;
 #[cfg(test)]
 mod tests;
+mod vocab;
+use std::sync::Arc;
+use vocab::Vocab;
 
 use found::Found;
 
