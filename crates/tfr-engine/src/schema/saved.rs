@@ -141,7 +141,9 @@ fn feature(f: &FeatureStats) -> Value {
             "top": {"error": d.top.error(), "sketch": !d.top.is_exact(), "values": top.iter().map(|(h, k, len, n)| json!([h, B64.encode(k), len, n])).collect::<Vec<_>>()},
         });
         if let Some(largest) = d.top.largest() {
-            v["deep"]["top"]["largest"] = largest.map(|(h, k, len, n)| json!([h, B64.encode(k), len, n])).collect();
+            v["deep"]["top"]["largest"] = largest
+                .map(|(h, k, len, n)| json!([h, B64.encode(k), len, n]))
+                .collect();
         }
     }
     v
@@ -474,8 +476,12 @@ fn read_largest(v: &Value) -> Result<Option<Vec<(u64, Vec<u8>, usize, u64)>>, St
         let kept = B64
             .decode(nth(t, 1, "largest")?.as_str().unwrap_or(""))
             .map_err(|e| format!("\"largest\": {e}"))?;
-        let len = usize::try_from(u(nth(t, 2, "largest")?, "largest")?).map_err(|_| "\"largest\": a length too large")?;
-        let (h, n) = (hash(nth(t, 0, "largest")?, "largest")?, u(nth(t, 3, "largest")?, "largest")?);
+        let len =
+            usize::try_from(u(nth(t, 2, "largest")?, "largest")?).map_err(|_| "\"largest\": a length too large")?;
+        let (h, n) = (
+            hash(nth(t, 0, "largest")?, "largest")?,
+            u(nth(t, 3, "largest")?, "largest")?,
+        );
         let whole = kept.len() == len && value_hash(&kept) == h;
         let cut = kept.len() == LARGEST_VALUE_MAX && len > kept.len();
         if n == 0 || !seen.insert(h) || !(whole || cut) {
