@@ -714,4 +714,5 @@ pub use distinct::{value_hash, Distinct};
 mod largest;
 pub use largest::{LARGEST_KEPT, LARGEST_VALUE_MAX};
 mod top;
+pub(crate) use top::Counter;
 pub use top::TopK;

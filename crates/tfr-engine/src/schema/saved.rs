@@ -31,6 +31,7 @@
 //! A file without `"annotations"` (none in its records, or saved before
 //! tfr counted them) merges as a part with no annotations.
 
+use super::deep::Counter;
 use super::deep::{
     value_hash, Deep, Distinct, Moments, Numeric, Quantiles, TopK, EXACT_TOP, EXACT_TOP_BYTES, LARGEST_KEPT,
     LARGEST_VALUE_MAX, TOP_TRACKED, TOP_VALUE_MAX,
@@ -462,7 +463,7 @@ fn read_deep(v: &Value) -> Result<Deep, String> {
 
 /// A summary's largest values, exact counts (`None`: a file of an earlier
 /// tfr, which did not keep them).
-fn read_largest(v: &Value) -> Result<Option<Vec<(u64, Vec<u8>, usize, u64)>>, String> {
+fn read_largest(v: &Value) -> Result<Option<Vec<Counter>>, String> {
     if v.is_null() {
         return Ok(None);
     }

@@ -29,6 +29,9 @@ pub struct TopK {
     pub(super) largest_lost: bool,
 }
 
+/// A saved counter: hash, kept bytes, the value's length, count.
+pub(crate) type Counter = (u64, Vec<u8>, usize, u64);
+
 #[derive(Clone, Copy, Debug)]
 pub(super) struct TopEntry {
     pub(super) hash: u64,
@@ -210,12 +213,7 @@ impl TopK {
 
     /// A summary from its saved counters; `sketch`: the saved one was past
     /// the exact bounds, with its `largest` values (`None`: not saved).
-    pub(crate) fn from_state(
-        counters: Vec<(u64, Vec<u8>, usize, u64)>,
-        error: u64,
-        sketch: bool,
-        largest: Option<Vec<(u64, Vec<u8>, usize, u64)>>,
-    ) -> Self {
+    pub(crate) fn from_state(counters: Vec<Counter>, error: u64, sketch: bool, largest: Option<Vec<Counter>>) -> Self {
         let mut t = TopK {
             sketch,
             largest_lost: sketch && largest.is_none(),
