@@ -46,6 +46,7 @@ mod limits_inputs;
 mod limits_jsonl;
 mod limits_process;
 mod limits_records;
+mod limits_schema;
 mod oracle;
 mod outputs;
 mod part;

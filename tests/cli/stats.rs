@@ -524,7 +524,7 @@ fn tfdv_schemas_of_the_issue_28_cases_are_tfdvs_and_validate_their_data() {
     }
 }
 
-/// Issue 28, item 9: 20,000 distinct file names are counted exactly
+/// Issue 28, item 9 (and issue 47): 20,000 distinct file names are counted exactly
 /// (TFDV's `unique: 20000`, its top values the largest names, once each),
 /// not estimated above the number of values; past the exact range the
 /// estimate never says more distinct values than values.
@@ -569,15 +569,20 @@ fn distinct_counts_never_exceed_the_values() {
         .run()
         .ok();
     let unique: u64 = field_of(&text, "file", "unique")[0].parse().unwrap();
+    assert_eq!(field_of(&text, "file", "value")[0], "\"img_069999.jpg\"");
+    assert_eq!(field_of(&text, "file", "value")[19], "\"img_069980.jpg\"");
+    assert_eq!(field_of(&text, "file", "label").len(), 1000);
     assert!(unique <= 70_000 && unique > 68_000, "{unique}");
-    // Past the exact range the report says "about", and no frequency it
-    // does not know.
+    // Past the exact range the report says "about" for the count, and
+    // TFDV's top value: the largest name, its count exact (issue 47).
     dir.tfr(&["report", "-q", "-o", "more.html", "more.tfrecord"])
         .run()
         .ok();
     let html = std::fs::read_to_string(dir.path("more.html")).unwrap();
     assert!(
-        html.contains(&format!("\">≈</span>{unique}</td><td class=\"name\"></td><td>-</td>")),
+        html.contains(&format!(
+            "\">≈</span>{unique}</td><td class=\"name\">img_069999.jpg</td><td>1</td>"
+        )),
         "{}",
         &html[html.find("Text features").unwrap_or(0)..][..600]
     );
@@ -660,4 +665,52 @@ fn saved_statistics_without_the_sketch_flag_still_merge() {
     dir.write("bad.json", broken.as_bytes());
     let err = dir.tfr(&["stats", "-q", "--merge", "bad.json"]).run().fails(2);
     assert!(err.contains("sketch"), "{err}");
+}
+
+/// Issue 47 (tests/data/tfdv/issue47, by tests/oracle/gen_tfdv_expected.py
+/// --issue47 with TFDV 1.16.1's answers): 16,500 long, all-distinct texts
+/// and blobs (past tfr's exact top-value bounds) get TFDV's 20 top values
+/// and 1,000-bucket rank histogram (their largest values, once each), and
+/// no string domain in the inferred schema; a file whose first record's
+/// field 2 reads as an empty FeatureLists and whose others' field 2 is text
+/// is read (as TFDV reads Examples), not refused. Merged from saved parts
+/// and with any -j, the same.
+#[test]
+fn tfdv_statistics_equal_tfdvs_on_the_issue_47_cases() {
+    let dir = Dir::new();
+    let mut all = Vec::new();
+    for case in ["long_text", "example_field2_mixed"] {
+        let file = data(&format!("tfdv/issue47/{case}.tfrecord.gz"));
+        let text = tfr(&["stats", "-q", "-f", "tfdv-stats-text", &file]).run().ok();
+        let expected = std::fs::read_to_string(data(&format!("tfdv/issue47/{case}.stats.pbtxt"))).unwrap();
+        let mine = pbtxt::parse(&text).unwrap_or_else(|e| panic!("{case}: {e}"));
+        let theirs = pbtxt::parse(&expected).unwrap();
+        let mut diffs = Vec::new();
+        differences(&mine, &theirs, case, &mut diffs);
+        all.extend(diffs.into_iter().take(8));
+        // Two halves saved and merged, and -j 1, give the same.
+        let saved = dir.tfr(&["stats", "-q", "-f", "json", &file]).run().ok();
+        dir.write("part.json", saved.as_bytes());
+        let merged = dir
+            .tfr(&["stats", "-q", "-f", "tfdv-stats-text", "--merge", "part.json"])
+            .run()
+            .ok();
+        let one = tfr(&["stats", "-q", "-j", "1", "-f", "tfdv-stats-text", &file])
+            .run()
+            .ok();
+        let body = |t: &str| {
+            t.lines()
+                .filter(|l| !l.starts_with("  name: "))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert_eq!(body(&merged), body(&text), "{case} merged");
+        assert_eq!(body(&one), body(&text), "{case} -j 1");
+    }
+    assert!(all.is_empty(), "{}", all.join("\n"));
+    let want = std::fs::read_to_string(data("tfdv/issue47/long_text.schema.pbtxt")).unwrap();
+    let file = data("tfdv/issue47/long_text.tfrecord.gz");
+    let got = tfr(&["schema", "-q", "-f", "tfdv-schema", &file]).run().ok();
+    assert_eq!(got, want);
+    assert!(!got.contains("string_domain"), "{got}");
 }

@@ -14,8 +14,14 @@ NAME.schema.pbtxt (infer_schema). tests/cli/stats.rs holds
 `tfr stats -f tfdv-stats-text` and `tfr schema -f tfdv-schema` to them
 (tests/oracle/tfdv_check.py runs the same cases against TFDV itself).
 
+With `--issue47`, the same for the cases of issue 47 into
+tests/data/tfdv/issue47/ (NAME.tfrecord.gz, GZIP as TFDV reads it by its
+name): long, nearly all-distinct text and blobs (past tfr's exact top-value
+bounds), and Examples whose unknown field 2 does not read as FeatureLists
+in a file whose first record's does.
+
 Run with the TFDV venv (see ../shared/oracles.md):
-    .venv-tfdv/bin/python tests/oracle/gen_tfdv_expected.py [--issue28]
+    .venv-tfdv/bin/python tests/oracle/gen_tfdv_expected.py [--issue28 | --issue47]
 """
 import os
 import sys
@@ -95,12 +101,36 @@ def issue28_cases():
     }
 
 
-def issue28(out):
+def issue47_cases():
+    """name -> (records, infer a schema too). Issue 47's last TFDV fields."""
+    # (a) 15,000 comments of about 330 bytes (5 MB of distinct text, past
+    # tfr's exact 4 MiB; 15,000 distinct values, under its exact distinct
+    # count), and 1,500 short values that sort after them, all distinct
+    # (TFDV lists the largest, once each); blobs that are not UTF-8, all
+    # distinct.
+    comments = []
+    for i in range(15000):
+        c = "comment %05d: " % ((i * 7919) % 15000) + "the quick brown fox " * 16
+        comments.append(c)
+    for i in range(1500):
+        comments.insert((i * 37) % len(comments), "zz %04d" % ((i * 631) % 1500))
+    long_text = []
+    for i, t in enumerate(comments):
+        blob = b"\xff\xfe" + (i * 2654435761 % 2**32).to_bytes(4, "big") + b"\x00" * 300
+        long_text.append(example(comment=("b", [t]), blob=("b", [blob])))
+    # (b) field 2 empty in the first record (a SequenceExample's empty
+    # feature_lists to tfr's auto typing), text in the others.
+    field2 = [example(a=("i", [i])) + ld(2, b"" if i == 0 else b"note %d" % i) for i in range(6)]
+    return {"long_text": (long_text, True), "example_field2_mixed": (field2, False)}
+
+
+def issue28(out, cases=None, suffix=".tfrecord"):
     import tensorflow as tf
     out.mkdir(parents=True, exist_ok=True)
-    for name, (records, with_schema) in issue28_cases().items():
-        path = out / (name + ".tfrecord")
-        with tf.io.TFRecordWriter(str(path)) as w:
+    for name, (records, with_schema) in (cases or issue28_cases()).items():
+        path = out / (name + suffix)
+        options = "GZIP" if suffix.endswith(".gz") else None
+        with tf.io.TFRecordWriter(str(path), options=options) as w:
             for r in records:
                 w.write(r)
         stats = tfdv.generate_statistics_from_tfrecord(str(path))
@@ -117,6 +147,9 @@ def issue28(out):
 
 
 def main() -> int:
+    if "--issue47" in sys.argv[1:]:
+        issue28(ROOT / "tests" / "data" / "tfdv" / "issue47", issue47_cases(), ".tfrecord.gz")
+        return 0
     if "--issue28" in sys.argv[1:]:
         issue28(ROOT / "tests" / "data" / "tfdv" / "issue28")
         return 0

@@ -915,14 +915,17 @@ def check_merge(args, rep, whole, shards):
 
 def issue28_cases():
     """The cases of tests/oracle/gen_tfdv_expected.py (the committed fixtures
-    of tests/data/tfdv/issue28 come from them), plus 20,000 distinct file
-    names (item 9)."""
+    of tests/data/tfdv/issue28 and issue47 come from them), plus 20,000
+    distinct file names (item 9)."""
     import importlib.util
     spec = importlib.util.spec_from_file_location(
         "gen_tfdv_expected", os.path.join(ROOT, "tests", "oracle", "gen_tfdv_expected.py"))
     gen = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(gen)
     cases = gen.issue28_cases()
+    # Issue 47: long all-distinct text and blobs, field 2 in a file taken
+    # for SequenceExamples (tests/data/tfdv/issue47).
+    cases.update(gen.issue47_cases())
     cases["file_names_20000"] = ([gen.example(file=("b", ["img_%06d.jpg" % i])) for i in range(20000)], True)
     return gen, cases
 

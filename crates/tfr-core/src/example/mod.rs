@@ -109,22 +109,30 @@ pub fn resolve_auto(first_payload: &[u8]) -> Result<MessageType, DecodeError> {
     }
     let mut decoder = Decoder::new();
     let (read, clean) = if has_feature_lists {
-        match decoder.sequence_example(first_payload, true) {
-            Ok(view) => {
-                let clean = view.context().is_none_or(|c| names_are_clean(&c))
-                    && view
-                        .feature_lists()
-                        .is_none_or(|l| l.entries().all(|(k, _)| elwc::is_name(k)));
-                (Ok(MessageType::SequenceExample), clean)
-            }
+        // (a field 2 that is no FeatureLists is skipped there: no lists)
+        let seq = decoder.sequence_example(first_payload, true).map(|view| {
+            view.feature_lists().map(|l| {
+                view.context().is_none_or(|c| names_are_clean(&c)) && l.entries().all(|(k, _)| elwc::is_name(k))
+            })
+        });
+        match seq {
+            Ok(Some(clean)) => (Ok(MessageType::SequenceExample), clean),
             // A field 2 that is no FeatureLists: an unknown field of an
             // Example (protobuf and TensorFlow's parsers skip it).
-            Err(e) => match decoder.example(first_payload, true) {
+            seq => match decoder.example(first_payload, true) {
                 Ok(view) if view.features().is_some() => {
                     let clean = view.features().is_none_or(|f| names_are_clean(&f));
                     (Ok(MessageType::Example), clean)
                 }
-                _ => (Err(not_an_example(e)), false),
+                read => {
+                    let why = DecodeError::new(
+                        DecodeErrorKind::NotAnExample {
+                            reason: "no features and no feature lists".into(),
+                        },
+                        0,
+                    );
+                    (Err(not_an_example(seq.err().or(read.err()).unwrap_or(why))), false)
+                }
             },
         }
     } else {

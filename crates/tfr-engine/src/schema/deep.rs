@@ -27,13 +27,17 @@
 //!   `2 * TOP_TRACKED` counters: a count it reports is at most
 //!   [`TopK::error`] below the true count, an error bounded by
 //!   `n / (TOP_TRACKED + 1)`, and only values counted more than that are
-//!   reported (on data without heavy hitters, none). Values are counted
-//!   whole (by hash); in the summary only their first [`TOP_VALUE_MAX`]
-//!   bytes are kept to show them.
+//!   reported from it. Values are counted whole (by hash); in the summary
+//!   only their first [`TOP_VALUE_MAX`] bytes are kept to show them.
+//!   Beside it, the [`LARGEST_KEPT`] largest distinct values (their first
+//!   [`LARGEST_VALUE_MAX`] bytes) with exact counts (`largest.rs`): TFDV
+//!   ranks by (count, value), so on all-distinct values its top values are
+//!   these.
 //!
 //! Memory: at most about 9 MB per feature (65,536 exact counters and
 //! 4 MiB of their values, 65,536 hashes, 4,096 exact numbers; past them
-//! 2,000 counters of up to 256 bytes, 16 KB of HyperLogLog), reached only
+//! 2,000 counters of up to 256 bytes, 1,000 values of up to 4 KiB, 16 KB
+//! of HyperLogLog), reached only
 //! by a feature with that many distinct values, for at most
 //! [`super::stats::MAX_FEATURES`] features; the notebook benchmark (1M
 //! records, 4 features) runs in under 10 MB.
@@ -707,5 +711,8 @@ mod tests;
 
 mod distinct;
 pub use distinct::{value_hash, Distinct};
+mod largest;
+pub use largest::{LARGEST_KEPT, LARGEST_VALUE_MAX};
 mod top;
+pub(crate) use top::Counter;
 pub use top::TopK;

@@ -218,7 +218,10 @@ fn top_values_are_exact_and_whole_within_the_bounds() {
         t.add_hashed(value_hash(&v), &v, 1);
     }
     assert!(!t.is_exact());
-    assert!(t.top(1).iter().all(|v| v.0.len() <= TOP_VALUE_MAX));
+    // (the largest kept by their first 4 KiB, their length whole)
+    let top = t.top(1);
+    assert_eq!((top[0].0.len(), top[0].1), (LARGEST_VALUE_MAX, 100_000));
+    assert!(t.counters().all(|v| v.1.len() <= TOP_VALUE_MAX));
 }
 
 /// A batch digested on its worker (`ready`) merges into a t-digest exactly
@@ -257,4 +260,37 @@ fn a_digest_made_at_seal_merges_as_one_made_at_the_merge() {
     d.merge(&fresh);
     assert_eq!(c.state().unwrap_err(), d.state().unwrap_err());
     assert_ne!(c.state().unwrap_err(), a.state().unwrap_err());
+}
+
+/// Issue 47: past the exact bounds, all-distinct values give TFDV's top
+/// values (the largest, once each), whatever the order of the values and
+/// however the parts merge; a value repeated among them keeps its exact
+/// count.
+#[test]
+fn top_values_of_distinct_values_are_the_largest_counted_exactly() {
+    let value = |i: u32| format!("v{:06}", (i * 7919) % 100_000).into_bytes();
+    let mut one = TopK::default();
+    let mut parts = vec![TopK::default(); 3];
+    for i in 0..100_000u32 {
+        let v = value(i);
+        one.add_hashed(value_hash(&v), &v, 1);
+        parts[(i % 3) as usize].add_hashed(value_hash(&v), &v, 1);
+    }
+    let again = b"v099990".to_vec();
+    one.add_hashed(value_hash(&again), &again, 1);
+    parts[0].add_hashed(value_hash(&again), &again, 1);
+    one.prune();
+    let mut merged = TopK::default();
+    for p in &mut parts {
+        p.prune();
+        merged.merge(p);
+    }
+    assert!(!one.is_exact());
+    for t in [&one, &merged] {
+        let top = t.top(LARGEST_KEPT);
+        assert_eq!(top.len(), LARGEST_KEPT);
+        assert_eq!((top[0].0, top[0].2), (&b"v099990"[..], 2));
+        assert_eq!((top[1].0, top[1].2), (&b"v099999"[..], 1));
+        assert_eq!(top[LARGEST_KEPT - 1].0, b"v099000");
+    }
 }

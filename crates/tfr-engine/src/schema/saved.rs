@@ -20,7 +20,8 @@
 //!   "deep": {"counts": Q, "steps": Q, "int": NUM, "float": NUM,
 //!            "unique": {"hashes": [u64...]} | {"hll": base64},
 //!            "top": {"error": n, "sketch": bool,   // exact counts, values whole; or a summary
-//!                    "values": [[xxh3, base64 of the value (its first 256 bytes in a summary), length, count], ...]}}}
+//!                    "values": [[xxh3, base64 of the value (its first 256 bytes in a summary), length, count], ...],
+//!                    "largest": [[xxh3, base64 of its first 4,096 bytes, length, count], ...]}}}  // a summary's largest values
 //!            "sizes": Q,   // bytes values' lengths
 //! Q = {"n": finite values, "-inf": n, "+inf": n (when any), "exact": [[value, count], ...]} | {"n": n, "tdigest": {...}}  // crate tdigest's serde form
 //! NUM = {"n", "mean", "m2", "zeros", "quantiles": Q}
@@ -30,8 +31,10 @@
 //! A file without `"annotations"` (none in its records, or saved before
 //! tfr counted them) merges as a part with no annotations.
 
+use super::deep::Counter;
 use super::deep::{
-    Deep, Distinct, Moments, Numeric, Quantiles, TopK, EXACT_TOP, EXACT_TOP_BYTES, TOP_TRACKED, TOP_VALUE_MAX,
+    value_hash, Deep, Distinct, Moments, Numeric, Quantiles, TopK, EXACT_TOP, EXACT_TOP_BYTES, LARGEST_KEPT,
+    LARGEST_VALUE_MAX, TOP_TRACKED, TOP_VALUE_MAX,
 };
 use super::stats::{BytesStats, Collector, Counts, FeatureStats, FeatureTable, FloatStats, IntStats, Seen};
 use super::{FileScan, Scan};
@@ -138,6 +141,11 @@ fn feature(f: &FeatureStats) -> Value {
             "unique": unique,
             "top": {"error": d.top.error(), "sketch": !d.top.is_exact(), "values": top.iter().map(|(h, k, len, n)| json!([h, B64.encode(k), len, n])).collect::<Vec<_>>()},
         });
+        if let Some(largest) = d.top.largest() {
+            v["deep"]["top"]["largest"] = largest
+                .map(|(h, k, len, n)| json!([h, B64.encode(k), len, n]))
+                .collect();
+        }
     }
     v
 }
@@ -449,8 +457,40 @@ fn read_deep(v: &Value) -> Result<Deep, String> {
         float: read_numeric(&v["float"], "float")?,
         sizes: read_quantiles(&v["sizes"], "sizes")?,
         unique,
-        top: TopK::from_state(counters, error, sketch),
+        top: TopK::from_state(counters, error, sketch, read_largest(&v["top"]["largest"])?),
     })
+}
+
+/// A summary's largest values, exact counts (`None`: a file of an earlier
+/// tfr, which did not keep them).
+fn read_largest(v: &Value) -> Result<Option<Vec<Counter>>, String> {
+    if v.is_null() {
+        return Ok(None);
+    }
+    let saved = arr(v, "largest")?;
+    if saved.len() > LARGEST_KEPT {
+        return Err(format!("\"largest\": {} values, more than tfr keeps", saved.len()));
+    }
+    let mut out = Vec::with_capacity(saved.len());
+    let mut seen = std::collections::HashSet::new();
+    for t in saved {
+        let kept = B64
+            .decode(nth(t, 1, "largest")?.as_str().unwrap_or(""))
+            .map_err(|e| format!("\"largest\": {e}"))?;
+        let len =
+            usize::try_from(u(nth(t, 2, "largest")?, "largest")?).map_err(|_| "\"largest\": a length too large")?;
+        let (h, n) = (
+            hash(nth(t, 0, "largest")?, "largest")?,
+            u(nth(t, 3, "largest")?, "largest")?,
+        );
+        let whole = kept.len() == len && value_hash(&kept) == h;
+        let cut = kept.len() == LARGEST_VALUE_MAX && len > kept.len();
+        if n == 0 || !seen.insert(h) || !(whole || cut) {
+            return Err("\"largest\": a value is not one tfr wrote".into());
+        }
+        out.push((h, kept, len, n));
+    }
+    Ok(Some(out))
 }
 
 /// The inputs a saved file lists: numbered from `first` (after those of

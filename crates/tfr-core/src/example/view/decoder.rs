@@ -158,8 +158,10 @@ impl Decoder {
     /// Validates `payload` as a `tf.train.SequenceExample` and indexes it.
     ///
     /// With `strict` (auto mode), a record whose top-level fields are all
-    /// unknown (neither `context` nor `feature_lists`) is an error;
-    /// otherwise unknown fields are skipped.
+    /// unknown (neither `context` nor `feature_lists`) is an error, and a
+    /// field 2 that does not read as a `FeatureLists` is an unknown field
+    /// (an Example's, read as the context alone); otherwise unknown fields
+    /// are skipped.
     pub fn sequence_example<'a>(
         &'a mut self,
         payload: &'a [u8],
@@ -211,6 +213,19 @@ impl Decoder {
                 num::CONTEXT => {
                     self.index_features(sub)?;
                     has_context = true;
+                }
+                num::FEATURE_LISTS if strict => {
+                    // Auto mode: a field 2 that is no FeatureLists is an
+                    // Example's unknown field (protobuf, and so TFDV, skip
+                    // it), not damage: the record is read as its context.
+                    let kept = (self.list_entries.len(), self.steps.len(), self.lists.len());
+                    if self.index_feature_lists(sub).is_err() {
+                        self.list_entries.truncate(kept.0);
+                        self.steps.truncate(kept.1);
+                        self.lists.truncate(kept.2);
+                        return Ok(false);
+                    }
+                    has_lists = true;
                 }
                 num::FEATURE_LISTS => {
                     self.index_feature_lists(sub)?;

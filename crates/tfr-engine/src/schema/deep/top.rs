@@ -1,5 +1,7 @@
-//! The most frequent values: exact counts, then a Misra-Gries summary.
+//! The most frequent values: exact counts, then a Misra-Gries summary
+//! and the largest values counted exactly.
 
+use super::largest::Largest;
 use super::*;
 
 /// The most frequent values: exact counts of every distinct value (kept
@@ -19,7 +21,16 @@ pub struct TopK {
     /// Past the exact bounds: a Misra-Gries summary, values kept by their
     /// first [`TOP_VALUE_MAX`] bytes.
     pub(super) sketch: bool,
+    /// Past the exact bounds: the largest distinct values and their exact
+    /// counts (TFDV's top values among equal counts).
+    pub(super) largest: Largest,
+    /// A part merged in was a summary saved without its largest values
+    /// (by an earlier tfr): they are not known.
+    pub(super) largest_lost: bool,
 }
+
+/// A saved counter: hash, kept bytes, the value's length, count.
+pub(crate) type Counter = (u64, Vec<u8>, usize, u64);
 
 #[derive(Clone, Copy, Debug)]
 pub(super) struct TopEntry {
@@ -37,6 +48,9 @@ impl TopK {
     /// Counts `v` (whose [`value_hash`] is `h`) `n` times.
     #[inline]
     pub fn add_hashed(&mut self, h: u64, v: &[u8], n: u64) {
+        if self.sketch {
+            self.largest.add(h, v, v.len(), n);
+        }
         if let Some(&i) = self.slots.get(&h) {
             self.entries[i as usize].count += n;
             return;
@@ -88,8 +102,11 @@ impl TopK {
         let old = std::mem::take(self);
         self.sketch = true;
         self.error = old.error;
+        self.largest_lost = old.largest_lost;
         for e in &old.entries {
             self.insert(e.hash, old.value(e), e.full, e.count);
+            // (exact: values whole)
+            self.largest.add(e.hash, old.value(e), e.full, e.count);
         }
     }
 
@@ -108,8 +125,10 @@ impl TopK {
         let mut c: Vec<u64> = self.entries.iter().map(|e| e.count).collect();
         c.sort_unstable_by(|a, b| b.cmp(a));
         let cut = c[TOP_TRACKED];
-        let old = std::mem::take(self);
+        let mut old = std::mem::take(self);
         self.sketch = true;
+        self.largest = std::mem::take(&mut old.largest);
+        self.largest_lost = old.largest_lost;
         self.error = old.error + cut;
         for e in old.entries.iter().filter(|e| e.count > cut) {
             self.insert(e.hash, old.value(e), e.full, e.count - cut);
@@ -120,8 +139,14 @@ impl TopK {
     pub fn merge(&mut self, o: &TopK) {
         if o.sketch {
             self.become_sketch();
+            self.largest.merge(&o.largest);
+            self.largest_lost |= o.largest_lost;
         }
+        let whole = self.sketch && !o.sketch;
         for e in &o.entries {
+            if whole {
+                self.largest.add(e.hash, o.value(e), e.full, e.count);
+            }
             match self.slots.get(&e.hash) {
                 Some(&i) => self.entries[i as usize].count += e.count,
                 None => self.insert(e.hash, o.value(e), e.full, e.count),
@@ -143,16 +168,24 @@ impl TopK {
 
     /// The `k` most frequent values, most frequent first (ties: the larger
     /// value first, as TFDV orders them): (the value, whole while exact,
-    /// else its first [`TOP_VALUE_MAX`] bytes; its length; its count).
-    /// Once the summary is approximate, only values counted more than
-    /// [`Self::error`] times: the others may be no more frequent than
-    /// values it dropped.
+    /// else its start; its length; its count). Once the summary is
+    /// approximate: the values counted more than [`Self::error`] times
+    /// (their counts at most that much short), and the largest values with
+    /// their exact counts (so a feature of all-distinct values gets TFDV's
+    /// list: its largest values, each once).
     pub fn top(&self, k: usize) -> Vec<(&[u8], usize, u64)> {
+        let largest = if self.sketch && !self.largest_lost {
+            self.largest.entries().collect()
+        } else {
+            Vec::new()
+        };
+        let exact: HashSet<u64, IdBuild> = largest.iter().map(|e| e.0).collect();
         let mut v: Vec<(&[u8], usize, u64)> = self
             .entries
             .iter()
-            .filter(|e| e.count > self.error)
+            .filter(|e| e.count > self.error && !exact.contains(&e.hash))
             .map(|e| (self.value(e), e.full, e.count))
+            .chain(largest.iter().map(|e| (e.1, e.2, e.3)))
             .collect();
         let k = k.min(v.len());
         if k == 0 {
@@ -167,18 +200,28 @@ impl TopK {
         v
     }
 
+    /// Past the exact bounds, the largest values (for saving): hash, kept
+    /// bytes, length, count; `None` when they are not known.
+    pub(crate) fn largest(&self) -> Option<impl Iterator<Item = (u64, &[u8], usize, u64)>> {
+        (self.sketch && !self.largest_lost).then(|| self.largest.entries())
+    }
+
     /// Every counter (for saving): hash, kept bytes, length, count.
     pub(crate) fn counters(&self) -> impl Iterator<Item = (u64, &[u8], usize, u64)> {
         self.entries.iter().map(|e| (e.hash, self.value(e), e.full, e.count))
     }
 
     /// A summary from its saved counters; `sketch`: the saved one was past
-    /// the exact bounds.
-    pub(crate) fn from_state(counters: Vec<(u64, Vec<u8>, usize, u64)>, error: u64, sketch: bool) -> Self {
+    /// the exact bounds, with its `largest` values (`None`: not saved).
+    pub(crate) fn from_state(counters: Vec<Counter>, error: u64, sketch: bool, largest: Option<Vec<Counter>>) -> Self {
         let mut t = TopK {
             sketch,
+            largest_lost: sketch && largest.is_none(),
             ..TopK::default()
         };
+        for (h, kept, full, n) in largest.into_iter().flatten() {
+            t.largest.add(h, &kept, full, n);
+        }
         for (h, kept, full, n) in counters {
             match t.slots.get(&h) {
                 Some(&i) => t.entries[i as usize].count += n,

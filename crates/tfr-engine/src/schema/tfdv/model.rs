@@ -369,9 +369,19 @@ impl Schema {
     /// error at its line and column.
     pub fn from_pbtxt(text: &str) -> ParseResult<Schema> {
         let mut schema = Schema::default();
-        // One top-level field at a time: the tree of a large schema is
-        // never held whole, only the model made from it.
-        pbtxt::parse_each(text, &mut |f| schema.read_top(&f))?;
+        // One top-level field at a time, a string domain one value at a
+        // time: the tree of a large schema is never held whole, only the
+        // model made from it.
+        let mut open: Option<StringDomain> = None;
+        pbtxt::parse_pieces(text, &|name| name == "string_domain", &mut |piece| {
+            match (piece, &mut open) {
+                (pbtxt::Piece::Open(_), _) => open = Some(StringDomain::default()),
+                (pbtxt::Piece::Field(f), Some(d)) => d.read_field(&f, &mut schema.ignored, "string_domain")?,
+                (pbtxt::Piece::Field(f), None) => schema.read_top(&f)?,
+                (pbtxt::Piece::Close, _) => schema.string_domains.extend(open.take()),
+            }
+            Ok(())
+        })?;
         Ok(schema)
     }
 

@@ -79,6 +79,10 @@ pub fn parse_each(text: &str, each: &mut dyn FnMut(Field) -> Result<(), Error>) 
     p.each_field(None, 0, each)
 }
 
+#[path = "pbtxt_pieces.rs"]
+mod pieces;
+pub use pieces::{parse_pieces, Piece};
+
 /// Parses a text-format document: the fields of the top-level message.
 pub fn parse(text: &str) -> Result<Vec<Field>, Error> {
     let mut p = Parser::new(text);
@@ -188,6 +192,13 @@ impl<'a> Parser<'a> {
                 }
                 _ => {}
             }
+            self.one_field(depth, each)?;
+        }
+    }
+
+    /// One field (and the `,` or `;` after it), handed to `each`.
+    fn one_field(&mut self, depth: usize, each: &mut dyn FnMut(Field) -> Result<(), Error>) -> Result<(), Error> {
+        {
             let (line, col) = (self.line, self.col);
             let name = self.field_name()?;
             self.skip_space();
@@ -247,6 +258,7 @@ impl<'a> Parser<'a> {
                 self.bump();
             }
         }
+        Ok(())
     }
 
     /// A nested message, at `{` or `<`.

@@ -184,14 +184,20 @@ impl StringDomain {
     pub(super) fn read(fields: &[Field], ignored: &mut Vec<String>, prefix: &str) -> ParseResult<StringDomain> {
         let mut d = StringDomain::default();
         for f in fields {
-            match f.name.as_str() {
-                "name" => d.name = Some(f.string()?),
-                "value" => d.values.push(f.string()?),
-                "is_categorical" => note(ignored, format!("{prefix}.is_categorical")),
-                _ => return unknown(f, "StringDomain"),
-            }
+            d.read_field(f, ignored, prefix)?;
         }
         Ok(d)
+    }
+
+    /// Reads one field of a `StringDomain` message into it.
+    pub(super) fn read_field(&mut self, f: &Field, ignored: &mut Vec<String>, prefix: &str) -> ParseResult<()> {
+        match f.name.as_str() {
+            "name" => self.name = Some(f.string()?),
+            "value" => self.values.push(f.string()?),
+            "is_categorical" => note(ignored, format!("{prefix}.is_categorical")),
+            _ => return unknown(f, "StringDomain"),
+        }
+        Ok(())
     }
 
     pub(super) fn write(&self, w: &mut Writer, field: &str) {

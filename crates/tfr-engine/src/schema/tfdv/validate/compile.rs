@@ -50,6 +50,7 @@ impl Checker {
         };
         let mut rules = Vec::new();
         let mut index = HashMap::new();
+        let mut vocabs = HashMap::new();
         for f in &schema.features {
             if index.contains_key(f.name.as_str()) {
                 add_note(
@@ -65,7 +66,7 @@ impl Checker {
                 add_note("STRUCT features".into(), &f.name);
             }
             index.insert(f.name.as_str().into(), rules.len() as u32);
-            rules.push(Rule::new(f, schema, environment));
+            rules.push(Rule::new(f, schema, environment, &mut vocabs));
         }
         let components = sparse::Components::new(schema);
         for w in &components.nested_path {
@@ -132,7 +133,12 @@ fn in_environment(f: &Feature, schema: &Schema, environment: Option<&str>) -> bo
 }
 
 impl Rule {
-    fn new(f: &Feature, schema: &Schema, environment: Option<&str>) -> Rule {
+    fn new(
+        f: &Feature,
+        schema: &Schema,
+        environment: Option<&str>,
+        vocabs: &mut HashMap<String, Arc<Vocab>>,
+    ) -> Rule {
         let fixed = schema_self::check(f, schema);
         let string_domain = match &fixed.domain {
             Some(Domain::String(d)) => Some((d, d.name.clone().unwrap_or_default())),
@@ -233,11 +239,19 @@ impl Rule {
         }
         if let Some((d, name)) = string_domain {
             let max_off = fixed.min_domain_mass.map_or(0.0, |m| 1.0 - m);
-            r.strings = Some(Box::new((
-                d.values.iter().map(|v| v.as_bytes().to_vec()).collect(),
-                name,
-                max_off,
-            )));
+            // (a named domain compiled once, whichever features use it)
+            let named = matches!(fixed.domain, Some(Domain::Named(_)));
+            let vocab = match vocabs.get(&name) {
+                Some(v) if named => Arc::clone(v),
+                _ => {
+                    let v = Arc::new(Vocab::new(d.values.iter().map(String::as_str)));
+                    if named {
+                        vocabs.insert(name.clone(), Arc::clone(&v));
+                    }
+                    v
+                }
+            };
+            r.strings = Some(Box::new((vocab, name, max_off)));
         }
         let unique = r.unique.is_some();
         r.int_values =

@@ -335,7 +335,7 @@ pub const MAX_NEW: usize = 1000;
 
 /// A string domain as checked: its values, its name, and the share of
 /// values allowed outside it.
-type StringRule = (HashSet<Vec<u8>>, String, f64);
+type StringRule = (Arc<Vocab>, String, f64);
 
 /// One schema feature's checks.
 #[derive(Debug)]
@@ -445,6 +445,9 @@ mod schema_self;
 mod sparse;
 #[cfg(test)]
 mod tests;
+mod vocab;
+use std::sync::Arc;
+use vocab::Vocab;
 
 use found::Found;
 
