@@ -93,6 +93,8 @@ pub struct Quantiles {
     /// The merge gives the same digest either way; any change to `exact`
     /// drops it.
     ready: Option<Box<TDigest>>,
+    /// With a t-digest: the values then repeated most, counted exactly.
+    ties: Ties,
 }
 
 impl std::fmt::Debug for Quantiles {
@@ -228,6 +230,7 @@ impl Quantiles {
         self.ready = None;
         self.n += runs.iter().map(|r| r.1).sum::<u64>();
         if let Some(d) = &mut self.digest {
+            self.ties.add_runs(runs);
             let mine = std::mem::replace(&mut **d, TDigest::new_with_size(CENTROIDS));
             let theirs = ready.cloned().unwrap_or_else(|| digest_of(runs));
             **d = TDigest::merge_digests(vec![TDigest::new_with_size(CENTROIDS), mine, theirs]);
@@ -254,6 +257,7 @@ impl Quantiles {
         self.exact = merged;
         if self.exact.len() > EXACT_DISTINCT {
             self.digest = Some(Box::new(digest_of(&self.exact)));
+            self.ties = Ties::of_runs(&self.exact, self.n);
             self.exact = Vec::new();
         }
     }
@@ -268,8 +272,16 @@ impl Quantiles {
             Some(od) => {
                 self.ready = None;
                 let mine = match self.digest.take() {
-                    Some(d) => *d,
-                    None => digest_of(&std::mem::take(&mut self.exact)),
+                    Some(d) => {
+                        self.ties.intersect(&o.ties);
+                        *d
+                    }
+                    None => {
+                        let runs = std::mem::take(&mut self.exact);
+                        self.ties = o.ties.clone();
+                        self.ties.add_runs(&runs);
+                        digest_of(&runs)
+                    }
                 };
                 let merged = TDigest::merge_digests(vec![TDigest::new_with_size(CENTROIDS), mine, (**od).clone()]);
                 self.digest = Some(Box::new(merged));
@@ -330,6 +342,9 @@ impl Quantiles {
             return None;
         }
         if let Some(d) = &self.digest {
+            if let Some((v, _)) = self.ties.at(rank) {
+                return Some(v);
+            }
             let q = if self.n <= 1 {
                 0.0
             } else {
@@ -368,9 +383,16 @@ impl Quantiles {
             for i in 0..=k {
                 let r = rank_of(i);
                 // (the t-digest's estimates, made non-decreasing)
+                let finite = r.checked_sub(self.neg_inf).filter(|f| *f < self.n);
+                let tie = finite.and_then(|f| self.ties.at(f));
                 let v = self.quantile_at(r).unwrap_or(0.0).max(last);
                 last = v;
-                let cum = if i == k { total } else { r + 1 };
+                let cum = match tie {
+                    // Inside a tie: its exact cumulative weight.
+                    Some((_, cum)) => self.neg_inf + cum,
+                    None if i == k => total,
+                    None => r + 1,
+                };
                 out.push((v, cum as f64));
             }
             for j in (0..k).rev() {
@@ -473,6 +495,11 @@ impl Quantiles {
         (self.neg_inf, self.pos_inf)
     }
 
+    /// The ties counted exactly (with a t-digest).
+    pub(crate) fn ties(&self) -> &[ties::Tie] {
+        &self.ties.0
+    }
+
     /// The exact runs, or the t-digest (as JSON).
     pub(crate) fn state(&self) -> Result<&[(f64, u64)], serde_json::Value> {
         match &self.digest {
@@ -487,11 +514,15 @@ impl Quantiles {
         n: u64,
         (neg_inf, pos_inf): (u64, u64),
         exact: Vec<(f64, u64)>,
-        digest: Option<&serde_json::Value>,
+        digest: Option<(&serde_json::Value, Vec<ties::Tie>)>,
     ) -> Result<Self, String> {
+        let mut tied = Ties::default();
         let digest = match digest {
             None => None,
-            Some(v) => {
+            Some((v, t)) => {
+                tied = Ties(t);
+                tied.check(n)
+                    .map_err(|e| format!("a t-digest is not one tfr wrote: {e}"))?;
                 check_digest(v, n)?;
                 let d: TDigest =
                     serde_json::from_value(v.clone()).map_err(|e| format!("a t-digest does not decode: {e}"))?;
@@ -509,6 +540,7 @@ impl Quantiles {
             digest,
             pending: Vec::new(),
             ready: None,
+            ties: tied,
         };
         if q.digest.is_some() {
             q.n = n;
@@ -713,6 +745,8 @@ mod distinct;
 pub use distinct::{value_hash, Distinct};
 mod largest;
 pub use largest::{LARGEST_KEPT, LARGEST_VALUE_MAX};
+pub mod ties;
+use ties::Ties;
 mod top;
 pub(crate) use top::Counter;
 pub use top::TopK;

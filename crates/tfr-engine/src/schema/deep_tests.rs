@@ -294,3 +294,61 @@ fn top_values_of_distinct_values_are_the_largest_counted_exactly() {
         assert_eq!(top[LARGEST_KEPT - 1].0, b"v099000");
     }
 }
+
+#[test]
+fn ties_past_the_exact_range_keep_their_exact_weight() {
+    // 100,000 values, 60% zeros, the rest distinct: TFDV's quantiles
+    // histogram has five [0, 0] buckets of (count of zeros) / 5.
+    let values: Vec<f64> = (0..100_000u32)
+        .map(|i| {
+            if (i * 7919) % 10 < 6 {
+                0.0
+            } else {
+                f64::from(i) / 100_000.0
+            }
+        })
+        .collect();
+    let zeros = values.iter().filter(|v| **v == 0.0).count() as f64;
+    let check = |q: &Quantiles| {
+        assert!(!q.is_exact());
+        let b = q.boundaries(10);
+        assert!(b[..6].iter().all(|&(v, w)| v == 0.0 && w == zeros), "{b:?}");
+        let buckets = crate::schema::summary::bin_weights(&b);
+        assert!(
+            buckets[..5]
+                .iter()
+                .all(|&(lo, hi, n)| lo == 0.0 && hi == 0.0 && n == zeros / 5.0),
+            "{buckets:?}"
+        );
+        assert_eq!(q.quantile(0.5), Some(0.0));
+    };
+    let mut one = Quantiles::default();
+    for (i, v) in values.iter().enumerate() {
+        one.add(*v);
+        if i % 2048 == 0 {
+            one.seal();
+        }
+    }
+    one.seal();
+    check(&one);
+    // Merged from parts, exact ones and sketched ones, in any order.
+    let mut parts = Quantiles::default();
+    for chunk in values.chunks(7000).rev() {
+        let mut p = Quantiles::default();
+        for v in chunk {
+            p.add(*v);
+        }
+        p.seal();
+        parts.merge(&p);
+    }
+    check(&parts);
+    // Saved and read back (tfr stats --format json, --merge).
+    let (neg, pos) = parts.infinities();
+    let digest = parts.state().unwrap_err();
+    let back = Quantiles::from_state(100_000, (neg, pos), Vec::new(), Some((&digest, parts.ties().to_vec()))).unwrap();
+    check(&back);
+    // Ties that do not add up are refused.
+    let mut bad = parts.ties().to_vec();
+    bad[0].count = 200_000;
+    assert!(Quantiles::from_state(100_000, (0, 0), Vec::new(), Some((&digest, bad))).is_err());
+}

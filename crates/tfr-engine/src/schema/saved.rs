@@ -23,7 +23,7 @@
 //!                    "values": [[xxh3, base64 of the value (its first 256 bytes in a summary), length, count], ...],
 //!                    "largest": [[xxh3, base64 of its first 4,096 bytes, length, count], ...]}}}  // a summary's largest values
 //!            "sizes": Q,   // bytes values' lengths
-//! Q = {"n": finite values, "-inf": n, "+inf": n (when any), "exact": [[value, count], ...]} | {"n": n, "tdigest": {...}}  // crate tdigest's serde form
+//! Q = {"n": finite values, "-inf": n, "+inf": n (when any), "exact": [[value, count], ...]} | {"n": n, "tdigest": {...}, "ties": [[value, count, below], ...]}  // crate tdigest's serde form; ties: the values counted exactly (deep/ties.rs)
 //! NUM = {"n", "mean", "m2", "zeros", "quantiles": Q}
 //! TALLY: crate::annotate::check::Tally's saved form (annotate/saved.rs)
 //! ```
@@ -92,7 +92,10 @@ fn quantiles(q: &Quantiles) -> Value {
     let finite = q.count() - neg - pos;
     let mut v = match q.state() {
         Ok(runs) => json!({"n": finite, "exact": runs.iter().map(|(v, c)| json!([v, c])).collect::<Vec<_>>()}),
-        Err(digest) => json!({"n": finite, "tdigest": digest}),
+        Err(digest) => {
+            let ties: Vec<Value> = q.ties().iter().map(|t| json!([t.value, t.count, t.below])).collect();
+            json!({"n": finite, "tdigest": digest, "ties": ties})
+        }
     };
     if neg + pos > 0 {
         v["-inf"] = json!(neg);
@@ -374,7 +377,19 @@ fn read_quantiles(v: &Value, what: &str) -> Result<Quantiles, String> {
     };
     let inf = (count_or_0(&v["-inf"], "-inf")?, count_or_0(&v["+inf"], "+inf")?);
     if v["tdigest"].is_object() {
-        return Quantiles::from_state(n, inf, Vec::new(), Some(&v["tdigest"])).map_err(|e| format!("\"{what}\": {e}"));
+        // (files of an earlier tfr have no ties)
+        let mut ties = Vec::new();
+        if !v["ties"].is_null() {
+            for t in arr(&v["ties"], what)? {
+                ties.push(crate::schema::deep::ties::Tie {
+                    value: f(nth(t, 0, what)?, what)?,
+                    count: u(nth(t, 1, what)?, what)?,
+                    below: u(nth(t, 2, what)?, what)?,
+                });
+            }
+        }
+        return Quantiles::from_state(n, inf, Vec::new(), Some((&v["tdigest"], ties)))
+            .map_err(|e| format!("\"{what}\": {e}"));
     }
     let mut runs = Vec::new();
     for r in arr(&v["exact"], what)? {

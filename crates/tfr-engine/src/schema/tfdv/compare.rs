@@ -461,8 +461,10 @@ mod tests {
         two.extend_from_slice(&file);
         assert_eq!(looks(&two[..12], two.len() as u64), Looks::NotStatistics);
         // Text that is not a statistics file is an error, not records.
-        // A list whose datasets say nothing is not statistics either.
-        assert!(sniff(b"datasets { bogus: 1 }").unwrap().is_none());
+        // A list whose datasets say nothing is statistics of no examples
+        // (TFDV's of an empty span), not records.
+        let empty = sniff(b"datasets { name: \"span\" }").unwrap().unwrap();
+        assert_eq!((empty.num_examples, empty.features.len()), (0, 0));
         assert!(sniff(b"hello world").is_err());
         let text = b"datasets { name: \"x\" num_examples: 3 features { name: \"f\" type: INT } }";
         let d = sniff(text).unwrap().unwrap();

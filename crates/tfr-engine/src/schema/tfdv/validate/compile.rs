@@ -133,12 +133,7 @@ fn in_environment(f: &Feature, schema: &Schema, environment: Option<&str>) -> bo
 }
 
 impl Rule {
-    fn new(
-        f: &Feature,
-        schema: &Schema,
-        environment: Option<&str>,
-        vocabs: &mut HashMap<String, Arc<Vocab>>,
-    ) -> Rule {
+    fn new(f: &Feature, schema: &Schema, environment: Option<&str>, vocabs: &mut HashMap<String, Arc<Vocab>>) -> Rule {
         let fixed = schema_self::check(f, schema);
         let string_domain = match &fixed.domain {
             Some(Domain::String(d)) => Some((d, d.name.clone().unwrap_or_default())),
