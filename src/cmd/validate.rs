@@ -188,18 +188,9 @@ pub(crate) fn run(args: &ValidateArgs, ctx: &Ctx) -> Result<Exit> {
     output::keep_verdict(written, exit)
 }
 
-/// Drift and skew: the inputs' statistics compared with the controls'
-/// (`--previous`, `--serving`, `--previous-version`) as the schema's
-/// comparators say; their anomalies join the report's (before the
-/// dataset's), their figures are [`Report::drift_skew`].
-fn compare(
-    args: &ValidateArgs,
-    schema: &crate::schema::tfdv::model::Schema,
-    inputs: &[crate::io::Input],
-    report: &mut Report,
-    ctx: &Ctx,
-) -> Result<()> {
-    use crate::schema::tfdv::drift;
+/// The comparators the schema sets that have no control given: notes
+/// (TFDV says nothing then).
+fn uncompared_notes(args: &ValidateArgs, schema: &crate::schema::tfdv::model::Schema, report: &mut Report) {
     let given = [
         (&args.previous, "--previous", "drift_comparator"),
         (&args.serving, "--serving", "skew_comparator"),
@@ -250,6 +241,21 @@ fn compare(
                 .push(format!("dataset_constraints.{field} (no {flag} to compare with)"));
         }
     }
+}
+
+/// Drift and skew: the inputs' statistics compared with the controls'
+/// (`--previous`, `--serving`, `--previous-version`) as the schema's
+/// comparators say; their anomalies join the report's (before the
+/// dataset's), their figures are [`Report::drift_skew`].
+fn compare(
+    args: &ValidateArgs,
+    schema: &crate::schema::tfdv::model::Schema,
+    inputs: &[crate::io::Input],
+    report: &mut Report,
+    ctx: &Ctx,
+) -> Result<()> {
+    use crate::schema::tfdv::drift;
+    uncompared_notes(args, schema, report);
     if args.previous.is_none() && args.serving.is_none() && args.previous_version.is_none() {
         return Ok(());
     }

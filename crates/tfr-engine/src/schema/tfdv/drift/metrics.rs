@@ -87,6 +87,18 @@ pub enum NoDivergence {
     Malformed,
 }
 
+impl NoDivergence {
+    /// Why, in words.
+    pub fn reason(self) -> &'static str {
+        match self {
+            NoDivergence::Mixed => "one side is numeric, the other categorical",
+            NoDivergence::Missing => "no values or histogram to compare on one side",
+            NoDivergence::NonPositive => "a value count is not positive",
+            NoDivergence::Malformed => "a histogram's buckets overlap or are out of order",
+        }
+    }
+}
+
 /// TFDV's `JensenShannonDivergence` of two features: of their value
 /// counts when both have some, else of their histograms (`quantiles`: the
 /// quantiles histogram, else the standard one).

@@ -205,92 +205,82 @@ fn compare_feature(
         ));
         return Vec::new();
     };
-    let mut measured = Vec::new();
     let between = format!("between {treatment} and {control_name}");
-    let mut check = |kind: MeasurementType,
-                     value: f64,
-                     threshold: f64,
-                     anomaly_kind: AnomalyKind,
-                     what: &str,
-                     max: Option<Vec<u8>>| {
-        measured.push(Measurement { kind, value, threshold });
-        // TFDV: L-infinity and the normalized difference are fine when
-        // `value <= threshold` (so a NaN on either side is an anomaly), the
-        // divergence is an anomaly when `value > threshold`.
-        let high = match kind {
-            MeasurementType::JensenShannonDivergence => value > threshold,
-            _ => !matches!(
-                value.partial_cmp(&threshold),
-                Some(std::cmp::Ordering::Less | std::cmp::Ordering::Equal)
-            ),
-        };
-        if high {
-            let max = max.map_or(String::new(), |v| {
-                format!(
-                    " The feature value with maximum difference is: {}",
-                    String::from_utf8_lossy(&v)
-                )
-            });
-            out.anomalies.push(anomaly(
-                name,
-                anomaly_kind,
-                format!(
-                    "The {what} {between} is {} (up to six significant digits), above the threshold {}.{max}",
-                    six_digits(value),
-                    six_digits(threshold)
-                ),
-            ));
-        }
-    };
+    // Each figure asked for: what, value, threshold, the value named.
+    let mut figures: Vec<(MeasurementType, f64, f64, Option<Vec<u8>>)> = Vec::new();
     if let Some(t) = c.infinity_norm {
         let (label, v) = metrics::linf(stat, other);
-        check(
-            MeasurementType::LInfty,
-            v,
-            t,
-            AnomalyKind::ComparatorLInftyHigh,
-            "Linfty distance",
-            Some(label),
-        );
+        figures.push((MeasurementType::LInfty, v, t, Some(label)));
     }
     if let Some(t) = c.normalized_abs_difference {
         let (label, v) = metrics::normalized_abs_difference(stat, other);
-        let kind = AnomalyKind::ComparatorNormalizedAbsDifferenceHigh;
-        check(
-            MeasurementType::NormalizedAbsoluteDifference,
-            v,
-            t,
-            kind,
-            "normalized absolute difference",
-            Some(label),
-        );
+        figures.push((MeasurementType::NormalizedAbsoluteDifference, v, t, Some(label)));
     }
     if let Some(t) = c.jensen_shannon_divergence {
         match metrics::jensen_shannon(stat, other, c.jsd_source == Some(1)) {
-            Ok(v) => {
-                let kind = AnomalyKind::ComparatorJensenShannonDivergenceHigh;
-                check(
-                    MeasurementType::JensenShannonDivergence,
-                    v,
-                    t,
-                    kind,
-                    "approximate Jensen-Shannon divergence",
-                    None,
-                );
-            }
+            Ok(v) => figures.push((MeasurementType::JensenShannonDivergence, v, t, None)),
             Err(why) => out.warnings.push(format!(
                 "feature {}: no Jensen-Shannon divergence {between}: {}",
                 super::validate::quoted(&stat.path),
-                match why {
-                    metrics::NoDivergence::Mixed => "one side is numeric, the other categorical",
-                    metrics::NoDivergence::Missing => "no values or histogram to compare on one side",
-                    metrics::NoDivergence::NonPositive => "a value count is not positive",
-                    metrics::NoDivergence::Malformed => "a histogram's buckets overlap or are out of order",
-                }
+                why.reason()
             )),
         }
     }
+    let mut measured = Vec::new();
+    for (kind, value, threshold, max) in figures {
+        measured.push(Measurement { kind, value, threshold });
+        if let Some(a) = judge(kind, value, threshold, max, &between) {
+            out.anomalies.push(anomaly(name, a.0, a.1));
+        }
+    }
     measured
+}
+
+/// A figure against its threshold as TFDV judges it: the anomaly and its
+/// description when it is too high. L-infinity and the normalized
+/// difference are fine when `value <= threshold` (a NaN on either side is
+/// an anomaly), the divergence is an anomaly when `value > threshold`.
+fn judge(
+    kind: MeasurementType,
+    value: f64,
+    threshold: f64,
+    max: Option<Vec<u8>>,
+    between: &str,
+) -> Option<(AnomalyKind, String)> {
+    use std::cmp::Ordering::{Equal, Less};
+    let (high, anomaly, what) = match kind {
+        MeasurementType::JensenShannonDivergence => (
+            value > threshold,
+            AnomalyKind::ComparatorJensenShannonDivergenceHigh,
+            "approximate Jensen-Shannon divergence",
+        ),
+        MeasurementType::LInfty => (
+            !matches!(value.partial_cmp(&threshold), Some(Less | Equal)),
+            AnomalyKind::ComparatorLInftyHigh,
+            "Linfty distance",
+        ),
+        MeasurementType::NormalizedAbsoluteDifference => (
+            !matches!(value.partial_cmp(&threshold), Some(Less | Equal)),
+            AnomalyKind::ComparatorNormalizedAbsDifferenceHigh,
+            "normalized absolute difference",
+        ),
+    };
+    let max = max.map_or(String::new(), |v| {
+        format!(
+            " The feature value with maximum difference is: {}",
+            String::from_utf8_lossy(&v)
+        )
+    });
+    high.then(|| {
+        (
+            anomaly,
+            format!(
+                "The {what} {between} is {} (up to six significant digits), above the threshold {}.{max}",
+                six_digits(value),
+                six_digits(threshold)
+            ),
+        )
+    })
 }
 
 /// `num_examples_*_comparator`: the ratio of the numbers of examples.
