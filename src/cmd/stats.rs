@@ -466,27 +466,11 @@ fn compare_notes(row: &tfdv::compare::Row<'_>, c: &tfdv::compare::Comparison<'_>
         }
     }
     for side in [Side::A, Side::B] {
-        let only = row.values_only_in(side);
-        if only.is_empty() {
-            continue;
+        let shown = row.values_only_text(side, 3, |v| format!("{v:?}"), |k| format!(" +{k} more"));
+        if let Some((n, shown)) = shown {
+            let s = if n == 1 { "" } else { "s" };
+            notes.push(format!("{n} value{s} only in {}: {shown}", side.letter()));
         }
-        let shown: Vec<String> = only
-            .iter()
-            .take(3)
-            .map(|v| format!("{:?}", String::from_utf8_lossy(v)))
-            .collect();
-        let more = if only.len() > 3 {
-            format!(" +{} more", only.len() - 3)
-        } else {
-            String::new()
-        };
-        notes.push(format!(
-            "{} value{} only in {}: {}{more}",
-            only.len(),
-            if only.len() == 1 { "" } else { "s" },
-            side.letter(),
-            shown.join(", ")
-        ));
     }
     notes
 }

@@ -334,21 +334,10 @@ fn stat_rows(t: &mut String, row: &Row<'_>, each: &Each<'_>) {
 fn notes(h: &mut String, row: &Row<'_>) {
     let mut notes = Vec::new();
     for side in [Side::A, Side::B] {
-        let only = row.values_only_in(side);
-        if only.is_empty() {
-            continue;
+        let shown = row.values_only_text(side, 5, |v| format!("“{v}”"), |k| format!(" and {k} more"));
+        if let Some((_, shown)) = shown {
+            notes.push(format!("values only in {}: {shown}", side.letter()));
         }
-        let shown: Vec<String> = only
-            .iter()
-            .take(5)
-            .map(|v| format!("“{}”", String::from_utf8_lossy(v)))
-            .collect();
-        let more = if only.len() > 5 {
-            format!(" and {} more", only.len() - 5)
-        } else {
-            String::new()
-        };
-        notes.push(format!("values only in {}: {}{more}", side.letter(), shown.join(", ")));
     }
     for (side, f) in [(Side::A, row.a), (Side::B, row.b)] {
         let nan = f

@@ -141,6 +141,29 @@ impl<'a> Row<'a> {
         }
         mine.into_keys().filter(|k| !theirs.contains_key(k)).collect()
     }
+
+    /// [`Self::values_only_in`] for showing: how many, the first `n`
+    /// each shown by `show`, and the words for the rest (`more(k)`).
+    /// `None` when there is none.
+    pub fn values_only_text(
+        &self,
+        side: Side,
+        n: usize,
+        show: impl Fn(&str) -> String,
+        more: impl Fn(usize) -> String,
+    ) -> Option<(usize, String)> {
+        let only = self.values_only_in(side);
+        if only.is_empty() {
+            return None;
+        }
+        let shown: Vec<String> = only.iter().take(n).map(|v| show(&String::from_utf8_lossy(v))).collect();
+        let rest = if only.len() > n {
+            more(only.len() - n)
+        } else {
+            String::new()
+        };
+        Some((only.len(), format!("{}{rest}", shown.join(", "))))
+    }
 }
 
 /// The share of examples with the feature as shown: `100%`, `99.5%`,
