@@ -588,11 +588,17 @@ pub(crate) enum Command {
     /// schema, of another type, with too few / too many values or another
     /// shape, out of its int / float domain, NaN or infinity where
     /// disallowed, not boolean, a string outside its domain (beyond
-    /// distribution_constraints), too few examples. A summary table follows
-    /// on stdout (--json: one JSON document). SequenceExamples are checked
-    /// on their context features (what TFDV reads of them). Constraints tfr
-    /// does not check (other domains, skew and drift comparators, ...) are
-    /// listed as notes; features at a lifecycle_stage TFDV skips are skipped.
+    /// distribution_constraints), too few examples, sparse and weighted
+    /// features, unique counts; --environment as TFDV's environments. With
+    /// --previous / --serving / --previous-version (statistics files or
+    /// records): the schema's drift and skew comparators (L-infinity,
+    /// Jensen-Shannon divergence, normalized absolute difference, numbers
+    /// of examples), each line giving the figure and the threshold. A
+    /// summary table follows on stdout (--json: one JSON document, with
+    /// TFDV's drift_skew_info). SequenceExamples are checked on their
+    /// context features (what TFDV reads of them). Constraints tfr does not
+    /// check are listed as notes; features at a lifecycle_stage TFDV skips
+    /// are skipped.
     ///
     /// In the same pass, with or without a schema (without one, only they
     /// are checked): annotations. Wherever records have boxes (the Object
