@@ -65,6 +65,19 @@ impl Checker {
             if f.kind == FeatureType::Struct {
                 add_note("STRUCT features".into(), &f.name);
             }
+            if f.kind == FeatureType::Bytes && !f.not_validated && !f.deprecated {
+                match &f.domain {
+                    Some(Domain::Int(_)) => add_note(
+                        "int_domain of a BYTES feature (TFDV checks that its most frequent strings are ints: INT_TYPE_NOT_INT_STRING)".into(),
+                        &f.name,
+                    ),
+                    Some(Domain::Float(_)) => add_note(
+                        "float_domain of a BYTES feature (TFDV checks that its most frequent strings are floats: FLOAT_TYPE_STRING_NOT_FLOAT)".into(),
+                        &f.name,
+                    ),
+                    _ => {}
+                }
+            }
             index.insert(f.name.as_str().into(), rules.len() as u32);
             rules.push(Rule::new(f, schema, environment, &mut vocabs));
         }
