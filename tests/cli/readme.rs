@@ -235,6 +235,12 @@ fn fixtures(dir: &Path) {
         std::fs::create_dir_all(dir.join("parts")).unwrap();
         run_tfr_here(dir, &[cmd, "train.tfrecord", "-o", out]);
     }
+    // Two datasets to compare (--compare): the drift fixtures' spans, the
+    // first also as TFDV's statistics file; a TFDS folder's two splits.
+    put("train/part-0.tfrecord", &read("drift/span1.tfrecord"));
+    put("eval/part-0.tfrecord", &read("drift/span2.tfrecord"));
+    put("train_stats.tfrecord", &read("drift/span1.stats"));
+    std::os::unix::fs::symlink(data_dir().join("tfds/tfr_toy/1.0.0"), dir.join("ds")).unwrap();
     // WebDataset shards for from-wds's examples.
     run_tfr_here(dir, &["to-wds", "train.tfrecord", "-o", "wds/shard.tar"]);
 }
