@@ -324,9 +324,9 @@ impl TextTarget {
     }
 }
 
-/// A page's title without `--title` (`tfr report`, `tfr view`): the
-/// inputs' names (the first two and a count beyond three).
-#[cfg(feature = "report")]
+/// A page's title without `--title` (`tfr report`, `tfr view`), and a
+/// dataset's name in `--compare`: the inputs' names (the first two and a
+/// count beyond three).
 pub(crate) fn default_title(inputs: &[crate::io::Input]) -> String {
     let names: Vec<String> = inputs.iter().map(|i| i.display()).collect();
     match names.len() {
@@ -377,6 +377,7 @@ pub(crate) struct CompareSide {
     /// Its statistics (tfr's of the records, or the file's).
     pub(crate) stats: crate::schema::tfdv::statistics::DatasetStats,
     /// The inputs read (none for a statistics file).
+    #[cfg_attr(not(feature = "report"), allow(dead_code))]
     pub(crate) inputs: Vec<crate::io::Input>,
     /// The statistics file read.
     pub(crate) file: Option<std::path::PathBuf>,
