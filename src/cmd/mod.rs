@@ -211,7 +211,6 @@ pub(crate) fn records_statistics(
     workers: usize,
     ctx: &Ctx,
 ) -> Result<crate::schema::tfdv::statistics::DatasetStats> {
-    use crate::schema::tfdv::statistics;
     let opts = crate::schema::Options {
         deep: true,
         light: false,
@@ -230,10 +229,22 @@ pub(crate) fn records_statistics(
     if let Some(e) = error {
         return Err(anyhow::Error::from(e).context(what.to_string()));
     }
+    scan_statistics(&scan, what)
+}
+
+/// A scan's statistics as the one dataset a comparison uses (refused for
+/// ExampleListWithContext records: theirs are two datasets). `what` names
+/// the records in errors.
+fn scan_statistics(scan: &Scan, what: &str) -> Result<crate::schema::tfdv::statistics::DatasetStats> {
+    use crate::schema::tfdv::{compare, statistics};
     if scan.ty == crate::example::MessageType::Elwc {
-        anyhow::bail!("{what}: ExampleListWithContext records have two datasets of statistics: nothing to compare");
+        anyhow::bail!(
+            "{what}: comparisons take tf.Example or SequenceExample records (or statistics files), not ExampleListWithContext"
+        );
     }
-    Ok(statistics::from_scan(&scan).and_then(crate::schema::tfdv::compare::dataset_of)?)
+    statistics::from_scan(scan)
+        .and_then(compare::dataset_of)
+        .map_err(|e| anyhow::anyhow!("{what}: {e}"))
 }
 
 /// Presence anomalies: their location is the first record missing the feature.
@@ -392,7 +403,6 @@ pub(crate) fn compare_side(
     aux: &crate::args::AuxSizeArg,
     ctx: &Ctx,
 ) -> Result<(CompareSide, Option<anyhow::Error>)> {
-    use crate::schema::tfdv::{compare, statistics};
     let input = scan_args.input;
     if let Some((path, stats)) = statistics_file(input, aux)? {
         let side = CompareSide {
@@ -410,19 +420,11 @@ pub(crate) fn compare_side(
     }
     let inputs = input.expand()?;
     let (scan, error) = scan_inputs(&inputs, scan_args, ctx)?;
-    if scan.ty == crate::example::MessageType::Elwc {
-        anyhow::bail!(
-            "{}: --compare takes tf.Example or SequenceExample records (or statistics files), not ExampleListWithContext",
-            default_title(&inputs)
-        );
-    }
+    let name = default_title(&inputs);
+    let stats = scan_statistics(&scan, &name)?;
     for note in [untracked_note(&scan), conflicts_note(&scan)].into_iter().flatten() {
         output::error_line(format_args!("warning: {note}"));
     }
-    let name = default_title(&inputs);
-    let stats = statistics::from_scan(&scan)
-        .and_then(compare::dataset_of)
-        .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
     let files = scan.files.len();
     let side = CompareSide {
         name,

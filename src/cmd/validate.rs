@@ -130,21 +130,21 @@ pub(crate) fn run(args: &ValidateArgs, ctx: &Ctx) -> Result<Exit> {
         schema: checker.as_ref(),
         annotations: Some(&annotate),
     };
+    let controls = load_controls(args, &inputs, ctx)?; // (a bad one told before the long pass)
     let bar = output::LazyProgress::new(ctx, crate::io::input::total_size(&inputs));
     let progress = |bytes, records| bar.update(bytes, records);
     let (mut report, error) = check::validate_checks(&checks, &inputs, &opts, &progress);
     let error = error.map(anyhow::Error::from);
     bar.finish();
     if let (Some(schema), None) = (&schema, &error) {
-        compare(args, schema, &inputs, &mut report, ctx)?;
+        compare(args, schema, &inputs, controls.as_ref(), &mut report, ctx)?;
     }
     let names: Vec<String> = inputs.iter().map(|i| i.display()).collect();
     let schema_name = args
         .schema
         .as_ref()
         .map(|p| crate::io::input::escape_name(p.as_os_str().as_encoded_bytes()));
-    // Anomalies of the records read, even when reading stopped early; the
-    // dataset-wide ones only when every record was read.
+    // The records' anomalies even when reading stopped early; dataset-wide ones when all were read.
     let anomalies: Vec<&Anomaly> = report
         .anomalies
         .iter()
@@ -162,7 +162,7 @@ pub(crate) fn run(args: &ValidateArgs, ctx: &Ctx) -> Result<Exit> {
         names: &names,
         schema: schema_name.as_deref(),
         stopped: error.is_some(),
-        compared: args.previous.is_some() || args.serving.is_some() || args.previous_version.is_some(),
+        compared: controls.is_some(),
     };
     let text = if args.json {
         let mut t =
@@ -243,23 +243,14 @@ fn uncompared_notes(args: &ValidateArgs, schema: &crate::schema::tfdv::model::Sc
     }
 }
 
-/// Drift and skew: the inputs' statistics compared with the controls'
-/// (`--previous`, `--serving`, `--previous-version`) as the schema's
-/// comparators say; their anomalies join the report's (before the
-/// dataset's), their figures are [`Report::drift_skew`].
-fn compare(
-    args: &ValidateArgs,
-    schema: &crate::schema::tfdv::model::Schema,
-    inputs: &[crate::io::Input],
-    report: &mut Report,
-    ctx: &Ctx,
-) -> Result<()> {
-    use crate::schema::tfdv::drift;
-    uncompared_notes(args, schema, report);
+/// The controls' statistics (`--previous`, `--serving`,
+/// `--previous-version`; `None` when none is given), read before the
+/// records are: the records are read twice with them (checks, then
+/// statistics), so not from stdin.
+fn load_controls(args: &ValidateArgs, inputs: &[crate::io::Input], ctx: &Ctx) -> Result<Option<Controls>> {
     if args.previous.is_none() && args.serving.is_none() && args.previous_version.is_none() {
-        return Ok(());
+        return Ok(None);
     }
-    // The records are read twice (checks, then statistics): not from stdin.
     if inputs.iter().any(|i| matches!(i, crate::io::Input::Stdin)) {
         anyhow::bail!(
             "--previous/--serving/--previous-version read the records twice (their checks, then their statistics): give them as files, not on stdin"
@@ -289,14 +280,43 @@ fn compare(
         }
         Ok(Some(stats))
     };
-    let previous = control(&args.previous, "--previous")?;
-    let serving = control(&args.serving, "--serving")?;
-    let previous_version = control(&args.previous_version, "--previous-version")?;
+    Ok(Some(Controls {
+        previous: control(&args.previous, "--previous")?,
+        serving: control(&args.serving, "--serving")?,
+        previous_version: control(&args.previous_version, "--previous-version")?,
+    }))
+}
+
+/// The controls' statistics, each optional.
+struct Controls {
+    previous: Option<crate::schema::tfdv::statistics::DatasetStats>,
+    serving: Option<crate::schema::tfdv::statistics::DatasetStats>,
+    previous_version: Option<crate::schema::tfdv::statistics::DatasetStats>,
+}
+
+/// Drift and skew: notes for comparators without a control; with
+/// controls, the inputs' statistics (a second pass) compared with the
+/// controls' as the schema's comparators say; their anomalies join
+/// the report's (each feature's together, in schema order), their figures
+/// are [`Report::drift_skew`].
+fn compare(
+    args: &ValidateArgs,
+    schema: &crate::schema::tfdv::model::Schema,
+    inputs: &[crate::io::Input],
+    controls: Option<&Controls>,
+    report: &mut Report,
+    ctx: &Ctx,
+) -> Result<()> {
+    use crate::schema::tfdv::drift;
+    uncompared_notes(args, schema, report);
+    let Some(controls) = controls else { return Ok(()) };
+    let open = args.input.options();
+    let workers = pipeline::workers(args.jobs.get());
     let current = super::records_statistics(inputs, "the inputs", &open, workers, ctx)?;
     let controls = drift::Controls {
-        previous: previous.as_ref(),
-        serving: serving.as_ref(),
-        previous_version: previous_version.as_ref(),
+        previous: controls.previous.as_ref(),
+        serving: controls.serving.as_ref(),
+        previous_version: controls.previous_version.as_ref(),
     };
     if current.num_examples == 0 {
         // TFDV reports its data missing and compares nothing.
@@ -310,12 +330,12 @@ fn compare(
     report.anomalies.extend(found.anomalies);
     // Each feature's anomalies together, in schema order (features not in
     // the schema after them, as found), the dataset's last.
+    let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (i, f) in schema.features.iter().enumerate() {
+        at.entry(f.name.as_str()).or_insert(i);
+    }
     let order = |a: &Anomaly| match &a.feature {
-        Some(name) => schema
-            .features
-            .iter()
-            .position(|f| &f.name == name)
-            .unwrap_or(schema.features.len()),
+        Some(name) => at.get(name.as_str()).copied().unwrap_or(schema.features.len()),
         None => usize::MAX,
     };
     report.anomalies.sort_by_key(order);
